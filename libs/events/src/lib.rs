@@ -1,0 +1,19 @@
+//! The event log's vocabulary: what an event is, how it is encoded byte for byte, and how
+//! each stream's hash chain proves the log only ever grew.
+//!
+//! Everything here is pure: no IO, no clock (times come in as arguments), no randomness
+//! (event ids are handed in by the caller).
+
+pub mod canonical;
+pub mod chain;
+mod envelope;
+mod ids;
+pub mod upcast;
+
+pub use chain::{
+    verify_chain, verify_extends, ChainBreak, ChainBreakKind, ChainHead, ChainVerifier, Hash,
+};
+pub use envelope::{
+    request_fingerprint, DomainEvent, EventDecodeError, Metadata, NewEvent, RecordedEvent,
+};
+pub use ids::{EventType, IdError, IdempotencyKey, StreamCategory, StreamId};

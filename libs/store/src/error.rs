@@ -1,0 +1,39 @@
+use warlog_events::StreamId;
+
+use crate::ExpectedVersion;
+
+/// What can go wrong in the store. `Conflict` and `IdempotencyKeyReused` are answers to the
+/// caller's request; the rest are faults.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("stream {stream} is at version {actual}, not the expected {expected}")]
+    Conflict {
+        stream: StreamId,
+        expected: ExpectedVersion,
+        actual: u64,
+    },
+    #[error("idempotency key {key:?} was already used for a different request")]
+    IdempotencyKeyReused { key: String },
+    #[error("an append needs between 1 and {max} events, not {count}", max = crate::MAX_EVENTS_PER_APPEND)]
+    BadEventCount { count: usize },
+    #[error("stored data does not decode: {0}")]
+    Corrupt(String),
+    #[error("database: {0}")]
+    Database(#[from] tokio_postgres::Error),
+    #[error("connection pool: {0}")]
+    Pool(#[from] deadpool_postgres::PoolError),
+    #[error("the database connection closed")]
+    ConnectionClosed,
+    #[error("migrations: {0}")]
+    Migration(String),
+}
+
+impl StoreError {
+    /// The SQLSTATE of a database error, if this is one.
+    pub fn sql_state(&self) -> Option<&str> {
+        match self {
+            StoreError::Database(e) => e.code().map(|c| c.code()),
+            _ => None,
+        }
+    }
+}

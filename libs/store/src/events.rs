@@ -1,0 +1,448 @@
+//! Appending and reading events. The append itself is one call of the `warlog_append`
+//! function (schema/V1): one round trip, with the version check, the hash chain and the
+//! idempotency record all under the stream's row lock.
+
+use std::fmt;
+
+use deadpool_postgres::{GenericClient, Pool};
+use tokio_postgres::Row;
+use uuid::Uuid;
+use warlog_events::{
+    request_fingerprint, ChainBreak, ChainHead, EventType, Hash, IdempotencyKey, NewEvent,
+    RecordedEvent, StreamId,
+};
+
+use crate::{StoreError, StoreMetrics};
+
+/// The most events one append may carry (a whole phase of orders fits easily).
+pub const MAX_EVENTS_PER_APPEND: usize = 1_000;
+
+/// What the writer believes the stream's version to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExpectedVersion {
+    /// Append whatever the version is.
+    Any,
+    /// The stream must not exist yet.
+    NoStream,
+    /// The stream must be at exactly this version (0 is the same as `NoStream`).
+    Exact(u64),
+}
+
+impl ExpectedVersion {
+    fn as_sql(self) -> Option<i64> {
+        match self {
+            ExpectedVersion::Any => None,
+            ExpectedVersion::NoStream => Some(0),
+            ExpectedVersion::Exact(v) => Some(i64::try_from(v).unwrap_or(i64::MAX)),
+        }
+    }
+}
+
+impl fmt::Display for ExpectedVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExpectedVersion::Any => f.write_str("any"),
+            ExpectedVersion::NoStream => f.write_str("no stream"),
+            ExpectedVersion::Exact(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// One appended event: where it landed and its chain link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppendedEvent {
+    pub position: i64,
+    pub stream_version: u64,
+    pub event_id: Uuid,
+    pub prev_hash: Hash,
+    pub hash: Hash,
+    pub tx_id: u64,
+}
+
+/// The result of an append. `replayed` is true when the idempotency key had been used for
+/// this same request: the events are the first request's, and nothing new was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppendOutcome {
+    pub stream_id: StreamId,
+    pub events: Vec<AppendedEvent>,
+    pub replayed: bool,
+}
+
+impl AppendOutcome {
+    /// The stream's head right after this append.
+    pub fn head(&self) -> Option<ChainHead> {
+        self.events.last().map(|e| ChainHead {
+            version: e.stream_version,
+            hash: e.hash,
+        })
+    }
+}
+
+/// A place in the global feed: after the event of transaction `tx_id` at `position`.
+/// The feed is ordered by `(tx_id, position)` and only shows transactions that are below
+/// every running one, so a reader never passes an event that could still commit before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct FeedPosition {
+    pub tx_id: u64,
+    pub position: i64,
+}
+
+impl FeedPosition {
+    /// Before the first event.
+    pub const START: FeedPosition = FeedPosition {
+        tx_id: 0,
+        position: 0,
+    };
+
+    /// Just after `event`.
+    pub fn after(event: &RecordedEvent) -> Self {
+        FeedPosition {
+            tx_id: event.tx_id,
+            position: event.position,
+        }
+    }
+}
+
+const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_id, event_type, \
+     event_version, payload, metadata, tx_id::text::bigint AS tx_id, prev_hash, hash";
+
+/// Appends `events` to `stream` if its version matches `expected`.
+///
+/// With an idempotency key, a retry of the same request returns the first outcome with
+/// `replayed = true` and appends nothing; the key with another request is
+/// [`StoreError::IdempotencyKeyReused`].
+pub async fn append(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    expected: ExpectedVersion,
+    events: &[NewEvent],
+    idempotency_key: Option<&IdempotencyKey>,
+) -> Result<AppendOutcome, StoreError> {
+    if events.is_empty() || events.len() > MAX_EVENTS_PER_APPEND {
+        return Err(StoreError::BadEventCount {
+            count: events.len(),
+        });
+    }
+    let expected_sql = expected.as_sql();
+    let genesis = Hash::genesis(stream);
+    let fingerprint = idempotency_key.map(|_| {
+        request_fingerprint(
+            stream,
+            expected_sql.and_then(|v| u64::try_from(v).ok()),
+            events,
+        )
+    });
+    let event_ids: Vec<Uuid> = events.iter().map(|e| e.event_id).collect();
+    let types: Vec<&str> = events.iter().map(|e| e.event_type.as_str()).collect();
+    let versions: Vec<i32> = events
+        .iter()
+        .map(|e| i32::try_from(e.event_version).unwrap_or(i32::MAX))
+        .collect();
+    let payloads: Vec<&serde_json::Value> = events.iter().map(|e| &e.payload).collect();
+    let metadata: Vec<&serde_json::Value> = events.iter().map(|e| &e.metadata).collect();
+    let canonical: Vec<Vec<u8>> = events.iter().map(NewEvent::canonical_bytes).collect();
+
+    let statement = client
+        .prepare_cached(
+            "SELECT out_position, out_stream_version, out_event_id, out_prev_hash, out_hash, \
+                    out_tx_id, out_replayed \
+             FROM warlog_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .await?;
+    let rows = client
+        .query(
+            &statement,
+            &[
+                &stream.as_str(),
+                &expected_sql,
+                &genesis.as_bytes().as_slice(),
+                &idempotency_key.map(IdempotencyKey::as_str),
+                &fingerprint.as_ref().map(|f| f.as_slice()),
+                &event_ids,
+                &types,
+                &versions,
+                &payloads,
+                &metadata,
+                &canonical,
+            ],
+        )
+        .await
+        .map_err(|e| classify_append_error(e, stream, expected, idempotency_key))?;
+
+    let replayed = rows.first().is_some_and(|r| r.get::<_, bool>(6));
+    let events = rows
+        .iter()
+        .map(|row| {
+            Ok(AppendedEvent {
+                position: row.get(0),
+                stream_version: to_u64(row.get(1))?,
+                event_id: row.get(2),
+                prev_hash: to_hash(row.get(3))?,
+                hash: to_hash(row.get(4))?,
+                tx_id: to_u64(row.get(5))?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    Ok(AppendOutcome {
+        stream_id: stream.clone(),
+        events,
+        replayed,
+    })
+}
+
+fn classify_append_error(
+    error: tokio_postgres::Error,
+    stream: &StreamId,
+    expected: ExpectedVersion,
+    key: Option<&IdempotencyKey>,
+) -> StoreError {
+    let Some(db) = error.as_db_error() else {
+        return StoreError::Database(error);
+    };
+    match db.code().code() {
+        "WL409" => StoreError::Conflict {
+            stream: stream.clone(),
+            expected,
+            actual: db.detail().and_then(|d| d.parse().ok()).unwrap_or_default(),
+        },
+        "WL422" => StoreError::IdempotencyKeyReused {
+            key: key.map(|k| k.as_str().to_owned()).unwrap_or_default(),
+        },
+        _ => StoreError::Database(error),
+    }
+}
+
+/// Up to `limit` events of `stream` from `from_version` on, in stream order.
+pub async fn read_stream(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    from_version: u64,
+    limit: u32,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    let statement = client
+        .prepare_cached(&format!(
+            "SELECT {EVENT_COLUMNS} FROM events \
+             WHERE stream_id = $1 AND stream_version >= $2 \
+             ORDER BY stream_version LIMIT $3"
+        ))
+        .await?;
+    let from = i64::try_from(from_version).unwrap_or(i64::MAX);
+    client
+        .query(&statement, &[&stream.as_str(), &from, &i64::from(limit)])
+        .await?
+        .iter()
+        .map(recorded_event)
+        .collect()
+}
+
+/// The stream's version and head hash, or `None` if it has no events.
+pub async fn stream_head(
+    client: &impl GenericClient,
+    stream: &StreamId,
+) -> Result<Option<ChainHead>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT version, head_hash FROM streams WHERE stream_id = $1 AND version > 0",
+        )
+        .await?;
+    client
+        .query_opt(&statement, &[&stream.as_str()])
+        .await?
+        .map(|row| {
+            Ok(ChainHead {
+                version: to_u64(row.get(0))?,
+                hash: to_hash(row.get(1))?,
+            })
+        })
+        .transpose()
+}
+
+/// Up to `limit` events of the global feed after `after`.
+///
+/// Only events of transactions below `pg_snapshot_xmin(pg_current_snapshot())` are shown:
+/// every such transaction has ended, and every transaction still to come gets a larger
+/// id, so nothing can later appear before the returned events. A transaction held open
+/// holds the feed back; it never makes a reader skip its events.
+pub async fn read_all(
+    client: &impl GenericClient,
+    after: FeedPosition,
+    limit: u32,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    let statement = client
+        .prepare_cached(&format!(
+            "SELECT {EVENT_COLUMNS} FROM events \
+             WHERE (tx_id, position) > ($1::text::xid8, $2) \
+               AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
+             ORDER BY tx_id, position LIMIT $3"
+        ))
+        .await?;
+    client
+        .query(
+            &statement,
+            &[&after.tx_id.to_string(), &after.position, &i64::from(limit)],
+        )
+        .await?
+        .iter()
+        .map(recorded_event)
+        .collect()
+}
+
+/// Re-verifies a whole stream: every link of its chain, and that the public head matches
+/// the last event. `Ok(Err(break))` names the first event that does not match.
+pub async fn verify_stream(
+    client: &impl GenericClient,
+    stream: &StreamId,
+) -> Result<Result<ChainHead, ChainBreak>, StoreError> {
+    const PAGE: u32 = 1_000;
+    let mut verifier = warlog_events::ChainVerifier::new(stream.clone());
+    loop {
+        let from = verifier.head().version + 1;
+        let page = read_stream(client, stream, from, PAGE).await?;
+        for event in &page {
+            if let Err(broken) = verifier.push(event) {
+                return Ok(Err(broken));
+            }
+        }
+        if page.len() < PAGE as usize {
+            break;
+        }
+    }
+    let computed = verifier.head();
+    let public = stream_head(client, stream)
+        .await?
+        .unwrap_or_else(|| ChainHead::empty(stream));
+    if public != computed {
+        return Ok(Err(ChainBreak {
+            stream_id: stream.clone(),
+            stream_version: public.version,
+            event_id: None,
+            kind: warlog_events::ChainBreakKind::HashMismatch {
+                stored: public.hash,
+                computed: computed.hash,
+            },
+        }));
+    }
+    Ok(Ok(computed))
+}
+
+fn recorded_event(row: &Row) -> Result<RecordedEvent, StoreError> {
+    let stream_id: String = row.get("stream_id");
+    let event_type: String = row.get("event_type");
+    let event_version: i32 = row.get("event_version");
+    Ok(RecordedEvent {
+        position: row.get("position"),
+        stream_id: StreamId::try_from(stream_id).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+        stream_version: to_u64(row.get("stream_version"))?,
+        event_id: row.get("event_id"),
+        event_type: EventType::try_from(event_type)
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+        event_version: u32::try_from(event_version)
+            .map_err(|_| StoreError::Corrupt(format!("event version {event_version}")))?,
+        payload: row.get("payload"),
+        metadata: row.get("metadata"),
+        tx_id: to_u64(row.get("tx_id"))?,
+        prev_hash: to_hash(row.get("prev_hash"))?,
+        hash: to_hash(row.get("hash"))?,
+    })
+}
+
+fn to_u64(value: i64) -> Result<u64, StoreError> {
+    u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("negative number {value}")))
+}
+
+fn to_hash(bytes: &[u8]) -> Result<Hash, StoreError> {
+    Hash::try_from(bytes).map_err(StoreError::Corrupt)
+}
+
+/// The store as the service uses it: a pool, and metrics of what it does.
+#[derive(Debug, Clone)]
+pub struct EventStore {
+    pool: Pool,
+    metrics: StoreMetrics,
+}
+
+impl EventStore {
+    pub fn new(pool: Pool, metrics: StoreMetrics) -> Self {
+        EventStore { pool, metrics }
+    }
+
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    pub fn metrics(&self) -> &StoreMetrics {
+        &self.metrics
+    }
+
+    /// [`append`] on a pooled connection. Two first uses of one idempotency key racing on
+    /// different streams meet at the key's primary key; the loser is retried once, and then
+    /// sees the winner's record.
+    pub async fn append(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: &[NewEvent],
+        idempotency_key: Option<&IdempotencyKey>,
+    ) -> Result<AppendOutcome, StoreError> {
+        let client = self.pool.get().await?;
+        let mut result = append(&client, stream, expected, events, idempotency_key).await;
+        if idempotency_key.is_some() && is_idempotency_race(&result) {
+            result = append(&client, stream, expected, events, idempotency_key).await;
+        }
+        let outcome = match &result {
+            Ok(o) if o.replayed => "replayed",
+            Ok(o) => {
+                self.metrics.events_appended.inc_by(o.events.len() as u64);
+                "appended"
+            }
+            Err(StoreError::Conflict { .. }) => "conflict",
+            Err(StoreError::IdempotencyKeyReused { .. } | StoreError::BadEventCount { .. }) => {
+                "rejected"
+            }
+            Err(_) => "error",
+        };
+        self.metrics.appends.with_label_values(&[outcome]).inc();
+        result
+    }
+
+    pub async fn read_stream(
+        &self,
+        stream: &StreamId,
+        from_version: u64,
+        limit: u32,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        let client = self.pool.get().await?;
+        read_stream(&client, stream, from_version, limit).await
+    }
+
+    pub async fn stream_head(&self, stream: &StreamId) -> Result<Option<ChainHead>, StoreError> {
+        let client = self.pool.get().await?;
+        stream_head(&client, stream).await
+    }
+
+    pub async fn read_all(
+        &self,
+        after: FeedPosition,
+        limit: u32,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        let client = self.pool.get().await?;
+        read_all(&client, after, limit).await
+    }
+
+    pub async fn verify_stream(
+        &self,
+        stream: &StreamId,
+    ) -> Result<Result<ChainHead, ChainBreak>, StoreError> {
+        let client = self.pool.get().await?;
+        verify_stream(&client, stream).await
+    }
+}
+
+fn is_idempotency_race(result: &Result<AppendOutcome, StoreError>) -> bool {
+    match result {
+        Err(StoreError::Database(e)) => e
+            .as_db_error()
+            .is_some_and(|db| db.constraint() == Some("idempotency_keys_pkey")),
+        _ => false,
+    }
+}

@@ -1,0 +1,25 @@
+//! warlog's PostgreSQL event store: append and read events, the global feed, read models
+//! and the projectors that keep them, migrations, and finding a database to use.
+//!
+//! All SQL lives in this crate. Functions that touch the database take any
+//! [`deadpool_postgres::GenericClient`], so they run inside a caller's transaction or on
+//! their own; [`EventStore`] wraps a pool for the common case and counts what it does.
+
+pub mod catalog;
+pub mod discover;
+mod error;
+mod events;
+mod metrics;
+mod migrate;
+mod pool;
+pub mod projector;
+
+pub use deadpool_postgres::{GenericClient, Pool};
+pub use error::StoreError;
+pub use events::{
+    append, read_all, read_stream, stream_head, verify_stream, AppendOutcome, AppendedEvent,
+    EventStore, ExpectedVersion, FeedPosition, MAX_EVENTS_PER_APPEND,
+};
+pub use metrics::StoreMetrics;
+pub use migrate::{migrate, schema_status, SchemaStatus};
+pub use pool::{connect_pool, PoolOptions, APP_ROLE};

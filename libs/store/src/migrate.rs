@@ -1,0 +1,75 @@
+//! Numbered SQL migrations from `schema/`, compiled into the binary and applied at start-up
+//! and by `warlog migrate`.
+
+use tokio_postgres::Client;
+
+use crate::StoreError;
+
+mod embedded {
+    refinery::embed_migrations!("../../schema");
+}
+
+/// Any fixed number works; it only has to be the same for every warlog process, so two of
+/// them starting together apply the migrations one after the other.
+const MIGRATION_LOCK: i64 = 0x7761_726c_6f67; // "warlog"
+
+/// Applies every migration not yet applied, under an advisory lock. Returns the versions
+/// applied by this call.
+pub async fn migrate(client: &mut Client) -> Result<Vec<u32>, StoreError> {
+    client
+        .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    let result = embedded::migrations::runner()
+        .set_abort_divergent(true)
+        .run_async(client)
+        .await;
+    client
+        .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    let report = result.map_err(|e| StoreError::Migration(e.to_string()))?;
+    Ok(report
+        .applied_migrations()
+        .iter()
+        .map(|m| m.version())
+        .collect())
+}
+
+/// How far a database's schema is from this build's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchemaStatus {
+    pub applied: Option<u32>,
+    pub latest: u32,
+}
+
+impl SchemaStatus {
+    pub fn is_current(&self) -> bool {
+        self.applied == Some(self.latest)
+    }
+}
+
+/// The schema version of the database behind `client`, for readiness checks.
+pub async fn schema_status(client: &impl crate::GenericClient) -> Result<SchemaStatus, StoreError> {
+    let latest = embedded::migrations::runner()
+        .get_migrations()
+        .iter()
+        .map(|m| m.version())
+        .max()
+        .unwrap_or(0);
+    let exists: bool = client
+        .query_one(
+            "SELECT to_regclass('refinery_schema_history') IS NOT NULL",
+            &[],
+        )
+        .await?
+        .get(0);
+    let applied = if exists {
+        let version: Option<i32> = client
+            .query_one("SELECT max(version) FROM refinery_schema_history", &[])
+            .await?
+            .get(0);
+        version.and_then(|v| u32::try_from(v).ok())
+    } else {
+        None
+    };
+    Ok(SchemaStatus { applied, latest })
+}

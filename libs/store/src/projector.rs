@@ -1,0 +1,278 @@
+//! Projectors: read the global feed, apply each event to a read model, and store the
+//! checkpoint in the same transaction as the rows, so a crash can neither lose nor repeat
+//! an event. LISTEN/NOTIFY on a dedicated connection wakes them early; polling is the
+//! fallback, so a lost notification only costs latency.
+
+use std::future::Future;
+use std::time::Duration;
+
+use deadpool_postgres::{GenericClient, Pool, Transaction};
+use futures_util::future::poll_fn;
+use tokio::sync::watch;
+use tokio_postgres::{AsyncMessage, NoTls};
+use warlog_events::RecordedEvent;
+
+use crate::{read_all, FeedPosition, StoreError, StoreMetrics};
+
+/// The channel `warlog_append` notifies on commit.
+pub const NOTIFY_CHANNEL: &str = "warlog_events";
+
+/// A read model built from the event log.
+pub trait Projection: Send + Sync {
+    /// Unique and stable: the checkpoint is stored under it.
+    fn name(&self) -> &'static str;
+
+    /// Empties the read model, before a rebuild.
+    fn reset(&self, tx: &Transaction<'_>) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Applies one event, inside the batch's transaction.
+    fn apply(
+        &self,
+        tx: &Transaction<'_>,
+        event: &RecordedEvent,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// Runs one projection against a pool.
+#[derive(Debug, Clone)]
+pub struct Projector<P> {
+    pool: Pool,
+    projection: P,
+    batch_size: u32,
+    metrics: StoreMetrics,
+}
+
+impl<P: Projection> Projector<P> {
+    pub fn new(pool: Pool, projection: P, metrics: StoreMetrics) -> Self {
+        Projector {
+            pool,
+            projection,
+            batch_size: 500,
+            metrics,
+        }
+    }
+
+    pub fn with_batch_size(mut self, batch_size: u32) -> Self {
+        self.batch_size = batch_size.max(1);
+        self
+    }
+
+    /// Applies the next batch of the feed; returns how many events it applied.
+    pub async fn step(&self) -> Result<usize, StoreError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        let checkpoint = lock_checkpoint(&tx, self.projection.name()).await?;
+        let events = read_all(&tx, checkpoint, self.batch_size).await?;
+        for event in &events {
+            self.projection.apply(&tx, event).await?;
+        }
+        if let Some(last) = events.last() {
+            save_checkpoint(&tx, self.projection.name(), FeedPosition::after(last)).await?;
+        }
+        tx.commit().await?;
+        Ok(events.len())
+    }
+
+    /// Applies batches until the feed has nothing more to give; returns the events applied.
+    pub async fn catch_up(&self) -> Result<u64, StoreError> {
+        let mut total = 0u64;
+        loop {
+            let applied = self.step().await?;
+            total += applied as u64;
+            if applied < self.batch_size as usize {
+                self.record_lag().await?;
+                return Ok(total);
+            }
+        }
+    }
+
+    /// Empties the read model and replays the whole log into it, in one transaction: readers
+    /// see the old rows until the new ones are complete.
+    pub async fn rebuild(&self) -> Result<u64, StoreError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        lock_checkpoint(&tx, self.projection.name()).await?;
+        self.projection.reset(&tx).await?;
+        let mut position = FeedPosition::START;
+        let mut total = 0u64;
+        loop {
+            let events = read_all(&tx, position, self.batch_size).await?;
+            for event in &events {
+                self.projection.apply(&tx, event).await?;
+            }
+            total += events.len() as u64;
+            match events.last() {
+                Some(last) => position = FeedPosition::after(last),
+                None => break,
+            }
+        }
+        save_checkpoint(&tx, self.projection.name(), position).await?;
+        tx.commit().await?;
+        Ok(total)
+    }
+
+    /// Where the projector has read up to.
+    pub async fn checkpoint(&self) -> Result<FeedPosition, StoreError> {
+        let client = self.pool.get().await?;
+        read_checkpoint(&client, self.projection.name()).await
+    }
+
+    /// Keeps the read model up to date until `shutdown` turns true: catches up, then waits
+    /// for a notification or the poll interval. Errors are logged and retried.
+    pub async fn run(
+        self,
+        mut wake: watch::Receiver<u64>,
+        mut shutdown: watch::Receiver<bool>,
+        poll_interval: Duration,
+    ) {
+        let name = self.projection.name();
+        tracing::info!(projector = name, "projector started");
+        while !*shutdown.borrow() {
+            if let Err(error) = self.catch_up().await {
+                tracing::error!(projector = name, %error, "projector step failed; will retry");
+            }
+            tokio::select! {
+                _ = wake.changed() => {}
+                _ = tokio::time::sleep(poll_interval) => {}
+                _ = shutdown.changed() => {}
+            }
+        }
+        tracing::info!(projector = name, "projector stopped");
+    }
+
+    async fn record_lag(&self) -> Result<(), StoreError> {
+        let client = self.pool.get().await?;
+        let checkpoint = read_checkpoint(&client, self.projection.name()).await?;
+        // Bounded, so a far-behind projector does not make this a full scan.
+        let lag: i64 = client
+            .query_one(
+                "SELECT count(*) FROM (SELECT 1 FROM events \
+                 WHERE (tx_id, position) > ($1::text::xid8, $2) LIMIT 1000000) behind",
+                &[&checkpoint.tx_id.to_string(), &checkpoint.position],
+            )
+            .await?
+            .get(0);
+        self.metrics
+            .projector_lag
+            .with_label_values(&[self.projection.name()])
+            .set(lag);
+        Ok(())
+    }
+}
+
+/// Takes the projector's checkpoint row for this transaction (creating it at the start of
+/// the feed), so two runners of one projector take turns instead of applying a batch twice.
+async fn lock_checkpoint(tx: &Transaction<'_>, name: &str) -> Result<FeedPosition, StoreError> {
+    tx.execute(
+        "INSERT INTO projector_checkpoints (projector) VALUES ($1) ON CONFLICT DO NOTHING",
+        &[&name],
+    )
+    .await?;
+    let row = tx
+        .query_one(
+            "SELECT tx_id::text::bigint, position FROM projector_checkpoints \
+             WHERE projector = $1 FOR UPDATE",
+            &[&name],
+        )
+        .await?;
+    to_position(row.get(0), row.get(1))
+}
+
+async fn read_checkpoint(
+    client: &impl GenericClient,
+    name: &str,
+) -> Result<FeedPosition, StoreError> {
+    let row = client
+        .query_opt(
+            "SELECT tx_id::text::bigint, position FROM projector_checkpoints WHERE projector = $1",
+            &[&name],
+        )
+        .await?;
+    match row {
+        Some(row) => to_position(row.get(0), row.get(1)),
+        None => Ok(FeedPosition::START),
+    }
+}
+
+async fn save_checkpoint(
+    tx: &Transaction<'_>,
+    name: &str,
+    position: FeedPosition,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE projector_checkpoints SET tx_id = $2::text::xid8, position = $3, updated_at = now() \
+         WHERE projector = $1",
+        &[&name, &position.tx_id.to_string(), &position.position],
+    )
+    .await?;
+    Ok(())
+}
+
+fn to_position(tx_id: i64, position: i64) -> Result<FeedPosition, StoreError> {
+    Ok(FeedPosition {
+        tx_id: u64::try_from(tx_id)
+            .map_err(|_| StoreError::Corrupt(format!("checkpoint tx id {tx_id}")))?,
+        position,
+    })
+}
+
+/// Listens for `warlog_events` notifications on a connection of its own and bumps the
+/// returned counter on each; reconnects with a back-off when the connection drops.
+pub fn spawn_listener(
+    config: tokio_postgres::Config,
+    mut shutdown: watch::Receiver<bool>,
+) -> watch::Receiver<u64> {
+    let (wake_tx, wake_rx) = watch::channel(0u64);
+    tokio::spawn(async move {
+        let mut backoff = Duration::from_millis(200);
+        while !*shutdown.borrow() {
+            match listen_once(&config, &wake_tx, &mut shutdown).await {
+                Ok(()) => break,
+                Err(error) => {
+                    tracing::warn!(%error, "event listener lost its connection; polling until it is back");
+                    tokio::select! {
+                        _ = tokio::time::sleep(backoff) => {}
+                        _ = shutdown.changed() => {}
+                    }
+                    backoff = (backoff * 2).min(Duration::from_secs(10));
+                }
+            }
+        }
+    });
+    wake_rx
+}
+
+async fn listen_once(
+    config: &tokio_postgres::Config,
+    wake: &watch::Sender<u64>,
+    shutdown: &mut watch::Receiver<bool>,
+) -> Result<(), StoreError> {
+    let (client, mut connection) = config.connect(NoTls).await?;
+    let (closed_tx, mut closed_rx) =
+        tokio::sync::oneshot::channel::<Option<tokio_postgres::Error>>();
+    let wake = wake.clone();
+    tokio::spawn(async move {
+        let error = loop {
+            match poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(_))) => {
+                    wake.send_modify(|n| *n = n.wrapping_add(1));
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => break Some(e),
+                None => break None,
+            }
+        };
+        let _ = closed_tx.send(error);
+    });
+    client
+        .batch_execute(&format!("LISTEN {NOTIFY_CHANNEL}"))
+        .await?;
+    tracing::debug!("listening for {NOTIFY_CHANNEL}");
+    tokio::select! {
+        closed = &mut closed_rx => match closed {
+            Ok(Some(e)) => Err(StoreError::Database(e)),
+            _ => Err(StoreError::ConnectionClosed),
+        },
+        _ = shutdown.changed() => Ok(()),
+    }
+}
