@@ -190,3 +190,5 @@ GRANT SELECT, INSERT ON events TO warlog_app;
 GRANT SELECT, INSERT, UPDATE ON streams, idempotency_keys, projector_checkpoints TO warlog_app;
 GRANT SELECT, INSERT, UPDATE ON dice_seeds TO warlog_app;
 GRANT EXECUTE ON FUNCTION warlog_append(text, bigint, bytea, text, bytea, uuid[], text[], integer[], jsonb[], jsonb[], bytea[]) TO warlog_app;
+-- Readiness checks read the migration history (refinery creates it before applying V1).
+GRANT SELECT ON refinery_schema_history TO warlog_app;

@@ -105,7 +105,7 @@ pub struct ChainBreak {
     pub stream_id: StreamId,
     pub stream_version: u64,
     pub event_id: Option<Uuid>,
-    pub kind: ChainBreakKind,
+    pub kind: Box<ChainBreakKind>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -147,7 +147,7 @@ impl ChainVerifier {
             stream_id: self.stream.clone(),
             stream_version: event.stream_version,
             event_id: Some(event.event_id),
-            kind,
+            kind: Box::new(kind),
         };
         if event.stream_id != self.stream {
             return Err(fail(ChainBreakKind::WrongStream(event.stream_id.clone())));
@@ -207,10 +207,10 @@ pub fn verify_extends<'a>(
                     stream_id: stream.clone(),
                     stream_version: head.version,
                     event_id: Some(event.event_id),
-                    kind: ChainBreakKind::NotAnExtension {
+                    kind: Box::new(ChainBreakKind::NotAnExtension {
                         held: held.hash,
                         found: head.hash,
-                    },
+                    }),
                 });
             }
             checked_held = true;
@@ -222,9 +222,9 @@ pub fn verify_extends<'a>(
             stream_id: stream.clone(),
             stream_version: head.version,
             event_id: None,
-            kind: ChainBreakKind::Shrunk {
+            kind: Box::new(ChainBreakKind::Shrunk {
                 held_version: held.version,
-            },
+            }),
         });
     }
     Ok(head)

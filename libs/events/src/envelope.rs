@@ -299,7 +299,7 @@ mod tests {
         let err = verify_chain(&stream(), &events).expect_err("tampered");
         assert_eq!(err.stream_version, 3);
         assert_eq!(err.event_id, Some(events[2].event_id));
-        assert!(matches!(err.kind, ChainBreakKind::HashMismatch { .. }));
+        assert!(matches!(*err.kind, ChainBreakKind::HashMismatch { .. }));
     }
 
     #[test]
@@ -316,7 +316,7 @@ mod tests {
         events.remove(1);
         let err = verify_chain(&stream(), &events).expect_err("gap");
         assert_eq!(err.stream_version, 3);
-        assert_eq!(err.kind, ChainBreakKind::VersionGap { expected: 2 });
+        assert_eq!(*err.kind, ChainBreakKind::VersionGap { expected: 2 });
     }
 
     #[test]
@@ -354,13 +354,13 @@ mod tests {
             hash: events[1].hash,
         };
         let err = verify_extends(&stream(), forged, &events).expect_err("not an extension");
-        assert!(matches!(err.kind, ChainBreakKind::NotAnExtension { .. }));
+        assert!(matches!(*err.kind, ChainBreakKind::NotAnExtension { .. }));
         let future = ChainHead {
             version: 9,
             hash: events[5].hash,
         };
         let err = verify_extends(&stream(), future, &events).expect_err("shrunk");
-        assert_eq!(err.kind, ChainBreakKind::Shrunk { held_version: 9 });
+        assert_eq!(*err.kind, ChainBreakKind::Shrunk { held_version: 9 });
     }
 
     #[test]

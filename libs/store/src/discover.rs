@@ -50,7 +50,7 @@ pub enum DiscoveryError {
     BadUrl(String),
     #[error("private PostgreSQL cluster in {dir}: {message}")]
     Cluster { dir: String, message: String },
-    #[error("database: {0}")]
+    #[error("database: {}", crate::describe_pg(.0))]
     Database(#[from] tokio_postgres::Error),
 }
 
@@ -99,12 +99,7 @@ impl Server {
             })
             .collect();
         let port = self.base.get_ports().first().copied().unwrap_or(5432);
-        let place = format!(
-            "{}:{} database {}",
-            hosts.join(","),
-            port,
-            self.base.get_dbname().unwrap_or("(default)")
-        );
+        let place = format!("{}:{}", hosts.join(","), port);
         match (&self.source, &self.cluster) {
             (Source::DatabaseUrl, _) => format!("DATABASE_URL ({place})"),
             (Source::LocalServer, _) => format!("local PostgreSQL ({place})"),

@@ -18,7 +18,7 @@ pub enum StoreError {
     BadEventCount { count: usize },
     #[error("stored data does not decode: {0}")]
     Corrupt(String),
-    #[error("database: {0}")]
+    #[error("database: {}", describe_pg(.0))]
     Database(#[from] tokio_postgres::Error),
     #[error("connection pool: {0}")]
     Pool(#[from] deadpool_postgres::PoolError),
@@ -35,5 +35,17 @@ impl StoreError {
             StoreError::Database(e) => e.code().map(|c| c.code()),
             _ => None,
         }
+    }
+}
+
+/// `tokio_postgres::Error` displays only "db error" for server errors; the server's own
+/// message and detail are what a reader needs.
+pub fn describe_pg(error: &tokio_postgres::Error) -> String {
+    match error.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(detail) => format!("{} ({}; {detail})", db.message(), db.code().code()),
+            None => format!("{} ({})", db.message(), db.code().code()),
+        },
+        None => error.to_string(),
     }
 }

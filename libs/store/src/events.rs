@@ -316,10 +316,10 @@ pub async fn verify_stream(
             stream_id: stream.clone(),
             stream_version: public.version,
             event_id: None,
-            kind: warlog_events::ChainBreakKind::HashMismatch {
+            kind: Box::new(warlog_events::ChainBreakKind::HashMismatch {
                 stored: public.hash,
                 computed: computed.hash,
-            },
+            }),
         }));
     }
     Ok(Ok(computed))

@@ -15,7 +15,7 @@ mod pool;
 pub mod projector;
 
 pub use deadpool_postgres::{GenericClient, Pool};
-pub use error::StoreError;
+pub use error::{describe_pg, StoreError};
 pub use events::{
     append, read_all, read_stream, stream_head, verify_stream, AppendOutcome, AppendedEvent,
     EventStore, ExpectedVersion, FeedPosition, MAX_EVENTS_PER_APPEND,

@@ -1,1 +1,153 @@
-//! placeholder
+//! warlog's HTTP API: thin actix-web handlers (parse, call the store or the domain,
+//! render), RFC 9457 problem documents for every error, Prometheus metrics, and the
+//! OpenAPI document generated from the handlers.
+
+pub mod cursor;
+pub mod error;
+pub mod metrics;
+pub mod query;
+pub mod respond;
+pub mod routes;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::from_fn;
+use actix_web::{web, App, HttpRequest, HttpResponse};
+use prometheus::Registry;
+use utoipa::OpenApi;
+use utoipa_redoc::{Redoc, Servable};
+use warlog_store::{EventStore, Pool, StoreMetrics};
+
+use crate::error::{ApiError, ErrorCode};
+use crate::metrics::HttpMetrics;
+
+/// What every handler can reach.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub store: EventStore,
+    pub registry: Registry,
+}
+
+/// Everything the service's metrics are registered in, built together so that they share
+/// one registry.
+#[derive(Debug, Clone)]
+pub struct Telemetry {
+    pub registry: Registry,
+    pub store: StoreMetrics,
+    pub http: HttpMetrics,
+}
+
+impl Telemetry {
+    pub fn new() -> prometheus::Result<Self> {
+        let registry = Registry::new();
+        let store = StoreMetrics::new(&registry)?;
+        let http = HttpMetrics::new(&registry)?;
+        Ok(Telemetry {
+            registry,
+            store,
+            http,
+        })
+    }
+}
+
+impl AppState {
+    pub fn new(pool: Pool, telemetry: &Telemetry) -> Self {
+        AppState {
+            store: EventStore::new(pool, telemetry.store.clone()),
+            registry: telemetry.registry.clone(),
+        }
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "warlog",
+        description = "Event-sourced league and ranking service for Axis & Allies associations. \
+            Every game action is an immutable, hash-chained event; errors are RFC 9457 \
+            problem documents with a stable `code`."
+    ),
+    paths(
+        routes::ops::healthz,
+        routes::ops::readyz,
+        routes::ops::metrics,
+        routes::ops::openapi_json,
+        routes::streams::list,
+        routes::streams::stream_events,
+        routes::streams::stream_head,
+        routes::streams::global_feed,
+    ),
+    components(schemas(error::Problem)),
+    tags(
+        (name = "events", description = "The event log: streams, heads and the global feed"),
+        (name = "operations", description = "Health, readiness, metrics and this document"),
+    )
+)]
+#[derive(Debug)]
+pub struct ApiDoc;
+
+/// The OpenAPI document as the golden file `openapi/warlog.openapi.json` holds it.
+pub fn openapi_pretty_json() -> String {
+    let mut json = ApiDoc::openapi()
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    json.push('\n');
+    json
+}
+
+/// The whole application, ready for `HttpServer::new` or `actix_web::test::init_service`.
+pub fn app(
+    state: AppState,
+    telemetry: &Telemetry,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(web::Data::new(state))
+        .app_data(web::Data::new(telemetry.http.clone()))
+        .app_data(
+            web::QueryConfig::default()
+                .error_handler(|err, _| ApiError::malformed(format!("query string: {err}")).into()),
+        )
+        .app_data(
+            web::PathConfig::default()
+                .error_handler(|err, _| ApiError::malformed(format!("path: {err}")).into()),
+        )
+        .app_data(
+            web::JsonConfig::default()
+                .limit(256 * 1024)
+                .error_handler(|err, _| ApiError::malformed(format!("JSON body: {err}")).into()),
+        )
+        .wrap(from_fn(metrics::track))
+        .service(routes::ops::healthz)
+        .service(routes::ops::readyz)
+        .service(routes::ops::metrics)
+        .service(routes::ops::openapi_json)
+        .service(Redoc::with_url("/docs", ApiDoc::openapi()))
+        .service(routes::streams::list)
+        .service(routes::streams::stream_events)
+        .service(routes::streams::stream_head)
+        .service(routes::streams::global_feed)
+        .route(
+            "/",
+            web::get().to(|| async {
+                HttpResponse::TemporaryRedirect()
+                    .insert_header(("Location", "/docs"))
+                    .finish()
+            }),
+        )
+        .default_service(web::to(route_not_found))
+}
+
+async fn route_not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::new(
+        ErrorCode::RouteNotFound,
+        format!("no resource at {} {}", req.method(), req.path()),
+    ))
+}

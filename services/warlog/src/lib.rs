@@ -1,1 +1,229 @@
-//! placeholder
+//! The `warlog` binary's commands. `main.rs` only parses the command line and calls
+//! [`run`].
+
+pub mod bench;
+pub mod cli;
+
+use std::time::Duration;
+
+use actix_web::HttpServer;
+use tokio::sync::watch;
+use tokio_postgres::NoTls;
+use warlog_api::{AppState, Telemetry};
+use warlog_store::catalog::StreamCatalog;
+use warlog_store::discover::{self, DiscoveryOptions, Server};
+use warlog_store::projector::{spawn_listener, Projector};
+use warlog_store::{connect_pool, PoolOptions, StoreMetrics};
+
+use crate::cli::{Cli, Command, DatabaseArgs, LogFormat, ServeArgs};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Discovery(#[from] discover::DiscoveryError),
+    #[error(transparent)]
+    Store(#[from] warlog_store::StoreError),
+    #[error("database: {}", warlog_store::describe_pg(.0))]
+    Database(#[from] tokio_postgres::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Other(String),
+}
+
+pub fn init_tracing(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("WARLOG_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Text => builder.compact().try_init(),
+    };
+}
+
+pub async fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(&cli.database, &cli.serve).await,
+        Command::Migrate => {
+            let (server, config) = open_database(&cli.database).await?;
+            let applied = migrate(&config).await;
+            server.shutdown().await;
+            let applied = applied?;
+            tracing::info!(?applied, "migrations applied");
+            Ok(())
+        }
+        Command::Rebuild { projector } => {
+            let (server, config) = open_database(&cli.database).await?;
+            let result = rebuild(&cli.database, &config, &projector).await;
+            server.shutdown().await;
+            result
+        }
+        Command::Openapi => {
+            use std::io::Write;
+            std::io::stdout().write_all(warlog_api::openapi_pretty_json().as_bytes())?;
+            Ok(())
+        }
+        Command::Bench { bench } => match bench {
+            cli::BenchCommand::Append { seconds } => {
+                let options = discovery_options(&cli.database);
+                let server = discover::discover(&options).await?;
+                let result = bench::append(&server, Duration::from_secs_f64(seconds)).await;
+                server.shutdown().await;
+                result
+            }
+        },
+    }
+}
+
+fn discovery_options(args: &DatabaseArgs) -> DiscoveryOptions {
+    DiscoveryOptions {
+        database_url: args.database_url.clone().filter(|u| !u.is_empty()),
+        probe_local: true,
+        data_dir: args.data_dir.clone(),
+    }
+}
+
+fn pool_options(args: &DatabaseArgs) -> PoolOptions {
+    PoolOptions {
+        max_size: args.pool_size.max(1),
+        role: Some(args.db_role.clone()).filter(|r| !r.is_empty()),
+    }
+}
+
+/// Finds the server and the service database on it (creating the database if needed).
+async fn open_database(args: &DatabaseArgs) -> Result<(Server, tokio_postgres::Config), CliError> {
+    let server = discover::discover(&discovery_options(args)).await?;
+    match server.service_database(&args.database).await {
+        Ok(config) => {
+            tracing::info!(
+                server = %server.describe(),
+                database = config.get_dbname().unwrap_or_default(),
+                "database found"
+            );
+            Ok((server, config))
+        }
+        Err(e) => {
+            server.shutdown().await;
+            Err(e.into())
+        }
+    }
+}
+
+/// Applies the migrations on a connection of its own (not the pool's, whose role may not
+/// own the schema).
+pub async fn migrate(config: &tokio_postgres::Config) -> Result<Vec<u32>, CliError> {
+    let (mut client, connection) = config.connect(NoTls).await?;
+    let driver = tokio::spawn(connection);
+    let applied = warlog_store::migrate(&mut client).await;
+    drop(client);
+    let _ = driver.await;
+    Ok(applied?)
+}
+
+async fn rebuild(
+    args: &DatabaseArgs,
+    config: &tokio_postgres::Config,
+    projector: &str,
+) -> Result<(), CliError> {
+    migrate(config).await?;
+    let pool = connect_pool(config.clone(), &pool_options(args)).await?;
+    let replayed = match projector {
+        "stream_catalog" => {
+            Projector::new(pool, StreamCatalog, StoreMetrics::unregistered())
+                .rebuild()
+                .await?
+        }
+        other => {
+            return Err(CliError::Other(format!(
+                "unknown projector {other:?}; known: stream_catalog"
+            )))
+        }
+    };
+    tracing::info!(projector, replayed, "read model rebuilt");
+    Ok(())
+}
+
+/// `warlog serve`: discovery, migrations, projectors, HTTP; stops cleanly on SIGTERM or
+/// Ctrl-C, stopping the private cluster too if it started one.
+pub async fn serve(db: &DatabaseArgs, args: &ServeArgs) -> Result<(), CliError> {
+    let (server, config) = open_database(db).await?;
+    let result = serve_on(db, args, &config).await;
+    server.shutdown().await;
+    result
+}
+
+async fn serve_on(
+    db: &DatabaseArgs,
+    args: &ServeArgs,
+    config: &tokio_postgres::Config,
+) -> Result<(), CliError> {
+    let applied = migrate(config).await?;
+    if !applied.is_empty() {
+        tracing::info!(?applied, "migrations applied");
+    }
+    let pool = connect_pool(config.clone(), &pool_options(db)).await?;
+    let telemetry = Telemetry::new().map_err(|e| CliError::Other(e.to_string()))?;
+    let state = AppState::new(pool.clone(), &telemetry);
+
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
+    let projector = tokio::spawn(catalog.run(
+        wake,
+        shutdown_rx.clone(),
+        Duration::from_millis(args.projector_poll_ms.max(10)),
+    ));
+
+    let app_telemetry = telemetry.clone();
+    let mut http = HttpServer::new(move || warlog_api::app(state.clone(), &app_telemetry))
+        .disable_signals()
+        .shutdown_timeout(10);
+    if let Some(workers) = args.workers {
+        http = http.workers(workers.max(1));
+    }
+    let http = http
+        .bind(&args.bind)
+        .map_err(|e| CliError::Other(format!("cannot listen on {}: {e}", args.bind)))?
+        .run();
+    let handle = http.handle();
+    tracing::info!(
+        "warlog listening on http://{} (docs at /docs, metrics at /metrics)",
+        args.bind
+    );
+    tokio::spawn(async move {
+        wait_for_stop_signal().await;
+        tracing::info!("stop signal received; finishing requests in flight");
+        handle.stop(true).await;
+    });
+    let served = http.await;
+    let _ = shutdown_tx.send(true);
+    let _ = projector.await;
+    pool.close();
+    tracing::info!("warlog stopped");
+    Ok(served?)
+}
+
+async fn wait_for_stop_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

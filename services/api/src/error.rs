@@ -1,0 +1,221 @@
+//! Every error the API can answer with, and the one table that gives each its HTTP status,
+//! stable `code` and title. Bodies are RFC 9457 `application/problem+json`.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+use warlog_store::StoreError;
+
+/// The stable codes clients may match on. Add a row to [`ErrorCode::spec`] with each new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    MalformedRequest,
+    InvalidStreamId,
+    InvalidCursor,
+    NotAcceptable,
+    RouteNotFound,
+    StreamNotFound,
+    VersionConflict,
+    IdempotencyKeyReused,
+    NotReady,
+    Internal,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 10] = [
+        ErrorCode::MalformedRequest,
+        ErrorCode::InvalidStreamId,
+        ErrorCode::InvalidCursor,
+        ErrorCode::NotAcceptable,
+        ErrorCode::RouteNotFound,
+        ErrorCode::StreamNotFound,
+        ErrorCode::VersionConflict,
+        ErrorCode::IdempotencyKeyReused,
+        ErrorCode::NotReady,
+        ErrorCode::Internal,
+    ];
+
+    /// The error-code table: status, code, title.
+    pub const fn spec(self) -> (StatusCode, &'static str, &'static str) {
+        match self {
+            ErrorCode::MalformedRequest => (
+                StatusCode::BAD_REQUEST,
+                "malformed-request",
+                "The request is malformed",
+            ),
+            ErrorCode::InvalidStreamId => (
+                StatusCode::BAD_REQUEST,
+                "invalid-stream-id",
+                "The stream id is not valid",
+            ),
+            ErrorCode::InvalidCursor => (
+                StatusCode::BAD_REQUEST,
+                "invalid-cursor",
+                "The cursor is not one this service issued",
+            ),
+            ErrorCode::NotAcceptable => (
+                StatusCode::NOT_ACCEPTABLE,
+                "not-acceptable",
+                "No representation matches the Accept header",
+            ),
+            ErrorCode::RouteNotFound => {
+                (StatusCode::NOT_FOUND, "route-not-found", "No such resource")
+            }
+            ErrorCode::StreamNotFound => (
+                StatusCode::NOT_FOUND,
+                "stream-not-found",
+                "The stream has no events",
+            ),
+            ErrorCode::VersionConflict => (
+                StatusCode::CONFLICT,
+                "version-conflict",
+                "The stream is not at the expected version",
+            ),
+            ErrorCode::IdempotencyKeyReused => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "idempotency-key-reused",
+                "The idempotency key was used for another request",
+            ),
+            ErrorCode::NotReady => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "not-ready",
+                "The service is not ready",
+            ),
+            ErrorCode::Internal => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Internal error",
+            ),
+        }
+    }
+
+    pub fn status(self) -> StatusCode {
+        self.spec().0
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.spec().1
+    }
+}
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "urn:warlog:problem:stream-not-found",
+    "title": "The stream has no events",
+    "status": 404,
+    "detail": "stream game-42 has no events",
+    "code": "stream-not-found"
+}))]
+pub struct Problem {
+    /// `urn:warlog:problem:<code>`.
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    pub title: String,
+    pub status: u16,
+    /// What exactly was wrong with this request.
+    pub detail: String,
+    /// The stable error code.
+    pub code: String,
+    /// The stream's version, on a version conflict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<u64>,
+}
+
+/// The error every handler returns.
+#[derive(Debug, thiserror::Error)]
+#[error("{detail}")]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub detail: String,
+    pub current_version: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            detail: detail.into(),
+            current_version: None,
+        }
+    }
+
+    pub fn malformed(detail: impl Into<String>) -> Self {
+        Self::new(ErrorCode::MalformedRequest, detail)
+    }
+
+    pub fn problem(&self) -> Problem {
+        let (status, code, title) = self.code.spec();
+        Problem {
+            problem_type: format!("urn:warlog:problem:{code}"),
+            title: title.to_owned(),
+            status: status.as_u16(),
+            detail: self.detail.clone(),
+            code: code.to_owned(),
+            current_version: self.current_version,
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.code.status()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if self.code == ErrorCode::Internal {
+            tracing::error!(detail = %self.detail, "internal error");
+        }
+        HttpResponse::build(self.status_code())
+            .insert_header((header::CONTENT_TYPE, "application/problem+json"))
+            .json(self.problem())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Conflict { actual, .. } => ApiError {
+                code: ErrorCode::VersionConflict,
+                detail: error.to_string(),
+                current_version: Some(actual),
+            },
+            StoreError::IdempotencyKeyReused { .. } => {
+                ApiError::new(ErrorCode::IdempotencyKeyReused, error.to_string())
+            }
+            StoreError::BadEventCount { .. } => ApiError::malformed(error.to_string()),
+            StoreError::Pool(_) | StoreError::ConnectionClosed => ApiError::new(
+                ErrorCode::NotReady,
+                format!("database unavailable: {error}"),
+            ),
+            other => ApiError::new(ErrorCode::Internal, other.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_error_code_has_a_unique_code_string() {
+        let codes: HashSet<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(codes.len(), ErrorCode::ALL.len());
+    }
+
+    #[test]
+    fn a_conflict_carries_the_current_version_into_the_problem() {
+        let stream = warlog_events::StreamId::try_from("game-1").expect("valid");
+        let error = ApiError::from(StoreError::Conflict {
+            stream,
+            expected: warlog_store::ExpectedVersion::Exact(3),
+            actual: 5,
+        });
+        let problem = error.problem();
+        assert_eq!(problem.status, 409);
+        assert_eq!(problem.code, "version-conflict");
+        assert_eq!(problem.current_version, Some(5));
+    }
+}

@@ -1,0 +1,81 @@
+//! HTTP metrics, labelled by route template (`/v1/streams/{stream}/head`, never the raw
+//! path, so a crawler cannot blow up the label set).
+
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use actix_web::web;
+use prometheus::{HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry};
+
+#[derive(Debug, Clone)]
+pub struct HttpMetrics {
+    requests: IntCounterVec,
+    duration: HistogramVec,
+}
+
+impl HttpMetrics {
+    pub fn new(registry: &Registry) -> prometheus::Result<Self> {
+        let labels = ["method", "route", "status"];
+        let requests = IntCounterVec::new(
+            Opts::new("warlog_http_requests_total", "HTTP requests answered."),
+            &labels,
+        )?;
+        let duration = HistogramVec::new(
+            HistogramOpts::new(
+                "warlog_http_request_duration_seconds",
+                "Time to answer an HTTP request.",
+            )
+            .buckets(vec![
+                0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+            ]),
+            &labels,
+        )?;
+        registry.register(Box::new(requests.clone()))?;
+        registry.register(Box::new(duration.clone()))?;
+        Ok(HttpMetrics { requests, duration })
+    }
+
+    fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
+        let status = status.to_string();
+        let labels = [method, route, status.as_str()];
+        self.requests.with_label_values(&labels).inc();
+        self.duration.with_label_values(&labels).observe(seconds);
+    }
+}
+
+/// Middleware: counts and times every request, and logs it.
+pub async fn track(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
+    let started = Instant::now();
+    let metrics = req.app_data::<web::Data<HttpMetrics>>().cloned();
+    let method = req.method().to_string();
+    let result = next.call(req).await;
+    let elapsed = started.elapsed();
+    let (status, route) = match &result {
+        Ok(res) => (
+            res.status().as_u16(),
+            res.request()
+                .match_pattern()
+                .unwrap_or_else(|| "unmatched".to_owned()),
+        ),
+        Err(e) => (
+            e.as_response_error().status_code().as_u16(),
+            "unmatched".to_owned(),
+        ),
+    };
+    if let Some(metrics) = metrics {
+        metrics.observe(&method, &route, status, elapsed.as_secs_f64());
+    }
+    tracing::info!(
+        method,
+        route,
+        status,
+        elapsed_ms = elapsed.as_secs_f64() * 1000.0,
+        "request"
+    );
+    result
+}

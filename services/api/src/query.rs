@@ -1,0 +1,42 @@
+//! A query-string extractor whose errors name the parameter that is wrong
+//! (`query parameter `limit`: ...`), which actix's own `Query` does not.
+
+use std::future::{ready, Ready};
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest};
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+#[derive(Debug, Clone)]
+pub struct ValidQuery<T>(pub T);
+
+impl<T> std::ops::Deref for ValidQuery<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned> FromRequest for ValidQuery<T> {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let pairs = form_urlencoded::parse(req.query_string().as_bytes());
+        let deserializer = serde_urlencoded::Deserializer::new(pairs);
+        ready(
+            serde_path_to_error::deserialize(deserializer)
+                .map(ValidQuery)
+                .map_err(|e| {
+                    let path = e.path().to_string();
+                    if path == "." {
+                        ApiError::malformed(format!("query string: {}", e.inner()))
+                    } else {
+                        ApiError::malformed(format!("query parameter `{path}`: {}", e.inner()))
+                    }
+                }),
+        )
+    }
+}

@@ -1,0 +1,108 @@
+//! Representations: content negotiation (JSON or NDJSON), strong ETags from the body, and
+//! `304 Not Modified` for a matching `If-None-Match`.
+
+use actix_web::http::header::{self, Accept, Header};
+use actix_web::{HttpRequest, HttpResponse};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{ApiError, ErrorCode};
+
+pub const NDJSON: &str = "application/x-ndjson";
+pub const JSON: &str = "application/json";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Ndjson,
+}
+
+/// The representation the client prefers among those offered (`Accept` ranked by quality;
+/// no header means JSON).
+pub fn negotiate(req: &HttpRequest, offered: &[Format]) -> Result<Format, ApiError> {
+    let Ok(accept) = Accept::parse(req) else {
+        return Ok(Format::Json);
+    };
+    if accept.is_empty() {
+        return Ok(Format::Json);
+    }
+    for mime in accept.ranked() {
+        let essence = mime.essence_str();
+        let wanted = match essence {
+            NDJSON => Some(Format::Ndjson),
+            JSON | "application/*" | "*/*" | "application/problem+json" => Some(Format::Json),
+            _ => None,
+        };
+        if let Some(format) = wanted.filter(|f| offered.contains(f)) {
+            return Ok(format);
+        }
+    }
+    let names: Vec<&str> = offered
+        .iter()
+        .map(|f| match f {
+            Format::Json => JSON,
+            Format::Ndjson => NDJSON,
+        })
+        .collect();
+    Err(ApiError::new(
+        ErrorCode::NotAcceptable,
+        format!("this resource is available as {}", names.join(" or ")),
+    ))
+}
+
+/// 200 with `body` as JSON and an ETag, or 304 when the client has it already.
+pub fn json<T: Serialize>(req: &HttpRequest, body: &T) -> Result<HttpResponse, ApiError> {
+    let bytes = serde_json::to_vec(body)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))?;
+    Ok(conditional(req, JSON, bytes, None))
+}
+
+/// 200 with one JSON document per line, an ETag, and a `Link` to the next page if any.
+pub fn ndjson<T: Serialize>(
+    req: &HttpRequest,
+    items: &[T],
+    next: Option<&str>,
+) -> Result<HttpResponse, ApiError> {
+    let mut bytes = Vec::with_capacity(items.len() * 256);
+    for item in items {
+        serde_json::to_writer(&mut bytes, item)
+            .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding NDJSON: {e}")))?;
+        bytes.push(b'\n');
+    }
+    Ok(conditional(req, NDJSON, bytes, next))
+}
+
+fn conditional(
+    req: &HttpRequest,
+    content_type: &str,
+    bytes: Vec<u8>,
+    next: Option<&str>,
+) -> HttpResponse {
+    let digest = Sha256::digest(&bytes);
+    let etag = format!("\"{}\"", hex::encode(&digest[..16]));
+    let matches = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .map(|t| t.trim().trim_start_matches("W/"))
+                .any(|t| t == etag || t == "*")
+        });
+    let mut builder = if matches {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    builder.insert_header((header::ETAG, etag.clone()));
+    builder.insert_header((header::CACHE_CONTROL, "no-cache"));
+    builder.insert_header((header::VARY, "Accept"));
+    if let Some(next) = next {
+        builder.insert_header((header::LINK, format!("<{next}>; rel=\"next\"")));
+    }
+    if matches {
+        builder.finish()
+    } else {
+        builder.content_type(content_type).body(bytes)
+    }
+}

@@ -1,0 +1,2 @@
+pub mod ops;
+pub mod streams;

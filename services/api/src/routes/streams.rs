@@ -1,0 +1,326 @@
+//! Reading the event log: a stream's events and head, the global feed, and the catalogue
+//! of streams.
+
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use warlog_events::{RecordedEvent, StreamCategory, StreamId};
+use warlog_store::catalog::{list_streams, StreamSummary};
+use warlog_store::FeedPosition;
+
+use crate::cursor::FeedCursor;
+use crate::error::{ApiError, ErrorCode, Problem};
+use crate::query::ValidQuery;
+use crate::respond::{self, Format};
+use crate::AppState;
+
+/// A page size: 1 to 200, 100 when not given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "u32")]
+pub struct PageLimit(u32);
+
+impl PageLimit {
+    pub const MAX: u32 = 200;
+    pub const DEFAULT: PageLimit = PageLimit(100);
+
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl TryFrom<u32> for PageLimit {
+    type Error = String;
+    fn try_from(value: u32) -> Result<Self, Self::Error> {
+        if (1..=Self::MAX).contains(&value) {
+            Ok(PageLimit(value))
+        } else {
+            Err(format!(
+                "limit must be between 1 and {}, not {value}",
+                Self::MAX
+            ))
+        }
+    }
+}
+
+/// An event as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct EventView {
+    /// Position in the global log.
+    pub position: i64,
+    pub stream_id: String,
+    pub stream_version: u64,
+    pub event_id: uuid::Uuid,
+    pub event_type: String,
+    pub event_version: u32,
+    #[schema(value_type = Object)]
+    pub payload: serde_json::Value,
+    /// actor, causation_id, correlation_id, idempotency_key, recorded_at.
+    #[schema(value_type = Object)]
+    pub metadata: serde_json::Value,
+    /// Hex SHA-256 of the stream's previous event (the stream's genesis hash for version 1).
+    pub prev_hash: String,
+    /// Hex SHA-256(prev_hash || canonical bytes of this event).
+    pub hash: String,
+}
+
+impl From<RecordedEvent> for EventView {
+    fn from(e: RecordedEvent) -> Self {
+        EventView {
+            position: e.position,
+            stream_id: e.stream_id.into(),
+            stream_version: e.stream_version,
+            event_id: e.event_id,
+            event_type: e.event_type.into(),
+            event_version: e.event_version,
+            payload: e.payload,
+            metadata: e.metadata,
+            prev_hash: e.prev_hash.to_hex(),
+            hash: e.hash.to_hex(),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamEventsQuery {
+    /// First stream version to return (default 1).
+    #[param(minimum = 1)]
+    pub from: Option<u64>,
+    /// Page size, 1 to 200 (default 100).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<PageLimit>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamEventsPage {
+    pub stream_id: String,
+    /// The stream's version when the page was read.
+    pub version: u64,
+    pub events: Vec<EventView>,
+    /// The next page, if there is more.
+    pub next: Option<String>,
+}
+
+/// A stream's events in order (JSON, or NDJSON with `Accept: application/x-ndjson`).
+#[utoipa::path(get, path = "/v1/streams/{stream}/events", tag = "events",
+    params(("stream" = String, Path, description = "`league`, `game-<id>`, `tournament-<id>` or `player-<id>`"), StreamEventsQuery),
+    responses(
+        (status = 200, description = "A page of the stream", body = StreamEventsPage,
+            content((StreamEventsPage = "application/json"), (EventView = "application/x-ndjson"))),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "Malformed stream id or query", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The stream has no events", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/streams/{stream}/events")]
+pub async fn stream_events(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    stream: web::Path<String>,
+    query: ValidQuery<StreamEventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let format = respond::negotiate(&req, &[Format::Json, Format::Ndjson])?;
+    let stream = parse_stream(stream.into_inner())?;
+    let from = query.from.unwrap_or(1).max(1);
+    let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
+    let head = state
+        .store
+        .stream_head(&stream)
+        .await?
+        .ok_or_else(|| not_found(&stream))?;
+    let events = state.store.read_stream(&stream, from, limit.get()).await?;
+    let next = events
+        .last()
+        .filter(|last| last.stream_version < head.version)
+        .map(|last| {
+            format!(
+                "/v1/streams/{stream}/events?from={}&limit={}",
+                last.stream_version + 1,
+                limit.get()
+            )
+        });
+    let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
+    match format {
+        Format::Ndjson => respond::ndjson(&req, &events, next.as_deref()),
+        Format::Json => respond::json(
+            &req,
+            &StreamEventsPage {
+                stream_id: stream.into(),
+                version: head.version,
+                events,
+                next,
+            },
+        ),
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamHeadView {
+    pub stream_id: String,
+    /// The number of events in the stream.
+    pub version: u64,
+    /// The hash of the last event: hold on to it, and later check that the log only grew.
+    pub head_hash: String,
+}
+
+/// A stream's version and head hash.
+#[utoipa::path(get, path = "/v1/streams/{stream}/head", tag = "events",
+    params(("stream" = String, Path, description = "Stream id")),
+    responses(
+        (status = 200, description = "The stream's head", body = StreamHeadView),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "Malformed stream id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The stream has no events", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/streams/{stream}/head")]
+pub async fn stream_head(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    stream: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let stream = parse_stream(stream.into_inner())?;
+    let head = state
+        .store
+        .stream_head(&stream)
+        .await?
+        .ok_or_else(|| not_found(&stream))?;
+    respond::json(
+        &req,
+        &StreamHeadView {
+            stream_id: stream.into(),
+            version: head.version,
+            head_hash: head.hash.to_hex(),
+        },
+    )
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FeedQuery {
+    /// The `cursor` of the previous page; absent to start at the beginning.
+    pub after: Option<String>,
+    /// Page size, 1 to 200 (default 100).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<PageLimit>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FeedPage {
+    pub events: Vec<EventView>,
+    /// Where this page ends: pass it as `after` to continue.
+    pub cursor: String,
+    /// The next page (may be empty until more events commit).
+    pub next: String,
+}
+
+/// The global feed of all events, in an order that never skips a late commit.
+#[utoipa::path(get, path = "/v1/events", tag = "events",
+    params(FeedQuery),
+    responses(
+        (status = 200, description = "A page of the global feed", body = FeedPage,
+            content((FeedPage = "application/json"), (EventView = "application/x-ndjson"))),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "Malformed cursor or limit", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/events")]
+pub async fn global_feed(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: ValidQuery<FeedQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let format = respond::negotiate(&req, &[Format::Json, Format::Ndjson])?;
+    let after = match &query.after {
+        Some(raw) => {
+            raw.parse::<FeedCursor>()
+                .map_err(|e| ApiError::new(ErrorCode::InvalidCursor, e))?
+                .0
+        }
+        None => FeedPosition::START,
+    };
+    let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
+    let events = state.store.read_all(after, limit.get()).await?;
+    let cursor = FeedCursor(events.last().map(FeedPosition::after).unwrap_or(after)).to_string();
+    let next = format!("/v1/events?after={cursor}&limit={}", limit.get());
+    let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
+    match format {
+        Format::Ndjson => respond::ndjson(&req, &events, Some(&next)),
+        Format::Json => respond::json(
+            &req,
+            &FeedPage {
+                events,
+                cursor,
+                next,
+            },
+        ),
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamListQuery {
+    /// Only streams of this category: game, tournament, player, league.
+    #[param(value_type = Option<String>)]
+    pub category: Option<StreamCategory>,
+    /// The last stream id of the previous page.
+    pub after: Option<String>,
+    /// Page size, 1 to 200 (default 100).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<PageLimit>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamList {
+    #[schema(value_type = Vec<Object>)]
+    pub streams: Vec<StreamSummary>,
+    pub next: Option<String>,
+}
+
+/// The catalogue of streams (a read model: it may trail the log by a moment).
+#[utoipa::path(get, path = "/v1/streams", tag = "events",
+    params(StreamListQuery),
+    responses(
+        (status = 200, description = "A page of the stream catalogue", body = StreamList),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/streams")]
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: ValidQuery<StreamListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let after = query.after.clone().map(parse_stream).transpose()?;
+    let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
+    let client = state
+        .store
+        .pool()
+        .get()
+        .await
+        .map_err(warlog_store::StoreError::from)?;
+    let streams = list_streams(&client, query.category, after.as_ref(), limit.get()).await?;
+    let next = (streams.len() == limit.get() as usize)
+        .then(|| streams.last())
+        .flatten()
+        .map(|last| {
+            let category = query
+                .category
+                .map(|c| format!("category={}&", c.as_str()))
+                .unwrap_or_default();
+            format!(
+                "/v1/streams?{category}after={}&limit={}",
+                last.stream_id,
+                limit.get()
+            )
+        });
+    respond::json(&req, &StreamList { streams, next })
+}
+
+fn parse_stream(raw: String) -> Result<StreamId, ApiError> {
+    StreamId::try_from(raw).map_err(|e| ApiError::new(ErrorCode::InvalidStreamId, e.to_string()))
+}
+
+fn not_found(stream: &StreamId) -> ApiError {
+    ApiError::new(
+        ErrorCode::StreamNotFound,
+        format!("stream {stream} has no events"),
+    )
+}

@@ -1,0 +1,282 @@
+//! `warlog bench append`: how fast the event store appends, next to a baseline measured in
+//! the same run on the same server: plain single-row INSERTs into a table with no
+//! constraints, by the same number of connections. Runs in a throw-away database.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio::sync::Barrier;
+use uuid::Uuid;
+use warlog_events::{EventType, Metadata, NewEvent, StreamId};
+use warlog_store::discover::Server;
+use warlog_store::{connect_pool, ExpectedVersion, Pool, PoolOptions, StoreError};
+
+use crate::CliError;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Measured {
+    /// Rows or events written.
+    events: u64,
+    /// Successful statements or appends.
+    appends: u64,
+    conflicts: u64,
+    elapsed: Duration,
+}
+
+impl Measured {
+    fn events_per_second(&self) -> f64 {
+        self.events as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    fn appends_per_second(&self) -> f64 {
+        self.appends as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    fn conflict_rate(&self) -> f64 {
+        let tries = self.appends + self.conflicts;
+        if tries == 0 {
+            0.0
+        } else {
+            self.conflicts as f64 / tries as f64
+        }
+    }
+
+    fn add(&mut self, other: Measured) {
+        self.events += other.events;
+        self.appends += other.appends;
+        self.conflicts += other.conflicts;
+    }
+}
+
+/// Runs every scenario in a fresh database on `server` and prints a Markdown table.
+pub async fn append(server: &Server, duration: Duration) -> Result<(), CliError> {
+    let database = format!("warlog_bench_{}", Uuid::new_v4().simple());
+    server.create_database(&database).await?;
+    let result = run_scenarios(server, &database, duration).await;
+    server.drop_database(&database).await?;
+    result
+}
+
+async fn run_scenarios(
+    server: &Server,
+    database: &str,
+    duration: Duration,
+) -> Result<(), CliError> {
+    let config = server.config_for(database);
+    crate::migrate(&config).await?;
+    let (admin, connection) = config.connect(tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    admin
+        .batch_execute(
+            "CREATE TABLE bench_baseline (stream text, version bigint, payload jsonb, recorded_at timestamptz);
+             GRANT INSERT ON bench_baseline TO warlog_app;",
+        )
+        .await?;
+    let version: String = admin.query_one("SHOW server_version", &[]).await?.get(0);
+    let sync_commit: String = admin
+        .query_one("SHOW synchronous_commit", &[])
+        .await?
+        .get(0);
+    let pool = connect_pool(
+        config,
+        &PoolOptions {
+            max_size: 40,
+            ..PoolOptions::default()
+        },
+    )
+    .await?;
+
+    println!(
+        "warlog bench append: {:.1} s per scenario, PostgreSQL {version}, synchronous_commit={sync_commit}, {} cores",
+        duration.as_secs_f64(),
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    );
+    println!();
+    println!(
+        "| scenario | writers | events/s | appends/s | baseline rows/s | ratio | conflict rate |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let mut run = 0u32;
+    for writers in [1usize, 8, 32] {
+        let baseline = measure(&pool, writers, duration, Workload::Baseline).await?;
+        for batch in [1usize, 10] {
+            run += 1;
+            let store = measure(
+                &pool,
+                writers,
+                duration,
+                Workload::DistinctStreams { batch, run },
+            )
+            .await?;
+            print_row(
+                &format!("{batch}-event appends, distinct streams"),
+                writers,
+                &store,
+                Some(&baseline),
+            );
+        }
+        print_row("baseline: single-row INSERT", writers, &baseline, None);
+    }
+    run += 1;
+    let hot = measure(&pool, 8, duration, Workload::HotStream { run }).await?;
+    let baseline = measure(&pool, 8, duration, Workload::Baseline).await?;
+    print_row("1-event appends, one hot stream", 8, &hot, Some(&baseline));
+    pool.close();
+    Ok(())
+}
+
+fn print_row(name: &str, writers: usize, m: &Measured, baseline: Option<&Measured>) {
+    let (base, ratio) = match baseline {
+        Some(b) => (
+            format!("{:.0}", b.events_per_second()),
+            format!(
+                "{:.2}",
+                m.events_per_second() / b.events_per_second().max(1e-9)
+            ),
+        ),
+        None => ("-".to_owned(), "-".to_owned()),
+    };
+    println!(
+        "| {name} | {writers} | {:.0} | {:.0} | {base} | {ratio} | {:.1}% |",
+        m.events_per_second(),
+        m.appends_per_second(),
+        m.conflict_rate() * 100.0
+    );
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Workload {
+    Baseline,
+    DistinctStreams { batch: usize, run: u32 },
+    HotStream { run: u32 },
+}
+
+async fn measure(
+    pool: &Pool,
+    writers: usize,
+    duration: Duration,
+    workload: Workload,
+) -> Result<Measured, CliError> {
+    let barrier = Arc::new(Barrier::new(writers));
+    let mut tasks = Vec::with_capacity(writers);
+    for writer in 0..writers {
+        let pool = pool.clone();
+        let barrier = barrier.clone();
+        tasks.push(tokio::spawn(async move {
+            let client = pool.get().await.map_err(StoreError::from)?;
+            barrier.wait().await;
+            let deadline = Instant::now() + duration;
+            let started = Instant::now();
+            let mut m = match workload {
+                Workload::Baseline => baseline_writer(&client, writer, deadline).await?,
+                Workload::DistinctStreams { batch, run } => {
+                    let stream = bench_stream(run, writer)?;
+                    store_writer(&client, &stream, batch, deadline).await?
+                }
+                Workload::HotStream { run } => {
+                    let stream = bench_stream(run, 0)?;
+                    store_writer(&client, &stream, 1, deadline).await?
+                }
+            };
+            m.elapsed = started.elapsed();
+            Ok::<Measured, CliError>(m)
+        }));
+    }
+    let mut total = Measured::default();
+    let mut longest = Duration::ZERO;
+    for task in tasks {
+        let m = task
+            .await
+            .map_err(|e| CliError::Other(format!("bench writer panicked: {e}")))??;
+        longest = longest.max(m.elapsed);
+        total.add(m);
+    }
+    total.elapsed = longest;
+    Ok(total)
+}
+
+fn bench_stream(run: u32, writer: usize) -> Result<StreamId, CliError> {
+    StreamId::try_from(format!("game-bench-{run}-{writer}"))
+        .map_err(|e| CliError::Other(e.to_string()))
+}
+
+fn order_payload(n: u64) -> serde_json::Value {
+    json!({
+        "power": "Germany",
+        "order": "combat_move",
+        "from": "Germany",
+        "to": "Karelia",
+        "units": ["INF", "INF", "ARM", "FTR"],
+        "round": n,
+    })
+}
+
+async fn baseline_writer(
+    client: &deadpool_postgres::Client,
+    writer: usize,
+    deadline: Instant,
+) -> Result<Measured, CliError> {
+    let statement = client
+        .prepare_cached(
+            "INSERT INTO bench_baseline (stream, version, payload, recorded_at) VALUES ($1, $2, $3, now())",
+        )
+        .await?;
+    let stream = format!("baseline-{writer}");
+    let mut m = Measured::default();
+    while Instant::now() < deadline {
+        let version = i64::try_from(m.events).unwrap_or(i64::MAX);
+        client
+            .execute(&statement, &[&stream, &version, &order_payload(m.events)])
+            .await?;
+        m.events += 1;
+        m.appends += 1;
+    }
+    Ok(m)
+}
+
+/// Appends like a command handler does: with the version it last saw; on a conflict it
+/// learns the stream's version and tries again.
+async fn store_writer(
+    client: &deadpool_postgres::Client,
+    stream: &StreamId,
+    batch: usize,
+    deadline: Instant,
+) -> Result<Measured, CliError> {
+    let event_type =
+        EventType::try_from("OrderSubmitted").map_err(|e| CliError::Other(e.to_string()))?;
+    let mut known = warlog_store::stream_head(client, stream)
+        .await?
+        .map(|h| h.version)
+        .unwrap_or(0);
+    let mut m = Measured::default();
+    while Instant::now() < deadline {
+        let metadata = Metadata::recorded_at(time::OffsetDateTime::now_utc()).with_actor("bench");
+        let events: Vec<NewEvent> = (0..batch)
+            .map(|i| {
+                NewEvent::new(
+                    Uuid::new_v4(),
+                    event_type.clone(),
+                    1,
+                    order_payload(known + i as u64),
+                    &metadata,
+                )
+            })
+            .collect();
+        match warlog_store::append(client, stream, ExpectedVersion::Exact(known), &events, None)
+            .await
+        {
+            Ok(outcome) => {
+                known = outcome.head().map(|h| h.version).unwrap_or(known);
+                m.events += events.len() as u64;
+                m.appends += 1;
+            }
+            Err(StoreError::Conflict { actual, .. }) => {
+                known = actual;
+                m.conflicts += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(m)
+}

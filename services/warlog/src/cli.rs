@@ -1,0 +1,114 @@
+//! Command line and environment: every option has a flag and a `WARLOG_*` variable
+//! (`DATABASE_URL` for the database).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "warlog",
+    version,
+    about = "Event-sourced league and ranking service for Axis & Allies associations"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    /// Log format: human-readable text or one JSON object per line.
+    #[arg(long, env = "WARLOG_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+
+    /// Options of `serve`, which is also what runs when no command is given.
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// PostgreSQL connection string. Without it: 127.0.0.1:5432 if it answers, else a
+    /// private cluster under --data-dir.
+    #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
+    pub database_url: Option<String>,
+
+    /// Where the private PostgreSQL cluster lives when one is needed.
+    #[arg(long, env = "WARLOG_DATA_DIR", default_value = "var/pg", global = true)]
+    pub data_dir: PathBuf,
+
+    /// The database to use on a discovered server (ignored with DATABASE_URL).
+    #[arg(long, env = "WARLOG_DATABASE", default_value = "warlog", global = true)]
+    pub database: String,
+
+    /// The role pooled connections switch to (read and append events only); empty to keep
+    /// the login user's rights.
+    #[arg(long, env = "WARLOG_DB_ROLE", default_value = warlog_store::APP_ROLE, global = true)]
+    pub db_role: String,
+
+    /// Connections in the pool.
+    #[arg(long, env = "WARLOG_POOL_SIZE", default_value_t = 16, global = true)]
+    pub pool_size: usize,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(
+        long,
+        env = "WARLOG_BIND",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
+    pub bind: String,
+
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "WARLOG_WORKERS", global = true)]
+    pub workers: Option<usize>,
+
+    /// How often projectors poll when no notification wakes them, in milliseconds.
+    #[arg(
+        long,
+        env = "WARLOG_PROJECTOR_POLL_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub projector_poll_ms: u64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the HTTP API (the default).
+    Serve,
+    /// Apply the database migrations and exit.
+    Migrate,
+    /// Empty a read model and replay the whole event log into it.
+    Rebuild {
+        /// The projector: stream_catalog.
+        projector: String,
+    },
+    /// Print the OpenAPI document.
+    Openapi,
+    /// Benchmarks that print their figures next to a baseline measured in the same run.
+    Bench {
+        #[command(subcommand)]
+        bench: BenchCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Appends per second by concurrent writers, against plain INSERTs as the baseline.
+    Append {
+        /// Seconds each scenario runs.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
+}

@@ -1,0 +1,122 @@
+use warlog_store::{append, verify_stream, ExpectedVersion};
+use warlog_tests::TestDb;
+
+use crate::{order, stream};
+
+async fn seeded(db: &TestDb, name: &str, n: u64) -> Vec<warlog_store::AppendedEvent> {
+    let client = db.pool.get().await.expect("connection");
+    let events: Vec<_> = (0..n).map(order).collect();
+    append(&client, &stream(name), ExpectedVersion::Any, &events, None)
+        .await
+        .expect("appended")
+        .events
+}
+
+#[tokio::test]
+async fn update_delete_and_truncate_on_events_are_refused_even_for_a_superuser() {
+    let db = TestDb::new().await;
+    seeded(&db, "game-immutable", 2).await;
+    let admin = db.admin().await;
+    for sql in [
+        "UPDATE events SET payload = '{}'::jsonb",
+        "DELETE FROM events",
+        "TRUNCATE events",
+    ] {
+        let err = admin.batch_execute(sql).await.expect_err(sql);
+        let db_err = err.as_db_error().expect("a server error");
+        assert!(
+            db_err.message().contains("events are immutable"),
+            "{sql}: {}",
+            db_err.message()
+        );
+    }
+    let count: i64 = admin
+        .query_one("SELECT count(*) FROM events", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(count, 2);
+}
+
+#[tokio::test]
+async fn the_service_role_has_no_right_to_change_events() {
+    let db = TestDb::new().await;
+    seeded(&db, "game-role", 1).await;
+    let client = db.pool.get().await.expect("connection");
+    let role: String = client
+        .query_one("SELECT current_user::text", &[])
+        .await
+        .expect("role")
+        .get(0);
+    assert_eq!(role, warlog_store::APP_ROLE);
+    for sql in [
+        "UPDATE events SET payload = '{}'::jsonb",
+        "DELETE FROM events",
+        "TRUNCATE events",
+    ] {
+        let err = client.batch_execute(sql).await.expect_err(sql);
+        assert_eq!(
+            err.code(),
+            Some(&tokio_postgres::error::SqlState::INSUFFICIENT_PRIVILEGE),
+            "{sql}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_payload_changed_behind_the_triggers_back_is_named_by_verification() {
+    let db = TestDb::new().await;
+    let events = seeded(&db, "game-tamper", 4).await;
+    let s = stream("game-tamper");
+    let client = db.pool.get().await.expect("connection");
+    verify_stream(&client, &s)
+        .await
+        .expect("read")
+        .expect("intact before tampering");
+
+    let admin = db.admin().await;
+    admin
+        .batch_execute(
+            "ALTER TABLE events DISABLE TRIGGER events_no_update;
+             UPDATE events SET payload = jsonb_set(payload, '{to}', '\"Moscow\"')
+               WHERE stream_id = 'game-tamper' AND stream_version = 3;
+             ALTER TABLE events ENABLE TRIGGER events_no_update;",
+        )
+        .await
+        .expect("superuser tampers");
+
+    let broken = verify_stream(&client, &s)
+        .await
+        .expect("read")
+        .expect_err("tampering is detected");
+    assert_eq!(broken.stream_version, 3);
+    assert_eq!(broken.event_id, Some(events[2].event_id));
+    assert!(matches!(
+        *broken.kind,
+        warlog_events::ChainBreakKind::HashMismatch { .. }
+    ));
+}
+
+#[tokio::test]
+async fn a_rewritten_chain_is_caught_by_the_public_head() {
+    let db = TestDb::new().await;
+    seeded(&db, "game-rewrite", 2).await;
+    let s = stream("game-rewrite");
+    let admin = db.admin().await;
+    // Drop the last event: every remaining link still verifies; only the public head,
+    // which readers have been shown, exposes the loss.
+    admin
+        .batch_execute(
+            "ALTER TABLE events DISABLE TRIGGER events_no_delete;
+             DELETE FROM events WHERE stream_id = 'game-rewrite' AND stream_version = 2;
+             ALTER TABLE events ENABLE TRIGGER events_no_delete;",
+        )
+        .await
+        .expect("superuser deletes");
+    let client = db.pool.get().await.expect("connection");
+    let broken = verify_stream(&client, &s)
+        .await
+        .expect("read")
+        .expect_err("a dropped last event is detected");
+    assert_eq!(broken.stream_version, 2);
+}

@@ -1,0 +1,28 @@
+//! warlog's integration tests: one binary, real PostgreSQL, one fresh database per test.
+
+mod discovery;
+mod feed;
+mod http;
+mod immutability;
+mod openapi;
+mod projector;
+mod store;
+
+use serde_json::json;
+use uuid::Uuid;
+use warlog_events::{EventType, Metadata, NewEvent, StreamId};
+
+pub fn stream(raw: &str) -> StreamId {
+    StreamId::try_from(raw).expect("valid stream id")
+}
+
+/// A plausible game event with a payload that differs by `n`.
+pub fn order(n: u64) -> NewEvent {
+    NewEvent::new(
+        Uuid::new_v4(),
+        EventType::try_from("OrderSubmitted").expect("valid"),
+        1,
+        json!({"power": "Germany", "order": "move", "from": "Germany", "to": "Karelia", "n": n}),
+        &Metadata::recorded_at(time::OffsetDateTime::now_utc()).with_actor("test"),
+    )
+}
