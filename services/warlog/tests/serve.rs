@@ -1,0 +1,121 @@
+//! The binary as a newcomer runs it: `warlog serve` with no configuration answers
+//! `/healthz`, and stops cleanly on SIGTERM.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A bare HTTP/1.1 GET, so this test needs no HTTP client crate.
+fn get(port: u16, path: &str) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.split(' ').nth(1)?.parse().ok()?;
+    let body = response
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
+    Some((status, body))
+}
+
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn warlog_serves_healthz_with_no_configuration_and_stops_on_sigterm() {
+    let port = free_port();
+    let database = format!("warlog_smoke_{}", std::process::id());
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root");
+    let child = Command::new(env!("CARGO_BIN_EXE_warlog"))
+        .current_dir(&workspace)
+        .env("WARLOG_BIND", format!("127.0.0.1:{port}"))
+        .env("WARLOG_DATABASE", &database)
+        .env("WARLOG_WORKERS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("warlog starts");
+    let mut served = Served(child);
+
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let health = loop {
+        if let Some(answer) = get(port, "/healthz") {
+            break answer;
+        }
+        assert!(
+            served.0.try_wait().expect("status").is_none(),
+            "warlog exited before serving"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "warlog did not answer within 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(health.0, 200);
+    assert!(health.1.contains("\"ok\""), "{}", health.1);
+    let ready = get(port, "/readyz").expect("readyz answers");
+    assert_eq!(ready.0, 200, "{}", ready.1);
+
+    let pid = served.0.id().to_string();
+    let signalled = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(signalled.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = served.0.try_wait().expect("status") {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "warlog did not stop within 60 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "warlog exited with {status}");
+
+    // Leave no database behind (best effort: the test has passed either way).
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let options = warlog_store::discover::DiscoveryOptions {
+            data_dir: workspace.join("var/pg"),
+            ..warlog_store::discover::DiscoveryOptions::from_env()
+        };
+        if let Ok(server) = warlog_store::discover::discover(&options).await {
+            if server.source() != warlog_store::discover::Source::DatabaseUrl {
+                let _ = server.drop_database(&database).await;
+            }
+        }
+    });
+}
