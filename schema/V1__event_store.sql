@@ -49,13 +49,13 @@ CREATE TRIGGER events_no_delete BEFORE DELETE ON events
 CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
     FOR EACH STATEMENT EXECUTE FUNCTION warlog_refuse_event_change();
 
--- One row per stream: its version and the public head of its hash chain.
-CREATE TABLE streams (
-    stream_id   text        PRIMARY KEY,
-    version     bigint      NOT NULL CHECK (version >= 0),
-    head_hash   bytea       NOT NULL CHECK (length(head_hash) = 32),
-    updated_at  timestamptz NOT NULL DEFAULT now()
-);
+-- Every stream's head: its version and the hash of its last event. A view, not a table: the
+-- events themselves are the truth, and an append has no second row to update.
+CREATE VIEW stream_heads AS
+    SELECT DISTINCT ON (stream_id)
+           stream_id, stream_version AS version, hash AS head_hash, recorded_at
+      FROM events
+     ORDER BY stream_id, stream_version DESC;
 
 -- A write made with an Idempotency-Key: the request's fingerprint and what it appended.
 CREATE TABLE idempotency_keys (
@@ -84,111 +84,31 @@ CREATE TABLE dice_seeds (
     revealed_at  timestamptz
 );
 
--- Appends events to one stream in one round trip: checks the expected version under the
--- stream's row lock, chains the hashes, records the idempotency key, and wakes listeners.
---   p_expected: NULL = any version, 0 = the stream must not exist, N = exactly N.
---   p_canonical[i]: the canonical bytes of event i (computed by warlog-events), hashed as
---   sha256(prev_hash || canonical).
--- Errors: SQLSTATE WL409 (version conflict, DETAIL = current version), WL422 (idempotency
--- key reused for another request).
-CREATE FUNCTION warlog_append(
-    p_stream      text,
-    p_expected    bigint,
-    p_genesis     bytea,
-    p_key         text,
-    p_fingerprint bytea,
-    p_event_ids   uuid[],
-    p_types       text[],
-    p_versions    integer[],
-    p_payloads    jsonb[],
-    p_metadata    jsonb[],
-    p_canonical   bytea[]
-) RETURNS TABLE (
-    out_position       bigint,
-    out_stream_version bigint,
-    out_event_id       uuid,
-    out_prev_hash      bytea,
-    out_hash           bytea,
-    out_tx_id          bigint,
-    out_replayed       boolean
-)
-LANGUAGE plpgsql AS $$
+-- The chain links of an append: element i is sha256(element i-1 || canonical[i]), element 0
+-- being p_head (the stream's last hash, or its genesis). The append statement itself lives
+-- in warlog-store (events.rs): it reads the last event, checks the expected version, and
+-- inserts; UNIQUE (stream_id, stream_version) turns a lost race into an error.
+CREATE FUNCTION warlog_chain(p_head bytea, p_canonical bytea[]) RETURNS bytea[]
+LANGUAGE plpgsql IMMUTABLE STRICT AS $$
 DECLARE
-    v_version  bigint;
-    v_hash     bytea;
-    v_prev     bytea;
-    v_key      idempotency_keys%ROWTYPE;
-    v_tx       bigint := pg_current_xact_id()::text::bigint;
-    v_first    bigint;
+    v_hash   bytea := p_head;
+    v_hashes bytea[] := '{}';
+    v_bytes  bytea;
 BEGIN
-    -- Serialise writers of this stream on its row. A new stream's row is created first so
-    -- that two creators queue on it instead of racing to version 1.
-    INSERT INTO streams (stream_id, version, head_hash)
-        VALUES (p_stream, 0, p_genesis)
-        ON CONFLICT (stream_id) DO NOTHING;
-    SELECT s.version, s.head_hash INTO v_version, v_hash
-        FROM streams s WHERE s.stream_id = p_stream FOR UPDATE;
-
-    IF p_key IS NOT NULL THEN
-        SELECT * INTO v_key FROM idempotency_keys k WHERE k.key = p_key;
-        IF FOUND THEN
-            IF v_key.fingerprint <> p_fingerprint THEN
-                RAISE EXCEPTION 'idempotency key % was already used for a different request', p_key
-                    USING ERRCODE = 'WL422';
-            END IF;
-            RETURN QUERY
-                SELECT e.position, e.stream_version, e.event_id, e.prev_hash, e.hash,
-                       e.tx_id::text::bigint, true
-                FROM events e
-                WHERE e.stream_id = v_key.stream_id
-                  AND e.stream_version BETWEEN v_key.first_version AND v_key.last_version
-                ORDER BY e.stream_version;
-            RETURN;
-        END IF;
-    END IF;
-
-    IF p_expected IS NOT NULL AND p_expected <> v_version THEN
-        RAISE EXCEPTION 'stream % is at version %, not the expected %', p_stream, v_version, p_expected
-            USING ERRCODE = 'WL409', DETAIL = v_version::text;
-    END IF;
-
-    v_first := v_version + 1;
-    FOR i IN 1 .. cardinality(p_event_ids) LOOP
-        v_version := v_version + 1;
-        v_prev := v_hash;
-        v_hash := sha256(v_prev || p_canonical[i]);
-        INSERT INTO events (stream_id, stream_version, event_id, event_type, event_version,
-                            payload, metadata, recorded_at, prev_hash, hash)
-            VALUES (p_stream, v_version, p_event_ids[i], p_types[i], p_versions[i],
-                    p_payloads[i], p_metadata[i], (p_metadata[i] ->> 'recorded_at')::timestamptz,
-                    v_prev, v_hash)
-            RETURNING position INTO out_position;
-        out_stream_version := v_version;
-        out_event_id := p_event_ids[i];
-        out_prev_hash := v_prev;
-        out_hash := v_hash;
-        out_tx_id := v_tx;
-        out_replayed := false;
-        RETURN NEXT;
+    FOREACH v_bytes IN ARRAY p_canonical LOOP
+        v_hash := sha256(v_hash || v_bytes);
+        v_hashes := v_hashes || v_hash;
     END LOOP;
-
-    UPDATE streams SET version = v_version, head_hash = v_hash, updated_at = now()
-        WHERE stream_id = p_stream;
-
-    IF p_key IS NOT NULL THEN
-        INSERT INTO idempotency_keys (key, fingerprint, stream_id, first_version, last_version)
-            VALUES (p_key, p_fingerprint, p_stream, v_first, v_version);
-    END IF;
-
-    -- A wake-up hint for projectors, delivered at commit; they poll as well.
-    PERFORM pg_notify('warlog_events', p_stream);
+    RETURN v_hashes;
 END
 $$;
 
 -- The service's privileges: events may be read and appended, nothing else.
 GRANT SELECT, INSERT ON events TO warlog_app;
-GRANT SELECT, INSERT, UPDATE ON streams, idempotency_keys, projector_checkpoints TO warlog_app;
+GRANT SELECT ON stream_heads TO warlog_app;
+GRANT SELECT, INSERT ON idempotency_keys TO warlog_app;
+GRANT SELECT, INSERT, UPDATE ON projector_checkpoints TO warlog_app;
 GRANT SELECT, INSERT, UPDATE ON dice_seeds TO warlog_app;
-GRANT EXECUTE ON FUNCTION warlog_append(text, bigint, bytea, text, bytea, uuid[], text[], integer[], jsonb[], jsonb[], bytea[]) TO warlog_app;
+GRANT EXECUTE ON FUNCTION warlog_chain(bytea, bytea[]) TO warlog_app;
 -- Readiness checks read the migration history (refinery creates it before applying V1).
 GRANT SELECT ON refinery_schema_history TO warlog_app;

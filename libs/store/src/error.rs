@@ -14,6 +14,10 @@ pub enum StoreError {
     },
     #[error("idempotency key {key:?} was already used for a different request")]
     IdempotencyKeyReused { key: String },
+    #[error("an event id in this append is already in the log")]
+    DuplicateEventId,
+    #[error("a concurrent request with the same idempotency key was recorded first")]
+    IdempotencyRace,
     #[error("an append needs between 1 and {max} events, not {count}", max = crate::MAX_EVENTS_PER_APPEND)]
     BadEventCount { count: usize },
     #[error("stored data does not decode: {0}")]

@@ -12,6 +12,7 @@ use warlog_events::{
     RecordedEvent, StreamId,
 };
 
+use crate::projector::Notifier;
 use crate::{StoreError, StoreMetrics};
 
 /// The most events one append may carry (a whole phase of orders fits easily).
@@ -106,11 +107,45 @@ impl FeedPosition {
 const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_id, event_type, \
      event_version, payload, metadata, tx_id::text::bigint AS tx_id, prev_hash, hash";
 
+/// The append itself: one statement that reads the stream's last event, checks the
+/// expectation, chains the hashes and inserts the events (and the idempotency record).
+/// No row is written when the expectation fails; a writer that read the same head as a
+/// concurrent one meets it at `UNIQUE (stream_id, stream_version)`.
+const APPEND_SQL: &str = "\
+WITH last AS (
+    SELECT e.stream_version, e.hash FROM events e
+     WHERE e.stream_id = $1 ORDER BY e.stream_version DESC LIMIT 1
+), chain AS (
+    SELECT head.version, head.hash AS prev, warlog_chain(head.hash, $9::bytea[]) AS hashes
+      FROM (SELECT coalesce((SELECT stream_version FROM last), 0) AS version,
+                   coalesce((SELECT hash FROM last), $3::bytea) AS hash) head
+     WHERE $2::int8 IS NULL OR head.version = $2::int8
+), appended AS (
+    INSERT INTO events (stream_id, stream_version, event_id, event_type, event_version,
+                        payload, metadata, recorded_at, prev_hash, hash)
+    SELECT $1, chain.version + i, ($4::uuid[])[i], ($5::text[])[i], ($6::int4[])[i],
+           ($7::jsonb[])[i], ($8::jsonb[])[i], (($8::jsonb[])[i] ->> 'recorded_at')::timestamptz,
+           CASE WHEN i = 1 THEN chain.prev ELSE chain.hashes[i - 1] END, chain.hashes[i]
+      FROM chain, generate_subscripts($4::uuid[], 1) AS i
+     ORDER BY i
+    RETURNING position, stream_version, event_id, prev_hash, hash, tx_id
+), recorded_key AS (
+    INSERT INTO idempotency_keys (key, fingerprint, stream_id, first_version, last_version)
+    SELECT $10::text, $11::bytea, $1, min(stream_version), max(stream_version)
+      FROM appended WHERE $10::text IS NOT NULL HAVING count(*) > 0
+)
+SELECT position, stream_version, event_id, prev_hash, hash, tx_id::text::int8
+  FROM appended ORDER BY stream_version";
+
 /// Appends `events` to `stream` if its version matches `expected`.
 ///
 /// With an idempotency key, a retry of the same request returns the first outcome with
 /// `replayed = true` and appends nothing; the key with another request is
 /// [`StoreError::IdempotencyKeyReused`].
+///
+/// Inside a caller's transaction a lost race aborts that transaction (PostgreSQL's unique
+/// violation) and is reported as [`StoreError::Conflict`] whatever the expectation; the
+/// caller retries the transaction. [`EventStore::append`] retries `Any` appends itself.
 pub async fn append(
     client: &impl GenericClient,
     stream: &StreamId,
@@ -124,7 +159,6 @@ pub async fn append(
         });
     }
     let expected_sql = expected.as_sql();
-    let genesis = Hash::genesis(stream);
     let fingerprint = idempotency_key.map(|_| {
         request_fingerprint(
             stream,
@@ -132,6 +166,13 @@ pub async fn append(
             events,
         )
     });
+    if let (Some(key), Some(fingerprint)) = (idempotency_key, &fingerprint) {
+        if let Some(outcome) = replay(client, stream, key, fingerprint).await? {
+            return Ok(outcome);
+        }
+    }
+
+    let genesis = Hash::genesis(stream);
     let event_ids: Vec<Uuid> = events.iter().map(|e| e.event_id).collect();
     let types: Vec<&str> = events.iter().map(|e| e.event_type.as_str()).collect();
     let versions: Vec<i32> = events
@@ -142,73 +183,127 @@ pub async fn append(
     let metadata: Vec<&serde_json::Value> = events.iter().map(|e| &e.metadata).collect();
     let canonical: Vec<Vec<u8>> = events.iter().map(NewEvent::canonical_bytes).collect();
 
-    let statement = client
-        .prepare_cached(
-            "SELECT out_position, out_stream_version, out_event_id, out_prev_hash, out_hash, \
-                    out_tx_id, out_replayed \
-             FROM warlog_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        )
-        .await?;
-    let rows = client
+    let statement = client.prepare_cached(APPEND_SQL).await?;
+    let result = client
         .query(
             &statement,
             &[
                 &stream.as_str(),
                 &expected_sql,
                 &genesis.as_bytes().as_slice(),
-                &idempotency_key.map(IdempotencyKey::as_str),
-                &fingerprint.as_ref().map(|f| f.as_slice()),
                 &event_ids,
                 &types,
                 &versions,
                 &payloads,
                 &metadata,
                 &canonical,
+                &idempotency_key.map(IdempotencyKey::as_str),
+                &fingerprint.as_ref().map(|f| f.as_slice()),
             ],
         )
-        .await
-        .map_err(|e| classify_append_error(e, stream, expected, idempotency_key))?;
-
-    let replayed = rows.first().is_some_and(|r| r.get::<_, bool>(6));
+        .await;
+    let rows = match result {
+        Ok(rows) if !rows.is_empty() => rows,
+        // The expectation did not hold: nothing was written.
+        Ok(_) => return Err(conflict(client, stream, expected, false).await),
+        Err(error) => {
+            let constraint = error.as_db_error().and_then(|db| db.constraint());
+            return Err(match constraint {
+                Some("events_stream_version_key") => {
+                    // A concurrent writer appended the same version first; our own earlier
+                    // attempt of an idempotent request may be that writer.
+                    if let (Some(key), Some(fingerprint)) = (idempotency_key, &fingerprint) {
+                        if let Ok(Some(outcome)) = replay(client, stream, key, fingerprint).await {
+                            return Ok(outcome);
+                        }
+                    }
+                    conflict(client, stream, expected, true).await
+                }
+                Some("idempotency_keys_pkey") => StoreError::IdempotencyRace,
+                Some("events_event_id_key") => StoreError::DuplicateEventId,
+                _ => StoreError::Database(error),
+            });
+        }
+    };
     let events = rows
         .iter()
-        .map(|row| {
-            Ok(AppendedEvent {
-                position: row.get(0),
-                stream_version: to_u64(row.get(1))?,
-                event_id: row.get(2),
-                prev_hash: to_hash(row.get(3))?,
-                hash: to_hash(row.get(4))?,
-                tx_id: to_u64(row.get(5))?,
-            })
-        })
+        .map(|row| appended_event(row, 0))
         .collect::<Result<Vec<_>, StoreError>>()?;
     Ok(AppendOutcome {
         stream_id: stream.clone(),
         events,
-        replayed,
+        replayed: false,
     })
 }
 
-fn classify_append_error(
-    error: tokio_postgres::Error,
+/// Reads an [`AppendedEvent`] from the six columns starting at `first`.
+fn appended_event(row: &Row, first: usize) -> Result<AppendedEvent, StoreError> {
+    Ok(AppendedEvent {
+        position: row.get(first),
+        stream_version: to_u64(row.get(first + 1))?,
+        event_id: row.get(first + 2),
+        prev_hash: to_hash(row.get(first + 3))?,
+        hash: to_hash(row.get(first + 4))?,
+        tx_id: to_u64(row.get(first + 5))?,
+    })
+}
+
+/// The first outcome of a request made with `key`, if the key was used before.
+async fn replay(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    key: &IdempotencyKey,
+    fingerprint: &[u8; 32],
+) -> Result<Option<AppendOutcome>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT k.fingerprint, e.position, e.stream_version, e.event_id, e.prev_hash, e.hash, \
+                    e.tx_id::text::int8 \
+               FROM idempotency_keys k \
+               JOIN events e ON e.stream_id = k.stream_id \
+                AND e.stream_version BETWEEN k.first_version AND k.last_version \
+              WHERE k.key = $1 ORDER BY e.stream_version",
+        )
+        .await?;
+    let rows = client.query(&statement, &[&key.as_str()]).await?;
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    if first.get::<_, &[u8]>(0) != fingerprint.as_slice() {
+        return Err(StoreError::IdempotencyKeyReused {
+            key: key.as_str().to_owned(),
+        });
+    }
+    let events = rows
+        .iter()
+        .map(|row| appended_event(row, 1))
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    Ok(Some(AppendOutcome {
+        stream_id: stream.clone(),
+        events,
+        replayed: true,
+    }))
+}
+
+/// A conflict, with the stream's current version. Inside a transaction that the lost race
+/// aborted it cannot be read; the version the race proves (`expected + 1`) is given then.
+async fn conflict(
+    client: &impl GenericClient,
     stream: &StreamId,
     expected: ExpectedVersion,
-    key: Option<&IdempotencyKey>,
+    lost_race: bool,
 ) -> StoreError {
-    let Some(db) = error.as_db_error() else {
-        return StoreError::Database(error);
+    let actual = match stream_head(client, stream).await {
+        Ok(head) => head.map(|h| h.version).unwrap_or(0),
+        Err(_) => match (lost_race, expected) {
+            (true, ExpectedVersion::Exact(v)) => v + 1,
+            _ => 1,
+        },
     };
-    match db.code().code() {
-        "WL409" => StoreError::Conflict {
-            stream: stream.clone(),
-            expected,
-            actual: db.detail().and_then(|d| d.parse().ok()).unwrap_or_default(),
-        },
-        "WL422" => StoreError::IdempotencyKeyReused {
-            key: key.map(|k| k.as_str().to_owned()).unwrap_or_default(),
-        },
-        _ => StoreError::Database(error),
+    StoreError::Conflict {
+        stream: stream.clone(),
+        expected,
+        actual,
     }
 }
 
@@ -242,7 +337,8 @@ pub async fn stream_head(
 ) -> Result<Option<ChainHead>, StoreError> {
     let statement = client
         .prepare_cached(
-            "SELECT version, head_hash FROM streams WHERE stream_id = $1 AND version > 0",
+            "SELECT stream_version, hash FROM events WHERE stream_id = $1 \
+             ORDER BY stream_version DESC LIMIT 1",
         )
         .await?;
     client
@@ -287,8 +383,9 @@ pub async fn read_all(
         .collect()
 }
 
-/// Re-verifies a whole stream: every link of its chain, and that the public head matches
-/// the last event. `Ok(Err(break))` names the first event that does not match.
+/// Re-verifies a whole stream, every link of its chain. `Ok(Err(break))` names the first
+/// event that does not match. (A dropped last event leaves a valid, shorter chain: an
+/// auditor who kept an earlier head catches it with [`warlog_events::verify_extends`].)
 pub async fn verify_stream(
     client: &impl GenericClient,
     stream: &StreamId,
@@ -308,20 +405,6 @@ pub async fn verify_stream(
         }
     }
     let computed = verifier.head();
-    let public = stream_head(client, stream)
-        .await?
-        .unwrap_or_else(|| ChainHead::empty(stream));
-    if public != computed {
-        return Ok(Err(ChainBreak {
-            stream_id: stream.clone(),
-            stream_version: public.version,
-            event_id: None,
-            kind: Box::new(warlog_events::ChainBreakKind::HashMismatch {
-                stored: public.hash,
-                computed: computed.hash,
-            }),
-        }));
-    }
     Ok(Ok(computed))
 }
 
@@ -359,11 +442,22 @@ fn to_hash(bytes: &[u8]) -> Result<Hash, StoreError> {
 pub struct EventStore {
     pool: Pool,
     metrics: StoreMetrics,
+    notifier: Option<Notifier>,
 }
 
 impl EventStore {
     pub fn new(pool: Pool, metrics: StoreMetrics) -> Self {
-        EventStore { pool, metrics }
+        EventStore {
+            pool,
+            metrics,
+            notifier: None,
+        }
+    }
+
+    /// Wakes listening projectors after each append.
+    pub fn with_notifier(mut self, notifier: Notifier) -> Self {
+        self.notifier = Some(notifier);
+        self
     }
 
     pub fn pool(&self) -> &Pool {
@@ -374,9 +468,9 @@ impl EventStore {
         &self.metrics
     }
 
-    /// [`append`] on a pooled connection. Two first uses of one idempotency key racing on
-    /// different streams meet at the key's primary key; the loser is retried once, and then
-    /// sees the winner's record.
+    /// [`append`] on a pooled connection. An `Any` append that lost a race, and a first use
+    /// of an idempotency key that met a concurrent one, are retried: each can only have
+    /// lost to a commit, so every retry makes progress.
     pub async fn append(
         &self,
         stream: &StreamId,
@@ -384,21 +478,35 @@ impl EventStore {
         events: &[NewEvent],
         idempotency_key: Option<&IdempotencyKey>,
     ) -> Result<AppendOutcome, StoreError> {
+        const RETRIES: usize = 64;
         let client = self.pool.get().await?;
         let mut result = append(&client, stream, expected, events, idempotency_key).await;
-        if idempotency_key.is_some() && is_idempotency_race(&result) {
+        for _ in 0..RETRIES {
+            let retry = match &result {
+                Err(StoreError::IdempotencyRace) => true,
+                Err(StoreError::Conflict { .. }) => expected == ExpectedVersion::Any,
+                _ => false,
+            };
+            if !retry {
+                break;
+            }
             result = append(&client, stream, expected, events, idempotency_key).await;
         }
         let outcome = match &result {
             Ok(o) if o.replayed => "replayed",
             Ok(o) => {
                 self.metrics.events_appended.inc_by(o.events.len() as u64);
+                if let Some(notifier) = &self.notifier {
+                    notifier.appended();
+                }
                 "appended"
             }
             Err(StoreError::Conflict { .. }) => "conflict",
-            Err(StoreError::IdempotencyKeyReused { .. } | StoreError::BadEventCount { .. }) => {
-                "rejected"
-            }
+            Err(
+                StoreError::IdempotencyKeyReused { .. }
+                | StoreError::BadEventCount { .. }
+                | StoreError::DuplicateEventId,
+            ) => "rejected",
             Err(_) => "error",
         };
         self.metrics.appends.with_label_values(&[outcome]).inc();
@@ -435,14 +543,5 @@ impl EventStore {
     ) -> Result<Result<ChainHead, ChainBreak>, StoreError> {
         let client = self.pool.get().await?;
         verify_stream(&client, stream).await
-    }
-}
-
-fn is_idempotency_race(result: &Result<AppendOutcome, StoreError>) -> bool {
-    match result {
-        Err(StoreError::Database(e)) => e
-            .as_db_error()
-            .is_some_and(|db| db.constraint() == Some("idempotency_keys_pkey")),
-        _ => false,
     }
 }

@@ -51,11 +51,16 @@ impl Telemetry {
 }
 
 impl AppState {
-    pub fn new(pool: Pool, telemetry: &Telemetry) -> Self {
+    pub fn new(store: EventStore, telemetry: &Telemetry) -> Self {
         AppState {
-            store: EventStore::new(pool, telemetry.store.clone()),
+            store,
             registry: telemetry.registry.clone(),
         }
+    }
+
+    /// A state whose appends wake no one (projectors poll): for tests and tools.
+    pub fn without_notifier(pool: Pool, telemetry: &Telemetry) -> Self {
+        Self::new(EventStore::new(pool, telemetry.store.clone()), telemetry)
     }
 }
 

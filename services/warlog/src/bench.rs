@@ -49,20 +49,40 @@ impl Measured {
     }
 }
 
+/// Workloads being compared run in alternating slices, this many each, so that drift in
+/// the machine's disk or CPU (large on shared VMs) falls on both sides of a ratio alike.
+const ROUNDS: u32 = 5;
+
+/// Runs `workloads` in `ROUNDS` alternating slices of `slice` each and adds up each one's
+/// figures.
+async fn interleaved<const N: usize>(
+    pool: &Pool,
+    writers: usize,
+    slice: Duration,
+    workloads: [Workload; N],
+) -> Result<[Measured; N], CliError> {
+    let mut totals = [Measured::default(); N];
+    for _ in 0..ROUNDS {
+        for (total, workload) in totals.iter_mut().zip(workloads) {
+            let m = measure(pool, writers, slice, workload).await?;
+            total.add(m);
+            total.elapsed += m.elapsed;
+        }
+    }
+    Ok(totals)
+}
+
 /// Runs every scenario in a fresh database on `server` and prints a Markdown table.
-pub async fn append(server: &Server, duration: Duration) -> Result<(), CliError> {
+/// `slice` is the length of one slice of one workload.
+pub async fn append(server: &Server, slice: Duration) -> Result<(), CliError> {
     let database = format!("warlog_bench_{}", Uuid::new_v4().simple());
     server.create_database(&database).await?;
-    let result = run_scenarios(server, &database, duration).await;
+    let result = run_scenarios(server, &database, slice).await;
     server.drop_database(&database).await?;
     result
 }
 
-async fn run_scenarios(
-    server: &Server,
-    database: &str,
-    duration: Duration,
-) -> Result<(), CliError> {
+async fn run_scenarios(server: &Server, database: &str, slice: Duration) -> Result<(), CliError> {
     let config = server.config_for(database);
     crate::migrate(&config).await?;
     let (admin, connection) = config.connect(tokio_postgres::NoTls).await?;
@@ -88,8 +108,8 @@ async fn run_scenarios(
     .await?;
 
     println!(
-        "warlog bench append: {:.1} s per scenario, PostgreSQL {version}, synchronous_commit={sync_commit}, {} cores",
-        duration.as_secs_f64(),
+        "warlog bench append: {ROUNDS} alternating rounds of {:.1} s per workload, PostgreSQL {version}, synchronous_commit={sync_commit}, {} cores",
+        slice.as_secs_f64(),
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
     );
     println!();
@@ -99,28 +119,40 @@ async fn run_scenarios(
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let mut run = 0u32;
     for writers in [1usize, 8, 32] {
-        let baseline = measure(&pool, writers, duration, Workload::Baseline).await?;
-        for batch in [1usize, 10] {
-            run += 1;
-            let store = measure(
-                &pool,
-                writers,
-                duration,
-                Workload::DistinctStreams { batch, run },
-            )
-            .await?;
-            print_row(
-                &format!("{batch}-event appends, distinct streams"),
-                writers,
-                &store,
-                Some(&baseline),
-            );
-        }
+        run += 1;
+        let [baseline, single, batched] = interleaved(
+            &pool,
+            writers,
+            slice,
+            [
+                Workload::Baseline,
+                Workload::DistinctStreams { batch: 1, run },
+                Workload::DistinctStreams { batch: 10, run },
+            ],
+        )
+        .await?;
+        print_row(
+            "1-event appends, distinct streams",
+            writers,
+            &single,
+            Some(&baseline),
+        );
+        print_row(
+            "10-event appends, distinct streams",
+            writers,
+            &batched,
+            Some(&baseline),
+        );
         print_row("baseline: single-row INSERT", writers, &baseline, None);
     }
     run += 1;
-    let hot = measure(&pool, 8, duration, Workload::HotStream { run }).await?;
-    let baseline = measure(&pool, 8, duration, Workload::Baseline).await?;
+    let [baseline, hot] = interleaved(
+        &pool,
+        8,
+        slice,
+        [Workload::Baseline, Workload::HotStream { run }],
+    )
+    .await?;
     print_row("1-event appends, one hot stream", 8, &hot, Some(&baseline));
     pool.close();
     Ok(())

@@ -107,8 +107,9 @@ pub enum Command {
 pub enum BenchCommand {
     /// Appends per second by concurrent writers, against plain INSERTs as the baseline.
     Append {
-        /// Seconds each scenario runs.
-        #[arg(long, default_value_t = 3.0)]
+        /// Seconds of one slice: each workload runs 5 slices, alternating with the ones it
+        /// is compared with.
+        #[arg(long, default_value_t = 1.0)]
         seconds: f64,
     },
 }

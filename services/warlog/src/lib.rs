@@ -12,8 +12,8 @@ use tokio_postgres::NoTls;
 use warlog_api::{AppState, Telemetry};
 use warlog_store::catalog::StreamCatalog;
 use warlog_store::discover::{self, DiscoveryOptions, Server};
-use warlog_store::projector::{spawn_listener, Projector};
-use warlog_store::{connect_pool, PoolOptions, StoreMetrics};
+use warlog_store::projector::{spawn_listener, Notifier, Projector};
+use warlog_store::{connect_pool, EventStore, PoolOptions, StoreMetrics};
 
 use crate::cli::{Cli, Command, DatabaseArgs, LogFormat, ServeArgs};
 
@@ -165,9 +165,11 @@ async fn serve_on(
     }
     let pool = connect_pool(config.clone(), &pool_options(db)).await?;
     let telemetry = Telemetry::new().map_err(|e| CliError::Other(e.to_string()))?;
-    let state = AppState::new(pool.clone(), &telemetry);
-
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let notifier = Notifier::spawn(pool.clone(), shutdown_rx.clone());
+    let store = EventStore::new(pool.clone(), telemetry.store.clone()).with_notifier(notifier);
+    let state = AppState::new(store, &telemetry);
+
     let wake = spawn_listener(config.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
     let projector = tokio::spawn(catalog.run(

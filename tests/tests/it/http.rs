@@ -13,7 +13,7 @@ use crate::{order, stream};
 macro_rules! app {
     ($db:expr) => {{
         let telemetry = Telemetry::new().expect("metrics");
-        let state = AppState::new($db.pool.clone(), &telemetry);
+        let state = AppState::without_notifier($db.pool.clone(), &telemetry);
         test::init_service(warlog_api::app(state, &telemetry)).await
     }};
 }

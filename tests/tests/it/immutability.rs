@@ -98,13 +98,17 @@ async fn a_payload_changed_behind_the_triggers_back_is_named_by_verification() {
 }
 
 #[tokio::test]
-async fn a_rewritten_chain_is_caught_by_the_public_head() {
+async fn a_dropped_last_event_is_caught_by_an_auditor_holding_the_earlier_head() {
     let db = TestDb::new().await;
     seeded(&db, "game-rewrite", 2).await;
     let s = stream("game-rewrite");
+    let client = db.pool.get().await.expect("connection");
+    let held = warlog_store::stream_head(&client, &s)
+        .await
+        .expect("head")
+        .expect("exists");
+
     let admin = db.admin().await;
-    // Drop the last event: every remaining link still verifies; only the public head,
-    // which readers have been shown, exposes the loss.
     admin
         .batch_execute(
             "ALTER TABLE events DISABLE TRIGGER events_no_delete;
@@ -113,10 +117,16 @@ async fn a_rewritten_chain_is_caught_by_the_public_head() {
         )
         .await
         .expect("superuser deletes");
-    let client = db.pool.get().await.expect("connection");
-    let broken = verify_stream(&client, &s)
+
+    // What is left is a valid chain, one event shorter...
+    let remaining = warlog_store::read_stream(&client, &s, 1, 10)
         .await
-        .expect("read")
-        .expect_err("a dropped last event is detected");
-    assert_eq!(broken.stream_version, 2);
+        .expect("read");
+    assert!(warlog_events::verify_chain(&s, &remaining).is_ok());
+    // ...but not an extension of the head the auditor kept.
+    let broken = warlog_events::verify_extends(&s, held, &remaining).expect_err("shrunk");
+    assert_eq!(
+        *broken.kind,
+        warlog_events::ChainBreakKind::Shrunk { held_version: 2 }
+    );
 }

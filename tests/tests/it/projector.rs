@@ -2,8 +2,8 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 use warlog_store::catalog::StreamCatalog;
-use warlog_store::projector::{spawn_listener, Projector};
-use warlog_store::{append, ExpectedVersion, StoreMetrics};
+use warlog_store::projector::{spawn_listener, Notifier, Projector};
+use warlog_store::{append, EventStore, ExpectedVersion, StoreMetrics};
 use warlog_tests::{eventually, TestDb};
 
 use crate::{order, stream};
@@ -108,23 +108,24 @@ async fn the_checkpoint_moves_with_the_rows_and_a_second_catch_up_applies_nothin
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_append_notifies_the_listener() {
+async fn an_append_through_the_store_wakes_the_listener() {
     let db = TestDb::new().await;
     let (_stop, shutdown) = watch::channel(false);
-    let mut wake = spawn_listener(db.config.clone(), shutdown);
-    let client = db.pool.get().await.expect("connection");
+    let mut wake = spawn_listener(db.config.clone(), shutdown.clone());
+    let store = EventStore::new(db.pool.clone(), StoreMetrics::unregistered())
+        .with_notifier(Notifier::spawn(db.pool.clone(), shutdown));
     // The listener subscribes asynchronously: append until a notification arrives.
     let mut notified = false;
     for n in 0..60 {
-        append(
-            &client,
-            &stream("game-notify"),
-            ExpectedVersion::Any,
-            &[order(n)],
-            None,
-        )
-        .await
-        .expect("appended");
+        store
+            .append(
+                &stream("game-notify"),
+                ExpectedVersion::Any,
+                &[order(n)],
+                None,
+            )
+            .await
+            .expect("appended");
         if let Ok(changed) = tokio::time::timeout(Duration::from_millis(500), wake.changed()).await
         {
             changed.expect("listener alive");
