@@ -1,0 +1,878 @@
+//! Battles as the IAAPA GM rolls them (seed battle-resolution-part13.txt):
+//!
+//! 1. first round only: a kamikaze run (Cut-Throat), the AA guns (one die per attacking
+//!    aircraft, hits on 1, casualties leave the game) and battleship support shots of an
+//!    amphibious assault (their casualties go to the casualty area and fire back);
+//! 2. attacking submarines fire first; their casualties leave without firing back;
+//! 3. the attacker's columns, 1s, 2s, 3s, 4s, each rolled "generically" (all units hitting
+//!    on that number together); casualties go to the casualty area after each column;
+//! 4. the defender's columns, the casualty area included; then casualties are removed;
+//! 5. again, until the attacker withdraws or one side or both are destroyed.
+//!
+//! Hits beyond the units that can take them are overkill. Every die is recorded in the
+//! [`BattleLog`], with who was lost and why.
+
+mod casualties;
+mod render;
+
+use crate::dice::{DiceSource, Die};
+use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
+
+pub use casualties::{HitRules, LossOrder};
+
+/// A battle on land (including amphibious assaults) or at sea.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BattleKind {
+    Land,
+    Sea,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    Attacker,
+    Defender,
+}
+
+/// The IAAPA combat orders an attacker may attach to a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CombatOrder {
+    /// SA, the land default: when the last attacking ground unit is lost, aircraft retreat.
+    SaveAir,
+    /// SAAC: aircraft are lost only when nothing else is left to lose, and they retreat as
+    /// soon as the defender could hit more units than the attacker has on the ground.
+    SaveAirAtAllCosts,
+    /// TAAC: keep one ground or sea unit to the end, losing aircraft before it.
+    TakeAtAllCosts,
+    /// KAAC: casualties lowest attack first; never retreat. The sea default for when to
+    /// stop (never), with the default order of loss unless KAAC is ordered explicitly.
+    KillAtAllCosts,
+    /// WI: move into an undefended territory, no battle.
+    WalkIn,
+}
+
+impl CombatOrder {
+    pub fn code(self) -> &'static str {
+        match self {
+            CombatOrder::SaveAir => "SA",
+            CombatOrder::SaveAirAtAllCosts => "SAAC",
+            CombatOrder::TakeAtAllCosts => "TAAC",
+            CombatOrder::KillAtAllCosts => "KAAC",
+            CombatOrder::WalkIn => "WI",
+        }
+    }
+}
+
+/// When the attacker withdraws, besides what the combat order says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetreatOrder {
+    /// Withdraw after this round.
+    AfterRound(u32),
+    /// Withdraw when this many units or fewer are left.
+    WhenAtMost(u32),
+}
+
+/// Why a unit was lost (or damaged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LossReason {
+    DefaultOrder,
+    ExplicitOrder,
+    CombatOrder(CombatOrder),
+    BattleshipAbsorbs,
+    AntiAircraft,
+    Kamikaze,
+}
+
+/// A side's orders.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Orders {
+    /// The attacker's combat order; `None` takes the default (SA on land, KAAC at sea).
+    pub combat: Option<CombatOrder>,
+    /// Explicit order of loss, first lost first; unlisted types follow the default.
+    pub order_of_loss: Vec<UnitTypeId>,
+    pub retreat: Option<RetreatOrder>,
+    /// Multi-hit battleships take the first hits as damage (the default); `Some(false)` to
+    /// lose other units first.
+    pub battleships_absorb: Option<bool>,
+    /// Defending submarines submerge when attacked (Cut-Throat): they sit out the first
+    /// round, neither firing nor hit, and resurface for the next.
+    pub submerge_subs: bool,
+}
+
+/// Everything a battle needs.
+#[derive(Debug, Clone)]
+pub struct Battle<'c> {
+    pub catalogue: &'c Catalogue,
+    pub kind: BattleKind,
+    pub attacker: Vec<(UnitTypeId, u32)>,
+    pub defender: Vec<(UnitTypeId, u32)>,
+    /// Damaged multi-hit ships among the defender's (type, how many); they defend at their
+    /// damaged value and take one hit fewer.
+    pub defender_damaged: Vec<(UnitTypeId, u32)>,
+    /// Battleships bombarding an amphibious assault (land battles only).
+    pub support_shots: u32,
+    pub attacker_orders: Orders,
+    pub defender_orders: Orders,
+    /// Cut-Throat kamikaze: one attacking fighter is lost and this defending ship is hit.
+    pub kamikaze_target: Option<UnitTypeId>,
+    /// AAP heavy-weapons vulnerability.
+    pub heavy_weapons: bool,
+}
+
+impl<'c> Battle<'c> {
+    pub fn new(catalogue: &'c Catalogue, kind: BattleKind) -> Self {
+        Battle {
+            catalogue,
+            kind,
+            attacker: Vec::new(),
+            defender: Vec::new(),
+            defender_damaged: Vec::new(),
+            support_shots: 0,
+            attacker_orders: Orders::default(),
+            defender_orders: Orders::default(),
+            kamikaze_target: None,
+            heavy_weapons: false,
+        }
+    }
+
+    /// Parses `"3 inf, 1 arm"` style lists against the catalogue.
+    pub fn army(catalogue: &Catalogue, text: &str) -> Result<Vec<(UnitTypeId, u32)>, BattleError> {
+        let mut army = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (count, code) = part.split_once(char::is_whitespace).unwrap_or(("1", part));
+            let count: u32 = count.trim().parse().map_err(|_| {
+                BattleError::new(
+                    "bad-army",
+                    "orders",
+                    format!("{part:?} is not `<count> <unit>`"),
+                )
+            })?;
+            let id = catalogue
+                .id(code.trim())
+                .map_err(|e| BattleError::new("unknown-unit", "ruleset", e.to_string()))?;
+            army.push((id, count));
+        }
+        Ok(army)
+    }
+}
+
+/// A battle that cannot be fought as given, naming the rule it breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} ({rule})")]
+pub struct BattleError {
+    /// Stable code, e.g. `walk-in-defended`.
+    pub code: &'static str,
+    /// The rule or document it comes from.
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl BattleError {
+    fn new(code: &'static str, rule: &'static str, message: impl Into<String>) -> Self {
+        BattleError {
+            code,
+            rule,
+            message: message.into(),
+        }
+    }
+}
+
+/// One unit in a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unit {
+    pub kind: UnitTypeId,
+    pub damage: u8,
+}
+
+/// What happened to a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Damaged, still fighting.
+    Damaged,
+    /// Lost, but fires back this round (the casualty area).
+    ToCasualtyArea,
+    /// Lost and removed at once.
+    Removed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Casualty {
+    pub unit: UnitTypeId,
+    pub effect: Effect,
+    pub reason: LossReason,
+}
+
+/// The phase a volley belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Kamikaze,
+    AntiAircraft,
+    SupportShot,
+    FirstStrike,
+    Columns,
+}
+
+/// One rolled die: what it showed, what it needed, and whose it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RolledDie {
+    pub die: Die,
+    pub to_hit: u8,
+    pub unit: UnitTypeId,
+    pub hit: bool,
+}
+
+/// One side firing in one phase of a round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Volley {
+    pub side: Side,
+    pub phase: Phase,
+    pub dice: Vec<RolledDie>,
+    /// Hits scored, overkill included (as the GM lists them).
+    pub hits: u32,
+    /// Hits that found no unit to take them.
+    pub overkill: u32,
+    /// Casualties inflicted on the other side.
+    pub casualties: Vec<Casualty>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundLog {
+    pub number: u32,
+    pub volleys: Vec<Volley>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    AttackerWins,
+    DefenderWins,
+    /// Both sides destroyed.
+    MutualDestruction,
+    AttackerRetreated,
+    /// Only aircraft face only submarines: neither can hurt the other (IAAPA sub rule).
+    Disengaged,
+    /// Walk-in: no defender, no battle.
+    WalkedIn,
+}
+
+/// Everything the GM lists about a battle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleLog {
+    pub kind: BattleKind,
+    pub rounds: Vec<RoundLog>,
+    pub outcome: Outcome,
+    pub attacker_left: Vec<Unit>,
+    pub defender_left: Vec<Unit>,
+}
+
+/// Safety net: a battle where both sides can still hit ends with probability one, but a
+/// scripted die could repeat misses forever.
+const MAX_ROUNDS: u32 = 10_000;
+
+/// Fights `battle` with `dice`.
+pub fn resolve(battle: &Battle<'_>, dice: &mut impl DiceSource) -> Result<BattleLog, BattleError> {
+    Fight::new(battle)?.run(dice)
+}
+
+struct Fight<'b, 'c> {
+    battle: &'b Battle<'c>,
+    attacker: Vec<Unit>,
+    defender: Vec<Unit>,
+    /// Whether the defender has an AA gun (it fires in its own phase, never as a column).
+    defender_aa: bool,
+    combat: CombatOrder,
+    attacker_order: LossOrder,
+    defender_order: LossOrder,
+    rounds: Vec<RoundLog>,
+}
+
+impl<'b, 'c> Fight<'b, 'c> {
+    fn new(battle: &'b Battle<'c>) -> Result<Self, BattleError> {
+        let cat = battle.catalogue;
+        let expand = |army: &[(UnitTypeId, u32)]| -> Vec<Unit> {
+            army.iter()
+                .flat_map(|&(kind, n)| std::iter::repeat_n(Unit { kind, damage: 0 }, n as usize))
+                .collect()
+        };
+        let attacker: Vec<Unit> = expand(&battle.attacker)
+            .into_iter()
+            .filter(|u| cat.get(u.kind).is_combatant())
+            .collect();
+        let all_defenders = expand(&battle.defender);
+        let defender_aa = all_defenders
+            .iter()
+            .any(|u| cat.get(u.kind).has(Ability::AntiAircraft));
+        let mut defender: Vec<Unit> = all_defenders
+            .into_iter()
+            .filter(|u| cat.get(u.kind).is_combatant())
+            .collect();
+        for &(kind, n) in &battle.defender_damaged {
+            let mut left = n;
+            for u in defender
+                .iter_mut()
+                .filter(|u| u.kind == kind && u.damage == 0)
+            {
+                if left == 0 {
+                    break;
+                }
+                if cat.get(kind).hit_points > 1 {
+                    u.damage = 1;
+                    left -= 1;
+                }
+            }
+        }
+        if attacker.is_empty() {
+            return Err(BattleError::new(
+                "no-attacker",
+                "Part 13",
+                "a battle needs attacking units",
+            ));
+        }
+        let default_combat = match battle.kind {
+            BattleKind::Land => CombatOrder::SaveAir,
+            BattleKind::Sea => CombatOrder::KillAtAllCosts,
+        };
+        let combat = battle.attacker_orders.combat.unwrap_or(default_combat);
+        if combat == CombatOrder::WalkIn && !defender.is_empty() {
+            return Err(BattleError::new(
+                "walk-in-defended",
+                "IAAPA combat orders (WI)",
+                "a walk-in needs an undefended territory, and this one is defended",
+            ));
+        }
+        if battle.support_shots > 0 && battle.kind != BattleKind::Land {
+            return Err(BattleError::new(
+                "support-shot-at-sea",
+                "Part 13 step 2",
+                "battleship support shots belong to amphibious assaults on land",
+            ));
+        }
+        if let Some(target) = battle.kamikaze_target {
+            let fighter = cat.id("FTR").ok();
+            if !attacker.iter().any(|u| Some(u.kind) == fighter) {
+                return Err(BattleError::new(
+                    "kamikaze-without-fighter",
+                    "Cut-Throat, Kamikazi attacks",
+                    "a kamikaze run needs an attacking fighter",
+                ));
+            }
+            if !cat.get(target).has(Ability::KamikazeTarget)
+                || !defender.iter().any(|u| u.kind == target)
+            {
+                return Err(BattleError::new(
+                    "kamikaze-target",
+                    "Cut-Throat, Kamikazi attacks",
+                    format!(
+                        "the kamikaze target {} is not a defending ship",
+                        cat.get(target).code
+                    ),
+                ));
+            }
+        }
+        let attacker_default = LossOrder::default_for(cat, battle.kind, Side::Attacker);
+        let attacker_order = if !battle.attacker_orders.order_of_loss.is_empty() {
+            LossOrder::explicit(&battle.attacker_orders.order_of_loss, &attacker_default)
+        } else if battle.attacker_orders.combat == Some(CombatOrder::KillAtAllCosts) {
+            // Only when ordered: the IAAPA default order of loss at sea is its own table,
+            // even though KAAC is the sea default for when to stop.
+            LossOrder::kill_at_all_costs(cat, &attacker_default)
+        } else {
+            attacker_default
+        };
+        let defender_default = LossOrder::default_for(cat, battle.kind, Side::Defender);
+        let defender_order = if battle.defender_orders.order_of_loss.is_empty() {
+            defender_default
+        } else {
+            LossOrder::explicit(&battle.defender_orders.order_of_loss, &defender_default)
+        };
+        Ok(Fight {
+            battle,
+            attacker,
+            defender,
+            defender_aa,
+            combat,
+            attacker_order,
+            defender_order,
+            rounds: Vec::new(),
+        })
+    }
+
+    fn cat(&self) -> &'c Catalogue {
+        self.battle.catalogue
+    }
+
+    fn run(mut self, dice: &mut impl DiceSource) -> Result<BattleLog, BattleError> {
+        if self.combat == CombatOrder::WalkIn {
+            return Ok(self.finish(Outcome::WalkedIn));
+        }
+        for number in 1..=MAX_ROUNDS {
+            let volleys = self.round(number, dice);
+            self.rounds.push(RoundLog { number, volleys });
+            if let Some(outcome) = self.outcome(number) {
+                return Ok(self.finish(outcome));
+            }
+        }
+        Ok(self.finish(Outcome::Disengaged))
+    }
+
+    fn finish(self, outcome: Outcome) -> BattleLog {
+        BattleLog {
+            kind: self.battle.kind,
+            rounds: self.rounds,
+            outcome,
+            attacker_left: self.attacker,
+            defender_left: self.defender,
+        }
+    }
+
+    fn is_air(&self, unit: &Unit) -> bool {
+        self.cat().get(unit.kind).domain == Domain::Air
+    }
+
+    fn is_sub(&self, unit: &Unit) -> bool {
+        self.cat().get(unit.kind).has(Ability::FirstStrike)
+    }
+
+    /// The outcome after round `number`, or `None` to fight on.
+    fn outcome(&self, number: u32) -> Option<Outcome> {
+        match (self.attacker.is_empty(), self.defender.is_empty()) {
+            (true, true) => return Some(Outcome::MutualDestruction),
+            (true, false) => return Some(Outcome::DefenderWins),
+            (false, true) => return Some(Outcome::AttackerWins),
+            (false, false) => {}
+        }
+        let only_air = |units: &[Unit]| units.iter().all(|u| self.is_air(u));
+        let only_subs = |units: &[Unit]| units.iter().all(|u| self.is_sub(u));
+        if (only_air(&self.attacker) && only_subs(&self.defender))
+            || (only_subs(&self.attacker) && only_air(&self.defender))
+        {
+            return Some(Outcome::Disengaged);
+        }
+        if !self.can_hit(Side::Attacker) && !self.can_hit(Side::Defender) {
+            return Some(Outcome::Disengaged);
+        }
+        let retreat = match self.battle.attacker_orders.retreat {
+            Some(RetreatOrder::AfterRound(n)) => number >= n,
+            Some(RetreatOrder::WhenAtMost(n)) => self.attacker.len() <= n as usize,
+            None => false,
+        };
+        let ground_left = self.attacker.iter().any(|u| !self.is_air(u));
+        let air_left = self.attacker.iter().any(|u| self.is_air(u));
+        let by_combat_order = match self.combat {
+            CombatOrder::SaveAir => {
+                self.battle.kind == BattleKind::Land && !ground_left && air_left
+            }
+            CombatOrder::SaveAirAtAllCosts => {
+                let ground = self.attacker.iter().filter(|u| !self.is_air(u)).count();
+                air_left && self.firing_dice(Side::Defender) > ground
+            }
+            _ => false,
+        };
+        (retreat || by_combat_order).then_some(Outcome::AttackerRetreated)
+    }
+
+    fn to_hit(&self, side: Side, unit: &Unit) -> u8 {
+        let profile = self.cat().get(unit.kind);
+        match side {
+            Side::Attacker => profile.attack,
+            Side::Defender if unit.damage > 0 => profile.damaged_defense.unwrap_or(profile.defense),
+            Side::Defender => profile.defense,
+        }
+    }
+
+    fn firing_dice(&self, side: Side) -> usize {
+        let units = match side {
+            Side::Attacker => &self.attacker,
+            Side::Defender => &self.defender,
+        };
+        units.iter().filter(|u| self.to_hit(side, u) > 0).count()
+    }
+
+    /// Whether a side has any unit that could ever hit one of the other's.
+    fn can_hit(&self, side: Side) -> bool {
+        let (own, other) = match side {
+            Side::Attacker => (&self.attacker, &self.defender),
+            Side::Defender => (&self.defender, &self.attacker),
+        };
+        own.iter().filter(|u| self.to_hit(side, u) > 0).any(|u| {
+            let no_air = self.cat().get(u.kind).has(Ability::CannotHitAir);
+            other.iter().any(|t| !(no_air && self.is_air(t)))
+        })
+    }
+
+    fn round(&mut self, number: u32, dice: &mut impl DiceSource) -> Vec<Volley> {
+        let mut volleys = Vec::new();
+        // Units hit by the attacker this round that still fire back.
+        let mut casualty_area: Vec<Unit> = Vec::new();
+        let submerged: Vec<Unit> = if number == 1 && self.battle.defender_orders.submerge_subs {
+            let (subs, rest): (Vec<Unit>, Vec<Unit>) =
+                self.defender.iter().partition(|u| self.is_sub(u));
+            self.defender = rest;
+            subs
+        } else {
+            Vec::new()
+        };
+        let hwv = self.heavy_weapons_vulnerable();
+
+        if number == 1 {
+            if let Some(target) = self.battle.kamikaze_target {
+                volleys.push(self.kamikaze(target));
+            }
+            if self.defender_aa && self.battle.kind == BattleKind::Land {
+                let aircraft: Vec<UnitTypeId> = self
+                    .attacker
+                    .iter()
+                    .filter(|u| self.is_air(u))
+                    .map(|u| u.kind)
+                    .collect();
+                if !aircraft.is_empty() {
+                    let rolled: Vec<RolledDie> =
+                        aircraft.iter().map(|&unit| roll(dice, 1, unit)).collect();
+                    let hits = count_hits(&rolled);
+                    let eligible: Vec<bool> =
+                        self.attacker.iter().map(|u| self.is_air(u)).collect();
+                    let (casualties, overkill) = self.take_hits(
+                        Side::Attacker,
+                        &eligible,
+                        hits,
+                        Effect::Removed,
+                        &mut Vec::new(),
+                        Some(LossReason::AntiAircraft),
+                    );
+                    volleys.push(Volley {
+                        side: Side::Defender,
+                        phase: Phase::AntiAircraft,
+                        dice: rolled,
+                        hits,
+                        overkill,
+                        casualties,
+                    });
+                }
+            }
+            if self.battle.support_shots > 0 {
+                let bb = self.cat().id("BB").ok();
+                let to_hit = bb.map(|b| self.cat().get(b).attack).unwrap_or(4);
+                let unit = bb.unwrap_or(self.attacker[0].kind);
+                let rolled: Vec<RolledDie> = (0..self.battle.support_shots)
+                    .map(|_| roll(dice, to_hit, unit))
+                    .collect();
+                let hits = count_hits(&rolled);
+                let eligible = vec![true; self.defender.len()];
+                let (casualties, overkill) = self.take_hits(
+                    Side::Defender,
+                    &eligible,
+                    hits,
+                    Effect::ToCasualtyArea,
+                    &mut casualty_area,
+                    None,
+                );
+                volleys.push(Volley {
+                    side: Side::Attacker,
+                    phase: Phase::SupportShot,
+                    dice: rolled,
+                    hits,
+                    overkill,
+                    casualties,
+                });
+            }
+        }
+
+        // Attacking submarines fire first; their victims leave without firing back.
+        let subs: Vec<Unit> = self
+            .attacker
+            .iter()
+            .copied()
+            .filter(|u| self.is_sub(u))
+            .collect();
+        if !subs.is_empty() && !self.defender.is_empty() {
+            let rolled: Vec<RolledDie> = subs
+                .iter()
+                .map(|u| roll(dice, self.to_hit(Side::Attacker, u), u.kind))
+                .collect();
+            let volley = self.apply_volley(
+                Side::Attacker,
+                Phase::FirstStrike,
+                rolled,
+                hwv.1,
+                Effect::Removed,
+                &mut Vec::new(),
+            );
+            volleys.push(volley);
+        }
+
+        // The attacker's columns, 1s first; casualties to the casualty area.
+        let mut rolled_all = Vec::new();
+        let mut hits_all = 0;
+        let mut overkill_all = 0;
+        let mut casualties_all = Vec::new();
+        for column in 1..=6u8 {
+            if self.defender.is_empty() {
+                break;
+            }
+            let shooters: Vec<Unit> = self
+                .attacker
+                .iter()
+                .copied()
+                .filter(|u| !self.is_sub(u) && self.to_hit(Side::Attacker, u) == column)
+                .collect();
+            if shooters.is_empty() {
+                continue;
+            }
+            let rolled: Vec<RolledDie> = shooters
+                .iter()
+                .map(|u| roll(dice, column, u.kind))
+                .collect();
+            let volley = self.apply_volley(
+                Side::Attacker,
+                Phase::Columns,
+                rolled,
+                hwv.1,
+                Effect::ToCasualtyArea,
+                &mut casualty_area,
+            );
+            rolled_all.extend(volley.dice);
+            hits_all += volley.hits;
+            overkill_all += volley.overkill;
+            casualties_all.extend(volley.casualties);
+        }
+        if !rolled_all.is_empty() {
+            volleys.push(Volley {
+                side: Side::Attacker,
+                phase: Phase::Columns,
+                dice: rolled_all,
+                hits: hits_all,
+                overkill: overkill_all,
+                casualties: casualties_all,
+            });
+        }
+
+        // The defender's columns, the casualty area included; then the casualties are gone.
+        let firing: Vec<Unit> = self
+            .defender
+            .iter()
+            .chain(casualty_area.iter())
+            .copied()
+            .collect();
+        let mut rolled: Vec<RolledDie> = Vec::new();
+        for column in 1..=6u8 {
+            // Within a column, submarines' dice come last: they cannot hit aircraft, so their
+            // hits are told apart.
+            let mut shooters: Vec<&Unit> = firing
+                .iter()
+                .filter(|u| self.to_hit(Side::Defender, u) == column)
+                .collect();
+            shooters.sort_by_key(|u| self.cat().get(u.kind).has(Ability::CannotHitAir));
+            rolled.extend(shooters.iter().map(|u| roll(dice, column, u.kind)));
+        }
+        if !rolled.is_empty() {
+            let volley = self.apply_volley(
+                Side::Defender,
+                Phase::Columns,
+                rolled,
+                hwv.0,
+                Effect::Removed,
+                &mut Vec::new(),
+            );
+            volleys.push(volley);
+        }
+        self.defender.extend(submerged);
+        volleys
+    }
+
+    /// Whether (attacker, defender) count more than 20 heavy-weapons units this round.
+    fn heavy_weapons_vulnerable(&self) -> (bool, bool) {
+        if !self.battle.heavy_weapons {
+            return (false, false);
+        }
+        let counted = |units: &[Unit]| {
+            units
+                .iter()
+                .filter(|u| !self.cat().get(u.kind).has(Ability::HwvExempt))
+                .count()
+                > 20
+        };
+        (counted(&self.attacker), counted(&self.defender))
+    }
+
+    fn kamikaze(&mut self, target: UnitTypeId) -> Volley {
+        let fighter = self.cat().id("FTR").ok();
+        if let Some(pos) = self.attacker.iter().position(|u| Some(u.kind) == fighter) {
+            self.attacker.remove(pos);
+        }
+        let mut casualties = Vec::new();
+        if let Some(pos) = self.defender.iter().position(|u| u.kind == target) {
+            let hit_points = self.cat().get(target).hit_points;
+            let ship = &mut self.defender[pos];
+            ship.damage += 1;
+            if ship.damage >= hit_points {
+                self.defender.remove(pos);
+                casualties.push(Casualty {
+                    unit: target,
+                    effect: Effect::Removed,
+                    reason: LossReason::Kamikaze,
+                });
+            } else {
+                casualties.push(Casualty {
+                    unit: target,
+                    effect: Effect::Damaged,
+                    reason: LossReason::Kamikaze,
+                });
+            }
+        }
+        Volley {
+            side: Side::Attacker,
+            phase: Phase::Kamikaze,
+            dice: Vec::new(),
+            hits: 1,
+            overkill: 0,
+            casualties,
+        }
+    }
+
+    /// Applies `rolled` from `side` to the other side: heavy weapons doubling, submarine
+    /// dice kept off aircraft, casualties as `effect`.
+    fn apply_volley(
+        &mut self,
+        side: Side,
+        phase: Phase,
+        rolled: Vec<RolledDie>,
+        target_vulnerable: bool,
+        effect: Effect,
+        casualty_area: &mut Vec<Unit>,
+    ) -> Volley {
+        let target = other(side);
+        let weight = |d: &RolledDie| {
+            if target_vulnerable && self.cat().get(d.unit).has(Ability::HwvInflicts) {
+                2
+            } else {
+                1
+            }
+        };
+        let sub_hits: u32 = rolled
+            .iter()
+            .filter(|d| d.hit && self.cat().get(d.unit).has(Ability::CannotHitAir))
+            .map(weight)
+            .sum();
+        let other_hits: u32 = rolled
+            .iter()
+            .filter(|d| d.hit && !self.cat().get(d.unit).has(Ability::CannotHitAir))
+            .map(weight)
+            .sum();
+        let hits = count_hits(&rolled);
+        // Hits that may fall on anyone first, then the submarines' on whoever is not flying.
+        let everyone = vec![true; self.units(target).len()];
+        let (mut casualties, mut overkill) =
+            self.take_hits(target, &everyone, other_hits, effect, casualty_area, None);
+        let not_air: Vec<bool> = self.units(target).iter().map(|u| !self.is_air(u)).collect();
+        let (more, more_overkill) =
+            self.take_hits(target, &not_air, sub_hits, effect, casualty_area, None);
+        casualties.extend(more);
+        overkill += more_overkill;
+        Volley {
+            side,
+            phase,
+            dice: rolled,
+            hits,
+            overkill,
+            casualties,
+        }
+    }
+
+    fn units(&self, side: Side) -> &Vec<Unit> {
+        match side {
+            Side::Attacker => &self.attacker,
+            Side::Defender => &self.defender,
+        }
+    }
+
+    /// Takes `hits` from `side` among the `eligible` units. Lost units are removed from the
+    /// side (and put in `casualty_area` when they still fire back). Returns the casualties
+    /// and the overkill.
+    fn take_hits(
+        &mut self,
+        side: Side,
+        eligible: &[bool],
+        hits: u32,
+        effect: Effect,
+        casualty_area: &mut Vec<Unit>,
+        reason_override: Option<LossReason>,
+    ) -> (Vec<Casualty>, u32) {
+        if hits == 0 {
+            return (Vec::new(), 0);
+        }
+        let (order, orders) = match side {
+            Side::Attacker => (&self.attacker_order, &self.battle.attacker_orders),
+            Side::Defender => (&self.defender_order, &self.battle.defender_orders),
+        };
+        let keep_last = side == Side::Attacker && self.combat == CombatOrder::TakeAtAllCosts;
+        let mut order = order.clone();
+        if keep_last || (side == Side::Attacker && self.combat == CombatOrder::SaveAirAtAllCosts) {
+            order.reason = LossReason::CombatOrder(self.combat);
+        }
+        let rules = HitRules {
+            battleships_absorb: orders.battleships_absorb.unwrap_or(true),
+            keep_last_surface_unit: keep_last,
+        };
+        let units = self.units(side).clone();
+        let taken = casualties::assign_hits(self.cat(), &units, eligible, hits, &order, rules);
+        let used: u32 = taken.iter().map(|t| u32::from(t.hits)).sum();
+        let mut casualties = Vec::new();
+        let mut lost = Vec::new();
+        for t in &taken {
+            let unit = units[t.index];
+            let damage = unit.damage + t.hits;
+            let reason = reason_override.unwrap_or(t.reason);
+            if damage >= self.cat().get(unit.kind).hit_points {
+                lost.push(t.index);
+                casualties.push(Casualty {
+                    unit: unit.kind,
+                    effect,
+                    reason,
+                });
+            } else {
+                casualties.push(Casualty {
+                    unit: unit.kind,
+                    effect: Effect::Damaged,
+                    reason,
+                });
+            }
+        }
+        let side_units = match side {
+            Side::Attacker => &mut self.attacker,
+            Side::Defender => &mut self.defender,
+        };
+        for t in &taken {
+            side_units[t.index].damage += t.hits;
+        }
+        lost.sort_unstable();
+        for index in lost.into_iter().rev() {
+            let unit = side_units.remove(index);
+            if effect == Effect::ToCasualtyArea {
+                casualty_area.push(unit);
+            }
+        }
+        (casualties, hits - used)
+    }
+}
+
+fn other(side: Side) -> Side {
+    match side {
+        Side::Attacker => Side::Defender,
+        Side::Defender => Side::Attacker,
+    }
+}
+
+fn roll(dice: &mut impl DiceSource, to_hit: u8, unit: UnitTypeId) -> RolledDie {
+    let die = dice.roll();
+    RolledDie {
+        die,
+        to_hit,
+        unit,
+        hit: die.value() <= to_hit,
+    }
+}
+
+fn count_hits(rolled: &[RolledDie]) -> u32 {
+    rolled.iter().filter(|d| d.hit).count() as u32
+}
+
+#[cfg(test)]
+mod tests;

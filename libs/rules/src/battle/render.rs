@@ -1,0 +1,163 @@
+//! The battle listing in the notation of Part 13:
+//!
+//! ```text
+//! A1 1*2*3*1*2*5 5 Hits
+//!   defender loses 2 INF (default order); 3 hits overkill
+//! D1 1*2* 2 Hits
+//!   attacker loses 2 ARM (default order)
+//! ```
+//!
+//! A line per side and round: the side (A, D) and round, every die of every column in
+//! column order with `*` after each hit, and the hits (overkill included, as the GM lists
+//! them; nothing when there are none). Phases before the columns have their own letters:
+//! K (kamikaze), AA (anti-aircraft), B (battleship support shot), S (attacking subs).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::units::{Catalogue, UnitTypeId};
+
+use super::{BattleLog, Casualty, Effect, LossReason, Outcome, Phase, Side, Unit, Volley};
+
+impl BattleLog {
+    /// The listing, one line per volley and a line of casualties under each.
+    pub fn render(&self, catalogue: &Catalogue) -> String {
+        let mut out = String::new();
+        for round in &self.rounds {
+            for volley in &round.volleys {
+                let _ = writeln!(out, "{}", volley_line(volley, round.number, catalogue));
+                if let Some(line) = casualty_line(volley, catalogue) {
+                    let _ = writeln!(out, "  {line}");
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{}; attacker left: {}; defender left: {}",
+            outcome_text(self.outcome),
+            units_text(&self.attacker_left, catalogue),
+            units_text(&self.defender_left, catalogue)
+        );
+        out
+    }
+}
+
+fn volley_line(volley: &Volley, round: u32, catalogue: &Catalogue) -> String {
+    let prefix = match (volley.phase, volley.side) {
+        (Phase::Kamikaze, _) => "K",
+        (Phase::AntiAircraft, _) => "AA",
+        (Phase::SupportShot, _) => "B",
+        (Phase::FirstStrike, _) => "S",
+        (Phase::Columns, Side::Attacker) => "A",
+        (Phase::Columns, Side::Defender) => "D",
+    };
+    if volley.phase == Phase::Kamikaze {
+        let target = volley
+            .casualties
+            .first()
+            .map(|c| catalogue.get(c.unit).code.as_str())
+            .unwrap_or("?");
+        return format!("{prefix}{round} FTR -> {target}");
+    }
+    let mut line = format!("{prefix}{round} ");
+    for d in &volley.dice {
+        line.push_str(&d.die.to_string());
+        if d.hit {
+            line.push('*');
+        }
+    }
+    match volley.hits {
+        0 => {}
+        1 => line.push_str(" 1 Hit"),
+        n => {
+            let _ = write!(line, " {n} Hits");
+        }
+    }
+    line
+}
+
+fn casualty_line(volley: &Volley, catalogue: &Catalogue) -> Option<String> {
+    if volley.casualties.is_empty() && volley.overkill == 0 {
+        return None;
+    }
+    let loser = match volley.side {
+        Side::Attacker => "defender",
+        Side::Defender => "attacker",
+    };
+    // Group by (what happened, unit, why), keeping first-seen order.
+    let mut groups: Vec<((Effect, UnitTypeId, LossReason), u32)> = Vec::new();
+    for Casualty {
+        unit,
+        effect,
+        reason,
+    } in &volley.casualties
+    {
+        let key = (*effect, *unit, *reason);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((key, 1)),
+        }
+    }
+    let mut parts: Vec<String> = groups
+        .iter()
+        .map(|((effect, unit, reason), n)| {
+            let verb = match effect {
+                Effect::Damaged => "damaged",
+                Effect::ToCasualtyArea | Effect::Removed => "lost",
+            };
+            format!(
+                "{n} {} {verb} ({})",
+                catalogue.get(*unit).code,
+                reason_text(*reason)
+            )
+        })
+        .collect();
+    if volley.overkill > 0 {
+        parts.push(format!("{} hits overkill", volley.overkill));
+    }
+    Some(format!("{loser}: {}", parts.join("; ")))
+}
+
+fn reason_text(reason: LossReason) -> String {
+    match reason {
+        LossReason::DefaultOrder => "default order".to_owned(),
+        LossReason::ExplicitOrder => "player's order of loss".to_owned(),
+        LossReason::CombatOrder(order) => format!("{} order", order.code()),
+        LossReason::BattleshipAbsorbs => "battleship takes the hit".to_owned(),
+        LossReason::AntiAircraft => "anti-aircraft fire".to_owned(),
+        LossReason::Kamikaze => "kamikaze".to_owned(),
+    }
+}
+
+fn outcome_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::AttackerWins => "Attacker wins",
+        Outcome::DefenderWins => "Defender wins",
+        Outcome::MutualDestruction => "Both sides destroyed",
+        Outcome::AttackerRetreated => "Attacker retreats",
+        Outcome::Disengaged => "No further combat possible",
+        Outcome::WalkedIn => "Walked in, no battle",
+    }
+}
+
+fn units_text(units: &[Unit], catalogue: &Catalogue) -> String {
+    if units.is_empty() {
+        return "none".to_owned();
+    }
+    let mut counts: BTreeMap<(UnitTypeId, bool), u32> = BTreeMap::new();
+    for u in units {
+        *counts.entry((u.kind, u.damage > 0)).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|((kind, damaged), n)| {
+            let code = &catalogue.get(*kind).code;
+            if *damaged {
+                format!("{n} {code} (damaged)")
+            } else {
+                format!("{n} {code}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,537 @@
+use super::*;
+use crate::dice::ScriptedDice;
+
+fn catalogue(ruleset: &str) -> Catalogue {
+    Catalogue::builtin(ruleset).expect("built-in ruleset")
+}
+
+fn battle<'c>(cat: &'c Catalogue, kind: BattleKind, attacker: &str, defender: &str) -> Battle<'c> {
+    let mut b = Battle::new(cat, kind);
+    b.attacker = Battle::army(cat, attacker).expect("attacker");
+    b.defender = Battle::army(cat, defender).expect("defender");
+    b
+}
+
+fn fight(b: &Battle<'_>, dice: &[u8]) -> BattleLog {
+    let mut scripted = ScriptedDice::new(dice);
+    let log = resolve(b, &mut scripted).expect("battle resolves");
+    assert_eq!(scripted.remaining(), 0, "every scripted die is used");
+    log
+}
+
+fn left(log: &BattleLog, cat: &Catalogue, side: Side) -> Vec<String> {
+    let units = match side {
+        Side::Attacker => &log.attacker_left,
+        Side::Defender => &log.defender_left,
+    };
+    let mut codes: Vec<String> = units
+        .iter()
+        .map(|u| {
+            let code = cat.get(u.kind).code.clone();
+            if u.damage > 0 {
+                format!("{code}*")
+            } else {
+                code
+            }
+        })
+        .collect();
+    codes.sort();
+    codes
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_owned()).collect()
+}
+
+#[test]
+fn seed_example_one_six_armour_against_two_infantry() {
+    // Given 6 ARM attacking 2 INF, when the dice fall as in Part 13's example,
+    let cat = catalogue("classic");
+    let b = battle(&cat, BattleKind::Land, "6 arm", "2 inf");
+    let log = fight(&b, &[1, 2, 3, 1, 2, 5, 1, 2]);
+    // then the listing is the seed's, the 2 INF are lost and 3 hits are overkill.
+    let listing = log.render(&cat);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines[0], "A1 1*2*3*1*2*5 5 Hits");
+    assert_eq!(
+        lines[1],
+        "  defender: 2 INF lost (default order); 3 hits overkill"
+    );
+    assert_eq!(lines[2], "D1 1*2* 2 Hits");
+    assert_eq!(log.rounds[0].volleys[0].overkill, 3);
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+    assert_eq!(
+        left(&log, &cat, Side::Attacker),
+        strings(&["ARM", "ARM", "ARM", "ARM"])
+    );
+}
+
+#[test]
+fn seed_example_two_subs_cannot_hit_the_fighters() {
+    // Given 2 TRN and 4 FTR attacking 5 SUB,
+    let cat = catalogue("classic");
+    let b = battle(&cat, BattleKind::Sea, "2 trn, 4 ftr", "5 sub");
+    let log = fight(&b, &[6, 6, 6, 6, 1, 1, 1, 1, 1]);
+    let listing = log.render(&cat);
+    let lines: Vec<&str> = listing.lines().collect();
+    // the fighters miss, the subs hit five times, the 2 TRN are lost, 3 hits are overkill,
+    assert_eq!(lines[0], "A1 6666");
+    assert_eq!(lines[1], "D1 1*1*1*1*1* 5 Hits");
+    assert_eq!(
+        lines[2],
+        "  attacker: 2 TRN lost (default order); 3 hits overkill"
+    );
+    // and with only aircraft facing only subs, the battle ends.
+    assert_eq!(log.outcome, Outcome::Disengaged);
+    assert_eq!(
+        left(&log, &cat, Side::Attacker),
+        strings(&["FTR", "FTR", "FTR", "FTR"])
+    );
+    assert_eq!(log.defender_left.len(), 5);
+}
+
+#[test]
+fn aa_guns_fire_once_per_aircraft_in_the_first_round_and_their_victims_leave_at_once() {
+    let cat = catalogue("classic");
+    let b = battle(&cat, BattleKind::Land, "1 inf, 2 ftr", "1 inf, 1 aa");
+    // AA: 1 (hit), 5; attacker: INF 6 (1s), FTR 3 (3s, the surviving fighter); defender INF 6.
+    let log = fight(&b, &[1, 5, 6, 3, 6]);
+    let round = &log.rounds[0];
+    assert_eq!(round.volleys[0].phase, Phase::AntiAircraft);
+    assert_eq!(round.volleys[0].casualties[0].effect, Effect::Removed);
+    assert_eq!(
+        round.volleys[0].casualties[0].reason,
+        LossReason::AntiAircraft
+    );
+    // The lost fighter did not roll: two attacking dice, not three.
+    assert_eq!(round.volleys[1].dice.len(), 2);
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+    assert!(log.render(&cat).starts_with("AA1 1*5 1 Hit\n"));
+}
+
+#[test]
+fn a_support_shot_casualty_goes_to_the_casualty_area_and_fires_back() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "2 inf", "2 inf");
+    b.support_shots = 1;
+    // Support shot 4 (hit); attacker INF 6, 6; defender: INF 6, casualty INF 1 (hit).
+    let log = fight(&b, &[4, 6, 6, 6, 1, /* round 2 */ 1, 6]);
+    let round = &log.rounds[0];
+    assert_eq!(round.volleys[0].phase, Phase::SupportShot);
+    assert_eq!(
+        round.volleys[0].casualties[0].effect,
+        Effect::ToCasualtyArea
+    );
+    let defender = &round.volleys[2];
+    assert_eq!(defender.dice.len(), 2, "the casualty fires back");
+    assert_eq!(defender.hits, 1);
+    // Round 2: one INF each; the attacker hits.
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn attacking_subs_fire_first_their_victims_do_not_fire_back_and_aircraft_are_safe() {
+    let cat = catalogue("classic");
+    let b = battle(&cat, BattleKind::Sea, "1 sub", "1 trn, 1 ftr");
+    // Sub 1 (hit: the TRN, not the FTR); defender FTR 5. Then only a sub faces only a
+    // fighter: neither can hurt the other, and the battle ends.
+    let log = fight(&b, &[1, 5]);
+    let first = &log.rounds[0].volleys[0];
+    assert_eq!(first.phase, Phase::FirstStrike);
+    assert_eq!(cat.get(first.casualties[0].unit).code, "TRN");
+    assert_eq!(first.casualties[0].effect, Effect::Removed);
+    assert_eq!(
+        log.rounds[0].volleys[1].dice.len(),
+        1,
+        "only the fighter fires back"
+    );
+    assert_eq!(log.outcome, Outcome::Disengaged);
+}
+
+#[test]
+fn columns_roll_in_order_ones_first_and_generically() {
+    let cat = catalogue("classic");
+    let b = battle(
+        &cat,
+        BattleKind::Land,
+        "1 inf, 2 arm, 1 ftr, 1 bmb",
+        "6 inf",
+    );
+    // Round 2: only the BMB hits the last defender, who fires back from the casualty area.
+    let log = fight(
+        &b,
+        &[
+            1, 3, 3, 3, 4, 6, 6, 6, 6, 6, 6, /* round 2 */ 6, 6, 6, 6, 1, 6,
+        ],
+    );
+    let attack = &log.rounds[0].volleys[0];
+    let to_hit: Vec<u8> = attack.dice.iter().map(|d| d.to_hit).collect();
+    // INF on 1, then ARM, ARM and FTR together on 3, then BMB on 4.
+    assert_eq!(to_hit, vec![1, 3, 3, 3, 4]);
+    assert_eq!(attack.hits, 5);
+    assert_eq!(
+        log.rounds[0].volleys[1].dice.len(),
+        6,
+        "all six defenders fire from the casualty area"
+    );
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn the_attacker_stops_rolling_columns_once_no_defender_is_left() {
+    let cat = catalogue("classic");
+    let b = battle(&cat, BattleKind::Land, "1 inf, 1 arm", "1 inf");
+    // INF 1 hits the only defender: the ARM's column is not rolled; defender INF 6.
+    let log = fight(&b, &[1, 6]);
+    assert_eq!(log.rounds[0].volleys[0].dice.len(), 1);
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn save_air_retreats_the_aircraft_when_the_last_ground_unit_is_lost() {
+    let cat = catalogue("classic");
+    let b = battle(&cat, BattleKind::Land, "1 inf, 1 ftr", "3 inf");
+    let log = fight(&b, &[6, 6, 1, 6, 6]);
+    assert_eq!(log.outcome, Outcome::AttackerRetreated);
+    assert_eq!(left(&log, &cat, Side::Attacker), strings(&["FTR"]));
+}
+
+#[test]
+fn take_at_all_costs_loses_aircraft_before_the_last_ground_unit() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "2 inf, 1 ftr", "2 inf");
+    b.attacker_orders.combat = Some(CombatOrder::TakeAtAllCosts);
+    // Attacker misses; defender hits twice: one INF, then the FTR, keeping the last INF.
+    // Round 2: the INF hits, both defenders miss; round 3: the INF hits the last one.
+    let log = fight(
+        &b,
+        &[
+            6, 6, 6, 1, 1, /* round 2 */ 1, 6, 6, /* round 3 */ 1, 6,
+        ],
+    );
+    let lost: Vec<&str> = log.rounds[0].volleys[1]
+        .casualties
+        .iter()
+        .map(|c| cat.get(c.unit).code.as_str())
+        .collect();
+    assert_eq!(lost, vec!["INF", "FTR"]);
+    assert_eq!(
+        log.rounds[0].volleys[1].casualties[0].reason,
+        LossReason::CombatOrder(CombatOrder::TakeAtAllCosts)
+    );
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn kill_at_all_costs_loses_the_lowest_attack_first_whatever_the_kind() {
+    let cat = catalogue("classic");
+    let mut b = battle(
+        &cat,
+        BattleKind::Land,
+        "1 arm, 1 ftr, 1 bmb, 1 inf",
+        "1 inf",
+    );
+    b.attacker_orders.combat = Some(CombatOrder::KillAtAllCosts);
+    // All miss (INF; ARM and FTR; BMB); the defender hits once: the INF (attack 1) goes.
+    // Round 2: the 3s column (ARM, FTR) hits; the BMB's column is not needed; the
+    // defender fires back from the casualty area.
+    let log = fight(&b, &[6, 6, 6, 6, 1, /* round 2 */ 1, 6, 6]);
+    assert_eq!(
+        cat.get(log.rounds[0].volleys[1].casualties[0].unit).code,
+        "INF"
+    );
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn save_air_at_all_costs_withdraws_when_the_ground_could_not_absorb_the_defence() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "1 inf, 2 ftr", "3 inf");
+    b.attacker_orders.combat = Some(CombatOrder::SaveAirAtAllCosts);
+    // All miss; the defender misses too, but 3 defending dice exceed 1 ground unit.
+    let log = fight(&b, &[6, 6, 6, 6, 6, 6]);
+    assert_eq!(log.outcome, Outcome::AttackerRetreated);
+    assert_eq!(log.rounds.len(), 1);
+}
+
+#[test]
+fn walk_in_takes_an_undefended_territory_without_dice_and_is_refused_against_defenders() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "1 inf", "1 aa");
+    b.attacker_orders.combat = Some(CombatOrder::WalkIn);
+    let log = fight(&b, &[]);
+    assert_eq!(log.outcome, Outcome::WalkedIn);
+    let mut defended = battle(&cat, BattleKind::Land, "1 inf", "1 inf");
+    defended.attacker_orders.combat = Some(CombatOrder::WalkIn);
+    let err = resolve(&defended, &mut ScriptedDice::new(&[])).expect_err("defended");
+    assert_eq!(err.code, "walk-in-defended");
+}
+
+#[test]
+fn an_explicit_order_of_loss_is_followed_before_the_default() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "1 inf, 1 arm", "1 inf");
+    b.attacker_orders.order_of_loss = vec![cat.id("ARM").expect("ARM")];
+    let log = fight(&b, &[6, 6, 2, /* round 2 */ 1, 6]);
+    let casualty = log.rounds[0].volleys[1].casualties[0];
+    assert_eq!(cat.get(casualty.unit).code, "ARM");
+    assert_eq!(casualty.reason, LossReason::ExplicitOrder);
+}
+
+#[test]
+fn retreat_after_round_n_and_retreat_at_n_units_are_obeyed() {
+    let cat = catalogue("classic");
+    let mut after = battle(&cat, BattleKind::Land, "3 inf", "3 inf");
+    after.attacker_orders.retreat = Some(RetreatOrder::AfterRound(2));
+    let log = fight(&after, &[6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
+    assert_eq!(
+        (log.rounds.len(), log.outcome),
+        (2, Outcome::AttackerRetreated)
+    );
+
+    let mut at_most = battle(&cat, BattleKind::Land, "3 inf", "3 inf");
+    at_most.attacker_orders.retreat = Some(RetreatOrder::WhenAtMost(1));
+    let log = fight(&at_most, &[6, 6, 6, 1, 2, 6]);
+    assert_eq!(
+        (log.rounds.len(), log.outcome),
+        (1, Outcome::AttackerRetreated)
+    );
+    assert_eq!(log.attacker_left.len(), 1);
+}
+
+#[test]
+fn a_two_hit_battleship_takes_the_first_hit_as_damage_and_then_defends_at_three() {
+    let cat = catalogue("cutthroat");
+    let b = battle(&cat, BattleKind::Sea, "2 sub, 1 ftr", "1 bb, 1 trn");
+    // Subs strike first: one hit damages the BB (not the TRN), one misses; the FTR misses.
+    // Defender, 1s then 3s: TRN 6, BB (now 3) 3 = hit, a SUB is lost.
+    // Round 2: SUB 6, FTR 6; TRN 6, BB 4 (a miss at 3).
+    // Round 3: SUB 1 sinks the TRN at once; FTR 1 sinks the BB, which fires back 6.
+    let log = fight(
+        &b,
+        &[
+            1, 6, 6, 6, 3, /* r2 */ 6, 6, 6, 4, /* r3 */ 1, 1, 6,
+        ],
+    );
+    let strike = &log.rounds[0].volleys[0];
+    assert_eq!(strike.casualties[0].effect, Effect::Damaged);
+    assert_eq!(strike.casualties[0].reason, LossReason::BattleshipAbsorbs);
+    let defence = &log.rounds[0].volleys[2];
+    let bb_die = defence
+        .dice
+        .iter()
+        .find(|d| cat.get(d.unit).code == "BB")
+        .expect("BB fired");
+    assert_eq!(bb_die.to_hit, 3, "a damaged battleship defends at 3");
+    let bb_round_two = log.rounds[1].volleys[2]
+        .dice
+        .iter()
+        .find(|d| cat.get(d.unit).code == "BB")
+        .expect("BB fired");
+    assert!(!bb_round_two.hit, "a 4 misses at 3");
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn a_three_hit_battleship_absorbs_two_hits() {
+    let cat = catalogue("aap-historical");
+    let b = battle(&cat, BattleKind::Sea, "3 sub", "1 bb3, 1 trn");
+    // Three sub hits: two damage the BB3, the third sinks the TRN (before the BB3's last
+    // hit); the BB3 (now 3) misses. Round 2: one sub hit sinks it, without reply.
+    let log = fight(&b, &[1, 1, 1, 6, /* r2 */ 1, 6, 6]);
+    let strike = &log.rounds[0].volleys[0];
+    let effects: Vec<(String, Effect)> = strike
+        .casualties
+        .iter()
+        .map(|c| (cat.get(c.unit).code.clone(), c.effect))
+        .collect();
+    assert_eq!(
+        effects,
+        vec![
+            ("BB3".to_owned(), Effect::Damaged),
+            ("TRN".to_owned(), Effect::Removed)
+        ]
+    );
+    assert_eq!(log.rounds.len(), 2);
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn a_kamikaze_sinks_a_carrier_but_not_its_fighters_and_only_damages_a_battleship() {
+    let cat = catalogue("cutthroat");
+    let mut carrier = battle(&cat, BattleKind::Sea, "2 ftr", "1 ac, 2 ftr");
+    carrier.kamikaze_target = Some(cat.id("AC").expect("AC"));
+    // The kamikaze fighter is gone; the other FTR rolls 6; two defending FTRs roll 1, 6.
+    let log = fight(&carrier, &[6, 1, 6]);
+    let k = &log.rounds[0].volleys[0];
+    assert_eq!(k.phase, Phase::Kamikaze);
+    assert_eq!(
+        (
+            cat.get(k.casualties[0].unit).code.as_str(),
+            k.casualties[0].effect
+        ),
+        ("AC", Effect::Removed)
+    );
+    assert_eq!(
+        log.rounds[0].volleys[2].dice.len(),
+        2,
+        "the carrier's fighters still defend"
+    );
+    assert_eq!(log.outcome, Outcome::DefenderWins);
+
+    let mut bb = battle(&cat, BattleKind::Sea, "1 ftr, 1 sub", "1 bb");
+    bb.kamikaze_target = Some(cat.id("BB").expect("BB"));
+    // The kamikaze damages the BB; the sub's first strike sinks it.
+    let log = fight(&bb, &[1]);
+    assert_eq!(
+        log.rounds[0].volleys[0].casualties[0].effect,
+        Effect::Damaged
+    );
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn a_kamikaze_needs_a_fighter_and_a_defending_ship() {
+    let cat = catalogue("cutthroat");
+    let mut no_fighter = battle(&cat, BattleKind::Sea, "1 sub", "1 bb");
+    no_fighter.kamikaze_target = Some(cat.id("BB").expect("BB"));
+    assert_eq!(
+        resolve(&no_fighter, &mut ScriptedDice::new(&[]))
+            .expect_err("no fighter")
+            .code,
+        "kamikaze-without-fighter"
+    );
+    let mut no_ship = battle(&cat, BattleKind::Sea, "1 ftr", "1 trn");
+    no_ship.kamikaze_target = Some(cat.id("BB").expect("BB"));
+    assert_eq!(
+        resolve(&no_ship, &mut ScriptedDice::new(&[]))
+            .expect_err("no BB")
+            .code,
+        "kamikaze-target"
+    );
+}
+
+#[test]
+fn submerged_subs_sit_out_the_first_round_and_resurface_in_the_second() {
+    let cat = catalogue("cutthroat");
+    let mut b = battle(&cat, BattleKind::Sea, "1 bb", "2 sub");
+    b.defender_orders.submerge_subs = true;
+    // Round 1: nobody to shoot at, nobody shoots back. Round 2: BB 1 (hit), subs 6, 6.
+    let log = fight(&b, &[1, 6, 6, /* r3 */ 1, 6]);
+    assert!(
+        log.rounds[0].volleys.is_empty(),
+        "no dice in the first round"
+    );
+    assert_eq!(log.rounds[1].volleys.len(), 2);
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn heavy_weapons_hits_count_double_against_a_group_of_more_than_twenty() {
+    let cat = catalogue("aap-historical");
+    let mut b = battle(&cat, BattleKind::Land, "1 art, 1 inf", "21 inf");
+    b.heavy_weapons = true;
+    b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(2));
+    // Round 1: INF 1 (a hit), ART 2 (a hit, doubled against 21): three casualties; the
+    // defenders all miss. Round 2: 18 defenders, no doubling any more; everyone misses.
+    let mut dice = vec![1, 2];
+    dice.extend([6; 21]);
+    dice.extend([6, 6]);
+    dice.extend([6; 18]);
+    let log = fight(&b, &dice);
+    assert_eq!(log.rounds[0].volleys[0].hits, 2);
+    assert_eq!(log.rounds[0].volleys[0].casualties.len(), 3);
+    assert_eq!(log.defender_left.len(), 18);
+    assert_eq!(log.outcome, Outcome::AttackerRetreated);
+}
+
+#[test]
+fn without_the_heavy_weapons_option_a_hit_is_one_casualty() {
+    let cat = catalogue("aap-historical");
+    let mut b = battle(&cat, BattleKind::Land, "1 art", "21 inf");
+    b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+    let mut dice = vec![1];
+    dice.extend([6; 21]);
+    let log = fight(&b, &dice);
+    assert_eq!(log.rounds[0].volleys[0].casualties.len(), 1);
+}
+
+#[test]
+fn a_transport_that_cannot_hit_is_fought_until_it_sinks() {
+    let cat = catalogue("classic");
+    let b = battle(&cat, BattleKind::Sea, "1 trn", "1 trn");
+    // Only the defender rolls; it hits on 1 in the third round.
+    let log = fight(&b, &[6, 6, 1]);
+    assert_eq!((log.rounds.len(), log.outcome), (3, Outcome::DefenderWins));
+}
+
+#[test]
+fn army_lists_parse_and_name_unknown_units() {
+    let cat = catalogue("classic");
+    assert_eq!(Battle::army(&cat, "3 inf, 1 arm").expect("parses").len(), 2);
+    let err = Battle::army(&cat, "2 dragons").expect_err("unknown");
+    assert_eq!(err.code, "unknown-unit");
+    let err = Battle::army(&cat, "x inf").expect_err("bad count");
+    assert_eq!(err.code, "bad-army");
+}
+
+mod properties {
+    use super::*;
+    use crate::dice::GameSeed;
+    use proptest::prelude::*;
+
+    fn army(cat: &Catalogue, codes: &[&str], counts: &[u32]) -> Vec<(UnitTypeId, u32)> {
+        codes
+            .iter()
+            .zip(counts)
+            .filter(|(_, n)| **n > 0)
+            .map(|(code, n)| (cat.id(code).expect("known unit"), *n))
+            .collect()
+    }
+
+    fn arbitrary_battle() -> impl Strategy<Value = (bool, Vec<u32>, Vec<u32>, [u8; 32], bool)> {
+        (
+            any::<bool>(),
+            prop::collection::vec(0u32..6, 6),
+            prop::collection::vec(0u32..6, 6),
+            any::<[u8; 32]>(),
+            any::<bool>(),
+        )
+    }
+
+    const LAND: [&str; 6] = ["INF", "ARM", "HARM", "FTR", "BMB", "INF"];
+    const SEA: [&str; 6] = ["TRN", "SUB", "FTR", "AC", "BB", "BMB"];
+
+    proptest! {
+        #[test]
+        fn hits_taken_never_exceed_the_units_present_and_every_battle_ends(
+            (land, attack, defend, seed, submerge) in arbitrary_battle()
+        ) {
+            let cat = catalogue("cutthroat");
+            let (kind, codes) = if land { (BattleKind::Land, LAND) } else { (BattleKind::Sea, SEA) };
+            let mut b = Battle::new(&cat, kind);
+            b.attacker = army(&cat, &codes, &attack);
+            b.defender = army(&cat, &codes, &defend);
+            b.defender_orders.submerge_subs = submerge;
+            prop_assume!(!b.attacker.is_empty());
+            let first = resolve(&b, &mut GameSeed::from_bytes(seed).dice_for("p", 1)).expect("resolves");
+            let again = resolve(&b, &mut GameSeed::from_bytes(seed).dice_for("p", 1)).expect("resolves");
+            prop_assert_eq!(&first, &again, "the same seed gives the same log");
+            let start_attackers: u32 = attack.iter().sum();
+            let start_defenders: u32 = defend.iter().sum();
+            let mut lost = [0u32; 2];
+            for round in &first.rounds {
+                for volley in &round.volleys {
+                    let target = usize::from(volley.side == Side::Attacker);
+                    let killed = volley.casualties.iter().filter(|c| c.effect != Effect::Damaged).count() as u32;
+                    // Each hit damages a unit, sinks one, or is overkill; never more.
+                    prop_assert!(volley.casualties.len() as u32 + volley.overkill <= volley.hits);
+                    lost[target] += killed;
+                }
+            }
+            prop_assert!(lost[0] <= start_attackers && lost[1] <= start_defenders);
+            prop_assert_eq!(first.attacker_left.len() as u32 + lost[0], start_attackers);
+            prop_assert!(first.rounds.len() < MAX_ROUNDS as usize, "the battle ended on its own");
+        }
+    }
+}
