@@ -272,6 +272,79 @@ pub fn resolve(battle: &Battle<'_>, dice: &mut impl DiceSource) -> Result<Battle
     Fight::new(battle)?.run(dice)
 }
 
+/// The steps of a round, in Part 13's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Kamikaze,
+    AntiAircraft,
+    SupportShot,
+    FirstStrike,
+    AttackerColumn(u8),
+    DefenderColumns,
+}
+
+impl Step {
+    const ALL: [Step; 11] = [
+        Step::Kamikaze,
+        Step::AntiAircraft,
+        Step::SupportShot,
+        Step::FirstStrike,
+        Step::AttackerColumn(1),
+        Step::AttackerColumn(2),
+        Step::AttackerColumn(3),
+        Step::AttackerColumn(4),
+        Step::AttackerColumn(5),
+        Step::AttackerColumn(6),
+        Step::DefenderColumns,
+    ];
+
+    /// Who fires.
+    fn side(self) -> Side {
+        match self {
+            Step::AntiAircraft | Step::DefenderColumns => Side::Defender,
+            _ => Side::Attacker,
+        }
+    }
+
+    fn phase(self) -> Phase {
+        match self {
+            Step::Kamikaze => Phase::Kamikaze,
+            Step::AntiAircraft => Phase::AntiAircraft,
+            Step::SupportShot => Phase::SupportShot,
+            Step::FirstStrike => Phase::FirstStrike,
+            Step::AttackerColumn(_) | Step::DefenderColumns => Phase::Columns,
+        }
+    }
+}
+
+/// One die to be thrown: whose, and what it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shot {
+    unit: UnitTypeId,
+    to_hit: u8,
+}
+
+/// A volley's hits (weighted for heavy weapons), split by who may take them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+struct Hits {
+    anyone: u32,
+    /// Submarine hits: not on aircraft.
+    not_air: u32,
+}
+
+/// What a round carries from step to step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RoundContext {
+    number: u32,
+    /// Units hit by the attacker this round that still fire back.
+    casualty_area: Vec<Unit>,
+    /// Defending subs that submerged for this round.
+    submerged: Vec<Unit>,
+    /// Whether (attacker, defender) are heavy-weapons groups this round.
+    heavy_weapons: (bool, bool),
+}
+
+#[derive(Clone)]
 struct Fight<'b, 'c> {
     battle: &'b Battle<'c>,
     attacker: Vec<Unit>,
@@ -499,9 +572,56 @@ impl<'b, 'c> Fight<'b, 'c> {
     }
 
     fn round(&mut self, number: u32, dice: &mut impl DiceSource) -> Vec<Volley> {
-        let mut volleys = Vec::new();
-        // Units hit by the attacker this round that still fire back.
-        let mut casualty_area: Vec<Unit> = Vec::new();
+        let mut ctx = self.begin_round(number);
+        let mut volleys: Vec<Volley> = Vec::new();
+        for step in Step::ALL {
+            let shots = self.shots(step, &ctx);
+            if shots.is_empty() && !self.kamikaze_due(step, &ctx) {
+                continue;
+            }
+            let rolled: Vec<RolledDie> =
+                shots.iter().map(|s| roll(dice, s.to_hit, s.unit)).collect();
+            let hits = self.hits_of(step, &ctx, &rolled);
+            let (casualties, overkill) = self.apply(step, &mut ctx, hits);
+            let volley = Volley {
+                side: step.side(),
+                phase: step.phase(),
+                hits: if step == Step::Kamikaze {
+                    1
+                } else {
+                    count_hits(&rolled)
+                },
+                dice: rolled,
+                overkill,
+                casualties,
+            };
+            // The attacker's columns are one line in the listing.
+            match volleys.last_mut() {
+                Some(last)
+                    if last.phase == Phase::Columns
+                        && last.side == Side::Attacker
+                        && volley.phase == Phase::Columns
+                        && volley.side == Side::Attacker =>
+                {
+                    last.dice.extend(volley.dice);
+                    last.hits += volley.hits;
+                    last.overkill += volley.overkill;
+                    last.casualties.extend(volley.casualties);
+                }
+                _ => volleys.push(volley),
+            }
+        }
+        self.end_round(ctx);
+        volleys
+    }
+
+    /// A kamikaze run happens once, at the start of the first round, and throws no dice.
+    fn kamikaze_due(&self, step: Step, ctx: &RoundContext) -> bool {
+        step == Step::Kamikaze && ctx.number == 1 && self.battle.kamikaze_target.is_some()
+    }
+
+    /// Sets a round up: submerged subs step aside, heavy-weapons groups are counted.
+    fn begin_round(&mut self, number: u32) -> RoundContext {
         let submerged: Vec<Unit> = if number == 1 && self.battle.defender_orders.submerge_subs {
             let (subs, rest): (Vec<Unit>, Vec<Unit>) =
                 self.defender.iter().partition(|u| self.is_sub(u));
@@ -510,171 +630,171 @@ impl<'b, 'c> Fight<'b, 'c> {
         } else {
             Vec::new()
         };
-        let hwv = self.heavy_weapons_vulnerable();
+        let heavy_weapons = self.heavy_weapons_vulnerable();
+        RoundContext {
+            number,
+            casualty_area: Vec::new(),
+            submerged,
+            heavy_weapons,
+        }
+    }
 
-        if number == 1 {
-            if let Some(target) = self.battle.kamikaze_target {
-                volleys.push(self.kamikaze(target));
-            }
-            if self.defender_aa && self.battle.kind == BattleKind::Land {
-                let aircraft: Vec<UnitTypeId> = self
-                    .attacker
+    /// Ends a round: the casualty area is cleared, submerged subs resurface.
+    fn end_round(&mut self, ctx: RoundContext) {
+        self.defender.extend(ctx.submerged);
+    }
+
+    /// The dice a step throws, in the order the GM rolls them.
+    fn shots(&self, step: Step, ctx: &RoundContext) -> Vec<Shot> {
+        let first = ctx.number == 1;
+        match step {
+            Step::Kamikaze => Vec::new(),
+            Step::AntiAircraft
+                if first && self.defender_aa && self.battle.kind == BattleKind::Land =>
+            {
+                self.attacker
                     .iter()
                     .filter(|u| self.is_air(u))
-                    .map(|u| u.kind)
-                    .collect();
-                if !aircraft.is_empty() {
-                    let rolled: Vec<RolledDie> =
-                        aircraft.iter().map(|&unit| roll(dice, 1, unit)).collect();
-                    let hits = count_hits(&rolled);
-                    let eligible: Vec<bool> =
-                        self.attacker.iter().map(|u| self.is_air(u)).collect();
-                    let (casualties, overkill) = self.take_hits(
-                        Side::Attacker,
-                        &eligible,
-                        hits,
-                        Effect::Removed,
-                        &mut Vec::new(),
-                        Some(LossReason::AntiAircraft),
-                    );
-                    volleys.push(Volley {
-                        side: Side::Defender,
-                        phase: Phase::AntiAircraft,
-                        dice: rolled,
-                        hits,
-                        overkill,
-                        casualties,
-                    });
-                }
+                    .map(|u| Shot {
+                        unit: u.kind,
+                        to_hit: 1,
+                    })
+                    .collect()
             }
-            if self.battle.support_shots > 0 {
+            Step::SupportShot if first && self.battle.support_shots > 0 => {
                 let bb = self.cat().id("BB").ok();
                 let to_hit = bb.map(|b| self.cat().get(b).attack).unwrap_or(4);
                 let unit = bb.unwrap_or(self.attacker[0].kind);
-                let rolled: Vec<RolledDie> = (0..self.battle.support_shots)
-                    .map(|_| roll(dice, to_hit, unit))
-                    .collect();
-                let hits = count_hits(&rolled);
-                let eligible = vec![true; self.defender.len()];
-                let (casualties, overkill) = self.take_hits(
-                    Side::Defender,
-                    &eligible,
-                    hits,
-                    Effect::ToCasualtyArea,
-                    &mut casualty_area,
-                    None,
-                );
-                volleys.push(Volley {
-                    side: Side::Attacker,
-                    phase: Phase::SupportShot,
-                    dice: rolled,
-                    hits,
-                    overkill,
-                    casualties,
-                });
+                (0..self.battle.support_shots)
+                    .map(|_| Shot { unit, to_hit })
+                    .collect()
             }
-        }
-
-        // Attacking submarines fire first; their victims leave without firing back.
-        let subs: Vec<Unit> = self
-            .attacker
-            .iter()
-            .copied()
-            .filter(|u| self.is_sub(u))
-            .collect();
-        if !subs.is_empty() && !self.defender.is_empty() {
-            let rolled: Vec<RolledDie> = subs
-                .iter()
-                .map(|u| roll(dice, self.to_hit(Side::Attacker, u), u.kind))
-                .collect();
-            let volley = self.apply_volley(
-                Side::Attacker,
-                Phase::FirstStrike,
-                rolled,
-                hwv.1,
-                Effect::Removed,
-                &mut Vec::new(),
-            );
-            volleys.push(volley);
-        }
-
-        // The attacker's columns, 1s first; casualties to the casualty area.
-        let mut rolled_all = Vec::new();
-        let mut hits_all = 0;
-        let mut overkill_all = 0;
-        let mut casualties_all = Vec::new();
-        for column in 1..=6u8 {
-            if self.defender.is_empty() {
-                break;
-            }
-            let shooters: Vec<Unit> = self
+            Step::FirstStrike if !self.defender.is_empty() => self
                 .attacker
                 .iter()
-                .copied()
+                .filter(|u| self.is_sub(u))
+                .map(|u| Shot {
+                    unit: u.kind,
+                    to_hit: self.to_hit(Side::Attacker, u),
+                })
+                .collect(),
+            // The attacker stops rolling once no defender is left to hit.
+            Step::AttackerColumn(column) if !self.defender.is_empty() => self
+                .attacker
+                .iter()
                 .filter(|u| !self.is_sub(u) && self.to_hit(Side::Attacker, u) == column)
-                .collect();
-            if shooters.is_empty() {
-                continue;
+                .map(|u| Shot {
+                    unit: u.kind,
+                    to_hit: column,
+                })
+                .collect(),
+            Step::DefenderColumns => {
+                let firing: Vec<&Unit> = self
+                    .defender
+                    .iter()
+                    .chain(ctx.casualty_area.iter())
+                    .collect();
+                let mut shots = Vec::new();
+                for column in 1..=6u8 {
+                    // Within a column, submarines' dice come last: they cannot hit aircraft,
+                    // so their hits are told apart.
+                    let mut shooters: Vec<&&Unit> = firing
+                        .iter()
+                        .filter(|u| self.to_hit(Side::Defender, u) == column)
+                        .collect();
+                    shooters.sort_by_key(|u| self.cat().get(u.kind).has(Ability::CannotHitAir));
+                    shots.extend(shooters.iter().map(|u| Shot {
+                        unit: u.kind,
+                        to_hit: column,
+                    }));
+                }
+                shots
             }
-            let rolled: Vec<RolledDie> = shooters
-                .iter()
-                .map(|u| roll(dice, column, u.kind))
-                .collect();
-            let volley = self.apply_volley(
-                Side::Attacker,
-                Phase::Columns,
-                rolled,
-                hwv.1,
-                Effect::ToCasualtyArea,
-                &mut casualty_area,
-            );
-            rolled_all.extend(volley.dice);
-            hits_all += volley.hits;
-            overkill_all += volley.overkill;
-            casualties_all.extend(volley.casualties);
+            _ => Vec::new(),
         }
-        if !rolled_all.is_empty() {
-            volleys.push(Volley {
-                side: Side::Attacker,
-                phase: Phase::Columns,
-                dice: rolled_all,
-                hits: hits_all,
-                overkill: overkill_all,
-                casualties: casualties_all,
-            });
-        }
+    }
 
-        // The defender's columns, the casualty area included; then the casualties are gone.
-        let firing: Vec<Unit> = self
-            .defender
-            .iter()
-            .chain(casualty_area.iter())
-            .copied()
-            .collect();
-        let mut rolled: Vec<RolledDie> = Vec::new();
-        for column in 1..=6u8 {
-            // Within a column, submarines' dice come last: they cannot hit aircraft, so their
-            // hits are told apart.
-            let mut shooters: Vec<&Unit> = firing
-                .iter()
-                .filter(|u| self.to_hit(Side::Defender, u) == column)
-                .collect();
-            shooters.sort_by_key(|u| self.cat().get(u.kind).has(Ability::CannotHitAir));
-            rolled.extend(shooters.iter().map(|u| roll(dice, column, u.kind)));
+    /// How much one hit of `unit` in `step` counts (two under heavy-weapons fire).
+    fn weight(&self, step: Step, ctx: &RoundContext, unit: UnitTypeId) -> u32 {
+        let target_vulnerable = match step.side() {
+            Side::Attacker => ctx.heavy_weapons.1,
+            Side::Defender => ctx.heavy_weapons.0,
+        };
+        if target_vulnerable && self.cat().get(unit).has(Ability::HwvInflicts) {
+            2
+        } else {
+            1
         }
-        if !rolled.is_empty() {
-            let volley = self.apply_volley(
-                Side::Defender,
-                Phase::Columns,
-                rolled,
-                hwv.0,
-                Effect::Removed,
-                &mut Vec::new(),
-            );
-            volleys.push(volley);
+    }
+
+    /// The hits of rolled dice, split by who may take them.
+    fn hits_of(&self, step: Step, ctx: &RoundContext, rolled: &[RolledDie]) -> Hits {
+        let mut hits = Hits::default();
+        for d in rolled.iter().filter(|d| d.hit) {
+            let weight = self.weight(step, ctx, d.unit);
+            if self.cat().get(d.unit).has(Ability::CannotHitAir) {
+                hits.not_air += weight;
+            } else {
+                hits.anyone += weight;
+            }
         }
-        self.defender.extend(submerged);
-        volleys
+        hits
+    }
+
+    /// Applies a step's hits to the side it fires at.
+    fn apply(&mut self, step: Step, ctx: &mut RoundContext, hits: Hits) -> (Vec<Casualty>, u32) {
+        match step {
+            Step::Kamikaze => {
+                let volley = match self.battle.kamikaze_target {
+                    Some(target) if ctx.number == 1 => self.kamikaze(target),
+                    _ => return (Vec::new(), 0),
+                };
+                (volley.casualties, 0)
+            }
+            Step::AntiAircraft => {
+                let eligible: Vec<bool> = self.attacker.iter().map(|u| self.is_air(u)).collect();
+                self.take_hits(
+                    Side::Attacker,
+                    &eligible,
+                    hits.anyone,
+                    Effect::Removed,
+                    &mut Vec::new(),
+                    Some(LossReason::AntiAircraft),
+                )
+            }
+            Step::SupportShot | Step::AttackerColumn(_) => {
+                let mut area = std::mem::take(&mut ctx.casualty_area);
+                let result =
+                    self.apply_split(Side::Defender, hits, Effect::ToCasualtyArea, &mut area);
+                ctx.casualty_area = area;
+                result
+            }
+            Step::FirstStrike => {
+                self.apply_split(Side::Defender, hits, Effect::Removed, &mut Vec::new())
+            }
+            Step::DefenderColumns => {
+                self.apply_split(Side::Attacker, hits, Effect::Removed, &mut Vec::new())
+            }
+        }
+    }
+
+    /// Hits anyone may take first, then those only non-aircraft may take.
+    fn apply_split(
+        &mut self,
+        target: Side,
+        hits: Hits,
+        effect: Effect,
+        casualty_area: &mut Vec<Unit>,
+    ) -> (Vec<Casualty>, u32) {
+        let everyone = vec![true; self.units(target).len()];
+        let (mut casualties, mut overkill) =
+            self.take_hits(target, &everyone, hits.anyone, effect, casualty_area, None);
+        let not_air: Vec<bool> = self.units(target).iter().map(|u| !self.is_air(u)).collect();
+        let (more, more_overkill) =
+            self.take_hits(target, &not_air, hits.not_air, effect, casualty_area, None);
+        casualties.extend(more);
+        overkill += more_overkill;
+        (casualties, overkill)
     }
 
     /// Whether (attacker, defender) count more than 20 heavy-weapons units this round.
@@ -723,55 +843,6 @@ impl<'b, 'c> Fight<'b, 'c> {
             dice: Vec::new(),
             hits: 1,
             overkill: 0,
-            casualties,
-        }
-    }
-
-    /// Applies `rolled` from `side` to the other side: heavy weapons doubling, submarine
-    /// dice kept off aircraft, casualties as `effect`.
-    fn apply_volley(
-        &mut self,
-        side: Side,
-        phase: Phase,
-        rolled: Vec<RolledDie>,
-        target_vulnerable: bool,
-        effect: Effect,
-        casualty_area: &mut Vec<Unit>,
-    ) -> Volley {
-        let target = other(side);
-        let weight = |d: &RolledDie| {
-            if target_vulnerable && self.cat().get(d.unit).has(Ability::HwvInflicts) {
-                2
-            } else {
-                1
-            }
-        };
-        let sub_hits: u32 = rolled
-            .iter()
-            .filter(|d| d.hit && self.cat().get(d.unit).has(Ability::CannotHitAir))
-            .map(weight)
-            .sum();
-        let other_hits: u32 = rolled
-            .iter()
-            .filter(|d| d.hit && !self.cat().get(d.unit).has(Ability::CannotHitAir))
-            .map(weight)
-            .sum();
-        let hits = count_hits(&rolled);
-        // Hits that may fall on anyone first, then the submarines' on whoever is not flying.
-        let everyone = vec![true; self.units(target).len()];
-        let (mut casualties, mut overkill) =
-            self.take_hits(target, &everyone, other_hits, effect, casualty_area, None);
-        let not_air: Vec<bool> = self.units(target).iter().map(|u| !self.is_air(u)).collect();
-        let (more, more_overkill) =
-            self.take_hits(target, &not_air, sub_hits, effect, casualty_area, None);
-        casualties.extend(more);
-        overkill += more_overkill;
-        Volley {
-            side,
-            phase,
-            dice: rolled,
-            hits,
-            overkill,
             casualties,
         }
     }
@@ -850,13 +921,6 @@ impl<'b, 'c> Fight<'b, 'c> {
             }
         }
         (casualties, hits - used)
-    }
-}
-
-fn other(side: Side) -> Side {
-    match side {
-        Side::Attacker => Side::Defender,
-        Side::Defender => Side::Attacker,
     }
 }
 
