@@ -13,12 +13,14 @@
 //! [`BattleLog`], with who was lost and why.
 
 mod casualties;
+mod odds;
 mod render;
 
 use crate::dice::{DiceSource, Die};
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
 pub use casualties::{HitRules, LossOrder};
+pub use odds::{describe, exact_odds, Odds, Survivors};
 
 /// A battle on land (including amphibious assaults) or at sea.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -177,7 +179,7 @@ impl BattleError {
 }
 
 /// One unit in a battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Unit {
     pub kind: UnitTypeId,
     pub damage: u8,

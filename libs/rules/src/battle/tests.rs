@@ -535,3 +535,129 @@ mod properties {
         }
     }
 }
+
+mod exact {
+    use super::*;
+    use crate::dice::GameSeed;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn one_infantry_against_one_gives_a_quarter_five_eighths_and_an_eighth() {
+        let cat = catalogue("classic");
+        let odds = exact_odds(&battle(&cat, BattleKind::Land, "1 inf", "1 inf")).expect("odds");
+        assert!(close(odds.attacker_win, 1.0 / 4.0), "{odds:?}");
+        assert!(close(odds.defender_win, 5.0 / 8.0), "{odds:?}");
+        assert!(close(odds.mutual_destruction, 1.0 / 8.0), "{odds:?}");
+        assert!(close(odds.total(), 1.0));
+    }
+
+    #[test]
+    fn one_armour_against_one_infantry_gives_a_half_and_two_quarters() {
+        // Per round: attacker hits 1/2, defender 1/3; the round repeats with 1/3.
+        let cat = catalogue("classic");
+        let odds = exact_odds(&battle(&cat, BattleKind::Land, "1 arm", "1 inf")).expect("odds");
+        assert!(close(odds.attacker_win, 0.5), "{odds:?}");
+        assert!(close(odds.defender_win, 0.25), "{odds:?}");
+        assert!(close(odds.mutual_destruction, 0.25), "{odds:?}");
+    }
+
+    #[test]
+    fn the_survivor_distribution_adds_up_to_the_outcomes() {
+        let cat = catalogue("classic");
+        let odds =
+            exact_odds(&battle(&cat, BattleKind::Land, "3 inf, 1 arm", "2 inf")).expect("odds");
+        let attacker_total: f64 = odds.attacker_survivors.iter().map(|(_, p)| p).sum();
+        assert!(close(attacker_total, 1.0));
+        let none: f64 = odds
+            .attacker_survivors
+            .iter()
+            .filter(|(s, _)| s.is_empty())
+            .map(|(_, p)| p)
+            .sum();
+        assert!(close(none, odds.defender_win + odds.mutual_destruction));
+    }
+
+    /// The battles the engine and the calculator are compared on, land and sea.
+    fn comparison_battles(cat: &Catalogue) -> Vec<(&'static str, Battle<'_>)> {
+        let mut list = vec![
+            (
+                "3 inf, 1 arm vs 2 inf",
+                battle(cat, BattleKind::Land, "3 inf, 1 arm", "2 inf"),
+            ),
+            (
+                "2 inf, 2 ftr vs 3 inf, aa",
+                battle(cat, BattleKind::Land, "2 inf, 2 ftr", "3 inf, 1 aa"),
+            ),
+            (
+                "4 inf, 1 harm vs 3 inf, 1 arm",
+                battle(cat, BattleKind::Land, "4 inf, 1 harm", "3 inf, 1 arm"),
+            ),
+            (
+                "1 sub, 1 bb vs 1 bb, 1 trn",
+                battle(cat, BattleKind::Sea, "1 sub, 1 bb", "1 bb, 1 trn"),
+            ),
+            (
+                "2 ftr, 1 sub vs 1 ac, 1 ftr",
+                battle(cat, BattleKind::Sea, "2 ftr, 1 sub", "1 ac, 1 ftr"),
+            ),
+            (
+                "2 sub, 1 trn vs 2 sub",
+                battle(cat, BattleKind::Sea, "2 sub, 1 trn", "2 sub"),
+            ),
+        ];
+        let mut amphibious = battle(cat, BattleKind::Land, "3 inf", "2 inf");
+        amphibious.support_shots = 1;
+        list.push(("3 inf + bb support vs 2 inf", amphibious));
+        let mut taac = battle(cat, BattleKind::Land, "2 inf, 2 ftr", "3 inf");
+        taac.attacker_orders.combat = Some(CombatOrder::TakeAtAllCosts);
+        list.push(("TAAC 2 inf, 2 ftr vs 3 inf", taac));
+        let mut retreat = battle(cat, BattleKind::Land, "3 inf", "3 inf");
+        retreat.attacker_orders.retreat = Some(RetreatOrder::AfterRound(2));
+        list.push(("3 inf vs 3 inf, retreat after 2", retreat));
+        list
+    }
+
+    #[test]
+    fn the_engines_frequencies_over_100000_battles_agree_with_the_exact_odds() {
+        const N: u32 = 100_000;
+        let cat = catalogue("cutthroat");
+        let seed = GameSeed::from_bytes([42; 32]);
+        for (name, b) in comparison_battles(&cat) {
+            let odds = exact_odds(&b).expect("odds");
+            assert!(close(odds.total(), 1.0), "{name}: total {}", odds.total());
+            let mut counts = [0u32; 6];
+            for i in 0..N {
+                let log = resolve(&b, &mut seed.dice_for(name, u64::from(i))).expect("resolves");
+                let slot = match log.outcome {
+                    Outcome::AttackerWins => 0,
+                    Outcome::DefenderWins => 1,
+                    Outcome::MutualDestruction => 2,
+                    Outcome::AttackerRetreated => 3,
+                    Outcome::Disengaged => 4,
+                    Outcome::WalkedIn => 5,
+                };
+                counts[slot] += 1;
+            }
+            let exact = [
+                odds.attacker_win,
+                odds.defender_win,
+                odds.mutual_destruction,
+                odds.attacker_retreated,
+                odds.disengaged,
+                odds.walked_in,
+            ];
+            for (slot, p) in exact.iter().enumerate() {
+                let frequency = f64::from(counts[slot]) / f64::from(N);
+                let standard_error = (p * (1.0 - p) / f64::from(N)).sqrt().max(1e-9);
+                assert!(
+                    (frequency - p).abs() <= 4.0 * standard_error,
+                    "{name}: outcome {slot}: engine {frequency:.5}, exact {p:.5} (4 SE = {:.5})",
+                    4.0 * standard_error
+                );
+            }
+        }
+    }
+}
