@@ -96,6 +96,8 @@ pub enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// Exact odds of a battle, e.g. `warlog odds --attacker "3 inf, 1 arm" --defender "2 inf"`.
+    Odds(OddsArgs),
     /// Benchmarks that print their figures next to a baseline measured in the same run.
     Bench {
         #[command(subcommand)]
@@ -112,4 +114,29 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 1.0)]
         seconds: f64,
     },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct OddsArgs {
+    /// Attacking units, e.g. "3 inf, 1 arm, 1 ftr".
+    #[arg(long)]
+    pub attacker: String,
+    /// Defending units, e.g. "2 inf, 1 aa".
+    #[arg(long)]
+    pub defender: String,
+    /// A sea battle (default: land).
+    #[arg(long)]
+    pub sea: bool,
+    /// Battleships bombarding an amphibious assault.
+    #[arg(long, default_value_t = 0)]
+    pub support_shots: u32,
+    /// The attacker's combat order: SA, SAAC, TAAC, KAAC or WI.
+    #[arg(long)]
+    pub order: Option<String>,
+    /// Ruleset whose units to use: classic, cutthroat, aap-historical.
+    #[arg(long, default_value = "cutthroat")]
+    pub ruleset: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }

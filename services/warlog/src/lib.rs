@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod odds;
 
 use std::time::Duration;
 
@@ -59,6 +60,12 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             let result = rebuild(&cli.database, &config, &projector).await;
             server.shutdown().await;
             result
+        }
+        Command::Odds(args) => {
+            use std::io::Write;
+            let report = odds::report(&args)?;
+            writeln!(std::io::stdout(), "{report}")?;
+            Ok(())
         }
         Command::Openapi => {
             use std::io::Write;
