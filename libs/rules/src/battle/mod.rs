@@ -16,6 +16,8 @@ mod casualties;
 mod odds;
 mod render;
 
+use std::borrow::Cow;
+
 use crate::dice::{DiceSource, Die};
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
@@ -118,6 +120,10 @@ pub struct Battle<'c> {
     pub kamikaze_target: Option<UnitTypeId>,
     /// AAP heavy-weapons vulnerability.
     pub heavy_weapons: bool,
+    /// The attacking aircraft have nowhere to retreat to (known from the board): when only
+    /// they remain, defending submarines are lost before other defending units
+    /// (reference/rules-facts.md, the exception to the default orders of loss).
+    pub attacker_air_cannot_retreat: bool,
 }
 
 impl<'c> Battle<'c> {
@@ -133,6 +139,7 @@ impl<'c> Battle<'c> {
             defender_orders: Orders::default(),
             kamikaze_target: None,
             heavy_weapons: false,
+            attacker_air_cannot_retreat: false,
         }
     }
 
@@ -871,21 +878,49 @@ impl<'b, 'c> Fight<'b, 'c> {
         if hits == 0 {
             return (Vec::new(), 0);
         }
-        let (order, orders) = match side {
+        let cat = self.cat();
+        let keep_last = side == Side::Attacker && self.combat == CombatOrder::TakeAtAllCosts;
+        let by_combat_order = side == Side::Attacker
+            && matches!(
+                self.combat,
+                CombatOrder::TakeAtAllCosts | CombatOrder::SaveAirAtAllCosts
+            );
+        let subs_first = side == Side::Defender
+            && self.battle.attacker_air_cannot_retreat
+            && self
+                .attacker
+                .iter()
+                .all(|u| cat.get(u.kind).domain == Domain::Air);
+        let (base, orders) = match side {
             Side::Attacker => (&self.attacker_order, &self.battle.attacker_orders),
             Side::Defender => (&self.defender_order, &self.battle.defender_orders),
         };
-        let keep_last = side == Side::Attacker && self.combat == CombatOrder::TakeAtAllCosts;
-        let mut order = order.clone();
-        if keep_last || (side == Side::Attacker && self.combat == CombatOrder::SaveAirAtAllCosts) {
-            order.reason = LossReason::CombatOrder(self.combat);
-        }
+        let order: Cow<'_, LossOrder> = if subs_first {
+            let subs: Vec<UnitTypeId> = base
+                .order
+                .iter()
+                .copied()
+                .filter(|id| cat.get(*id).has(Ability::FirstStrike))
+                .collect();
+            let mut exception = LossOrder::explicit(&subs, base);
+            exception.reason = base.reason;
+            Cow::Owned(exception)
+        } else if by_combat_order {
+            let mut owned = base.clone();
+            owned.reason = LossReason::CombatOrder(self.combat);
+            Cow::Owned(owned)
+        } else {
+            Cow::Borrowed(base)
+        };
         let rules = HitRules {
             battleships_absorb: orders.battleships_absorb.unwrap_or(true),
             keep_last_surface_unit: keep_last,
         };
-        let units = self.units(side).clone();
-        let taken = casualties::assign_hits(self.cat(), &units, eligible, hits, &order, rules);
+        let units = match side {
+            Side::Attacker => &self.attacker,
+            Side::Defender => &self.defender,
+        };
+        let taken = casualties::assign_hits(cat, units, eligible, hits, &order, rules);
         let used: u32 = taken.iter().map(|t| u32::from(t.hits)).sum();
         let mut casualties = Vec::new();
         let mut lost = Vec::new();

@@ -457,6 +457,24 @@ fn without_the_heavy_weapons_option_a_hit_is_one_casualty() {
 }
 
 #[test]
+fn defending_subs_go_first_when_only_aircraft_attack_and_they_cannot_retreat() {
+    let cat = catalogue("classic");
+    let lost_first = |cannot_retreat: bool, dice: &[u8]| {
+        let mut b = battle(&cat, BattleKind::Sea, "2 ftr", "1 trn, 1 sub");
+        b.attacker_air_cannot_retreat = cannot_retreat;
+        let log = fight(&b, dice);
+        cat.get(log.rounds[0].volleys[0].casualties[0].unit)
+            .code
+            .clone()
+    };
+    // FTR 1 (a hit), FTR 6; the TRN and the casualty fire back and miss. Round 2: FTR 1
+    // sinks the TRN, which misses.
+    assert_eq!(lost_first(true, &[1, 6, 6, 6, 1, 6, 6]), "SUB");
+    // Otherwise the TRN goes first, and the fighters face only a sub: the battle ends.
+    assert_eq!(lost_first(false, &[1, 6, 6, 6]), "TRN");
+}
+
+#[test]
 fn a_transport_that_cannot_hit_is_fought_until_it_sinks() {
     let cat = catalogue("classic");
     let b = battle(&cat, BattleKind::Sea, "1 trn", "1 trn");
@@ -532,6 +550,26 @@ mod properties {
             prop_assert!(lost[0] <= start_attackers && lost[1] <= start_defenders);
             prop_assert_eq!(first.attacker_left.len() as u32 + lost[0], start_attackers);
             prop_assert!(first.rounds.len() < MAX_ROUNDS as usize, "the battle ended on its own");
+        }
+
+        #[test]
+        fn the_exact_odds_of_any_battle_sum_to_one(
+            land in any::<bool>(),
+            attack in prop::collection::vec(0u32..3, 6),
+            defend in prop::collection::vec(0u32..3, 6),
+            submerge in any::<bool>(),
+        ) {
+            let cat = catalogue("cutthroat");
+            let (kind, codes) = if land { (BattleKind::Land, LAND) } else { (BattleKind::Sea, SEA) };
+            let mut b = Battle::new(&cat, kind);
+            b.attacker = army(&cat, &codes, &attack);
+            b.defender = army(&cat, &codes, &defend);
+            b.defender_orders.submerge_subs = submerge;
+            prop_assume!(!b.attacker.is_empty());
+            let odds = exact_odds(&b).expect("odds");
+            prop_assert!((odds.total() - 1.0).abs() < 1e-9, "total {}", odds.total());
+            let survivors: f64 = odds.attacker_survivors.iter().map(|(_, p)| p).sum();
+            prop_assert!((survivors - 1.0).abs() < 1e-9);
         }
     }
 }
