@@ -53,11 +53,13 @@ pub struct UnitType {
     pub transport_space: u8,
     pub carries: u8,
     pub abilities: Vec<Ability>,
+    /// `abilities` as bits, for the engine's inner loops.
+    ability_bits: u16,
 }
 
 impl UnitType {
     pub fn has(&self, ability: Ability) -> bool {
-        self.abilities.contains(&ability)
+        self.ability_bits & (1 << ability as u16) != 0
     }
 
     /// Whether it takes part in the dice of a battle (AA guns and factories do not; an AA gun
@@ -93,6 +95,11 @@ pub struct Catalogue {
     ruleset: String,
     name: String,
     units: Vec<UnitType>,
+    /// The IAAPA default orders of loss: land attacker, land defender, sea attacker, sea
+    /// defender (computed once; every battle starts from one).
+    default_loss_orders: [Vec<UnitTypeId>; 4],
+    fighter: Option<UnitTypeId>,
+    battleship: Option<UnitTypeId>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -190,13 +197,24 @@ impl Catalogue {
                 transport_space: raw.transport_space,
                 carries: raw.carries,
                 abilities: raw.abilities.clone(),
+                ability_bits: raw
+                    .abilities
+                    .iter()
+                    .fold(0, |bits, a| bits | 1 << *a as u16),
             })
             .collect();
-        Ok(Catalogue {
+        let mut catalogue = Catalogue {
             ruleset: ruleset.to_owned(),
             name: chain[0].1.name.clone(),
             units,
-        })
+            default_loss_orders: Default::default(),
+            fighter: None,
+            battleship: None,
+        };
+        catalogue.fighter = catalogue.id("FTR").ok();
+        catalogue.battleship = catalogue.id("BB").ok();
+        catalogue.default_loss_orders = crate::battle::default_loss_orders(&catalogue);
+        Ok(catalogue)
     }
 
     pub fn ruleset(&self) -> &str {
@@ -218,6 +236,22 @@ impl Catalogue {
                 ruleset: self.ruleset.clone(),
                 code: code.to_owned(),
             })
+    }
+
+    /// The default order of loss, by its index (land attacker, land defender, sea attacker,
+    /// sea defender).
+    pub(crate) fn default_loss_order(&self, index: usize) -> &[UnitTypeId] {
+        &self.default_loss_orders[index]
+    }
+
+    /// The fighter, if the ruleset has one (kamikaze runs).
+    pub fn fighter(&self) -> Option<UnitTypeId> {
+        self.fighter
+    }
+
+    /// The battleship, if the ruleset has one (support shots).
+    pub fn battleship(&self) -> Option<UnitTypeId> {
+        self.battleship
     }
 
     pub fn get(&self, id: UnitTypeId) -> &UnitType {

@@ -27,22 +27,48 @@ pub struct LossOrder {
     pub reason: LossReason,
 }
 
+/// The four default orders for a catalogue, in [`order_index`] order.
+pub(crate) fn default_loss_orders(catalogue: &Catalogue) -> [Vec<UnitTypeId>; 4] {
+    let compute = |kind, side| compute_default(catalogue, kind, side);
+    [
+        compute(BattleKind::Land, Side::Attacker),
+        compute(BattleKind::Land, Side::Defender),
+        compute(BattleKind::Sea, Side::Attacker),
+        compute(BattleKind::Sea, Side::Defender),
+    ]
+}
+
+fn order_index(kind: BattleKind, side: Side) -> usize {
+    match (kind, side) {
+        (BattleKind::Land, Side::Attacker) => 0,
+        (BattleKind::Land, Side::Defender) => 1,
+        (BattleKind::Sea, Side::Attacker) => 2,
+        (BattleKind::Sea, Side::Defender) => 3,
+    }
+}
+
+fn compute_default(catalogue: &Catalogue, kind: BattleKind, side: Side) -> Vec<UnitTypeId> {
+    let mut order: Vec<UnitTypeId> = default_codes(kind, side)
+        .iter()
+        .filter_map(|code| catalogue.id(code).ok())
+        .collect();
+    let mut rest: Vec<(u32, UnitTypeId)> = catalogue
+        .units()
+        .filter(|(id, _)| !order.contains(id))
+        .map(|(id, u)| (u.cost, id))
+        .collect();
+    rest.sort();
+    order.extend(rest.into_iter().map(|(_, id)| id));
+    order
+}
+
 impl LossOrder {
     /// The IAAPA default for this kind of battle and side.
     pub fn default_for(catalogue: &Catalogue, kind: BattleKind, side: Side) -> Self {
-        let mut order: Vec<UnitTypeId> = default_codes(kind, side)
-            .iter()
-            .filter_map(|code| catalogue.id(code).ok())
-            .collect();
-        let mut rest: Vec<(u32, UnitTypeId)> = catalogue
-            .units()
-            .filter(|(id, _)| !order.contains(id))
-            .map(|(id, u)| (u.cost, id))
-            .collect();
-        rest.sort();
-        order.extend(rest.into_iter().map(|(_, id)| id));
         LossOrder {
-            order,
+            order: catalogue
+                .default_loss_order(order_index(kind, side))
+                .to_vec(),
             reason: LossReason::DefaultOrder,
         }
     }

@@ -17,10 +17,12 @@ mod odds;
 mod render;
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use crate::dice::{DiceSource, Die};
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
+pub(crate) use casualties::default_loss_orders;
 pub use casualties::{HitRules, LossOrder};
 pub use odds::{describe, exact_odds, Odds, Survivors};
 
@@ -361,8 +363,8 @@ struct Fight<'b, 'c> {
     /// Whether the defender has an AA gun (it fires in its own phase, never as a column).
     defender_aa: bool,
     combat: CombatOrder,
-    attacker_order: LossOrder,
-    defender_order: LossOrder,
+    attacker_order: Rc<LossOrder>,
+    defender_order: Rc<LossOrder>,
     rounds: Vec<RoundLog>,
 }
 
@@ -428,7 +430,7 @@ impl<'b, 'c> Fight<'b, 'c> {
             ));
         }
         if let Some(target) = battle.kamikaze_target {
-            let fighter = cat.id("FTR").ok();
+            let fighter = cat.fighter();
             if !attacker.iter().any(|u| Some(u.kind) == fighter) {
                 return Err(BattleError::new(
                     "kamikaze-without-fighter",
@@ -471,8 +473,8 @@ impl<'b, 'c> Fight<'b, 'c> {
             defender,
             defender_aa,
             combat,
-            attacker_order,
-            defender_order,
+            attacker_order: Rc::new(attacker_order),
+            defender_order: Rc::new(defender_order),
             rounds: Vec::new(),
         })
     }
@@ -671,7 +673,7 @@ impl<'b, 'c> Fight<'b, 'c> {
                     .collect()
             }
             Step::SupportShot if first && self.battle.support_shots > 0 => {
-                let bb = self.cat().id("BB").ok();
+                let bb = self.cat().battleship();
                 let to_hit = bb.map(|b| self.cat().get(b).attack).unwrap_or(4);
                 let unit = bb.unwrap_or(self.attacker[0].kind);
                 (0..self.battle.support_shots)
@@ -822,7 +824,7 @@ impl<'b, 'c> Fight<'b, 'c> {
     }
 
     fn kamikaze(&mut self, target: UnitTypeId) -> Volley {
-        let fighter = self.cat().id("FTR").ok();
+        let fighter = self.cat().fighter();
         if let Some(pos) = self.attacker.iter().position(|u| Some(u.kind) == fighter) {
             self.attacker.remove(pos);
         }
@@ -892,8 +894,8 @@ impl<'b, 'c> Fight<'b, 'c> {
                 .iter()
                 .all(|u| cat.get(u.kind).domain == Domain::Air);
         let (base, orders) = match side {
-            Side::Attacker => (&self.attacker_order, &self.battle.attacker_orders),
-            Side::Defender => (&self.defender_order, &self.battle.defender_orders),
+            Side::Attacker => (&*self.attacker_order, &self.battle.attacker_orders),
+            Side::Defender => (&*self.defender_order, &self.battle.defender_orders),
         };
         let order: Cow<'_, LossOrder> = if subs_first {
             let subs: Vec<UnitTypeId> = base
