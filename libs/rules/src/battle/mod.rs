@@ -251,7 +251,7 @@ pub struct RoundLog {
     pub volleys: Vec<Volley>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
     AttackerWins,
     DefenderWins,
@@ -806,6 +806,41 @@ impl<'b, 'c> Fight<'b, 'c> {
         casualties.extend(more);
         overkill += more_overkill;
         (casualties, overkill)
+    }
+
+    /// Whether a round's attacker and defender columns are independent, given its start:
+    /// no attacking subs (their victims do not fire back) and no defending unit whose
+    /// defense would drop if damaged in this round's attack.
+    fn columns_are_independent(&self) -> bool {
+        let cat = self.cat();
+        !self.attacker.iter().any(|u| self.is_sub(u))
+            && !self.defender.iter().any(|u| {
+                let t = cat.get(u.kind);
+                t.hit_points.saturating_sub(u.damage) > 1
+                    && t.damaged_defense.is_some_and(|dd| dd != t.defense)
+            })
+    }
+
+    /// Whether the first round has anything the later ones do not: a kamikaze run, AA fire
+    /// at aircraft, support shots, or subs that submerge.
+    fn has_first_round_phases(&self) -> bool {
+        self.battle.kamikaze_target.is_some()
+            || self.battle.support_shots > 0
+            || (self.defender_aa
+                && self.battle.kind == BattleKind::Land
+                && self.attacker.iter().any(|u| self.is_air(u)))
+            || (self.battle.defender_orders.submerge_subs
+                && self.defender.iter().any(|u| self.is_sub(u)))
+    }
+
+    /// Whether defending subs are lost first (only aircraft attack, and cannot retreat).
+    fn subs_lost_first(&self) -> bool {
+        let cat = self.cat();
+        self.battle.attacker_air_cannot_retreat
+            && self
+                .attacker
+                .iter()
+                .all(|u| cat.get(u.kind).domain == Domain::Air)
     }
 
     /// Whether (attacker, defender) count more than 20 heavy-weapons units this round.

@@ -9,7 +9,9 @@
 //! nothing changes is folded in exactly (a geometric series).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+use rustc_hash::FxHashMap;
 
 use super::{
     Battle, BattleError, Fight, Hits, Outcome, RetreatOrder, RoundContext, Shot, Step, Unit,
@@ -79,6 +81,38 @@ pub fn describe(survivors: &Survivors, catalogue: &Catalogue) -> String {
 
 type Key = (Vec<Unit>, Vec<Unit>);
 
+/// The armies one side can be left with, interned as small ids.
+#[derive(Default)]
+struct Armies {
+    ids: FxHashMap<Vec<Unit>, u32>,
+    units: Vec<Vec<Unit>>,
+}
+
+impl Armies {
+    fn intern(&mut self, units: &[Unit]) -> u32 {
+        if let Some(id) = self.ids.get(units) {
+            return *id;
+        }
+        let id = self.units.len() as u32;
+        self.units.push(units.to_vec());
+        self.ids.insert(units.to_vec(), id);
+        id
+    }
+}
+
+/// A state of the chain: the round (while it matters) and both armies.
+type State = (u32, u32, u32);
+
+/// What a steady round does to one side, cached: the law of the hits it scores, and what
+/// each number of hits it takes leaves of it.
+#[derive(Default)]
+struct SideCache {
+    /// (army, other side vulnerable to heavy weapons) -> law of its hits.
+    hits: FxHashMap<(u32, bool), Vec<(Hits, f64)>>,
+    /// (army, hits taken, special order flag) -> army left.
+    after: FxHashMap<(u32, Hits, bool), u32>,
+}
+
 /// The exact odds of `battle`.
 pub fn exact_odds(battle: &Battle<'_>) -> Result<Odds, BattleError> {
     let initial = Fight::new(battle)?;
@@ -104,59 +138,202 @@ pub fn exact_odds(battle: &Battle<'_>) -> Result<Odds, BattleError> {
         Some(RetreatOrder::AfterRound(n)) => n.saturating_add(1).max(2),
         _ => 2,
     };
-    let mut attacker_left: HashMap<Vec<Unit>, f64> = HashMap::new();
-    let mut defender_left: HashMap<Vec<Unit>, f64> = HashMap::new();
-    let mut queue: BTreeMap<(Reverse<u32>, u32, Key), (Fight<'_, '_>, f64)> = BTreeMap::new();
-    let mut start = initial;
-    canonical(&mut start);
-    queue.insert((Reverse(start.hit_points()), 1, start.key()), (start, 1.0));
+    let mut template = initial;
+    canonical(&mut template);
+    let mut armies = [Armies::default(), Armies::default()];
+    let mut caches = [SideCache::default(), SideCache::default()];
+    let start: State = (
+        1,
+        armies[0].intern(&template.attacker),
+        armies[1].intern(&template.defender),
+    );
+    // Every transition but "no change" loses hit points, so states are expanded most hit
+    // points first (and earlier rounds first among equals); each is expanded once.
+    let mut pending: FxHashMap<State, f64> = FxHashMap::default();
+    let mut order: BinaryHeap<(u32, Reverse<u32>, u32, u32)> = BinaryHeap::new();
+    let mut ended: FxHashMap<(Outcome, u32, u32), f64> = FxHashMap::default();
+    let mut outcomes: FxHashMap<(u32, u32), Option<Outcome>> = FxHashMap::default();
+    pending.insert(start, 1.0);
+    order.push((template.hit_points(), Reverse(1), start.1, start.2));
 
-    while let Some(((_, round, key), (fight, p))) = queue.pop_first() {
+    while let Some((_, Reverse(round), a, d)) = order.pop() {
+        let state = (round, a, d);
+        let Some(p) = pending.remove(&state) else {
+            continue;
+        };
         odds.states += 1;
+        let mut fight = template.clone();
+        fight.attacker.clone_from(&armies[0].units[a as usize]);
+        fight.defender.clone_from(&armies[1].units[d as usize]);
         let next_round = (round + 1).min(steady_round);
-        let outcomes = round_distribution(&fight, round);
+        let plain_round = round > 1 || !fight.has_first_round_phases();
+        let transitions: Vec<(u32, u32, f64)> = if plain_round && fight.columns_are_independent() {
+            steady_transitions(&fight, (a, d), &mut armies, &mut caches)
+        } else {
+            round_distribution(&fight, round)
+                .into_iter()
+                .map(|(f, q)| {
+                    (
+                        armies[0].intern(&f.attacker),
+                        armies[1].intern(&f.defender),
+                        q,
+                    )
+                })
+                .collect()
+        };
         // A steady state that can come back to itself: fold the loop in.
         let stay: f64 = if round == steady_round {
-            outcomes
+            transitions
                 .iter()
-                .filter(|(f, _)| f.outcome(round).is_none() && f.key() == key)
-                .map(|(_, q)| q)
+                .filter(|(a2, d2, _)| (*a2, *d2) == (a, d))
+                .map(|(_, _, q)| q)
                 .sum()
         } else {
             0.0
         };
         if stay >= 1.0 - 1e-15 {
-            // Nothing can change any more (should be caught as an outcome; kept as a guard).
-            odds.add(Outcome::Disengaged, p);
-            *attacker_left.entry(fight.attacker.clone()).or_default() += p;
-            *defender_left.entry(fight.defender.clone()).or_default() += p;
+            *ended.entry((Outcome::Disengaged, a, d)).or_default() += p;
             continue;
         }
         let scale = p / (1.0 - stay);
-        for (next, q) in outcomes {
+        for (a2, d2, q) in transitions {
+            if round == steady_round && (a2, d2) == (a, d) {
+                continue;
+            }
             let mass = q * scale;
-            match next.outcome(round) {
-                Some(outcome) => {
-                    odds.add(outcome, mass);
-                    *attacker_left.entry(next.attacker.clone()).or_default() += mass;
-                    *defender_left.entry(next.defender.clone()).or_default() += mass;
-                }
-                None if round == steady_round && next.key() == key => {}
+            // In steady rounds the outcome depends on the two armies only.
+            let cached = (round == steady_round)
+                .then(|| outcomes.get(&(a2, d2)).copied())
+                .flatten();
+            let outcome = match cached {
+                Some(outcome) => outcome,
                 None => {
-                    let k = (Reverse(next.hit_points()), next_round, next.key());
-                    match queue.get_mut(&k) {
-                        Some((_, existing)) => *existing += mass,
-                        None => {
-                            queue.insert(k, (next, mass));
-                        }
+                    fight.attacker.clone_from(&armies[0].units[a2 as usize]);
+                    fight.defender.clone_from(&armies[1].units[d2 as usize]);
+                    let outcome = fight.outcome(round);
+                    if round == steady_round {
+                        outcomes.insert((a2, d2), outcome);
                     }
+                    outcome
+                }
+            };
+            match outcome {
+                Some(outcome) => *ended.entry((outcome, a2, d2)).or_default() += mass,
+                None => {
+                    let next = (next_round, a2, d2);
+                    let slot = pending.entry(next).or_insert_with(|| {
+                        let hit_points = side_hit_points(&template, &armies[0].units[a2 as usize])
+                            + side_hit_points(&template, &armies[1].units[d2 as usize]);
+                        order.push((hit_points, Reverse(next_round), a2, d2));
+                        0.0
+                    });
+                    *slot += mass;
                 }
             }
         }
     }
+    let mut attacker_left: HashMap<Vec<Unit>, f64> = HashMap::new();
+    let mut defender_left: HashMap<Vec<Unit>, f64> = HashMap::new();
+    for ((outcome, a, d), p) in ended {
+        odds.add(outcome, p);
+        *attacker_left
+            .entry(armies[0].units[a as usize].clone())
+            .or_default() += p;
+        *defender_left
+            .entry(armies[1].units[d as usize].clone())
+            .or_default() += p;
+    }
     odds.attacker_survivors = grouped(attacker_left);
     odds.defender_survivors = grouped(defender_left);
     Ok(odds)
+}
+
+/// One steady round where the two sides' columns are independent: the attacker's hits
+/// decide what is left of the defender, the defender's (every defender fires, casualties
+/// included) what is left of the attacker; the round is the product of the two.
+fn steady_transitions(
+    fight: &Fight<'_, '_>,
+    (a, d): (u32, u32),
+    armies: &mut [Armies; 2],
+    caches: &mut [SideCache; 2],
+) -> Vec<(u32, u32, f64)> {
+    let (attacker_vulnerable, defender_vulnerable) = fight.heavy_weapons_vulnerable();
+    let ctx = RoundContext {
+        number: u32::MAX,
+        casualty_area: Vec::new(),
+        submerged: Vec::new(),
+        heavy_weapons: (attacker_vulnerable, defender_vulnerable),
+    };
+    let subs_first = fight.subs_lost_first();
+    // The defender's losses, from the attacker's columns.
+    let attack_law = caches[0]
+        .hits
+        .entry((a, defender_vulnerable))
+        .or_insert_with(|| {
+            let shots: Vec<Shot> = (1..=6)
+                .flat_map(|c| fight.shots(Step::AttackerColumn(c), &ctx))
+                .collect();
+            hit_distribution(fight, Step::AttackerColumn(1), &ctx, &shots)
+        })
+        .clone();
+    let mut defender_next: Vec<(u32, f64)> = Vec::with_capacity(attack_law.len());
+    for (hits, q) in attack_law {
+        let key = (d, hits, subs_first);
+        let next = match caches[1].after.get(&key) {
+            Some(next) => *next,
+            None => {
+                let mut f = fight.clone();
+                f.apply_split(
+                    super::Side::Defender,
+                    hits,
+                    super::Effect::Removed,
+                    &mut Vec::new(),
+                );
+                canonical(&mut f);
+                let next = armies[1].intern(&f.defender);
+                caches[1].after.insert(key, next);
+                next
+            }
+        };
+        defender_next.push((next, q));
+    }
+    // The attacker's losses, from the defender's columns.
+    let defence_law = caches[1]
+        .hits
+        .entry((d, attacker_vulnerable))
+        .or_insert_with(|| {
+            let shots = fight.shots(Step::DefenderColumns, &ctx);
+            hit_distribution(fight, Step::DefenderColumns, &ctx, &shots)
+        })
+        .clone();
+    let mut attacker_next: Vec<(u32, f64)> = Vec::with_capacity(defence_law.len());
+    for (hits, q) in defence_law {
+        let key = (a, hits, false);
+        let next = match caches[0].after.get(&key) {
+            Some(next) => *next,
+            None => {
+                let mut f = fight.clone();
+                f.apply_split(
+                    super::Side::Attacker,
+                    hits,
+                    super::Effect::Removed,
+                    &mut Vec::new(),
+                );
+                canonical(&mut f);
+                let next = armies[0].intern(&f.attacker);
+                caches[0].after.insert(key, next);
+                next
+            }
+        };
+        attacker_next.push((next, q));
+    }
+    let mut joint = Vec::with_capacity(defender_next.len() * attacker_next.len());
+    for (d2, qd) in &defender_next {
+        for (a2, qa) in &attacker_next {
+            joint.push((*a2, *d2, qd * qa));
+        }
+    }
+    joint
 }
 
 fn survivors(units: &[Unit]) -> Survivors {
@@ -180,6 +357,13 @@ fn grouped(left: HashMap<Vec<Unit>, f64>) -> Vec<(Survivors, f64)> {
 fn canonical(fight: &mut Fight<'_, '_>) {
     fight.attacker.sort_unstable();
     fight.defender.sort_unstable();
+}
+
+fn side_hit_points(fight: &Fight<'_, '_>, units: &[Unit]) -> u32 {
+    units
+        .iter()
+        .map(|u| u32::from(fight.cat().get(u.kind).hit_points.saturating_sub(u.damage)))
+        .sum()
 }
 
 impl Fight<'_, '_> {
