@@ -125,12 +125,12 @@ pub struct HitRules {
     pub keep_last_surface_unit: bool,
 }
 
-/// Spreads `hits` over `units` (those with `eligible[i]` true may be hit) and returns who
+/// Spreads `hits` over `units` (those `eligible` may be hit) and returns who
 /// takes what; hits nobody can take are overkill (the caller counts them).
 pub fn assign_hits(
     catalogue: &Catalogue,
     units: &[Unit],
-    eligible: &[bool],
+    eligible: impl Fn(&Unit) -> bool,
     hits: u32,
     order: &LossOrder,
     rules: HitRules,
@@ -146,10 +146,14 @@ pub fn assign_hits(
             .saturating_sub(u.damage + extra[i])
     };
 
-    if rules.battleships_absorb {
+    let absorbing = rules.battleships_absorb
+        && units
+            .iter()
+            .any(|u| catalogue.get(u.kind).hit_points > u.damage + 1);
+    if absorbing {
         // Each multi-hit ship takes damage down to its last hit point, in order of loss.
         let mut ships: Vec<usize> = (0..units.len())
-            .filter(|&i| eligible[i] && capacity(i, &extra) > 1)
+            .filter(|&i| eligible(&units[i]) && capacity(i, &extra) > 1)
             .collect();
         ships.sort_by_key(|&i| order.rank(units[i].kind));
         for i in ships {
@@ -170,7 +174,7 @@ pub fn assign_hits(
     }
 
     let mut candidates: Vec<usize> = (0..units.len())
-        .filter(|&i| eligible[i] && capacity(i, &extra) > 0)
+        .filter(|&i| eligible(&units[i]) && capacity(i, &extra) > 0)
         .collect();
     // Most damaged first among equals: a damaged ship goes before a fresh one of its type.
     candidates.sort_by_key(|&i| {

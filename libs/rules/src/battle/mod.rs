@@ -343,6 +343,16 @@ struct Hits {
     not_air: u32,
 }
 
+/// Which units of a side may take a volley's hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Targets {
+    Anyone,
+    /// Submarine hits.
+    NotAir,
+    /// AA fire.
+    AirOnly,
+}
+
 /// What a round carries from step to step.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct RoundContext {
@@ -700,24 +710,24 @@ impl<'b, 'c> Fight<'b, 'c> {
                 })
                 .collect(),
             Step::DefenderColumns => {
-                let firing: Vec<&Unit> = self
-                    .defender
-                    .iter()
-                    .chain(ctx.casualty_area.iter())
-                    .collect();
-                let mut shots = Vec::new();
+                let firing = || self.defender.iter().chain(ctx.casualty_area.iter());
+                let mut shots = Vec::with_capacity(self.defender.len() + ctx.casualty_area.len());
                 for column in 1..=6u8 {
                     // Within a column, submarines' dice come last: they cannot hit aircraft,
                     // so their hits are told apart.
-                    let mut shooters: Vec<&&Unit> = firing
-                        .iter()
-                        .filter(|u| self.to_hit(Side::Defender, u) == column)
-                        .collect();
-                    shooters.sort_by_key(|u| self.cat().get(u.kind).has(Ability::CannotHitAir));
-                    shots.extend(shooters.iter().map(|u| Shot {
-                        unit: u.kind,
-                        to_hit: column,
-                    }));
+                    for subs in [false, true] {
+                        shots.extend(
+                            firing()
+                                .filter(|u| {
+                                    self.to_hit(Side::Defender, u) == column
+                                        && self.cat().get(u.kind).has(Ability::CannotHitAir) == subs
+                                })
+                                .map(|u| Shot {
+                                    unit: u.kind,
+                                    to_hit: column,
+                                }),
+                        );
+                    }
                 }
                 shots
             }
@@ -762,17 +772,14 @@ impl<'b, 'c> Fight<'b, 'c> {
                 };
                 (volley.casualties, 0)
             }
-            Step::AntiAircraft => {
-                let eligible: Vec<bool> = self.attacker.iter().map(|u| self.is_air(u)).collect();
-                self.take_hits(
-                    Side::Attacker,
-                    &eligible,
-                    hits.anyone,
-                    Effect::Removed,
-                    &mut Vec::new(),
-                    Some(LossReason::AntiAircraft),
-                )
-            }
+            Step::AntiAircraft => self.take_hits(
+                Side::Attacker,
+                Targets::AirOnly,
+                hits.anyone,
+                Effect::Removed,
+                &mut Vec::new(),
+                Some(LossReason::AntiAircraft),
+            ),
             Step::SupportShot | Step::AttackerColumn(_) => {
                 let mut area = std::mem::take(&mut ctx.casualty_area);
                 let result =
@@ -797,14 +804,26 @@ impl<'b, 'c> Fight<'b, 'c> {
         effect: Effect,
         casualty_area: &mut Vec<Unit>,
     ) -> (Vec<Casualty>, u32) {
-        let everyone = vec![true; self.units(target).len()];
-        let (mut casualties, mut overkill) =
-            self.take_hits(target, &everyone, hits.anyone, effect, casualty_area, None);
-        let not_air: Vec<bool> = self.units(target).iter().map(|u| !self.is_air(u)).collect();
-        let (more, more_overkill) =
-            self.take_hits(target, &not_air, hits.not_air, effect, casualty_area, None);
-        casualties.extend(more);
-        overkill += more_overkill;
+        let (mut casualties, mut overkill) = self.take_hits(
+            target,
+            Targets::Anyone,
+            hits.anyone,
+            effect,
+            casualty_area,
+            None,
+        );
+        if hits.not_air > 0 {
+            let (more, more_overkill) = self.take_hits(
+                target,
+                Targets::NotAir,
+                hits.not_air,
+                effect,
+                casualty_area,
+                None,
+            );
+            casualties.extend(more);
+            overkill += more_overkill;
+        }
         (casualties, overkill)
     }
 
@@ -893,20 +912,13 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
     }
 
-    fn units(&self, side: Side) -> &Vec<Unit> {
-        match side {
-            Side::Attacker => &self.attacker,
-            Side::Defender => &self.defender,
-        }
-    }
-
-    /// Takes `hits` from `side` among the `eligible` units. Lost units are removed from the
+    /// Takes `hits` from `side` among the `targets` units. Lost units are removed from the
     /// side (and put in `casualty_area` when they still fire back). Returns the casualties
     /// and the overkill.
     fn take_hits(
         &mut self,
         side: Side,
-        eligible: &[bool],
+        targets: Targets,
         hits: u32,
         effect: Effect,
         casualty_area: &mut Vec<Unit>,
@@ -956,6 +968,11 @@ impl<'b, 'c> Fight<'b, 'c> {
         let units = match side {
             Side::Attacker => &self.attacker,
             Side::Defender => &self.defender,
+        };
+        let eligible = |u: &Unit| match targets {
+            Targets::Anyone => true,
+            Targets::NotAir => cat.get(u.kind).domain != Domain::Air,
+            Targets::AirOnly => cat.get(u.kind).domain == Domain::Air,
         };
         let taken = casualties::assign_hits(cat, units, eligible, hits, &order, rules);
         let used: u32 = taken.iter().map(|t| u32::from(t.hits)).sum();
