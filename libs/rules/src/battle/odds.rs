@@ -14,7 +14,8 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use rustc_hash::FxHashMap;
 
 use super::{
-    Battle, BattleError, Fight, Hits, Outcome, RetreatOrder, RoundContext, Shot, Step, Unit,
+    Battle, BattleError, Effect, Fight, Hits, Outcome, RetreatOrder, RoundContext, Shot, Side,
+    Step, Unit,
 };
 use crate::units::{Catalogue, UnitTypeId};
 
@@ -248,6 +249,39 @@ pub fn exact_odds(battle: &Battle<'_>) -> Result<Odds, BattleError> {
     Ok(odds)
 }
 
+/// What each number of hits in `law` leaves of `side`'s army `id` (cached per side).
+fn armies_after(
+    fight: &Fight<'_, '_>,
+    side: Side,
+    (id, special): (u32, bool),
+    law: &[(Hits, f64)],
+    armies: &mut [Armies; 2],
+    caches: &mut [SideCache; 2],
+) -> Vec<(u32, f64)> {
+    let index = usize::from(side == Side::Defender);
+    law.iter()
+        .map(|&(hits, q)| {
+            let key = (id, hits, special);
+            let next = match caches[index].after.get(&key) {
+                Some(next) => *next,
+                None => {
+                    let mut f = fight.clone();
+                    f.apply_split(side, hits, Effect::Removed, &mut Vec::new());
+                    canonical(&mut f);
+                    let left = match side {
+                        Side::Attacker => &f.attacker,
+                        Side::Defender => &f.defender,
+                    };
+                    let next = armies[index].intern(left);
+                    caches[index].after.insert(key, next);
+                    next
+                }
+            };
+            (next, q)
+        })
+        .collect()
+}
+
 /// One steady round where the two sides' columns are independent: the attacker's hits
 /// decide what is left of the defender, the defender's (every defender fires, casualties
 /// included) what is left of the attacker; the round is the product of the two.
@@ -265,7 +299,7 @@ fn steady_transitions(
         heavy_weapons: (attacker_vulnerable, defender_vulnerable),
     };
     let subs_first = fight.subs_lost_first();
-    // The defender's losses, from the attacker's columns.
+    // The defender's losses come from the attacker's columns, and the other way round.
     let attack_law = caches[0]
         .hits
         .entry((a, defender_vulnerable))
@@ -276,28 +310,6 @@ fn steady_transitions(
             hit_distribution(fight, Step::AttackerColumn(1), &ctx, &shots)
         })
         .clone();
-    let mut defender_next: Vec<(u32, f64)> = Vec::with_capacity(attack_law.len());
-    for (hits, q) in attack_law {
-        let key = (d, hits, subs_first);
-        let next = match caches[1].after.get(&key) {
-            Some(next) => *next,
-            None => {
-                let mut f = fight.clone();
-                f.apply_split(
-                    super::Side::Defender,
-                    hits,
-                    super::Effect::Removed,
-                    &mut Vec::new(),
-                );
-                canonical(&mut f);
-                let next = armies[1].intern(&f.defender);
-                caches[1].after.insert(key, next);
-                next
-            }
-        };
-        defender_next.push((next, q));
-    }
-    // The attacker's losses, from the defender's columns.
     let defence_law = caches[1]
         .hits
         .entry((d, attacker_vulnerable))
@@ -306,27 +318,22 @@ fn steady_transitions(
             hit_distribution(fight, Step::DefenderColumns, &ctx, &shots)
         })
         .clone();
-    let mut attacker_next: Vec<(u32, f64)> = Vec::with_capacity(defence_law.len());
-    for (hits, q) in defence_law {
-        let key = (a, hits, false);
-        let next = match caches[0].after.get(&key) {
-            Some(next) => *next,
-            None => {
-                let mut f = fight.clone();
-                f.apply_split(
-                    super::Side::Attacker,
-                    hits,
-                    super::Effect::Removed,
-                    &mut Vec::new(),
-                );
-                canonical(&mut f);
-                let next = armies[0].intern(&f.attacker);
-                caches[0].after.insert(key, next);
-                next
-            }
-        };
-        attacker_next.push((next, q));
-    }
+    let defender_next = armies_after(
+        fight,
+        Side::Defender,
+        (d, subs_first),
+        &attack_law,
+        armies,
+        caches,
+    );
+    let attacker_next = armies_after(
+        fight,
+        Side::Attacker,
+        (a, false),
+        &defence_law,
+        armies,
+        caches,
+    );
     let mut joint = Vec::with_capacity(defender_next.len() * attacker_next.len());
     for (d2, qd) in &defender_next {
         for (a2, qa) in &attacker_next {
@@ -336,7 +343,7 @@ fn steady_transitions(
     joint
 }
 
-fn survivors(units: &[Unit]) -> Survivors {
+pub(super) fn survivors(units: &[Unit]) -> Survivors {
     let mut out = Survivors::new();
     for u in units {
         *out.entry((u.kind, u.damage > 0)).or_default() += 1;

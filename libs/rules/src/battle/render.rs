@@ -12,7 +12,6 @@
 //! them; nothing when there are none). Phases before the columns have their own letters:
 //! K (kamikaze), AA (anti-aircraft), B (battleship support shot), S (attacking subs).
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::units::{Catalogue, UnitTypeId};
@@ -141,23 +140,5 @@ fn outcome_text(outcome: Outcome) -> &'static str {
 }
 
 fn units_text(units: &[Unit], catalogue: &Catalogue) -> String {
-    if units.is_empty() {
-        return "none".to_owned();
-    }
-    let mut counts: BTreeMap<(UnitTypeId, bool), u32> = BTreeMap::new();
-    for u in units {
-        *counts.entry((u.kind, u.damage > 0)).or_default() += 1;
-    }
-    counts
-        .iter()
-        .map(|((kind, damaged), n)| {
-            let code = &catalogue.get(*kind).code;
-            if *damaged {
-                format!("{n} {code} (damaged)")
-            } else {
-                format!("{n} {code}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    super::odds::describe(&super::odds::survivors(units), catalogue)
 }
