@@ -5,6 +5,8 @@
 //! argument, so every game can be replayed bit for bit from its event log.
 
 pub mod battle;
+pub mod board;
 pub mod dice;
 pub mod scoring;
+pub mod setup;
 pub mod units;
