@@ -7,6 +7,7 @@
 pub mod battle;
 pub mod board;
 pub mod dice;
+pub mod game;
 pub mod scoring;
 pub mod setup;
 pub mod units;

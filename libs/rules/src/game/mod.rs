@@ -1,0 +1,457 @@
+//! A game as a fold of events: [`decide`] checks an order against the rules and the state
+//! and returns the events it causes (or a [`RuleViolation`]); [`apply`] folds an event into
+//! the state and never fails. Randomness and time come in as arguments, never from here.
+//!
+//! This covers the turn and phase cycle, purchases, placement at industrial complexes and
+//! income; movement, combat, technology and the Cut-Throat special rules build on it.
+
+use std::collections::BTreeMap;
+
+use crate::board::{Board, Power, TerritoryId};
+use crate::setup::Setup;
+use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
+
+#[cfg(test)]
+mod tests;
+
+/// The phases of a power's turn, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Phase {
+    Repairs,
+    WeaponsDevelopment,
+    Purchase,
+    CombatMove,
+    Battles,
+    NonCombatMove,
+    Placement,
+    Income,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 8] = [
+        Phase::Repairs,
+        Phase::WeaponsDevelopment,
+        Phase::Purchase,
+        Phase::CombatMove,
+        Phase::Battles,
+        Phase::NonCombatMove,
+        Phase::Placement,
+        Phase::Income,
+    ];
+
+    fn next(self) -> Option<Phase> {
+        let i = Phase::ALL.iter().position(|p| *p == self)?;
+        Phase::ALL.get(i + 1).copied()
+    }
+}
+
+/// A unit on the board: its owner, type and damage.
+pub type StackKey = (Power, UnitTypeId, u8);
+
+/// The state of a game, rebuilt from its events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameState {
+    pub round: u32,
+    /// Whose turn it is, as an index into the board's turn order.
+    pub turn: usize,
+    pub phase: Phase,
+    /// Who holds each territory (by territory index).
+    pub holder: Vec<Option<Power>>,
+    /// The units in each territory and sea zone (by territory index).
+    pub forces: Vec<BTreeMap<StackKey, u32>>,
+    pub treasury: BTreeMap<Power, u32>,
+    /// Units bought this turn and not yet placed.
+    pub pending: BTreeMap<UnitTypeId, u32>,
+    /// Where each power's original industrial complexes stand: they produce without limit
+    /// while their owner holds them; any other complex produces up to its territory's value.
+    pub original_factories: BTreeMap<TerritoryId, Power>,
+    /// Units placed per territory this turn (for production limits).
+    pub placed_this_turn: BTreeMap<TerritoryId, u32>,
+}
+
+/// Something that happened in a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameEvent {
+    PhaseEnded {
+        power: Power,
+        phase: Phase,
+    },
+    UnitsPurchased {
+        power: Power,
+        units: Vec<(UnitTypeId, u32)>,
+        cost: u32,
+    },
+    UnitsPlaced {
+        power: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+    },
+    IncomeCollected {
+        power: Power,
+        amount: u32,
+    },
+}
+
+/// What a player (or the GM on their behalf) asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Order {
+    /// Finish the current phase.
+    EndPhase,
+    Purchase(Vec<(UnitTypeId, u32)>),
+    Place {
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+    },
+}
+
+/// A refused order: a stable code, the rule it breaks, and a message a player understands.
+/// The state is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} ({rule})")]
+pub struct RuleViolation {
+    pub code: &'static str,
+    pub rule: &'static str,
+    pub message: String,
+}
+
+fn violation(code: &'static str, rule: &'static str, message: impl Into<String>) -> RuleViolation {
+    RuleViolation {
+        code,
+        rule,
+        message: message.into(),
+    }
+}
+
+/// What the rules need to know besides the state.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules<'a> {
+    pub board: &'a Board,
+    pub catalogue: &'a Catalogue,
+}
+
+impl GameState {
+    /// The start of a game from a setup: round 1, the first power's repairs, each power's
+    /// treasury its starting IPC count.
+    pub fn start(rules: Rules<'_>, setup: &Setup) -> GameState {
+        let n = rules.board.territories().count();
+        let mut holder = vec![None; n];
+        let mut forces = vec![BTreeMap::new(); n];
+        let mut original_factories = BTreeMap::new();
+        let factory = rules
+            .catalogue
+            .units()
+            .find(|(_, u)| u.has(Ability::Factory))
+            .map(|(id, _)| id);
+        for place in &setup.places {
+            holder[place.territory.index()] = Some(place.power);
+            for &(unit, count) in &place.units {
+                *forces[place.territory.index()]
+                    .entry((place.power, unit, 0))
+                    .or_default() += count;
+                if Some(unit) == factory {
+                    original_factories.insert(place.territory, place.power);
+                }
+            }
+        }
+        let treasury = setup.initial_ipc(rules.board);
+        GameState {
+            round: 1,
+            turn: 0,
+            phase: Phase::Repairs,
+            holder,
+            forces,
+            treasury,
+            pending: BTreeMap::new(),
+            original_factories,
+            placed_this_turn: BTreeMap::new(),
+        }
+    }
+
+    /// The power whose turn it is.
+    pub fn power(&self, board: &Board) -> Power {
+        board.turn_order()[self.turn % board.turn_order().len()]
+    }
+
+    /// The IPC count of a power: the printed values of the territories it holds.
+    pub fn ipc_count(&self, board: &Board, power: Power) -> u32 {
+        crate::scoring::ipc_count(
+            &power,
+            board
+                .territories()
+                .map(|(id, t)| (t.ipc, self.holder[id.index()])),
+        )
+    }
+
+    /// Whether any combat may be ordered now (Cut-Throat: none in the first round).
+    pub fn combat_allowed(&self) -> bool {
+        self.round > 1
+    }
+
+    /// How many units `power` may still place in `territory` this turn, if it has a
+    /// complex there; `None` for no limit.
+    fn production_left(
+        &self,
+        rules: Rules<'_>,
+        power: Power,
+        territory: TerritoryId,
+    ) -> Result<Option<u32>, RuleViolation> {
+        // Complexes are captured, never destroyed: whoever holds the territory uses it.
+        let has_factory = self.forces[territory.index()]
+            .keys()
+            .any(|(_, unit, _)| rules.catalogue.get(*unit).has(Ability::Factory));
+        if !has_factory || self.holder[territory.index()] != Some(power) {
+            return Err(violation(
+                "no-factory",
+                "Classic rules, Mobilize; Cut-Throat, IC movement",
+                format!(
+                    "{} can only place units at its own industrial complexes, and has none in {}",
+                    power,
+                    rules.board.get(territory).name
+                ),
+            ));
+        }
+        if self.original_factories.get(&territory) == Some(&power) {
+            return Ok(None);
+        }
+        let value = rules.board.get(territory).ipc;
+        let used = self.placed_this_turn.get(&territory).copied().unwrap_or(0);
+        Ok(Some(value.saturating_sub(used)))
+    }
+}
+
+/// Checks `order`, given by `by`, against the rules; the events it causes, or why not.
+pub fn decide(
+    rules: Rules<'_>,
+    state: &GameState,
+    by: Power,
+    order: &Order,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let power = state.power(rules.board);
+    if by != power {
+        return Err(violation(
+            "not-your-turn",
+            "Classic rules, Order of play",
+            format!("it is {power}'s turn, not {by}'s"),
+        ));
+    }
+    match order {
+        Order::EndPhase => end_phase(rules, state, power),
+        Order::Purchase(units) => purchase(rules, state, power, units),
+        Order::Place { territory, units } => place(rules, state, power, *territory, units),
+    }
+}
+
+fn end_phase(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let mut events = Vec::new();
+    match state.phase {
+        Phase::Placement if !state.pending.is_empty() => {
+            let left: u32 = state.pending.values().sum();
+            return Err(violation(
+                "units-unplaced",
+                "Classic rules, Mobilize",
+                format!("{left} purchased units are still to be placed"),
+            ));
+        }
+        Phase::Income => events.push(GameEvent::IncomeCollected {
+            power,
+            amount: state.ipc_count(rules.board, power),
+        }),
+        _ => {}
+    }
+    events.push(GameEvent::PhaseEnded {
+        power,
+        phase: state.phase,
+    });
+    Ok(events)
+}
+
+fn require_phase(state: &GameState, phase: Phase, what: &str) -> Result<(), RuleViolation> {
+    if state.phase == phase {
+        Ok(())
+    } else {
+        Err(violation(
+            "wrong-phase",
+            "Classic rules, Order of play",
+            format!(
+                "{what} belongs to the {phase:?} phase; this is the {:?} phase",
+                state.phase
+            ),
+        ))
+    }
+}
+
+fn purchase(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    require_phase(state, Phase::Purchase, "buying units")?;
+    if units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
+        return Err(violation(
+            "empty-purchase",
+            "Classic rules, Purchase",
+            "a purchase names at least one unit, each at least once",
+        ));
+    }
+    let cost: u32 = units
+        .iter()
+        .map(|(unit, n)| rules.catalogue.get(*unit).cost.saturating_mul(*n))
+        .sum();
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    if cost > treasury {
+        return Err(violation(
+            "insufficient-ipc",
+            "Classic rules, Purchase",
+            format!("these units cost {cost} IPC and {power} has {treasury}"),
+        ));
+    }
+    Ok(vec![GameEvent::UnitsPurchased {
+        power,
+        units: units.to_vec(),
+        cost,
+    }])
+}
+
+fn place(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    units: &[(UnitTypeId, u32)],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    require_phase(state, Phase::Placement, "placing units")?;
+    for &(unit, n) in units {
+        let bought = state.pending.get(&unit).copied().unwrap_or(0);
+        if n > bought {
+            return Err(violation(
+                "not-purchased",
+                "Classic rules, Mobilize",
+                format!(
+                    "{power} has {bought} {} to place, not {n}",
+                    rules.catalogue.get(unit).code
+                ),
+            ));
+        }
+    }
+    // Ships are placed in a sea zone next to the complex; everything else on it.
+    let target = rules.board.get(territory);
+    let factory_site = if target.sea {
+        let site = rules
+            .board
+            .neighbours(territory)
+            .iter()
+            .copied()
+            .find(|t| state.production_left(rules, power, *t).is_ok());
+        if units
+            .iter()
+            .any(|(u, _)| rules.catalogue.get(*u).domain != Domain::Sea)
+        {
+            return Err(violation(
+                "land-unit-at-sea",
+                "Classic rules, Mobilize",
+                "only ships are placed in a sea zone",
+            ));
+        }
+        site.ok_or_else(|| {
+            violation(
+                "no-factory",
+                "Classic rules, Mobilize",
+                format!(
+                    "{} is not next to an industrial complex of {power}",
+                    target.name
+                ),
+            )
+        })?
+    } else {
+        if units
+            .iter()
+            .any(|(u, _)| rules.catalogue.get(*u).domain == Domain::Sea)
+        {
+            return Err(violation(
+                "ship-on-land",
+                "Classic rules, Mobilize",
+                "ships are placed in a sea zone next to the complex",
+            ));
+        }
+        territory
+    };
+    let count: u32 = units.iter().map(|(_, n)| n).sum();
+    if let Some(left) = state.production_left(rules, power, factory_site)? {
+        if count > left {
+            return Err(violation(
+                "production-limit",
+                "Cut-Throat, IC movement (a captured or moved complex produces its territory's value)",
+                format!(
+                    "the complex in {} may place {left} more units this turn, not {count}",
+                    rules.board.get(factory_site).name
+                ),
+            ));
+        }
+    }
+    Ok(vec![GameEvent::UnitsPlaced {
+        power,
+        territory,
+        units: units.to_vec(),
+    }])
+}
+
+/// Folds one event into the state. Never fails: events were checked when decided.
+pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    match event {
+        GameEvent::PhaseEnded { .. } => match state.phase.next() {
+            Some(next) => state.phase = next,
+            None => {
+                state.phase = Phase::Repairs;
+                state.placed_this_turn.clear();
+                state.turn += 1;
+                if state.turn >= rules.board.turn_order().len() {
+                    state.turn = 0;
+                    state.round += 1;
+                }
+            }
+        },
+        GameEvent::UnitsPurchased { power, units, cost } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(*cost);
+            for (unit, n) in units {
+                *state.pending.entry(*unit).or_default() += n;
+            }
+        }
+        GameEvent::UnitsPlaced {
+            power,
+            territory,
+            units,
+        } => {
+            let site = if rules.board.get(*territory).sea {
+                rules
+                    .board
+                    .neighbours(*territory)
+                    .iter()
+                    .copied()
+                    .find(|t| state.production_left(rules, *power, *t).is_ok())
+            } else {
+                Some(*territory)
+            };
+            for (unit, n) in units {
+                *state.forces[territory.index()]
+                    .entry((*power, *unit, 0))
+                    .or_default() += n;
+                if let Some(left) = state.pending.get_mut(unit) {
+                    *left = left.saturating_sub(*n);
+                }
+                if let Some(site) = site {
+                    *state.placed_this_turn.entry(site).or_default() += n;
+                }
+            }
+            state.pending.retain(|_, n| *n > 0);
+        }
+        GameEvent::IncomeCollected { power, amount } => {
+            *state.treasury.entry(*power).or_default() += amount;
+        }
+    }
+}

@@ -1,0 +1,273 @@
+use super::*;
+
+fn rules() -> Rules<'static> {
+    static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
+    Rules {
+        board: Board::classic().expect("board"),
+        catalogue: CATALOGUE.get_or_init(|| Catalogue::builtin("cutthroat").expect("catalogue")),
+    }
+}
+
+fn start() -> GameState {
+    GameState::start(rules(), Setup::cut_throat().expect("setup"))
+}
+
+fn unit(code: &str) -> UnitTypeId {
+    rules().catalogue.id(code).expect(code)
+}
+
+fn place_id(name: &str) -> TerritoryId {
+    rules().board.id(name).expect(name)
+}
+
+/// Decides and, when accepted, applies: the command path in miniature.
+fn order(state: &mut GameState, by: Power, order: Order) -> Result<Vec<GameEvent>, RuleViolation> {
+    let events = decide(rules(), state, by, &order)?;
+    for event in &events {
+        apply(rules(), state, event);
+    }
+    Ok(events)
+}
+
+fn advance_to(state: &mut GameState, phase: Phase) {
+    while state.phase != phase {
+        let power = state.power(rules().board);
+        order(state, power, Order::EndPhase).expect("phase ends");
+    }
+}
+
+#[test]
+fn a_new_game_starts_in_round_one_with_russia_and_treasuries_of_the_starting_ipc() {
+    let state = start();
+    assert_eq!((state.round, state.phase), (1, Phase::Repairs));
+    assert_eq!(state.power(rules().board), Power::Russia);
+    assert_eq!(state.treasury[&Power::Germany], 32);
+    assert_eq!(state.ipc_count(rules().board, Power::UnitedStates), 36);
+}
+
+#[test]
+fn phases_run_in_order_the_turn_passes_in_classic_order_and_rounds_advance() {
+    let mut state = start();
+    let mut seen = Vec::new();
+    for _ in 0..Phase::ALL.len() {
+        seen.push(state.phase);
+        order(&mut state, Power::Russia, Order::EndPhase).expect("ends");
+    }
+    assert_eq!(seen, Phase::ALL.to_vec());
+    assert_eq!(state.power(rules().board), Power::Germany);
+    for power in [
+        Power::Germany,
+        Power::UnitedKingdom,
+        Power::Japan,
+        Power::UnitedStates,
+    ] {
+        assert_eq!(state.power(rules().board), power);
+        advance_to(&mut state, Phase::Income);
+        order(&mut state, power, Order::EndPhase).expect("ends");
+    }
+    assert_eq!(
+        (state.round, state.power(rules().board)),
+        (2, Power::Russia)
+    );
+}
+
+#[test]
+fn an_order_out_of_turn_is_refused_and_changes_nothing() {
+    let mut state = start();
+    let before = state.clone();
+    let err = order(&mut state, Power::Germany, Order::EndPhase).expect_err("not Germany's turn");
+    assert_eq!(err.code, "not-your-turn");
+    assert!(err.message.contains("Russia"), "{err}");
+    assert_eq!(state, before);
+}
+
+#[test]
+fn a_purchase_within_the_treasury_is_paid_and_one_beyond_it_is_refused() {
+    let mut state = start();
+    advance_to(&mut state, Phase::Purchase);
+    order(
+        &mut state,
+        Power::Russia,
+        Order::Purchase(vec![(unit("INF"), 5), (unit("ARM"), 1)]),
+    )
+    .expect("20 IPC of 24");
+    assert_eq!(state.treasury[&Power::Russia], 4);
+    let before = state.clone();
+    let err = order(
+        &mut state,
+        Power::Russia,
+        Order::Purchase(vec![(unit("ARM"), 1)]),
+    )
+    .expect_err("5 > 4");
+    assert_eq!(err.code, "insufficient-ipc");
+    assert_eq!(state, before);
+}
+
+#[test]
+fn buying_outside_the_purchase_phase_is_refused() {
+    let mut state = start();
+    let err = order(
+        &mut state,
+        Power::Russia,
+        Order::Purchase(vec![(unit("INF"), 1)]),
+    )
+    .expect_err("repairs phase");
+    assert_eq!(err.code, "wrong-phase");
+    advance_to(&mut state, Phase::Purchase);
+    let err = order(&mut state, Power::Russia, Order::Purchase(vec![])).expect_err("nothing");
+    assert_eq!(err.code, "empty-purchase");
+    let err = order(
+        &mut state,
+        Power::Russia,
+        Order::Purchase(vec![(unit("INF"), 0)]),
+    )
+    .expect_err("zero");
+    assert_eq!(err.code, "empty-purchase");
+}
+
+#[test]
+fn units_are_placed_at_the_powers_own_complexes_and_ships_beside_them() {
+    let mut state = start();
+    advance_to(&mut state, Phase::Purchase);
+    order(
+        &mut state,
+        Power::Russia,
+        Order::Purchase(vec![(unit("INF"), 5), (unit("SUB"), 1)]),
+    )
+    .expect("23 IPC");
+    advance_to(&mut state, Phase::Placement);
+
+    let err = order(
+        &mut state,
+        Power::Russia,
+        Order::Place {
+            territory: place_id("Caucasus"),
+            units: vec![(unit("INF"), 1)],
+        },
+    )
+    .expect_err("no complex in the Caucasus");
+    assert_eq!(err.code, "no-factory");
+    let err = order(
+        &mut state,
+        Power::Russia,
+        Order::Place {
+            territory: place_id("Russia"),
+            units: vec![(unit("SUB"), 1)],
+        },
+    )
+    .expect_err("a ship on land");
+    assert_eq!(err.code, "ship-on-land");
+    let err = order(
+        &mut state,
+        Power::Russia,
+        Order::Place {
+            territory: place_id("Russia"),
+            units: vec![(unit("INF"), 6)],
+        },
+    )
+    .expect_err("only 5 bought");
+    assert_eq!(err.code, "not-purchased");
+
+    // An original complex has no limit.
+    order(
+        &mut state,
+        Power::Russia,
+        Order::Place {
+            territory: place_id("Russia"),
+            units: vec![(unit("INF"), 5)],
+        },
+    )
+    .expect("placed");
+    let err =
+        order(&mut state, Power::Russia, Order::EndPhase).expect_err("the sub is still to place");
+    assert_eq!(err.code, "units-unplaced");
+    order(
+        &mut state,
+        Power::Russia,
+        Order::Place {
+            territory: place_id("Karelia Sea Zone"),
+            units: vec![(unit("SUB"), 1)],
+        },
+    )
+    .expect("beside the Karelia complex");
+    order(&mut state, Power::Russia, Order::EndPhase).expect("all placed");
+    let russia = &state.forces[place_id("Russia").index()];
+    assert_eq!(russia[&(Power::Russia, unit("INF"), 0)], 11);
+}
+
+#[test]
+fn a_captured_complex_produces_no_more_than_its_territorys_value() {
+    let mut state = start();
+    // Germany has taken Karelia (value 3) and its complex.
+    let karelia = place_id("Karelia");
+    state.holder[karelia.index()] = Some(Power::Germany);
+    state.turn = 1;
+    advance_to(&mut state, Phase::Purchase);
+    order(
+        &mut state,
+        Power::Germany,
+        Order::Purchase(vec![(unit("INF"), 4)]),
+    )
+    .expect("12 IPC");
+    advance_to(&mut state, Phase::Placement);
+    let err = order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: karelia,
+            units: vec![(unit("INF"), 4)],
+        },
+    )
+    .expect_err("4 > 3");
+    assert_eq!(err.code, "production-limit");
+    order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: karelia,
+            units: vec![(unit("INF"), 3)],
+        },
+    )
+    .expect("3 fit");
+    let err = order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: karelia,
+            units: vec![(unit("INF"), 1)],
+        },
+    )
+    .expect_err("the limit is per turn");
+    assert_eq!(err.code, "production-limit");
+    // Russia lost its own complex's use with the territory.
+    assert!(state
+        .production_left(rules(), Power::Russia, karelia)
+        .is_err());
+}
+
+#[test]
+fn income_is_the_printed_value_of_the_territories_held() {
+    let mut state = start();
+    advance_to(&mut state, Phase::Income);
+    let events = order(&mut state, Power::Russia, Order::EndPhase).expect("income");
+    assert_eq!(
+        events[0],
+        GameEvent::IncomeCollected {
+            power: Power::Russia,
+            amount: 24
+        }
+    );
+    assert_eq!(state.treasury[&Power::Russia], 48);
+}
+
+#[test]
+fn no_combat_is_allowed_in_the_first_round() {
+    let mut state = start();
+    assert!(!state.combat_allowed());
+    for power in Power::ALL {
+        advance_to(&mut state, Phase::Income);
+        order(&mut state, power, Order::EndPhase).expect("ends");
+    }
+    assert_eq!(state.round, 2);
+    assert!(state.combat_allowed());
+}
