@@ -5,9 +5,10 @@
 //! This covers the turn and phase cycle, purchases, placement at industrial complexes and
 //! income; movement, combat, technology and the Cut-Throat special rules build on it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::board::{Board, Power, TerritoryId};
+use crate::dice::{DiceSource, Die};
 use crate::setup::Setup;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
@@ -67,7 +68,36 @@ pub struct GameState {
     pub original_factories: BTreeMap<TerritoryId, Power>,
     /// Units placed per territory this turn (for production limits).
     pub placed_this_turn: BTreeMap<TerritoryId, u32>,
+    /// Each power's IPC count at the start of the game (war loans, percent gain).
+    pub starting_ipc: BTreeMap<Power, u32>,
+    /// War loans still owed.
+    pub loans: BTreeMap<Power, WarLoan>,
+    /// Powers that have used their one application for a war loan.
+    pub loan_applied: BTreeSet<Power>,
 }
+
+/// A war loan from the Swiss Bank (Cut-Throat, "War Loans").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WarLoan {
+    pub owed: u32,
+    /// Repayment starts in the round after this one.
+    pub granted_in_round: u32,
+}
+
+/// A war loan's size by the die rolled for it: 1-2 refused, then 15, 20, 25, 30 IPC.
+pub fn war_loan_amount(die: Die) -> u32 {
+    match die.value() {
+        3 => 15,
+        4 => 20,
+        5 => 25,
+        6 => 30,
+        _ => 0,
+    }
+}
+
+/// What a war loan costs a turn: 3 IPC of principal (less if less is owed) and 1 interest.
+const LOAN_INSTALMENT: u32 = 3;
+const LOAN_INTEREST: u32 = 1;
 
 /// Something that happened in a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +120,17 @@ pub enum GameEvent {
         power: Power,
         amount: u32,
     },
+    /// An application for a war loan: the die and what it granted (0: refused).
+    WarLoanApplied {
+        power: Power,
+        die: Die,
+        granted: u32,
+    },
+    WarLoanRepaid {
+        power: Power,
+        principal: u32,
+        interest: u32,
+    },
 }
 
 /// What a player (or the GM on their behalf) asks for.
@@ -102,6 +143,10 @@ pub enum Order {
         territory: TerritoryId,
         units: Vec<(UnitTypeId, u32)>,
     },
+    /// Apply to the Swiss Bank for a war loan (once a game, before purchasing).
+    ApplyForWarLoan,
+    /// Repay more of a war loan than the turn's instalment.
+    RepayWarLoan(u32),
 }
 
 /// A refused order: a stable code, the rule it breaks, and a message a player understands.
@@ -155,6 +200,9 @@ impl GameState {
         }
         let treasury = setup.initial_ipc(rules.board);
         GameState {
+            starting_ipc: treasury.clone(),
+            loans: BTreeMap::new(),
+            loan_applied: BTreeSet::new(),
             round: 1,
             turn: 0,
             phase: Phase::Repairs,
@@ -225,6 +273,7 @@ pub fn decide(
     state: &GameState,
     by: Power,
     order: &Order,
+    dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let power = state.power(rules.board);
     if by != power {
@@ -238,7 +287,93 @@ pub fn decide(
         Order::EndPhase => end_phase(rules, state, power),
         Order::Purchase(units) => purchase(rules, state, power, units),
         Order::Place { territory, units } => place(rules, state, power, *territory, units),
+        Order::ApplyForWarLoan => apply_for_war_loan(rules, state, power, dice),
+        Order::RepayWarLoan(amount) => repay_war_loan(state, power, *amount),
     }
+}
+
+const WAR_LOANS: &str = "Cut-Throat, War Loans";
+
+fn apply_for_war_loan(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if !matches!(state.phase, Phase::Repairs | Phase::WeaponsDevelopment) {
+        return Err(violation(
+            "war-loan-timing",
+            WAR_LOANS,
+            "a war loan is applied for at the start of a turn, before purchasing",
+        ));
+    }
+    if state.loan_applied.contains(&power) {
+        return Err(violation(
+            "war-loan-used",
+            WAR_LOANS,
+            format!("{power} has already applied for its one war loan"),
+        ));
+    }
+    let now = state.ipc_count(rules.board, power);
+    let start = state.starting_ipc.get(&power).copied().unwrap_or(0);
+    if now * 2 > start {
+        return Err(violation(
+            "war-loan-not-needed",
+            WAR_LOANS,
+            format!("{power} holds {now} IPC of its starting {start}; a loan needs 50% or less"),
+        ));
+    }
+    let die = dice.roll();
+    Ok(vec![GameEvent::WarLoanApplied {
+        power,
+        die,
+        granted: war_loan_amount(die),
+    }])
+}
+
+fn repay_war_loan(
+    state: &GameState,
+    power: Power,
+    amount: u32,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let owed = state.loans.get(&power).map_or(0, |l| l.owed);
+    if owed == 0 {
+        return Err(violation(
+            "no-war-loan",
+            WAR_LOANS,
+            format!("{power} owes nothing"),
+        ));
+    }
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    if amount == 0 || amount > owed || amount > treasury {
+        return Err(violation(
+            "bad-repayment",
+            WAR_LOANS,
+            format!("a repayment is between 1 and what is owed ({owed}) and held ({treasury}), not {amount}"),
+        ));
+    }
+    Ok(vec![GameEvent::WarLoanRepaid {
+        power,
+        principal: amount,
+        interest: 0,
+    }])
+}
+
+/// The turn's instalment of a war loan granted in an earlier round: interest first, then
+/// principal, as far as the treasury goes.
+fn loan_instalment(state: &GameState, power: Power) -> Option<GameEvent> {
+    let loan = state.loans.get(&power)?;
+    if loan.owed == 0 || loan.granted_in_round >= state.round {
+        return None;
+    }
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    let interest = LOAN_INTEREST.min(treasury);
+    let principal = LOAN_INSTALMENT.min(loan.owed).min(treasury - interest);
+    Some(GameEvent::WarLoanRepaid {
+        power,
+        principal,
+        interest,
+    })
 }
 
 fn end_phase(
@@ -260,6 +395,7 @@ fn end_phase(
             power,
             amount: state.ipc_count(rules.board, power),
         }),
+        Phase::Repairs => events.extend(loan_instalment(state, power)),
         _ => {}
     }
     events.push(GameEvent::PhaseEnded {
@@ -452,6 +588,33 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         }
         GameEvent::IncomeCollected { power, amount } => {
             *state.treasury.entry(*power).or_default() += amount;
+        }
+        GameEvent::WarLoanApplied { power, granted, .. } => {
+            state.loan_applied.insert(*power);
+            if *granted > 0 {
+                *state.treasury.entry(*power).or_default() += granted;
+                state.loans.insert(
+                    *power,
+                    WarLoan {
+                        owed: *granted,
+                        granted_in_round: state.round,
+                    },
+                );
+            }
+        }
+        GameEvent::WarLoanRepaid {
+            power,
+            principal,
+            interest,
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(principal + interest);
+            if let Some(loan) = state.loans.get_mut(power) {
+                loan.owed = loan.owed.saturating_sub(*principal);
+                if loan.owed == 0 {
+                    state.loans.remove(power);
+                }
+            }
         }
     }
 }

@@ -22,7 +22,17 @@ fn place_id(name: &str) -> TerritoryId {
 
 /// Decides and, when accepted, applies: the command path in miniature.
 fn order(state: &mut GameState, by: Power, order: Order) -> Result<Vec<GameEvent>, RuleViolation> {
-    let events = decide(rules(), state, by, &order)?;
+    ordered_with_dice(state, by, order, &[])
+}
+
+fn ordered_with_dice(
+    state: &mut GameState,
+    by: Power,
+    order: Order,
+    dice: &[u8],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let mut scripted = crate::dice::ScriptedDice::new(dice);
+    let events = decide(rules(), state, by, &order, &mut scripted)?;
     for event in &events {
         apply(rules(), state, event);
     }
@@ -270,4 +280,121 @@ fn no_combat_is_allowed_in_the_first_round() {
     }
     assert_eq!(state.round, 2);
     assert!(state.combat_allowed());
+}
+
+/// The United Kingdom after losing everything but the United Kingdom itself (8 of 30 IPC).
+fn beaten_britain() -> GameState {
+    let mut state = start();
+    for (id, t) in rules().board.territories() {
+        if state.holder[id.index()] == Some(Power::UnitedKingdom) && t.name != "United Kingdom" {
+            state.holder[id.index()] = Some(Power::Germany);
+        }
+    }
+    state.turn = 2;
+    state
+}
+
+#[test]
+fn a_power_at_half_its_starting_ipc_may_apply_once_and_the_die_sets_the_loan() {
+    let mut state = beaten_britain();
+    let before = state.treasury[&Power::UnitedKingdom];
+    let events = ordered_with_dice(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::ApplyForWarLoan,
+        &[4],
+    )
+    .expect("applies");
+    assert_eq!(
+        events,
+        vec![GameEvent::WarLoanApplied {
+            power: Power::UnitedKingdom,
+            die: Die::try_from(4).expect("die"),
+            granted: 20
+        }]
+    );
+    assert_eq!(state.treasury[&Power::UnitedKingdom], before + 20);
+    let err = ordered_with_dice(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::ApplyForWarLoan,
+        &[6],
+    )
+    .expect_err("once");
+    assert_eq!(err.code, "war-loan-used");
+}
+
+#[test]
+fn a_one_or_a_two_refuses_the_loan_and_uses_the_application() {
+    let mut state = beaten_britain();
+    let before = state.treasury[&Power::UnitedKingdom];
+    ordered_with_dice(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::ApplyForWarLoan,
+        &[2],
+    )
+    .expect("applies");
+    assert_eq!(state.treasury[&Power::UnitedKingdom], before);
+    assert!(state.loans.is_empty());
+    assert!(state.loan_applied.contains(&Power::UnitedKingdom));
+}
+
+#[test]
+fn a_power_above_half_or_past_the_purchase_may_not_apply() {
+    let mut state = start();
+    let err = ordered_with_dice(&mut state, Power::Russia, Order::ApplyForWarLoan, &[6])
+        .expect_err("holds all 24");
+    assert_eq!(err.code, "war-loan-not-needed");
+    let mut beaten = beaten_britain();
+    advance_to(&mut beaten, Phase::Purchase);
+    let err = ordered_with_dice(
+        &mut beaten,
+        Power::UnitedKingdom,
+        Order::ApplyForWarLoan,
+        &[6],
+    )
+    .expect_err("too late");
+    assert_eq!(err.code, "war-loan-timing");
+}
+
+#[test]
+fn repayment_starts_next_round_at_three_plus_one_interest_and_extra_may_be_paid() {
+    let mut state = beaten_britain();
+    ordered_with_dice(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::ApplyForWarLoan,
+        &[3],
+    )
+    .expect("15 IPC");
+    // Nothing is due in the round the loan was granted.
+    let events = order(&mut state, Power::UnitedKingdom, Order::EndPhase).expect("repairs end");
+    assert_eq!(events.len(), 1);
+    // Next round, the UK's turn starts with 3 + 1.
+    advance_to(&mut state, Phase::Income);
+    order(&mut state, Power::UnitedKingdom, Order::EndPhase).expect("turn ends");
+    while state.power(rules().board) != Power::UnitedKingdom {
+        advance_to(&mut state, Phase::Income);
+        let power = state.power(rules().board);
+        order(&mut state, power, Order::EndPhase).expect("turn ends");
+    }
+    let treasury = state.treasury[&Power::UnitedKingdom];
+    let events = order(&mut state, Power::UnitedKingdom, Order::EndPhase).expect("repairs end");
+    assert_eq!(
+        events[0],
+        GameEvent::WarLoanRepaid {
+            power: Power::UnitedKingdom,
+            principal: 3,
+            interest: 1
+        }
+    );
+    assert_eq!(state.treasury[&Power::UnitedKingdom], treasury - 4);
+    assert_eq!(state.loans[&Power::UnitedKingdom].owed, 12);
+    // Paying off early.
+    order(&mut state, Power::UnitedKingdom, Order::RepayWarLoan(12)).expect("pays the rest");
+    assert!(state.loans.is_empty());
+    let err =
+        order(&mut state, Power::UnitedKingdom, Order::RepayWarLoan(1)).expect_err("nothing owed");
+    assert_eq!(err.code, "no-war-loan");
 }
