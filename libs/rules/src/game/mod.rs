@@ -74,6 +74,53 @@ pub struct GameState {
     pub loans: BTreeMap<Power, WarLoan>,
     /// Powers that have used their one application for a war loan.
     pub loan_applied: BTreeSet<Power>,
+    /// The weapons each power has developed.
+    pub technologies: BTreeMap<Power, BTreeSet<Technology>>,
+    /// Whether the power whose turn it is has researched this turn (once a turn).
+    pub researched_this_turn: bool,
+}
+
+/// The Classic weapons developments, in the order of the chart's die (1 to 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technology {
+    /// Fighters defend at 5.
+    JetFighters,
+    /// AA guns may attack a complex within 3 spaces instead of defending.
+    Rockets,
+    /// Submarines attack at 3.
+    SuperSubmarines,
+    /// Fighters and bombers move 2 spaces further.
+    LongRangeAircraft,
+    /// Every unit costs 1 IPC less.
+    IndustrialTechnology,
+    /// Bombers roll 3 dice when attacking and bombing.
+    HeavyBombers,
+}
+
+impl Technology {
+    pub const CHART: [Technology; 6] = [
+        Technology::JetFighters,
+        Technology::Rockets,
+        Technology::SuperSubmarines,
+        Technology::LongRangeAircraft,
+        Technology::IndustrialTechnology,
+        Technology::HeavyBombers,
+    ];
+
+    fn on_chart(die: Die) -> Technology {
+        Technology::CHART[usize::from(die.value() - 1)]
+    }
+}
+
+/// What one research die costs.
+pub const RESEARCH_DIE_COST: u32 = 5;
+
+/// A breakthrough: the chart dice (re-rolled while they named a weapon already held) and
+/// the weapon they gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breakthrough {
+    pub chart_dice: Vec<Die>,
+    pub technology: Technology,
 }
 
 /// A war loan from the Swiss Bank (Cut-Throat, "War Loans").
@@ -131,6 +178,13 @@ pub enum GameEvent {
         principal: u32,
         interest: u32,
     },
+    /// Research dice bought and rolled, and the breakthrough if any die showed a 6.
+    WeaponsResearched {
+        power: Power,
+        cost: u32,
+        dice: Vec<Die>,
+        breakthrough: Option<Breakthrough>,
+    },
 }
 
 /// What a player (or the GM on their behalf) asks for.
@@ -147,6 +201,8 @@ pub enum Order {
     ApplyForWarLoan,
     /// Repay more of a war loan than the turn's instalment.
     RepayWarLoan(u32),
+    /// Buy this many research dice (5 IPC each) and roll them.
+    DevelopWeapons(u32),
 }
 
 /// A refused order: a stable code, the rule it breaks, and a message a player understands.
@@ -203,6 +259,8 @@ impl GameState {
             starting_ipc: treasury.clone(),
             loans: BTreeMap::new(),
             loan_applied: BTreeSet::new(),
+            technologies: BTreeMap::new(),
+            researched_this_turn: false,
             round: 1,
             turn: 0,
             phase: Phase::Repairs,
@@ -289,6 +347,77 @@ pub fn decide(
         Order::Place { territory, units } => place(rules, state, power, *territory, units),
         Order::ApplyForWarLoan => apply_for_war_loan(rules, state, power, dice),
         Order::RepayWarLoan(amount) => repay_war_loan(state, power, *amount),
+        Order::DevelopWeapons(count) => develop_weapons(state, power, *count, dice),
+    }
+}
+
+const WEAPONS: &str = "Classic rules, Weapons Development";
+
+fn develop_weapons(
+    state: &GameState,
+    power: Power,
+    count: u32,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    require_phase(state, Phase::WeaponsDevelopment, "research")?;
+    if state.researched_this_turn {
+        return Err(violation(
+            "already-researched",
+            WEAPONS,
+            format!("{power} has researched this turn already"),
+        ));
+    }
+    let cost = count.saturating_mul(RESEARCH_DIE_COST);
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    if count == 0 || cost > treasury {
+        return Err(violation(
+            "research-dice",
+            WEAPONS,
+            format!("{count} research dice cost {cost} IPC; {power} has {treasury} and must buy at least one"),
+        ));
+    }
+    let rolled: Vec<Die> = (0..count).map(|_| dice.roll()).collect();
+    let held = state.technologies.get(&power).cloned().unwrap_or_default();
+    let breakthrough =
+        if rolled.iter().any(|d| d.value() == 6) && held.len() < Technology::CHART.len() {
+            let mut chart_dice = Vec::new();
+            loop {
+                let die = dice.roll();
+                chart_dice.push(die);
+                let technology = Technology::on_chart(die);
+                if !held.contains(&technology) {
+                    break Some(Breakthrough {
+                        chart_dice,
+                        technology,
+                    });
+                }
+            }
+        } else {
+            None
+        };
+    Ok(vec![GameEvent::WeaponsResearched {
+        power,
+        cost,
+        dice: rolled,
+        breakthrough,
+    }])
+}
+
+impl GameState {
+    /// What a unit costs `power`: industrial technology takes 1 IPC off every unit.
+    pub fn unit_cost(&self, rules: Rules<'_>, power: Power, unit: UnitTypeId) -> u32 {
+        let cost = rules.catalogue.get(unit).cost;
+        if self.has(power, Technology::IndustrialTechnology) {
+            cost.saturating_sub(1)
+        } else {
+            cost
+        }
+    }
+
+    pub fn has(&self, power: Power, technology: Technology) -> bool {
+        self.technologies
+            .get(&power)
+            .is_some_and(|held| held.contains(&technology))
     }
 }
 
@@ -436,7 +565,7 @@ fn purchase(
     }
     let cost: u32 = units
         .iter()
-        .map(|(unit, n)| rules.catalogue.get(*unit).cost.saturating_mul(*n))
+        .map(|(unit, n)| state.unit_cost(rules, power, *unit).saturating_mul(*n))
         .sum();
     let treasury = state.treasury.get(&power).copied().unwrap_or(0);
     if cost > treasury {
@@ -544,6 +673,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             None => {
                 state.phase = Phase::Repairs;
                 state.placed_this_turn.clear();
+                state.researched_this_turn = false;
                 state.turn += 1;
                 if state.turn >= rules.board.turn_order().len() {
                     state.turn = 0;
@@ -600,6 +730,23 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                         granted_in_round: state.round,
                     },
                 );
+            }
+        }
+        GameEvent::WeaponsResearched {
+            power,
+            cost,
+            breakthrough,
+            ..
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(*cost);
+            state.researched_this_turn = true;
+            if let Some(breakthrough) = breakthrough {
+                state
+                    .technologies
+                    .entry(*power)
+                    .or_default()
+                    .insert(breakthrough.technology);
             }
         }
         GameEvent::WarLoanRepaid {

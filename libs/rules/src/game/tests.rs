@@ -398,3 +398,98 @@ fn repayment_starts_next_round_at_three_plus_one_interest_and_extra_may_be_paid(
         order(&mut state, Power::UnitedKingdom, Order::RepayWarLoan(1)).expect_err("nothing owed");
     assert_eq!(err.code, "no-war-loan");
 }
+
+fn die(value: u8) -> Die {
+    Die::try_from(value).expect("a die")
+}
+
+#[test]
+fn research_without_a_six_costs_five_a_die_and_gives_nothing() {
+    let mut state = start();
+    advance_to(&mut state, Phase::WeaponsDevelopment);
+    let events = ordered_with_dice(&mut state, Power::Russia, Order::DevelopWeapons(2), &[3, 5])
+        .expect("researched");
+    assert_eq!(
+        events,
+        vec![GameEvent::WeaponsResearched {
+            power: Power::Russia,
+            cost: 10,
+            dice: vec![die(3), die(5)],
+            breakthrough: None
+        }]
+    );
+    assert_eq!(state.treasury[&Power::Russia], 14);
+    let err = ordered_with_dice(&mut state, Power::Russia, Order::DevelopWeapons(1), &[6, 1])
+        .expect_err("once a turn");
+    assert_eq!(err.code, "already-researched");
+}
+
+#[test]
+fn a_six_is_a_breakthrough_and_the_chart_die_picks_the_weapon() {
+    let mut state = start();
+    advance_to(&mut state, Phase::WeaponsDevelopment);
+    ordered_with_dice(
+        &mut state,
+        Power::Russia,
+        Order::DevelopWeapons(2),
+        &[6, 6, 5],
+    )
+    .expect("researched");
+    assert!(state.has(Power::Russia, Technology::IndustrialTechnology));
+    assert_eq!(
+        state.technologies[&Power::Russia].len(),
+        1,
+        "one breakthrough a turn, whatever the sixes"
+    );
+    // Industrial technology: an infantry now costs 2.
+    assert_eq!(state.unit_cost(rules(), Power::Russia, unit("INF")), 2);
+    advance_to(&mut state, Phase::Purchase);
+    order(
+        &mut state,
+        Power::Russia,
+        Order::Purchase(vec![(unit("INF"), 7)]),
+    )
+    .expect("14 IPC of 14");
+    assert_eq!(state.treasury[&Power::Russia], 0);
+}
+
+#[test]
+fn a_chart_die_naming_a_weapon_already_held_is_rolled_again() {
+    let mut state = start();
+    state
+        .technologies
+        .entry(Power::Russia)
+        .or_default()
+        .insert(Technology::JetFighters);
+    advance_to(&mut state, Phase::WeaponsDevelopment);
+    let events = ordered_with_dice(
+        &mut state,
+        Power::Russia,
+        Order::DevelopWeapons(1),
+        &[6, 1, 1, 3],
+    )
+    .expect("researched");
+    let GameEvent::WeaponsResearched {
+        breakthrough: Some(b),
+        ..
+    } = &events[0]
+    else {
+        panic!("a breakthrough: {events:?}")
+    };
+    assert_eq!(b.chart_dice, vec![die(1), die(1), die(3)]);
+    assert_eq!(b.technology, Technology::SuperSubmarines);
+}
+
+#[test]
+fn research_beyond_the_treasury_or_outside_its_phase_is_refused() {
+    let mut state = start();
+    let err = ordered_with_dice(&mut state, Power::Russia, Order::DevelopWeapons(1), &[6])
+        .expect_err("repairs phase");
+    assert_eq!(err.code, "wrong-phase");
+    advance_to(&mut state, Phase::WeaponsDevelopment);
+    let before = state.clone();
+    let err = ordered_with_dice(&mut state, Power::Russia, Order::DevelopWeapons(5), &[])
+        .expect_err("25 > 24");
+    assert_eq!(err.code, "research-dice");
+    assert_eq!(state, before);
+}
