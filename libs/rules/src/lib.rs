@@ -10,4 +10,5 @@ pub mod dice;
 pub mod game;
 pub mod scoring;
 pub mod setup;
+pub mod tech;
 pub mod units;

@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 use crate::dice::{DiceSource, Die};
+use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
 pub(crate) use casualties::default_loss_orders;
@@ -126,6 +127,10 @@ pub struct Battle<'c> {
     /// they remain, defending submarines are lost before other defending units
     /// (reference/rules-facts.md, the exception to the default orders of loss).
     pub attacker_air_cannot_retreat: bool,
+    /// Weapons the attacker has developed (super submarines, heavy bombers ...).
+    pub attacker_technologies: Vec<Technology>,
+    /// Weapons the defender has developed (jet fighters ...).
+    pub defender_technologies: Vec<Technology>,
 }
 
 impl<'c> Battle<'c> {
@@ -142,6 +147,8 @@ impl<'c> Battle<'c> {
             kamikaze_target: None,
             heavy_weapons: false,
             attacker_air_cannot_retreat: false,
+            attacker_technologies: Vec::new(),
+            defender_technologies: Vec::new(),
         }
     }
 
@@ -565,10 +572,47 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     fn to_hit(&self, side: Side, unit: &Unit) -> u8 {
         let profile = self.cat().get(unit.kind);
-        match side {
+        let base = match side {
             Side::Attacker => profile.attack,
             Side::Defender if unit.damage > 0 => profile.damaged_defense.unwrap_or(profile.defense),
             Side::Defender => profile.defense,
+        };
+        // Jet fighters defend at 5; super submarines attack at 3.
+        match side {
+            Side::Defender
+                if Some(unit.kind) == self.cat().fighter()
+                    && self
+                        .battle
+                        .defender_technologies
+                        .contains(&Technology::JetFighters) =>
+            {
+                base.max(5)
+            }
+            Side::Attacker
+                if profile.has(Ability::FirstStrike)
+                    && self
+                        .battle
+                        .attacker_technologies
+                        .contains(&Technology::SuperSubmarines) =>
+            {
+                base.max(3)
+            }
+            _ => base,
+        }
+    }
+
+    /// How many dice a unit throws: heavy bombers throw three when attacking.
+    fn dice_per_unit(&self, side: Side, unit: &Unit) -> usize {
+        let heavy = side == Side::Attacker
+            && self
+                .battle
+                .attacker_technologies
+                .contains(&Technology::HeavyBombers)
+            && self.cat().get(unit.kind).code == "BMB";
+        if heavy {
+            3
+        } else {
+            1
         }
     }
 
@@ -704,9 +748,12 @@ impl<'b, 'c> Fight<'b, 'c> {
                 .attacker
                 .iter()
                 .filter(|u| !self.is_sub(u) && self.to_hit(Side::Attacker, u) == column)
-                .map(|u| Shot {
-                    unit: u.kind,
-                    to_hit: column,
+                .flat_map(|u| {
+                    let shot = Shot {
+                        unit: u.kind,
+                        to_hit: column,
+                    };
+                    std::iter::repeat_n(shot, self.dice_per_unit(Side::Attacker, u))
                 })
                 .collect(),
             Step::DefenderColumns => {

@@ -475,6 +475,40 @@ fn defending_subs_go_first_when_only_aircraft_attack_and_they_cannot_retreat() {
 }
 
 #[test]
+fn jet_fighters_defend_at_five() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "1 inf", "1 ftr");
+    b.defender_technologies = vec![crate::tech::Technology::JetFighters];
+    // The attacker misses; the jet's 5 is a hit.
+    let log = fight(&b, &[6, 5]);
+    assert_eq!(log.rounds[0].volleys[1].dice[0].to_hit, 5);
+    assert_eq!(log.outcome, Outcome::DefenderWins);
+}
+
+#[test]
+fn super_submarines_attack_at_three() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Sea, "1 sub", "1 trn");
+    b.attacker_technologies = vec![crate::tech::Technology::SuperSubmarines];
+    let log = fight(&b, &[3]);
+    assert_eq!(log.rounds[0].volleys[0].dice[0].to_hit, 3);
+    assert_eq!(log.outcome, Outcome::AttackerWins);
+}
+
+#[test]
+fn heavy_bombers_throw_three_dice_each_when_attacking() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "1 bmb", "3 inf");
+    b.attacker_technologies = vec![crate::tech::Technology::HeavyBombers];
+    b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+    // Three bomber dice, two hits; the three defenders fire (casualties too) and miss.
+    let log = fight(&b, &[1, 4, 6, 6, 6, 6]);
+    assert_eq!(log.rounds[0].volleys[0].dice.len(), 3);
+    assert_eq!(log.rounds[0].volleys[0].hits, 2);
+    assert_eq!(log.defender_left.len(), 1);
+}
+
+#[test]
 fn a_transport_that_cannot_hit_is_fought_until_it_sinks() {
     let cat = catalogue("classic");
     let b = battle(&cat, BattleKind::Sea, "1 trn", "1 trn");
@@ -655,6 +689,10 @@ mod exact {
         let mut retreat = battle(cat, BattleKind::Land, "3 inf", "3 inf");
         retreat.attacker_orders.retreat = Some(RetreatOrder::AfterRound(2));
         list.push(("3 inf vs 3 inf, retreat after 2", retreat));
+        let mut weapons = battle(cat, BattleKind::Land, "2 inf, 1 bmb", "2 inf, 1 ftr");
+        weapons.attacker_technologies = vec![crate::tech::Technology::HeavyBombers];
+        weapons.defender_technologies = vec![crate::tech::Technology::JetFighters];
+        list.push(("heavy bomber vs jet fighter", weapons));
         list
     }
 

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::board::{Board, Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
 use crate::setup::Setup;
+pub use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
 #[cfg(test)]
@@ -78,38 +79,6 @@ pub struct GameState {
     pub technologies: BTreeMap<Power, BTreeSet<Technology>>,
     /// Whether the power whose turn it is has researched this turn (once a turn).
     pub researched_this_turn: bool,
-}
-
-/// The Classic weapons developments, in the order of the chart's die (1 to 6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Technology {
-    /// Fighters defend at 5.
-    JetFighters,
-    /// AA guns may attack a complex within 3 spaces instead of defending.
-    Rockets,
-    /// Submarines attack at 3.
-    SuperSubmarines,
-    /// Fighters and bombers move 2 spaces further.
-    LongRangeAircraft,
-    /// Every unit costs 1 IPC less.
-    IndustrialTechnology,
-    /// Bombers roll 3 dice when attacking and bombing.
-    HeavyBombers,
-}
-
-impl Technology {
-    pub const CHART: [Technology; 6] = [
-        Technology::JetFighters,
-        Technology::Rockets,
-        Technology::SuperSubmarines,
-        Technology::LongRangeAircraft,
-        Technology::IndustrialTechnology,
-        Technology::HeavyBombers,
-    ];
-
-    fn on_chart(die: Die) -> Technology {
-        Technology::CHART[usize::from(die.value() - 1)]
-    }
 }
 
 /// What one research die costs.
