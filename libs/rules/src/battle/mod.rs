@@ -12,6 +12,7 @@
 //! Hits beyond the units that can take them are overkill. Every die is recorded in the
 //! [`BattleLog`], with who was lost and why.
 
+mod bombing;
 mod casualties;
 mod odds;
 mod render;
@@ -23,6 +24,7 @@ use crate::dice::{DiceSource, Die};
 use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
+pub use bombing::{bombing_raid, BombingRaid};
 pub(crate) use casualties::default_loss_orders;
 pub use casualties::{HitRules, LossOrder};
 pub use odds::{describe, exact_odds, Odds, Survivors};
