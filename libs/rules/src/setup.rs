@@ -201,6 +201,9 @@ mod tests {
     fn ships_are_at_sea_armies_on_land_and_fighters_at_sea_fit_their_carriers() {
         let (board, setup, catalogue) = fixtures();
         let carrier = catalogue.id("AC").expect("AC");
+        assert!(catalogue
+            .get(carrier)
+            .has(crate::units::Ability::CarriesAircraft));
         for place in &setup.places {
             let territory = board.get(place.territory);
             let mut aircraft = 0;

@@ -31,6 +31,8 @@ pub enum Ability {
     Factory,
     /// A ship a kamikaze fighter may be aimed at.
     KamikazeTarget,
+    /// Fighters may land on it (`carries` of them).
+    CarriesAircraft,
     /// AAP heavy weapons: two casualties per hit against a group of more than 20.
     HwvInflicts,
     /// Not counted towards an AAP heavy-weapons group (subs, aircraft, AA guns).

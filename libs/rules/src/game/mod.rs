@@ -13,6 +13,7 @@ use crate::setup::Setup;
 pub use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
+mod movement;
 #[cfg(test)]
 mod tests;
 
@@ -79,6 +80,11 @@ pub struct GameState {
     pub technologies: BTreeMap<Power, BTreeSet<Technology>>,
     /// Whether the power whose turn it is has researched this turn (once a turn).
     pub researched_this_turn: bool,
+    /// Units that moved this turn, where they are now: how many, and the most movement any
+    /// of them used (aircraft may fly on to land with what is left).
+    pub moved: BTreeMap<(TerritoryId, UnitTypeId), (u32, u8)>,
+    /// Places where this turn's combat moves met the enemy: battles to fight.
+    pub contested: BTreeSet<TerritoryId>,
 }
 
 /// What one research die costs.
@@ -154,6 +160,16 @@ pub enum GameEvent {
         dice: Vec<Die>,
         breakthrough: Option<Breakthrough>,
     },
+    /// Units moved along `path` (its first place is where they started).
+    UnitsMoved {
+        power: Power,
+        units: Vec<(UnitTypeId, u32)>,
+        path: Vec<TerritoryId>,
+        /// Empty enemy territories blitzed through, and taken.
+        captured: Vec<TerritoryId>,
+        /// Where the move met the enemy: a battle to fight.
+        contested: Option<TerritoryId>,
+    },
 }
 
 /// What a player (or the GM on their behalf) asks for.
@@ -172,6 +188,11 @@ pub enum Order {
     RepayWarLoan(u32),
     /// Buy this many research dice (5 IPC each) and roll them.
     DevelopWeapons(u32),
+    /// Move units along a path of adjacent places, starting where they stand.
+    Move {
+        units: Vec<(UnitTypeId, u32)>,
+        path: Vec<TerritoryId>,
+    },
 }
 
 /// A refused order: a stable code, the rule it breaks, and a message a player understands.
@@ -184,7 +205,11 @@ pub struct RuleViolation {
     pub message: String,
 }
 
-fn violation(code: &'static str, rule: &'static str, message: impl Into<String>) -> RuleViolation {
+pub(crate) fn violation(
+    code: &'static str,
+    rule: &'static str,
+    message: impl Into<String>,
+) -> RuleViolation {
     RuleViolation {
         code,
         rule,
@@ -230,6 +255,8 @@ impl GameState {
             loan_applied: BTreeSet::new(),
             technologies: BTreeMap::new(),
             researched_this_turn: false,
+            moved: BTreeMap::new(),
+            contested: BTreeSet::new(),
             round: 1,
             turn: 0,
             phase: Phase::Repairs,
@@ -317,6 +344,7 @@ pub fn decide(
         Order::ApplyForWarLoan => apply_for_war_loan(rules, state, power, dice),
         Order::RepayWarLoan(amount) => repay_war_loan(state, power, *amount),
         Order::DevelopWeapons(count) => develop_weapons(state, power, *count, dice),
+        Order::Move { units, path } => movement::decide_move(rules, state, power, units, path),
     }
 }
 
@@ -643,6 +671,8 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.phase = Phase::Repairs;
                 state.placed_this_turn.clear();
                 state.researched_this_turn = false;
+                state.moved.clear();
+                state.contested.clear();
                 state.turn += 1;
                 if state.turn >= rules.board.turn_order().len() {
                     state.turn = 0;
@@ -701,6 +731,13 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 );
             }
         }
+        GameEvent::UnitsMoved {
+            power,
+            units,
+            path,
+            captured,
+            contested,
+        } => movement::apply_move(rules, state, *power, units, path, captured, *contested),
         GameEvent::WeaponsResearched {
             power,
             cost,

@@ -493,3 +493,298 @@ fn research_beyond_the_treasury_or_outside_its_phase_is_refused() {
     assert_eq!(err.code, "research-dice");
     assert_eq!(state, before);
 }
+
+mod movement {
+    use super::*;
+
+    fn in_phase(round: u32, turn: Power, phase: Phase) -> GameState {
+        let mut state = start();
+        state.round = round;
+        state.turn = Power::ALL.iter().position(|p| *p == turn).expect("power");
+        state.phase = phase;
+        state
+    }
+
+    fn path(names: &[&str]) -> Vec<TerritoryId> {
+        names.iter().map(|n| place_id(n)).collect()
+    }
+
+    fn move_units(
+        state: &mut GameState,
+        by: Power,
+        units: &[(&str, u32)],
+        names: &[&str],
+    ) -> Result<Vec<GameEvent>, RuleViolation> {
+        let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
+        order(
+            state,
+            by,
+            Order::Move {
+                units,
+                path: path(names),
+            },
+        )
+    }
+
+    fn count(state: &GameState, name: &str, power: Power, code: &str) -> u32 {
+        state.forces[place_id(name).index()]
+            .iter()
+            .filter(|((o, u, _), _)| *o == power && *u == unit(code))
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    #[test]
+    fn a_unit_moves_within_its_range_once_a_turn() {
+        let mut state = in_phase(1, Power::Russia, Phase::NonCombatMove);
+        move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 2)],
+            &["Karelia", "Caucasus"],
+        )
+        .expect("one space");
+        assert_eq!(count(&state, "Caucasus", Power::Russia, "INF"), 7);
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 6)],
+            &["Caucasus", "Russia"],
+        )
+        .expect_err("two have moved");
+        assert_eq!(err.code, "not-enough-units");
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 1)],
+            &["Russia", "Karelia", "Caucasus"],
+        )
+        .expect_err("two spaces");
+        assert_eq!(err.code, "out-of-range");
+        move_units(
+            &mut state,
+            Power::Russia,
+            &[("ARM", 1)],
+            &["Russia", "Karelia", "Caucasus"],
+        )
+        .expect("armour moves two");
+    }
+
+    #[test]
+    fn land_stays_on_land_ships_at_sea_and_nobody_enters_a_neutral() {
+        let mut state = in_phase(1, Power::Russia, Phase::NonCombatMove);
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 1)],
+            &["Karelia", "Karelia Sea Zone"],
+        )
+        .expect_err("no transport");
+        assert_eq!(err.code, "land-unit-at-sea");
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("TRN", 1)],
+            &["Karelia Sea Zone", "Karelia"],
+        )
+        .expect_err("a ship ashore");
+        assert_eq!(err.code, "ship-on-land");
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 1)],
+            &["Caucasus", "Turkey"],
+        )
+        .expect_err("neutral");
+        assert_eq!(err.code, "neutral-territory");
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 1)],
+            &["Caucasus", "Evenki"],
+        )
+        .expect_err("not adjacent");
+        assert_eq!(err.code, "not-adjacent");
+    }
+
+    #[test]
+    fn entering_the_enemy_is_a_combat_move_and_none_is_allowed_in_round_one() {
+        let mut state = in_phase(1, Power::Russia, Phase::NonCombatMove);
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 1)],
+            &["Karelia", "Eastern Europe"],
+        )
+        .expect_err("non-combat");
+        assert_eq!(err.code, "enemy-in-non-combat");
+        let mut first_round = in_phase(1, Power::Russia, Phase::CombatMove);
+        let before = first_round.clone();
+        let err = move_units(
+            &mut first_round,
+            Power::Russia,
+            &[("INF", 1)],
+            &["Karelia", "Eastern Europe"],
+        )
+        .expect_err("round 1");
+        assert_eq!(err.code, "no-combat-round-one");
+        assert!(err.rule.contains("Cut-Throat"));
+        assert_eq!(first_round, before);
+        let mut later = in_phase(2, Power::Russia, Phase::CombatMove);
+        let events = move_units(
+            &mut later,
+            Power::Russia,
+            &[("INF", 3)],
+            &["Karelia", "Eastern Europe"],
+        )
+        .expect("an attack");
+        let GameEvent::UnitsMoved { contested, .. } = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(*contested, Some(place_id("Eastern Europe")));
+        assert!(later.contested.contains(&place_id("Eastern Europe")));
+    }
+
+    #[test]
+    fn armour_blitzes_through_empty_enemy_land_in_the_combat_move_and_takes_it() {
+        let mut state = in_phase(2, Power::Russia, Phase::CombatMove);
+        state.forces[place_id("Eastern Europe").index()].clear();
+        let mut non_combat = state.clone();
+        non_combat.phase = Phase::NonCombatMove;
+        let err = move_units(
+            &mut non_combat,
+            Power::Russia,
+            &[("ARM", 1)],
+            &["Karelia", "Eastern Europe", "Germany"],
+        )
+        .expect_err("not in non-combat");
+        assert_eq!(err.code, "stopped-by-enemy");
+        move_units(
+            &mut state,
+            Power::Russia,
+            &[("ARM", 1)],
+            &["Karelia", "Eastern Europe", "Germany"],
+        )
+        .expect("blitz");
+        assert_eq!(
+            state.holder[place_id("Eastern Europe").index()],
+            Some(Power::Russia)
+        );
+        assert!(state.contested.contains(&place_id("Germany")));
+        // Through enemy units, no one passes: Ukraine is defended.
+        state.forces[place_id("Caucasus").index()].insert((Power::Russia, unit("ARM"), 0), 1);
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("ARM", 1)],
+            &["Caucasus", "Ukraine", "Eastern Europe"],
+        )
+        .expect_err("Ukraine is defended");
+        assert_eq!(err.code, "stopped-by-enemy");
+    }
+
+    #[test]
+    fn a_canal_is_open_only_to_whoever_holds_its_land() {
+        let mut state = in_phase(1, Power::UnitedKingdom, Phase::NonCombatMove);
+        let mut closed = state.clone();
+        move_units(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("BB", 1)],
+            &["India SZ", "Red Sea Zone", "East Mediteranean Sea Zone"],
+        )
+        .expect("Suez is British");
+        closed.holder[place_id("Syria").index()] = Some(Power::Germany);
+        let err = move_units(
+            &mut closed,
+            Power::UnitedKingdom,
+            &[("BB", 1)],
+            &["India SZ", "Red Sea Zone", "East Mediteranean Sea Zone"],
+        )
+        .expect_err("Syria lost");
+        assert_eq!(err.code, "canal-closed");
+    }
+
+    #[test]
+    fn aircraft_land_on_friendly_ground_or_a_carrier_and_fly_on_with_what_is_left() {
+        let mut state = in_phase(1, Power::UnitedKingdom, Phase::NonCombatMove);
+        move_units(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("FTR", 1)],
+            &["UK SZ", "United Kingdom"],
+        )
+        .expect("home");
+        let mut russia = in_phase(1, Power::Russia, Phase::NonCombatMove);
+        let err = move_units(
+            &mut russia,
+            Power::Russia,
+            &[("FTR", 1)],
+            &["Karelia", "Karelia Sea Zone"],
+        )
+        .expect_err("no carrier");
+        assert_eq!(err.code, "no-landing");
+
+        let mut attack = in_phase(2, Power::Russia, Phase::CombatMove);
+        move_units(
+            &mut attack,
+            Power::Russia,
+            &[("FTR", 1)],
+            &["Karelia", "Eastern Europe"],
+        )
+        .expect("attacks");
+        attack.phase = Phase::NonCombatMove;
+        let err = move_units(
+            &mut attack,
+            Power::Russia,
+            &[("FTR", 1)],
+            &[
+                "Eastern Europe",
+                "Karelia",
+                "Russia",
+                "Kazakh",
+                "Novosibirsk",
+            ],
+        )
+        .expect_err("four more spaces after one");
+        assert_eq!(err.code, "out-of-range");
+        move_units(
+            &mut attack,
+            Power::Russia,
+            &[("FTR", 1)],
+            &["Eastern Europe", "Karelia", "Russia"],
+        )
+        .expect("lands with range to spare");
+    }
+
+    #[test]
+    fn a_damaged_battleship_may_move_but_not_attack() {
+        let mut state = in_phase(2, Power::UnitedKingdom, Phase::CombatMove);
+        let india_sz = place_id("India SZ");
+        let forces = &mut state.forces[india_sz.index()];
+        forces.remove(&(Power::UnitedKingdom, unit("BB"), 0));
+        forces.insert((Power::UnitedKingdom, unit("BB"), 1), 1);
+        state.forces[place_id("Red Sea Zone").index()].insert((Power::Germany, unit("SUB"), 0), 1);
+        let err = move_units(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("BB", 1)],
+            &["India SZ", "Red Sea Zone"],
+        )
+        .expect_err("damaged");
+        assert_eq!(err.code, "damaged-cannot-attack");
+        state.phase = Phase::NonCombatMove;
+        move_units(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("BB", 1)],
+            &["India SZ", "East Compass Sea Zone"],
+        )
+        .expect("it may sail away");
+        assert_eq!(
+            state.forces[place_id("East Compass Sea Zone").index()]
+                [&(Power::UnitedKingdom, unit("BB"), 1)],
+            1
+        );
+    }
+}

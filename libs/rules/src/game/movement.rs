@@ -1,0 +1,350 @@
+//! Moving units: along adjacent places within each unit's range, by its domain, around
+//! neutrals, through canals only when their land is held, stopping at the enemy (armour may
+//! blitz through empty enemy land), and with aircraft landing where they may.
+//!
+//! There are no alliances yet: every other power is an enemy.
+
+use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules, Technology};
+use crate::board::{Power, TerritoryId};
+use crate::units::{Ability, Domain, UnitTypeId};
+
+const MOVEMENT: &str = "Classic rules, Movement";
+
+impl GameState {
+    /// Whether an enemy of `power` has units in a place (factories and AA guns count: they
+    /// are captured with the territory, not fought, so they are left out).
+    fn enemy_units(&self, rules: Rules<'_>, territory: TerritoryId, power: Power) -> bool {
+        self.forces[territory.index()]
+            .iter()
+            .any(|((owner, unit, _), n)| {
+                *owner != power && *n > 0 && rules.catalogue.get(*unit).is_combatant()
+            })
+    }
+
+    fn enemy_held(&self, territory: TerritoryId, power: Power) -> bool {
+        self.holder[territory.index()].is_some_and(|h| h != power)
+    }
+
+    /// How many of `power`'s `unit` in `territory` can still move, and how far.
+    fn movable(
+        &self,
+        rules: Rules<'_>,
+        territory: TerritoryId,
+        power: Power,
+        unit: UnitTypeId,
+    ) -> (u32, u8) {
+        let present: u32 = self.forces[territory.index()]
+            .iter()
+            .filter(|((owner, u, _), _)| *owner == power && *u == unit)
+            .map(|(_, n)| n)
+            .sum();
+        let profile = rules.catalogue.get(unit);
+        let mut range = profile.movement;
+        if profile.domain == Domain::Air && self.has(power, Technology::LongRangeAircraft) {
+            range += 2;
+        }
+        match self.moved.get(&(territory, unit)) {
+            // Aircraft that have flown may fly on to land, with what they have left.
+            Some(&(_, used))
+                if profile.domain == Domain::Air && self.phase == Phase::NonCombatMove =>
+            {
+                (present, range.saturating_sub(used))
+            }
+            Some(&(spent, _)) => (present.saturating_sub(spent), range),
+            None => (present, range),
+        }
+    }
+
+    /// Free deck space for `power`'s fighters in a sea zone.
+    fn deck_space(&self, rules: Rules<'_>, zone: TerritoryId, power: Power) -> u32 {
+        let (mut space, mut aircraft) = (0u32, 0u32);
+        for ((owner, unit, _), n) in &self.forces[zone.index()] {
+            let profile = rules.catalogue.get(*unit);
+            if *owner != power {
+                continue;
+            }
+            if profile.domain == Domain::Air {
+                aircraft += n;
+            } else if profile.has(Ability::CarriesAircraft) {
+                space += u32::from(profile.carries) * n;
+            }
+        }
+        space.saturating_sub(aircraft)
+    }
+}
+
+pub(super) fn decide_move(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let combat = match state.phase {
+        Phase::CombatMove => true,
+        Phase::NonCombatMove => false,
+        other => {
+            return Err(violation(
+                "wrong-phase",
+                "Classic rules, Order of play",
+                format!(
+                    "moving belongs to the combat or non-combat move; this is the {other:?} phase"
+                ),
+            ))
+        }
+    };
+    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+        return Err(violation("bad-path", MOVEMENT, "a move needs a path"));
+    };
+    if path.len() < 2 || units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
+        return Err(violation(
+            "bad-path",
+            MOVEMENT,
+            "a move names units and at least one step",
+        ));
+    }
+    let board = rules.board;
+    let name = |t: TerritoryId| board.get(t).name.clone();
+    let distance = u8::try_from(path.len() - 1).unwrap_or(u8::MAX);
+
+    let mut domains = Vec::new();
+    let mut damaged_moving = false;
+    for &(unit, n) in units {
+        let profile = rules.catalogue.get(unit);
+        let (available, range) = state.movable(rules, from, power, unit);
+        if n > available {
+            return Err(violation(
+                "not-enough-units",
+                MOVEMENT,
+                format!(
+                    "{power} has {available} {} in {} able to move, not {n}",
+                    profile.code,
+                    name(from)
+                ),
+            ));
+        }
+        if profile.movement == 0 || distance > range {
+            return Err(violation(
+                "out-of-range",
+                MOVEMENT,
+                format!(
+                    "{} moves {range} spaces, and this path is {distance}",
+                    profile.code
+                ),
+            ));
+        }
+        let undamaged = state.forces[from.index()]
+            .get(&(power, unit, 0))
+            .copied()
+            .unwrap_or(0);
+        damaged_moving |= profile.hit_points > 1 && n > undamaged;
+        domains.push(profile.domain);
+    }
+
+    let mut captured = Vec::new();
+    for (i, pair) in path.windows(2).enumerate() {
+        let (a, b) = (pair[0], pair[1]);
+        let here = board.get(b);
+        if !board.adjacent(a, b) {
+            return Err(violation(
+                "not-adjacent",
+                MOVEMENT,
+                format!("{} does not border {}", name(a), name(b)),
+            ));
+        }
+        if here.is_neutral() {
+            return Err(violation(
+                "neutral-territory",
+                "Classic rules, Neutral territories",
+                format!("{} is neutral and may not be entered", here.name),
+            ));
+        }
+        for domain in &domains {
+            match domain {
+                Domain::Land if here.sea => {
+                    return Err(violation(
+                        "land-unit-at-sea",
+                        MOVEMENT,
+                        format!("land units cannot enter {} without a transport", here.name),
+                    ))
+                }
+                Domain::Sea if !here.sea => {
+                    return Err(violation(
+                        "ship-on-land",
+                        MOVEMENT,
+                        format!("ships cannot enter {}", here.name),
+                    ))
+                }
+                Domain::Sea
+                    if !board
+                        .sea_passage_open(a, b, |t| state.holder[t.index()] == Some(power)) =>
+                {
+                    return Err(violation(
+                        "canal-closed",
+                        "Classic rules, Canals",
+                        format!(
+                            "the canal between {} and {} is open only to whoever holds its land",
+                            name(a),
+                            name(b)
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        let last = i + 2 == path.len();
+        if last {
+            break;
+        }
+        // Passing through: the enemy stops land units and ships; armour may blitz through
+        // an empty enemy territory, taking it.
+        let ground = domains.contains(&Domain::Land);
+        let naval = domains.contains(&Domain::Sea);
+        let enemy_here = state.enemy_units(rules, b, power);
+        if (ground || naval) && enemy_here {
+            return Err(violation(
+                "stopped-by-enemy",
+                MOVEMENT,
+                format!("enemy units in {} stop the move there", here.name),
+            ));
+        }
+        if ground && state.enemy_held(b, power) {
+            let blitz = units
+                .iter()
+                .all(|(u, _)| rules.catalogue.get(*u).has(Ability::Blitz));
+            if !blitz || !combat {
+                return Err(violation(
+                    "stopped-by-enemy",
+                    MOVEMENT,
+                    format!("entering enemy {} ends the move (only armour blitzes through empty enemy land, in the combat move)", here.name),
+                ));
+            }
+            if state.round == 1 {
+                return Err(no_combat_in_round_one());
+            }
+            captured.push(b);
+        }
+    }
+
+    let target = board.get(to);
+    let ground = domains.contains(&Domain::Land);
+    let meets_enemy =
+        state.enemy_units(rules, to, power) || (ground && state.enemy_held(to, power));
+    let contested = if meets_enemy {
+        if !combat {
+            return Err(violation(
+                "enemy-in-non-combat",
+                "Classic rules, Non-combat move",
+                format!(
+                    "{} is held by or holds the enemy: that is a combat move",
+                    target.name
+                ),
+            ));
+        }
+        if state.round == 1 {
+            return Err(no_combat_in_round_one());
+        }
+        if damaged_moving {
+            return Err(violation(
+                "damaged-cannot-attack",
+                "Cut-Throat, 2 hit battleship rule",
+                "a damaged battleship may not attack until it is repaired",
+            ));
+        }
+        Some(to)
+    } else {
+        None
+    };
+    if !combat && domains.contains(&Domain::Air) {
+        let aircraft: u32 = units
+            .iter()
+            .filter(|(u, _)| rules.catalogue.get(*u).domain == Domain::Air)
+            .map(|(_, n)| n)
+            .sum();
+        let lands = if target.sea {
+            state.deck_space(rules, to, power) >= aircraft
+        } else {
+            state.holder[to.index()] == Some(power)
+        };
+        if !lands {
+            return Err(violation(
+                "no-landing",
+                "Classic rules, Aircraft landing",
+                format!("aircraft must land on a territory {power} held at the start of the turn or on a carrier with room; {} is neither", target.name),
+            ));
+        }
+    }
+    Ok(vec![GameEvent::UnitsMoved {
+        power,
+        units: units.to_vec(),
+        path: path.to_vec(),
+        captured,
+        contested,
+    }])
+}
+
+fn no_combat_in_round_one() -> RuleViolation {
+    violation(
+        "no-combat-round-one",
+        "Cut-Throat, Start of Play",
+        "no combat can occur in the first round of the game under any circumstances",
+    )
+}
+
+pub(super) fn apply_move(
+    rules: Rules<'_>,
+    state: &mut GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+    captured: &[TerritoryId],
+    contested: Option<TerritoryId>,
+) {
+    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+        return;
+    };
+    let distance = u8::try_from(path.len() - 1).unwrap_or(u8::MAX);
+    for &(unit, n) in units {
+        // Undamaged units first; damage travels with the unit.
+        let mut left = n;
+        let mut damages: Vec<u8> = state.forces[from.index()]
+            .keys()
+            .filter(|(o, u, _)| *o == power && *u == unit)
+            .map(|(_, _, d)| *d)
+            .collect();
+        damages.sort_unstable();
+        for damage in damages {
+            if left == 0 {
+                break;
+            }
+            let key = (power, unit, damage);
+            let here = state.forces[from.index()].get(&key).copied().unwrap_or(0);
+            let take = here.min(left);
+            left -= take;
+            if here == take {
+                state.forces[from.index()].remove(&key);
+            } else if let Some(count) = state.forces[from.index()].get_mut(&key) {
+                *count -= take;
+            }
+            *state.forces[to.index()].entry(key).or_default() += take;
+        }
+        let used_before = state.moved.get(&(from, unit)).map_or(0, |(_, used)| *used);
+        if let Some((spent, _)) = state.moved.get_mut(&(from, unit)) {
+            *spent = spent.saturating_sub(n);
+        }
+        let is_air = rules.catalogue.get(unit).domain == Domain::Air;
+        let entry = state.moved.entry((to, unit)).or_insert((0, 0));
+        entry.0 += n;
+        entry.1 = entry.1.max(if is_air {
+            used_before + distance
+        } else {
+            distance
+        });
+    }
+    for &territory in captured {
+        state.holder[territory.index()] = Some(power);
+    }
+    if let Some(place) = contested {
+        state.contested.insert(place);
+    }
+}
