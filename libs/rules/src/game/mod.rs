@@ -85,6 +85,8 @@ pub struct GameState {
     pub moved: BTreeMap<(TerritoryId, UnitTypeId), (u32, u8)>,
     /// Places where this turn's combat moves met the enemy: battles to fight.
     pub contested: BTreeSet<TerritoryId>,
+    /// Territories taken this turn (aircraft may not land in them).
+    pub captured_this_turn: BTreeSet<TerritoryId>,
 }
 
 /// What one research die costs.
@@ -257,6 +259,7 @@ impl GameState {
             researched_this_turn: false,
             moved: BTreeMap::new(),
             contested: BTreeSet::new(),
+            captured_this_turn: BTreeSet::new(),
             round: 1,
             turn: 0,
             phase: Phase::Repairs,
@@ -673,6 +676,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.researched_this_turn = false;
                 state.moved.clear();
                 state.contested.clear();
+                state.captured_this_turn.clear();
                 state.turn += 1;
                 if state.turn >= rules.board.turn_order().len() {
                     state.turn = 0;

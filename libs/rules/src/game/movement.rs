@@ -264,7 +264,7 @@ pub(super) fn decide_move(
         let lands = if target.sea {
             state.deck_space(rules, to, power) >= aircraft
         } else {
-            state.holder[to.index()] == Some(power)
+            state.holder[to.index()] == Some(power) && !state.captured_this_turn.contains(&to)
         };
         if !lands {
             return Err(violation(
@@ -343,6 +343,7 @@ pub(super) fn apply_move(
     }
     for &territory in captured {
         state.holder[territory.index()] = Some(power);
+        state.captured_this_turn.insert(territory);
     }
     if let Some(place) = contested {
         state.contested.insert(place);
