@@ -150,6 +150,36 @@ impl DiceSource for ScriptedDice {
     }
 }
 
+/// Passes dice through from another source and keeps every one, for the event that
+/// records them.
+#[derive(Debug)]
+pub struct RecordingDice<'a, D: DiceSource + ?Sized> {
+    inner: &'a mut D,
+    rolled: Vec<Die>,
+}
+
+impl<'a, D: DiceSource + ?Sized> RecordingDice<'a, D> {
+    pub fn new(inner: &'a mut D) -> Self {
+        RecordingDice {
+            inner,
+            rolled: Vec::new(),
+        }
+    }
+
+    /// Every die rolled, in order.
+    pub fn into_rolled(self) -> Vec<Die> {
+        self.rolled
+    }
+}
+
+impl<D: DiceSource + ?Sized> DiceSource for RecordingDice<'_, D> {
+    fn roll(&mut self) -> Die {
+        let die = self.inner.roll();
+        self.rolled.push(die);
+        die
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

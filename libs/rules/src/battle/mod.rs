@@ -288,7 +288,10 @@ pub struct BattleLog {
 const MAX_ROUNDS: u32 = 10_000;
 
 /// Fights `battle` with `dice`.
-pub fn resolve(battle: &Battle<'_>, dice: &mut impl DiceSource) -> Result<BattleLog, BattleError> {
+pub fn resolve(
+    battle: &Battle<'_>,
+    dice: &mut (impl DiceSource + ?Sized),
+) -> Result<BattleLog, BattleError> {
     Fight::new(battle)?.run(dice)
 }
 
@@ -502,7 +505,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         self.battle.catalogue
     }
 
-    fn run(mut self, dice: &mut impl DiceSource) -> Result<BattleLog, BattleError> {
+    fn run(mut self, dice: &mut (impl DiceSource + ?Sized)) -> Result<BattleLog, BattleError> {
         if self.combat == CombatOrder::WalkIn {
             return Ok(self.finish(Outcome::WalkedIn));
         }
@@ -638,7 +641,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         })
     }
 
-    fn round(&mut self, number: u32, dice: &mut impl DiceSource) -> Vec<Volley> {
+    fn round(&mut self, number: u32, dice: &mut (impl DiceSource + ?Sized)) -> Vec<Volley> {
         let mut ctx = self.begin_round(number);
         let mut volleys: Vec<Volley> = Vec::new();
         for step in Step::ALL {
@@ -1064,7 +1067,7 @@ impl<'b, 'c> Fight<'b, 'c> {
     }
 }
 
-fn roll(dice: &mut impl DiceSource, to_hit: u8, unit: UnitTypeId) -> RolledDie {
+fn roll(dice: &mut (impl DiceSource + ?Sized), to_hit: u8, unit: UnitTypeId) -> RolledDie {
     let die = dice.roll();
     RolledDie {
         die,

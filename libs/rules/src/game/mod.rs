@@ -13,6 +13,7 @@ use crate::setup::Setup;
 pub use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
+pub mod combat;
 mod movement;
 #[cfg(test)]
 mod tests;
@@ -172,6 +173,8 @@ pub enum GameEvent {
         /// Where the move met the enemy: a battle to fight.
         contested: Option<TerritoryId>,
     },
+    /// A battle fought: every die, and what each side has left.
+    BattleFought(Box<combat::BattleFought>),
 }
 
 /// What a player (or the GM on their behalf) asks for.
@@ -195,6 +198,8 @@ pub enum Order {
         units: Vec<(UnitTypeId, u32)>,
         path: Vec<TerritoryId>,
     },
+    /// Fight the battle in a contested place, with the attacker's orders for it.
+    FightBattle(combat::BattleOrders),
 }
 
 /// A refused order: a stable code, the rule it breaks, and a message a player understands.
@@ -348,6 +353,7 @@ pub fn decide(
         Order::RepayWarLoan(amount) => repay_war_loan(state, power, *amount),
         Order::DevelopWeapons(count) => develop_weapons(state, power, *count, dice),
         Order::Move { units, path } => movement::decide_move(rules, state, power, units, path),
+        Order::FightBattle(orders) => combat::decide_battle(rules, state, power, orders, dice),
     }
 }
 
@@ -525,6 +531,21 @@ fn end_phase(
             amount: state.ipc_count(rules.board, power),
         }),
         Phase::Repairs => events.extend(loan_instalment(state, power)),
+        Phase::Battles if !state.contested.is_empty() => {
+            let names: Vec<String> = state
+                .contested
+                .iter()
+                .map(|t| rules.board.get(*t).name.clone())
+                .collect();
+            return Err(violation(
+                "battles-pending",
+                "Part 13, GM requirements",
+                format!(
+                    "every battle is fought before the phase ends; still to fight: {}",
+                    names.join(", ")
+                ),
+            ));
+        }
         _ => {}
     }
     events.push(GameEvent::PhaseEnded {
@@ -742,6 +763,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             captured,
             contested,
         } => movement::apply_move(rules, state, *power, units, path, captured, *contested),
+        GameEvent::BattleFought(fought) => combat::apply_battle(rules, state, fought),
         GameEvent::WeaponsResearched {
             power,
             cost,

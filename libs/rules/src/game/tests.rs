@@ -788,3 +788,159 @@ mod movement {
         );
     }
 }
+
+mod battles {
+    use super::*;
+    use crate::battle::{CombatOrder, Outcome, RetreatOrder};
+    use crate::game::combat::BattleOrders;
+
+    /// Round 2, Russia's combat move, with Eastern Europe held by one German infantry.
+    fn russia_attacks_eastern_europe() -> GameState {
+        let mut state = start();
+        state.round = 2;
+        state.phase = Phase::CombatMove;
+        let east = place_id("Eastern Europe").index();
+        state.forces[east].clear();
+        state.forces[east].insert((Power::Germany, unit("INF"), 0), 1);
+        order(
+            &mut state,
+            Power::Russia,
+            Order::Move {
+                units: vec![(unit("INF"), 2)],
+                path: vec![place_id("Karelia"), place_id("Eastern Europe")],
+            },
+        )
+        .expect("attack");
+        order(&mut state, Power::Russia, Order::EndPhase).expect("to the battles");
+        state
+    }
+
+    #[test]
+    fn a_won_battle_takes_the_territory_and_records_every_die() {
+        let mut state = russia_attacks_eastern_europe();
+        let east = place_id("Eastern Europe");
+        // Attack: 1 (hit), 6; the German casualty fires back: 6.
+        let events = ordered_with_dice(
+            &mut state,
+            Power::Russia,
+            Order::FightBattle(BattleOrders::at(east)),
+            &[1, 6, 6],
+        )
+        .expect("fought");
+        let GameEvent::BattleFought(fought) = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(fought.outcome, Outcome::AttackerWins);
+        assert_eq!(
+            fought.dice.iter().map(|d| d.value()).collect::<Vec<_>>(),
+            vec![1, 6, 6]
+        );
+        assert!(fought.captured);
+        assert_eq!(state.holder[east.index()], Some(Power::Russia));
+        assert_eq!(
+            state.forces[east.index()].get(&(Power::Russia, unit("INF"), 0)),
+            Some(&2)
+        );
+        assert!(!state.forces[east.index()]
+            .keys()
+            .any(|(o, _, _)| *o == Power::Germany));
+        assert!(state.contested.is_empty());
+        order(&mut state, Power::Russia, Order::EndPhase).expect("no battle left");
+    }
+
+    #[test]
+    fn the_battles_phase_cannot_end_with_a_battle_unfought_and_there_is_no_battle_elsewhere() {
+        let mut state = russia_attacks_eastern_europe();
+        let err =
+            order(&mut state, Power::Russia, Order::EndPhase).expect_err("a battle is pending");
+        assert_eq!(err.code, "battles-pending");
+        assert!(err.message.contains("East Europe"), "{err}");
+        let err = ordered_with_dice(
+            &mut state,
+            Power::Russia,
+            Order::FightBattle(BattleOrders::at(place_id("Germany"))),
+            &[],
+        )
+        .expect_err("no battle in Germany");
+        assert_eq!(err.code, "no-battle-here");
+    }
+
+    #[test]
+    fn a_withdrawal_needs_a_place_of_the_attackers_own_next_door() {
+        let mut state = russia_attacks_eastern_europe();
+        let east = place_id("Eastern Europe");
+        let mut orders = BattleOrders::at(east);
+        orders.retreat = Some(RetreatOrder::AfterRound(1));
+        let before = state.clone();
+        let err = ordered_with_dice(
+            &mut state,
+            Power::Russia,
+            Order::FightBattle(orders.clone()),
+            &[6, 6, 6],
+        )
+        .expect_err("no destination");
+        assert_eq!(err.code, "retreat-destination");
+        assert_eq!(state, before);
+        orders.retreat_to = Some(place_id("Germany"));
+        let err = ordered_with_dice(
+            &mut state,
+            Power::Russia,
+            Order::FightBattle(orders.clone()),
+            &[6, 6, 6],
+        )
+        .expect_err("Germany is not Russia's");
+        assert_eq!(err.code, "retreat-destination");
+        orders.retreat_to = Some(place_id("Karelia"));
+        ordered_with_dice(
+            &mut state,
+            Power::Russia,
+            Order::FightBattle(orders),
+            &[6, 6, 6],
+        )
+        .expect("withdraws");
+        assert_eq!(state.holder[east.index()], Some(Power::Germany));
+        assert_eq!(
+            state.forces[place_id("Karelia").index()][&(Power::Russia, unit("INF"), 0)],
+            3
+        );
+    }
+
+    #[test]
+    fn taking_a_capital_takes_its_guns_its_complex_and_its_treasury() {
+        let mut state = start();
+        state.round = 2;
+        state.phase = Phase::CombatMove;
+        state.forces[place_id("Eastern Europe").index()].clear();
+        let germany = place_id("Germany");
+        state.forces[germany.index()].clear();
+        state.forces[germany.index()].insert((Power::Germany, unit("INF"), 0), 1);
+        state.forces[germany.index()].insert((Power::Germany, unit("AA"), 0), 1);
+        state.forces[germany.index()].insert((Power::Germany, unit("IC"), 0), 1);
+        order(
+            &mut state,
+            Power::Russia,
+            Order::Move {
+                units: vec![(unit("ARM"), 1)],
+                path: vec![place_id("Karelia"), place_id("Eastern Europe"), germany],
+            },
+        )
+        .expect("blitz into Germany");
+        order(&mut state, Power::Russia, Order::EndPhase).expect("to the battles");
+        let mut orders = BattleOrders::at(germany);
+        orders.combat = Some(CombatOrder::KillAtAllCosts);
+        // ARM 3 (a hit); the German infantry fires back from the casualty area: 6.
+        ordered_with_dice(
+            &mut state,
+            Power::Russia,
+            Order::FightBattle(orders),
+            &[3, 6],
+        )
+        .expect("fought");
+        assert_eq!(state.holder[germany.index()], Some(Power::Russia));
+        let forces = &state.forces[germany.index()];
+        assert_eq!(forces.get(&(Power::Russia, unit("AA"), 0)), Some(&1));
+        assert_eq!(forces.get(&(Power::Russia, unit("IC"), 0)), Some(&1));
+        assert_eq!(state.treasury[&Power::Germany], 0);
+        assert_eq!(state.treasury[&Power::Russia], 24 + 32);
+    }
+}

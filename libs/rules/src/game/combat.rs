@@ -1,0 +1,254 @@
+//! Battles inside a game: the units in a contested place fight it out with the battle
+//! engine, every die is recorded in the event, and a win with land units takes the
+//! territory (its AA guns and complexes too; a capital's treasury goes to its captor).
+//!
+//! No alliances yet: a battle is between the attacker and one defending power.
+
+use std::collections::BTreeMap;
+
+use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules};
+use crate::battle::{resolve, Battle, BattleKind, CombatOrder, Outcome, RetreatOrder};
+use crate::board::{Power, TerritoryId};
+use crate::dice::{DiceSource, Die, RecordingDice};
+use crate::units::{Domain, UnitTypeId};
+
+/// The attacker's orders for one battle (Part 13: sent with the turn).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleOrders {
+    pub territory: TerritoryId,
+    pub combat: Option<CombatOrder>,
+    pub order_of_loss: Vec<UnitTypeId>,
+    pub retreat: Option<RetreatOrder>,
+    /// Where surviving attackers withdraw to, if they do: adjacent and the attacker's own.
+    pub retreat_to: Option<TerritoryId>,
+}
+
+impl BattleOrders {
+    pub fn at(territory: TerritoryId) -> Self {
+        BattleOrders {
+            territory,
+            combat: None,
+            order_of_loss: Vec::new(),
+            retreat: None,
+            retreat_to: None,
+        }
+    }
+}
+
+/// Units left after a battle: (type, damage, how many).
+pub type Survivors = Vec<(UnitTypeId, u8, u32)>;
+
+/// A fought battle, as recorded in the event log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleFought {
+    pub attacker: Power,
+    pub defender: Option<Power>,
+    pub territory: TerritoryId,
+    pub outcome: Outcome,
+    /// Every die, in the order rolled: the battle can be replayed from them.
+    pub dice: Vec<Die>,
+    pub attacker_left: Survivors,
+    pub defender_left: Survivors,
+    pub retreat_to: Option<TerritoryId>,
+    /// Whether the attacker took the territory.
+    pub captured: bool,
+    /// IPC taken from the defender's treasury with its capital.
+    pub plunder: u32,
+}
+
+const BATTLES: &str = "Part 13, GM requirements";
+
+pub(super) fn decide_battle(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    orders: &BattleOrders,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if state.phase != Phase::Battles {
+        return Err(violation(
+            "wrong-phase",
+            "Classic rules, Order of play",
+            format!(
+                "battles are fought in the Battles phase; this is the {:?} phase",
+                state.phase
+            ),
+        ));
+    }
+    let territory = orders.territory;
+    let place = rules.board.get(territory);
+    if !state.contested.contains(&territory) {
+        return Err(violation(
+            "no-battle-here",
+            BATTLES,
+            format!("there is no battle to fight in {}", place.name),
+        ));
+    }
+    let forces = &state.forces[territory.index()];
+    let mut defenders: Vec<Power> = forces
+        .iter()
+        .filter(|((owner, unit, _), n)| {
+            *owner != power && **n > 0 && rules.catalogue.get(*unit).is_combatant()
+        })
+        .map(|((owner, _, _), _)| *owner)
+        .collect();
+    defenders.dedup();
+    if defenders.len() > 1 {
+        return Err(violation(
+            "multi-power-battle",
+            "Cut-Throat, Alliances",
+            format!(
+                "{} holds units of more than one other power; such battles come with alliances",
+                place.name
+            ),
+        ));
+    }
+    let defender = defenders
+        .first()
+        .copied()
+        .or(state.holder[territory.index()].filter(|h| *h != power));
+
+    let kind = if place.sea {
+        BattleKind::Sea
+    } else {
+        BattleKind::Land
+    };
+    let mut battle = Battle::new(rules.catalogue, kind);
+    let mut attacker_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
+    for ((owner, unit, _), n) in forces {
+        if *owner == power {
+            *attacker_units.entry(*unit).or_default() += n;
+        } else if Some(*owner) == defender {
+            battle.defender.push((*unit, *n));
+        }
+    }
+    battle.attacker = attacker_units.into_iter().collect();
+    battle.defender_damaged = forces
+        .iter()
+        .filter(|((owner, _, damage), _)| Some(*owner) == defender && *damage > 0)
+        .map(|((_, unit, _), n)| (*unit, *n))
+        .collect();
+    battle.attacker_orders.combat = orders.combat;
+    battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();
+    battle.attacker_orders.retreat = orders.retreat;
+    battle.attacker_technologies = state
+        .technologies
+        .get(&power)
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    battle.defender_technologies = defender
+        .and_then(|d| state.technologies.get(&d))
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+
+    let mut recording = RecordingDice::new(dice);
+    let log = resolve(&battle, &mut recording).map_err(|e| violation(e.code, e.rule, e.message))?;
+    let dice = recording.into_rolled();
+
+    let retreat_to = if log.outcome == Outcome::AttackerRetreated {
+        let to = orders.retreat_to.ok_or_else(|| {
+            violation(
+                "retreat-destination",
+                "Classic rules, Retreat",
+                "the attacker withdraws: name where to (retreat_to)",
+            )
+        })?;
+        let own = state.holder[to.index()] == Some(power)
+            || (rules.board.get(to).sea && !state.contested.contains(&to));
+        if !rules.board.adjacent(territory, to) || !own || state.contested.contains(&to) {
+            return Err(violation(
+                "retreat-destination",
+                "Classic rules, Retreat",
+                format!(
+                    "{} is not a place next to {} that {power} holds",
+                    rules.board.get(to).name,
+                    place.name
+                ),
+            ));
+        }
+        Some(to)
+    } else {
+        None
+    };
+    let captured = log.outcome == Outcome::AttackerWins
+        && !place.sea
+        && log
+            .attacker_left
+            .iter()
+            .any(|u| rules.catalogue.get(u.kind).domain == Domain::Land);
+    let plunder = match defender {
+        Some(d) if captured && place.capital && place.original_owner == Some(d) => {
+            state.treasury.get(&d).copied().unwrap_or(0)
+        }
+        _ => 0,
+    };
+    let group = |units: &[crate::battle::Unit]| -> Survivors {
+        let mut counts: BTreeMap<(UnitTypeId, u8), u32> = BTreeMap::new();
+        for u in units {
+            *counts.entry((u.kind, u.damage)).or_default() += 1;
+        }
+        counts.into_iter().map(|((k, d), n)| (k, d, n)).collect()
+    };
+    Ok(vec![GameEvent::BattleFought(Box::new(BattleFought {
+        attacker: power,
+        defender,
+        territory,
+        outcome: log.outcome,
+        dice,
+        attacker_left: group(&log.attacker_left),
+        defender_left: group(&log.defender_left),
+        retreat_to,
+        captured,
+        plunder,
+    }))])
+}
+
+pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &BattleFought) {
+    let here = fought.territory.index();
+    let combatant = |unit: &UnitTypeId| rules.catalogue.get(*unit).is_combatant();
+    // The fighting units are replaced by the survivors; AA guns and complexes stay.
+    state.forces[here].retain(|(owner, unit, _), _| {
+        !((*owner == fought.attacker || Some(*owner) == fought.defender) && combatant(unit))
+    });
+    let attacker_place = fought.retreat_to.map_or(here, TerritoryId::index);
+    for &(unit, damage, n) in &fought.attacker_left {
+        *state.forces[attacker_place]
+            .entry((fought.attacker, unit, damage))
+            .or_default() += n;
+    }
+    if let Some(defender) = fought.defender {
+        for &(unit, damage, n) in &fought.defender_left {
+            *state.forces[here]
+                .entry((defender, unit, damage))
+                .or_default() += n;
+        }
+    }
+    if fought.captured {
+        state.holder[here] = Some(fought.attacker);
+        state.captured_this_turn.insert(fought.territory);
+        // AA guns and complexes are captured with the territory.
+        let taken: Vec<_> = state.forces[here]
+            .iter()
+            .filter(|((owner, unit, _), _)| *owner != fought.attacker && !combatant(unit))
+            .map(|(key, n)| (*key, *n))
+            .collect();
+        for ((owner, unit, damage), n) in taken {
+            state.forces[here].remove(&(owner, unit, damage));
+            *state.forces[here]
+                .entry((fought.attacker, unit, damage))
+                .or_default() += n;
+        }
+    }
+    if fought.plunder > 0 {
+        if let Some(defender) = fought.defender {
+            let loser = state.treasury.entry(defender).or_default();
+            *loser = loser.saturating_sub(fought.plunder);
+        }
+        *state.treasury.entry(fought.attacker).or_default() += fought.plunder;
+    }
+    state.contested.remove(&fought.territory);
+}
