@@ -175,6 +175,13 @@ pub enum GameEvent {
     },
     /// A battle fought: every die, and what each side has left.
     BattleFought(Box<combat::BattleFought>),
+    /// A damaged battleship repaired for 5 IPC and the die.
+    BattleshipRepaired {
+        power: Power,
+        sea_zone: TerritoryId,
+        die: Die,
+        cost: u32,
+    },
 }
 
 /// What a player (or the GM on their behalf) asks for.
@@ -200,6 +207,10 @@ pub enum Order {
     },
     /// Fight the battle in a contested place, with the attacker's orders for it.
     FightBattle(combat::BattleOrders),
+    /// Repair a damaged battleship in this sea zone (Cut-Throat).
+    RepairBattleship {
+        sea_zone: TerritoryId,
+    },
 }
 
 /// A refused order: a stable code, the rule it breaks, and a message a player understands.
@@ -354,10 +365,68 @@ pub fn decide(
         Order::DevelopWeapons(count) => develop_weapons(state, power, *count, dice),
         Order::Move { units, path } => movement::decide_move(rules, state, power, units, path),
         Order::FightBattle(orders) => combat::decide_battle(rules, state, power, orders, dice),
+        Order::RepairBattleship { sea_zone } => {
+            repair_battleship(rules, state, power, *sea_zone, dice)
+        }
     }
 }
 
 const WEAPONS: &str = "Classic rules, Weapons Development";
+const REPAIRS: &str = "Cut-Throat, 2 hit battleship rule";
+
+/// What a repair costs before its die.
+const REPAIR_BASE_COST: u32 = 5;
+
+fn repair_battleship(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    sea_zone: TerritoryId,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    require_phase(state, Phase::Repairs, "repairing")?;
+    let zone = rules.board.get(sea_zone);
+    let damaged = state.forces[sea_zone.index()]
+        .iter()
+        .any(|((owner, unit, damage), n)| {
+            *owner == power && *damage > 0 && *n > 0 && rules.catalogue.get(*unit).hit_points > 1
+        });
+    if !zone.sea || !damaged {
+        return Err(violation(
+            "nothing-to-repair",
+            REPAIRS,
+            format!("{power} has no damaged battleship in {}", zone.name),
+        ));
+    }
+    let beside_own_complex = rules.board.neighbours(sea_zone).iter().any(|t| {
+        state.holder[t.index()] == Some(power)
+            && state.forces[t.index()]
+                .keys()
+                .any(|(_, unit, _)| rules.catalogue.get(*unit).has(Ability::Factory))
+    });
+    if !beside_own_complex {
+        return Err(violation(
+            "no-shipyard",
+            REPAIRS,
+            format!("a battleship is repaired next to a territory with an industrial complex of {power}; {} is not", zone.name),
+        ));
+    }
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    if treasury < REPAIR_BASE_COST + 6 {
+        return Err(violation(
+            "insufficient-ipc",
+            REPAIRS,
+            format!("a repair costs 5 IPC and a die (up to 11); {power} has {treasury}"),
+        ));
+    }
+    let die = dice.roll();
+    Ok(vec![GameEvent::BattleshipRepaired {
+        power,
+        sea_zone,
+        die,
+        cost: REPAIR_BASE_COST + u32::from(die.value()),
+    }])
+}
 
 fn develop_weapons(
     state: &GameState,
@@ -764,6 +833,33 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             contested,
         } => movement::apply_move(rules, state, *power, units, path, captured, *contested),
         GameEvent::BattleFought(fought) => combat::apply_battle(rules, state, fought),
+        GameEvent::BattleshipRepaired {
+            power,
+            sea_zone,
+            cost,
+            ..
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(*cost);
+            let forces = &mut state.forces[sea_zone.index()];
+            let damaged = forces
+                .keys()
+                .find(|(owner, unit, damage)| {
+                    owner == power && *damage > 0 && rules.catalogue.get(*unit).hit_points > 1
+                })
+                .copied();
+            if let Some((owner, unit, damage)) = damaged {
+                if let Some(n) = forces.get_mut(&(owner, unit, damage)) {
+                    *n -= 1;
+                }
+                forces.retain(|_, n| *n > 0);
+                *forces.entry((owner, unit, 0)).or_default() += 1;
+                // Under repair: it may not move or fight for the rest of the turn.
+                let spent = state.moved.entry((*sea_zone, unit)).or_insert((0, u8::MAX));
+                spent.0 += 1;
+                spent.1 = u8::MAX;
+            }
+        }
         GameEvent::WeaponsResearched {
             power,
             cost,

@@ -944,3 +944,95 @@ mod battles {
         assert_eq!(state.treasury[&Power::Russia], 24 + 32);
     }
 }
+
+mod repairs {
+    use super::*;
+
+    fn with_damaged_battleship(zone: &str) -> GameState {
+        let mut state = start();
+        let forces = &mut state.forces[place_id(zone).index()];
+        forces.insert((Power::UnitedKingdom, unit("BB"), 1), 1);
+        state.turn = 2;
+        state
+    }
+
+    #[test]
+    fn a_damaged_battleship_beside_an_own_complex_is_repaired_for_five_and_a_die_and_stays_put() {
+        let mut state = with_damaged_battleship("UK SZ");
+        let treasury = state.treasury[&Power::UnitedKingdom];
+        let events = ordered_with_dice(
+            &mut state,
+            Power::UnitedKingdom,
+            Order::RepairBattleship {
+                sea_zone: place_id("UK SZ"),
+            },
+            &[4],
+        )
+        .expect("repaired");
+        assert_eq!(
+            events,
+            vec![GameEvent::BattleshipRepaired {
+                power: Power::UnitedKingdom,
+                sea_zone: place_id("UK SZ"),
+                die: die(4),
+                cost: 9
+            }]
+        );
+        assert_eq!(state.treasury[&Power::UnitedKingdom], treasury - 9);
+        let zone = &state.forces[place_id("UK SZ").index()];
+        assert_eq!(zone.get(&(Power::UnitedKingdom, unit("BB"), 1)), None);
+        assert_eq!(zone[&(Power::UnitedKingdom, unit("BB"), 0)], 2);
+        // It must remain in the sea zone this turn: only the other battleship may sail.
+        advance_to(&mut state, Phase::NonCombatMove);
+        let leave = |state: &mut GameState, n: u32| {
+            order(
+                state,
+                Power::UnitedKingdom,
+                Order::Move {
+                    units: vec![(unit("BB"), n)],
+                    path: vec![place_id("UK SZ"), place_id("Baltic Sea Zone")],
+                },
+            )
+        };
+        let err = leave(&mut state, 2).expect_err("one is under repair");
+        assert_eq!(err.code, "not-enough-units");
+        leave(&mut state, 1).expect("the other may sail");
+    }
+
+    #[test]
+    fn a_repair_needs_a_damaged_battleship_an_own_complex_next_door_and_the_money() {
+        let mut state = with_damaged_battleship("Hawaii SZ");
+        let err = ordered_with_dice(
+            &mut state,
+            Power::UnitedKingdom,
+            Order::RepairBattleship {
+                sea_zone: place_id("Hawaii SZ"),
+            },
+            &[1],
+        )
+        .expect_err("no British complex near Hawaii");
+        assert_eq!(err.code, "no-shipyard");
+        let err = ordered_with_dice(
+            &mut state,
+            Power::UnitedKingdom,
+            Order::RepairBattleship {
+                sea_zone: place_id("India SZ"),
+            },
+            &[1],
+        )
+        .expect_err("the Indian battleship is not damaged");
+        assert_eq!(err.code, "nothing-to-repair");
+        let mut poor = with_damaged_battleship("UK SZ");
+        poor.treasury.insert(Power::UnitedKingdom, 10);
+        let err = ordered_with_dice(
+            &mut poor,
+            Power::UnitedKingdom,
+            Order::RepairBattleship {
+                sea_zone: place_id("UK SZ"),
+            },
+            &[1],
+        )
+        .expect_err("10 < 11");
+        assert_eq!(err.code, "insufficient-ipc");
+    }
+}
