@@ -115,7 +115,10 @@ pub(super) fn decide_battle(
     };
     let mut battle = Battle::new(rules.catalogue, kind);
     let mut attacker_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
-    for ((owner, unit, _), n) in forces {
+    // Cargo does not fight at sea.
+    let fights =
+        |unit: &UnitTypeId| !(place.sea && rules.catalogue.get(*unit).domain == Domain::Land);
+    for ((owner, unit, _), n) in forces.iter().filter(|((_, unit, _), _)| fights(unit)) {
         if *owner == power {
             *attacker_units.entry(*unit).or_default() += n;
         } else if Some(*owner) == defender {
@@ -209,7 +212,11 @@ pub(super) fn decide_battle(
 
 pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &BattleFought) {
     let here = fought.territory.index();
-    let combatant = |unit: &UnitTypeId| rules.catalogue.get(*unit).is_combatant();
+    let sea = rules.board.get(fought.territory).sea;
+    let combatant = |unit: &UnitTypeId| {
+        let profile = rules.catalogue.get(*unit);
+        profile.is_combatant() && !(sea && profile.domain == Domain::Land)
+    };
     // The fighting units are replaced by the survivors; AA guns and complexes stay.
     state.forces[here].retain(|(owner, unit, _), _| {
         !((*owner == fought.attacker || Some(*owner) == fought.defender) && combatant(unit))
@@ -250,5 +257,37 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
         }
         *state.treasury.entry(fought.attacker).or_default() += fought.plunder;
     }
+    if sea {
+        for power in [Some(fought.attacker), fought.defender]
+            .into_iter()
+            .flatten()
+        {
+            drown_cargo(rules, state, fought.territory, power);
+        }
+    }
     state.contested.remove(&fought.territory);
+}
+
+/// Cargo beyond what the surviving transports can carry goes down with the lost ones
+/// (which unit was on which transport is not recorded: the cheapest go first).
+fn drown_cargo(rules: Rules<'_>, state: &mut GameState, zone: TerritoryId, power: Power) {
+    loop {
+        let (capacity, used) = state.transport_space(rules, zone, power);
+        if used <= capacity {
+            return;
+        }
+        let cheapest = state.forces[zone.index()]
+            .keys()
+            .filter(|(owner, unit, _)| {
+                *owner == power && rules.catalogue.get(*unit).domain == Domain::Land
+            })
+            .min_by_key(|(_, unit, _)| rules.catalogue.get(*unit).cost)
+            .copied();
+        let Some(key) = cheapest else { return };
+        let forces = &mut state.forces[zone.index()];
+        if let Some(n) = forces.get_mut(&key) {
+            *n -= 1;
+        }
+        forces.retain(|_, n| *n > 0);
+    }
 }

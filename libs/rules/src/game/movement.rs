@@ -39,6 +39,10 @@ impl GameState {
             .map(|(_, n)| n)
             .sum();
         let profile = rules.catalogue.get(unit);
+        if profile.domain == Domain::Land && rules.board.get(territory).sea {
+            // Cargo: it goes where its transport goes, or ashore next door.
+            return (present, u8::MAX);
+        }
         let mut range = profile.movement;
         if profile.domain == Domain::Air && self.has(power, Technology::LongRangeAircraft) {
             range += 2;
@@ -53,6 +57,28 @@ impl GameState {
             Some(&(spent, _)) => (present.saturating_sub(spent), range),
             None => (present, range),
         }
+    }
+
+    /// `power`'s transport space in a sea zone, and how much of it its cargo uses.
+    pub(super) fn transport_space(
+        &self,
+        rules: Rules<'_>,
+        zone: TerritoryId,
+        power: Power,
+    ) -> (u32, u32) {
+        let (mut capacity, mut used) = (0u32, 0u32);
+        for ((owner, unit, _), n) in &self.forces[zone.index()] {
+            let profile = rules.catalogue.get(*unit);
+            if *owner != power {
+                continue;
+            }
+            if is_transport(rules, *unit) {
+                capacity += u32::from(profile.carries) * n;
+            } else if profile.domain == Domain::Land {
+                used += u32::from(profile.transport_space) * n;
+            }
+        }
+        (capacity, used)
     }
 
     /// Free deck space for `power`'s fighters in a sea zone.
@@ -71,6 +97,117 @@ impl GameState {
         }
         space.saturating_sub(aircraft)
     }
+}
+
+/// A ship that carries land units (not aircraft).
+pub(super) fn is_transport(rules: Rules<'_>, unit: UnitTypeId) -> bool {
+    let profile = rules.catalogue.get(unit);
+    profile.domain == Domain::Sea && profile.carries > 0 && !profile.has(Ability::CarriesAircraft)
+}
+
+/// Transport space the land units of a move take.
+fn space_needed(rules: Rules<'_>, units: &[(UnitTypeId, u32)]) -> u32 {
+    units
+        .iter()
+        .filter(|(u, _)| rules.catalogue.get(*u).domain == Domain::Land)
+        .map(|(u, n)| u32::from(rules.catalogue.get(*u).transport_space) * n)
+        .sum()
+}
+
+const TRANSPORTS: &str = "Classic rules, Transports";
+
+/// How land units may be at sea in this move: loading onto transports in the sea zone next
+/// door, sailing with transports of the same move, or going ashore (which ends the move).
+fn check_cargo(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+) -> Result<(), RuleViolation> {
+    let board = rules.board;
+    let (from, to) = (path[0], path[path.len() - 1]);
+    let needed = space_needed(rules, units);
+    if needed == 0 {
+        // Ships leaving: the cargo they leave behind must still fit.
+        let leaving: u32 = units
+            .iter()
+            .filter(|(u, _)| is_transport(rules, *u))
+            .map(|(u, n)| u32::from(rules.catalogue.get(*u).carries) * n)
+            .sum();
+        if leaving > 0 {
+            let (capacity, used) = state.transport_space(rules, from, power);
+            if used > capacity - leaving {
+                return Err(violation(
+                    "cargo-stranded",
+                    TRANSPORTS,
+                    format!(
+                        "the transports leaving {} carry land units that would be left at sea",
+                        board.get(from).name
+                    ),
+                ));
+            }
+        }
+        return Ok(());
+    }
+    let from_sea = board.get(from).sea;
+    let to_sea = board.get(to).sea;
+    match (from_sea, to_sea) {
+        (false, true) => {
+            let (capacity, used) = state.transport_space(rules, to, power);
+            if path.len() != 2 {
+                return Err(violation(
+                    "land-unit-at-sea",
+                    MOVEMENT,
+                    "land units load onto transports in the sea zone next door, and go no further",
+                ));
+            }
+            if used + needed > capacity {
+                return Err(violation(
+                    "no-transport-space",
+                    TRANSPORTS,
+                    format!(
+                        "land units load onto transports in the sea zone next door; {} has {} free transport spaces, {needed} needed",
+                        board.get(to).name,
+                        capacity.saturating_sub(used)
+                    ),
+                ));
+            }
+        }
+        (true, true) => {
+            let carried: u32 = units
+                .iter()
+                .filter(|(u, _)| is_transport(rules, *u))
+                .map(|(u, n)| u32::from(rules.catalogue.get(*u).carries) * n)
+                .sum();
+            if carried < needed {
+                return Err(violation(
+                    "needs-transport",
+                    TRANSPORTS,
+                    format!("land units at sea move only with transports that carry them ({needed} spaces, {carried} moving)"),
+                ));
+            }
+        }
+        (true, false) => {
+            if path.len() != 2 {
+                return Err(violation(
+                    "unload-ends-move",
+                    TRANSPORTS,
+                    "units going ashore end their move there",
+                ));
+            }
+        }
+        (false, false) => {
+            if path.iter().any(|t| board.get(*t).sea) {
+                return Err(violation(
+                    "land-unit-at-sea",
+                    MOVEMENT,
+                    "land units cross the sea only aboard transports",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn decide_move(
@@ -141,6 +278,7 @@ pub(super) fn decide_move(
         domains.push(profile.domain);
     }
 
+    check_cargo(rules, state, power, units, path)?;
     let mut captured = Vec::new();
     for (i, pair) in path.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
@@ -161,13 +299,6 @@ pub(super) fn decide_move(
         }
         for domain in &domains {
             match domain {
-                Domain::Land if here.sea => {
-                    return Err(violation(
-                        "land-unit-at-sea",
-                        MOVEMENT,
-                        format!("land units cannot enter {} without a transport", here.name),
-                    ))
-                }
                 Domain::Sea if !here.sea => {
                     return Err(violation(
                         "ship-on-land",

@@ -576,11 +576,19 @@ mod movement {
         let err = move_units(
             &mut state,
             Power::Russia,
-            &[("INF", 1)],
-            &["Karelia", "Karelia Sea Zone"],
+            &[("ARM", 1)],
+            &["Karelia", "Baltic Sea Zone", "Eastern Europe"],
         )
-        .expect_err("no transport");
+        .expect_err("no driving on water");
         assert_eq!(err.code, "land-unit-at-sea");
+        let err = move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 1)],
+            &["Karelia", "Baltic Sea Zone"],
+        )
+        .expect_err("no Russian transport there");
+        assert_eq!(err.code, "no-transport-space");
         let err = move_units(
             &mut state,
             Power::Russia,
@@ -1034,5 +1042,165 @@ mod repairs {
         )
         .expect_err("10 < 11");
         assert_eq!(err.code, "insufficient-ipc");
+    }
+}
+
+mod transports {
+    use super::*;
+    use crate::game::combat::BattleOrders;
+
+    fn uk(phase: Phase, round: u32) -> GameState {
+        let mut state = start();
+        state.round = round;
+        state.turn = 2;
+        state.phase = phase;
+        state
+    }
+
+    fn go(
+        state: &mut GameState,
+        by: Power,
+        units: &[(&str, u32)],
+        names: &[&str],
+    ) -> Result<Vec<GameEvent>, RuleViolation> {
+        let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
+        let path = names.iter().map(|n| place_id(n)).collect();
+        order(state, by, Order::Move { units, path })
+    }
+
+    #[test]
+    fn infantry_load_onto_transports_next_door_within_their_space() {
+        let mut state = uk(Phase::NonCombatMove, 1);
+        go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("INF", 2), ("ARM", 1)],
+            &["United Kingdom", "UK SZ"],
+        )
+        .expect("4 of 6 spaces");
+        assert_eq!(
+            state.transport_space(rules(), place_id("UK SZ"), Power::UnitedKingdom),
+            (6, 4)
+        );
+        state.forces[place_id("United Kingdom").index()]
+            .insert((Power::UnitedKingdom, unit("ARM"), 0), 2);
+        let err = go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("ARM", 2)],
+            &["United Kingdom", "UK SZ"],
+        )
+        .expect_err("4 more spaces, 2 free");
+        assert_eq!(err.code, "no-transport-space");
+    }
+
+    #[test]
+    fn cargo_sails_only_with_its_transports_and_is_never_left_at_sea() {
+        let mut state = uk(Phase::NonCombatMove, 1);
+        go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("INF", 2)],
+            &["United Kingdom", "UK SZ"],
+        )
+        .expect("loaded");
+        let err = go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("INF", 2)],
+            &["UK SZ", "Baltic Sea Zone"],
+        )
+        .expect_err("no transport with them");
+        assert_eq!(err.code, "needs-transport");
+        let err = go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("TRN", 3)],
+            &["UK SZ", "Baltic Sea Zone"],
+        )
+        .expect_err("the infantry would be stranded");
+        assert_eq!(err.code, "cargo-stranded");
+        go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("TRN", 1), ("INF", 2)],
+            &["UK SZ", "Baltic Sea Zone"],
+        )
+        .expect("sails with them");
+        let baltic = &state.forces[place_id("Baltic Sea Zone").index()];
+        assert_eq!(baltic[&(Power::UnitedKingdom, unit("INF"), 0)], 2);
+        go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("TRN", 2)],
+            &["UK SZ", "Baltic Sea Zone"],
+        )
+        .expect("empty transports may go");
+    }
+
+    #[test]
+    fn unloading_into_enemy_land_is_an_amphibious_assault_and_ends_the_move() {
+        let mut state = uk(Phase::CombatMove, 2);
+        go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("INF", 2)],
+            &["United Kingdom", "UK SZ"],
+        )
+        .expect("loaded");
+        let err = go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("INF", 2)],
+            &["UK SZ", "Western Europe", "Germany"],
+        )
+        .expect_err("ashore ends it");
+        assert_eq!(err.code, "unload-ends-move");
+        let events = go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("INF", 2)],
+            &["UK SZ", "Western Europe"],
+        )
+        .expect("assault");
+        let GameEvent::UnitsMoved { contested, .. } = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(*contested, Some(place_id("Western Europe")));
+        let err = go(
+            &mut state,
+            Power::UnitedKingdom,
+            &[("INF", 2)],
+            &["Western Europe", "United Kingdom"],
+        )
+        .expect_err("spent");
+        assert_eq!(err.code, "not-enough-units");
+    }
+
+    #[test]
+    fn cargo_does_not_fight_at_sea_and_goes_down_with_its_transport() {
+        let mut state = start();
+        state.round = 2;
+        state.turn = 1;
+        state.phase = Phase::Battles;
+        let baltic = place_id("Baltic Sea Zone");
+        state.forces[baltic.index()].insert((Power::UnitedKingdom, unit("TRN"), 0), 1);
+        state.forces[baltic.index()].insert((Power::UnitedKingdom, unit("INF"), 0), 2);
+        state.forces[baltic.index()].insert((Power::Germany, unit("SUB"), 0), 1);
+        state.contested.insert(baltic);
+        // The sub strikes first and sinks the transport; nothing British is left to fight.
+        ordered_with_dice(
+            &mut state,
+            Power::Germany,
+            Order::FightBattle(BattleOrders::at(baltic)),
+            &[2],
+        )
+        .expect("fought");
+        let left = &state.forces[baltic.index()];
+        assert!(
+            !left.keys().any(|(o, _, _)| *o == Power::UnitedKingdom),
+            "{left:?}"
+        );
+        assert_eq!(left[&(Power::Germany, unit("SUB"), 0)], 1);
     }
 }
