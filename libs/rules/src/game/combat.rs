@@ -7,10 +7,12 @@
 use std::collections::BTreeMap;
 
 use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules};
-use crate::battle::{resolve, Battle, BattleKind, CombatOrder, Outcome, RetreatOrder};
+use crate::battle::{
+    bombing_raid, resolve, Battle, BattleKind, BombingRaid, CombatOrder, Outcome, RetreatOrder,
+};
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die, RecordingDice};
-use crate::units::{Domain, UnitTypeId};
+use crate::units::{Ability, Domain, UnitTypeId};
 
 /// The attacker's orders for one battle (Part 13: sent with the turn).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +23,8 @@ pub struct BattleOrders {
     pub retreat: Option<RetreatOrder>,
     /// Where surviving attackers withdraw to, if they do: adjacent and the attacker's own.
     pub retreat_to: Option<TerritoryId>,
+    /// Bomb the industrial complex instead of fighting (bombers only).
+    pub bombing_raid: bool,
 }
 
 impl BattleOrders {
@@ -31,6 +35,7 @@ impl BattleOrders {
             order_of_loss: Vec::new(),
             retreat: None,
             retreat_to: None,
+            bombing_raid: false,
         }
     }
 }
@@ -83,6 +88,9 @@ pub(super) fn decide_battle(
             BATTLES,
             format!("there is no battle to fight in {}", place.name),
         ));
+    }
+    if orders.bombing_raid {
+        return decide_raid(rules, state, power, territory, dice);
     }
     let forces = &state.forces[territory.index()];
     let mut defenders: Vec<Power> = forces
@@ -208,6 +216,89 @@ pub(super) fn decide_battle(
         captured,
         plunder,
     }))])
+}
+
+/// A strategic bombing raid, as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RaidFlown {
+    pub attacker: Power,
+    /// Who holds the complex and pays.
+    pub victim: Power,
+    pub territory: TerritoryId,
+    pub raid: BombingRaid,
+}
+
+const BOMBING: &str = "Classic rules, Strategic bombing raids";
+
+fn decide_raid(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let place = rules.board.get(territory);
+    let forces = &state.forces[territory.index()];
+    let is = |unit: &UnitTypeId, ability| rules.catalogue.get(*unit).has(ability);
+    let bomber = |unit: &UnitTypeId| rules.catalogue.get(*unit).code == "BMB";
+    let mine: Vec<(UnitTypeId, u32)> = forces
+        .iter()
+        .filter(|((owner, _, _), n)| *owner == power && **n > 0)
+        .map(|((_, unit, _), n)| (*unit, *n))
+        .collect();
+    if mine.is_empty() || !mine.iter().all(|(unit, _)| bomber(unit)) {
+        return Err(violation(
+            "raid-bombers-only",
+            BOMBING,
+            "a bombing raid is flown by bombers alone",
+        ));
+    }
+    let has_factory = forces.keys().any(|(_, unit, _)| is(unit, Ability::Factory));
+    let victim = state.holder[territory.index()].filter(|h| *h != power);
+    let Some(victim) = victim.filter(|_| has_factory) else {
+        return Err(violation(
+            "no-complex",
+            BOMBING,
+            format!("{} holds no enemy industrial complex to bomb", place.name),
+        ));
+    };
+    let bombers: u32 = mine.iter().map(|(_, n)| n).sum();
+    let anti_aircraft = forces
+        .iter()
+        .any(|((owner, unit, _), n)| *owner == victim && *n > 0 && is(unit, Ability::AntiAircraft));
+    let technologies: Vec<_> = state
+        .technologies
+        .get(&power)
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    let treasury = state.treasury.get(&victim).copied().unwrap_or(0);
+    let raid = bombing_raid(bombers, &technologies, anti_aircraft, treasury, dice);
+    Ok(vec![GameEvent::RaidFlown(Box::new(RaidFlown {
+        attacker: power,
+        victim,
+        territory,
+        raid,
+    }))])
+}
+
+pub(super) fn apply_raid(rules: Rules<'_>, state: &mut GameState, flown: &RaidFlown) {
+    let treasury = state.treasury.entry(flown.victim).or_default();
+    *treasury = treasury.saturating_sub(flown.raid.ipc_lost);
+    let bomber = rules
+        .catalogue
+        .units()
+        .find(|(_, u)| u.code == "BMB")
+        .map(|(id, _)| id);
+    if let Some(bomber) = bomber {
+        let forces = &mut state.forces[flown.territory.index()];
+        if let Some(n) = forces.get_mut(&(flown.attacker, bomber, 0)) {
+            *n = n.saturating_sub(flown.raid.shot_down);
+        }
+        forces.retain(|_, n| *n > 0);
+    }
+    state.contested.remove(&flown.territory);
 }
 
 pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &BattleFought) {

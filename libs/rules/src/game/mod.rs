@@ -175,6 +175,8 @@ pub enum GameEvent {
     },
     /// A battle fought: every die, and what each side has left.
     BattleFought(Box<combat::BattleFought>),
+    /// A strategic bombing raid flown: every die, and the IPC lost.
+    RaidFlown(Box<combat::RaidFlown>),
     /// A damaged battleship repaired for 5 IPC and the die.
     BattleshipRepaired {
         power: Power,
@@ -860,6 +862,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 spent.1 = u8::MAX;
             }
         }
+        GameEvent::RaidFlown(flown) => combat::apply_raid(rules, state, flown),
         GameEvent::WeaponsResearched {
             power,
             cost,

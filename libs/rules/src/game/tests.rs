@@ -1204,3 +1204,98 @@ mod transports {
         assert_eq!(left[&(Power::Germany, unit("SUB"), 0)], 1);
     }
 }
+
+mod bombing {
+    use super::*;
+    use crate::game::combat::BattleOrders;
+
+    /// Round 2, Germany's bomber over the United Kingdom (complex and AA gun there).
+    fn raid_over_britain() -> GameState {
+        let mut state = start();
+        state.round = 2;
+        state.turn = 1;
+        state.phase = Phase::CombatMove;
+        let germany = place_id("Germany");
+        let uk = place_id("United Kingdom");
+        let path = vec![
+            germany,
+            place_id("West Europe"),
+            place_id("North Sea Zone"),
+            uk,
+        ];
+        // The bomber flies over its own West Europe and the British fleet to the island.
+        state.forces[place_id("North Sea Zone").index()].clear();
+        order(
+            &mut state,
+            Power::Germany,
+            Order::Move {
+                units: vec![(unit("BMB"), 1)],
+                path,
+            },
+        )
+        .expect("flies");
+        order(&mut state, Power::Germany, Order::EndPhase).expect("to the battles");
+        state
+    }
+
+    #[test]
+    fn a_raid_costs_the_complexs_holder_what_the_surviving_bombers_roll() {
+        let mut state = raid_over_britain();
+        let uk = place_id("United Kingdom");
+        let mut orders = BattleOrders::at(uk);
+        orders.bombing_raid = true;
+        // The AA gun misses (4); the bomber rolls 5.
+        let events = ordered_with_dice(
+            &mut state,
+            Power::Germany,
+            Order::FightBattle(orders),
+            &[4, 5],
+        )
+        .expect("raid");
+        let GameEvent::RaidFlown(flown) = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(
+            (flown.victim, flown.raid.ipc_lost),
+            (Power::UnitedKingdom, 5)
+        );
+        assert_eq!(state.treasury[&Power::UnitedKingdom], 30 - 5);
+        assert_eq!(
+            state.holder[uk.index()],
+            Some(Power::UnitedKingdom),
+            "a raid takes nothing"
+        );
+        assert!(state.contested.is_empty());
+        assert_eq!(
+            state.forces[uk.index()][&(Power::Germany, unit("BMB"), 0)],
+            1
+        );
+    }
+
+    #[test]
+    fn a_raid_is_for_bombers_alone_against_an_enemy_complex() {
+        let mut state = raid_over_britain();
+        let uk = place_id("United Kingdom");
+        state.forces[uk.index()].insert((Power::Germany, unit("FTR"), 0), 1);
+        let mut orders = BattleOrders::at(uk);
+        orders.bombing_raid = true;
+        let err = ordered_with_dice(
+            &mut state,
+            Power::Germany,
+            Order::FightBattle(orders.clone()),
+            &[4, 5],
+        )
+        .expect_err("a fighter along");
+        assert_eq!(err.code, "raid-bombers-only");
+        state.forces[uk.index()].remove(&(Power::Germany, unit("FTR"), 0));
+        state.forces[uk.index()].retain(|(_, u, _), _| rules().catalogue.get(*u).code != "IC");
+        let err = ordered_with_dice(
+            &mut state,
+            Power::Germany,
+            Order::FightBattle(orders),
+            &[4, 5],
+        )
+        .expect_err("no complex");
+        assert_eq!(err.code, "no-complex");
+    }
+}
