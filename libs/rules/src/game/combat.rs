@@ -25,6 +25,10 @@ pub struct BattleOrders {
     pub retreat_to: Option<TerritoryId>,
     /// Bomb the industrial complex instead of fighting (bombers only).
     pub bombing_raid: bool,
+    /// Sea zones next door whose battleships bombard this land battle.
+    pub bombard_from: Vec<TerritoryId>,
+    /// Japan's kamikaze run (one a turn): the defending ship a fighter dives onto.
+    pub kamikaze_target: Option<UnitTypeId>,
 }
 
 impl BattleOrders {
@@ -36,6 +40,8 @@ impl BattleOrders {
             retreat: None,
             retreat_to: None,
             bombing_raid: false,
+            bombard_from: Vec::new(),
+            kamikaze_target: None,
         }
     }
 }
@@ -59,6 +65,10 @@ pub struct BattleFought {
     pub captured: bool,
     /// IPC taken from the defender's treasury with its capital.
     pub plunder: u32,
+    /// Battleships that bombarded, by sea zone (spent for the turn).
+    pub bombarded_from: Vec<(TerritoryId, u32)>,
+    /// Whether this battle used the turn's kamikaze run.
+    pub kamikaze: bool,
 }
 
 const BATTLES: &str = "Part 13, GM requirements";
@@ -139,6 +149,25 @@ pub(super) fn decide_battle(
         .filter(|((owner, _, damage), _)| Some(*owner) == defender && *damage > 0)
         .map(|((_, unit, _), n)| (*unit, *n))
         .collect();
+    let bombarded_from = support_shots(rules, state, power, territory, &orders.bombard_from)?;
+    battle.support_shots = bombarded_from.iter().map(|(_, n)| n).sum();
+    if let Some(target) = orders.kamikaze_target {
+        if power != Power::Japan {
+            return Err(violation(
+                "kamikaze-japan-only",
+                KAMIKAZE,
+                "only Japan flies kamikaze runs",
+            ));
+        }
+        if state.kamikaze_used_this_turn {
+            return Err(violation(
+                "kamikaze-once-a-turn",
+                KAMIKAZE,
+                "one kamikaze attack per turn",
+            ));
+        }
+        battle.kamikaze_target = Some(target);
+    }
     battle.attacker_orders.combat = orders.combat;
     battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();
     battle.attacker_orders.retreat = orders.retreat;
@@ -215,7 +244,56 @@ pub(super) fn decide_battle(
         retreat_to,
         captured,
         plunder,
+        bombarded_from,
+        kamikaze: orders.kamikaze_target.is_some(),
     }))])
+}
+
+const KAMIKAZE: &str = "Cut-Throat, Japan's Kamikazi attacks";
+const BOMBARDMENT: &str = "Part 13 step 2; Classic rules, Amphibious assaults";
+
+/// The battleships that may bombard a land battle from each named sea zone: next door, no
+/// battle of their own there this turn, undamaged and not yet spent.
+fn support_shots(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    zones: &[TerritoryId],
+) -> Result<Vec<(TerritoryId, u32)>, RuleViolation> {
+    let place = rules.board.get(territory);
+    let battleship = rules.catalogue.battleship();
+    let mut shots = Vec::new();
+    for &zone in zones {
+        let sea = rules.board.get(zone);
+        if place.sea
+            || !sea.sea
+            || !rules.board.adjacent(zone, territory)
+            || state.contested.contains(&zone)
+        {
+            return Err(violation(
+                "bad-bombardment",
+                BOMBARDMENT,
+                format!("battleships bombard a land battle from a quiet sea zone next to it; {} is not one for {}", sea.name, place.name),
+            ));
+        }
+        let Some(bb) = battleship else { break };
+        let present = state.forces[zone.index()]
+            .get(&(power, bb, 0))
+            .copied()
+            .unwrap_or(0);
+        let spent = state.moved.get(&(zone, bb)).map_or(0, |(n, _)| *n);
+        let ready = present.saturating_sub(spent);
+        if ready == 0 {
+            return Err(violation(
+                "no-battleship",
+                BOMBARDMENT,
+                format!("{power} has no battleship ready to bombard in {}", sea.name),
+            ));
+        }
+        shots.push((zone, ready));
+    }
+    Ok(shots)
 }
 
 /// A strategic bombing raid, as recorded.
@@ -355,6 +433,15 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
         {
             drown_cargo(rules, state, fought.territory, power);
         }
+    }
+    if let Some(bb) = rules.catalogue.battleship() {
+        for &(zone, n) in &fought.bombarded_from {
+            let spent = state.moved.entry((zone, bb)).or_insert((0, u8::MAX));
+            spent.0 += n;
+        }
+    }
+    if fought.kamikaze {
+        state.kamikaze_used_this_turn = true;
     }
     state.contested.remove(&fought.territory);
 }

@@ -88,6 +88,8 @@ pub struct GameState {
     pub contested: BTreeSet<TerritoryId>,
     /// Territories taken this turn (aircraft may not land in them).
     pub captured_this_turn: BTreeSet<TerritoryId>,
+    /// Whether Japan has flown its one kamikaze run this turn.
+    pub kamikaze_used_this_turn: bool,
 }
 
 /// What one research die costs.
@@ -278,6 +280,7 @@ impl GameState {
             moved: BTreeMap::new(),
             contested: BTreeSet::new(),
             captured_this_turn: BTreeSet::new(),
+            kamikaze_used_this_turn: false,
             round: 1,
             turn: 0,
             phase: Phase::Repairs,
@@ -769,6 +772,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.moved.clear();
                 state.contested.clear();
                 state.captured_this_turn.clear();
+                state.kamikaze_used_this_turn = false;
                 state.turn += 1;
                 if state.turn >= rules.board.turn_order().len() {
                     state.turn = 0;

@@ -1299,3 +1299,130 @@ mod bombing {
         assert_eq!(err.code, "no-complex");
     }
 }
+
+mod support_and_kamikaze {
+    use super::*;
+    use crate::battle::Outcome;
+    use crate::game::combat::BattleOrders;
+
+    #[test]
+    fn battleships_next_door_bombard_an_amphibious_assault_once_and_are_spent() {
+        let mut state = start();
+        state.round = 2;
+        state.turn = 2;
+        state.phase = Phase::CombatMove;
+        let west = place_id("Western Europe");
+        state.forces[west.index()].clear();
+        state.forces[west.index()].insert((Power::Germany, unit("INF"), 0), 1);
+        let go = |state: &mut GameState, units: Vec<(UnitTypeId, u32)>, names: &[&str]| {
+            let path = names.iter().map(|n| place_id(n)).collect();
+            order(state, Power::UnitedKingdom, Order::Move { units, path })
+        };
+        go(
+            &mut state,
+            vec![(unit("INF"), 2)],
+            &["United Kingdom", "UK SZ"],
+        )
+        .expect("loaded");
+        go(
+            &mut state,
+            vec![(unit("INF"), 2)],
+            &["UK SZ", "Western Europe"],
+        )
+        .expect("assault");
+        order(&mut state, Power::UnitedKingdom, Order::EndPhase).expect("to the battles");
+
+        let mut far = BattleOrders::at(west);
+        far.bombard_from = vec![place_id("India SZ")];
+        let err = ordered_with_dice(
+            &mut state,
+            Power::UnitedKingdom,
+            Order::FightBattle(far),
+            &[4, 6],
+        )
+        .expect_err("too far");
+        assert_eq!(err.code, "bad-bombardment");
+
+        let mut orders = BattleOrders::at(west);
+        orders.bombard_from = vec![place_id("UK SZ")];
+        // The battleship's 4 hits the German infantry, which fires back from the casualty
+        // area (6); with no defender left the infantry need not roll.
+        let events = ordered_with_dice(
+            &mut state,
+            Power::UnitedKingdom,
+            Order::FightBattle(orders),
+            &[4, 6],
+        )
+        .expect("fought");
+        let GameEvent::BattleFought(fought) = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(fought.outcome, Outcome::AttackerWins);
+        assert_eq!(fought.bombarded_from, vec![(place_id("UK SZ"), 1)]);
+        assert_eq!(state.holder[west.index()], Some(Power::UnitedKingdom));
+        order(&mut state, Power::UnitedKingdom, Order::EndPhase).expect("battles done");
+        let err = order(
+            &mut state,
+            Power::UnitedKingdom,
+            Order::Move {
+                units: vec![(unit("BB"), 1)],
+                path: vec![place_id("UK SZ"), place_id("Baltic Sea Zone")],
+            },
+        )
+        .expect_err("the battleship fired");
+        assert_eq!(err.code, "not-enough-units");
+    }
+
+    #[test]
+    fn only_japan_flies_a_kamikaze_and_only_once_a_turn() {
+        let mut state = start();
+        state.round = 2;
+        state.turn = 3;
+        state.phase = Phase::Battles;
+        let zone = place_id("Hawaii SZ");
+        let other = place_id("W USA SZ");
+        for z in [zone, other] {
+            state.forces[z.index()].clear();
+            state.forces[z.index()].insert((Power::Japan, unit("FTR"), 0), 2);
+            state.forces[z.index()].insert((Power::UnitedStates, unit("BB"), 0), 1);
+            state.contested.insert(z);
+        }
+        let mut orders = BattleOrders::at(zone);
+        orders.kamikaze_target = Some(unit("BB"));
+        // The kamikaze damages the battleship; the other fighter's 3 sinks it; it fires
+        // back at 3 (damaged) and misses.
+        let events = ordered_with_dice(
+            &mut state,
+            Power::Japan,
+            Order::FightBattle(orders),
+            &[3, 6],
+        )
+        .expect("fought");
+        let GameEvent::BattleFought(fought) = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(fought.outcome, Outcome::AttackerWins);
+        assert!(fought.kamikaze);
+        assert_eq!(
+            state.forces[zone.index()][&(Power::Japan, unit("FTR"), 0)],
+            1,
+            "the kamikaze fighter is gone"
+        );
+        let mut again = BattleOrders::at(other);
+        again.kamikaze_target = Some(unit("BB"));
+        let err = ordered_with_dice(&mut state, Power::Japan, Order::FightBattle(again), &[])
+            .expect_err("once a turn");
+        assert_eq!(err.code, "kamikaze-once-a-turn");
+
+        let mut german = start();
+        german.round = 2;
+        german.turn = 1;
+        german.phase = Phase::Battles;
+        german.contested.insert(zone);
+        let mut orders = BattleOrders::at(zone);
+        orders.kamikaze_target = Some(unit("BB"));
+        let err = ordered_with_dice(&mut german, Power::Germany, Order::FightBattle(orders), &[])
+            .expect_err("not Japan");
+        assert_eq!(err.code, "kamikaze-japan-only");
+    }
+}
