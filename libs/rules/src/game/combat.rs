@@ -6,7 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules};
+use super::{
+    require_phase, take_units, violation, GameEvent, GameState, Phase, RuleViolation, Rules,
+};
 use crate::battle::{
     bombing_raid, resolve, Battle, BattleKind, BombingRaid, CombatOrder, Outcome, RetreatOrder,
 };
@@ -80,16 +82,7 @@ pub(super) fn decide_battle(
     orders: &BattleOrders,
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    if state.phase != Phase::Battles {
-        return Err(violation(
-            "wrong-phase",
-            "Classic rules, Order of play",
-            format!(
-                "battles are fought in the Battles phase; this is the {:?} phase",
-                state.phase
-            ),
-        ));
-    }
+    require_phase(state, Phase::Battles, "fighting a battle")?;
     let territory = orders.territory;
     let place = rules.board.get(territory);
     if !state.contested.contains(&territory) {
@@ -371,10 +364,7 @@ pub(super) fn apply_raid(rules: Rules<'_>, state: &mut GameState, flown: &RaidFl
         .map(|(id, _)| id);
     if let Some(bomber) = bomber {
         let forces = &mut state.forces[flown.territory.index()];
-        if let Some(n) = forces.get_mut(&(flown.attacker, bomber, 0)) {
-            *n = n.saturating_sub(flown.raid.shot_down);
-        }
-        forces.retain(|_, n| *n > 0);
+        take_units(forces, (flown.attacker, bomber, 0), flown.raid.shot_down);
     }
     state.contested.remove(&flown.territory);
 }
@@ -462,10 +452,6 @@ fn drown_cargo(rules: Rules<'_>, state: &mut GameState, zone: TerritoryId, power
             .min_by_key(|(_, unit, _)| rules.catalogue.get(*unit).cost)
             .copied();
         let Some(key) = cheapest else { return };
-        let forces = &mut state.forces[zone.index()];
-        if let Some(n) = forces.get_mut(&key) {
-            *n -= 1;
-        }
-        forces.retain(|_, n| *n > 0);
+        take_units(&mut state.forces[zone.index()], key, 1);
     }
 }

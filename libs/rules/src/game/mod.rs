@@ -239,6 +239,18 @@ pub(crate) fn violation(
     }
 }
 
+/// Takes up to `n` units off one stack, dropping it when empty; returns how many it took.
+pub(crate) fn take_units(forces: &mut BTreeMap<StackKey, u32>, key: StackKey, n: u32) -> u32 {
+    let here = forces.get(&key).copied().unwrap_or(0);
+    let taken = here.min(n);
+    if here == taken {
+        forces.remove(&key);
+    } else if let Some(count) = forces.get_mut(&key) {
+        *count -= taken;
+    }
+    taken
+}
+
 /// What the rules need to know besides the state.
 #[derive(Debug, Clone, Copy)]
 pub struct Rules<'a> {
@@ -629,7 +641,11 @@ fn end_phase(
     Ok(events)
 }
 
-fn require_phase(state: &GameState, phase: Phase, what: &str) -> Result<(), RuleViolation> {
+pub(crate) fn require_phase(
+    state: &GameState,
+    phase: Phase,
+    what: &str,
+) -> Result<(), RuleViolation> {
     if state.phase == phase {
         Ok(())
     } else {
@@ -855,10 +871,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 })
                 .copied();
             if let Some((owner, unit, damage)) = damaged {
-                if let Some(n) = forces.get_mut(&(owner, unit, damage)) {
-                    *n -= 1;
-                }
-                forces.retain(|_, n| *n > 0);
+                take_units(forces, (owner, unit, damage), 1);
                 *forces.entry((owner, unit, 0)).or_default() += 1;
                 // Under repair: it may not move or fight for the rest of the turn.
                 let spent = state.moved.entry((*sea_zone, unit)).or_insert((0, u8::MAX));

@@ -4,7 +4,7 @@
 //!
 //! There are no alliances yet: every other power is an enemy.
 
-use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules, Technology};
+use super::{take_units, violation, GameEvent, GameState, Phase, RuleViolation, Rules, Technology};
 use crate::board::{Power, TerritoryId};
 use crate::units::{Ability, Domain, UnitTypeId};
 
@@ -449,14 +449,8 @@ pub(super) fn apply_move(
                 break;
             }
             let key = (power, unit, damage);
-            let here = state.forces[from.index()].get(&key).copied().unwrap_or(0);
-            let take = here.min(left);
+            let take = take_units(&mut state.forces[from.index()], key, left);
             left -= take;
-            if here == take {
-                state.forces[from.index()].remove(&key);
-            } else if let Some(count) = state.forces[from.index()].get_mut(&key) {
-                *count -= take;
-            }
             *state.forces[to.index()].entry(key).or_default() += take;
         }
         let used_before = state.moved.get(&(from, unit)).map_or(0, |(_, used)| *used);
