@@ -144,19 +144,24 @@ mod tests {
         }
     }
 
-    #[test]
-    fn industrial_complexes_stand_where_the_seed_puts_them() {
+    /// The board names of the places that start with a unit of this type, sorted.
+    fn places_with(code: &str) -> Vec<&'static str> {
         let (board, setup, catalogue) = fixtures();
-        let ic = catalogue.id("IC").expect("IC");
-        let mut with_factories: Vec<&str> = setup
+        let id = catalogue.id(code).expect(code);
+        let mut names: Vec<&str> = setup
             .places
             .iter()
-            .filter(|p| p.units.iter().any(|(u, _)| *u == ic))
+            .filter(|p| p.units.iter().any(|(u, _)| *u == id))
             .map(|p| board.get(p.territory).name.as_str())
             .collect();
-        with_factories.sort_unstable();
+        names.sort_unstable();
+        names
+    }
+
+    #[test]
+    fn industrial_complexes_stand_where_the_seed_puts_them() {
         assert_eq!(
-            with_factories,
+            places_with("IC"),
             vec![
                 "East US",
                 "Germany",
@@ -173,17 +178,8 @@ mod tests {
 
     #[test]
     fn anti_aircraft_guns_stand_where_the_seed_puts_them() {
-        let (board, setup, catalogue) = fixtures();
-        let aa = catalogue.id("AA").expect("AA");
-        let mut guns: Vec<&str> = setup
-            .places
-            .iter()
-            .filter(|p| p.units.iter().any(|(u, _)| *u == aa))
-            .map(|p| board.get(p.territory).name.as_str())
-            .collect();
-        guns.sort_unstable();
         assert_eq!(
-            guns,
+            places_with("AA"),
             vec![
                 "East US",
                 "Germany",

@@ -101,6 +101,7 @@ pub struct Catalogue {
     /// defender (computed once; every battle starts from one).
     default_loss_orders: [Vec<UnitTypeId>; 4],
     fighter: Option<UnitTypeId>,
+    bomber: Option<UnitTypeId>,
     battleship: Option<UnitTypeId>,
 }
 
@@ -211,9 +212,11 @@ impl Catalogue {
             units,
             default_loss_orders: Default::default(),
             fighter: None,
+            bomber: None,
             battleship: None,
         };
         catalogue.fighter = catalogue.id("FTR").ok();
+        catalogue.bomber = catalogue.id("BMB").ok();
         catalogue.battleship = catalogue.id("BB").ok();
         catalogue.default_loss_orders = crate::battle::default_loss_orders(&catalogue);
         Ok(catalogue)
@@ -249,6 +252,11 @@ impl Catalogue {
     /// The fighter, if the ruleset has one (kamikaze runs).
     pub fn fighter(&self) -> Option<UnitTypeId> {
         self.fighter
+    }
+
+    /// The bomber, if the ruleset has one (heavy bombers, strategic bombing).
+    pub fn bomber(&self) -> Option<UnitTypeId> {
+        self.bomber
     }
 
     /// The battleship, if the ruleset has one (support shots).

@@ -613,7 +613,7 @@ impl<'b, 'c> Fight<'b, 'c> {
                 .battle
                 .attacker_technologies
                 .contains(&Technology::HeavyBombers)
-            && self.cat().get(unit.kind).code == "BMB";
+            && Some(unit.kind) == self.cat().bomber();
         if heavy {
             3
         } else {

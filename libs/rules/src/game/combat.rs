@@ -311,7 +311,7 @@ fn decide_raid(
     let place = rules.board.get(territory);
     let forces = &state.forces[territory.index()];
     let is = |unit: &UnitTypeId, ability| rules.catalogue.get(*unit).has(ability);
-    let bomber = |unit: &UnitTypeId| rules.catalogue.get(*unit).code == "BMB";
+    let bomber = |unit: &UnitTypeId| Some(*unit) == rules.catalogue.bomber();
     let mine: Vec<(UnitTypeId, u32)> = forces
         .iter()
         .filter(|((owner, _, _), n)| *owner == power && **n > 0)
@@ -357,12 +357,7 @@ fn decide_raid(
 pub(super) fn apply_raid(rules: Rules<'_>, state: &mut GameState, flown: &RaidFlown) {
     let treasury = state.treasury.entry(flown.victim).or_default();
     *treasury = treasury.saturating_sub(flown.raid.ipc_lost);
-    let bomber = rules
-        .catalogue
-        .units()
-        .find(|(_, u)| u.code == "BMB")
-        .map(|(id, _)| id);
-    if let Some(bomber) = bomber {
+    if let Some(bomber) = rules.catalogue.bomber() {
         let forces = &mut state.forces[flown.territory.index()];
         take_units(forces, (flown.attacker, bomber, 0), flown.raid.shot_down);
     }

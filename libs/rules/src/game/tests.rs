@@ -39,6 +39,24 @@ fn ordered_with_dice(
     Ok(events)
 }
 
+/// Places bought units, as `by`.
+fn place(
+    state: &mut GameState,
+    by: Power,
+    territory: &str,
+    units: &[(&str, u32)],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
+    order(
+        state,
+        by,
+        Order::Place {
+            territory: place_id(territory),
+            units,
+        },
+    )
+}
+
 fn advance_to(state: &mut GameState, phase: Phase) {
     while state.phase != phase {
         let power = state.power(rules().board);
@@ -147,59 +165,22 @@ fn units_are_placed_at_the_powers_own_complexes_and_ships_beside_them() {
     .expect("23 IPC");
     advance_to(&mut state, Phase::Placement);
 
-    let err = order(
-        &mut state,
-        Power::Russia,
-        Order::Place {
-            territory: place_id("Caucasus"),
-            units: vec![(unit("INF"), 1)],
-        },
-    )
-    .expect_err("no complex in the Caucasus");
+    let err = place(&mut state, Power::Russia, "Caucasus", &[("INF", 1)])
+        .expect_err("no complex in the Caucasus");
     assert_eq!(err.code, "no-factory");
-    let err = order(
-        &mut state,
-        Power::Russia,
-        Order::Place {
-            territory: place_id("Russia"),
-            units: vec![(unit("SUB"), 1)],
-        },
-    )
-    .expect_err("a ship on land");
+    let err =
+        place(&mut state, Power::Russia, "Russia", &[("SUB", 1)]).expect_err("a ship on land");
     assert_eq!(err.code, "ship-on-land");
-    let err = order(
-        &mut state,
-        Power::Russia,
-        Order::Place {
-            territory: place_id("Russia"),
-            units: vec![(unit("INF"), 6)],
-        },
-    )
-    .expect_err("only 5 bought");
+    let err = place(&mut state, Power::Russia, "Russia", &[("INF", 6)]).expect_err("only 5 bought");
     assert_eq!(err.code, "not-purchased");
 
     // An original complex has no limit.
-    order(
-        &mut state,
-        Power::Russia,
-        Order::Place {
-            territory: place_id("Russia"),
-            units: vec![(unit("INF"), 5)],
-        },
-    )
-    .expect("placed");
+    place(&mut state, Power::Russia, "Russia", &[("INF", 5)]).expect("placed");
     let err =
         order(&mut state, Power::Russia, Order::EndPhase).expect_err("the sub is still to place");
     assert_eq!(err.code, "units-unplaced");
-    order(
-        &mut state,
-        Power::Russia,
-        Order::Place {
-            territory: place_id("Karelia Sea Zone"),
-            units: vec![(unit("SUB"), 1)],
-        },
-    )
-    .expect("beside the Karelia complex");
+    place(&mut state, Power::Russia, "Karelia Sea Zone", &[("SUB", 1)])
+        .expect("beside the Karelia complex");
     order(&mut state, Power::Russia, Order::EndPhase).expect("all placed");
     let russia = &state.forces[place_id("Russia").index()];
     assert_eq!(russia[&(Power::Russia, unit("INF"), 0)], 11);
@@ -220,34 +201,11 @@ fn a_captured_complex_produces_no_more_than_its_territorys_value() {
     )
     .expect("12 IPC");
     advance_to(&mut state, Phase::Placement);
-    let err = order(
-        &mut state,
-        Power::Germany,
-        Order::Place {
-            territory: karelia,
-            units: vec![(unit("INF"), 4)],
-        },
-    )
-    .expect_err("4 > 3");
+    let err = place(&mut state, Power::Germany, "Karelia", &[("INF", 4)]).expect_err("4 > 3");
     assert_eq!(err.code, "production-limit");
-    order(
-        &mut state,
-        Power::Germany,
-        Order::Place {
-            territory: karelia,
-            units: vec![(unit("INF"), 3)],
-        },
-    )
-    .expect("3 fit");
-    let err = order(
-        &mut state,
-        Power::Germany,
-        Order::Place {
-            territory: karelia,
-            units: vec![(unit("INF"), 1)],
-        },
-    )
-    .expect_err("the limit is per turn");
+    place(&mut state, Power::Germany, "Karelia", &[("INF", 3)]).expect("3 fit");
+    let err = place(&mut state, Power::Germany, "Karelia", &[("INF", 1)])
+        .expect_err("the limit is per turn");
     assert_eq!(err.code, "production-limit");
     // Russia lost its own complex's use with the territory.
     assert!(state
