@@ -57,6 +57,18 @@ fn place(
     )
 }
 
+/// Moves units along the named places, as `by`.
+fn move_units(
+    state: &mut GameState,
+    by: Power,
+    units: &[(&str, u32)],
+    names: &[&str],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
+    let path = names.iter().map(|n| place_id(n)).collect();
+    order(state, by, Order::Move { units, path })
+}
+
 fn advance_to(state: &mut GameState, phase: Phase) {
     while state.phase != phase {
         let power = state.power(rules().board);
@@ -463,27 +475,6 @@ mod movement {
         state
     }
 
-    fn path(names: &[&str]) -> Vec<TerritoryId> {
-        names.iter().map(|n| place_id(n)).collect()
-    }
-
-    fn move_units(
-        state: &mut GameState,
-        by: Power,
-        units: &[(&str, u32)],
-        names: &[&str],
-    ) -> Result<Vec<GameEvent>, RuleViolation> {
-        let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
-        order(
-            state,
-            by,
-            Order::Move {
-                units,
-                path: path(names),
-            },
-        )
-    }
-
     fn count(state: &GameState, name: &str, power: Power, code: &str) -> u32 {
         state.forces[place_id(name).index()]
             .iter()
@@ -530,47 +521,32 @@ mod movement {
 
     #[test]
     fn land_stays_on_land_ships_at_sea_and_nobody_enters_a_neutral() {
-        let mut state = in_phase(1, Power::Russia, Phase::NonCombatMove);
-        let err = move_units(
-            &mut state,
-            Power::Russia,
-            &[("ARM", 1)],
-            &["Karelia", "Baltic Sea Zone", "Eastern Europe"],
-        )
-        .expect_err("no driving on water");
-        assert_eq!(err.code, "land-unit-at-sea");
-        let err = move_units(
-            &mut state,
-            Power::Russia,
-            &[("INF", 1)],
-            &["Karelia", "Baltic Sea Zone"],
-        )
-        .expect_err("no Russian transport there");
-        assert_eq!(err.code, "no-transport-space");
-        let err = move_units(
-            &mut state,
-            Power::Russia,
-            &[("TRN", 1)],
-            &["Karelia Sea Zone", "Karelia"],
-        )
-        .expect_err("a ship ashore");
-        assert_eq!(err.code, "ship-on-land");
-        let err = move_units(
-            &mut state,
-            Power::Russia,
-            &[("INF", 1)],
-            &["Caucasus", "Turkey"],
-        )
-        .expect_err("neutral");
-        assert_eq!(err.code, "neutral-territory");
-        let err = move_units(
-            &mut state,
-            Power::Russia,
-            &[("INF", 1)],
-            &["Caucasus", "Evenki"],
-        )
-        .expect_err("not adjacent");
-        assert_eq!(err.code, "not-adjacent");
+        let refused: [(&[(&str, u32)], &[&str], &str); 5] = [
+            (
+                &[("ARM", 1)],
+                &["Karelia", "Baltic Sea Zone", "Eastern Europe"],
+                "land-unit-at-sea",
+            ),
+            (
+                &[("INF", 1)],
+                &["Karelia", "Baltic Sea Zone"],
+                "no-transport-space",
+            ),
+            (
+                &[("TRN", 1)],
+                &["Karelia Sea Zone", "Karelia"],
+                "ship-on-land",
+            ),
+            (&[("INF", 1)], &["Caucasus", "Turkey"], "neutral-territory"),
+            (&[("INF", 1)], &["Caucasus", "Evenki"], "not-adjacent"),
+        ];
+        for (units, names, code) in refused {
+            let mut state = in_phase(1, Power::Russia, Phase::NonCombatMove);
+            let before = state.clone();
+            let err = move_units(&mut state, Power::Russia, units, names).expect_err(code);
+            assert_eq!(err.code, code, "{names:?}");
+            assert_eq!(state, before, "{names:?} changed the state");
+        }
     }
 
     #[test]
@@ -1015,21 +991,10 @@ mod transports {
         state
     }
 
-    fn go(
-        state: &mut GameState,
-        by: Power,
-        units: &[(&str, u32)],
-        names: &[&str],
-    ) -> Result<Vec<GameEvent>, RuleViolation> {
-        let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
-        let path = names.iter().map(|n| place_id(n)).collect();
-        order(state, by, Order::Move { units, path })
-    }
-
     #[test]
     fn infantry_load_onto_transports_next_door_within_their_space() {
         let mut state = uk(Phase::NonCombatMove, 1);
-        go(
+        move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("INF", 2), ("ARM", 1)],
@@ -1042,7 +1007,7 @@ mod transports {
         );
         state.forces[place_id("United Kingdom").index()]
             .insert((Power::UnitedKingdom, unit("ARM"), 0), 2);
-        let err = go(
+        let err = move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("ARM", 2)],
@@ -1055,14 +1020,14 @@ mod transports {
     #[test]
     fn cargo_sails_only_with_its_transports_and_is_never_left_at_sea() {
         let mut state = uk(Phase::NonCombatMove, 1);
-        go(
+        move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("INF", 2)],
             &["United Kingdom", "UK SZ"],
         )
         .expect("loaded");
-        let err = go(
+        let err = move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("INF", 2)],
@@ -1070,7 +1035,7 @@ mod transports {
         )
         .expect_err("no transport with them");
         assert_eq!(err.code, "needs-transport");
-        let err = go(
+        let err = move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("TRN", 3)],
@@ -1078,7 +1043,7 @@ mod transports {
         )
         .expect_err("the infantry would be stranded");
         assert_eq!(err.code, "cargo-stranded");
-        go(
+        move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("TRN", 1), ("INF", 2)],
@@ -1087,7 +1052,7 @@ mod transports {
         .expect("sails with them");
         let baltic = &state.forces[place_id("Baltic Sea Zone").index()];
         assert_eq!(baltic[&(Power::UnitedKingdom, unit("INF"), 0)], 2);
-        go(
+        move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("TRN", 2)],
@@ -1099,14 +1064,14 @@ mod transports {
     #[test]
     fn unloading_into_enemy_land_is_an_amphibious_assault_and_ends_the_move() {
         let mut state = uk(Phase::CombatMove, 2);
-        go(
+        move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("INF", 2)],
             &["United Kingdom", "UK SZ"],
         )
         .expect("loaded");
-        let err = go(
+        let err = move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("INF", 2)],
@@ -1114,7 +1079,7 @@ mod transports {
         )
         .expect_err("ashore ends it");
         assert_eq!(err.code, "unload-ends-move");
-        let events = go(
+        let events = move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("INF", 2)],
@@ -1125,7 +1090,7 @@ mod transports {
             panic!("{events:?}")
         };
         assert_eq!(*contested, Some(place_id("Western Europe")));
-        let err = go(
+        let err = move_units(
             &mut state,
             Power::UnitedKingdom,
             &[("INF", 2)],
@@ -1272,19 +1237,17 @@ mod support_and_kamikaze {
         let west = place_id("Western Europe");
         state.forces[west.index()].clear();
         state.forces[west.index()].insert((Power::Germany, unit("INF"), 0), 1);
-        let go = |state: &mut GameState, units: Vec<(UnitTypeId, u32)>, names: &[&str]| {
-            let path = names.iter().map(|n| place_id(n)).collect();
-            order(state, Power::UnitedKingdom, Order::Move { units, path })
-        };
-        go(
+        move_units(
             &mut state,
-            vec![(unit("INF"), 2)],
+            Power::UnitedKingdom,
+            &[("INF", 2)],
             &["United Kingdom", "UK SZ"],
         )
         .expect("loaded");
-        go(
+        move_units(
             &mut state,
-            vec![(unit("INF"), 2)],
+            Power::UnitedKingdom,
+            &[("INF", 2)],
             &["UK SZ", "Western Europe"],
         )
         .expect("assault");
