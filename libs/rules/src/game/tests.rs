@@ -521,7 +521,9 @@ mod movement {
 
     #[test]
     fn land_stays_on_land_ships_at_sea_and_nobody_enters_a_neutral() {
-        let refused: [(&[(&str, u32)], &[&str], &str); 5] = [
+        // (units, path, expected code)
+        type Refusal<'a> = (&'a [(&'a str, u32)], &'a [&'a str], &'a str);
+        let refused: [Refusal; 5] = [
             (
                 &[("ARM", 1)],
                 &["Karelia", "Baltic Sea Zone", "Eastern Europe"],
