@@ -250,6 +250,13 @@ impl Board {
         self.neighbours[a.index()].contains(&b)
     }
 
+    /// A power's capital (its home territory with the capital star).
+    pub fn capital(&self, power: Power) -> Option<TerritoryId> {
+        self.territories()
+            .find(|(_, t)| t.capital && t.original_owner == Some(power))
+            .map(|(id, _)| id)
+    }
+
     pub fn turn_order(&self) -> &[Power] {
         &self.turn_order
     }

@@ -2,7 +2,8 @@
 //! engine, every die is recorded in the event, and a win with land units takes the
 //! territory (its AA guns and complexes too; a capital's treasury goes to its captor).
 //!
-//! No alliances yet: a battle is between the attacker and one defending power.
+//! Partners defend together: their units fight as one side, and the losses of each unit
+//! type fall on the guests before the territory's holder.
 
 use std::collections::BTreeMap;
 
@@ -51,20 +52,29 @@ impl BattleOrders {
 /// Units left after a battle: (type, damage, how many).
 pub type Survivors = Vec<(UnitTypeId, u8, u32)>;
 
+/// A defender's units left after a battle: (owner, type, damage, how many).
+pub type DefenderSurvivors = Vec<(Power, UnitTypeId, u8, u32)>;
+
 /// A fought battle, as recorded in the event log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BattleFought {
     pub attacker: Power,
+    /// The defending power that holds the place (or the first defender at sea).
     pub defender: Option<Power>,
+    /// Every power whose units defended.
+    pub defenders: Vec<Power>,
     pub territory: TerritoryId,
     pub outcome: Outcome,
     /// Every die, in the order rolled: the battle can be replayed from them.
     pub dice: Vec<Die>,
     pub attacker_left: Survivors,
-    pub defender_left: Survivors,
+    pub defender_left: DefenderSurvivors,
     pub retreat_to: Option<TerritoryId>,
     /// Whether the attacker took the territory.
     pub captured: bool,
+    /// A partner's original territory taken back: it returns to that partner (never a
+    /// capital: only its own troops liberate a capital).
+    pub liberated_for: Option<Power>,
     /// IPC taken from the defender's treasury with its capital.
     pub plunder: u32,
     /// Battleships that bombarded, by sea zone (spent for the turn).
@@ -85,7 +95,7 @@ pub(super) fn decide_battle(
     require_phase(state, Phase::Battles, "fighting a battle")?;
     let territory = orders.territory;
     let place = rules.board.get(territory);
-    if !state.contested.contains(&territory) {
+    if !state.contested.contains_key(&territory) {
         return Err(violation(
             "no-battle-here",
             BATTLES,
@@ -96,28 +106,26 @@ pub(super) fn decide_battle(
         return decide_raid(rules, state, power, territory, dice);
     }
     let forces = &state.forces[territory.index()];
+    let declared_against = state.contested.get(&territory);
+    let defending = |owner: Power| {
+        owner != power
+            && (state.at_war(power, owner) || declared_against.is_some_and(|d| d.contains(&owner)))
+    };
     let mut defenders: Vec<Power> = forces
         .iter()
         .filter(|((owner, unit, _), n)| {
-            *owner != power && **n > 0 && rules.catalogue.get(*unit).is_combatant()
+            defending(*owner) && **n > 0 && rules.catalogue.get(*unit).is_combatant()
         })
         .map(|((owner, _, _), _)| *owner)
         .collect();
     defenders.dedup();
-    if defenders.len() > 1 {
-        return Err(violation(
-            "multi-power-battle",
-            "Cut-Throat, Alliances",
-            format!(
-                "{} holds units of more than one other power; such battles come with alliances",
-                place.name
-            ),
-        ));
+    let holder = state.holder[territory.index()].filter(|h| defending(*h));
+    // The holder defends its own land; its guests' units are lost first.
+    if let Some(h) = holder {
+        defenders.retain(|d| *d != h);
+        defenders.push(h);
     }
-    let defender = defenders
-        .first()
-        .copied()
-        .or(state.holder[territory.index()].filter(|h| *h != power));
+    let defender = holder.or(defenders.first().copied());
 
     let kind = if place.sea {
         BattleKind::Sea
@@ -126,20 +134,22 @@ pub(super) fn decide_battle(
     };
     let mut battle = Battle::new(rules.catalogue, kind);
     let mut attacker_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
+    let mut defender_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
     // Cargo does not fight at sea.
     let fights =
         |unit: &UnitTypeId| !(place.sea && rules.catalogue.get(*unit).domain == Domain::Land);
     for ((owner, unit, _), n) in forces.iter().filter(|((_, unit, _), _)| fights(unit)) {
         if *owner == power {
             *attacker_units.entry(*unit).or_default() += n;
-        } else if Some(*owner) == defender {
-            battle.defender.push((*unit, *n));
+        } else if defenders.contains(owner) {
+            *defender_units.entry(*unit).or_default() += n;
         }
     }
     battle.attacker = attacker_units.into_iter().collect();
+    battle.defender = defender_units.into_iter().collect();
     battle.defender_damaged = forces
         .iter()
-        .filter(|((owner, _, damage), _)| Some(*owner) == defender && *damage > 0)
+        .filter(|((owner, _, damage), _)| defenders.contains(owner) && *damage > 0)
         .map(|((_, unit, _), n)| (*unit, *n))
         .collect();
     let bombarded_from = support_shots(rules, state, power, territory, &orders.bombard_from)?;
@@ -191,8 +201,8 @@ pub(super) fn decide_battle(
             )
         })?;
         let own = state.holder[to.index()] == Some(power)
-            || (rules.board.get(to).sea && !state.contested.contains(&to));
-        if !rules.board.adjacent(territory, to) || !own || state.contested.contains(&to) {
+            || (rules.board.get(to).sea && !state.contested.contains_key(&to));
+        if !rules.board.adjacent(territory, to) || !own || state.contested.contains_key(&to) {
             return Err(violation(
                 "retreat-destination",
                 "Classic rules, Retreat",
@@ -219,6 +229,13 @@ pub(super) fn decide_battle(
         }
         _ => 0,
     };
+    let liberated_for = place.original_owner.filter(|owner| {
+        captured
+            && !place.capital
+            && *owner != power
+            && !state.at_war(power, *owner)
+            && !state.capital_lost(rules, *owner)
+    });
     let group = |units: &[crate::battle::Unit]| -> Survivors {
         let mut counts: BTreeMap<(UnitTypeId, u8), u32> = BTreeMap::new();
         for u in units {
@@ -226,20 +243,65 @@ pub(super) fn decide_battle(
         }
         counts.into_iter().map(|((k, d), n)| (k, d, n)).collect()
     };
-    Ok(vec![GameEvent::BattleFought(Box::new(BattleFought {
+    let fought = GameEvent::BattleFought(Box::new(BattleFought {
         attacker: power,
         defender,
+        defender_left: share_survivors(forces, &defenders, &group(&log.defender_left)),
+        defenders,
         territory,
         outcome: log.outcome,
         dice,
         attacker_left: group(&log.attacker_left),
-        defender_left: group(&log.defender_left),
         retreat_to,
         captured,
+        liberated_for,
         plunder,
         bombarded_from,
         kamikaze: orders.kamikaze_target.is_some(),
-    }))])
+    }));
+    let mut events = vec![fought];
+    // A capital taken: every agreement of its power is void at once.
+    if let Some(loser) =
+        defender.filter(|d| captured && place.capital && place.original_owner == Some(*d))
+    {
+        let mut after = state.clone();
+        super::apply(rules, &mut after, &events[0]);
+        events.extend(super::diplomacy::voided_by_capital_loss(
+            rules, &after, loser,
+        ));
+    }
+    Ok(events)
+}
+
+/// Gives each defending power its share of the survivors: of each unit type, the powers
+/// listed last (the holder) keep theirs first; damage goes with the survivors in order.
+fn share_survivors(
+    forces: &BTreeMap<super::StackKey, u32>,
+    defenders: &[Power],
+    left: &Survivors,
+) -> DefenderSurvivors {
+    let mut shared = Vec::new();
+    let mut remaining: Vec<(UnitTypeId, u8, u32)> = left.clone();
+    for &owner in defenders.iter().rev() {
+        for (unit, damage, n) in remaining.iter_mut() {
+            let had: u32 = forces
+                .iter()
+                .filter(|((o, u, _), _)| *o == owner && u == unit)
+                .map(|(_, c)| c)
+                .sum();
+            let already: u32 = shared
+                .iter()
+                .filter(|(o, u, _, _)| *o == owner && u == unit)
+                .map(|(_, _, _, c)| c)
+                .sum();
+            let keep = (*n).min(had.saturating_sub(already));
+            if keep > 0 {
+                shared.push((owner, *unit, *damage, keep));
+                *n -= keep;
+            }
+        }
+    }
+    shared
 }
 
 const KAMIKAZE: &str = "Cut-Throat, Japan's Kamikazi attacks";
@@ -262,7 +324,7 @@ fn support_shots(
         if place.sea
             || !sea.sea
             || !rules.board.adjacent(zone, territory)
-            || state.contested.contains(&zone)
+            || state.contested.contains_key(&zone)
         {
             return Err(violation(
                 "bad-bombardment",
@@ -373,7 +435,7 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
     };
     // The fighting units are replaced by the survivors; AA guns and complexes stay.
     state.forces[here].retain(|(owner, unit, _), _| {
-        !((*owner == fought.attacker || Some(*owner) == fought.defender) && combatant(unit))
+        !((*owner == fought.attacker || fought.defenders.contains(owner)) && combatant(unit))
     });
     let attacker_place = fought.retreat_to.map_or(here, TerritoryId::index);
     for &(unit, damage, n) in &fought.attacker_left {
@@ -381,28 +443,12 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
             .entry((fought.attacker, unit, damage))
             .or_default() += n;
     }
-    if let Some(defender) = fought.defender {
-        for &(unit, damage, n) in &fought.defender_left {
-            *state.forces[here]
-                .entry((defender, unit, damage))
-                .or_default() += n;
-        }
+    for &(owner, unit, damage, n) in &fought.defender_left {
+        *state.forces[here].entry((owner, unit, damage)).or_default() += n;
     }
     if fought.captured {
-        state.holder[here] = Some(fought.attacker);
-        state.captured_this_turn.insert(fought.territory);
-        // AA guns and complexes are captured with the territory.
-        let taken: Vec<_> = state.forces[here]
-            .iter()
-            .filter(|((owner, unit, _), _)| *owner != fought.attacker && !combatant(unit))
-            .map(|(key, n)| (*key, *n))
-            .collect();
-        for ((owner, unit, damage), n) in taken {
-            state.forces[here].remove(&(owner, unit, damage));
-            *state.forces[here]
-                .entry((fought.attacker, unit, damage))
-                .or_default() += n;
-        }
+        let taker = fought.liberated_for.unwrap_or(fought.attacker);
+        take_territory(rules, state, fought.territory, taker);
     }
     if fought.plunder > 0 {
         if let Some(defender) = fought.defender {
@@ -412,10 +458,7 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
         *state.treasury.entry(fought.attacker).or_default() += fought.plunder;
     }
     if sea {
-        for power in [Some(fought.attacker), fought.defender]
-            .into_iter()
-            .flatten()
-        {
+        for &power in std::iter::once(&fought.attacker).chain(&fought.defenders) {
             drown_cargo(rules, state, fought.territory, power);
         }
     }
@@ -429,6 +472,30 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
         state.kamikaze_used_this_turn = true;
     }
     state.contested.remove(&fought.territory);
+}
+
+/// A territory changes hands: its AA guns and complexes go with it (they are captured,
+/// never fought), and it counts as taken this turn (no aircraft land there).
+pub(super) fn take_territory(
+    rules: Rules<'_>,
+    state: &mut GameState,
+    place: TerritoryId,
+    taker: Power,
+) {
+    let here = place.index();
+    state.holder[here] = Some(taker);
+    state.captured_this_turn.insert(place);
+    let taken: Vec<_> = state.forces[here]
+        .iter()
+        .filter(|((owner, unit, _), _)| {
+            *owner != taker && !rules.catalogue.get(*unit).is_combatant()
+        })
+        .map(|(key, n)| (*key, *n))
+        .collect();
+    for ((owner, unit, damage), n) in taken {
+        state.forces[here].remove(&(owner, unit, damage));
+        *state.forces[here].entry((taker, unit, damage)).or_default() += n;
+    }
 }
 
 /// Cargo beyond what the surviving transports can carry goes down with the lost ones

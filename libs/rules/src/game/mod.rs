@@ -12,8 +12,10 @@ use crate::dice::{DiceSource, Die};
 use crate::setup::Setup;
 pub use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
+pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure};
 
 pub mod combat;
+pub mod diplomacy;
 mod movement;
 #[cfg(test)]
 mod tests;
@@ -84,8 +86,21 @@ pub struct GameState {
     /// Units that moved this turn, where they are now: how many, and the most movement any
     /// of them used (aircraft may fly on to land with what is left).
     pub moved: BTreeMap<(TerritoryId, UnitTypeId), (u32, u8)>,
-    /// Places where this turn's combat moves met the enemy: battles to fight.
-    pub contested: BTreeSet<TerritoryId>,
+    /// Places where this turn's combat moves met the enemy: battles to fight, with the
+    /// powers they were declared against (declared combat is final: a later treaty does
+    /// not call it off).
+    pub contested: BTreeMap<TerritoryId, BTreeSet<Power>>,
+    /// Agreements in force, by the two partners (see [`diplomacy::partners`]), with terms.
+    pub agreements: BTreeMap<(Power, Power), String>,
+    /// Agreements offered and not yet accepted, by (from, to).
+    pub offers: diplomacy::Offers,
+    /// Permissions granted: (grantor, grantee, what).
+    pub permissions: BTreeSet<(Power, Power, Permission)>,
+    /// Mixed units of former partners now at war: battles for the next combat movement of
+    /// either, as (place, one, other).
+    pub fronts: BTreeSet<(TerritoryId, Power, Power)>,
+    /// Beaten powers that went passive: no movement, treasury turned into infantry.
+    pub passive: BTreeSet<Power>,
     /// Territories taken this turn (aircraft may not land in them).
     pub captured_this_turn: BTreeSet<TerritoryId>,
     /// Whether Japan has flown its one kamikaze run this turn.
@@ -179,6 +194,27 @@ pub enum GameEvent {
     BattleFought(Box<combat::BattleFought>),
     /// A strategic bombing raid flown: every die, and the IPC lost.
     RaidFlown(Box<combat::RaidFlown>),
+    AgreementOffered {
+        from: Power,
+        to: Power,
+        terms: String,
+    },
+    AgreementFormed {
+        between: (Power, Power),
+        terms: String,
+    },
+    PermissionGranted {
+        by: Power,
+        to: Power,
+        permission: Permission,
+    },
+    PermissionRevoked {
+        by: Power,
+        to: Power,
+        permission: Permission,
+    },
+    /// An agreement broken or voided, and what the war does at once.
+    AgreementEnded(Box<AgreementEnded>),
     /// A damaged battleship repaired for 5 IPC and the die.
     BattleshipRepaired {
         power: Power,
@@ -214,6 +250,28 @@ pub enum Order {
     /// Repair a damaged battleship in this sea zone (Cut-Throat).
     RepairBattleship {
         sea_zone: TerritoryId,
+    },
+    /// Offer another power an agreement (alliance, treaty, any terms); any time.
+    OfferAgreement {
+        with: Power,
+        terms: String,
+    },
+    /// Accept an agreement another power offered; any time.
+    AcceptAgreement {
+        from: Power,
+    },
+    /// Allow a partner something (entering one's land, rail, transports and carriers).
+    GrantPermission {
+        to: Power,
+        permission: Permission,
+    },
+    RevokePermission {
+        to: Power,
+        permission: Permission,
+    },
+    /// Break an agreement: a declaration of war; any time.
+    BreakAgreement {
+        with: Power,
     },
 }
 
@@ -290,7 +348,12 @@ impl GameState {
             technologies: BTreeMap::new(),
             researched_this_turn: false,
             moved: BTreeMap::new(),
-            contested: BTreeSet::new(),
+            contested: BTreeMap::new(),
+            agreements: BTreeMap::new(),
+            offers: BTreeMap::new(),
+            permissions: BTreeSet::new(),
+            fronts: BTreeSet::new(),
+            passive: BTreeSet::new(),
             captured_this_turn: BTreeSet::new(),
             kamikaze_used_this_turn: false,
             round: 1,
@@ -365,6 +428,16 @@ pub fn decide(
     order: &Order,
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
+    if matches!(
+        order,
+        Order::OfferAgreement { .. }
+            | Order::AcceptAgreement { .. }
+            | Order::GrantPermission { .. }
+            | Order::RevokePermission { .. }
+            | Order::BreakAgreement { .. }
+    ) {
+        return diplomacy::decide(rules, state, by, order);
+    }
     let power = state.power(rules.board);
     if by != power {
         return Err(violation(
@@ -385,6 +458,11 @@ pub fn decide(
         Order::RepairBattleship { sea_zone } => {
             repair_battleship(rules, state, power, *sea_zone, dice)
         }
+        Order::OfferAgreement { .. }
+        | Order::AcceptAgreement { .. }
+        | Order::GrantPermission { .. }
+        | Order::RevokePermission { .. }
+        | Order::BreakAgreement { .. } => diplomacy::decide(rules, state, by, order),
     }
 }
 
@@ -620,7 +698,7 @@ fn end_phase(
         Phase::Battles if !state.contested.is_empty() => {
             let names: Vec<String> = state
                 .contested
-                .iter()
+                .keys()
                 .map(|t| rules.board.get(*t).name.clone())
                 .collect();
             return Err(violation(
@@ -780,7 +858,10 @@ fn place(
 pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
     match event {
         GameEvent::PhaseEnded { .. } => match state.phase.next() {
-            Some(next) => state.phase = next,
+            Some(next) => {
+                state.phase = next;
+                diplomacy::open_fronts(state, rules);
+            }
             None => {
                 state.phase = Phase::Repairs;
                 state.placed_this_turn.clear();
@@ -880,6 +961,21 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             }
         }
         GameEvent::RaidFlown(flown) => combat::apply_raid(rules, state, flown),
+        GameEvent::AgreementOffered { from, to, terms } => {
+            state.offers.insert((*from, *to), terms.clone());
+        }
+        GameEvent::AgreementFormed { between, terms } => {
+            state.offers.remove(between);
+            state.offers.remove(&(between.1, between.0));
+            state.agreements.insert(*between, terms.clone());
+        }
+        GameEvent::PermissionGranted { by, to, permission } => {
+            state.permissions.insert((*by, *to, *permission));
+        }
+        GameEvent::PermissionRevoked { by, to, permission } => {
+            state.permissions.remove(&(*by, *to, *permission));
+        }
+        GameEvent::AgreementEnded(ended) => diplomacy::apply_ended(rules, state, ended),
         GameEvent::WeaponsResearched {
             power,
             cost,

@@ -2,9 +2,13 @@
 //! neutrals, through canals only when their land is held, stopping at the enemy (armour may
 //! blitz through empty enemy land), and with aircraft landing where they may.
 //!
-//! There are no alliances yet: every other power is an enemy.
+//! Every power without an agreement is an enemy; a partner's land may be entered only with
+//! its permission, and its transports and carriers used only with its permission.
 
-use super::{take_units, violation, GameEvent, GameState, Phase, RuleViolation, Rules, Technology};
+use super::{
+    take_units, violation, GameEvent, GameState, Permission, Phase, RuleViolation, Rules,
+    Technology,
+};
 use crate::board::{Power, TerritoryId};
 use crate::units::{Ability, Domain, UnitTypeId};
 
@@ -17,12 +21,37 @@ impl GameState {
         self.forces[territory.index()]
             .iter()
             .any(|((owner, unit, _), n)| {
-                *owner != power && *n > 0 && rules.catalogue.get(*unit).is_combatant()
+                self.at_war(*owner, power) && *n > 0 && rules.catalogue.get(*unit).is_combatant()
             })
     }
 
     fn enemy_held(&self, territory: TerritoryId, power: Power) -> bool {
-        self.holder[territory.index()].is_some_and(|h| h != power)
+        self.holder[territory.index()].is_some_and(|h| self.at_war(h, power))
+    }
+
+    /// The powers at war with `power` that a move into `territory` meets.
+    pub(super) fn opponents_in(
+        &self,
+        rules: Rules<'_>,
+        territory: TerritoryId,
+        power: Power,
+    ) -> std::collections::BTreeSet<Power> {
+        let mut found: std::collections::BTreeSet<Power> = self.forces[territory.index()]
+            .iter()
+            .filter(|((owner, unit, _), n)| {
+                self.at_war(*owner, power) && **n > 0 && rules.catalogue.get(*unit).is_combatant()
+            })
+            .map(|((owner, _, _), _)| *owner)
+            .collect();
+        found.extend(self.holder[territory.index()].filter(|h| self.at_war(*h, power)));
+        found
+    }
+
+    /// Powers whose ships `power` may use here: itself and partners that allow it.
+    fn hosts(&self, power: Power) -> impl Iterator<Item = Power> + '_ {
+        crate::board::Power::ALL
+            .into_iter()
+            .filter(move |host| self.permits(*host, power, Permission::Ferry))
     }
 
     /// How many of `power`'s `unit` in `territory` can still move, and how far.
@@ -67,9 +96,10 @@ impl GameState {
         power: Power,
     ) -> (u32, u32) {
         let (mut capacity, mut used) = (0u32, 0u32);
+        let hosts: Vec<Power> = self.hosts(power).collect();
         for ((owner, unit, _), n) in &self.forces[zone.index()] {
             let profile = rules.catalogue.get(*unit);
-            if *owner != power {
+            if !hosts.contains(owner) {
                 continue;
             }
             if is_transport(rules, *unit) {
@@ -84,9 +114,10 @@ impl GameState {
     /// Free deck space for `power`'s fighters in a sea zone.
     fn deck_space(&self, rules: Rules<'_>, zone: TerritoryId, power: Power) -> u32 {
         let (mut space, mut aircraft) = (0u32, 0u32);
+        let hosts: Vec<Power> = self.hosts(power).collect();
         for ((owner, unit, _), n) in &self.forces[zone.index()] {
             let profile = rules.catalogue.get(*unit);
-            if *owner != power {
+            if !hosts.contains(owner) {
                 continue;
             }
             if profile.domain == Domain::Air {
@@ -297,6 +328,24 @@ pub(super) fn decide_move(
                 format!("{} is neutral and may not be entered", here.name),
             ));
         }
+        let last = i + 2 == path.len();
+        let ground = domains.contains(&Domain::Land);
+        if let Some(host) = state.holder[b.index()] {
+            let lands_here = last && domains.contains(&Domain::Air);
+            if !state.at_war(host, power)
+                && (ground || lands_here)
+                && !state.permits(host, power, Permission::Enter)
+            {
+                return Err(violation(
+                    "no-permission",
+                    "Cut-Throat, Alliances: foreign units can be barred from entering an allied country",
+                    format!(
+                        "{host} has not allowed {power} into {}; to attack it, break the agreement first (a declaration of war)",
+                        here.name
+                    ),
+                ));
+            }
+        }
         for domain in &domains {
             match domain {
                 Domain::Sea if !here.sea => {
@@ -323,13 +372,11 @@ pub(super) fn decide_move(
                 _ => {}
             }
         }
-        let last = i + 2 == path.len();
         if last {
             break;
         }
         // Passing through: the enemy stops land units and ships; armour may blitz through
         // an empty enemy territory, taking it.
-        let ground = domains.contains(&Domain::Land);
         let naval = domains.contains(&Domain::Sea);
         let enemy_here = state.enemy_units(rules, b, power);
         if (ground || naval) && enemy_here {
@@ -395,7 +442,8 @@ pub(super) fn decide_move(
         let lands = if target.sea {
             state.deck_space(rules, to, power) >= aircraft
         } else {
-            state.holder[to.index()] == Some(power) && !state.captured_this_turn.contains(&to)
+            state.holder[to.index()].is_some_and(|h| state.permits(h, power, Permission::Enter))
+                && !state.captured_this_turn.contains(&to)
         };
         if !lands {
             return Err(violation(
@@ -471,6 +519,7 @@ pub(super) fn apply_move(
         state.captured_this_turn.insert(territory);
     }
     if let Some(place) = contested {
-        state.contested.insert(place);
+        let opponents = state.opponents_in(rules, place, power);
+        state.contested.entry(place).or_default().extend(opponents);
     }
 }

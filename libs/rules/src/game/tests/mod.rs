@@ -1,5 +1,7 @@
 use super::*;
 
+mod diplomacy;
+
 fn rules() -> Rules<'static> {
     static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
     Rules {
@@ -74,6 +76,23 @@ fn advance_to(state: &mut GameState, phase: Phase) {
         let power = state.power(rules().board);
         order(state, power, Order::EndPhase).expect("phase ends");
     }
+}
+
+fn in_phase(round: u32, turn: Power, phase: Phase) -> GameState {
+    let mut state = start();
+    state.round = round;
+    state.turn = Power::ALL.iter().position(|p| *p == turn).expect("power");
+    state.phase = phase;
+    state
+}
+
+/// How many units of a type a power has in a place, damaged or not.
+fn count(state: &GameState, name: &str, power: Power, code: &str) -> u32 {
+    state.forces[place_id(name).index()]
+        .iter()
+        .filter(|((o, u, _), _)| *o == power && *u == unit(code))
+        .map(|(_, n)| n)
+        .sum()
 }
 
 #[test]
@@ -467,22 +486,6 @@ fn research_beyond_the_treasury_or_outside_its_phase_is_refused() {
 mod movement {
     use super::*;
 
-    fn in_phase(round: u32, turn: Power, phase: Phase) -> GameState {
-        let mut state = start();
-        state.round = round;
-        state.turn = Power::ALL.iter().position(|p| *p == turn).expect("power");
-        state.phase = phase;
-        state
-    }
-
-    fn count(state: &GameState, name: &str, power: Power, code: &str) -> u32 {
-        state.forces[place_id(name).index()]
-            .iter()
-            .filter(|((o, u, _), _)| *o == power && *u == unit(code))
-            .map(|(_, n)| n)
-            .sum()
-    }
-
     #[test]
     fn a_unit_moves_within_its_range_once_a_turn() {
         let mut state = in_phase(1, Power::Russia, Phase::NonCombatMove);
@@ -586,7 +589,7 @@ mod movement {
             panic!("{events:?}")
         };
         assert_eq!(*contested, Some(place_id("Eastern Europe")));
-        assert!(later.contested.contains(&place_id("Eastern Europe")));
+        assert!(later.contested.contains_key(&place_id("Eastern Europe")));
     }
 
     #[test]
@@ -614,7 +617,7 @@ mod movement {
             state.holder[place_id("Eastern Europe").index()],
             Some(Power::Russia)
         );
-        assert!(state.contested.contains(&place_id("Germany")));
+        assert!(state.contested.contains_key(&place_id("Germany")));
         // Through enemy units, no one passes: Ukraine is defended.
         state.forces[place_id("Caucasus").index()].insert((Power::Russia, unit("ARM"), 0), 1);
         let err = move_units(
@@ -1112,7 +1115,7 @@ mod transports {
         state.forces[baltic.index()].insert((Power::UnitedKingdom, unit("TRN"), 0), 1);
         state.forces[baltic.index()].insert((Power::UnitedKingdom, unit("INF"), 0), 2);
         state.forces[baltic.index()].insert((Power::Germany, unit("SUB"), 0), 1);
-        state.contested.insert(baltic);
+        state.contested.insert(baltic, Default::default());
         // The sub strikes first and sinks the transport; nothing British is left to fight.
         ordered_with_dice(
             &mut state,
@@ -1308,7 +1311,7 @@ mod support_and_kamikaze {
             state.forces[z.index()].clear();
             state.forces[z.index()].insert((Power::Japan, unit("FTR"), 0), 2);
             state.forces[z.index()].insert((Power::UnitedStates, unit("BB"), 0), 1);
-            state.contested.insert(z);
+            state.contested.insert(z, Default::default());
         }
         let mut orders = BattleOrders::at(zone);
         orders.kamikaze_target = Some(unit("BB"));
@@ -1341,7 +1344,7 @@ mod support_and_kamikaze {
         german.round = 2;
         german.turn = 1;
         german.phase = Phase::Battles;
-        german.contested.insert(zone);
+        german.contested.insert(zone, Default::default());
         let mut orders = BattleOrders::at(zone);
         orders.kamikaze_target = Some(unit("BB"));
         let err = ordered_with_dice(&mut german, Power::Germany, Order::FightBattle(orders), &[])
