@@ -103,6 +103,8 @@ pub struct Catalogue {
     fighter: Option<UnitTypeId>,
     bomber: Option<UnitTypeId>,
     battleship: Option<UnitTypeId>,
+    infantry: Option<UnitTypeId>,
+    armour: Option<UnitTypeId>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -214,10 +216,14 @@ impl Catalogue {
             fighter: None,
             bomber: None,
             battleship: None,
+            infantry: None,
+            armour: None,
         };
         catalogue.fighter = catalogue.id("FTR").ok();
         catalogue.bomber = catalogue.id("BMB").ok();
         catalogue.battleship = catalogue.id("BB").ok();
+        catalogue.infantry = catalogue.id("INF").ok();
+        catalogue.armour = catalogue.id("ARM").ok();
         catalogue.default_loss_orders = crate::battle::default_loss_orders(&catalogue);
         Ok(catalogue)
     }
@@ -252,6 +258,16 @@ impl Catalogue {
     /// The fighter, if the ruleset has one (kamikaze runs).
     pub fn fighter(&self) -> Option<UnitTypeId> {
         self.fighter
+    }
+
+    /// Infantry, if the ruleset has it (rail movement, paratroopers, passive play).
+    pub fn infantry(&self) -> Option<UnitTypeId> {
+        self.infantry
+    }
+
+    /// Armour (not heavy armour), if the ruleset has it (heavy bombers drop one).
+    pub fn armour(&self) -> Option<UnitTypeId> {
+        self.armour
     }
 
     /// The bomber, if the ruleset has one (heavy bombers, strategic bombing).

@@ -17,6 +17,7 @@ pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure}
 pub mod combat;
 pub mod diplomacy;
 mod movement;
+mod rail;
 #[cfg(test)]
 mod tests;
 
@@ -99,6 +100,14 @@ pub struct GameState {
     /// Mixed units of former partners now at war: battles for the next combat movement of
     /// either, as (place, one, other).
     pub fronts: BTreeSet<(TerritoryId, Power, Power)>,
+    /// Infantry railed this turn (3 at most).
+    pub railed_infantry: u32,
+    /// Whether an industrial complex went by rail this turn (one at most).
+    pub factory_railed: bool,
+    /// Complexes moved this turn: they produce nothing until set up.
+    pub factories_setting_up: BTreeSet<TerritoryId>,
+    /// Rockets fired this turn, by the territory of the AA guns.
+    pub rockets_fired: BTreeMap<TerritoryId, u32>,
     /// Beaten powers that went passive: no movement, treasury turned into infantry.
     pub passive: BTreeSet<Power>,
     /// Territories taken this turn (aircraft may not land in them).
@@ -190,6 +199,22 @@ pub enum GameEvent {
         /// Where the move met the enemy: a battle to fight.
         contested: Option<TerritoryId>,
     },
+    /// Units moved by rail (a path of the mover's or a permitting partner's land).
+    UnitsRailed {
+        power: Power,
+        units: Vec<(UnitTypeId, u32)>,
+        path: Vec<TerritoryId>,
+        contested: Option<TerritoryId>,
+    },
+    /// A rocket fired at a complex: the die, and the IPC it cost the victim.
+    RocketFired {
+        power: Power,
+        from: TerritoryId,
+        target: TerritoryId,
+        victim: Power,
+        die: Die,
+        ipc_lost: u32,
+    },
     /// A battle fought: every die, and what each side has left.
     BattleFought(Box<combat::BattleFought>),
     /// A strategic bombing raid flown: every die, and the IPC lost.
@@ -244,6 +269,16 @@ pub enum Order {
     Move {
         units: Vec<(UnitTypeId, u32)>,
         path: Vec<TerritoryId>,
+    },
+    /// Move infantry (3 a turn), an AA gun or an industrial complex by rail (Cut-Throat).
+    Rail {
+        units: Vec<(UnitTypeId, u32)>,
+        path: Vec<TerritoryId>,
+    },
+    /// An AA gun fires a rocket at an enemy complex within 3 spaces (Rockets).
+    FireRocket {
+        from: TerritoryId,
+        target: TerritoryId,
     },
     /// Fight the battle in a contested place, with the attacker's orders for it.
     FightBattle(combat::BattleOrders),
@@ -354,6 +389,10 @@ impl GameState {
             permissions: BTreeSet::new(),
             fronts: BTreeSet::new(),
             passive: BTreeSet::new(),
+            railed_infantry: 0,
+            factory_railed: false,
+            factories_setting_up: BTreeSet::new(),
+            rockets_fired: BTreeMap::new(),
             captured_this_turn: BTreeSet::new(),
             kamikaze_used_this_turn: false,
             round: 1,
@@ -411,6 +450,16 @@ impl GameState {
                 ),
             ));
         }
+        if self.factories_setting_up.contains(&territory) {
+            return Err(violation(
+                "complex-setting-up",
+                "Cut-Throat, IC movement",
+                format!(
+                    "the complex moved to {} this turn produces nothing until it is set up",
+                    rules.board.get(territory).name
+                ),
+            ));
+        }
         if self.original_factories.get(&territory) == Some(&power) {
             return Ok(None);
         }
@@ -454,6 +503,10 @@ pub fn decide(
         Order::RepayWarLoan(amount) => repay_war_loan(state, power, *amount),
         Order::DevelopWeapons(count) => develop_weapons(state, power, *count, dice),
         Order::Move { units, path } => movement::decide_move(rules, state, power, units, path),
+        Order::Rail { units, path } => rail::decide_rail(rules, state, power, units, path),
+        Order::FireRocket { from, target } => {
+            rail::decide_rocket(rules, state, power, *from, *target, dice)
+        }
         Order::FightBattle(orders) => combat::decide_battle(rules, state, power, orders, dice),
         Order::RepairBattleship { sea_zone } => {
             repair_battleship(rules, state, power, *sea_zone, dice)
@@ -870,6 +923,10 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.contested.clear();
                 state.captured_this_turn.clear();
                 state.kamikaze_used_this_turn = false;
+                state.railed_infantry = 0;
+                state.factory_railed = false;
+                state.factories_setting_up.clear();
+                state.rockets_fired.clear();
                 state.turn += 1;
                 if state.turn >= rules.board.turn_order().len() {
                     state.turn = 0;
@@ -935,6 +992,22 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             captured,
             contested,
         } => movement::apply_move(rules, state, *power, units, path, captured, *contested),
+        GameEvent::UnitsRailed {
+            power,
+            units,
+            path,
+            contested,
+        } => rail::apply_rail(rules, state, *power, units, path, *contested),
+        GameEvent::RocketFired {
+            from,
+            victim,
+            ipc_lost,
+            ..
+        } => {
+            *state.rockets_fired.entry(*from).or_default() += 1;
+            let treasury = state.treasury.entry(*victim).or_default();
+            *treasury = treasury.saturating_sub(*ipc_lost);
+        }
         GameEvent::BattleFought(fought) => combat::apply_battle(rules, state, fought),
         GameEvent::BattleshipRepaired {
             power,

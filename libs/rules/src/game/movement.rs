@@ -17,7 +17,12 @@ const MOVEMENT: &str = "Classic rules, Movement";
 impl GameState {
     /// Whether an enemy of `power` has units in a place (factories and AA guns count: they
     /// are captured with the territory, not fought, so they are left out).
-    fn enemy_units(&self, rules: Rules<'_>, territory: TerritoryId, power: Power) -> bool {
+    pub(super) fn enemy_units(
+        &self,
+        rules: Rules<'_>,
+        territory: TerritoryId,
+        power: Power,
+    ) -> bool {
         self.forces[territory.index()]
             .iter()
             .any(|((owner, unit, _), n)| {
@@ -25,7 +30,7 @@ impl GameState {
             })
     }
 
-    fn enemy_held(&self, territory: TerritoryId, power: Power) -> bool {
+    pub(super) fn enemy_held(&self, territory: TerritoryId, power: Power) -> bool {
         self.holder[territory.index()].is_some_and(|h| self.at_war(h, power))
     }
 
@@ -462,7 +467,7 @@ pub(super) fn decide_move(
     }])
 }
 
-fn no_combat_in_round_one() -> RuleViolation {
+pub(super) fn no_combat_in_round_one() -> RuleViolation {
     violation(
         "no-combat-round-one",
         "Cut-Throat, Start of Play",

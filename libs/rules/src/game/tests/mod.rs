@@ -1,6 +1,7 @@
 use super::*;
 
 mod diplomacy;
+mod rail;
 
 fn rules() -> Rules<'static> {
     static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
