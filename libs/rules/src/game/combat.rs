@@ -103,6 +103,13 @@ pub(super) fn decide_battle(
         ));
     }
     if orders.bombing_raid {
+        if state.air_transports.contains_key(&territory) {
+            return Err(violation(
+                "paratroop-bombers",
+                "Cut-Throat, Paratroopers",
+                "bombers that carried troops perform no strategic bombing that turn",
+            ));
+        }
         return decide_raid(rules, state, power, territory, dice);
     }
     let forces = &state.forces[territory.index()];
@@ -144,6 +151,16 @@ pub(super) fn decide_battle(
         } else if defenders.contains(owner) {
             *defender_units.entry(*unit).or_default() += n;
         }
+    }
+    // Bombers that carried paratroopers here do not fight.
+    if let (Some(bomber), Some(&carrying)) = (
+        rules.catalogue.bomber(),
+        state.air_transports.get(&territory),
+    ) {
+        if let Some(n) = attacker_units.get_mut(&bomber) {
+            *n = n.saturating_sub(carrying);
+        }
+        attacker_units.retain(|_, n| *n > 0);
     }
     battle.attacker = attacker_units.into_iter().collect();
     battle.defender = defender_units.into_iter().collect();
@@ -437,6 +454,14 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
     state.forces[here].retain(|(owner, unit, _), _| {
         !((*owner == fought.attacker || fought.defenders.contains(owner)) && combatant(unit))
     });
+    if let (Some(bomber), Some(&carrying)) = (
+        rules.catalogue.bomber(),
+        state.air_transports.get(&fought.territory),
+    ) {
+        *state.forces[here]
+            .entry((fought.attacker, bomber, 0))
+            .or_default() += carrying;
+    }
     let attacker_place = fought.retreat_to.map_or(here, TerritoryId::index);
     for &(unit, damage, n) in &fought.attacker_left {
         *state.forces[attacker_place]

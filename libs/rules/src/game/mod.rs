@@ -13,11 +13,13 @@ use crate::setup::Setup;
 pub use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure};
+pub use seats::{decide_director, DirectorOrder, Moment, Seat};
 
 pub mod combat;
 pub mod diplomacy;
 mod movement;
 mod rail;
+pub mod seats;
 #[cfg(test)]
 mod tests;
 
@@ -108,6 +110,14 @@ pub struct GameState {
     pub factories_setting_up: BTreeSet<TerritoryId>,
     /// Rockets fired this turn, by the territory of the AA guns.
     pub rockets_fired: BTreeMap<TerritoryId, u32>,
+    /// Bombers carrying paratroopers this turn, where they are: they neither fight nor bomb.
+    pub air_transports: BTreeMap<TerritoryId, u32>,
+    /// Who plays each power.
+    pub seats: BTreeMap<Power, Seat>,
+    /// When the game last moved on (a phase ended, a seat changed): inactivity runs from it.
+    pub last_progress_at: Option<Moment>,
+    /// The final IPC counts, once the director has ended the game.
+    pub ended: Option<Vec<(Power, u32)>>,
     /// Beaten powers that went passive: no movement, treasury turned into infantry.
     pub passive: BTreeSet<Power>,
     /// Territories taken this turn (aircraft may not land in them).
@@ -156,6 +166,7 @@ pub enum GameEvent {
     PhaseEnded {
         power: Power,
         phase: Phase,
+        at: Moment,
     },
     UnitsPurchased {
         power: Power,
@@ -238,6 +249,45 @@ pub enum GameEvent {
         to: Power,
         permission: Permission,
     },
+    /// Bombers flew troops in (paratroopers): the bombers neither fight nor bomb this turn.
+    TroopsAirDropped {
+        power: Power,
+        bombers: u32,
+        troops: Vec<(UnitTypeId, u32)>,
+        path: Vec<TerritoryId>,
+        contested: Option<TerritoryId>,
+    },
+    /// A beaten power went passive: no more movement.
+    WentPassive {
+        power: Power,
+    },
+    /// A passive power's treasury turned into infantry on its capital.
+    TreasuryConvertedToInfantry {
+        power: Power,
+        infantry: u32,
+        spent: u32,
+    },
+    SeatsAssigned {
+        seats: Vec<(Power, String)>,
+        at: Moment,
+    },
+    /// A substitute from the waiting list took the seat of an inactive player.
+    PlayerReplaced {
+        power: Power,
+        replaced: Option<String>,
+        substitute: String,
+        at: Moment,
+    },
+    /// A substitute played two rounds: the seat is theirs.
+    SubstituteMadePermanent {
+        power: Power,
+        player: String,
+    },
+    /// Fighting ceased: the final IPC counts.
+    GameEnded {
+        at: Moment,
+        final_ipc: Vec<(Power, u32)>,
+    },
     /// An agreement broken or voided, and what the war does at once.
     AgreementEnded(Box<AgreementEnded>),
     /// A damaged battleship repaired for 5 IPC and the die.
@@ -286,6 +336,16 @@ pub enum Order {
     RepairBattleship {
         sea_zone: TerritoryId,
     },
+    /// Bombers carry troops (paratroopers): a bomber 1 INF, a heavy bomber 2 INF or
+    /// 1 INF + 1 ARM; the bombers then neither fight nor bomb this turn.
+    AirDrop {
+        bombers: u32,
+        troops: Vec<(UnitTypeId, u32)>,
+        path: Vec<TerritoryId>,
+    },
+    /// A beaten power goes passive: its treasury becomes infantry on its capital, every
+    /// income too, and its units never move again.
+    GoPassive,
     /// Offer another power an agreement (alliance, treaty, any terms); any time.
     OfferAgreement {
         with: Power,
@@ -389,6 +449,10 @@ impl GameState {
             permissions: BTreeSet::new(),
             fronts: BTreeSet::new(),
             passive: BTreeSet::new(),
+            air_transports: BTreeMap::new(),
+            seats: BTreeMap::new(),
+            last_progress_at: None,
+            ended: None,
             railed_infantry: 0,
             factory_railed: false,
             factories_setting_up: BTreeSet::new(),
@@ -475,8 +539,12 @@ pub fn decide(
     state: &GameState,
     by: Power,
     order: &Order,
+    at: Moment,
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
+    if state.ended.is_some() {
+        return Err(seats::game_over());
+    }
     if matches!(
         order,
         Order::OfferAgreement { .. }
@@ -488,6 +556,13 @@ pub fn decide(
         return diplomacy::decide(rules, state, by, order);
     }
     let power = state.power(rules.board);
+    if state.passive.contains(&by) && !matches!(order, Order::EndPhase) {
+        return Err(violation(
+            "passive-power",
+            "Cut-Throat, Rules for players (passive status)",
+            format!("{by} is passive: no movement and no orders but ending its phases"),
+        ));
+    }
     if by != power {
         return Err(violation(
             "not-your-turn",
@@ -496,7 +571,13 @@ pub fn decide(
         ));
     }
     match order {
-        Order::EndPhase => end_phase(rules, state, power),
+        Order::EndPhase => end_phase(rules, state, power, at),
+        Order::GoPassive => go_passive(rules, state, power),
+        Order::AirDrop {
+            bombers,
+            troops,
+            path,
+        } => movement::decide_air_drop(rules, state, power, *bombers, troops, path),
         Order::Purchase(units) => purchase(rules, state, power, units),
         Order::Place { territory, units } => place(rules, state, power, *territory, units),
         Order::ApplyForWarLoan => apply_for_war_loan(rules, state, power, dice),
@@ -533,6 +614,13 @@ fn repair_battleship(
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     require_phase(state, Phase::Repairs, "repairing")?;
+    if state.capital_lost(rules, power) {
+        return Err(violation(
+            "rogue-no-repairs",
+            "Cut-Throat, General rules: Defeating a Country",
+            format!("{power}'s capital is taken: its rogue units cannot repair battleships"),
+        ));
+    }
     let zone = rules.board.get(sea_zone);
     let damaged = state.forces[sea_zone.index()]
         .iter()
@@ -732,6 +820,7 @@ fn end_phase(
     rules: Rules<'_>,
     state: &GameState,
     power: Power,
+    at: Moment,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let mut events = Vec::new();
     match state.phase {
@@ -743,10 +832,15 @@ fn end_phase(
                 format!("{left} purchased units are still to be placed"),
             ));
         }
-        Phase::Income => events.push(GameEvent::IncomeCollected {
-            power,
-            amount: state.ipc_count(rules.board, power),
-        }),
+        Phase::Income => {
+            let amount = state.ipc_count(rules.board, power);
+            events.push(GameEvent::IncomeCollected { power, amount });
+            if state.passive.contains(&power) {
+                let treasury = state.treasury.get(&power).copied().unwrap_or(0) + amount;
+                events.extend(infantry_for(rules, power, treasury));
+            }
+            events.extend(seats::substitute_made_permanent(state, power));
+        }
         Phase::Repairs => events.extend(loan_instalment(state, power)),
         Phase::Battles if !state.contested.is_empty() => {
             let names: Vec<String> = state
@@ -768,7 +862,42 @@ fn end_phase(
     events.push(GameEvent::PhaseEnded {
         power,
         phase: state.phase,
+        at,
     });
+    Ok(events)
+}
+
+const PASSIVE: &str = "Cut-Throat, Rules for players (passive status)";
+
+/// A passive power's treasury as infantry on its capital (what is left over stays).
+fn infantry_for(rules: Rules<'_>, power: Power, treasury: u32) -> Option<GameEvent> {
+    let infantry = rules.catalogue.infantry()?;
+    let cost = rules.catalogue.get(infantry).cost.max(1);
+    let count = treasury / cost;
+    (count > 0).then_some(GameEvent::TreasuryConvertedToInfantry {
+        power,
+        infantry: count,
+        spent: count * cost,
+    })
+}
+
+fn go_passive(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if state.capital_lost(rules, power) {
+        return Err(violation(
+            "capital-lost",
+            PASSIVE,
+            format!(
+                "a passive power's infantry stands on its capital, and {power} has lost its own"
+            ),
+        ));
+    }
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    let mut events = vec![GameEvent::WentPassive { power }];
+    events.extend(infantry_for(rules, power, treasury));
     Ok(events)
 }
 
@@ -910,12 +1039,22 @@ fn place(
 /// Folds one event into the state. Never fails: events were checked when decided.
 pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
     match event {
-        GameEvent::PhaseEnded { .. } => match state.phase.next() {
+        GameEvent::PhaseEnded { power, at, .. } => match state.phase.next() {
             Some(next) => {
+                state.last_progress_at = Some(*at);
                 state.phase = next;
                 diplomacy::open_fronts(state, rules);
             }
             None => {
+                state.last_progress_at = Some(*at);
+                if let Some(turns) = state
+                    .seats
+                    .get_mut(power)
+                    .and_then(|s| s.substitute_turns.as_mut())
+                {
+                    *turns += 1;
+                }
+                state.air_transports.clear();
                 state.phase = Phase::Repairs;
                 state.placed_this_turn.clear();
                 state.researched_this_turn = false;
@@ -1049,6 +1188,35 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             state.permissions.remove(&(*by, *to, *permission));
         }
         GameEvent::AgreementEnded(ended) => diplomacy::apply_ended(rules, state, ended),
+        GameEvent::TroopsAirDropped {
+            power,
+            bombers,
+            troops,
+            path,
+            contested,
+        } => movement::apply_air_drop(rules, state, *power, *bombers, troops, path, *contested),
+        GameEvent::WentPassive { power } => {
+            state.passive.insert(*power);
+        }
+        GameEvent::TreasuryConvertedToInfantry {
+            power,
+            infantry,
+            spent,
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(*spent);
+            if let (Some(capital), Some(inf)) =
+                (rules.board.capital(*power), rules.catalogue.infantry())
+            {
+                *state.forces[capital.index()]
+                    .entry((*power, inf, 0))
+                    .or_default() += infantry;
+            }
+        }
+        GameEvent::SeatsAssigned { .. }
+        | GameEvent::PlayerReplaced { .. }
+        | GameEvent::SubstituteMadePermanent { .. }
+        | GameEvent::GameEnded { .. } => seats::apply(state, event),
         GameEvent::WeaponsResearched {
             power,
             cost,

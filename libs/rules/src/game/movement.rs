@@ -528,3 +528,137 @@ pub(super) fn apply_move(
         state.contested.entry(place).or_default().extend(opponents);
     }
 }
+
+const PARATROOPERS: &str = "Cut-Throat, Paratroopers";
+
+/// Bombers flying troops from where both stand: the flight is checked as the bombers'
+/// move; the troops land at its end, which must be land.
+pub(super) fn decide_air_drop(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    bombers: u32,
+    troops: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let (Some(bomber), Some(infantry)) = (rules.catalogue.bomber(), rules.catalogue.infantry())
+    else {
+        return Err(violation(
+            "no-paratroopers",
+            PARATROOPERS,
+            "this ruleset has no bombers to carry troops",
+        ));
+    };
+    let armour = rules.catalogue.armour();
+    let count = |unit: Option<UnitTypeId>| -> u32 {
+        troops
+            .iter()
+            .filter(|(u, _)| Some(*u) == unit)
+            .map(|(_, n)| n)
+            .sum()
+    };
+    let (inf, arm) = (count(Some(infantry)), count(armour));
+    let total: u32 = troops.iter().map(|(_, n)| n).sum();
+    let heavy = state.has(power, Technology::HeavyBombers);
+    let fits = if heavy {
+        total <= 2 * bombers && arm <= bombers.min(inf)
+    } else {
+        arm == 0 && total <= bombers
+    };
+    if bombers == 0 || total == 0 || inf + arm != total || !fits {
+        return Err(violation(
+            "paratroop-capacity",
+            PARATROOPERS,
+            "a bomber carries 1 INF; a heavy bomber 2 INF or 1 INF and 1 ARM (not heavy armour)",
+        ));
+    }
+    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+        return Err(violation("bad-path", MOVEMENT, "a move needs a path"));
+    };
+    if rules.board.get(from).sea || rules.board.get(to).sea {
+        return Err(violation(
+            "paratroop-land",
+            PARATROOPERS,
+            "troops board bombers on land and are dropped on land",
+        ));
+    }
+    for &(unit, n) in troops {
+        let (available, _) = state.movable(rules, from, power, unit);
+        if n > available {
+            return Err(violation(
+                "not-enough-units",
+                MOVEMENT,
+                format!(
+                    "{power} has {available} {} in {} able to move, not {n}",
+                    rules.catalogue.get(unit).code,
+                    rules.board.get(from).name
+                ),
+            ));
+        }
+    }
+    // The flight itself: range, neutrals, landing (in the non-combat move).
+    let [GameEvent::UnitsMoved { .. }] =
+        decide_move(rules, state, power, &[(bomber, bombers)], path)?.as_slice()
+    else {
+        unreachable!("a move decides one event")
+    };
+    if let Some(host) = state.holder[to.index()].filter(|h| !state.at_war(*h, power)) {
+        if !state.permits(host, power, Permission::Enter) {
+            return Err(violation(
+                "no-permission",
+                "Cut-Throat, Alliances: foreign units can be barred from entering an allied country",
+                format!("{host} has not allowed {power} into {}", rules.board.get(to).name),
+            ));
+        }
+    }
+    let meets_enemy = state.enemy_units(rules, to, power) || state.enemy_held(to, power);
+    let contested = match (meets_enemy, state.phase) {
+        (false, _) => None,
+        (true, Phase::CombatMove) if state.combat_allowed() => Some(to),
+        (true, Phase::CombatMove) => return Err(no_combat_in_round_one()),
+        (true, _) => {
+            return Err(violation(
+                "enemy-in-non-combat",
+                "Classic rules, Non-combat move",
+                format!(
+                    "{} is held by or holds the enemy: that is a combat move",
+                    rules.board.get(to).name
+                ),
+            ))
+        }
+    };
+    Ok(vec![GameEvent::TroopsAirDropped {
+        power,
+        bombers,
+        troops: troops.to_vec(),
+        path: path.to_vec(),
+        contested,
+    }])
+}
+
+pub(super) fn apply_air_drop(
+    rules: Rules<'_>,
+    state: &mut GameState,
+    power: Power,
+    bombers: u32,
+    troops: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+    contested: Option<TerritoryId>,
+) {
+    let Some(bomber) = rules.catalogue.bomber() else {
+        return;
+    };
+    let Some(&to) = path.last() else {
+        return;
+    };
+    let mut units = vec![(bomber, bombers)];
+    units.extend_from_slice(troops);
+    apply_move(rules, state, power, &units, path, &[], contested);
+    // The troops are down for the turn.
+    for &(unit, _) in troops {
+        if let Some(entry) = state.moved.get_mut(&(to, unit)) {
+            entry.1 = u8::MAX;
+        }
+    }
+    *state.air_transports.entry(to).or_default() += bombers;
+}

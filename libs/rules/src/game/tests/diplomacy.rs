@@ -22,14 +22,6 @@ fn grant(state: &mut GameState, by: Power, to: Power, permission: Permission) {
     order(state, by, Order::GrantPermission { to, permission }).expect("granted");
 }
 
-fn set(state: &mut GameState, name: &str, units: &[(Power, &str, u32)]) {
-    let forces = &mut state.forces[place_id(name).index()];
-    forces.retain(|(_, u, _), _| !rules().catalogue.get(*u).is_combatant());
-    for &(power, code, n) in units {
-        forces.insert((power, unit(code), 0), n);
-    }
-}
-
 fn break_with(state: &mut GameState, by: Power, with: Power) -> AgreementEnded {
     let events = order(state, by, Order::BreakAgreement { with }).expect("broken");
     let [GameEvent::AgreementEnded(ended)] = events.as_slice() else {

@@ -1,6 +1,7 @@
 use super::*;
 
 mod diplomacy;
+mod players;
 mod rail;
 
 fn rules() -> Rules<'static> {
@@ -35,7 +36,7 @@ fn ordered_with_dice(
     dice: &[u8],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let mut scripted = crate::dice::ScriptedDice::new(dice);
-    let events = decide(rules(), state, by, &order, &mut scripted)?;
+    let events = decide(rules(), state, by, &order, Moment::default(), &mut scripted)?;
     for event in &events {
         apply(rules(), state, event);
     }
@@ -85,6 +86,15 @@ fn in_phase(round: u32, turn: Power, phase: Phase) -> GameState {
     state.turn = Power::ALL.iter().position(|p| *p == turn).expect("power");
     state.phase = phase;
     state
+}
+
+/// Replaces the fighting units in a place (AA guns and complexes stay).
+fn set(state: &mut GameState, name: &str, units: &[(Power, &str, u32)]) {
+    let forces = &mut state.forces[place_id(name).index()];
+    forces.retain(|(_, u, _), _| !rules().catalogue.get(*u).is_combatant());
+    for &(power, code, n) in units {
+        forces.insert((power, unit(code), 0), n);
+    }
 }
 
 /// How many units of a type a power has in a place, damaged or not.

@@ -1,0 +1,207 @@
+//! Who plays each power, and the end of the game: the director's (or GM's) side.
+//!
+//! Time comes from the events (every phase's end records when it ended), never from a clock
+//! in here: a director's order carries the moment it was given.
+//!
+//! - A player whose turn is due and who has been inactive for more than 3 days is replaced
+//!   from the waiting list; a substitute who plays two rounds becomes permanent.
+//! - "Victory is when fighting ceases": the director ends the game, and the final IPC counts
+//!   give percent gains, places and points.
+
+use super::{violation, GameEvent, GameState, RuleViolation, Rules};
+use crate::board::Power;
+use crate::scoring::{placements, Placement, PointsTable, ScoringError};
+
+const PLAYERS: &str = "Cut-Throat, Rules for players";
+const VICTORY: &str = "Cut-Throat, Victory";
+
+/// A moment, in whole seconds since the Unix epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Moment(u64);
+
+impl Moment {
+    pub const fn from_unix_seconds(seconds: u64) -> Moment {
+        Moment(seconds)
+    }
+
+    pub fn unix_seconds(self) -> u64 {
+        self.0
+    }
+
+    pub fn plus_seconds(self, seconds: u64) -> Moment {
+        Moment(self.0.saturating_add(seconds))
+    }
+}
+
+/// How long a player may leave a due turn before a substitute is appointed.
+pub const INACTIVITY_LIMIT_SECONDS: u64 = 3 * 24 * 60 * 60;
+/// Rounds a substitute plays to become the permanent player.
+pub const ROUNDS_TO_PERMANENT: u32 = 2;
+
+/// Who plays a power.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    pub player: String,
+    /// Set while the player is a substitute: the turns played since appointed.
+    pub substitute_turns: Option<u32>,
+}
+
+/// What a director or GM orders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DirectorOrder {
+    /// Seat the players (from the game's power draw).
+    AssignSeats(Vec<(Power, String)>),
+    /// Appoint a substitute for the player whose turn is due and who has been inactive.
+    ReplaceInactivePlayer { substitute: String },
+    /// Fighting has ceased: the game ends and is scored.
+    EndGame,
+}
+
+/// Checks a director's order given at `at`.
+pub fn decide_director(
+    rules: Rules<'_>,
+    state: &GameState,
+    order: &DirectorOrder,
+    at: Moment,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if state.ended.is_some() {
+        return Err(game_over());
+    }
+    match order {
+        DirectorOrder::AssignSeats(seats) => {
+            let mut powers: Vec<Power> = seats.iter().map(|(p, _)| *p).collect();
+            powers.sort();
+            powers.dedup();
+            if powers.len() != seats.len() || seats.iter().any(|(_, who)| who.is_empty()) {
+                return Err(violation(
+                    "bad-seats",
+                    PLAYERS,
+                    "each power is seated once, with a named player",
+                ));
+            }
+            Ok(vec![GameEvent::SeatsAssigned {
+                seats: seats.clone(),
+                at,
+            }])
+        }
+        DirectorOrder::ReplaceInactivePlayer { substitute } => {
+            let power = state.power(rules.board);
+            let since = state.last_progress_at.unwrap_or_default();
+            let idle = at.unix_seconds().saturating_sub(since.unix_seconds());
+            if idle <= INACTIVITY_LIMIT_SECONDS {
+                return Err(violation(
+                    "player-active",
+                    PLAYERS,
+                    format!(
+                        "{power}'s turn has been due for {} hours; a substitute comes after more than 3 days",
+                        idle / 3600
+                    ),
+                ));
+            }
+            if substitute.is_empty() {
+                return Err(violation(
+                    "bad-seats",
+                    PLAYERS,
+                    "name the substitute from the waiting list",
+                ));
+            }
+            Ok(vec![GameEvent::PlayerReplaced {
+                power,
+                replaced: state.seats.get(&power).map(|s| s.player.clone()),
+                substitute: substitute.clone(),
+                at,
+            }])
+        }
+        DirectorOrder::EndGame => Ok(vec![GameEvent::GameEnded {
+            at,
+            final_ipc: rules
+                .board
+                .turn_order()
+                .iter()
+                .map(|p| (*p, state.ipc_count(rules.board, *p)))
+                .collect(),
+        }]),
+    }
+}
+
+pub(super) fn game_over() -> RuleViolation {
+    violation(
+        "game-over",
+        VICTORY,
+        "the game has ended: fighting has ceased",
+    )
+}
+
+impl GameState {
+    /// Places and points from the final IPC counts (once the game has ended).
+    pub fn placements(
+        &self,
+        rules: Rules<'_>,
+        points: &PointsTable,
+    ) -> Option<Result<Vec<Placement<Power>>, ScoringError>> {
+        let ended = self.ended.as_ref()?;
+        let results: Vec<(Power, u32, u32)> = rules
+            .board
+            .turn_order()
+            .iter()
+            .map(|p| {
+                let final_count = ended.iter().find(|(q, _)| q == p).map_or(0, |(_, n)| *n);
+                (
+                    *p,
+                    self.starting_ipc.get(p).copied().unwrap_or(0),
+                    final_count,
+                )
+            })
+            .collect();
+        Some(placements(&results, points))
+    }
+}
+
+/// The substitute for `power` finished a turn: after two rounds the seat is theirs.
+pub(super) fn substitute_made_permanent(state: &GameState, power: Power) -> Option<GameEvent> {
+    let seat = state.seats.get(&power)?;
+    let played = seat.substitute_turns?;
+    (played + 1 >= ROUNDS_TO_PERMANENT).then(|| GameEvent::SubstituteMadePermanent {
+        power,
+        player: seat.player.clone(),
+    })
+}
+
+pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
+    match event {
+        GameEvent::SeatsAssigned { seats, at } => {
+            for (power, player) in seats {
+                state.seats.insert(
+                    *power,
+                    Seat {
+                        player: player.clone(),
+                        substitute_turns: None,
+                    },
+                );
+            }
+            state.last_progress_at = Some(*at);
+        }
+        GameEvent::PlayerReplaced {
+            power,
+            substitute,
+            at,
+            ..
+        } => {
+            state.seats.insert(
+                *power,
+                Seat {
+                    player: substitute.clone(),
+                    substitute_turns: Some(0),
+                },
+            );
+            state.last_progress_at = Some(*at);
+        }
+        GameEvent::SubstituteMadePermanent { power, .. } => {
+            if let Some(seat) = state.seats.get_mut(power) {
+                seat.substitute_turns = None;
+            }
+        }
+        GameEvent::GameEnded { final_ipc, .. } => state.ended = Some(final_ipc.clone()),
+        _ => {}
+    }
+}

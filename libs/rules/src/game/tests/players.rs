@@ -1,0 +1,284 @@
+//! Heavy armour, paratroopers, passive play, rogue units, seats and the end of the game.
+
+use super::*;
+use crate::game::combat::BattleOrders;
+use crate::scoring::{Fraction, PointsTable};
+
+fn order_at(
+    state: &mut GameState,
+    by: Power,
+    order: Order,
+    at: Moment,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let mut no_dice = crate::dice::ScriptedDice::new(&[]);
+    let events = decide(rules(), state, by, &order, at, &mut no_dice)?;
+    for event in &events {
+        apply(rules(), state, event);
+    }
+    Ok(events)
+}
+
+fn direct(
+    state: &mut GameState,
+    order: DirectorOrder,
+    at: Moment,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let events = decide_director(rules(), state, &order, at)?;
+    for event in &events {
+        apply(rules(), state, event);
+    }
+    Ok(events)
+}
+
+#[test]
+fn heavy_armour_is_bought_at_eight_ipc_within_the_treasury() {
+    let mut state = in_phase(1, Power::Germany, Phase::Purchase);
+    let err = order(
+        &mut state,
+        Power::Germany,
+        Order::Purchase(vec![(unit("HARM"), 5)]),
+    )
+    .expect_err("40 IPC");
+    assert_eq!(err.code, "insufficient-ipc");
+    order(
+        &mut state,
+        Power::Germany,
+        Order::Purchase(vec![(unit("HARM"), 4)]),
+    )
+    .expect("32 IPC");
+    assert_eq!(state.treasury[&Power::Germany], 0);
+    assert_eq!(state.pending[&unit("HARM")], 4);
+}
+
+fn drop(
+    state: &mut GameState,
+    bombers: u32,
+    troops: &[(&str, u32)],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let troops = troops.iter().map(|(c, n)| (unit(c), *n)).collect();
+    let path = ["Germany", "East Europe", "Karelia"]
+        .iter()
+        .map(|n| place_id(n))
+        .collect();
+    order(
+        state,
+        Power::Germany,
+        Order::AirDrop {
+            bombers,
+            troops,
+            path,
+        },
+    )
+}
+
+#[test]
+fn a_bomber_drops_one_infantry_into_battle_and_does_not_fight_itself() {
+    let mut state = in_phase(2, Power::Germany, Phase::CombatMove);
+    set(&mut state, "Karelia", &[(Power::Russia, "INF", 1)]);
+    drop(&mut state, 1, &[("INF", 1)]).expect("dropped");
+    assert!(state.contested.contains_key(&place_id("Karelia")));
+    advance_to(&mut state, Phase::Battles);
+    let mut raid = BattleOrders::at(place_id("Karelia"));
+    raid.bombing_raid = true;
+    let err = order(&mut state, Power::Germany, Order::FightBattle(raid)).expect_err("no raid");
+    assert_eq!(err.code, "paratroop-bombers");
+    // One attacking die only (the infantry's; the defender fires back from the casualty
+    // area): the bomber carries, it does not fight.
+    ordered_with_dice(
+        &mut state,
+        Power::Germany,
+        Order::FightBattle(BattleOrders::at(place_id("Karelia"))),
+        &[1, 6],
+    )
+    .expect("fought");
+    assert_eq!(
+        state.holder[place_id("Karelia").index()],
+        Some(Power::Germany)
+    );
+    assert_eq!(count(&state, "Karelia", Power::Germany, "BMB"), 1);
+}
+
+#[test]
+fn a_bomber_carries_one_infantry_and_a_heavy_bomber_two_or_infantry_and_armour() {
+    let mut state = in_phase(1, Power::Germany, Phase::NonCombatMove);
+    state.holder[place_id("East Europe").index()] = Some(Power::Germany);
+    let path_end = ["Germany", "East Europe"];
+    let air_drop = |state: &mut GameState, troops: &[(&str, u32)]| {
+        let troops = troops.iter().map(|(c, n)| (unit(c), *n)).collect();
+        order(
+            state,
+            Power::Germany,
+            Order::AirDrop {
+                bombers: 1,
+                troops,
+                path: path_end.iter().map(|n| place_id(n)).collect(),
+            },
+        )
+    };
+    for troops in [&[("INF", 2)][..], &[("ARM", 1)], &[("INF", 1), ("ARM", 1)]] {
+        let err = air_drop(&mut state.clone(), troops).expect_err("a plain bomber");
+        assert_eq!(err.code, "paratroop-capacity", "{troops:?}");
+    }
+    state
+        .technologies
+        .entry(Power::Germany)
+        .or_default()
+        .insert(Technology::HeavyBombers);
+    let err = air_drop(&mut state.clone(), &[("HARM", 1)]).expect_err("not heavy armour");
+    assert_eq!(err.code, "paratroop-capacity");
+    air_drop(&mut state.clone(), &[("INF", 2)]).expect("two infantry");
+    let armour = count(&state, "East Europe", Power::Germany, "ARM");
+    air_drop(&mut state, &[("INF", 1), ("ARM", 1)]).expect("infantry and armour");
+    assert_eq!(
+        count(&state, "East Europe", Power::Germany, "ARM"),
+        armour + 1
+    );
+}
+
+#[test]
+fn a_passive_power_turns_its_treasury_into_infantry_on_its_capital_and_never_moves() {
+    let mut state = in_phase(2, Power::Russia, Phase::Repairs);
+    let before = count(&state, "Russia", Power::Russia, "INF");
+    order(&mut state, Power::Russia, Order::GoPassive).expect("passive");
+    assert_eq!(count(&state, "Russia", Power::Russia, "INF"), before + 8);
+    assert_eq!(state.treasury[&Power::Russia], 0);
+    advance_to(&mut state, Phase::NonCombatMove);
+    let err = move_units(
+        &mut state,
+        Power::Russia,
+        &[("INF", 1)],
+        &["Russia", "Kazakh"],
+    )
+    .expect_err("no movement");
+    assert_eq!(err.code, "passive-power");
+    advance_to(&mut state, Phase::Income);
+    order(&mut state, Power::Russia, Order::EndPhase).expect("income");
+    assert_eq!(
+        count(&state, "Russia", Power::Russia, "INF"),
+        before + 16,
+        "every income becomes infantry too"
+    );
+}
+
+#[test]
+fn a_power_without_its_capital_cannot_go_passive_nor_repair_battleships() {
+    let mut state = in_phase(2, Power::UnitedKingdom, Phase::Repairs);
+    state.holder[place_id("United Kingdom").index()] = Some(Power::Germany);
+    let err = order(&mut state, Power::UnitedKingdom, Order::GoPassive).expect_err("no capital");
+    assert_eq!(err.code, "capital-lost");
+    let zone = place_id("UK SZ");
+    state.forces[zone.index()].clear();
+    state.forces[zone.index()].insert((Power::UnitedKingdom, unit("BB"), 1), 1);
+    state.treasury.insert(Power::UnitedKingdom, 20);
+    let err = order(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::RepairBattleship { sea_zone: zone },
+    )
+    .expect_err("rogue");
+    assert_eq!(err.code, "rogue-no-repairs");
+}
+
+const DAY: u64 = 24 * 60 * 60;
+
+fn seated() -> (GameState, Moment) {
+    let mut state = start();
+    let t0 = Moment::from_unix_seconds(1_790_000_000);
+    let seats = Power::ALL
+        .iter()
+        .map(|p| (*p, format!("player-{}", p.name())))
+        .collect();
+    direct(&mut state, DirectorOrder::AssignSeats(seats), t0).expect("seated");
+    (state, t0)
+}
+
+#[test]
+fn a_player_inactive_for_more_than_three_days_is_replaced_from_the_waiting_list() {
+    let (mut state, t0) = seated();
+    let replace = DirectorOrder::ReplaceInactivePlayer {
+        substitute: "waiting-1".into(),
+    };
+    let err = direct(&mut state, replace.clone(), t0.plus_seconds(3 * DAY))
+        .expect_err("exactly three days");
+    assert_eq!(err.code, "player-active");
+    order_at(
+        &mut state,
+        Power::Russia,
+        Order::EndPhase,
+        t0.plus_seconds(2 * DAY),
+    )
+    .expect("Russia acts");
+    let err = direct(&mut state, replace.clone(), t0.plus_seconds(4 * DAY))
+        .expect_err("the clock runs from the last action");
+    assert_eq!(err.code, "player-active");
+    let events = direct(&mut state, replace, t0.plus_seconds(5 * DAY + 1)).expect("replaced");
+    assert!(matches!(
+        events.as_slice(),
+        [GameEvent::PlayerReplaced { power: Power::Russia, replaced: Some(old), .. }]
+            if old == "player-Russia"
+    ));
+    assert_eq!(state.seats[&Power::Russia].player, "waiting-1");
+}
+
+#[test]
+fn a_substitute_who_plays_two_rounds_becomes_the_permanent_player() {
+    let (mut state, t0) = seated();
+    direct(
+        &mut state,
+        DirectorOrder::ReplaceInactivePlayer {
+            substitute: "waiting-1".into(),
+        },
+        t0.plus_seconds(4 * DAY),
+    )
+    .expect("replaced");
+    let mut made_permanent = Vec::new();
+    for round in 1..=2 {
+        for _ in 0..Power::ALL.len() * Phase::ALL.len() {
+            let power = state.power(rules().board);
+            let events = order(&mut state, power, Order::EndPhase).expect("ends");
+            made_permanent.extend(events.into_iter().filter_map(|e| match e {
+                GameEvent::SubstituteMadePermanent { player, .. } => Some((round, player)),
+                _ => None,
+            }));
+        }
+        if round == 1 {
+            assert_eq!(state.seats[&Power::Russia].substitute_turns, Some(1));
+        }
+    }
+    assert_eq!(made_permanent, vec![(2, "waiting-1".to_owned())]);
+    assert_eq!(state.seats[&Power::Russia].substitute_turns, None);
+}
+
+#[test]
+fn ending_the_game_scores_it_by_percent_gain_and_stops_all_orders() {
+    let (mut state, t0) = seated();
+    // Britain takes Kazakh (2 IPC) from Russia.
+    state.holder[place_id("Kazakh").index()] = Some(Power::UnitedKingdom);
+    assert!(state
+        .placements(rules(), &PointsTable::cut_throat())
+        .is_none());
+    direct(&mut state, DirectorOrder::EndGame, t0.plus_seconds(DAY)).expect("ended");
+    let placed = state
+        .placements(rules(), &PointsTable::cut_throat())
+        .expect("ended")
+        .expect("scored");
+    let summary: Vec<(Power, usize, Fraction)> = placed
+        .iter()
+        .map(|p| (p.power, p.place, p.points))
+        .collect();
+    let tied = Fraction::new(3 + 2 - 1, 3).expect("fraction");
+    assert_eq!(
+        summary,
+        vec![
+            (Power::UnitedKingdom, 1, Fraction::whole(5)),
+            (Power::Germany, 2, tied),
+            (Power::Japan, 2, tied),
+            (Power::UnitedStates, 2, tied),
+            (Power::Russia, 5, Fraction::whole(-2)),
+        ]
+    );
+    let err = order(&mut state, Power::Russia, Order::EndPhase).expect_err("over");
+    assert_eq!(err.code, "game-over");
+    let err = direct(&mut state, DirectorOrder::EndGame, t0).expect_err("once");
+    assert_eq!(err.code, "game-over");
+}
