@@ -3,6 +3,7 @@ use super::*;
 mod diplomacy;
 mod players;
 mod rail;
+mod scripted;
 
 fn rules() -> Rules<'static> {
     static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
