@@ -2,6 +2,7 @@ use super::*;
 
 mod diplomacy;
 mod players;
+mod properties;
 mod rail;
 mod scripted;
 
