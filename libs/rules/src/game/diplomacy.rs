@@ -105,6 +105,13 @@ pub(super) fn decide(
     match order {
         Order::OfferAgreement { with, terms } => {
             check_may_agree(rules, state, by, *with)?;
+            if state.offers.contains_key(&(by, *with)) {
+                return Err(violation(
+                    "already-offered",
+                    ALLIANCES,
+                    format!("{by} has an offer to {with} waiting already"),
+                ));
+            }
             Ok(vec![GameEvent::AgreementOffered {
                 from: by,
                 to: *with,

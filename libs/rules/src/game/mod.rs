@@ -15,6 +15,7 @@ use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure};
 pub use seats::{decide_director, DirectorOrder, Moment, Seat};
 
+pub mod autoplay;
 pub mod combat;
 pub mod diplomacy;
 mod movement;
@@ -181,6 +182,11 @@ pub enum GameEvent {
     IncomeCollected {
         power: Power,
         amount: u32,
+    },
+    /// Purchased units with no complex left to place them at: lost.
+    UnitsForfeited {
+        power: Power,
+        units: Vec<(UnitTypeId, u32)>,
     },
     /// An application for a war loan: the die and what it granted (0: refused).
     WarLoanApplied {
@@ -370,6 +376,20 @@ pub enum Order {
     },
 }
 
+impl Order {
+    /// Offers, acceptances, permissions and breaks: any power may give them at any time.
+    pub fn is_diplomatic(&self) -> bool {
+        matches!(
+            self,
+            Order::OfferAgreement { .. }
+                | Order::AcceptAgreement { .. }
+                | Order::GrantPermission { .. }
+                | Order::RevokePermission { .. }
+                | Order::BreakAgreement { .. }
+        )
+    }
+}
+
 /// A refused order: a stable code, the rule it breaks, and a message a player understands.
 /// The state is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -545,14 +565,7 @@ pub fn decide(
     if state.ended.is_some() {
         return Err(seats::game_over());
     }
-    if matches!(
-        order,
-        Order::OfferAgreement { .. }
-            | Order::AcceptAgreement { .. }
-            | Order::GrantPermission { .. }
-            | Order::RevokePermission { .. }
-            | Order::BreakAgreement { .. }
-    ) {
+    if order.is_diplomatic() {
         return diplomacy::decide(rules, state, by, order);
     }
     let power = state.power(rules.board);
@@ -825,12 +838,23 @@ fn end_phase(
     let mut events = Vec::new();
     match state.phase {
         Phase::Placement if !state.pending.is_empty() => {
-            let left: u32 = state.pending.values().sum();
-            return Err(violation(
-                "units-unplaced",
-                "Classic rules, Mobilize",
-                format!("{left} purchased units are still to be placed"),
-            ));
+            if state
+                .pending
+                .keys()
+                .any(|u| state.can_place(rules, power, *u))
+            {
+                let left: u32 = state.pending.values().sum();
+                return Err(violation(
+                    "units-unplaced",
+                    "Classic rules, Mobilize",
+                    format!("{left} purchased units are still to be placed"),
+                ));
+            }
+            // Nowhere left to put them: they are lost, and the log says so.
+            events.push(GameEvent::UnitsForfeited {
+                power,
+                units: state.pending.iter().map(|(u, n)| (*u, *n)).collect(),
+            });
         }
         Phase::Income => {
             let amount = state.ipc_count(rules.board, power);
@@ -842,11 +866,11 @@ fn end_phase(
             events.extend(seats::substitute_made_permanent(state, power));
         }
         Phase::Repairs => events.extend(loan_instalment(state, power)),
-        Phase::Battles if !state.contested.is_empty() => {
+        Phase::Battles if !state.battles_to_fight(rules, power).is_empty() => {
             let names: Vec<String> = state
-                .contested
-                .keys()
-                .map(|t| rules.board.get(*t).name.clone())
+                .battles_to_fight(rules, power)
+                .into_iter()
+                .map(|t| rules.board.get(t).name.clone())
                 .collect();
             return Err(violation(
                 "battles-pending",
@@ -974,15 +998,16 @@ fn place(
             ));
         }
     }
-    // Ships are placed in a sea zone next to the complex; everything else on it.
     let target = rules.board.get(territory);
+    if units
+        .iter()
+        .any(|(u, _)| rules.catalogue.get(*u).has(Ability::Factory))
+    {
+        return place_factory(rules, state, power, territory, units);
+    }
+    // Ships are placed in a sea zone next to the complex; everything else on it.
     let factory_site = if target.sea {
-        let site = rules
-            .board
-            .neighbours(territory)
-            .iter()
-            .copied()
-            .find(|t| state.production_left(rules, power, *t).is_ok());
+        let site = state.shipyard(rules, power, territory);
         if units
             .iter()
             .any(|(u, _)| rules.catalogue.get(*u).domain != Domain::Sea)
@@ -1036,6 +1061,103 @@ fn place(
     }])
 }
 
+const NEW_FACTORY: &str = "Classic rules, Mobilize (industrial complexes)";
+
+/// A new complex goes alone onto land held since the start of the turn that has none; it
+/// produces from the next turn, up to its territory's value.
+fn place_factory(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    units: &[(UnitTypeId, u32)],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let name = &rules.board.get(territory).name;
+    if units.len() != 1 || units[0].1 != 1 {
+        return Err(violation(
+            "complex-alone",
+            NEW_FACTORY,
+            "an industrial complex is placed on its own, one at a time",
+        ));
+    }
+    if !state.factory_site_free(rules, power, territory) {
+        return Err(violation(
+            "no-complex-site",
+            NEW_FACTORY,
+            format!("a new complex goes on land {power} has held since the start of its turn, without a complex; {name} is not such land"),
+        ));
+    }
+    Ok(vec![GameEvent::UnitsPlaced {
+        power,
+        territory,
+        units: units.to_vec(),
+    }])
+}
+
+impl GameState {
+    fn factory_site_free(&self, rules: Rules<'_>, power: Power, territory: TerritoryId) -> bool {
+        !rules.board.get(territory).sea
+            && self.holder[territory.index()] == Some(power)
+            && !self.captured_this_turn.contains(&territory)
+            && !self.forces[territory.index()]
+                .keys()
+                .any(|(_, u, _)| rules.catalogue.get(*u).has(Ability::Factory))
+    }
+
+    /// Contested places where `power` still has units to fight with (infantry may have
+    /// gone on by rail, leaving nothing to fight).
+    pub fn battles_to_fight(&self, rules: Rules<'_>, power: Power) -> Vec<TerritoryId> {
+        self.contested
+            .keys()
+            .copied()
+            .filter(|t| {
+                let sea = rules.board.get(*t).sea;
+                self.forces[t.index()].iter().any(|((owner, unit, _), _)| {
+                    let profile = rules.catalogue.get(*unit);
+                    *owner == power
+                        && profile.is_combatant()
+                        && !(sea && profile.domain == Domain::Land)
+                })
+            })
+            .collect()
+    }
+
+    /// The complex next to a sea zone that launches `power`'s ships there: one without a
+    /// limit if any, else the one with the most left this turn.
+    fn shipyard(&self, rules: Rules<'_>, power: Power, zone: TerritoryId) -> Option<TerritoryId> {
+        rules
+            .board
+            .neighbours(zone)
+            .iter()
+            .filter_map(|t| match self.production_left(rules, power, *t) {
+                Ok(left) => Some((left.unwrap_or(u32::MAX), *t)),
+                Err(_) => None,
+            })
+            .max_by_key(|(left, t)| (*left, std::cmp::Reverse(*t)))
+            .map(|(_, t)| t)
+    }
+
+    /// Whether a unit of this type could still be placed anywhere this turn.
+    fn can_place(&self, rules: Rules<'_>, power: Power, unit: UnitTypeId) -> bool {
+        let profile = rules.catalogue.get(unit);
+        let producing = |t: TerritoryId| {
+            matches!(
+                self.production_left(rules, power, t),
+                Ok(None) | Ok(Some(1..))
+            )
+        };
+        rules.board.territories().any(|(id, territory)| {
+            if profile.has(Ability::Factory) {
+                self.factory_site_free(rules, power, id)
+            } else if profile.domain == Domain::Sea {
+                territory.sea && rules.board.neighbours(id).iter().any(|t| producing(*t))
+            } else {
+                !territory.sea && producing(id)
+            }
+        })
+    }
+}
+
 /// Folds one event into the state. Never fails: events were checked when decided.
 pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
     match event {
@@ -1086,16 +1208,14 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             units,
         } => {
             let site = if rules.board.get(*territory).sea {
-                rules
-                    .board
-                    .neighbours(*territory)
-                    .iter()
-                    .copied()
-                    .find(|t| state.production_left(rules, *power, *t).is_ok())
+                state.shipyard(rules, *power, *territory)
             } else {
                 Some(*territory)
             };
             for (unit, n) in units {
+                if rules.catalogue.get(*unit).has(Ability::Factory) {
+                    state.factories_setting_up.insert(*territory);
+                }
                 *state.forces[territory.index()]
                     .entry((*power, *unit, 0))
                     .or_default() += n;
@@ -1108,6 +1228,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             }
             state.pending.retain(|_, n| *n > 0);
         }
+        GameEvent::UnitsForfeited { .. } => state.pending.clear(),
         GameEvent::IncomeCollected { power, amount } => {
             *state.treasury.entry(*power).or_default() += amount;
         }

@@ -282,3 +282,41 @@ fn ending_the_game_scores_it_by_percent_gain_and_stops_all_orders() {
     let err = direct(&mut state, DirectorOrder::EndGame, t0).expect_err("once");
     assert_eq!(err.code, "game-over");
 }
+
+#[test]
+fn a_new_complex_goes_on_land_held_since_the_turn_began_and_produces_from_the_next_turn() {
+    let mut state = in_phase(1, Power::Japan, Phase::Placement);
+    state.pending.insert(unit("IC"), 1);
+    state.pending.insert(unit("INF"), 1);
+    for (place_name, code) in [
+        ("China", "no-complex-site"),
+        ("Japan SZ", "no-complex-site"),
+    ] {
+        let err = place(&mut state, Power::Japan, place_name, &[("IC", 1)]).expect_err("not here");
+        assert_eq!(err.code, code, "{place_name}");
+    }
+    let err = place(
+        &mut state,
+        Power::Japan,
+        "Manchuria",
+        &[("IC", 1), ("INF", 1)],
+    )
+    .expect_err("alone");
+    assert_eq!(err.code, "complex-alone");
+    place(&mut state, Power::Japan, "Manchuria", &[("IC", 1)]).expect("built");
+    let err = place(&mut state, Power::Japan, "Manchuria", &[("INF", 1)]).expect_err("next turn");
+    assert_eq!(err.code, "complex-setting-up");
+}
+
+#[test]
+fn units_with_nowhere_to_be_placed_are_forfeited_when_placement_ends() {
+    let mut state = in_phase(1, Power::Japan, Phase::Placement);
+    state.pending.insert(unit("INF"), 2);
+    let events = order(&mut state, Power::Japan, Order::EndPhase).expect("ends");
+    assert!(matches!(
+        events.as_slice(),
+        [GameEvent::UnitsForfeited { units, .. }, GameEvent::PhaseEnded { .. }]
+            if *units == vec![(unit("INF"), 2)]
+    ));
+    assert!(state.pending.is_empty());
+}

@@ -1,0 +1,118 @@
+//! A random player: plausible orders for the power to move (and diplomacy from anyone),
+//! built from the state so that a fair share are legal. Property tests drive it with
+//! generated numbers, benchmarks with a seeded generator, to make long games.
+
+use super::combat::BattleOrders;
+use super::{GameState, Order, Permission, Phase, Rules};
+use crate::board::{Power, TerritoryId};
+use crate::units::UnitTypeId;
+
+/// One order, built from the state so that a fair share of them are legal.
+pub fn random_order(
+    rules: Rules<'_>,
+    state: &GameState,
+    choose: &mut dyn FnMut(usize) -> usize,
+) -> (Power, Order) {
+    let board = rules.board;
+    let catalogue = rules.catalogue;
+    let power = state.power(board);
+    let other = Power::ALL[choose(5)];
+    let places: Vec<TerritoryId> = board.territories().map(|(id, _)| id).collect();
+    let own_stack =
+        |choose: &mut dyn FnMut(usize) -> usize| -> Option<(TerritoryId, UnitTypeId, u32)> {
+            let stacks: Vec<(TerritoryId, UnitTypeId, u32)> = places
+                .iter()
+                .flat_map(|t| {
+                    state.forces[t.index()]
+                        .iter()
+                        .filter(|((o, _, _), _)| *o == power)
+                        .map(move |((_, u, _), n)| (*t, *u, *n))
+                })
+                .collect();
+            (!stacks.is_empty()).then(|| stacks[choose(stacks.len())])
+        };
+    let walk = |choose: &mut dyn FnMut(usize) -> usize, from: TerritoryId| {
+        let steps = 1 + choose(3);
+        let mut path = vec![from];
+        for _ in 0..steps {
+            let here = *path.last().expect("a start");
+            let next = board.neighbours(here);
+            path.push(next[choose(next.len())]);
+        }
+        path
+    };
+    if choose(10) == 0 {
+        let order = match choose(5) {
+            0 => Order::OfferAgreement {
+                with: Power::ALL[choose(5)],
+                terms: "pact".into(),
+            },
+            1 => Order::AcceptAgreement {
+                from: Power::ALL[choose(5)],
+            },
+            2 => Order::BreakAgreement {
+                with: Power::ALL[choose(5)],
+            },
+            _ => Order::GrantPermission {
+                to: Power::ALL[choose(5)],
+                permission: [Permission::Enter, Permission::Rail, Permission::Ferry][choose(3)],
+            },
+        };
+        return (other, order);
+    }
+    let pass = |choose: &mut dyn FnMut(usize) -> usize, percent: usize| choose(100) < percent;
+    let order = match state.phase {
+        Phase::Repairs if !pass(choose, 70) => match choose(2) {
+            0 => Order::ApplyForWarLoan,
+            _ => Order::RepairBattleship {
+                sea_zone: places[choose(places.len())],
+            },
+        },
+        Phase::WeaponsDevelopment if !pass(choose, 70) => Order::DevelopWeapons(1),
+        Phase::Purchase if !pass(choose, 40) => {
+            let units: Vec<UnitTypeId> = catalogue.units().map(|(id, _)| id).collect();
+            Order::Purchase(vec![(units[choose(units.len())], 1 + choose(3) as u32)])
+        }
+        Phase::CombatMove | Phase::NonCombatMove if !pass(choose, 25) => match own_stack(choose) {
+            Some((from, unit, n)) => {
+                let units = vec![(unit, 1 + choose(n as usize) as u32)];
+                let path = walk(choose, from);
+                if choose(6) == 0 {
+                    Order::Rail { units, path }
+                } else {
+                    Order::Move { units, path }
+                }
+            }
+            None => Order::EndPhase,
+        },
+        Phase::Battles => match state.battles_to_fight(rules, power).first() {
+            Some(&place) => {
+                let mut orders = BattleOrders::at(place);
+                orders.bombing_raid = choose(4) == 0;
+                Order::FightBattle(orders)
+            }
+            None => Order::EndPhase,
+        },
+        Phase::Placement if !state.pending.is_empty() && !pass(choose, 10) => {
+            let pending: Vec<UnitTypeId> = state.pending.keys().copied().collect();
+            let unit = pending[choose(pending.len())];
+            let sites: Vec<TerritoryId> = places
+                .iter()
+                .copied()
+                .filter(|t| {
+                    state.holder[t.index()] == Some(power)
+                        || board
+                            .neighbours(*t)
+                            .iter()
+                            .any(|n| state.holder[n.index()] == Some(power))
+                })
+                .collect();
+            Order::Place {
+                territory: sites[choose(sites.len())],
+                units: vec![(unit, 1)],
+            }
+        }
+        _ => Order::EndPhase,
+    };
+    (power, order)
+}
