@@ -183,6 +183,11 @@ pub enum GameEvent {
         power: Power,
         amount: u32,
     },
+    /// Aircraft with nowhere to land at the end of the non-combat move: lost.
+    AircraftLost {
+        power: Power,
+        losses: Vec<(TerritoryId, UnitTypeId, u32)>,
+    },
     /// Purchased units with no complex left to place them at: lost.
     UnitsForfeited {
         power: Power,
@@ -866,6 +871,12 @@ fn end_phase(
             events.extend(seats::substitute_made_permanent(state, power));
         }
         Phase::Repairs => events.extend(loan_instalment(state, power)),
+        Phase::NonCombatMove => {
+            let losses = state.stranded_aircraft(rules, power);
+            if !losses.is_empty() {
+                events.push(GameEvent::AircraftLost { power, losses });
+            }
+        }
         Phase::Battles if !state.battles_to_fight(rules, power).is_empty() => {
             let names: Vec<String> = state
                 .battles_to_fight(rules, power)
@@ -1229,6 +1240,18 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             state.pending.retain(|_, n| *n > 0);
         }
         GameEvent::UnitsForfeited { .. } => state.pending.clear(),
+        GameEvent::AircraftLost { power, losses } => {
+            for &(place, unit, n) in losses {
+                let forces = &mut state.forces[place.index()];
+                let mut left = n;
+                for damage in 0..=u8::MAX {
+                    if left == 0 || forces.is_empty() {
+                        break;
+                    }
+                    left -= take_units(forces, (*power, unit, damage), left);
+                }
+            }
+        }
         GameEvent::IncomeCollected { power, amount } => {
             *state.treasury.entry(*power).or_default() += amount;
         }

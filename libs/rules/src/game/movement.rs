@@ -135,6 +135,68 @@ impl GameState {
     }
 }
 
+impl GameState {
+    /// `power`'s aircraft with nowhere to be at the end of its non-combat move: over land
+    /// neither it nor a permitting partner held at the start of the turn, or at sea beyond
+    /// the carriers' decks (fighters only land on carriers). They are lost.
+    pub(super) fn stranded_aircraft(
+        &self,
+        rules: Rules<'_>,
+        power: Power,
+    ) -> Vec<(TerritoryId, UnitTypeId, u32)> {
+        let mut lost = Vec::new();
+        for (place, territory) in rules.board.territories() {
+            let forces = &self.forces[place.index()];
+            let mine: Vec<(UnitTypeId, u32)> = forces
+                .iter()
+                .filter(|((o, u, _), _)| {
+                    *o == power && rules.catalogue.get(*u).domain == Domain::Air
+                })
+                .map(|((_, u, _), n)| (*u, *n))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            if !territory.sea {
+                let may_stay = self.holder[place.index()]
+                    .is_some_and(|h| self.permits(h, power, Permission::Enter))
+                    && !self.captured_this_turn.contains(&place);
+                if !may_stay {
+                    lost.extend(mine.iter().map(|(u, n)| (place, *u, *n)));
+                }
+                continue;
+            }
+            let fighter = rules.catalogue.fighter();
+            let hosts: Vec<Power> = self.hosts(power).collect();
+            let (mut deck, mut others_aboard) = (0u32, 0u32);
+            for ((owner, unit, _), n) in forces {
+                let profile = rules.catalogue.get(*unit);
+                if !hosts.contains(owner) {
+                    continue;
+                }
+                if profile.has(Ability::CarriesAircraft) {
+                    deck += u32::from(profile.carries) * n;
+                } else if profile.domain == Domain::Air && *owner != power {
+                    others_aboard += n;
+                }
+            }
+            let mut room = deck.saturating_sub(others_aboard);
+            for (unit, n) in mine {
+                let landed = if Some(unit) == fighter {
+                    n.min(room)
+                } else {
+                    0
+                };
+                room -= landed;
+                if landed < n {
+                    lost.push((place, unit, n - landed));
+                }
+            }
+        }
+        lost
+    }
+}
+
 /// A ship that carries land units (not aircraft).
 pub(super) fn is_transport(rules: Rules<'_>, unit: UnitTypeId) -> bool {
     let profile = rules.catalogue.get(unit);

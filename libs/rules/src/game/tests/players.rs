@@ -320,3 +320,21 @@ fn units_with_nowhere_to_be_placed_are_forfeited_when_placement_ends() {
     ));
     assert!(state.pending.is_empty());
 }
+
+#[test]
+fn aircraft_with_nowhere_to_land_at_the_end_of_the_non_combat_move_are_lost() {
+    let mut state = in_phase(2, Power::Germany, Phase::NonCombatMove);
+    set(&mut state, "Karelia", &[(Power::Germany, "FTR", 1)]);
+    let events = order(&mut state, Power::Germany, Order::EndPhase).expect("ends");
+    assert!(matches!(
+        events.as_slice(),
+        [GameEvent::AircraftLost { losses, .. }, GameEvent::PhaseEnded { .. }]
+            if *losses == vec![(place_id("Karelia"), unit("FTR"), 1)]
+    ));
+    assert_eq!(count(&state, "Karelia", Power::Germany, "FTR"), 0);
+    assert_eq!(
+        count(&state, "Germany", Power::Germany, "FTR"),
+        1,
+        "a fighter at home stays"
+    );
+}

@@ -69,7 +69,12 @@ fn check_board(state: &GameState) -> Result<(), TestCaseError> {
                 .filter(|p| {
                     forces
                         .iter()
-                        .any(|((o, u, _), _)| o == p && catalogue.get(*u).is_combatant())
+                        // Aircraft may be over enemy land during a turn (a raid); armies not.
+                        .any(|((o, u, _), _)| {
+                            o == p
+                                && catalogue.get(*u).domain == Domain::Land
+                                && catalogue.get(*u).is_combatant()
+                        })
                 })
                 .collect();
             for a in &armies {
@@ -128,6 +133,11 @@ proptest! {
                 apply(rules(), &mut state, event);
             }
             check_board(&state)?;
+            if state.phase == Phase::Placement {
+                let power = state.power(rules().board);
+                let stranded = state.stranded_aircraft(rules(), power);
+                prop_assert!(stranded.is_empty(), "aircraft left in the air: {:?}", stranded);
+            }
         }
         prop_assert!(accepted > 0);
 
