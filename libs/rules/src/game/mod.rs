@@ -220,6 +220,8 @@ pub enum GameEvent {
         captured: Vec<TerritoryId>,
         /// Where the move met the enemy: a battle to fight.
         contested: Option<TerritoryId>,
+        /// Partners' troops aboard the moving transports, carried along.
+        passengers: Vec<(Power, UnitTypeId, u32)>,
     },
     /// Units moved by rail (a path of the mover's or a permitting partner's land).
     UnitsRailed {
@@ -1274,7 +1276,11 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             path,
             captured,
             contested,
-        } => movement::apply_move(rules, state, *power, units, path, captured, *contested),
+            passengers,
+        } => {
+            movement::apply_move(rules, state, *power, units, path, captured, *contested);
+            movement::carry_passengers(state, path, passengers);
+        }
         GameEvent::UnitsRailed {
             power,
             units,

@@ -520,12 +520,14 @@ pub(super) fn decide_move(
             ));
         }
     }
+    let passengers = passengers(rules, state, power, units, from)?;
     Ok(vec![GameEvent::UnitsMoved {
         power,
         units: units.to_vec(),
         path: path.to_vec(),
         captured,
         contested,
+        passengers,
     }])
 }
 
@@ -535,6 +537,80 @@ pub(super) fn no_combat_in_round_one() -> RuleViolation {
         "Cut-Throat, Start of Play",
         "no combat can occur in the first round of the game under any circumstances",
     )
+}
+
+/// Partners' troops on the transports that sail: whatever no longer fits on the ships
+/// staying behind goes along (which unit rode which ship is not recorded).
+fn passengers(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    from: TerritoryId,
+) -> Result<Vec<(Power, UnitTypeId, u32)>, RuleViolation> {
+    let sailing: u32 = units
+        .iter()
+        .filter(|(u, _)| is_transport(rules, *u))
+        .map(|(u, n)| u32::from(rules.catalogue.get(*u).carries) * n)
+        .sum();
+    if sailing == 0 || !rules.board.get(from).sea {
+        return Ok(Vec::new());
+    }
+    let mut after = state.clone();
+    for &(unit, n) in units {
+        take_units(&mut after.forces[from.index()], (power, unit, 0), n);
+    }
+    let mut room = sailing.saturating_sub(space_needed(rules, units));
+    let mut aboard = Vec::new();
+    for guest in crate::board::Power::ALL {
+        if guest == power || !state.permits(power, guest, Permission::Ferry) {
+            continue;
+        }
+        let (capacity, used) = after.transport_space(rules, from, guest);
+        let mut excess = used.saturating_sub(capacity);
+        let stacks: Vec<(UnitTypeId, u32)> = state.forces[from.index()]
+            .iter()
+            .filter(|((o, u, _), _)| *o == guest && rules.catalogue.get(*u).domain == Domain::Land)
+            .map(|((_, u, _), n)| (*u, *n))
+            .collect();
+        for (unit, n) in stacks {
+            let space = u32::from(rules.catalogue.get(unit).transport_space).max(1);
+            let going = n.min(excess.div_ceil(space));
+            if going == 0 {
+                continue;
+            }
+            if going * space > room {
+                return Err(violation(
+                    "cargo-stranded",
+                    TRANSPORTS,
+                    format!(
+                        "{guest}'s troops aboard would be left at sea in {}",
+                        rules.board.get(from).name
+                    ),
+                ));
+            }
+            room -= going * space;
+            excess = excess.saturating_sub(going * space);
+            aboard.push((guest, unit, going));
+        }
+    }
+    Ok(aboard)
+}
+
+pub(super) fn carry_passengers(
+    state: &mut GameState,
+    path: &[TerritoryId],
+    passengers: &[(Power, UnitTypeId, u32)],
+) {
+    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+        return;
+    };
+    for &(guest, unit, n) in passengers {
+        let taken = take_units(&mut state.forces[from.index()], (guest, unit, 0), n);
+        *state.forces[to.index()]
+            .entry((guest, unit, 0))
+            .or_default() += taken;
+    }
 }
 
 pub(super) fn apply_move(

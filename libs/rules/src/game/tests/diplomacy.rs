@@ -466,3 +466,33 @@ fn war_hands_a_transport_to_the_troops_aboard_and_fighters_to_the_carrier_they_s
     assert_eq!(count(&state, "UK SZ", Power::UnitedKingdom, "FTR"), 1);
     assert_eq!(count(&state, "UK SZ", Power::Germany, "FTR"), 0);
 }
+
+#[test]
+fn a_partners_troops_aboard_sail_with_the_transport_and_land_on_their_own_turn() {
+    let mut state = in_phase(1, Power::UnitedKingdom, Phase::NonCombatMove);
+    agree(&mut state, Power::Germany, Power::UnitedKingdom);
+    grant(
+        &mut state,
+        Power::UnitedKingdom,
+        Power::Germany,
+        Permission::Ferry,
+    );
+    set(
+        &mut state,
+        "Baltic Sea Zone",
+        &[(Power::UnitedKingdom, "TRN", 1), (Power::Germany, "INF", 2)],
+    );
+    let events = move_units(
+        &mut state,
+        Power::UnitedKingdom,
+        &[("TRN", 1)],
+        &["Baltic Sea Zone", "North Sea Zone"],
+    )
+    .expect("sails");
+    assert!(matches!(
+        events.as_slice(),
+        [GameEvent::UnitsMoved { passengers, .. }] if *passengers == vec![(Power::Germany, unit("INF"), 2)]
+    ));
+    assert_eq!(count(&state, "North Sea Zone", Power::Germany, "INF"), 2);
+    assert_eq!(count(&state, "Baltic Sea Zone", Power::Germany, "INF"), 0);
+}
