@@ -998,6 +998,13 @@ fn place(
     units: &[(UnitTypeId, u32)],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     require_phase(state, Phase::Placement, "placing units")?;
+    if units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
+        return Err(violation(
+            "empty-placement",
+            "Classic rules, Mobilize",
+            "a placement names at least one unit, each at least once",
+        ));
+    }
     for &(unit, n) in units {
         let bought = state.pending.get(&unit).copied().unwrap_or(0);
         if n > bought {

@@ -338,3 +338,14 @@ fn aircraft_with_nowhere_to_land_at_the_end_of_the_non_combat_move_are_lost() {
         "a fighter at home stays"
     );
 }
+
+#[test]
+fn an_empty_placement_is_refused() {
+    let mut state = in_phase(1, Power::Russia, Phase::Placement);
+    state.pending.insert(unit("INF"), 1);
+    let err = place(&mut state, Power::Russia, "Russia", &[]).expect_err("nothing");
+    assert_eq!(err.code, "empty-placement");
+    let err = place(&mut state, Power::Russia, "Russia", &[("INF", 0)]).expect_err("zero");
+    assert_eq!(err.code, "empty-placement");
+    place(&mut state, Power::Russia, "Russia", &[("INF", 1)]).expect("one");
+}
