@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 /// The five powers of the Classic board, in the Classic turn order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Power {
     Russia,
@@ -44,8 +46,12 @@ impl fmt::Display for Power {
     }
 }
 
-/// A territory or sea zone of one board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A territory or sea zone of one board. In events it is the board's index: a reader
+/// checks it against the game's board before use (`Board::contains`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
+)]
+#[serde(transparent)]
 pub struct TerritoryId(u8);
 
 impl TerritoryId {
@@ -229,6 +235,11 @@ impl Board {
             .get(&normalise(name))
             .copied()
             .ok_or_else(|| BoardError::UnknownName(name.to_owned()))
+    }
+
+    /// Whether an id (say, from an imported log) names a place on this board.
+    pub fn contains(&self, id: TerritoryId) -> bool {
+        id.index() < self.territories.len()
     }
 
     pub fn get(&self, id: TerritoryId) -> &Territory {

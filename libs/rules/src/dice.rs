@@ -21,8 +21,17 @@ use rand_pcg::Pcg64;
 use sha2::{Digest, Sha256};
 
 /// One die: 1 to 6.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct Die(u8);
+
+impl From<Die> for u8 {
+    fn from(die: Die) -> u8 {
+        die.0
+    }
+}
 
 impl Die {
     pub fn value(self) -> u8 {
@@ -255,5 +264,16 @@ mod tests {
         assert_eq!(dice.remaining(), 0);
         assert!(Die::try_from(0).is_err());
         assert!(Die::try_from(7).is_err());
+    }
+
+    #[test]
+    fn a_stored_die_reads_back_and_a_face_that_no_die_has_is_refused() {
+        let die: Die = serde_json::from_str("4").expect("a die");
+        assert_eq!(die.value(), 4);
+        assert_eq!(serde_json::to_string(&die).expect("encodes"), "4");
+        for bad in ["0", "7"] {
+            let err = serde_json::from_str::<Die>(bad).expect_err("no such face");
+            assert!(err.to_string().contains("1 to 6"), "{err}");
+        }
     }
 }

@@ -3,7 +3,9 @@
 use crate::dice::Die;
 
 /// The Classic weapons developments, in the order of the chart's die (1 to 6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Technology {
     /// Fighters defend at 5.
     JetFighters,

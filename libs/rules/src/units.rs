@@ -71,8 +71,12 @@ impl UnitType {
     }
 }
 
-/// A unit type within one catalogue: an index, cheap to copy and compare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A unit type within one catalogue: an index, cheap to copy and compare. In events it is
+/// the catalogue's index: a reader checks it against the game's catalogue before use.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
+)]
+#[serde(transparent)]
 pub struct UnitTypeId(u8);
 
 impl UnitTypeId {

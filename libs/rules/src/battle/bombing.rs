@@ -6,7 +6,7 @@ use crate::dice::{DiceSource, Die};
 use crate::tech::Technology;
 
 /// Everything about one raid, every die included.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BombingRaid {
     /// The AA gun's dice, one per bomber (none without a gun).
     pub anti_aircraft: Vec<Die>,

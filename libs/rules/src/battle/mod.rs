@@ -43,7 +43,7 @@ pub enum Side {
 }
 
 /// The IAAPA combat orders an attacker may attach to a battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CombatOrder {
     /// SA, the land default: when the last attacking ground unit is lost, aircraft retreat.
     SaveAir,
@@ -72,7 +72,7 @@ impl CombatOrder {
 }
 
 /// When the attacker withdraws, besides what the combat order says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RetreatOrder {
     /// Withdraw after this round.
     AfterRound(u32),
@@ -260,7 +260,7 @@ pub struct RoundLog {
     pub volleys: Vec<Volley>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     AttackerWins,
     DefenderWins,

@@ -18,7 +18,7 @@ use crate::dice::{DiceSource, Die, RecordingDice};
 use crate::units::{Ability, Domain, UnitTypeId};
 
 /// The attacker's orders for one battle (Part 13: sent with the turn).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BattleOrders {
     pub territory: TerritoryId,
     pub combat: Option<CombatOrder>,
@@ -56,7 +56,7 @@ pub type Survivors = Vec<(UnitTypeId, u8, u32)>;
 pub type DefenderSurvivors = Vec<(Power, UnitTypeId, u8, u32)>;
 
 /// A fought battle, as recorded in the event log.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BattleFought {
     pub attacker: Power,
     /// The defending power that holds the place (or the first defender at sea).
@@ -369,7 +369,7 @@ fn support_shots(
 }
 
 /// A strategic bombing raid, as recorded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RaidFlown {
     pub attacker: Power,
     /// Who holds the complex and pays.

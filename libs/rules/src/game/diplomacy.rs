@@ -15,7 +15,9 @@ const ALLIANCES: &str = "Cut-Throat, Alliances, Treaties and agreements";
 const DEFEAT: &str = "Cut-Throat, General rules: Defeating a Country";
 
 /// What one partner allows the other: nothing is allowed without being granted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Permission {
     /// The grantee's land and air units may enter, pass through and stay in (and its
     /// aircraft land in) the grantor's territories.
@@ -28,7 +30,7 @@ pub enum Permission {
 }
 
 /// Why an agreement ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AgreementEnd {
     /// One partner broke it: a declaration of war.
     BrokenBy(Power),
@@ -37,7 +39,7 @@ pub enum AgreementEnd {
 }
 
 /// Units that change hands when war breaks out between former partners.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Seizure {
     pub zone: TerritoryId,
     pub from: Power,
@@ -47,7 +49,7 @@ pub struct Seizure {
 }
 
 /// What a declaration of war does at once.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Outbreak {
     /// Transports taken by the troops aboard, fighters taken by the carrier's owner.
     pub seized: Vec<Seizure>,
@@ -58,7 +60,7 @@ pub struct Outbreak {
 }
 
 /// An agreement ended, and what the war does at once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AgreementEnded {
     pub between: (Power, Power),
     pub cause: AgreementEnd,

@@ -25,7 +25,9 @@ pub mod seats;
 mod tests;
 
 /// The phases of a power's turn, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Phase {
     Repairs,
     WeaponsDevelopment,
@@ -132,7 +134,7 @@ pub const RESEARCH_DIE_COST: u32 = 5;
 
 /// A breakthrough: the chart dice (re-rolled while they named a weapon already held) and
 /// the weapon they gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Breakthrough {
     pub chart_dice: Vec<Die>,
     pub technology: Technology,
@@ -162,7 +164,7 @@ const LOAN_INSTALMENT: u32 = 3;
 const LOAN_INTEREST: u32 = 1;
 
 /// Something that happened in a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum GameEvent {
     PhaseEnded {
         power: Power,
@@ -313,7 +315,7 @@ pub enum GameEvent {
 }
 
 /// What a player (or the GM on their behalf) asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Order {
     /// Finish the current phase.
     EndPhase,

@@ -16,7 +16,19 @@ const PLAYERS: &str = "Cut-Throat, Rules for players";
 const VICTORY: &str = "Cut-Throat, Victory";
 
 /// A moment, in whole seconds since the Unix epoch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Moment(u64);
 
 impl Moment {
@@ -47,7 +59,7 @@ pub struct Seat {
 }
 
 /// What a director or GM orders.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DirectorOrder {
     /// Seat the players (from the game's power draw).
     AssignSeats(Vec<(Power, String)>),

@@ -1,5 +1,6 @@
 //! A scripted five-round Cut-Throat game, played through `decide` as the GM service would,
-//! then replayed from its events alone: the replay must reach exactly the live state.
+//! then replayed from its events alone (through JSON, as stored): the replay must reach
+//! exactly the live state.
 //!
 //! The story: Russia and Britain ally, Britain and Germany sign a treaty (round 1). Russia
 //! pulls its armies out of Karelia and Moscow; in round 2 a German panzer blitzes through
@@ -258,9 +259,16 @@ fn a_five_round_game_replays_from_its_events_to_exactly_its_live_state() {
     assert_eq!(placements[0].power, Power::Germany);
     assert_eq!(placements[4].power, Power::Russia);
 
+    // Replayed from the log as stored: every event through JSON and back.
+    let stored: Vec<String> = game
+        .log
+        .iter()
+        .map(|e| serde_json::to_string(e).expect("encodes"))
+        .collect();
     let mut replayed = start();
-    for event in &game.log {
-        apply(rules(), &mut replayed, event);
+    for json in &stored {
+        let event: GameEvent = serde_json::from_str(json).expect("decodes");
+        apply(rules(), &mut replayed, &event);
     }
     assert_eq!(replayed, game.state);
     assert!(game.log.len() > 200, "{} events", game.log.len());
