@@ -315,19 +315,7 @@ pub(super) fn decide_move(
     units: &[(UnitTypeId, u32)],
     path: &[TerritoryId],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    let combat = match state.phase {
-        Phase::CombatMove => true,
-        Phase::NonCombatMove => false,
-        other => {
-            return Err(violation(
-                "wrong-phase",
-                "Classic rules, Order of play",
-                format!(
-                    "moving belongs to the combat or non-combat move; this is the {other:?} phase"
-                ),
-            ))
-        }
-    };
+    let combat = is_combat_move(state, "moving")?;
     let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
         return Err(violation("bad-path", MOVEMENT, "a move needs a path"));
     };
@@ -476,19 +464,7 @@ pub(super) fn decide_move(
     let meets_enemy =
         state.enemy_units(rules, to, power) || (ground && state.enemy_held(to, power));
     let contested = if meets_enemy {
-        if !combat {
-            return Err(violation(
-                "enemy-in-non-combat",
-                "Classic rules, Non-combat move",
-                format!(
-                    "{} is held by or holds the enemy: that is a combat move",
-                    target.name
-                ),
-            ));
-        }
-        if state.round == 1 {
-            return Err(no_combat_in_round_one());
-        }
+        attack_on(rules, state, to)?;
         if damaged_moving {
             return Err(violation(
                 "damaged-cannot-attack",
@@ -529,6 +505,43 @@ pub(super) fn decide_move(
         contested,
         passengers,
     }])
+}
+
+/// Whether this is the combat move (true) or the non-combat move (false); any other phase
+/// refuses `what`.
+pub(super) fn is_combat_move(state: &GameState, what: &str) -> Result<bool, RuleViolation> {
+    match state.phase {
+        Phase::CombatMove => Ok(true),
+        Phase::NonCombatMove => Ok(false),
+        other => Err(violation(
+            "wrong-phase",
+            "Classic rules, Order of play",
+            format!("{what} belongs to the combat or non-combat move; this is the {other:?} phase"),
+        )),
+    }
+}
+
+/// A move that ends where the enemy is: an attack, so only in the combat move and never in
+/// round one. The place to fight, or why not.
+pub(super) fn attack_on(
+    rules: Rules<'_>,
+    state: &GameState,
+    to: TerritoryId,
+) -> Result<TerritoryId, RuleViolation> {
+    if state.phase != Phase::CombatMove {
+        return Err(violation(
+            "enemy-in-non-combat",
+            "Classic rules, Non-combat move",
+            format!(
+                "{} is held by or holds the enemy: that is a combat move",
+                rules.board.get(to).name
+            ),
+        ));
+    }
+    if !state.combat_allowed() {
+        return Err(no_combat_in_round_one());
+    }
+    Ok(to)
 }
 
 pub(super) fn no_combat_in_round_one() -> RuleViolation {
@@ -750,20 +763,10 @@ pub(super) fn decide_air_drop(
         }
     }
     let meets_enemy = state.enemy_units(rules, to, power) || state.enemy_held(to, power);
-    let contested = match (meets_enemy, state.phase) {
-        (false, _) => None,
-        (true, Phase::CombatMove) if state.combat_allowed() => Some(to),
-        (true, Phase::CombatMove) => return Err(no_combat_in_round_one()),
-        (true, _) => {
-            return Err(violation(
-                "enemy-in-non-combat",
-                "Classic rules, Non-combat move",
-                format!(
-                    "{} is held by or holds the enemy: that is a combat move",
-                    rules.board.get(to).name
-                ),
-            ))
-        }
+    let contested = if meets_enemy {
+        Some(attack_on(rules, state, to)?)
+    } else {
+        None
     };
     Ok(vec![GameEvent::TroopsAirDropped {
         power,

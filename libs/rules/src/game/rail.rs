@@ -11,6 +11,7 @@
 
 use std::collections::VecDeque;
 
+use super::movement::attack_on;
 use super::{violation, GameEvent, GameState, Permission, Phase, RuleViolation, Rules};
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
@@ -40,17 +41,7 @@ pub(super) fn decide_rail(
     units: &[(UnitTypeId, u32)],
     path: &[TerritoryId],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    let combat = match state.phase {
-        Phase::CombatMove => true,
-        Phase::NonCombatMove => false,
-        other => {
-            return Err(violation(
-                "wrong-phase",
-                "Classic rules, Order of play",
-                format!("rail movement belongs to the combat or non-combat move; this is the {other:?} phase"),
-            ))
-        }
-    };
+    super::movement::is_combat_move(state, "rail movement")?;
     if state.capital_lost(rules, power) {
         return Err(violation(
             "rogue-no-rail",
@@ -190,16 +181,7 @@ pub(super) fn decide_rail(
             }
             let enemy = state.enemy_units(rules, to, power) || state.enemy_held(to, power);
             if enemy {
-                if !combat {
-                    return Err(violation(
-                        "enemy-in-non-combat",
-                        "Classic rules, Non-combat move",
-                        format!("{} holds the enemy: that is a combat move", name(to)),
-                    ));
-                }
-                if !state.combat_allowed() {
-                    return Err(super::movement::no_combat_in_round_one());
-                }
+                attack_on(rules, state, to)?;
                 contested = Some(to);
             } else if !state.contested.contains_key(&to) {
                 passable(to)?;

@@ -52,13 +52,12 @@ fn place(
     territory: &str,
     units: &[(&str, u32)],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
     order(
         state,
         by,
         Order::Place {
             territory: place_id(territory),
-            units,
+            units: units_of(units),
         },
     )
 }
@@ -70,9 +69,24 @@ fn move_units(
     units: &[(&str, u32)],
     names: &[&str],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
-    let path = names.iter().map(|n| place_id(n)).collect();
-    order(state, by, Order::Move { units, path })
+    order(
+        state,
+        by,
+        Order::Move {
+            units: units_of(units),
+            path: path_of(names),
+        },
+    )
+}
+
+/// Units by code, as an order names them.
+fn units_of(units: &[(&str, u32)]) -> Vec<(UnitTypeId, u32)> {
+    units.iter().map(|(code, n)| (unit(code), *n)).collect()
+}
+
+/// A path by the places' names.
+fn path_of(names: &[&str]) -> Vec<TerritoryId> {
+    names.iter().map(|n| place_id(n)).collect()
 }
 
 fn advance_to(state: &mut GameState, phase: Phase) {

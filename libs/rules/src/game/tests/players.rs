@@ -55,11 +55,8 @@ fn drop(
     bombers: u32,
     troops: &[(&str, u32)],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    let troops = troops.iter().map(|(c, n)| (unit(c), *n)).collect();
-    let path = ["Germany", "East Europe", "Karelia"]
-        .iter()
-        .map(|n| place_id(n))
-        .collect();
+    let troops = units_of(troops);
+    let path = path_of(&["Germany", "East Europe", "Karelia"]);
     order(
         state,
         Power::Germany,
@@ -104,14 +101,14 @@ fn a_bomber_carries_one_infantry_and_a_heavy_bomber_two_or_infantry_and_armour()
     state.holder[place_id("East Europe").index()] = Some(Power::Germany);
     let path_end = ["Germany", "East Europe"];
     let air_drop = |state: &mut GameState, troops: &[(&str, u32)]| {
-        let troops = troops.iter().map(|(c, n)| (unit(c), *n)).collect();
+        let troops = units_of(troops);
         order(
             state,
             Power::Germany,
             Order::AirDrop {
                 bombers: 1,
                 troops,
-                path: path_end.iter().map(|n| place_id(n)).collect(),
+                path: path_of(&path_end),
             },
         )
     };

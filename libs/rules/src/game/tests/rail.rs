@@ -8,9 +8,14 @@ fn rail(
     units: &[(&str, u32)],
     names: &[&str],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    let units = units.iter().map(|(code, n)| (unit(code), *n)).collect();
-    let path = names.iter().map(|n| place_id(n)).collect();
-    order(state, by, Order::Rail { units, path })
+    order(
+        state,
+        by,
+        Order::Rail {
+            units: units_of(units),
+            path: path_of(names),
+        },
+    )
 }
 
 fn refused(state: &mut GameState, units: &[(&str, u32)], names: &[&str]) -> RuleViolation {

@@ -61,8 +61,7 @@ impl Script {
     }
 
     fn go(&mut self, by: Power, units: &[(&str, u32)], names: &[&str]) -> Vec<GameEvent> {
-        let units = units.iter().map(|(c, n)| (unit(c), *n)).collect();
-        let path = names.iter().map(|n| place_id(n)).collect();
+        let (units, path) = (units_of(units), path_of(names));
         self.order(by, Order::Move { units, path }, &[])
     }
 
@@ -167,7 +166,7 @@ fn a_five_round_game_replays_from_its_events_to_exactly_its_live_state() {
         Power::UnitedKingdom,
         Order::Move {
             units: raid_units.clone(),
-            path: raid_path.iter().map(|n| place_id(n)).collect(),
+            path: path_of(&raid_path),
         },
     );
     assert_eq!(err.code, "no-permission");
