@@ -7,6 +7,7 @@
 pub mod canonical;
 pub mod chain;
 mod envelope;
+pub mod game;
 mod ids;
 pub mod upcast;
 
