@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{take_units, violation, GameEvent, GameState, Phase, RuleViolation, Rules, StackKey};
+use super::{take_of_type, violation, GameEvent, GameState, Phase, RuleViolation, Rules};
 use crate::board::{Power, TerritoryId};
 use crate::units::{Ability, Domain};
 
@@ -229,14 +229,9 @@ fn check_may_agree(
 /// complexes are taken with the land, not fought).
 fn fighting_units(rules: Rules<'_>, state: &GameState, place: TerritoryId, power: Power) -> u32 {
     let sea = rules.board.get(place).sea;
-    state.forces[place.index()]
-        .iter()
-        .filter(|((owner, unit, _), _)| {
-            let profile = rules.catalogue.get(*unit);
-            *owner == power && profile.is_combatant() && !(sea && profile.domain == Domain::Land)
-        })
-        .map(|(_, n)| n)
-        .sum()
+    state.count_units(rules, place, power, |_, profile| {
+        profile.is_combatant() && !(sea && profile.domain == Domain::Land)
+    })
 }
 
 /// What war between `a` and `b` does at once, on the board as it stands.
@@ -347,16 +342,10 @@ fn seize_at_sea(
 
 fn apply_seizure(state: &mut GameState, seizure: &Seizure) {
     let forces = &mut state.forces[seizure.zone.index()];
-    let mut left = seizure.count;
-    let keys: Vec<StackKey> = forces
-        .keys()
-        .filter(|(o, u, _)| *o == seizure.from && *u == seizure.unit)
-        .copied()
-        .collect();
-    for (_, unit, damage) in keys {
-        let taken = take_units(forces, (seizure.from, unit, damage), left);
-        *forces.entry((seizure.to, unit, damage)).or_default() += taken;
-        left -= taken;
+    for (damage, n) in take_of_type(forces, seizure.from, seizure.unit, seizure.count) {
+        *forces
+            .entry((seizure.to, seizure.unit, damage))
+            .or_default() += n;
     }
 }
 

@@ -433,6 +433,33 @@ pub(crate) fn take_units(forces: &mut BTreeMap<StackKey, u32>, key: StackKey, n:
     taken
 }
 
+/// Takes up to `n` of `owner`'s `unit` off a place, undamaged first (damage travels with
+/// the unit); how many at each damage level.
+pub(crate) fn take_of_type(
+    forces: &mut BTreeMap<StackKey, u32>,
+    owner: Power,
+    unit: UnitTypeId,
+    n: u32,
+) -> Vec<(u8, u32)> {
+    // Keys sort by (owner, type, damage): this walks the damage levels upwards.
+    let damages: Vec<u8> = forces
+        .keys()
+        .filter(|(o, u, _)| *o == owner && *u == unit)
+        .map(|(_, _, d)| *d)
+        .collect();
+    let mut left = n;
+    let mut taken = Vec::new();
+    for damage in damages {
+        if left == 0 {
+            break;
+        }
+        let took = take_units(forces, (owner, unit, damage), left);
+        left -= took;
+        taken.push((damage, took));
+    }
+    taken
+}
+
 /// What the rules need to know besides the state.
 #[derive(Debug, Clone, Copy)]
 pub struct Rules<'a> {
@@ -503,6 +530,21 @@ impl GameState {
     /// The power whose turn it is.
     pub fn power(&self, board: &Board) -> Power {
         board.turn_order()[self.turn % board.turn_order().len()]
+    }
+
+    /// How many of `power`'s units of the kinds `keep` accepts stand in a place.
+    pub fn count_units(
+        &self,
+        rules: Rules<'_>,
+        place: TerritoryId,
+        power: Power,
+        keep: impl Fn(UnitTypeId, &crate::units::UnitType) -> bool,
+    ) -> u32 {
+        self.forces[place.index()]
+            .iter()
+            .filter(|((o, u, _), _)| *o == power && keep(*u, rules.catalogue.get(*u)))
+            .map(|(_, n)| n)
+            .sum()
     }
 
     /// The IPC count of a power: the printed values of the territories it holds.
@@ -1253,14 +1295,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         GameEvent::UnitsForfeited { .. } => state.pending.clear(),
         GameEvent::AircraftLost { power, losses } => {
             for &(place, unit, n) in losses {
-                let forces = &mut state.forces[place.index()];
-                let mut left = n;
-                for damage in 0..=u8::MAX {
-                    if left == 0 || forces.is_empty() {
-                        break;
-                    }
-                    left -= take_units(forces, (*power, unit, damage), left);
-                }
+                take_of_type(&mut state.forces[place.index()], *power, unit, n);
             }
         }
         GameEvent::IncomeCollected { power, amount } => {

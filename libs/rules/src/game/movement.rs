@@ -6,8 +6,8 @@
 //! its permission, and its transports and carriers used only with its permission.
 
 use super::{
-    take_units, violation, GameEvent, GameState, Permission, Phase, RuleViolation, Rules,
-    Technology,
+    take_of_type, take_units, violation, GameEvent, GameState, Permission, Phase, RuleViolation,
+    Rules, Technology,
 };
 use crate::board::{Power, TerritoryId};
 use crate::units::{Ability, Domain, UnitTypeId};
@@ -67,11 +67,7 @@ impl GameState {
         power: Power,
         unit: UnitTypeId,
     ) -> (u32, u8) {
-        let present: u32 = self.forces[territory.index()]
-            .iter()
-            .filter(|((owner, u, _), _)| *owner == power && *u == unit)
-            .map(|(_, n)| n)
-            .sum();
+        let present = self.count_units(rules, territory, power, |u, _| u == unit);
         let profile = rules.catalogue.get(unit);
         if profile.domain == Domain::Land && rules.board.get(territory).sea {
             // Cargo: it goes where its transport goes, or ashore next door.
@@ -619,10 +615,11 @@ pub(super) fn carry_passengers(
         return;
     };
     for &(guest, unit, n) in passengers {
-        let taken = take_units(&mut state.forces[from.index()], (guest, unit, 0), n);
-        *state.forces[to.index()]
-            .entry((guest, unit, 0))
-            .or_default() += taken;
+        for (damage, taken) in take_of_type(&mut state.forces[from.index()], guest, unit, n) {
+            *state.forces[to.index()]
+                .entry((guest, unit, damage))
+                .or_default() += taken;
+        }
     }
 }
 
@@ -640,22 +637,10 @@ pub(super) fn apply_move(
     };
     let distance = u8::try_from(path.len() - 1).unwrap_or(u8::MAX);
     for &(unit, n) in units {
-        // Undamaged units first; damage travels with the unit.
-        let mut left = n;
-        let mut damages: Vec<u8> = state.forces[from.index()]
-            .keys()
-            .filter(|(o, u, _)| *o == power && *u == unit)
-            .map(|(_, _, d)| *d)
-            .collect();
-        damages.sort_unstable();
-        for damage in damages {
-            if left == 0 {
-                break;
-            }
-            let key = (power, unit, damage);
-            let take = take_units(&mut state.forces[from.index()], key, left);
-            left -= take;
-            *state.forces[to.index()].entry(key).or_default() += take;
+        for (damage, taken) in take_of_type(&mut state.forces[from.index()], power, unit, n) {
+            *state.forces[to.index()]
+                .entry((power, unit, damage))
+                .or_default() += taken;
         }
         let used_before = state.moved.get(&(from, unit)).map_or(0, |(_, used)| *used);
         if let Some((spent, _)) = state.moved.get_mut(&(from, unit)) {

@@ -107,11 +107,7 @@ pub(super) fn decide_rail(
         }
     }
     let distance = u8::try_from(path.len() - 1).unwrap_or(u8::MAX);
-    let present = state.forces[from.index()]
-        .iter()
-        .filter(|((o, u, _), _)| *o == power && *u == unit)
-        .map(|(_, c)| *c)
-        .sum::<u32>();
+    let present = state.count_units(rules, from, power, |u, _| u == unit);
     let (spent, used) = state.moved.get(&(from, unit)).copied().unwrap_or((0, 0));
     if n > present {
         return Err(violation(
@@ -325,11 +321,7 @@ pub(super) fn decide_rocket(
             format!("{power} has not developed rockets"),
         ));
     }
-    let guns: u32 = state.forces[from.index()]
-        .iter()
-        .filter(|((o, u, _), _)| *o == power && rules.catalogue.get(*u).has(Ability::AntiAircraft))
-        .map(|(_, n)| *n)
-        .sum();
+    let guns = state.count_units(rules, from, power, |_, p| p.has(Ability::AntiAircraft));
     let fired = state.rockets_fired.get(&from).copied().unwrap_or(0);
     if guns <= fired {
         return Err(violation(

@@ -115,11 +115,7 @@ fn set(state: &mut GameState, name: &str, units: &[(Power, &str, u32)]) {
 
 /// How many units of a type a power has in a place, damaged or not.
 fn count(state: &GameState, name: &str, power: Power, code: &str) -> u32 {
-    state.forces[place_id(name).index()]
-        .iter()
-        .filter(|((o, u, _), _)| *o == power && *u == unit(code))
-        .map(|(_, n)| n)
-        .sum()
+    state.count_units(rules(), place_id(name), power, |u, _| u == unit(code))
 }
 
 #[test]
