@@ -124,6 +124,17 @@ fn a_bomber_carries_one_infantry_and_a_heavy_bomber_two_or_infantry_and_armour()
     let err = air_drop(&mut state.clone(), &[("HARM", 1)]).expect_err("not heavy armour");
     assert_eq!(err.code, "paratroop-capacity");
     air_drop(&mut state.clone(), &[("INF", 2)]).expect("two infantry");
+    let err = order(
+        &mut state.clone(),
+        Power::Germany,
+        Order::AirDrop {
+            bombers: 1,
+            troops: units_of(&[("INF", 1)]),
+            path: path_of(&["Germany", "Baltic Sea Zone"]),
+        },
+    )
+    .expect_err("troops land on land");
+    assert_eq!(err.code, "paratroop-land");
     let armour = count(&state, "East Europe", Power::Germany, "ARM");
     air_drop(&mut state, &[("INF", 1), ("ARM", 1)]).expect("infantry and armour");
     assert_eq!(
@@ -187,6 +198,33 @@ fn seated() -> (GameState, Moment) {
         .collect();
     direct(&mut state, DirectorOrder::AssignSeats(seats), t0).expect("seated");
     (state, t0)
+}
+
+#[test]
+fn seats_name_each_power_once_and_a_substitute_by_name() {
+    let mut state = start();
+    let before = state.clone();
+    let at = Moment::from_unix_seconds(1_790_000_000);
+    for seats in [
+        vec![
+            (Power::Russia, "ann".to_owned()),
+            (Power::Russia, "bob".to_owned()),
+        ],
+        vec![(Power::Russia, String::new())],
+    ] {
+        let err = direct(&mut state, DirectorOrder::AssignSeats(seats), at).expect_err("bad");
+        assert_eq!(err.code, "bad-seats");
+    }
+    let err = direct(
+        &mut state,
+        DirectorOrder::ReplaceInactivePlayer {
+            substitute: String::new(),
+        },
+        at.plus_seconds(10 * DAY),
+    )
+    .expect_err("who?");
+    assert_eq!(err.code, "bad-seats");
+    assert_eq!(state, before);
 }
 
 #[test]

@@ -231,3 +231,45 @@ fn an_original_complex_taken_home_by_its_owner_produces_without_limit_again() {
     state.pending.insert(unit("INF"), 8);
     place(&mut state, Power::Russia, "Karelia", &[("INF", 8)]).expect("unlimited again");
 }
+
+#[test]
+fn a_rail_move_carries_one_kind_along_railways_only() {
+    let mut state = in_phase(1, Power::Russia, Phase::NonCombatMove);
+    assert_eq!(
+        refused(&mut state, &[("INF", 1), ("AA", 1)], &["Karelia", "Russia"]).code,
+        "rail-one-kind"
+    );
+    assert_eq!(
+        refused(&mut state, &[("INF", 1)], &["Karelia", "Kazakh"]).code,
+        "not-adjacent"
+    );
+    assert_eq!(
+        refused(&mut state, &[("INF", 1)], &["Karelia", "Karelia Sea Zone"]).code,
+        "not-adjacent",
+        "no railway runs to sea"
+    );
+}
+
+#[test]
+fn a_rocket_hits_only_an_enemy_complex_within_three_spaces() {
+    let mut state = in_phase(2, Power::Russia, Phase::Battles);
+    state
+        .technologies
+        .entry(Power::Russia)
+        .or_default()
+        .insert(Technology::Rockets);
+    for target in ["West US", "Caucasus", "Russia"] {
+        let before = state.clone();
+        let err = order(
+            &mut state,
+            Power::Russia,
+            Order::FireRocket {
+                from: place_id("Karelia"),
+                target: place_id(target),
+            },
+        )
+        .expect_err("not a target");
+        assert_eq!(err.code, "rocket-target", "{target}");
+        assert_eq!(state, before);
+    }
+}
