@@ -562,9 +562,14 @@ fn passengers(
         .filter(|(u, _)| is_transport(rules, *u))
         .map(|(u, n)| u32::from(rules.catalogue.get(*u).carries) * n)
         .sum();
-    if sailing == 0 || !rules.board.get(from).sea {
+    let ferries_anyone = state
+        .permissions
+        .iter()
+        .any(|(grantor, _, p)| *grantor == power && *p == Permission::Ferry);
+    if sailing == 0 || !rules.board.get(from).sea || !ferries_anyone {
         return Ok(Vec::new());
     }
+    // What is left in the zone once these ships have sailed.
     let mut after = state.clone();
     for &(unit, n) in units {
         take_units(&mut after.forces[from.index()], (power, unit, 0), n);
