@@ -8,6 +8,7 @@ pub mod battle;
 pub mod board;
 pub mod dice;
 pub mod game;
+pub mod ruleset;
 pub mod scoring;
 pub mod setup;
 pub mod tech;

@@ -81,6 +81,11 @@ pub struct BattleFought {
     pub bombarded_from: Vec<(TerritoryId, u32)>,
     /// Whether this battle used the turn's kamikaze run.
     pub kamikaze: bool,
+    /// The attacker's orders for the battle: with the state before it and the dice, an
+    /// auditor fights the battle again and must get this event.
+    pub orders: BattleOrders,
+    /// The battle in Part 13's notation, column by column and round by round.
+    pub listing: String,
 }
 
 const BATTLES: &str = "Part 13, GM requirements";
@@ -275,6 +280,8 @@ pub(super) fn decide_battle(
         plunder,
         bombarded_from,
         kamikaze: orders.kamikaze_target.is_some(),
+        orders: orders.clone(),
+        listing: log.render(rules.catalogue),
     }));
     let mut events = vec![fought];
     // A capital taken: every agreement of its power is void at once.

@@ -13,13 +13,14 @@ use crate::setup::Setup;
 pub use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure};
-pub use seats::{decide_director, DirectorOrder, Moment, Seat};
+pub use seats::{decide_director, draw_seats, DirectorOrder, Moment, Seat};
 
 pub mod autoplay;
 pub mod combat;
 pub mod diplomacy;
 mod movement;
 mod rail;
+pub mod replay;
 pub mod seats;
 #[cfg(test)]
 mod tests;

@@ -136,6 +136,40 @@ pub fn decide_director(
     }
 }
 
+/// Seats `players` (in the order given) at the powers by a random draw: a Fisher-Yates
+/// shuffle of the powers, each pick one die rolled until it shows no more than the powers
+/// left to pick from. These are the first dice of a game's seed (DESIGN.md, "The dice"), so
+/// an auditor can draw them again.
+pub fn draw_seats(
+    powers: &[Power],
+    players: &[String],
+    dice: &mut dyn crate::dice::DiceSource,
+) -> Result<Vec<(Power, String)>, RuleViolation> {
+    if players.len() != powers.len() || powers.len() > 6 {
+        return Err(violation(
+            "bad-seats",
+            PLAYERS,
+            format!(
+                "this ruleset seats {} players, one a power; {} were named",
+                powers.len(),
+                players.len()
+            ),
+        ));
+    }
+    let mut drawn = powers.to_vec();
+    for last in (1..drawn.len()).rev() {
+        let choices = last + 1;
+        let pick = loop {
+            let die = usize::from(dice.roll().value());
+            if die <= choices {
+                break die - 1;
+            }
+        };
+        drawn.swap(last, pick);
+    }
+    Ok(drawn.into_iter().zip(players.iter().cloned()).collect())
+}
+
 pub(super) fn game_over() -> RuleViolation {
     violation(
         "game-over",

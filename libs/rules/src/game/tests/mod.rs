@@ -4,6 +4,7 @@ mod diplomacy;
 mod players;
 mod properties;
 mod rail;
+mod replay;
 mod scripted;
 
 fn rules() -> Rules<'static> {

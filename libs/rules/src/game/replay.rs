@@ -1,0 +1,77 @@
+//! What an auditor needs to check a game from its events alone.
+//!
+//! Only a few events carry dice (battles, raids, research, war loans, rockets, repairs),
+//! and each is the first event of the order that rolled them, so its dice come from the
+//! seed at its own stream version. [`order_behind`] recovers that order from the event, so
+//! the auditor can decide it again on the state before it, with the seed's dice (or, before
+//! the seed is revealed, with the event's own dice), and must get the same events.
+
+use super::combat::BattleOrders;
+use super::{GameEvent, Order};
+use crate::board::Power;
+use crate::dice::Die;
+
+/// The power and order that caused a dice-bearing event; `None` for events without dice.
+pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
+    match event {
+        GameEvent::BattleFought(fought) => {
+            Some((fought.attacker, Order::FightBattle(fought.orders.clone())))
+        }
+        GameEvent::RaidFlown(raid) => {
+            let mut orders = BattleOrders::at(raid.territory);
+            orders.bombing_raid = true;
+            Some((raid.attacker, Order::FightBattle(orders)))
+        }
+        GameEvent::WeaponsResearched { power, dice, .. } => Some((
+            *power,
+            Order::DevelopWeapons(u32::try_from(dice.len()).unwrap_or(u32::MAX)),
+        )),
+        GameEvent::WarLoanApplied { power, .. } => Some((*power, Order::ApplyForWarLoan)),
+        GameEvent::RocketFired {
+            power,
+            from,
+            target,
+            ..
+        } => Some((
+            *power,
+            Order::FireRocket {
+                from: *from,
+                target: *target,
+            },
+        )),
+        GameEvent::BattleshipRepaired {
+            power, sea_zone, ..
+        } => Some((
+            *power,
+            Order::RepairBattleship {
+                sea_zone: *sea_zone,
+            },
+        )),
+        _ => None,
+    }
+}
+
+/// The dice an event records, in the order they were rolled.
+pub fn dice_rolled(event: &GameEvent) -> Vec<Die> {
+    match event {
+        GameEvent::BattleFought(fought) => fought.dice.clone(),
+        GameEvent::RaidFlown(raid) => raid
+            .raid
+            .anti_aircraft
+            .iter()
+            .chain(&raid.raid.damage_dice)
+            .copied()
+            .collect(),
+        GameEvent::WeaponsResearched {
+            dice, breakthrough, ..
+        } => dice
+            .iter()
+            .chain(breakthrough.iter().flat_map(|b| &b.chart_dice))
+            .copied()
+            .collect(),
+        GameEvent::WarLoanApplied { die, .. }
+        | GameEvent::RocketFired { die, .. }
+        | GameEvent::BattleshipRepaired { die, .. } => vec![*die],
+        _ => Vec::new(),
+    }
+}
