@@ -130,7 +130,9 @@ pub struct RecordedEvent {
     pub event_version: u32,
     pub payload: Value,
     pub metadata: Value,
-    /// The id (`xid8`) of the transaction that wrote the event.
+    /// The id (`xid8`) of the transaction that wrote the event (absent from exports: it
+    /// orders the global feed and is no part of the chain).
+    #[serde(default)]
     pub tx_id: u64,
     pub prev_hash: Hash,
     pub hash: Hash,

@@ -6,12 +6,19 @@
 //! the ruleset the game was created with (named in `GameCreated`), so a reader checks them
 //! against that board and catalogue before folding.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use warlog_rules::board::Power;
-use warlog_rules::game::GameEvent;
+use warlog_rules::dice::GameSeed;
+use warlog_rules::game::{
+    apply, decide, decide_director, draw_seats, DirectorOrder, GameEvent, GameState, Moment, Order,
+    RuleViolation,
+};
+use warlog_rules::ruleset::Ruleset;
 
-use crate::{EventDecodeError, EventType};
+use crate::{EventDecodeError, EventType, RecordedEvent};
 
 /// Every game event type is at version 1 so far.
 pub const GAME_EVENT_VERSION: u32 = 1;
@@ -23,8 +30,17 @@ pub struct GameCreated {
     pub ruleset: String,
     /// SHA-256 of the secret seed, hex: every die can be checked once the seed is revealed.
     pub seed_commitment: String,
+    /// The players as named at creation, in that order: the power draw seats them.
+    pub players: Vec<String>,
     /// Who plays each power, from the seed's first draw.
     pub seats: Vec<(Power, String)>,
+    /// Who created the game: its game master.
+    pub game_master: String,
+    /// The tournament the game belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    /// When the game was created (the players' clocks start here).
+    pub at: Moment,
 }
 
 /// The game's seed, revealed when the game ends (or a director asks).
@@ -106,6 +122,237 @@ impl GameStreamEvent {
     }
 }
 
+/// Whether a game is still being played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    Running,
+    Ended,
+}
+
+/// A game folded from its stream: what it was created as, the board, and how far it got.
+#[derive(Debug, Clone)]
+pub struct GameLog {
+    pub created: GameCreated,
+    pub ruleset: &'static Ruleset,
+    pub state: GameState,
+    /// The stream version folded so far.
+    pub version: u64,
+    /// The seed, once `SeedRevealed` is in the log (hex).
+    pub revealed_seed: Option<String>,
+}
+
+/// A stream that is not a sound game log, naming the event at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("event {version}: {message}")]
+pub struct GameLogError {
+    pub version: u64,
+    pub message: String,
+}
+
+impl GameLogError {
+    fn at(version: u64, message: impl Into<String>) -> Self {
+        GameLogError {
+            version,
+            message: message.into(),
+        }
+    }
+}
+
+impl GameLog {
+    /// A game just created: its ruleset's setup, the players seated.
+    pub fn new(created: GameCreated) -> Result<GameLog, GameLogError> {
+        let ruleset = Ruleset::builtin(&created.ruleset)
+            .map_err(|e| GameLogError::at(1, format!("GameCreated: {e}")))?;
+        let mut state = ruleset.start();
+        apply(
+            ruleset.rules(),
+            &mut state,
+            &GameEvent::SeatsAssigned {
+                seats: created.seats.clone(),
+                at: created.at,
+            },
+        );
+        Ok(GameLog {
+            created,
+            ruleset,
+            state,
+            version: 1,
+            revealed_seed: None,
+        })
+    }
+
+    /// A new game's first event: the seats drawn with the seed's first dice (those of
+    /// stream version 1, `GameCreated`'s own), the seed committed to.
+    pub fn create(
+        ruleset: &Ruleset,
+        game_id: &str,
+        players: Vec<String>,
+        game_master: String,
+        tournament: Option<String>,
+        at: Moment,
+        seed: &GameSeed,
+    ) -> Result<GameCreated, RuleViolation> {
+        let mut dice = seed.dice_for(game_id, 1);
+        let seats = draw_seats(ruleset.powers(), &players, &mut dice)?;
+        Ok(GameCreated {
+            game_id: game_id.to_owned(),
+            ruleset: ruleset.id.to_owned(),
+            seed_commitment: hex::encode(seed.commitment()),
+            players,
+            seats,
+            game_master,
+            tournament,
+            at,
+        })
+    }
+
+    /// Decides a player's order. Its dice come from the seed for the stream version its
+    /// first event will have (the only one of its events that may hold dice).
+    pub fn decide(
+        &self,
+        by: Power,
+        order: &Order,
+        at: Moment,
+        seed: &GameSeed,
+    ) -> Result<Vec<GameEvent>, RuleViolation> {
+        let mut dice = seed.dice_for(&self.created.game_id, self.version + 1);
+        decide(self.ruleset.rules(), &self.state, by, order, at, &mut dice)
+    }
+
+    /// Decides a director's order (no dice).
+    pub fn decide_director(
+        &self,
+        order: &DirectorOrder,
+        at: Moment,
+    ) -> Result<Vec<GameEvent>, RuleViolation> {
+        decide_director(self.ruleset.rules(), &self.state, order, at)
+    }
+
+    /// Folds the next event, the one at `version`.
+    ///
+    /// Territory and unit-type ids in stored events are indexes into the ruleset's board
+    /// and catalogue; an event from an untrusted file may carry one that is not, and the
+    /// fold refuses it (by the panic the out-of-range index raises, caught here) rather
+    /// than taking the process down.
+    pub fn apply(&mut self, version: u64, event: &GameStreamEvent) -> Result<(), GameLogError> {
+        if version != self.version + 1 {
+            return Err(GameLogError::at(
+                version,
+                format!("expected stream version {}", self.version + 1),
+            ));
+        }
+        match event {
+            GameStreamEvent::Created(_) => {
+                return Err(GameLogError::at(version, "a second GameCreated"));
+            }
+            GameStreamEvent::SeedRevealed(revealed) => {
+                self.revealed_seed = Some(revealed.seed.clone());
+            }
+            GameStreamEvent::Played(played) => {
+                let rules = self.ruleset.rules();
+                let mut next = self.state.clone();
+                catch_unwind(AssertUnwindSafe(|| apply(rules, &mut next, played))).map_err(
+                    |_| {
+                        GameLogError::at(
+                            version,
+                            format!(
+                                "a territory or unit id is not on the {} board",
+                                self.ruleset.id
+                            ),
+                        )
+                    },
+                )?;
+                self.state = next;
+            }
+        }
+        self.version = version;
+        Ok(())
+    }
+
+    /// Folds a whole stream, from its `GameCreated`.
+    pub fn fold<'a>(
+        events: impl IntoIterator<Item = &'a RecordedEvent>,
+    ) -> Result<GameLog, GameLogError> {
+        let mut events = events.into_iter();
+        let first = events
+            .next()
+            .ok_or_else(|| GameLogError::at(1, "the stream is empty"))?;
+        let GameStreamEvent::Created(created) = decode_recorded(first)? else {
+            return Err(GameLogError::at(1, "a game stream starts with GameCreated"));
+        };
+        let mut log = GameLog::new(created)?;
+        for event in events {
+            log.apply(event.stream_version, &decode_recorded(event)?)?;
+        }
+        Ok(log)
+    }
+
+    pub fn status(&self) -> GameStatus {
+        if self.state.ended.is_some() {
+            GameStatus::Ended
+        } else {
+            GameStatus::Running
+        }
+    }
+}
+
+/// One power's result in a finished game, as the API and the auditor show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlacementRow {
+    pub power: Power,
+    /// Who holds the seat at the end: the points are theirs.
+    pub player: Option<String>,
+    pub initial_ipc: u32,
+    pub final_ipc: u32,
+    /// Exact, as a fraction (`"-5/24"`): ties are real ties.
+    pub percent_gain: String,
+    /// The same, as a percentage for display.
+    pub percent_gain_pct: f64,
+    pub place: usize,
+    /// How many powers share this place (1 when not tied).
+    pub tied_with: usize,
+    /// Exact points, as a fraction when tied places split them.
+    pub points: String,
+    pub points_value: f64,
+}
+
+impl GameLog {
+    /// Places and points, once the game has ended.
+    pub fn placements(&self) -> Option<Result<Vec<PlacementRow>, String>> {
+        let placed = self
+            .state
+            .placements(self.ruleset.rules(), &self.ruleset.points)?;
+        Some(placed.map_err(|e| e.to_string()).map(|placed| {
+            placed
+                .into_iter()
+                .map(|p| PlacementRow {
+                    power: p.power,
+                    player: self.state.seats.get(&p.power).map(|s| s.player.clone()),
+                    initial_ipc: p.initial_ipc,
+                    final_ipc: p.final_ipc,
+                    percent_gain: p.percent_gain.to_string(),
+                    percent_gain_pct: p.percent_gain.to_f64() * 100.0,
+                    place: p.place,
+                    tied_with: p.tied_with,
+                    points: p.points.to_string(),
+                    points_value: p.points.to_f64(),
+                })
+                .collect()
+        }))
+    }
+}
+
+/// A recorded event of a game stream, decoded; the error names its version.
+pub fn decode_recorded(event: &RecordedEvent) -> Result<GameStreamEvent, GameLogError> {
+    GameStreamEvent::decode(
+        event.event_type.as_str(),
+        event.event_version,
+        &event.payload,
+    )
+    .map_err(|e| GameLogError::at(event.stream_version, e.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,7 +381,11 @@ mod tests {
             game_id: "42".into(),
             ruleset: "cutthroat".into(),
             seed_commitment: "ab".repeat(32),
+            players: vec!["ann".into()],
             seats: vec![(Power::Russia, "ann".into())],
+            game_master: "gm".into(),
+            tournament: None,
+            at: Moment::from_unix_seconds(1_700_000_000),
         });
         let (t, v, p) = created.encode().expect("encodes");
         assert_eq!(t.as_str(), "GameCreated");

@@ -4,6 +4,7 @@
 //! Everything here is pure: no IO, no clock (times come in as arguments), no randomness
 //! (event ids are handed in by the caller).
 
+pub mod audit;
 pub mod canonical;
 pub mod chain;
 mod envelope;
