@@ -140,6 +140,8 @@ pub struct GameLog {
     pub version: u64,
     /// The seed, once `SeedRevealed` is in the log (hex).
     pub revealed_seed: Option<String>,
+    /// Battles and bombing raids fought so far (they are numbered in this order).
+    pub battles: usize,
 }
 
 /// A stream that is not a sound game log, naming the event at fault.
@@ -179,6 +181,7 @@ impl GameLog {
             state,
             version: 1,
             revealed_seed: None,
+            battles: 0,
         })
     }
 
@@ -264,6 +267,9 @@ impl GameLog {
                     },
                 )?;
                 self.state = next;
+                if matches!(played, GameEvent::BattleFought(_) | GameEvent::RaidFlown(_)) {
+                    self.battles += 1;
+                }
             }
         }
         self.version = version;

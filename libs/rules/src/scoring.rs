@@ -140,6 +140,15 @@ impl PointsTable {
     pub fn places(&self) -> usize {
         self.0.len()
     }
+
+    /// The points of a place (1 for first); 0 beyond the table.
+    pub fn for_place(&self, place: usize) -> i64 {
+        place
+            .checked_sub(1)
+            .and_then(|i| self.0.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
 }
 
 /// How tied powers are placed; stated in every result so that no reader has to guess.

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 /// Land, sea or air.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Domain {
     Land,
@@ -16,7 +16,7 @@ pub enum Domain {
 }
 
 /// What a unit can do beyond attacking and defending.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ability {
     /// Fires once, in the first round, one die per attacking aircraft, hitting on 1.

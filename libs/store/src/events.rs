@@ -468,6 +468,15 @@ impl EventStore {
         &self.metrics
     }
 
+    /// Counts an append a caller committed in its own transaction, and wakes projectors.
+    pub fn committed(&self, events: usize) {
+        self.metrics.events_appended.inc_by(events as u64);
+        self.metrics.appends.with_label_values(&["appended"]).inc();
+        if let Some(notifier) = &self.notifier {
+            notifier.appended();
+        }
+    }
+
     /// [`append`] on a pooled connection. An `Any` append that lost a race, and a first use
     /// of an idempotency key that met a concurrent one, are retried: each can only have
     /// lost to a commit, so every retry makes progress.

@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod discover;
+pub mod games;
 mod error;
 mod events;
 mod metrics;
@@ -14,7 +15,7 @@ mod migrate;
 mod pool;
 pub mod projector;
 
-pub use deadpool_postgres::{GenericClient, Pool};
+pub use deadpool_postgres::{Client as PooledClient, GenericClient, Pool};
 pub use error::{describe_pg, StoreError};
 pub use events::{
     append, read_all, read_stream, stream_head, verify_stream, AppendOutcome, AppendedEvent,

@@ -20,10 +20,21 @@ pub enum ErrorCode {
     IdempotencyKeyReused,
     NotReady,
     Internal,
+    Unauthorized,
+    Forbidden,
+    GameNotFound,
+    RulesetNotFound,
+    BattleNotFound,
+    PreconditionFailed,
+    RuleViolation,
+    UnknownTerritory,
+    UnknownUnit,
+    PayloadTooLarge,
+    GameNotEnded,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::MalformedRequest,
         ErrorCode::InvalidStreamId,
         ErrorCode::InvalidCursor,
@@ -34,6 +45,17 @@ impl ErrorCode {
         ErrorCode::IdempotencyKeyReused,
         ErrorCode::NotReady,
         ErrorCode::Internal,
+        ErrorCode::Unauthorized,
+        ErrorCode::Forbidden,
+        ErrorCode::GameNotFound,
+        ErrorCode::RulesetNotFound,
+        ErrorCode::BattleNotFound,
+        ErrorCode::PreconditionFailed,
+        ErrorCode::RuleViolation,
+        ErrorCode::UnknownTerritory,
+        ErrorCode::UnknownUnit,
+        ErrorCode::PayloadTooLarge,
+        ErrorCode::GameNotEnded,
     ];
 
     /// The error-code table: status, code, title.
@@ -87,6 +109,53 @@ impl ErrorCode {
                 "internal",
                 "Internal error",
             ),
+            ErrorCode::Unauthorized => (
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "A valid bearer token is needed",
+            ),
+            ErrorCode::Forbidden => (
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "The token's role does not allow this",
+            ),
+            ErrorCode::GameNotFound => (StatusCode::NOT_FOUND, "game-not-found", "No such game"),
+            ErrorCode::RulesetNotFound => {
+                (StatusCode::NOT_FOUND, "ruleset-not-found", "No such ruleset")
+            }
+            ErrorCode::BattleNotFound => {
+                (StatusCode::NOT_FOUND, "battle-not-found", "No such battle")
+            }
+            ErrorCode::PreconditionFailed => (
+                StatusCode::PRECONDITION_FAILED,
+                "precondition-failed",
+                "The game is not at the version in If-Match",
+            ),
+            ErrorCode::RuleViolation => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "rule-violation",
+                "The order breaks a rule",
+            ),
+            ErrorCode::UnknownTerritory => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unknown-territory",
+                "No such territory or sea zone on this board",
+            ),
+            ErrorCode::UnknownUnit => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unknown-unit",
+                "No such unit in this ruleset",
+            ),
+            ErrorCode::PayloadTooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload-too-large",
+                "The request body is too large",
+            ),
+            ErrorCode::GameNotEnded => (
+                StatusCode::CONFLICT,
+                "game-not-ended",
+                "The game has not ended",
+            ),
         }
     }
 
@@ -121,6 +190,12 @@ pub struct Problem {
     /// The stream's version, on a version conflict.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
+    /// On a rule violation: the violation's stable code (e.g. `wrong-phase`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violation: Option<String>,
+    /// On a rule violation: the rule it breaks (seed document and section).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// The error every handler returns.
@@ -130,6 +205,8 @@ pub struct ApiError {
     pub code: ErrorCode,
     pub detail: String,
     pub current_version: Option<u64>,
+    /// The violated rule's code and rule, for [`ErrorCode::RuleViolation`].
+    pub violation: Option<(String, String)>,
 }
 
 impl ApiError {
@@ -138,7 +215,24 @@ impl ApiError {
             code,
             detail: detail.into(),
             current_version: None,
+            violation: None,
         }
+    }
+
+    /// A refused order; `context` says which (e.g. `orders[2]`).
+    pub fn rule_violation(context: &str, violation: &warlog_rules::game::RuleViolation) -> Self {
+        ApiError {
+            violation: Some((violation.code.to_owned(), violation.rule.to_owned())),
+            ..Self::new(
+                ErrorCode::RuleViolation,
+                format!("{context}: {} ({})", violation.message, violation.rule),
+            )
+        }
+    }
+
+    pub fn with_current_version(mut self, version: u64) -> Self {
+        self.current_version = Some(version);
+        self
     }
 
     pub fn malformed(detail: impl Into<String>) -> Self {
@@ -154,6 +248,8 @@ impl ApiError {
             detail: self.detail.clone(),
             code: code.to_owned(),
             current_version: self.current_version,
+            violation: self.violation.as_ref().map(|(code, _)| code.clone()),
+            rule: self.violation.as_ref().map(|(_, rule)| rule.clone()),
         }
     }
 }
@@ -176,11 +272,10 @@ impl ResponseError for ApiError {
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         match error {
-            StoreError::Conflict { actual, .. } => ApiError {
-                code: ErrorCode::VersionConflict,
-                detail: error.to_string(),
-                current_version: Some(actual),
-            },
+            StoreError::Conflict { actual, .. } => {
+                ApiError::new(ErrorCode::VersionConflict, error.to_string())
+                    .with_current_version(actual)
+            }
             StoreError::IdempotencyKeyReused { .. } => {
                 ApiError::new(ErrorCode::IdempotencyKeyReused, error.to_string())
             }

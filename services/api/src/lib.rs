@@ -2,12 +2,17 @@
 //! render), RFC 9457 problem documents for every error, Prometheus metrics, and the
 //! OpenAPI document generated from the handlers.
 
+pub mod auth;
+pub mod body;
 pub mod cursor;
 pub mod error;
+pub mod games;
 pub mod metrics;
+pub mod orders;
 pub mod query;
 pub mod respond;
 pub mod routes;
+pub mod views;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -26,6 +31,8 @@ use crate::metrics::HttpMetrics;
 pub struct AppState {
     pub store: EventStore,
     pub registry: Registry,
+    /// Folded games, so a command reads only the events since the last one.
+    pub games: std::sync::Arc<games::GameCache>,
 }
 
 /// Everything the service's metrics are registered in, built together so that they share
@@ -55,6 +62,7 @@ impl AppState {
         AppState {
             store,
             registry: telemetry.registry.clone(),
+            games: Default::default(),
         }
     }
 

@@ -60,6 +60,21 @@ pub enum CombatOrder {
 }
 
 impl CombatOrder {
+    pub const ALL: [CombatOrder; 5] = [
+        CombatOrder::SaveAir,
+        CombatOrder::SaveAirAtAllCosts,
+        CombatOrder::TakeAtAllCosts,
+        CombatOrder::KillAtAllCosts,
+        CombatOrder::WalkIn,
+    ];
+
+    /// The order with this code (`SA`, `SAAC`, `TAAC`, `KAAC`, `WI`; any case).
+    pub fn from_code(code: &str) -> Option<CombatOrder> {
+        Self::ALL
+            .into_iter()
+            .find(|c| c.code().eq_ignore_ascii_case(code))
+    }
+
     pub fn code(self) -> &'static str {
         match self {
             CombatOrder::SaveAir => "SA",

@@ -63,6 +63,28 @@ pub struct EventView {
     pub hash: String,
 }
 
+impl EventView {
+    /// An event just appended, as a reader will see it.
+    pub fn appended(
+        stream: &StreamId,
+        event: &warlog_events::NewEvent,
+        at: &warlog_store::AppendedEvent,
+    ) -> Self {
+        EventView {
+            position: at.position,
+            stream_id: stream.to_string(),
+            stream_version: at.stream_version,
+            event_id: event.event_id,
+            event_type: event.event_type.to_string(),
+            event_version: event.event_version,
+            payload: event.payload.clone(),
+            metadata: event.metadata.clone(),
+            prev_hash: at.prev_hash.to_hex(),
+            hash: at.hash.to_hex(),
+        }
+    }
+}
+
 impl From<RecordedEvent> for EventView {
     fn from(e: RecordedEvent) -> Self {
         EventView {

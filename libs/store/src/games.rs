@@ -1,0 +1,307 @@
+//! What the GM service keeps besides events: dice seeds (secret until revealed), bearer
+//! tokens (hashed), the first answers to idempotent writes, and the `game_summaries` read
+//! model that lists games.
+
+use deadpool_postgres::{GenericClient, Transaction};
+use serde::Serialize;
+use warlog_events::game::{GameCreated, GameStreamEvent};
+use warlog_events::{RecordedEvent, StreamCategory, StreamId};
+
+use crate::projector::Projection;
+use crate::StoreError;
+
+/// Keeps a new game's seed. Call it in the transaction that appends `GameCreated`.
+pub async fn save_seed(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    seed: &[u8; 32],
+) -> Result<(), StoreError> {
+    client
+        .execute(
+            "INSERT INTO dice_seeds (stream_id, seed) VALUES ($1, $2)",
+            &[&stream.as_str(), &seed.as_slice()],
+        )
+        .await?;
+    Ok(())
+}
+
+/// A game's seed. Only the command path and the reveal may call this: the seed never
+/// leaves the service before `SeedRevealed`.
+pub async fn load_seed(
+    client: &impl GenericClient,
+    stream: &StreamId,
+) -> Result<Option<[u8; 32]>, StoreError> {
+    let row = client
+        .query_opt(
+            "SELECT seed FROM dice_seeds WHERE stream_id = $1",
+            &[&stream.as_str()],
+        )
+        .await?;
+    row.map(|r| {
+        <[u8; 32]>::try_from(r.get::<_, &[u8]>(0))
+            .map_err(|_| StoreError::Corrupt(format!("the seed of {stream} is not 32 bytes")))
+    })
+    .transpose()
+}
+
+/// Notes when a seed was revealed (the event itself is the public record).
+pub async fn mark_seed_revealed(
+    client: &impl GenericClient,
+    stream: &StreamId,
+) -> Result<(), StoreError> {
+    client
+        .execute(
+            "UPDATE dice_seeds SET revealed_at = now() WHERE stream_id = $1",
+            &[&stream.as_str()],
+        )
+        .await?;
+    Ok(())
+}
+
+/// A bearer token's holder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenHolder {
+    pub name: String,
+    pub role: String,
+}
+
+pub async fn create_token(
+    client: &impl GenericClient,
+    token_hash: &[u8; 32],
+    name: &str,
+    role: &str,
+) -> Result<(), StoreError> {
+    client
+        .execute(
+            "INSERT INTO api_tokens (token_hash, name, role) VALUES ($1, $2, $3)",
+            &[&token_hash.as_slice(), &name, &role],
+        )
+        .await?;
+    Ok(())
+}
+
+/// Who holds the token with this hash, unless it is unknown or revoked.
+pub async fn find_token(
+    client: &impl GenericClient,
+    token_hash: &[u8; 32],
+) -> Result<Option<TokenHolder>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT name, role FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL",
+        )
+        .await?;
+    Ok(client
+        .query_opt(&statement, &[&token_hash.as_slice()])
+        .await?
+        .map(|row| TokenHolder {
+            name: row.get(0),
+            role: row.get(1),
+        }))
+}
+
+/// The first answer to a request made with an idempotency key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedResponse {
+    pub fingerprint: Vec<u8>,
+    pub status: u16,
+    pub body: serde_json::Value,
+}
+
+pub async fn recorded_response(
+    client: &impl GenericClient,
+    key: &str,
+) -> Result<Option<RecordedResponse>, StoreError> {
+    let statement = client
+        .prepare_cached("SELECT fingerprint, status, body FROM request_responses WHERE key = $1")
+        .await?;
+    Ok(client
+        .query_opt(&statement, &[&key])
+        .await?
+        .map(|row| RecordedResponse {
+            fingerprint: row.get(0),
+            status: u16::try_from(row.get::<_, i32>(1)).unwrap_or(500),
+            body: row.get(2),
+        }))
+}
+
+/// Records the answer to a keyed request, in the transaction of its events. A concurrent
+/// request with the same key fails here (unique violation) and its events roll back.
+pub async fn record_response(
+    client: &impl GenericClient,
+    key: &str,
+    fingerprint: &[u8; 32],
+    status: u16,
+    body: &serde_json::Value,
+) -> Result<(), StoreError> {
+    let statement = client
+        .prepare_cached(
+            "INSERT INTO request_responses (key, fingerprint, status, body) VALUES ($1, $2, $3, $4)",
+        )
+        .await?;
+    client
+        .execute(
+            &statement,
+            &[&key, &fingerprint.as_slice(), &i32::from(status), body],
+        )
+        .await
+        .map_err(|e| match e.as_db_error().and_then(|d| d.constraint()) {
+            Some("request_responses_pkey") => StoreError::IdempotencyRace,
+            _ => StoreError::Database(e),
+        })?;
+    Ok(())
+}
+
+/// One game in the listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameSummary {
+    pub game_id: String,
+    pub ruleset: String,
+    /// `running` or `ended`.
+    pub status: String,
+    pub players: Vec<String>,
+    pub game_master: String,
+    pub tournament: Option<String>,
+    /// The game stream's version when the summary was last updated.
+    pub version: i64,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// Which games to list.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    pub status: Option<String>,
+    pub ruleset: Option<String>,
+    pub player: Option<String>,
+    pub tournament: Option<String>,
+    /// The last game id of the previous page.
+    pub after: Option<String>,
+}
+
+/// A page of games in id order (ids are time-ordered UUIDs: oldest first).
+pub async fn list_games(
+    client: &impl GenericClient,
+    filter: &GameFilter,
+    limit: u32,
+) -> Result<Vec<GameSummary>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT game_id, ruleset, status, players, game_master, tournament, version, \
+                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') \
+               FROM game_summaries \
+              WHERE ($1::text IS NULL OR status = $1) \
+                AND ($2::text IS NULL OR ruleset = $2) \
+                AND ($3::text IS NULL OR players @> ARRAY[$3::text]) \
+                AND ($4::text IS NULL OR tournament = $4) \
+                AND ($5::text IS NULL OR game_id > $5) \
+              ORDER BY game_id LIMIT $6",
+        )
+        .await?;
+    let rows = client
+        .query(
+            &statement,
+            &[
+                &filter.status,
+                &filter.ruleset,
+                &filter.player,
+                &filter.tournament,
+                &filter.after,
+                &i64::from(limit),
+            ],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| GameSummary {
+            game_id: row.get(0),
+            ruleset: row.get(1),
+            status: row.get(2),
+            players: row.get(3),
+            game_master: row.get(4),
+            tournament: row.get(5),
+            version: row.get(6),
+            created_at: row.get(7),
+        })
+        .collect())
+}
+
+/// The projection that keeps `game_summaries`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GameSummaries;
+
+impl Projection for GameSummaries {
+    fn name(&self) -> &'static str {
+        "game_summaries"
+    }
+
+    async fn reset(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        tx.execute("DELETE FROM game_summaries", &[]).await?;
+        Ok(())
+    }
+
+    async fn apply(&self, tx: &Transaction<'_>, event: &RecordedEvent) -> Result<(), StoreError> {
+        if event.stream_id.category() != StreamCategory::Game {
+            return Ok(());
+        }
+        let recorded_at = event
+            .metadata
+            .get("recorded_at")
+            .and_then(|v| v.as_str())
+            .unwrap_or("1970-01-01T00:00:00Z");
+        let version = i64::try_from(event.stream_version).unwrap_or(i64::MAX);
+        let decoded = GameStreamEvent::decode(
+            event.event_type.as_str(),
+            event.event_version,
+            &event.payload,
+        )
+        .map_err(|e| StoreError::Corrupt(format!("{}: {e}", event.stream_id)))?;
+        match decoded {
+            GameStreamEvent::Created(GameCreated {
+                game_id,
+                ruleset,
+                players,
+                game_master,
+                tournament,
+                ..
+            }) => {
+                tx.execute(
+                    "INSERT INTO game_summaries (game_id, ruleset, status, players, game_master, \
+                         tournament, version, created_at, updated_at) \
+                     VALUES ($1, $2, 'running', $3, $4, $5, $6, ($7::text)::timestamptz, \
+                         ($7::text)::timestamptz) \
+                     ON CONFLICT (game_id) DO NOTHING",
+                    &[
+                        &game_id,
+                        &ruleset,
+                        &players,
+                        &game_master,
+                        &tournament,
+                        &version,
+                        &recorded_at,
+                    ],
+                )
+                .await?;
+            }
+            other => {
+                let ended = matches!(
+                    other,
+                    GameStreamEvent::Played(warlog_rules::game::GameEvent::GameEnded { .. })
+                );
+                let game_id = event
+                    .stream_id
+                    .as_str()
+                    .strip_prefix("game-")
+                    .unwrap_or_default();
+                tx.execute(
+                    "UPDATE game_summaries SET version = GREATEST(version, $2), \
+                         status = CASE WHEN $3 THEN 'ended' ELSE status END, \
+                         updated_at = ($4::text)::timestamptz \
+                     WHERE game_id = $1",
+                    &[&game_id, &version, &ended, &recorded_at],
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+}

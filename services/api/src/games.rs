@@ -1,0 +1,505 @@
+//! The command path of games (DESIGN.md, "The dice"; issue 5): load the stream, fold it,
+//! decide, and append with the version read, in one transaction with the answer to an
+//! idempotent request. A lost race is retried once from the new state unless the client
+//! stated the version it expected; then it is theirs to handle (409, or 412 for If-Match).
+//!
+//! Handlers stay thin: they parse and authorise, hand a `decide` closure to [`write`], and
+//! render. The seed is read here and handed to the closure; it never reaches a response.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use actix_web::http::StatusCode;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+use warlog_events::game::{GameLog, GameStreamEvent};
+use warlog_events::{IdempotencyKey, Metadata, NewEvent, RecordedEvent, StreamId};
+use warlog_rules::dice::GameSeed;
+use warlog_rules::game::Moment;
+use warlog_store::games::{load_seed, record_response, recorded_response, save_seed};
+use warlog_store::{append, read_stream, AppendOutcome, ExpectedVersion, GenericClient, StoreError};
+
+use crate::auth::{Identity, Role};
+use crate::error::{ApiError, ErrorCode};
+use crate::routes::streams::EventView;
+use crate::views::{battle_view, BattleView};
+use crate::AppState;
+
+/// Folded games by stream, so a command reads only the events since the last one.
+/// Events never change, so a cached prefix stays true; the cache is bounded by emptying it.
+#[derive(Debug, Default)]
+pub struct GameCache(Mutex<HashMap<StreamId, GameLog>>);
+
+const CACHE_LIMIT: usize = 2048;
+
+impl GameCache {
+    fn get(&self, stream: &StreamId) -> Option<GameLog> {
+        self.0.lock().ok()?.get(stream).cloned()
+    }
+
+    fn put(&self, stream: &StreamId, log: GameLog) {
+        let Ok(mut games) = self.0.lock() else { return };
+        if games.len() >= CACHE_LIMIT && !games.contains_key(stream) {
+            games.clear();
+        }
+        let newer = games.get(stream).is_none_or(|g| g.version < log.version);
+        if newer {
+            games.insert(stream.clone(), log);
+        }
+    }
+}
+
+/// A game's stream id from the id in a path.
+pub fn game_stream(game_id: &str) -> Result<StreamId, ApiError> {
+    StreamId::of(warlog_events::StreamCategory::Game, game_id)
+        .map_err(|_| ApiError::new(ErrorCode::GameNotFound, format!("no game {game_id:?}")))
+}
+
+fn not_found(stream: &StreamId) -> ApiError {
+    ApiError::new(
+        ErrorCode::GameNotFound,
+        format!(
+            "no game {}",
+            stream.as_str().strip_prefix("game-").unwrap_or_default()
+        ),
+    )
+}
+
+fn corrupt(error: impl std::fmt::Display) -> ApiError {
+    ApiError::new(ErrorCode::Internal, format!("game log: {error}"))
+}
+
+const PAGE: u32 = 1000;
+
+/// The game as of its latest event.
+pub async fn load(
+    client: &impl GenericClient,
+    cache: &GameCache,
+    stream: &StreamId,
+) -> Result<GameLog, ApiError> {
+    let cached = cache.get(stream);
+    let log = fold_from(client, stream, cached, None).await?;
+    cache.put(stream, log.clone());
+    Ok(log)
+}
+
+/// The game as of its first `version` events (the board at any point).
+pub async fn load_at(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    version: u64,
+) -> Result<GameLog, ApiError> {
+    fold_from(client, stream, None, Some(version)).await
+}
+
+async fn fold_from(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    mut log: Option<GameLog>,
+    until: Option<u64>,
+) -> Result<GameLog, ApiError> {
+    loop {
+        let from = log.as_ref().map_or(1, |l| l.version + 1);
+        if until.is_some_and(|u| from > u) {
+            break;
+        }
+        let events = read_stream(client, stream, from, PAGE).await?;
+        let full_page = events.len() == PAGE as usize;
+        for event in events.iter().filter(|e| until.is_none_or(|u| e.stream_version <= u)) {
+            log = Some(fold_one(log, event)?);
+        }
+        if !full_page {
+            break;
+        }
+    }
+    log.ok_or_else(|| not_found(stream))
+}
+
+fn fold_one(log: Option<GameLog>, event: &RecordedEvent) -> Result<GameLog, ApiError> {
+    let decoded = warlog_events::game::decode_recorded(event).map_err(corrupt)?;
+    match (log, decoded) {
+        (None, GameStreamEvent::Created(created)) => GameLog::new(created).map_err(corrupt),
+        (None, _) => Err(corrupt("the stream does not start with GameCreated")),
+        (Some(mut log), event_) => {
+            log.apply(event.stream_version, &event_).map_err(corrupt)?;
+            Ok(log)
+        }
+    }
+}
+
+/// Every event of a stream, in order.
+pub async fn read_all_events(
+    client: &impl GenericClient,
+    stream: &StreamId,
+) -> Result<Vec<RecordedEvent>, ApiError> {
+    let mut all = Vec::new();
+    loop {
+        let page = read_stream(client, stream, all.len() as u64 + 1, PAGE).await?;
+        let done = page.len() < PAGE as usize;
+        all.extend(page);
+        if done {
+            return Ok(all);
+        }
+    }
+}
+
+/// What version of the game the client based its request on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// Nothing stated: the server folds the latest state (and retries a lost race once).
+    Unstated,
+    /// `expected_version` in the body: a mismatch is 409.
+    Body(u64),
+    /// `If-Match`: a mismatch is 412.
+    IfMatch(u64),
+}
+
+impl Expected {
+    fn mismatch(self, current: u64) -> ApiError {
+        match self {
+            Expected::IfMatch(v) => ApiError::new(
+                ErrorCode::PreconditionFailed,
+                format!("If-Match names version {v}; the game is at version {current}"),
+            ),
+            Expected::Body(v) => ApiError::new(
+                ErrorCode::VersionConflict,
+                format!("the request was written for version {v}; the game is at version {current}"),
+            ),
+            Expected::Unstated => ApiError::new(
+                ErrorCode::VersionConflict,
+                format!("the game moved on to version {current} while this request was decided"),
+            ),
+        }
+        .with_current_version(current)
+    }
+
+    fn check(self, current: u64) -> Result<(), ApiError> {
+        match self {
+            Expected::Body(v) | Expected::IfMatch(v) if v != current => Err(self.mismatch(current)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Everything about a write besides what it decides.
+#[derive(Debug, Clone)]
+pub struct WriteRequest {
+    pub caller: Identity,
+    pub key: Option<IdempotencyKey>,
+    /// SHA-256 of caller, method, path and body: the same key with other content is 422.
+    pub fingerprint: [u8; 32],
+    pub expected: Expected,
+    pub now: OffsetDateTime,
+}
+
+impl WriteRequest {
+    pub fn fingerprint_of(caller: &Identity, method: &str, path: &str, body: &[u8]) -> [u8; 32] {
+        let mut digest = Sha256::new();
+        for part in [caller.actor().as_bytes(), method.as_bytes(), path.as_bytes(), body] {
+            digest.update((part.len() as u64).to_be_bytes());
+            digest.update(part);
+        }
+        digest.finalize().into()
+    }
+
+    pub fn moment(&self) -> Moment {
+        Moment::from_unix_seconds(u64::try_from(self.now.unix_timestamp()).unwrap_or(0))
+    }
+
+    fn metadata(&self) -> Metadata {
+        let mut metadata = Metadata::recorded_at(self.now).with_actor(self.caller.actor());
+        metadata.idempotency_key = self.key.clone();
+        metadata.correlation_id = Some(Uuid::new_v4());
+        metadata
+    }
+
+    fn encode(&self, events: &[GameStreamEvent]) -> Result<Vec<NewEvent>, ApiError> {
+        let metadata = self.metadata();
+        events
+            .iter()
+            .map(|event| {
+                let (event_type, version, payload) = event.encode().map_err(corrupt)?;
+                Ok(NewEvent::new(
+                    Uuid::new_v4(),
+                    event_type,
+                    version,
+                    payload,
+                    &metadata,
+                ))
+            })
+            .collect()
+    }
+}
+
+/// The answer to a write, and whether it is the first answer replayed.
+#[derive(Debug, Clone)]
+pub struct WriteAnswer {
+    pub status: StatusCode,
+    pub body: serde_json::Value,
+    pub replayed: bool,
+}
+
+/// What a write appended.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct WriteAccepted {
+    pub game_id: String,
+    /// The game's version after the write.
+    pub version: u64,
+    pub events: Vec<EventView>,
+    /// The battles and raids among them, with their listings.
+    pub battles: Vec<BattleView>,
+}
+
+/// The first answer to this request's idempotency key, if it was used before.
+async fn replayed(
+    client: &impl GenericClient,
+    request: &WriteRequest,
+) -> Result<Option<WriteAnswer>, ApiError> {
+    let Some(key) = &request.key else {
+        return Ok(None);
+    };
+    let Some(first) = recorded_response(client, key.as_str()).await? else {
+        return Ok(None);
+    };
+    if first.fingerprint != request.fingerprint {
+        return Err(ApiError::new(
+            ErrorCode::IdempotencyKeyReused,
+            format!(
+                "idempotency key {:?} was used for a different request",
+                key.as_str()
+            ),
+        ));
+    }
+    Ok(Some(WriteAnswer {
+        status: StatusCode::from_u16(first.status).unwrap_or(StatusCode::OK),
+        body: first.body,
+        replayed: true,
+    }))
+}
+
+fn accepted(
+    after: &GameLog,
+    stream: &StreamId,
+    events: &[NewEvent],
+    decided: &[GameStreamEvent],
+    outcome: &AppendOutcome,
+    battles_before: usize,
+) -> Result<serde_json::Value, ApiError> {
+    let views: Vec<EventView> = events
+        .iter()
+        .zip(&outcome.events)
+        .map(|(new, at)| EventView::appended(stream, new, at))
+        .collect();
+    let mut battles = Vec::new();
+    for (event, at) in decided.iter().zip(&outcome.events) {
+        if let GameStreamEvent::Played(played) = event {
+            let number = battles_before + battles.len() + 1;
+            if let Some(view) =
+                battle_view(after.ruleset, number, at.stream_version, after.state.round, played)
+            {
+                battles.push(view);
+            }
+        }
+    }
+    serde_json::to_value(WriteAccepted {
+        game_id: after.created.game_id.clone(),
+        version: after.version,
+        events: views,
+        battles,
+    })
+    .map_err(corrupt)
+}
+
+/// The events a write's transaction appends, and the transaction's other duty.
+enum Extra {
+    None,
+    /// A new game: keep its seed.
+    SaveSeed([u8; 32]),
+}
+
+/// Appends and records the answer in one transaction. `Ok(None)`: the stream moved on.
+async fn commit(
+    state: &AppState,
+    client: &mut warlog_store::PooledClient,
+    stream: &StreamId,
+    expected: ExpectedVersion,
+    request: &WriteRequest,
+    events: &[NewEvent],
+    extra: Extra,
+    render: impl FnOnce(&AppendOutcome) -> Result<serde_json::Value, ApiError>,
+    status: StatusCode,
+) -> Result<Option<WriteAnswer>, ApiError> {
+    let tx = client.transaction().await.map_err(StoreError::from)?;
+    if let Extra::SaveSeed(seed) = &extra {
+        save_seed(&tx, stream, seed).await?;
+    }
+    let outcome = match append(&tx, stream, expected, events, None).await {
+        Ok(outcome) => outcome,
+        Err(StoreError::Conflict { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let body = render(&outcome)?;
+    if let Some(key) = &request.key {
+        match record_response(&tx, key.as_str(), &request.fingerprint, status.as_u16(), &body)
+            .await
+        {
+            Ok(()) => {}
+            // The same request, sent twice at once: the other one answered first.
+            Err(StoreError::IdempotencyRace) => {
+                drop(tx);
+                return replayed(&*client, request).await?.map(Some).ok_or_else(|| {
+                    ApiError::new(ErrorCode::Internal, "an idempotency race left no answer")
+                });
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    tx.commit().await.map_err(StoreError::from)?;
+    state.store.committed(events.len());
+    Ok(Some(WriteAnswer {
+        status,
+        body,
+        replayed: false,
+    }))
+}
+
+/// Writes to an existing game: `decide` gets the folded game and its seed and returns the
+/// events to append (or why not).
+pub async fn write(
+    state: &AppState,
+    stream: &StreamId,
+    request: &WriteRequest,
+    decide: impl Fn(&GameLog, &GameSeed) -> Result<Vec<GameStreamEvent>, ApiError>,
+) -> Result<WriteAnswer, ApiError> {
+    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
+    if let Some(answer) = replayed(&client, request).await? {
+        return Ok(answer);
+    }
+    for attempt in 0..2 {
+        let log = load(&client, &state.games, stream).await?;
+        request.expected.check(log.version)?;
+        let seed = load_seed(&client, stream)
+            .await?
+            .map(GameSeed::from_bytes)
+            .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("{stream} has no seed")))?;
+        let decided = decide(&log, &seed)?;
+        if decided.is_empty() {
+            return Err(ApiError::malformed("the request asks for nothing"));
+        }
+        let mut after = log.clone();
+        for event in &decided {
+            after.apply(after.version + 1, event).map_err(corrupt)?;
+        }
+        let events = request.encode(&decided)?;
+        let battles_before = log.battles;
+        let answer = commit(
+            state,
+            &mut client,
+            stream,
+            ExpectedVersion::Exact(log.version),
+            request,
+            &events,
+            Extra::None,
+            |outcome| accepted(&after, stream, &events, &decided, outcome, battles_before),
+            StatusCode::OK,
+        )
+        .await?;
+        match answer {
+            Some(answer) => {
+                if !answer.replayed {
+                    state.games.put(stream, after);
+                }
+                return Ok(answer);
+            }
+            None if request.expected == Expected::Unstated && attempt == 0 => continue,
+            None => {
+                let current = warlog_store::stream_head(&client, stream)
+                    .await?
+                    .map_or(0, |h| h.version);
+                return Err(request.expected.mismatch(current));
+            }
+        }
+    }
+    Err(ApiError::new(
+        ErrorCode::VersionConflict,
+        "the game moved on twice while this request was decided; send it again",
+    ))
+}
+
+/// Creates a game: a fresh seed from the OS, the seats drawn from it, `GameCreated`.
+pub async fn create(
+    state: &AppState,
+    request: &WriteRequest,
+    ruleset: &'static warlog_rules::ruleset::Ruleset,
+    players: Vec<String>,
+    tournament: Option<String>,
+) -> Result<WriteAnswer, ApiError> {
+    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
+    if let Some(answer) = replayed(&client, request).await? {
+        return Ok(answer);
+    }
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("no OS randomness: {e}")))?;
+    // Time-ordered ids: listing games by id lists them oldest first.
+    let game_id = Uuid::now_v7().simple().to_string();
+    let stream = game_stream(&game_id)?;
+    let created = GameLog::create(
+        ruleset,
+        &game_id,
+        players,
+        request.caller.name.clone(),
+        tournament,
+        request.moment(),
+        &GameSeed::from_bytes(seed),
+    )
+    .map_err(|v| ApiError::rule_violation("players", &v))?;
+    let log = GameLog::new(created.clone()).map_err(corrupt)?;
+    let events = request.encode(&[GameStreamEvent::Created(created)])?;
+    let view = crate::views::GameView::of(&log);
+    commit(
+        state,
+        &mut client,
+        &stream,
+        ExpectedVersion::NoStream,
+        request,
+        &events,
+        Extra::SaveSeed(seed),
+        |_| serde_json::to_value(&view).map_err(corrupt),
+        StatusCode::CREATED,
+    )
+    .await?
+    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a new game id was taken"))
+}
+
+/// Whether `caller` may act in this game (for `power`, when a player orders).
+pub fn authorize(caller: &Identity, log: &GameLog, power: Option<warlog_rules::board::Power>) -> Result<(), ApiError> {
+    let forbidden = |detail: String| Err(ApiError::new(ErrorCode::Forbidden, detail));
+    match caller.role {
+        Role::Admin => Ok(()),
+        Role::Gm | Role::Director if log.created.game_master == caller.name => Ok(()),
+        Role::Gm | Role::Director => forbidden(format!(
+            "{} is not the game master of this game ({} is)",
+            caller.name, log.created.game_master
+        )),
+        Role::Player => {
+            let Some(power) = power else {
+                return forbidden("a player acts only for a power".to_owned());
+            };
+            match log.state.seats.get(&power) {
+                Some(seat) if seat.player == caller.name => Ok(()),
+                Some(seat) => forbidden(format!(
+                    "{} plays {}, not {}",
+                    seat.player,
+                    power.name(),
+                    caller.name
+                )),
+                None => forbidden(format!("nobody is seated at {}", power.name())),
+            }
+        }
+        Role::Auditor => forbidden("an auditor reads and never acts".to_owned()),
+    }
+}

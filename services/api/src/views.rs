@@ -1,0 +1,436 @@
+//! What the game endpoints show, rendered from a folded [`GameLog`] with the board's names
+//! and the units' codes. Nothing here can show a seed before its reveal: the seed is not
+//! in a `GameLog` until `SeedRevealed` is.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use warlog_events::game::{GameLog, PlacementRow};
+use warlog_rules::board::Power;
+use warlog_rules::game::GameEvent;
+use warlog_rules::ruleset::Ruleset;
+use warlog_rules::scoring::TIE_POLICY;
+
+/// A seat at the table.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SeatView {
+    #[schema(value_type = String, example = "germany")]
+    pub power: Power,
+    pub player: String,
+    /// Set while the player is a substitute: the turns played since appointed.
+    pub substitute_turns: Option<u32>,
+}
+
+/// A game: who plays what, where it stands, and the commitment to its dice.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({
+    "game_id": "0193a5c2e4b07c51a9d35e1f0c2b7a11", "ruleset": "cutthroat", "status": "running",
+    "version": 12, "round": 1, "phase": "Purchase", "turn": "germany",
+    "seats": [{"power": "russia", "player": "ann", "substitute_turns": null}],
+    "seed_commitment": "9f2c...", "seed": null, "game_master": "gm:alice", "tournament": null
+}))]
+pub struct GameView {
+    pub game_id: String,
+    pub ruleset: String,
+    /// `running` or `ended`.
+    pub status: String,
+    /// The game stream's version: send it back as `If-Match` or `expected_version`.
+    pub version: u64,
+    pub round: u32,
+    pub phase: String,
+    /// The power whose turn it is.
+    #[schema(value_type = String)]
+    pub turn: Power,
+    pub seats: Vec<SeatView>,
+    /// SHA-256 of the dice seed, hex.
+    pub seed_commitment: String,
+    /// The seed, hex, once revealed (never before).
+    pub seed: Option<String>,
+    pub game_master: String,
+    pub tournament: Option<String>,
+    /// Unix seconds.
+    pub created_at: u64,
+}
+
+impl GameView {
+    pub fn of(log: &GameLog) -> Self {
+        GameView {
+            game_id: log.created.game_id.clone(),
+            ruleset: log.created.ruleset.clone(),
+            status: status(log).to_owned(),
+            version: log.version,
+            round: log.state.round,
+            phase: format!("{:?}", log.state.phase),
+            turn: log.state.power(log.ruleset.board),
+            seats: log
+                .state
+                .seats
+                .iter()
+                .map(|(power, seat)| SeatView {
+                    power: *power,
+                    player: seat.player.clone(),
+                    substitute_turns: seat.substitute_turns,
+                })
+                .collect(),
+            seed_commitment: log.created.seed_commitment.clone(),
+            seed: log.revealed_seed.clone(),
+            game_master: log.created.game_master.clone(),
+            tournament: log.created.tournament.clone(),
+            created_at: log.created.at.unix_seconds(),
+        }
+    }
+}
+
+pub fn status(log: &GameLog) -> &'static str {
+    match log.status() {
+        warlog_events::game::GameStatus::Running => "running",
+        warlog_events::game::GameStatus::Ended => "ended",
+    }
+}
+
+/// Units of one owner, type and damage in a place.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StackView {
+    #[schema(value_type = String)]
+    pub power: Power,
+    pub unit: String,
+    pub count: u32,
+    /// Hits taken (two-hit battleships).
+    pub damage: u8,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlaceView {
+    pub name: String,
+    pub sea: bool,
+    pub ipc: u32,
+    #[schema(value_type = Option<String>)]
+    pub holder: Option<Power>,
+    pub units: Vec<StackView>,
+    /// A battle to fight here this turn.
+    pub contested: bool,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PowerView {
+    #[schema(value_type = String)]
+    pub power: Power,
+    pub treasury: u32,
+    /// The printed values of the territories it holds.
+    pub ipc_count: u32,
+    pub starting_ipc: u32,
+    pub technologies: Vec<String>,
+    pub passive: bool,
+}
+
+/// The board at one version of the game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardView {
+    pub game_id: String,
+    pub version: u64,
+    pub round: u32,
+    pub phase: String,
+    #[schema(value_type = String)]
+    pub turn: Power,
+    pub powers: Vec<PowerView>,
+    /// Every place held or occupied.
+    pub places: Vec<PlaceView>,
+    /// Agreements in force: the two partners and the terms.
+    #[schema(value_type = Vec<Object>)]
+    pub agreements: Vec<(Power, Power, String)>,
+    /// Units bought this turn and not yet placed.
+    #[schema(value_type = Object)]
+    pub pending: Vec<(String, u32)>,
+}
+
+impl BoardView {
+    pub fn of(log: &GameLog) -> Self {
+        let board = log.ruleset.board;
+        let catalogue = &log.ruleset.catalogue;
+        let state = &log.state;
+        let code = |unit| catalogue.get(unit).code.clone();
+        let places = board
+            .territories()
+            .filter(|(id, _)| {
+                state.holder[id.index()].is_some() || !state.forces[id.index()].is_empty()
+            })
+            .map(|(id, t)| PlaceView {
+                name: t.name.clone(),
+                sea: t.sea,
+                ipc: t.ipc,
+                holder: state.holder[id.index()],
+                units: state.forces[id.index()]
+                    .iter()
+                    .map(|((power, unit, damage), count)| StackView {
+                        power: *power,
+                        unit: code(*unit),
+                        count: *count,
+                        damage: *damage,
+                    })
+                    .collect(),
+                contested: state.contested.contains_key(&id),
+            })
+            .collect();
+        BoardView {
+            game_id: log.created.game_id.clone(),
+            version: log.version,
+            round: state.round,
+            phase: format!("{:?}", state.phase),
+            turn: state.power(board),
+            powers: log
+                .ruleset
+                .powers()
+                .iter()
+                .map(|p| PowerView {
+                    power: *p,
+                    treasury: state.treasury.get(p).copied().unwrap_or(0),
+                    ipc_count: state.ipc_count(board, *p),
+                    starting_ipc: state.starting_ipc.get(p).copied().unwrap_or(0),
+                    technologies: state
+                        .technologies
+                        .get(p)
+                        .into_iter()
+                        .flatten()
+                        .map(|t| format!("{t:?}"))
+                        .collect(),
+                    passive: state.passive.contains(p),
+                })
+                .collect(),
+            places,
+            agreements: state
+                .agreements
+                .iter()
+                .map(|((a, b), terms)| (*a, *b, terms.clone()))
+                .collect(),
+            pending: state
+                .pending
+                .iter()
+                .map(|(unit, n)| (code(*unit), *n))
+                .collect(),
+        }
+    }
+}
+
+/// A battle or bombing raid as fought: every die, and the listing in Part 13's notation.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BattleView {
+    /// 1 for the game's first battle.
+    pub number: usize,
+    /// The stream version of the event that records it.
+    pub version: u64,
+    pub round: u32,
+    pub kind: &'static str,
+    pub territory: String,
+    #[schema(value_type = String)]
+    pub attacker: Power,
+    #[schema(value_type = Vec<String>)]
+    pub defenders: Vec<Power>,
+    pub outcome: String,
+    pub captured: bool,
+    /// Every die, in the order rolled.
+    pub dice: Vec<u8>,
+    pub listing: String,
+}
+
+/// If `event` is a battle or raid: its view (numbered by the caller).
+pub fn battle_view(
+    ruleset: &Ruleset,
+    number: usize,
+    version: u64,
+    round: u32,
+    event: &GameEvent,
+) -> Option<BattleView> {
+    let name = |id: warlog_rules::board::TerritoryId| ruleset.board.get(id).name.clone();
+    let dice = warlog_rules::game::replay::dice_rolled(event)
+        .iter()
+        .map(|d| d.value())
+        .collect();
+    match event {
+        GameEvent::BattleFought(fought) => Some(BattleView {
+            number,
+            version,
+            round,
+            kind: "battle",
+            territory: name(fought.territory),
+            attacker: fought.attacker,
+            defenders: fought.defenders.clone(),
+            outcome: format!("{:?}", fought.outcome),
+            captured: fought.captured,
+            dice,
+            listing: fought.listing.clone(),
+        }),
+        GameEvent::RaidFlown(raid) => Some(BattleView {
+            number,
+            version,
+            round,
+            kind: "bombing-raid",
+            territory: name(raid.territory),
+            attacker: raid.attacker,
+            defenders: vec![raid.victim],
+            outcome: format!("{} IPC lost", raid.raid.ipc_lost),
+            captured: false,
+            dice,
+            listing: raid.raid.render(),
+        }),
+        _ => None,
+    }
+}
+
+/// A finished game's result.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlacementsView {
+    pub game_id: String,
+    #[schema(value_type = Vec<Object>)]
+    pub placements: Vec<PlacementRow>,
+    /// How ties are placed and scored.
+    pub tie_policy: &'static str,
+}
+
+impl PlacementsView {
+    pub fn new(log: &GameLog, placements: Vec<PlacementRow>) -> Self {
+        PlacementsView {
+            game_id: log.created.game_id.clone(),
+            placements,
+            tie_policy: TIE_POLICY,
+        }
+    }
+}
+
+/// A unit type as the rulesets endpoint lists it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct UnitView {
+    /// The index stored in event payloads.
+    pub id: usize,
+    pub code: String,
+    pub name: String,
+    pub cost: u32,
+    pub attack: u8,
+    pub defense: u8,
+    pub movement: u8,
+    pub hit_points: u8,
+    #[schema(value_type = String)]
+    pub domain: warlog_rules::units::Domain,
+    #[schema(value_type = Vec<String>)]
+    pub abilities: Vec<warlog_rules::units::Ability>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TerritoryView {
+    /// The index stored in event payloads.
+    pub id: usize,
+    pub name: String,
+    pub sea: bool,
+    pub ipc: u32,
+    #[schema(value_type = Option<String>)]
+    pub original_owner: Option<Power>,
+    pub capital: bool,
+    pub aliases: Vec<String>,
+    /// Names of the places next door.
+    pub neighbours: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SetupPlaceView {
+    pub territory: String,
+    #[schema(value_type = String)]
+    pub power: Power,
+    #[schema(value_type = Object)]
+    pub units: Vec<(String, u32)>,
+}
+
+/// A ruleset in summary.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RulesetSummary {
+    pub id: String,
+    pub name: String,
+    #[schema(value_type = Vec<String>)]
+    pub powers: Vec<Power>,
+    /// The seed documents it follows.
+    pub sources: Vec<String>,
+}
+
+impl RulesetSummary {
+    pub fn of(ruleset: &Ruleset) -> Self {
+        RulesetSummary {
+            id: ruleset.id.to_owned(),
+            name: ruleset.name.to_owned(),
+            powers: ruleset.powers().to_vec(),
+            sources: ruleset.sources.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+}
+
+/// A ruleset in full: units, board, setup, scoring.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RulesetView {
+    #[serde(flatten)]
+    pub summary: RulesetSummary,
+    pub units: Vec<UnitView>,
+    pub territories: Vec<TerritoryView>,
+    pub setup: Vec<SetupPlaceView>,
+    /// Points for places 1 to 5.
+    pub points: Vec<String>,
+    pub tie_policy: &'static str,
+    /// Options a game may set (none yet for Cut-Throat: its special rules are all on).
+    pub options: Vec<String>,
+}
+
+impl RulesetView {
+    pub fn of(ruleset: &Ruleset) -> Self {
+        let board = ruleset.board;
+        let catalogue = &ruleset.catalogue;
+        RulesetView {
+            summary: RulesetSummary::of(ruleset),
+            units: catalogue
+                .units()
+                .map(|(id, u)| UnitView {
+                    id: id.index(),
+                    code: u.code.clone(),
+                    name: u.name.clone(),
+                    cost: u.cost,
+                    attack: u.attack,
+                    defense: u.defense,
+                    movement: u.movement,
+                    hit_points: u.hit_points,
+                    domain: u.domain,
+                    abilities: u.abilities.clone(),
+                })
+                .collect(),
+            territories: board
+                .territories()
+                .map(|(id, t)| TerritoryView {
+                    id: id.index(),
+                    name: t.name.clone(),
+                    sea: t.sea,
+                    ipc: t.ipc,
+                    original_owner: t.original_owner,
+                    capital: t.capital,
+                    aliases: t.aliases.clone(),
+                    neighbours: board
+                        .neighbours(id)
+                        .iter()
+                        .map(|n| board.get(*n).name.clone())
+                        .collect(),
+                })
+                .collect(),
+            setup: ruleset
+                .setup
+                .places
+                .iter()
+                .map(|p| SetupPlaceView {
+                    territory: board.get(p.territory).name.clone(),
+                    power: p.power,
+                    units: p
+                        .units
+                        .iter()
+                        .map(|(u, n)| (catalogue.get(*u).code.clone(), *n))
+                        .collect(),
+                })
+                .collect(),
+            points: (1..=ruleset.points.places())
+                .map(|place| ruleset.points.for_place(place).to_string())
+                .collect(),
+            tie_policy: TIE_POLICY,
+            options: Vec::new(),
+        }
+    }
+}
