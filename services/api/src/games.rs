@@ -130,6 +130,31 @@ fn fold_one(log: Option<GameLog>, event: &RecordedEvent) -> Result<GameLog, ApiE
     }
 }
 
+/// Every battle and raid of a game's events, numbered, with the round it was fought in;
+/// `None` for an empty stream.
+pub fn battles_of(events: &[RecordedEvent]) -> Result<Option<Vec<BattleView>>, ApiError> {
+    let mut log: Option<GameLog> = None;
+    let mut views = Vec::new();
+    for event in events {
+        if let (Some(before), Ok(GameStreamEvent::Played(played))) =
+            (&log, warlog_events::game::decode_recorded(event))
+        {
+            let number = views.len() + 1;
+            if let Some(view) = battle_view(
+                before.ruleset,
+                number,
+                event.stream_version,
+                before.state.round,
+                &played,
+            ) {
+                views.push(view);
+            }
+        }
+        log = Some(fold_one(log, event)?);
+    }
+    Ok(log.map(|_| views))
+}
+
 /// Every event of a stream, in order.
 pub async fn read_all_events(
     client: &impl GenericClient,

@@ -89,15 +89,52 @@ impl AppState {
         routes::streams::stream_events,
         routes::streams::stream_head,
         routes::streams::global_feed,
+        routes::games::rulesets,
+        routes::games::ruleset_detail,
+        routes::games::create_game,
+        routes::games::game_list,
+        routes::games::game_detail,
+        routes::games::game_board,
+        routes::games::submit_orders,
+        routes::games::end_game,
+        routes::games::reveal_seed,
+        routes::games::game_battles,
+        routes::games::game_battle,
+        routes::games::game_placements,
+        routes::games::game_events,
+        routes::games::game_audit,
+        routes::odds::battle_odds,
     ),
-    components(schemas(error::Problem)),
+    components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput)),
+    modifiers(&BearerAuth),
     tags(
+        (name = "games", description = "Games: rulesets, orders checked by the rules engine, dice rolled by the server, battles, placements, audits"),
         (name = "events", description = "The event log: streams, heads and the global feed"),
         (name = "operations", description = "Health, readiness, metrics and this document"),
     )
 )]
 #[derive(Debug)]
 pub struct ApiDoc;
+
+/// Declares the bearer-token scheme the writes use.
+#[derive(Debug)]
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("A token from `warlog token create`"))
+                    .build(),
+            ),
+        );
+    }
+}
 
 /// The OpenAPI document as the golden file `openapi/warlog.openapi.json` holds it.
 pub fn openapi_pretty_json() -> String {
@@ -147,6 +184,21 @@ pub fn app(
         .service(routes::streams::stream_events)
         .service(routes::streams::stream_head)
         .service(routes::streams::global_feed)
+        .service(routes::games::rulesets)
+        .service(routes::games::ruleset_detail)
+        .service(routes::games::create_game)
+        .service(routes::games::game_list)
+        .service(routes::games::game_detail)
+        .service(routes::games::game_board)
+        .service(routes::games::submit_orders)
+        .service(routes::games::end_game)
+        .service(routes::games::reveal_seed)
+        .service(routes::games::game_battles)
+        .service(routes::games::game_battle)
+        .service(routes::games::game_placements)
+        .service(routes::games::game_events)
+        .service(routes::games::game_audit)
+        .service(routes::odds::battle_odds)
         .route(
             "/",
             web::get().to(|| async {

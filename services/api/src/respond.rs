@@ -80,6 +80,16 @@ fn conditional(
 ) -> HttpResponse {
     let digest = Sha256::digest(&bytes);
     let etag = format!("\"{}\"", hex::encode(&digest[..16]));
+    conditional_with(req, content_type, bytes, next, etag)
+}
+
+fn conditional_with(
+    req: &HttpRequest,
+    content_type: &str,
+    bytes: Vec<u8>,
+    next: Option<&str>,
+    etag: String,
+) -> HttpResponse {
     let matches = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -105,4 +115,15 @@ fn conditional(
     } else {
         builder.content_type(content_type).body(bytes)
     }
+}
+
+/// 200 with `body` as JSON and the given ETag (e.g. a version), or 304.
+pub fn json_tagged<T: Serialize>(
+    req: &HttpRequest,
+    body: &T,
+    etag: &str,
+) -> Result<HttpResponse, ApiError> {
+    let bytes = serde_json::to_vec(body)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))?;
+    Ok(conditional_with(req, JSON, bytes, None, etag.to_owned()))
 }

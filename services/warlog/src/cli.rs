@@ -91,17 +91,48 @@ pub enum Command {
     Migrate,
     /// Empty a read model and replay the whole event log into it.
     Rebuild {
-        /// The projector: stream_catalog.
+        /// The projector: stream_catalog or game_summaries.
         projector: String,
     },
     /// Print the OpenAPI document.
     Openapi,
     /// Exact odds of a battle, e.g. `warlog odds --attacker "3 inf, 1 arm" --defender "2 inf"`.
     Odds(OddsArgs),
+    /// Bearer tokens for the API.
+    Token {
+        #[command(subcommand)]
+        token: TokenCommand,
+    },
+    /// Audit a game's exported log (`GET /v1/games/{id}/events` as NDJSON) offline: the
+    /// chain, the seed commitment, every die and the power draw, the final board and the
+    /// placements. Exits non-zero naming the first mismatch. Needs no database.
+    Audit {
+        /// The NDJSON export.
+        file: PathBuf,
+        /// The game's seed (64 hex digits), if not revealed in the log.
+        #[arg(long)]
+        seed: Option<String>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Benchmarks that print their figures next to a baseline measured in the same run.
     Bench {
         #[command(subcommand)]
         bench: BenchCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Make a token, store its hash, and print it (the only time it is shown).
+    Create {
+        /// admin, director, gm, player or auditor.
+        #[arg(long)]
+        role: String,
+        /// Who holds it; for a player, the handle seated in games.
+        #[arg(long)]
+        name: String,
     },
 }
 

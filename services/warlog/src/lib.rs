@@ -1,6 +1,7 @@
 //! The `warlog` binary's commands. `main.rs` only parses the command line and calls
 //! [`run`].
 
+pub mod audit;
 pub mod bench;
 pub mod cli;
 pub mod odds;
@@ -12,6 +13,7 @@ use tokio::sync::watch;
 use tokio_postgres::NoTls;
 use warlog_api::{AppState, Telemetry};
 use warlog_store::catalog::StreamCatalog;
+use warlog_store::games::GameSummaries;
 use warlog_store::discover::{self, DiscoveryOptions, Server};
 use warlog_store::projector::{spawn_listener, Notifier, Projector};
 use warlog_store::{connect_pool, EventStore, PoolOptions, StoreMetrics};
@@ -67,6 +69,26 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             writeln!(std::io::stdout(), "{report}")?;
             Ok(())
         }
+        Command::Token {
+            token: cli::TokenCommand::Create { role, name },
+        } => {
+            use std::io::Write;
+            let role: warlog_api::auth::Role = role.parse().map_err(CliError::Other)?;
+            let (server, config) = open_database(&cli.database).await?;
+            let result = async {
+                migrate(&config).await?;
+                let pool = connect_pool(config.clone(), &pool_options(&cli.database)).await?;
+                let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
+                warlog_api::auth::issue_token(&client, &name, role)
+                    .await
+                    .map_err(|e| CliError::Other(e.detail))
+            }
+            .await;
+            server.shutdown().await;
+            writeln!(std::io::stdout(), "{}", result?)?;
+            Ok(())
+        }
+        Command::Audit { file, seed, json } => audit::run(&file, seed.as_deref(), json),
         Command::Openapi => {
             use std::io::Write;
             std::io::stdout().write_all(warlog_api::openapi_pretty_json().as_bytes())?;
@@ -142,9 +164,14 @@ async fn rebuild(
                 .rebuild()
                 .await?
         }
+        "game_summaries" => {
+            Projector::new(pool, GameSummaries, StoreMetrics::unregistered())
+                .rebuild()
+                .await?
+        }
         other => {
             return Err(CliError::Other(format!(
-                "unknown projector {other:?}; known: stream_catalog"
+                "unknown projector {other:?}; known: stream_catalog, game_summaries"
             )))
         }
     };
@@ -179,11 +206,11 @@ async fn serve_on(
 
     let wake = spawn_listener(config.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
-    let projector = tokio::spawn(catalog.run(
-        wake,
-        shutdown_rx.clone(),
-        Duration::from_millis(args.projector_poll_ms.max(10)),
-    ));
+    let poll = Duration::from_millis(args.projector_poll_ms.max(10));
+    let projector = tokio::spawn(catalog.run(wake, shutdown_rx.clone(), poll));
+    let games_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let games = Projector::new(pool.clone(), GameSummaries, telemetry.store.clone());
+    let games_projector = tokio::spawn(games.run(games_wake, shutdown_rx.clone(), poll));
 
     let app_telemetry = telemetry.clone();
     let mut http = HttpServer::new(move || warlog_api::app(state.clone(), &app_telemetry))
@@ -209,6 +236,7 @@ async fn serve_on(
     let served = http.await;
     let _ = shutdown_tx.send(true);
     let _ = projector.await;
+    let _ = games_projector.await;
     pool.close();
     tracing::info!("warlog stopped");
     Ok(served?)

@@ -1,0 +1,679 @@
+//! Games over HTTP: create, list, read (board at any version, battles, placements, events,
+//! audit), order, end and reveal. Handlers parse and authorise, call `crate::games`, and
+//! render.
+
+use actix_web::http::header;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+use warlog_events::audit::audit_game;
+use warlog_events::game::{GameStreamEvent, SeedRevealed};
+use warlog_events::IdempotencyKey;
+use warlog_rules::board::Power;
+use warlog_rules::game::DirectorOrder;
+use warlog_rules::ruleset::Ruleset;
+use warlog_store::games::{list_games, GameFilter, GameSummary};
+use warlog_store::StoreError;
+
+use crate::auth::{Caller, Identity, Role};
+use crate::body::JsonBody;
+use crate::error::{ApiError, ErrorCode, Problem};
+use crate::games::{self, game_stream, Expected, WriteAccepted, WriteAnswer, WriteRequest};
+use crate::orders::OrderInput;
+use crate::query::ValidQuery;
+use crate::respond::{self, Format};
+use crate::routes::streams::{EventView, PageLimit};
+use crate::views::{BattleView, BoardView, GameView, PlacementsView};
+use crate::AppState;
+
+/// The most orders one request may carry (a whole phase fits easily).
+pub const MAX_ORDERS: usize = 200;
+
+fn write_request(
+    req: &HttpRequest,
+    caller: &Identity,
+    raw: &[u8],
+    expected: Expected,
+) -> Result<WriteRequest, ApiError> {
+    let key = req
+        .headers()
+        .get("Idempotency-Key")
+        .map(|v| {
+            v.to_str()
+                .map_err(|_| ApiError::malformed("Idempotency-Key is not text"))
+                .and_then(|k| {
+                    IdempotencyKey::try_from(k)
+                        .map_err(|e| ApiError::malformed(format!("Idempotency-Key: {e}")))
+                })
+        })
+        .transpose()?;
+    Ok(WriteRequest {
+        caller: caller.clone(),
+        key,
+        fingerprint: WriteRequest::fingerprint_of(
+            caller,
+            req.method().as_str(),
+            req.path(),
+            raw,
+        ),
+        expected,
+        now: OffsetDateTime::now_utc(),
+    })
+}
+
+fn answer(answer: WriteAnswer, location: Option<String>) -> HttpResponse {
+    let mut response = HttpResponse::build(answer.status);
+    if answer.replayed {
+        response.insert_header(("Idempotent-Replayed", "true"));
+    }
+    if let Some(version) = answer.body.get("version").and_then(|v| v.as_u64()) {
+        response.insert_header((header::ETAG, format!("\"{version}\"")));
+    }
+    if let Some(location) = location {
+        response.insert_header((header::LOCATION, location));
+    }
+    response.json(answer.body)
+}
+
+/// The rulesets games can be created with.
+#[utoipa::path(get, path = "/v1/rulesets", tag = "games",
+    responses((status = 200, description = "The playable rulesets", body = Vec<crate::views::RulesetSummary>)))]
+#[get("/v1/rulesets")]
+pub async fn rulesets(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let list = Ruleset::PLAYABLE
+        .iter()
+        .map(|id| ruleset(id).map(crate::views::RulesetSummary::of))
+        .collect::<Result<Vec<_>, _>>()?;
+    respond::json(&req, &list)
+}
+
+fn ruleset(id: &str) -> Result<&'static Ruleset, ApiError> {
+    Ruleset::builtin(id).map_err(|e| match e {
+        warlog_rules::ruleset::RulesetError::Unknown(..) => {
+            ApiError::new(ErrorCode::RulesetNotFound, e.to_string())
+        }
+        other => ApiError::new(ErrorCode::Internal, other.to_string()),
+    })
+}
+
+/// A ruleset in full: units (with the ids stored in events), board, setup, points.
+#[utoipa::path(get, path = "/v1/rulesets/{id}", tag = "games",
+    params(("id" = String, Path, description = "e.g. `cutthroat`")),
+    responses(
+        (status = 200, description = "The ruleset", body = crate::views::RulesetView),
+        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/rulesets/{id}")]
+pub async fn ruleset_detail(
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    respond::json(&req, &crate::views::RulesetView::of(ruleset(&id)?))
+}
+
+/// A new game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]}))]
+pub struct CreateGame {
+    pub ruleset: String,
+    /// One player handle a power; the powers are drawn from the game's seed.
+    pub players: Vec<String>,
+    #[serde(default)]
+    pub tournament: Option<String>,
+    /// Ruleset options (none are defined for Cut-Throat yet; any given are refused).
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Creates a game (admin, director or gm: the caller becomes its game master).
+#[utoipa::path(post, path = "/v1/games", tag = "games",
+    request_body = CreateGame,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "The game, its seats drawn and its seed committed", body = GameView),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The role may not create games", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Wrong number of players, or the key was used for another request", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/games")]
+pub async fn create_game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: JsonBody<CreateGame>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    caller.require_role(&[Role::Admin, Role::Director, Role::Gm], "creating a game")?;
+    let rules = ruleset(&body.value.ruleset)?;
+    if let Some(option) = body.value.options.keys().next() {
+        return Err(ApiError::malformed(format!(
+            "options: {} has no option {option:?}",
+            rules.id
+        )));
+    }
+    let players = &body.value.players;
+    let mut distinct = players.clone();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() != players.len()
+        || players
+            .iter()
+            .any(|p| p.is_empty() || p.len() > 100 || p.chars().any(char::is_control))
+    {
+        return Err(ApiError::malformed(
+            "players: distinct handles of 1 to 100 printable characters",
+        ));
+    }
+    let request = write_request(&req, caller, &body.raw, Expected::Unstated)?;
+    let created = games::create(
+        &state,
+        &request,
+        rules,
+        players.clone(),
+        body.value.tournament.clone(),
+    )
+    .await?;
+    let location = created
+        .body
+        .get("game_id")
+        .and_then(|v| v.as_str())
+        .map(|id| format!("/v1/games/{id}"));
+    Ok(answer(created, location))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GameListQuery {
+    /// `running` or `ended`.
+    pub status: Option<String>,
+    pub ruleset: Option<String>,
+    /// A player's handle.
+    pub player: Option<String>,
+    pub tournament: Option<String>,
+    /// The last game id of the previous page.
+    pub after: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<PageLimit>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    #[schema(value_type = Vec<Object>)]
+    pub games: Vec<GameSummary>,
+    pub next: Option<String>,
+}
+
+/// Games, oldest first (a read model: it may trail the log by a moment).
+#[utoipa::path(get, path = "/v1/games", tag = "games",
+    params(GameListQuery),
+    responses(
+        (status = 200, description = "A page of games", body = GameList),
+        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games")]
+pub async fn game_list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: ValidQuery<GameListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    if let Some(status) = query.status.as_deref() {
+        if !matches!(status, "running" | "ended") {
+            return Err(ApiError::malformed(format!(
+                "query parameter `status`: running or ended, not {status:?}"
+            )));
+        }
+    }
+    let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
+    let filter = GameFilter {
+        status: query.status.clone(),
+        ruleset: query.ruleset.clone(),
+        player: query.player.clone(),
+        tournament: query.tournament.clone(),
+        after: query.after.clone(),
+    };
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let games = list_games(&client, &filter, limit.get()).await?;
+    let next = (games.len() == limit.get() as usize)
+        .then(|| games.last())
+        .flatten()
+        .map(|last| {
+            let mut params = form_urlencoded::Serializer::new(String::new());
+            for (name, value) in [
+                ("status", &filter.status),
+                ("ruleset", &filter.ruleset),
+                ("player", &filter.player),
+                ("tournament", &filter.tournament),
+            ] {
+                if let Some(value) = value {
+                    params.append_pair(name, value);
+                }
+            }
+            params.append_pair("after", &last.game_id);
+            params.append_pair("limit", &limit.get().to_string());
+            format!("/v1/games?{}", params.finish())
+        });
+    respond::json(&req, &GameList { games, next })
+}
+
+async fn load(state: &AppState, game_id: &str) -> Result<warlog_events::game::GameLog, ApiError> {
+    let stream = game_stream(game_id)?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    games::load(&client, &state.games, &stream).await
+}
+
+/// A game: seats, round, phase, whose turn, the seed commitment, status. Its ETag is the
+/// game's version, for `If-Match` on orders.
+#[utoipa::path(get, path = "/v1/games/{id}", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The game", body = GameView),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}")]
+pub async fn game_detail(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let log = load(&state, &id).await?;
+    respond::json_tagged(&req, &GameView::of(&log), &format!("\"{}\"", log.version))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BoardQuery {
+    /// The board after the first `version` events (default: the latest).
+    #[param(minimum = 1)]
+    pub version: Option<u64>,
+}
+
+/// The board at any version of the game.
+#[utoipa::path(get, path = "/v1/games/{id}/board", tag = "games",
+    params(("id" = String, Path, description = "Game id"), BoardQuery),
+    responses(
+        (status = 200, description = "The board", body = BoardView),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "A version the game has not reached", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/board")]
+pub async fn game_board(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: ValidQuery<BoardQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let latest = load(&state, &id).await?;
+    let log = match query.version {
+        None => latest,
+        Some(v) if v == 0 || v > latest.version => {
+            return Err(ApiError::malformed(format!(
+                "query parameter `version`: the game has versions 1 to {}, not {v}",
+                latest.version
+            )))
+        }
+        Some(v) if v == latest.version => latest,
+        Some(v) => {
+            let client = state.store.pool().get().await.map_err(StoreError::from)?;
+            games::load_at(&client, &game_stream(&id)?, v).await?
+        }
+    };
+    respond::json(&req, &BoardView::of(&log))
+}
+
+/// Orders for one power: one order or a whole phase, applied all or nothing.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "power": "russia", "expected_version": 1,
+    "orders": [{"type": "end_phase"}, {"type": "end_phase"}, {"type": "purchase", "units": {"INF": 3}}]
+}))]
+pub struct OrdersRequest {
+    /// The power giving the orders (default: the power whose turn it is).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub power: Option<Power>,
+    pub orders: Vec<OrderInput>,
+    /// The game version the orders were written for (or send `If-Match`).
+    #[serde(default)]
+    pub expected_version: Option<u64>,
+}
+
+fn if_match(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
+    req.headers()
+        .get(header::IF_MATCH)
+        .map(|v| {
+            let text = v.to_str().unwrap_or_default().trim();
+            let bare = text.trim_start_matches("W/").trim_matches('"');
+            bare.parse::<u64>().map_err(|_| {
+                ApiError::malformed(format!(
+                    "If-Match must be a game version as its ETag gives it (e.g. \"12\"), not {text:?}"
+                ))
+            })
+        })
+        .transpose()
+}
+
+fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expected, ApiError> {
+    match (if_match(req)?, body) {
+        (Some(a), Some(b)) if a != b => Err(ApiError::malformed(format!(
+            "If-Match names version {a} and expected_version {b}: give one"
+        ))),
+        (Some(v), _) => Ok(Expected::IfMatch(v)),
+        (None, Some(v)) => Ok(Expected::Body(v)),
+        (None, None) => Ok(Expected::Unstated),
+    }
+}
+
+/// Submits orders; the server checks them, rolls the dice and appends the events.
+#[utoipa::path(post, path = "/v1/games/{id}/orders", tag = "games",
+    params(("id" = String, Path, description = "Game id"),
+        ("If-Match" = Option<String>, Header, description = "The game version (its ETag) the orders were written for"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    request_body = OrdersRequest,
+    responses(
+        (status = 200, description = "The events appended, with battle logs", body = WriteAccepted),
+        (status = 400, description = "Malformed body or count", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this caller's game or power", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is at another version (current_version says which)", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An order breaks a rule (violation and rule named), or names an unknown unit or place", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/games/{id}/orders")]
+pub async fn submit_orders(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    caller: Caller,
+    body: JsonBody<OrdersRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    let stream = game_stream(&id)?;
+    let request_orders = &body.value.orders;
+    if request_orders.is_empty() || request_orders.len() > MAX_ORDERS {
+        return Err(ApiError::malformed(format!(
+            "orders: 1 to {MAX_ORDERS} orders, not {}",
+            request_orders.len()
+        )));
+    }
+    let expected = expectation(&req, body.value.expected_version)?;
+    let request = write_request(&req, caller, &body.raw, expected)?;
+    let at = request.moment();
+    let written = games::write(&state, &stream, &request, |log, seed| {
+        let power = body
+            .value
+            .power
+            .unwrap_or_else(|| log.state.power(log.ruleset.board));
+        games::authorize(caller, log, Some(power))?;
+        // Every order is decided on the state the earlier ones left: all or nothing.
+        let mut working = log.clone();
+        let mut decided = Vec::new();
+        for (i, input) in request_orders.iter().enumerate() {
+            let context = format!("orders[{i}]");
+            let order = input.resolve(log.ruleset, &context)?;
+            let events = working
+                .decide(power, &order, at, seed)
+                .map_err(|v| ApiError::rule_violation(&context, &v))?;
+            for event in events {
+                let event = GameStreamEvent::Played(event);
+                working
+                    .apply(working.version + 1, &event)
+                    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?;
+                decided.push(event);
+            }
+        }
+        if decided.len() > warlog_store::MAX_EVENTS_PER_APPEND {
+            return Err(ApiError::malformed(
+                "these orders make too many events for one request: send them in parts",
+            ));
+        }
+        Ok(decided)
+    })
+    .await?;
+    Ok(answer(written, None))
+}
+
+/// Ends the game ("fighting has ceased"): the final IPC counts, then the seed's reveal.
+#[utoipa::path(post, path = "/v1/games/{id}/end", tag = "games",
+    params(("id" = String, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 200, description = "GameEnded and SeedRevealed appended", body = WriteAccepted),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only an admin or the game's master", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The game has already ended", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/games/{id}/end")]
+pub async fn end_game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    caller: Caller,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    let stream = game_stream(&id)?;
+    let request = write_request(&req, caller, &[], expectation(&req, None)?)?;
+    let at = request.moment();
+    let written = games::write(&state, &stream, &request, |log, seed| {
+        games::authorize(caller, log, None)?;
+        let mut events: Vec<GameStreamEvent> = log
+            .decide_director(&DirectorOrder::EndGame, at)
+            .map_err(|v| ApiError::rule_violation("end", &v))?
+            .into_iter()
+            .map(GameStreamEvent::Played)
+            .collect();
+        if log.revealed_seed.is_none() {
+            events.push(reveal_event(seed));
+        }
+        Ok(events)
+    })
+    .await?;
+    Ok(answer(written, None))
+}
+
+fn reveal_event(seed: &warlog_rules::dice::GameSeed) -> GameStreamEvent {
+    GameStreamEvent::SeedRevealed(SeedRevealed {
+        seed: hex::encode(seed.expose()),
+    })
+}
+
+/// Reveals the dice seed now (director or admin); the end of a game reveals it anyway.
+#[utoipa::path(post, path = "/v1/games/{id}/reveal", tag = "games",
+    params(("id" = String, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 200, description = "SeedRevealed appended", body = WriteAccepted),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only a director or an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Already revealed", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/games/{id}/reveal")]
+pub async fn reveal_seed(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    caller: Caller,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    caller.require_role(&[Role::Admin, Role::Director], "revealing a game's seed")?;
+    let stream = game_stream(&id)?;
+    let request = write_request(&req, caller, &[], expectation(&req, None)?)?;
+    let written = games::write(&state, &stream, &request, |log, seed| {
+        if log.revealed_seed.is_some() {
+            return Err(ApiError::rule_violation(
+                "reveal",
+                &warlog_rules::game::RuleViolation {
+                    code: "already-revealed",
+                    rule: "DESIGN.md, The dice",
+                    message: "the seed is revealed already".to_owned(),
+                },
+            ));
+        }
+        Ok(vec![reveal_event(seed)])
+    })
+    .await?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    warlog_store::games::mark_seed_revealed(&client, &stream).await?;
+    Ok(answer(written, None))
+}
+
+/// Every battle and bombing raid of the game, in order.
+#[utoipa::path(get, path = "/v1/games/{id}/battles", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The battles", body = Vec<BattleView>),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/battles")]
+pub async fn game_battles(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    respond::json(&req, &all_battles(&state, &id).await?)
+}
+
+async fn all_battles(state: &AppState, game_id: &str) -> Result<Vec<BattleView>, ApiError> {
+    let stream = game_stream(game_id)?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let events = games::read_all_events(&client, &stream).await?;
+    games::battles_of(&events)?.ok_or_else(|| {
+        ApiError::new(ErrorCode::GameNotFound, format!("no game {game_id:?}"))
+    })
+}
+
+/// One battle: JSON, or its listing in the seed's notation with `Accept: text/plain`.
+#[utoipa::path(get, path = "/v1/games/{id}/battles/{n}", tag = "games",
+    params(("id" = String, Path, description = "Game id"), ("n" = usize, Path, description = "1 for the first battle")),
+    responses(
+        (status = 200, description = "The battle", body = BattleView,
+            content((BattleView = "application/json"), (String = "text/plain"))),
+        (status = 404, description = "No such game or battle", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/battles/{n}")]
+pub async fn game_battle(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, usize)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, n) = path.into_inner();
+    let wants_text = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/plain"));
+    let battles = all_battles(&state, &id).await?;
+    let battle = n
+        .checked_sub(1)
+        .and_then(|i| battles.get(i))
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::BattleNotFound,
+                format!("game {id} has {} battles; there is no battle {n}", battles.len()),
+            )
+        })?;
+    if wants_text {
+        return Ok(HttpResponse::Ok()
+            .content_type("text/plain; charset=utf-8")
+            .body(battle.listing.clone()));
+    }
+    respond::json(&req, battle)
+}
+
+/// Places and points of a finished game.
+#[utoipa::path(get, path = "/v1/games/{id}/placements", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "IPC counts, percent gain, place, points and the tie policy", body = PlacementsView),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has not ended", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/placements")]
+pub async fn game_placements(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let log = load(&state, &id).await?;
+    let rows = log
+        .placements()
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::GameNotEnded,
+                format!("game {} is still being played", log.created.game_id),
+            )
+        })?
+        .map_err(|e| ApiError::new(ErrorCode::Internal, e))?;
+    respond::json(&req, &PlacementsView::new(&log, rows))
+}
+
+/// The game's events: JSON, or the whole log as NDJSON (hashes included, and the seed once
+/// revealed) for `warlog audit`.
+#[utoipa::path(get, path = "/v1/games/{id}/events", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "Every event of the game", body = Vec<EventView>,
+            content((Vec<EventView> = "application/json"), (EventView = "application/x-ndjson"))),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/events")]
+pub async fn game_events(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let format = respond::negotiate(&req, &[Format::Json, Format::Ndjson])?;
+    let stream = game_stream(&id)?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let events = games::read_all_events(&client, &stream).await?;
+    if events.is_empty() {
+        return Err(ApiError::new(ErrorCode::GameNotFound, format!("no game {id:?}")));
+    }
+    let views: Vec<EventView> = events.into_iter().map(EventView::from).collect();
+    match format {
+        Format::Ndjson => respond::ndjson(&req, &views, None),
+        Format::Json => respond::json(&req, &views),
+    }
+}
+
+/// The server's audit of the game: chain, commitment, every die, board and placements.
+/// Before the reveal the dice are skipped: the server audits with what the public has.
+#[utoipa::path(get, path = "/v1/games/{id}/audit", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "A verdict per check", body = Object),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/audit")]
+pub async fn game_audit(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let stream = game_stream(&id)?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let events = games::read_all_events(&client, &stream).await?;
+    drop(client);
+    if events.is_empty() {
+        return Err(ApiError::new(ErrorCode::GameNotFound, format!("no game {id:?}")));
+    }
+    let report = web::block(move || audit_game(&events, None))
+        .await
+        .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?;
+    respond::json(&req, &report)
+}

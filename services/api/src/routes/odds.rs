@@ -1,0 +1,144 @@
+//! Exact battle odds for a described battle: the same engine and orders as real battles,
+//! as a Markov chain rather than a simulation.
+
+use actix_web::{post, web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use warlog_rules::battle::{describe, exact_odds, Battle, BattleKind, CombatOrder, Survivors};
+use warlog_rules::units::Catalogue;
+
+use crate::body::JsonBody;
+use crate::error::{ApiError, ErrorCode, Problem};
+
+/// The most units a side may have: the chain grows with the product of the sides.
+pub const MAX_UNITS_PER_SIDE: u32 = 60;
+
+/// A battle to compute.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"attacker": "3 inf, 1 arm", "defender": "2 inf"}))]
+pub struct OddsRequest {
+    /// Attacking units, e.g. `3 inf, 1 arm, 1 ftr`.
+    pub attacker: String,
+    /// Defending units.
+    pub defender: String,
+    /// A sea battle (default: land).
+    #[serde(default)]
+    pub sea: bool,
+    /// Battleships bombarding an amphibious assault.
+    #[serde(default)]
+    pub support_shots: u32,
+    /// The attacker's combat order: SA, SAAC, TAAC, KAAC or WI.
+    #[serde(default)]
+    pub order: Option<String>,
+    /// Whose units: classic, cutthroat (default) or aap-historical.
+    #[serde(default)]
+    pub ruleset: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SurvivorOdds {
+    pub units: String,
+    pub probability: f64,
+}
+
+/// Exact probabilities of each outcome, and of the survivors.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct OddsView {
+    pub ruleset: String,
+    pub kind: &'static str,
+    pub attacker: String,
+    pub defender: String,
+    pub attacker_win: f64,
+    pub defender_win: f64,
+    pub mutual_destruction: f64,
+    pub attacker_retreated: f64,
+    pub disengaged: f64,
+    pub attacker_survivors: Vec<SurvivorOdds>,
+    pub defender_survivors: Vec<SurvivorOdds>,
+    /// States of the chain expanded.
+    pub states: usize,
+}
+
+/// Computes the odds of `request` (the `warlog odds` command shares this).
+pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
+    let ruleset = request.ruleset.as_deref().unwrap_or("cutthroat");
+    let catalogue = Catalogue::builtin(ruleset)
+        .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
+    let kind = if request.sea {
+        BattleKind::Sea
+    } else {
+        BattleKind::Land
+    };
+    let invalid = |side: &str, e: warlog_rules::battle::BattleError| {
+        let code = if e.code == "unknown-unit" {
+            ErrorCode::UnknownUnit
+        } else {
+            ErrorCode::MalformedRequest
+        };
+        ApiError::new(code, format!("{side}: {}", e.message))
+    };
+    let mut battle = Battle::new(&catalogue, kind);
+    battle.attacker = Battle::army(&catalogue, &request.attacker).map_err(|e| invalid("attacker", e))?;
+    battle.defender = Battle::army(&catalogue, &request.defender).map_err(|e| invalid("defender", e))?;
+    for (side, army) in [("attacker", &battle.attacker), ("defender", &battle.defender)] {
+        let units: u32 = army.iter().map(|(_, n)| n).sum();
+        if units > MAX_UNITS_PER_SIDE {
+            return Err(ApiError::malformed(format!(
+                "{side}: at most {MAX_UNITS_PER_SIDE} units a side, not {units}"
+            )));
+        }
+    }
+    battle.support_shots = request.support_shots.min(MAX_UNITS_PER_SIDE);
+    battle.attacker_orders.combat = request
+        .order
+        .as_deref()
+        .map(|code| {
+            CombatOrder::from_code(code).ok_or_else(|| {
+                ApiError::malformed(format!(
+                    "order: {code:?} is not one of SA, SAAC, TAAC, KAAC, WI"
+                ))
+            })
+        })
+        .transpose()?;
+    let odds = exact_odds(&battle).map_err(|e| invalid("battle", e))?;
+    let survivors = |list: &[(Survivors, f64)]| {
+        list.iter()
+            .map(|(s, p)| SurvivorOdds {
+                units: describe(s, &catalogue),
+                probability: *p,
+            })
+            .collect()
+    };
+    Ok(OddsView {
+        ruleset: ruleset.to_owned(),
+        kind: if request.sea { "sea" } else { "land" },
+        attacker: request.attacker.clone(),
+        defender: request.defender.clone(),
+        attacker_win: odds.attacker_win,
+        defender_win: odds.defender_win,
+        mutual_destruction: odds.mutual_destruction,
+        attacker_retreated: odds.attacker_retreated,
+        disengaged: odds.disengaged,
+        attacker_survivors: survivors(&odds.attacker_survivors),
+        defender_survivors: survivors(&odds.defender_survivors),
+        states: odds.states,
+    })
+}
+
+/// Exact odds of a described battle.
+#[utoipa::path(post, path = "/v1/odds", tag = "games",
+    request_body = OddsRequest,
+    responses(
+        (status = 200, description = "The exact odds", body = OddsView),
+        (status = 400, description = "Malformed battle", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown unit", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[post("/v1/odds")]
+pub async fn battle_odds(body: JsonBody<OddsRequest>) -> Result<HttpResponse, ApiError> {
+    let request = body.value;
+    let view = web::block(move || compute(&request))
+        .await
+        .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))??;
+    Ok(HttpResponse::Ok().json(view))
+}
