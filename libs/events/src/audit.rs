@@ -17,7 +17,7 @@
 
 use serde::Serialize;
 use warlog_rules::board::Power;
-use warlog_rules::dice::{GameSeed, ScriptedDice};
+use warlog_rules::dice::{GameSeed, RecordedDice};
 use warlog_rules::game::replay::{dice_rolled, order_behind};
 use warlog_rules::game::{decide, draw_seats, GameEvent, Moment};
 
@@ -251,17 +251,17 @@ pub fn audit_game(events: &[RecordedEvent], given_seed: Option<&GameSeed>) -> Au
                 dice_events += 1;
                 let rules = log.ruleset.rules();
                 let own = dice_rolled(played);
-                let mut scripted =
-                    ScriptedDice::new(&own.iter().map(|d| d.value()).collect::<Vec<_>>());
+                let mut recorded_dice = RecordedDice::new(&own);
                 let again = decide(
                     rules,
                     &log.state,
                     power,
                     &order,
                     Moment::default(),
-                    &mut scripted,
+                    &mut recorded_dice,
                 );
-                if consequences.verdict == Verdict::Pass && !same_events(&again, &recorded) {
+                let follows = same_events(&again, &recorded) && recorded_dice.used_exactly();
+                if consequences.verdict == Verdict::Pass && !follows {
                     consequences = Check::fail(
                         "consequences",
                         *version,
@@ -475,7 +475,7 @@ fn dice_text(dice: &[warlog_rules::dice::Die]) -> String {
 mod tests {
     use super::*;
     use crate::game::SeedRevealed;
-    use crate::{Hash, StreamId};
+    use crate::{relink, Hash, StreamId};
     use warlog_rules::game::autoplay::random_order;
     use warlog_rules::game::DirectorOrder;
     use warlog_rules::ruleset::Ruleset;
@@ -545,18 +545,8 @@ mod tests {
                 }
             })
             .collect();
-        rechain(&mut recorded);
+        relink(&mut recorded);
         recorded
-    }
-
-    /// Recomputes every link, as a forger who changed an event would.
-    fn rechain(events: &mut [RecordedEvent]) {
-        let mut previous = Hash::genesis(&events[0].stream_id);
-        for event in events {
-            event.prev_hash = previous;
-            event.hash = Hash::link(&previous, &event.canonical_bytes());
-            previous = event.hash;
-        }
     }
 
     fn first_dice_event(events: &[RecordedEvent]) -> usize {
@@ -615,7 +605,7 @@ mod tests {
             Some(("chain", Some(version)))
         );
         // Recomputed chain: the dice check names it.
-        rechain(&mut events);
+        relink(&mut events);
         let report = audit_game(&events, None);
         let failed: Vec<_> = report
             .checks
@@ -657,7 +647,7 @@ mod tests {
         let mut events = played_game();
         let seats = events[0].payload["seats"].as_array_mut().expect("seats");
         seats.swap(0, 1);
-        rechain(&mut events);
+        relink(&mut events);
         let report = audit_game(&events, None);
         assert_eq!(
             report.first_failure().map(|c| (c.name, c.event)),
@@ -673,7 +663,7 @@ mod tests {
             .position(|e| e.event_type.as_str() == "UnitsPlaced")
             .expect("a placement");
         events[i].payload["territory"] = serde_json::json!(250);
-        rechain(&mut events);
+        relink(&mut events);
         let report = audit_game(&events, None);
         assert_eq!(
             report.first_failure().map(|c| (c.name, c.event)),

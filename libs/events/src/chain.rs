@@ -177,6 +177,19 @@ impl ChainVerifier {
     }
 }
 
+/// Recomputes every link of a stream's events, in order, from its genesis: for streams
+/// built outside the store (fixtures, imports; and in tests, the forger who changed an
+/// event and wants the chain to hold again).
+pub fn relink(events: &mut [RecordedEvent]) {
+    let Some(first) = events.first() else { return };
+    let mut previous = Hash::genesis(&first.stream_id);
+    for event in events {
+        event.prev_hash = previous;
+        event.hash = Hash::link(&previous, &event.canonical_bytes());
+        previous = event.hash;
+    }
+}
+
 /// Verifies a whole stream from its first event and returns its head.
 pub fn verify_chain<'a>(
     stream: &StreamId,

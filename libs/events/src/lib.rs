@@ -13,7 +13,8 @@ mod ids;
 pub mod upcast;
 
 pub use chain::{
-    verify_chain, verify_extends, ChainBreak, ChainBreakKind, ChainHead, ChainVerifier, Hash,
+    relink, verify_chain, verify_extends, ChainBreak, ChainBreakKind, ChainHead, ChainVerifier,
+    Hash,
 };
 pub use envelope::{
     request_fingerprint, DomainEvent, EventDecodeError, Metadata, NewEvent, RecordedEvent,

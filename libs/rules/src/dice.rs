@@ -159,6 +159,38 @@ impl DiceSource for ScriptedDice {
     }
 }
 
+/// Dice read back from a record, for auditors. Unlike [`ScriptedDice`] it never panics:
+/// a tampered record may ask for more dice than it holds, and then this rolls 1s and says
+/// so, and the replay is simply found not to match.
+#[derive(Debug, Clone, Default)]
+pub struct RecordedDice {
+    rolls: VecDeque<Die>,
+    overrun: bool,
+}
+
+impl RecordedDice {
+    pub fn new(rolls: &[Die]) -> Self {
+        RecordedDice {
+            rolls: rolls.iter().copied().collect(),
+            overrun: false,
+        }
+    }
+
+    /// Whether every die was used and no more were asked for.
+    pub fn used_exactly(&self) -> bool {
+        self.rolls.is_empty() && !self.overrun
+    }
+}
+
+impl DiceSource for RecordedDice {
+    fn roll(&mut self) -> Die {
+        self.rolls.pop_front().unwrap_or_else(|| {
+            self.overrun = true;
+            Die(1)
+        })
+    }
+}
+
 /// Passes dice through from another source and keeps every one, for the event that
 /// records them.
 #[derive(Debug)]
@@ -275,5 +307,23 @@ mod tests {
             let err = serde_json::from_str::<Die>(bad).expect_err("no such face");
             assert!(err.to_string().contains("1 to 6"), "{err}");
         }
+    }
+}
+
+#[cfg(test)]
+mod recorded_dice_tests {
+    use super::*;
+
+    #[test]
+    fn recorded_dice_that_run_out_roll_ones_and_say_so_instead_of_panicking() {
+        let dice = [Die(4), Die(2)];
+        let mut recorded = RecordedDice::new(&dice);
+        assert_eq!((recorded.roll(), recorded.roll()), (Die(4), Die(2)));
+        assert!(recorded.used_exactly());
+        assert_eq!(recorded.roll(), Die(1));
+        assert!(!recorded.used_exactly());
+        let mut unused = RecordedDice::new(&dice);
+        unused.roll();
+        assert!(!unused.used_exactly());
     }
 }

@@ -7,9 +7,9 @@
 
 pub mod catalog;
 pub mod discover;
-pub mod games;
 mod error;
 mod events;
+pub mod games;
 mod metrics;
 mod migrate;
 mod pool;

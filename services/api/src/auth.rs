@@ -132,7 +132,8 @@ impl FromRequest for Caller {
                 return Ok(Caller(None));
             };
             let unauthorized = |detail: &str| ApiError::new(ErrorCode::Unauthorized, detail);
-            let header = header.map_err(|_| unauthorized("the Authorization header is not text"))?;
+            let header =
+                header.map_err(|_| unauthorized("the Authorization header is not text"))?;
             let token = header
                 .strip_prefix("Bearer ")
                 .map(str::trim)
@@ -202,6 +203,10 @@ mod tests {
             .require_role(&[Role::Admin, Role::Director], "revealing a seed")
             .expect_err("forbidden");
         assert_eq!(error.code, ErrorCode::Forbidden);
-        assert!(error.detail.contains("admin or director"), "{}", error.detail);
+        assert!(
+            error.detail.contains("admin or director"),
+            "{}",
+            error.detail
+        );
     }
 }

@@ -120,9 +120,11 @@ impl ErrorCode {
                 "The token's role does not allow this",
             ),
             ErrorCode::GameNotFound => (StatusCode::NOT_FOUND, "game-not-found", "No such game"),
-            ErrorCode::RulesetNotFound => {
-                (StatusCode::NOT_FOUND, "ruleset-not-found", "No such ruleset")
-            }
+            ErrorCode::RulesetNotFound => (
+                StatusCode::NOT_FOUND,
+                "ruleset-not-found",
+                "No such ruleset",
+            ),
             ErrorCode::BattleNotFound => {
                 (StatusCode::NOT_FOUND, "battle-not-found", "No such battle")
             }

@@ -20,7 +20,9 @@ use warlog_events::{IdempotencyKey, Metadata, NewEvent, RecordedEvent, StreamId}
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
 use warlog_store::games::{load_seed, record_response, recorded_response, save_seed};
-use warlog_store::{append, read_stream, AppendOutcome, ExpectedVersion, GenericClient, StoreError};
+use warlog_store::{
+    append, read_stream, AppendOutcome, ExpectedVersion, GenericClient, StoreError,
+};
 
 use crate::auth::{Identity, Role};
 use crate::error::{ApiError, ErrorCode};
@@ -108,7 +110,10 @@ async fn fold_from(
         }
         let events = read_stream(client, stream, from, PAGE).await?;
         let full_page = events.len() == PAGE as usize;
-        for event in events.iter().filter(|e| until.is_none_or(|u| e.stream_version <= u)) {
+        for event in events
+            .iter()
+            .filter(|e| until.is_none_or(|u| e.stream_version <= u))
+        {
             log = Some(fold_one(log, event)?);
         }
         if !full_page {
@@ -191,7 +196,9 @@ impl Expected {
             ),
             Expected::Body(v) => ApiError::new(
                 ErrorCode::VersionConflict,
-                format!("the request was written for version {v}; the game is at version {current}"),
+                format!(
+                    "the request was written for version {v}; the game is at version {current}"
+                ),
             ),
             Expected::Unstated => ApiError::new(
                 ErrorCode::VersionConflict,
@@ -223,7 +230,12 @@ pub struct WriteRequest {
 impl WriteRequest {
     pub fn fingerprint_of(caller: &Identity, method: &str, path: &str, body: &[u8]) -> [u8; 32] {
         let mut digest = Sha256::new();
-        for part in [caller.actor().as_bytes(), method.as_bytes(), path.as_bytes(), body] {
+        for part in [
+            caller.actor().as_bytes(),
+            method.as_bytes(),
+            path.as_bytes(),
+            body,
+        ] {
             digest.update((part.len() as u64).to_be_bytes());
             digest.update(part);
         }
@@ -322,9 +334,13 @@ fn accepted(
     for (event, at) in decided.iter().zip(&outcome.events) {
         if let GameStreamEvent::Played(played) = event {
             let number = battles_before + battles.len() + 1;
-            if let Some(view) =
-                battle_view(after.ruleset, number, at.stream_version, after.state.round, played)
-            {
+            if let Some(view) = battle_view(
+                after.ruleset,
+                number,
+                at.stream_version,
+                after.state.round,
+                played,
+            ) {
                 battles.push(view);
             }
         }
@@ -345,18 +361,30 @@ enum Extra {
     SaveSeed([u8; 32]),
 }
 
+/// One append of a write, and the status its answer will have.
+struct Append<'a> {
+    stream: &'a StreamId,
+    expected: ExpectedVersion,
+    events: &'a [NewEvent],
+    extra: Extra,
+    status: StatusCode,
+}
+
 /// Appends and records the answer in one transaction. `Ok(None)`: the stream moved on.
 async fn commit(
     state: &AppState,
     client: &mut warlog_store::PooledClient,
-    stream: &StreamId,
-    expected: ExpectedVersion,
     request: &WriteRequest,
-    events: &[NewEvent],
-    extra: Extra,
+    write: Append<'_>,
     render: impl FnOnce(&AppendOutcome) -> Result<serde_json::Value, ApiError>,
-    status: StatusCode,
 ) -> Result<Option<WriteAnswer>, ApiError> {
+    let Append {
+        stream,
+        expected,
+        events,
+        extra,
+        status,
+    } = write;
     let tx = client.transaction().await.map_err(StoreError::from)?;
     if let Extra::SaveSeed(seed) = &extra {
         save_seed(&tx, stream, seed).await?;
@@ -368,8 +396,14 @@ async fn commit(
     };
     let body = render(&outcome)?;
     if let Some(key) = &request.key {
-        match record_response(&tx, key.as_str(), &request.fingerprint, status.as_u16(), &body)
-            .await
+        match record_response(
+            &tx,
+            key.as_str(),
+            &request.fingerprint,
+            status.as_u16(),
+            &body,
+        )
+        .await
         {
             Ok(()) => {}
             // The same request, sent twice at once: the other one answered first.
@@ -420,17 +454,16 @@ pub async fn write(
         }
         let events = request.encode(&decided)?;
         let battles_before = log.battles;
-        let answer = commit(
-            state,
-            &mut client,
+        let append = Append {
             stream,
-            ExpectedVersion::Exact(log.version),
-            request,
-            &events,
-            Extra::None,
-            |outcome| accepted(&after, stream, &events, &decided, outcome, battles_before),
-            StatusCode::OK,
-        )
+            expected: ExpectedVersion::Exact(log.version),
+            events: &events,
+            extra: Extra::None,
+            status: StatusCode::OK,
+        };
+        let answer = commit(state, &mut client, request, append, |outcome| {
+            accepted(&after, stream, &events, &decided, outcome, battles_before)
+        })
         .await?;
         match answer {
             Some(answer) => {
@@ -485,23 +518,26 @@ pub async fn create(
     let log = GameLog::new(created.clone()).map_err(corrupt)?;
     let events = request.encode(&[GameStreamEvent::Created(created)])?;
     let view = crate::views::GameView::of(&log);
-    commit(
-        state,
-        &mut client,
-        &stream,
-        ExpectedVersion::NoStream,
-        request,
-        &events,
-        Extra::SaveSeed(seed),
-        |_| serde_json::to_value(&view).map_err(corrupt),
-        StatusCode::CREATED,
-    )
+    let append = Append {
+        stream: &stream,
+        expected: ExpectedVersion::NoStream,
+        events: &events,
+        extra: Extra::SaveSeed(seed),
+        status: StatusCode::CREATED,
+    };
+    commit(state, &mut client, request, append, |_| {
+        serde_json::to_value(&view).map_err(corrupt)
+    })
     .await?
     .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a new game id was taken"))
 }
 
 /// Whether `caller` may act in this game (for `power`, when a player orders).
-pub fn authorize(caller: &Identity, log: &GameLog, power: Option<warlog_rules::board::Power>) -> Result<(), ApiError> {
+pub fn authorize(
+    caller: &Identity,
+    log: &GameLog,
+    power: Option<warlog_rules::board::Power>,
+) -> Result<(), ApiError> {
     let forbidden = |detail: String| Err(ApiError::new(ErrorCode::Forbidden, detail));
     match caller.role {
         Role::Admin => Ok(()),

@@ -33,10 +33,7 @@ impl TryFrom<i64> for UnitCount {
     fn try_from(value: i64) -> Result<Self, Self::Error> {
         match u32::try_from(value) {
             Ok(n) if (1..=Self::MAX).contains(&n) => Ok(UnitCount(n)),
-            _ => Err(format!(
-                "a unit count is 1 to {}, not {value}",
-                Self::MAX
-            )),
+            _ => Err(format!("a unit count is 1 to {}, not {value}", Self::MAX)),
         }
     }
 }
@@ -190,7 +187,10 @@ impl Names<'_> {
 
     fn units(&self, list: &UnitList) -> Result<Vec<(UnitTypeId, u32)>, ApiError> {
         if list.is_empty() {
-            return Err(ApiError::malformed(format!("{}: name at least one unit", self.at)));
+            return Err(ApiError::malformed(format!(
+                "{}: name at least one unit",
+                self.at
+            )));
         }
         list.iter()
             .map(|(code, n)| Ok((self.unit(code)?, n.get())))
@@ -256,7 +256,10 @@ impl OrderInput {
                 kamikaze_target,
             } => Order::FightBattle(BattleOrders {
                 territory: names.place(territory)?,
-                combat: combat.as_deref().map(|c| names.combat_order(c)).transpose()?,
+                combat: combat
+                    .as_deref()
+                    .map(|c| names.combat_order(c))
+                    .transpose()?,
                 order_of_loss: order_of_loss
                     .iter()
                     .map(|c| names.unit(c))
@@ -319,14 +322,17 @@ mod tests {
     #[test]
     fn a_move_by_names_resolves_to_the_boards_ids() {
         let input = parse(serde_json::json!({
-            "type": "move", "units": {"INF": 2}, "path": ["Germany", "Poland"]
+            "type": "move", "units": {"INF": 2}, "path": ["Germany", "East Europe"]
         }))
         .expect("parses");
         let Order::Move { units, path } = input.resolve(ruleset(), "orders[0]").expect("resolves")
         else {
             panic!("a move");
         };
-        assert_eq!(units, vec![(ruleset().catalogue.id("INF").expect("INF"), 2)]);
+        assert_eq!(
+            units,
+            vec![(ruleset().catalogue.id("INF").expect("INF"), 2)]
+        );
         assert_eq!(path.len(), 2);
     }
 
@@ -342,12 +348,16 @@ mod tests {
     #[test]
     fn unknown_names_are_refused_with_what_and_where() {
         let order = parse(serde_json::json!({
-            "type": "move", "units": {"ZEPPELIN": 1}, "path": ["Germany", "Poland"]
+            "type": "move", "units": {"ZEPPELIN": 1}, "path": ["Germany", "East Europe"]
         }))
         .expect("parses");
         let error = order.resolve(ruleset(), "orders[3]").expect_err("unknown");
         assert_eq!(error.code, ErrorCode::UnknownUnit);
-        assert!(error.detail.starts_with("orders[3]: no unit \"ZEPPELIN\""), "{}", error.detail);
+        assert!(
+            error.detail.starts_with("orders[3]: no unit \"ZEPPELIN\""),
+            "{}",
+            error.detail
+        );
         let order = parse(serde_json::json!({
             "type": "place", "units": {"INF": 1}, "territory": "Atlantis"
         }))

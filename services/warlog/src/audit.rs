@@ -45,8 +45,8 @@ pub fn run(file: &Path, seed: Option<&str>, json: bool) -> Result<(), CliError> 
     let report = audit_game(&events, seed.as_ref());
     let mut out = std::io::stdout();
     if json {
-        let text = serde_json::to_string_pretty(&report)
-            .map_err(|e| CliError::Other(e.to_string()))?;
+        let text =
+            serde_json::to_string_pretty(&report).map_err(|e| CliError::Other(e.to_string()))?;
         writeln!(out, "{text}")?;
     } else {
         write!(out, "{}", report.render())?;

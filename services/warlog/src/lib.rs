@@ -13,8 +13,8 @@ use tokio::sync::watch;
 use tokio_postgres::NoTls;
 use warlog_api::{AppState, Telemetry};
 use warlog_store::catalog::StreamCatalog;
-use warlog_store::games::GameSummaries;
 use warlog_store::discover::{self, DiscoveryOptions, Server};
+use warlog_store::games::GameSummaries;
 use warlog_store::projector::{spawn_listener, Notifier, Projector};
 use warlog_store::{connect_pool, EventStore, PoolOptions, StoreMetrics};
 

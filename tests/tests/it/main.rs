@@ -2,6 +2,7 @@
 
 mod discovery;
 mod feed;
+mod games;
 mod http;
 mod immutability;
 mod openapi;

@@ -51,12 +51,7 @@ fn write_request(
     Ok(WriteRequest {
         caller: caller.clone(),
         key,
-        fingerprint: WriteRequest::fingerprint_of(
-            caller,
-            req.method().as_str(),
-            req.path(),
-            raw,
-        ),
+        fingerprint: WriteRequest::fingerprint_of(caller, req.method().as_str(), req.path(), raw),
         expected,
         now: OffsetDateTime::now_utc(),
     })
@@ -552,9 +547,8 @@ async fn all_battles(state: &AppState, game_id: &str) -> Result<Vec<BattleView>,
     let stream = game_stream(game_id)?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let events = games::read_all_events(&client, &stream).await?;
-    games::battles_of(&events)?.ok_or_else(|| {
-        ApiError::new(ErrorCode::GameNotFound, format!("no game {game_id:?}"))
-    })
+    games::battles_of(&events)?
+        .ok_or_else(|| ApiError::new(ErrorCode::GameNotFound, format!("no game {game_id:?}")))
 }
 
 /// One battle: JSON, or its listing in the seed's notation with `Accept: text/plain`.
@@ -584,7 +578,10 @@ pub async fn game_battle(
         .ok_or_else(|| {
             ApiError::new(
                 ErrorCode::BattleNotFound,
-                format!("game {id} has {} battles; there is no battle {n}", battles.len()),
+                format!(
+                    "game {id} has {} battles; there is no battle {n}",
+                    battles.len()
+                ),
             )
         })?;
     if wants_text {
@@ -642,7 +639,10 @@ pub async fn game_events(
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let events = games::read_all_events(&client, &stream).await?;
     if events.is_empty() {
-        return Err(ApiError::new(ErrorCode::GameNotFound, format!("no game {id:?}")));
+        return Err(ApiError::new(
+            ErrorCode::GameNotFound,
+            format!("no game {id:?}"),
+        ));
     }
     let views: Vec<EventView> = events.into_iter().map(EventView::from).collect();
     match format {
@@ -670,7 +670,10 @@ pub async fn game_audit(
     let events = games::read_all_events(&client, &stream).await?;
     drop(client);
     if events.is_empty() {
-        return Err(ApiError::new(ErrorCode::GameNotFound, format!("no game {id:?}")));
+        return Err(ApiError::new(
+            ErrorCode::GameNotFound,
+            format!("no game {id:?}"),
+        ));
     }
     let report = web::block(move || audit_game(&events, None))
         .await

@@ -1,4 +1,4 @@
-pub mod ops;
-pub mod streams;
 pub mod games;
 pub mod odds;
+pub mod ops;
+pub mod streams;

@@ -79,9 +79,14 @@ pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
         ApiError::new(code, format!("{side}: {}", e.message))
     };
     let mut battle = Battle::new(&catalogue, kind);
-    battle.attacker = Battle::army(&catalogue, &request.attacker).map_err(|e| invalid("attacker", e))?;
-    battle.defender = Battle::army(&catalogue, &request.defender).map_err(|e| invalid("defender", e))?;
-    for (side, army) in [("attacker", &battle.attacker), ("defender", &battle.defender)] {
+    battle.attacker =
+        Battle::army(&catalogue, &request.attacker).map_err(|e| invalid("attacker", e))?;
+    battle.defender =
+        Battle::army(&catalogue, &request.defender).map_err(|e| invalid("defender", e))?;
+    for (side, army) in [
+        ("attacker", &battle.attacker),
+        ("defender", &battle.defender),
+    ] {
         let units: u32 = army.iter().map(|(_, n)| n).sum();
         if units > MAX_UNITS_PER_SIDE {
             return Err(ApiError::malformed(format!(

@@ -1,0 +1,995 @@
+//! The GM service over HTTP against real PostgreSQL: a Cut-Throat game from creation to
+//! placements and an offline audit of its export; the seed kept secret until the reveal;
+//! races, retries and bad input that change nothing.
+
+use std::io::Write as _;
+use std::sync::{Arc, Mutex};
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header::HeaderMap;
+use actix_web::http::StatusCode;
+use actix_web::test::{self, TestRequest};
+use actix_web::web::Bytes;
+use serde_json::{json, Value};
+use warlog_api::auth::{issue_token, Role};
+use warlog_api::{AppState, Telemetry};
+use warlog_events::audit::{audit_game, Verdict};
+use warlog_events::game::GameLog;
+use warlog_events::{relink, RecordedEvent};
+use warlog_rules::dice::GameSeed;
+use warlog_store::games::GameSummaries;
+use warlog_store::projector::Projector;
+use warlog_store::StoreMetrics;
+use warlog_tests::TestDb;
+
+const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
+
+#[derive(Debug)]
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+
+    fn code(&self) -> String {
+        self.json()["code"].as_str().unwrap_or_default().to_owned()
+    }
+}
+
+/// The app under test, as `test::init_service` makes it.
+trait TestApp<B>:
+    Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+{
+}
+
+impl<S, B> TestApp<B> for S where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+{
+}
+
+async fn call<B: MessageBody>(app: &impl TestApp<B>, req: TestRequest) -> Reply {
+    let res = test::call_service(app, req.to_request()).await;
+    let status = res.status();
+    let headers = res.headers().clone();
+    let body = test::read_body(res).await;
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn assert_problem(reply: &Reply, status: StatusCode, code: &str) {
+    assert_eq!(
+        (reply.status, reply.code().as_str()),
+        (status, code),
+        "{:?}",
+        reply.json()
+    );
+}
+
+fn get(uri: &str) -> TestRequest {
+    TestRequest::get().uri(uri)
+}
+
+fn post(uri: &str, token: &str, body: &Value) -> TestRequest {
+    TestRequest::post()
+        .uri(uri)
+        .insert_header(("Authorization", format!("Bearer {token}")))
+        .set_json(body)
+}
+
+macro_rules! app {
+    ($db:expr) => {{
+        let telemetry = Telemetry::new().expect("metrics");
+        let state = AppState::without_notifier($db.pool.clone(), &telemetry);
+        test::init_service(warlog_api::app(state, &telemetry)).await
+    }};
+}
+
+/// A fresh database, the app on it, a game master's token and a new game of theirs.
+macro_rules! given_a_game {
+    () => {{
+        let db = TestDb::new().await;
+        let app = app!(db);
+        let gm = token(&db, "alice", Role::Gm).await;
+        let game = create_game(&app, &gm).await;
+        (db, app, gm, game)
+    }};
+}
+
+async fn token(db: &TestDb, name: &str, role: Role) -> String {
+    let client = db.pool.get().await.expect("connection");
+    issue_token(&client, name, role).await.expect("token")
+}
+
+async fn create_game<B: MessageBody>(app: &impl TestApp<B>, gm: &str) -> String {
+    let reply = call(
+        app,
+        post(
+            "/v1/games",
+            gm,
+            &json!({"ruleset": "cutthroat", "players": PLAYERS}),
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+    reply.json()["game_id"].as_str().expect("an id").to_owned()
+}
+
+/// A director's or game master's action on a game: `end` or `reveal`.
+async fn act<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+    action: &str,
+) -> Reply {
+    call(
+        app,
+        post(&format!("/v1/games/{game}/{action}"), token, &json!({})),
+    )
+    .await
+}
+
+async fn version<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> u64 {
+    call(app, get(&format!("/v1/games/{game}"))).await.json()["version"]
+        .as_u64()
+        .expect("a version")
+}
+
+/// Orders for `power`; panics unless accepted.
+async fn order<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+    power: &str,
+    orders: Value,
+) -> Value {
+    let reply = call(
+        app,
+        post(
+            &format!("/v1/games/{game}/orders"),
+            token,
+            &json!({"power": power, "orders": orders}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::OK,
+        "{power} {orders}: {:?}",
+        reply.json()
+    );
+    reply.json()
+}
+
+/// Ends phases until it is `power`'s `phase` in `round`.
+async fn pass_until<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+    round: u64,
+    power: &str,
+    phase: &str,
+) {
+    for _ in 0..500 {
+        let view = call(app, get(&format!("/v1/games/{game}"))).await.json();
+        if view["round"] == round && view["turn"] == power && view["phase"] == phase {
+            return;
+        }
+        let turn = view["turn"].as_str().expect("a turn").to_owned();
+        order(app, token, game, &turn, json!([{"type": "end_phase"}])).await;
+    }
+    panic!("never reached round {round}, {power}, {phase}");
+}
+
+/// In `round`, a German armour moves along `path` and takes its last place.
+async fn german_armour_takes<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+    round: u64,
+    path: &[&str],
+) {
+    pass_until(app, token, game, round, "germany", "CombatMove").await;
+    let target = path.last().expect("a path");
+    order(
+        app,
+        token,
+        game,
+        "germany",
+        json!([
+            {"type": "move", "units": {"ARM": 1}, "path": path},
+            {"type": "end_phase"},
+            {"type": "fight_battle", "territory": target},
+        ]),
+    )
+    .await;
+}
+
+async fn export<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> Vec<RecordedEvent> {
+    let reply = call(
+        app,
+        get(&format!("/v1/games/{game}/events")).insert_header(("Accept", "application/x-ndjson")),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    warlog::audit::read_export(reply.body.as_ref()).expect("an export")
+}
+
+fn write_export(events: &[RecordedEvent]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("warlog-export-{}.ndjson", uuid::Uuid::new_v4()));
+    let mut file = std::fs::File::create(&path).expect("a temp file");
+    for event in events {
+        serde_json::to_writer(&mut file, event).expect("written");
+        file.write_all(b"\n").expect("written");
+    }
+    path
+}
+
+/// The Cut-Throat game of the rules engine's scripted test, over HTTP with the server's
+/// dice: treaties in round 1, Moscow taken in round 2, a treaty broken by a bombing raid
+/// and a sea battle, Kazakh taken in round 3, Russia's war loan in round 4, the end.
+#[actix_web::test]
+async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_the_offline_audit() {
+    let (db, app, gm, game) = given_a_game!();
+    let created = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    assert_eq!(created["seats"].as_array().map(Vec::len), Some(5));
+    assert_eq!(created["seed"], Value::Null);
+    assert_eq!(created["seed_commitment"].as_str().map(str::len), Some(64));
+
+    for (a, b, terms) in [
+        ("russia", "united-kingdom", "alliance"),
+        ("united-kingdom", "germany", "non-aggression"),
+    ] {
+        order(
+            &app,
+            &gm,
+            &game,
+            a,
+            json!([{"type": "offer_agreement", "with": b, "terms": terms}]),
+        )
+        .await;
+        order(
+            &app,
+            &gm,
+            &game,
+            b,
+            json!([{"type": "accept_agreement", "from": a}]),
+        )
+        .await;
+    }
+    pass_until(&app, &gm, &game, 1, "russia", "NonCombatMove").await;
+    order(&app, &gm, &game, "russia", json!([
+        {"type": "move", "units": {"INF": 6, "ARM": 2, "FTR": 2}, "path": ["Russia", "Caucasus"]},
+        {"type": "move", "units": {"INF": 3, "ARM": 1, "FTR": 1}, "path": ["Karelia", "Caucasus"]},
+        {"type": "move", "units": {"INF": 1, "ARM": 1}, "path": ["Kazakh", "Novosibirsk"]},
+    ])).await;
+
+    german_armour_takes(&app, &gm, &game, 2, &["East Europe", "Karelia", "Russia"]).await;
+
+    pass_until(&app, &gm, &game, 2, "united-kingdom", "CombatMove").await;
+    order(&app, &gm, &game, "united-kingdom", json!([
+        {"type": "break_agreement", "with": "germany"},
+        {"type": "move", "units": {"BMB": 1}, "path": ["United Kingdom", "North Sea Zone", "West Europe", "Germany"]},
+        {"type": "move", "units": {"BB": 1}, "path": ["North Sea Zone", "Karelia Sea Zone"]},
+        {"type": "end_phase"},
+    ])).await;
+    let raid = order(
+        &app,
+        &gm,
+        &game,
+        "united-kingdom",
+        json!([{"type": "fight_battle", "territory": "Germany", "bombing_raid": true}]),
+    )
+    .await;
+    assert_eq!(raid["battles"][0]["kind"], "bombing-raid", "{raid}");
+    let sea = order(
+        &app,
+        &gm,
+        &game,
+        "united-kingdom",
+        json!([{"type": "fight_battle", "territory": "Karelia Sea Zone"}]),
+    )
+    .await;
+    let listing = sea["battles"][0]["listing"]
+        .as_str()
+        .expect("a listing")
+        .to_owned();
+    assert!(listing.starts_with("A1 "), "{listing}");
+
+    german_armour_takes(&app, &gm, &game, 3, &["Russia", "Kazakh"]).await;
+
+    pass_until(&app, &gm, &game, 4, "russia", "Repairs").await;
+    let loan = order(
+        &app,
+        &gm,
+        &game,
+        "russia",
+        json!([{"type": "apply_for_war_loan"}]),
+    )
+    .await;
+    assert_eq!(loan["events"][0]["event_type"], "WarLoanApplied", "{loan}");
+
+    // The battles, as JSON and in the seed's notation.
+    let battles = call(&app, get(&format!("/v1/games/{game}/battles")))
+        .await
+        .json();
+    assert!(
+        battles.as_array().is_some_and(|b| b.len() >= 4),
+        "{battles}"
+    );
+    let sea_number = battles
+        .as_array()
+        .and_then(|b| b.iter().find(|x| x["territory"] == "Karelia Sea Zone"))
+        .and_then(|b| b["number"].as_u64())
+        .expect("the sea battle");
+    let text = call(
+        &app,
+        get(&format!("/v1/games/{game}/battles/{sea_number}"))
+            .insert_header(("Accept", "text/plain")),
+    )
+    .await;
+    assert_eq!(text.status, StatusCode::OK);
+    assert_eq!(String::from_utf8_lossy(&text.body), listing);
+    let missing = call(&app, get(&format!("/v1/games/{game}/battles/999"))).await;
+    assert_problem(&missing, StatusCode::NOT_FOUND, "battle-not-found");
+
+    // Not over yet: no placements; then the end, which reveals the seed.
+    let early = call(&app, get(&format!("/v1/games/{game}/placements"))).await;
+    assert_problem(&early, StatusCode::CONFLICT, "game-not-ended");
+    let ended = act(&app, &gm, &game, "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    let ended = ended.json();
+    let types: Vec<&str> = ended["events"]
+        .as_array()
+        .map(|e| e.iter().filter_map(|x| x["event_type"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(types, ["GameEnded", "SeedRevealed"]);
+    let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
+        .await
+        .json();
+    let rows = placements["placements"].as_array().expect("rows");
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0]["power"], "germany", "{placements}");
+    assert_eq!(rows[4]["power"], "russia", "{placements}");
+    let points: f64 = rows.iter().filter_map(|r| r["points_value"].as_f64()).sum();
+    assert!(
+        (points - 7.0).abs() < 1e-9,
+        "5 + 3 + 2 - 1 - 2 points in all: {placements}"
+    );
+    assert!(placements["tie_policy"]
+        .as_str()
+        .is_some_and(|p| p.contains("share")));
+
+    // The server's audit, and the offline one on the export.
+    let audit = call(&app, get(&format!("/v1/games/{game}/audit")))
+        .await
+        .json();
+    assert!(
+        audit["checks"]
+            .as_array()
+            .is_some_and(|c| c.iter().all(|c| c["verdict"] == "pass")),
+        "{audit}"
+    );
+    let events = export(&app, &game).await;
+    let path = write_export(&events);
+    warlog::audit::run(&path, None, false).expect("the export passes the offline audit");
+
+    // (a) One die in a battle changed: the chain names the event; with the chain
+    // recomputed by a forger, the dice check names it.
+    let battle_at = events
+        .iter()
+        .position(|e| {
+            e.event_type.as_str() == "BattleFought"
+                && e.payload["dice"].as_array().is_some_and(|d| !d.is_empty())
+        })
+        .expect("a battle with dice");
+    let version = events[battle_at].stream_version;
+    let mut forged = events.clone();
+    let die = forged[battle_at].payload["dice"][0]
+        .as_u64()
+        .expect("a die");
+    forged[battle_at].payload["dice"][0] = json!(die % 6 + 1);
+    let error = warlog::audit::run(&write_export(&forged), None, false).expect_err("fails");
+    assert!(
+        error
+            .to_string()
+            .contains(&format!("chain at event {version}")),
+        "{error}"
+    );
+    relink(&mut forged);
+    let report = audit_game(&forged, None);
+    let dice = report
+        .checks
+        .iter()
+        .find(|c| c.name == "dice")
+        .expect("a dice check");
+    assert_eq!(
+        (dice.verdict, dice.event),
+        (Verdict::Fail, Some(version)),
+        "{}",
+        report.render()
+    );
+
+    // (b) One payload changed.
+    let mut forged = events.clone();
+    let middle = forged.len() / 2;
+    forged[middle].payload["power"] = json!("japan");
+    let error = warlog::audit::run(&write_export(&forged), None, false).expect_err("fails");
+    assert!(
+        error
+            .to_string()
+            .contains(&format!("at event {}", middle + 1)),
+        "{error}"
+    );
+
+    // (c) The wrong seed.
+    let wrong = hex::encode([7u8; 32]);
+    let error = warlog::audit::run(&path, Some(&wrong), false).expect_err("fails");
+    assert!(
+        error.to_string().contains("commitment at event 1"),
+        "{error}"
+    );
+
+    // The right seed, given by hand, passes too.
+    let revealed = call(&app, get(&format!("/v1/games/{game}"))).await.json()["seed"]
+        .as_str()
+        .expect("revealed")
+        .to_owned();
+    warlog::audit::run(&path, Some(&revealed), false).expect("passes with the seed given");
+    let _ = std::fs::remove_file(path);
+
+    // The game is listed by the projector, and filters find it.
+    Projector::new(db.pool.clone(), GameSummaries, StoreMetrics::unregistered())
+        .catch_up()
+        .await
+        .expect("projected");
+    let listed = call(&app, get("/v1/games?player=ann&status=ended"))
+        .await
+        .json();
+    assert_eq!(listed["games"][0]["game_id"], game.as_str(), "{listed}");
+    let none = call(&app, get("/v1/games?status=running")).await.json();
+    assert_eq!(none["games"].as_array().map(Vec::len), Some(0));
+}
+
+/// A `tracing` writer that keeps every log line.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut lines) = self.0.lock() {
+            lines.extend_from_slice(buf);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Every log line of this test process. A global subscriber, because a thread-local one
+/// misses lines while other tests run (tracing caches each call site's interest globally).
+fn captured_logs() -> Captured {
+    static LOGS: std::sync::OnceLock<Captured> = std::sync::OnceLock::new();
+    LOGS.get_or_init(|| {
+        let logs = Captured::default();
+        let writer = logs.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).expect("the only global subscriber");
+        logs
+    })
+    .clone()
+}
+
+#[actix_web::test]
+async fn before_the_reveal_no_body_header_log_line_or_metric_shows_the_seed() {
+    let logs = captured_logs();
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "alice", Role::Gm).await;
+    let director = token(&db, "dora", Role::Director).await;
+    let game = create_game(&app, &gm).await;
+    let seed: Vec<u8> = db
+        .admin()
+        .await
+        .query_one(
+            "SELECT seed FROM dice_seeds WHERE stream_id = $1",
+            &[&format!("game-{game}")],
+        )
+        .await
+        .expect("the seed")
+        .get(0);
+    let needles = [hex::encode(&seed), hex::encode(&seed).to_uppercase()];
+
+    let mut seen: Vec<u8> = Vec::new();
+    let mut keep = |reply: Reply| {
+        for (name, value) in reply.headers.iter() {
+            seen.extend_from_slice(name.as_str().as_bytes());
+            seen.extend_from_slice(value.as_bytes());
+        }
+        seen.extend_from_slice(&reply.body);
+    };
+    keep(call(&app, post(&format!("/v1/games/{game}/orders"), &gm,
+        &json!({"orders": [{"type": "end_phase"}, {"type": "end_phase"}, {"type": "purchase", "units": {"INF": 2}}]}))).await);
+    keep(
+        call(
+            &app,
+            post(
+                &format!("/v1/games/{game}/orders"),
+                &gm,
+                &json!({"orders": [{"type": "purchase", "units": {"XX": 2}}]}),
+            ),
+        )
+        .await,
+    );
+    for uri in [
+        "",
+        "/board",
+        "/board?version=1",
+        "/battles",
+        "/placements",
+        "/events",
+        "/audit",
+    ] {
+        keep(call(&app, get(&format!("/v1/games/{game}{uri}"))).await);
+    }
+    keep(
+        call(
+            &app,
+            get(&format!("/v1/games/{game}/events"))
+                .insert_header(("Accept", "application/x-ndjson")),
+        )
+        .await,
+    );
+    keep(call(&app, get(&format!("/v1/streams/game-{game}/events"))).await);
+    keep(call(&app, get("/v1/events")).await);
+    keep(call(&app, get("/v1/games")).await);
+    keep(call(&app, get("/metrics")).await);
+    let logged = logs.0.lock().map(|l| l.clone()).unwrap_or_default();
+    assert!(!logged.is_empty(), "the requests were logged");
+    for needle in &needles {
+        assert!(
+            !String::from_utf8_lossy(&seen).contains(needle.as_str()),
+            "a response showed the seed"
+        );
+        assert!(
+            !String::from_utf8_lossy(&logged).contains(needle.as_str()),
+            "a log line showed the seed"
+        );
+    }
+
+    // The search would have found it: after the reveal, the seed is public.
+    let player = token(&db, "ann", Role::Player).await;
+    let refused = act(&app, &player, &game, "reveal").await;
+    assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
+    let revealed = act(&app, &director, &game, "reveal").await;
+    assert_eq!(revealed.status, StatusCode::OK, "{:?}", revealed.json());
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    assert_eq!(view["seed"], needles[0].as_str());
+    let again = act(&app, &director, &game, "reveal").await;
+    assert_eq!(
+        (again.status, again.json()["violation"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("already-revealed"))
+    );
+}
+
+#[actix_web::test]
+async fn two_clients_at_one_version_get_one_success_and_one_409_and_a_retried_key_gets_the_first_answer(
+) {
+    let (_db, app, gm, game) = given_a_game!();
+    let at = version(&app, &game).await;
+    let uri = format!("/v1/games/{game}/orders");
+    // Both are decided at the same version; only one can append.
+    let first = json!({"expected_version": at, "orders": [{"type": "end_phase"}]});
+    let second =
+        json!({"expected_version": at, "orders": [{"type": "end_phase"}, {"type": "end_phase"}]});
+    let (a, b) = futures_util::future::join(
+        call(&app, post(&uri, &gm, &first)),
+        call(&app, post(&uri, &gm, &second)),
+    )
+    .await;
+    let mut statuses = [a.status, b.status];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{:?} {:?}",
+        a.json(),
+        b.json()
+    );
+    let (won, lost) = if a.status == StatusCode::OK {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    assert_eq!(lost.code(), "version-conflict");
+    let won_events = won.json()["events"]
+        .as_array()
+        .map(Vec::len)
+        .expect("events") as u64;
+    assert_eq!(lost.json()["current_version"], at + won_events);
+    assert_eq!(
+        version(&app, &game).await,
+        at + won_events,
+        "nothing appended for the loser"
+    );
+
+    // If-Match at a stale version: 412.
+    let stale = call(
+        &app,
+        post(&uri, &gm, &json!({"orders": [{"type": "end_phase"}]}))
+            .insert_header(("If-Match", format!("\"{at}\""))),
+    )
+    .await;
+    assert_problem(
+        &stale,
+        StatusCode::PRECONDITION_FAILED,
+        "precondition-failed",
+    );
+
+    // A retried request with the same key: the first answer, nothing appended.
+    let keyed = || {
+        post(&uri, &gm, &json!({"orders": [{"type": "end_phase"}]}))
+            .insert_header(("Idempotency-Key", "turn-7-russia"))
+    };
+    let once = call(&app, keyed()).await;
+    assert_eq!(once.status, StatusCode::OK);
+    let after = version(&app, &game).await;
+    let twice = call(&app, keyed()).await;
+    assert_eq!(twice.status, StatusCode::OK);
+    assert_eq!(twice.json(), once.json());
+    assert_eq!(
+        twice
+            .headers
+            .get("Idempotent-Replayed")
+            .and_then(|v| v.to_str().ok()),
+        Some("true")
+    );
+    assert_eq!(version(&app, &game).await, after);
+    // The same key for another request: refused.
+    let other = call(
+        &app,
+        post(
+            &uri,
+            &gm,
+            &json!({"orders": [{"type": "end_phase"}, {"type": "end_phase"}]}),
+        )
+        .insert_header(("Idempotency-Key", "turn-7-russia")),
+    )
+    .await;
+    assert_problem(
+        &other,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "idempotency-key-reused",
+    );
+    assert_eq!(version(&app, &game).await, after);
+}
+
+#[actix_web::test]
+async fn bad_input_gets_the_right_status_and_code_and_leaves_the_stream_unchanged() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "alice", Role::Gm).await;
+    let auditor = token(&db, "audrey", Role::Auditor).await;
+    let game = create_game(&app, &gm).await;
+    let seats = call(&app, get(&format!("/v1/games/{game}"))).await.json()["seats"].clone();
+    let seat_of = |player: &str| {
+        seats
+            .as_array()
+            .and_then(|s| s.iter().find(|x| x["player"] == player))
+            .map(|x| x["power"].as_str().unwrap_or_default().to_owned())
+            .expect("seated")
+    };
+    let ann = token(&db, "ann", Role::Player).await;
+    let bobs_power = seat_of("bob");
+    let uri = format!("/v1/games/{game}/orders");
+    let at = version(&app, &game).await;
+
+    let cases: Vec<(&str, TestRequest, StatusCode, &str)> = vec![
+        (
+            "malformed JSON",
+            TestRequest::post()
+                .uri(&uri)
+                .insert_header(("Authorization", format!("Bearer {gm}")))
+                .insert_header(("Content-Type", "application/json"))
+                .set_payload("{\"orders\": ["),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "unknown unit",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": [{"type": "end_phase"}, {"type": "end_phase"}, {"type": "purchase", "units": {"ZEPPELIN": 1}}]}),
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown-unit",
+        ),
+        (
+            "unknown territory",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": [{"type": "move", "units": {"INF": 1}, "path": ["Russia", "Atlantis"]}]}),
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown-territory",
+        ),
+        (
+            "negative count",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": [{"type": "purchase", "units": {"INF": -3}}]}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "huge count",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": [{"type": "purchase", "units": {"INF": 4_000_000_000u64}}]}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "another player's power",
+            post(
+                &uri,
+                &ann,
+                &json!({"power": bobs_power, "orders": [{"type": "end_phase"}]}),
+            ),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+        (
+            "an auditor ordering",
+            post(&uri, &auditor, &json!({"orders": [{"type": "end_phase"}]})),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+        (
+            "no token",
+            TestRequest::post()
+                .uri(&uri)
+                .set_json(json!({"orders": [{"type": "end_phase"}]})),
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+        ),
+        (
+            "an unknown token",
+            post(
+                &uri,
+                "wl_nonsense",
+                &json!({"orders": [{"type": "end_phase"}]}),
+            ),
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+        ),
+        (
+            "out of phase",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": [{"type": "purchase", "units": {"INF": 1}}]}),
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rule-violation",
+        ),
+        (
+            "all or nothing",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": [{"type": "end_phase"}, {"type": "place", "territory": "Russia", "units": {"INF": 1}}]}),
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rule-violation",
+        ),
+        (
+            "a 10 MB body",
+            TestRequest::post()
+                .uri(&uri)
+                .insert_header(("Authorization", format!("Bearer {gm}")))
+                .insert_header(("Content-Type", "application/json"))
+                .set_payload(vec![b' '; 10 * 1024 * 1024]),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload-too-large",
+        ),
+        (
+            "a stale version",
+            post(
+                &uri,
+                &gm,
+                &json!({"expected_version": at + 5, "orders": [{"type": "end_phase"}]}),
+            ),
+            StatusCode::CONFLICT,
+            "version-conflict",
+        ),
+        (
+            "no orders",
+            post(&uri, &gm, &json!({"orders": []})),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "an unknown game",
+            post(
+                "/v1/games/nope/orders",
+                &gm,
+                &json!({"orders": [{"type": "end_phase"}]}),
+            ),
+            StatusCode::NOT_FOUND,
+            "game-not-found",
+        ),
+    ];
+    for (what, request, status, code) in cases {
+        let reply = call(&app, request).await;
+        assert_eq!(
+            (reply.status, reply.code().as_str()),
+            (status, code),
+            "{what}: {:?}",
+            reply.json()
+        );
+        assert_eq!(
+            reply
+                .headers
+                .get("Content-Type")
+                .and_then(|v| v.to_str().ok()),
+            Some("application/problem+json"),
+            "{what}"
+        );
+        assert_eq!(version(&app, &game).await, at, "{what} appended nothing");
+    }
+    let violation = call(
+        &app,
+        post(
+            &uri,
+            &gm,
+            &json!({"orders": [{"type": "purchase", "units": {"INF": 1}}]}),
+        ),
+    )
+    .await
+    .json();
+    assert!(
+        violation["violation"].is_string() && violation["rule"].is_string(),
+        "{violation}"
+    );
+    assert!(
+        violation["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("orders[0]:")),
+        "{violation}"
+    );
+
+    // Creating games: roles, rulesets and player lists are checked too.
+    for (who, body, status, code) in [
+        (
+            &auditor,
+            json!({"ruleset": "cutthroat", "players": PLAYERS}),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+        (
+            &gm,
+            json!({"ruleset": "cutthroat", "players": ["ann"]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rule-violation",
+        ),
+        (
+            &gm,
+            json!({"ruleset": "chess", "players": PLAYERS}),
+            StatusCode::NOT_FOUND,
+            "ruleset-not-found",
+        ),
+        (
+            &gm,
+            json!({"ruleset": "cutthroat", "players": ["a", "a", "b", "c", "d"]}),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+    ] {
+        assert_problem(
+            &call(&app, post("/v1/games", who, &body)).await,
+            status,
+            code,
+        );
+    }
+
+    // A player orders for their own power when it is its turn.
+    let russia_player = seat_of_power(&seats, "russia");
+    let own = token(&db, &russia_player, Role::Player).await;
+    let mine = call(
+        &app,
+        post(
+            &uri,
+            &own,
+            &json!({"power": "russia", "orders": [{"type": "end_phase"}]}),
+        ),
+    )
+    .await;
+    assert_eq!(mine.status, StatusCode::OK, "{:?}", mine.json());
+}
+
+fn seat_of_power(seats: &Value, power: &str) -> String {
+    seats
+        .as_array()
+        .and_then(|s| s.iter().find(|x| x["power"] == power))
+        .and_then(|x| x["player"].as_str())
+        .expect("seated")
+        .to_owned()
+}
+
+#[actix_web::test]
+async fn the_board_at_version_n_is_the_board_folded_from_the_first_n_events() {
+    let (_db, app, gm, game) = given_a_game!();
+    pass_until(&app, &gm, &game, 1, "russia", "Purchase").await;
+    order(
+        &app,
+        &gm,
+        &game,
+        "russia",
+        json!([{"type": "purchase", "units": {"INF": 3}}]),
+    )
+    .await;
+    pass_until(&app, &gm, &game, 1, "russia", "Placement").await;
+    order(
+        &app,
+        &gm,
+        &game,
+        "russia",
+        json!([{"type": "place", "territory": "Russia", "units": {"INF": 3}}]),
+    )
+    .await;
+    pass_until(&app, &gm, &game, 1, "germany", "Purchase").await;
+    let events = export(&app, &game).await;
+    for n in [1, 2, events.len() / 2, events.len() - 1, events.len()] {
+        let served = call(&app, get(&format!("/v1/games/{game}/board?version={n}"))).await;
+        assert_eq!(served.status, StatusCode::OK);
+        let folded = GameLog::fold(&events[..n]).expect("folds");
+        let expected =
+            serde_json::to_value(warlog_api::views::BoardView::of(&folded)).expect("json");
+        assert_eq!(served.json(), expected, "version {n}");
+    }
+    let beyond = call(
+        &app,
+        get(&format!(
+            "/v1/games/{game}/board?version={}",
+            events.len() + 1
+        )),
+    )
+    .await;
+    assert_eq!(beyond.status, StatusCode::BAD_REQUEST);
+    let rulesets = call(&app, get("/v1/rulesets/cutthroat")).await.json();
+    assert!(rulesets["territories"]
+        .as_array()
+        .is_some_and(|t| t.len() > 100));
+    let odds = call(
+        &app,
+        TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({"attacker": "1 inf", "defender": "1 inf"})),
+    )
+    .await
+    .json();
+    assert!(
+        (odds["attacker_win"].as_f64().unwrap_or_default() - 0.25).abs() < 1e-12,
+        "{odds}"
+    );
+    let _ = GameSeed::from_bytes([0; 32]);
+}
