@@ -75,9 +75,20 @@ async fn interleaved<const N: usize>(
 /// Runs every scenario in a fresh database on `server` and prints a Markdown table.
 /// `slice` is the length of one slice of one workload.
 pub async fn append(server: &Server, slice: Duration) -> Result<(), CliError> {
+    in_throwaway_database(server, async |database| {
+        run_scenarios(server, database, slice).await
+    })
+    .await
+}
+
+/// Runs `bench` on a fresh database, dropped afterwards whatever the outcome.
+pub async fn in_throwaway_database(
+    server: &Server,
+    bench: impl AsyncFnOnce(&str) -> Result<(), CliError>,
+) -> Result<(), CliError> {
     let database = format!("warlog_bench_{}", Uuid::new_v4().simple());
     server.create_database(&database).await?;
-    let result = run_scenarios(server, &database, slice).await;
+    let result = bench(&database).await;
     server.drop_database(&database).await?;
     result
 }

@@ -138,6 +138,13 @@ pub enum TokenCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
+    /// Orders accepted per second through HTTP on one game and across 50, with p50 and p99
+    /// latency, against `GET /healthz` as the baseline.
+    Orders {
+        /// Seconds each workload runs.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
     /// Appends per second by concurrent writers, against plain INSERTs as the baseline.
     Append {
         /// Seconds of one slice: each workload runs 5 slices, alternating with the ones it

@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod bench;
+pub mod bench_http;
 pub mod cli;
 pub mod odds;
 
@@ -94,15 +95,19 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             std::io::stdout().write_all(warlog_api::openapi_pretty_json().as_bytes())?;
             Ok(())
         }
-        Command::Bench { bench } => match bench {
-            cli::BenchCommand::Append { seconds } => {
-                let options = discovery_options(&cli.database);
-                let server = discover::discover(&options).await?;
-                let result = bench::append(&server, Duration::from_secs_f64(seconds)).await;
-                server.shutdown().await;
-                result
-            }
-        },
+        Command::Bench { bench } => {
+            let server = discover::discover(&discovery_options(&cli.database)).await?;
+            let result = match bench {
+                cli::BenchCommand::Append { seconds } => {
+                    bench::append(&server, Duration::from_secs_f64(seconds)).await
+                }
+                cli::BenchCommand::Orders { seconds } => {
+                    bench_http::orders(&server, Duration::from_secs_f64(seconds)).await
+                }
+            };
+            server.shutdown().await;
+            result
+        }
     }
 }
 
