@@ -19,7 +19,9 @@ use warlog_events::game::{GameLog, GameStreamEvent};
 use warlog_events::{IdempotencyKey, Metadata, NewEvent, RecordedEvent, StreamId};
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
-use warlog_store::games::{load_seed, record_response, recorded_response, save_seed};
+use warlog_store::games::{
+    load_seed, mark_seed_revealed, record_response, recorded_response, save_seed,
+};
 use warlog_store::{
     append, read_stream, AppendOutcome, ExpectedVersion, GenericClient, StoreError,
 };
@@ -359,6 +361,8 @@ enum Extra {
     None,
     /// A new game: keep its seed.
     SaveSeed([u8; 32]),
+    /// The write reveals the seed: note when.
+    SeedRevealed,
 }
 
 /// One append of a write, and the status its answer will have.
@@ -386,8 +390,10 @@ async fn commit(
         status,
     } = write;
     let tx = client.transaction().await.map_err(StoreError::from)?;
-    if let Extra::SaveSeed(seed) = &extra {
-        save_seed(&tx, stream, seed).await?;
+    match &extra {
+        Extra::SaveSeed(seed) => save_seed(&tx, stream, seed).await?,
+        Extra::SeedRevealed => mark_seed_revealed(&tx, stream).await?,
+        Extra::None => {}
     }
     let outcome = match append(&tx, stream, expected, events, None).await {
         Ok(outcome) => outcome,
@@ -458,7 +464,14 @@ pub async fn write(
             stream,
             expected: ExpectedVersion::Exact(log.version),
             events: &events,
-            extra: Extra::None,
+            extra: if decided
+                .iter()
+                .any(|e| matches!(e, GameStreamEvent::SeedRevealed(_)))
+            {
+                Extra::SeedRevealed
+            } else {
+                Extra::None
+            },
             status: StatusCode::OK,
         };
         let answer = commit(state, &mut client, request, append, |outcome| {

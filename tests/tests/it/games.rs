@@ -577,6 +577,20 @@ async fn before_the_reveal_no_body_header_log_line_or_metric_shows_the_seed() {
     assert_eq!(revealed.status, StatusCode::OK, "{:?}", revealed.json());
     let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     assert_eq!(view["seed"], needles[0].as_str());
+    let noted: bool = db
+        .admin()
+        .await
+        .query_one(
+            "SELECT revealed_at IS NOT NULL FROM dice_seeds WHERE stream_id = $1",
+            &[&format!("game-{game}")],
+        )
+        .await
+        .expect("the seed row")
+        .get(0);
+    assert!(
+        noted,
+        "the reveal is noted in the secrets table in its transaction"
+    );
     let again = act(&app, &director, &game, "reveal").await;
     assert_eq!(
         (again.status, again.json()["violation"].as_str()),

@@ -522,8 +522,6 @@ pub async fn reveal_seed(
         Ok(vec![reveal_event(seed)])
     })
     .await?;
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    warlog_store::games::mark_seed_revealed(&client, &stream).await?;
     Ok(answer(written, None))
 }
 
