@@ -151,6 +151,10 @@ impl AuditReport {
     }
 }
 
+/// How many events after a dice-bearing one the auditor compares a re-decided order with:
+/// far more than any order makes (a battle, then the agreements a capital's loss voids).
+const ORDER_WINDOW: usize = 64;
+
 /// Audits a game stream's events (in stream order) with the seed if the caller has one;
 /// without it, the seed revealed in the log (if any) is used.
 pub fn audit_game(events: &[RecordedEvent], given_seed: Option<&GameSeed>) -> AuditReport {
@@ -240,15 +244,18 @@ pub fn audit_game(events: &[RecordedEvent], given_seed: Option<&GameSeed>) -> Au
     let mut dice_events = 0;
     for (i, (version, event)) in decoded.iter().enumerate().skip(1) {
         if let GameStreamEvent::Played(played) = event {
-            let recorded: Vec<&GameEvent> = decoded[i..]
-                .iter()
-                .filter_map(|(_, e)| match e {
-                    GameStreamEvent::Played(p) => Some(p),
-                    _ => None,
-                })
-                .collect();
             if let Some((power, order)) = order_behind(played) {
                 dice_events += 1;
+                // The order's events follow this one; an order makes only a few, so a
+                // short window of what follows is all a comparison can need.
+                let recorded: Vec<&GameEvent> = decoded[i..]
+                    .iter()
+                    .take(ORDER_WINDOW)
+                    .filter_map(|(_, e)| match e {
+                        GameStreamEvent::Played(p) => Some(p),
+                        _ => None,
+                    })
+                    .collect();
                 let rules = log.ruleset.rules();
                 let own = dice_rolled(played);
                 let mut recorded_dice = RecordedDice::new(&own);

@@ -130,6 +130,16 @@ pub enum GameStatus {
     Ended,
 }
 
+impl GameStatus {
+    /// As the API and the `game_summaries` read model write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Running => "running",
+            GameStatus::Ended => "ended",
+        }
+    }
+}
+
 /// A game folded from its stream: what it was created as, the board, and how far it got.
 #[derive(Debug, Clone)]
 pub struct GameLog {

@@ -130,8 +130,8 @@ fn fold_one(log: Option<GameLog>, event: &RecordedEvent) -> Result<GameLog, ApiE
     match (log, decoded) {
         (None, GameStreamEvent::Created(created)) => GameLog::new(created).map_err(corrupt),
         (None, _) => Err(corrupt("the stream does not start with GameCreated")),
-        (Some(mut log), event_) => {
-            log.apply(event.stream_version, &event_).map_err(corrupt)?;
+        (Some(mut log), decoded) => {
+            log.apply(event.stream_version, &decoded).map_err(corrupt)?;
             Ok(log)
         }
     }

@@ -56,7 +56,7 @@ impl GameView {
         GameView {
             game_id: log.created.game_id.clone(),
             ruleset: log.created.ruleset.clone(),
-            status: status(log).to_owned(),
+            status: log.status().as_str().to_owned(),
             version: log.version,
             round: log.state.round,
             phase: format!("{:?}", log.state.phase),
@@ -77,13 +77,6 @@ impl GameView {
             tournament: log.created.tournament.clone(),
             created_at: log.created.at.unix_seconds(),
         }
-    }
-}
-
-pub fn status(log: &GameLog) -> &'static str {
-    match log.status() {
-        warlog_events::game::GameStatus::Running => "running",
-        warlog_events::game::GameStatus::Ended => "ended",
     }
 }
 

@@ -870,6 +870,133 @@ async fn bad_input_gets_the_right_status_and_code_and_leaves_the_stream_unchange
         );
         assert_eq!(version(&app, &game).await, at, "{what} appended nothing");
     }
+    // Bad headers, queries and bodies elsewhere: named, and nothing appended.
+    let long_key = "k".repeat(1000);
+    let more: Vec<(&str, TestRequest, StatusCode, &str, &str)> = vec![
+        (
+            "If-Match that is no version",
+            post(&uri, &gm, &json!({"orders": [{"type": "end_phase"}]}))
+                .insert_header(("If-Match", "\"abc\"")),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "If-Match",
+        ),
+        (
+            "If-Match and expected_version disagree",
+            post(
+                &uri,
+                &gm,
+                &json!({"expected_version": at, "orders": [{"type": "end_phase"}]}),
+            )
+            .insert_header(("If-Match", format!("\"{}\"", at + 1))),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "give one",
+        ),
+        (
+            "an idempotency key too long",
+            post(&uri, &gm, &json!({"orders": [{"type": "end_phase"}]}))
+                .insert_header(("Idempotency-Key", long_key.as_str())),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "Idempotency-Key",
+        ),
+        (
+            "an unknown field",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": [{"type": "end_phase"}], "colour": "red"}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "colour",
+        ),
+        (
+            "an unknown order type",
+            post(&uri, &gm, &json!({"orders": [{"type": "nuke"}]})),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "orders[0]",
+        ),
+        (
+            "a board version that is no number",
+            get(&format!("/v1/games/{game}/board?version=abc")),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "version",
+        ),
+        (
+            "a board version of 0",
+            get(&format!("/v1/games/{game}/board?version=0")),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "version",
+        ),
+        (
+            "an unknown status filter",
+            get("/v1/games?status=paused"),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "status",
+        ),
+        (
+            "a battle number that is no number",
+            get(&format!("/v1/games/{game}/battles/first")),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "path",
+        ),
+        (
+            "an unknown ruleset option",
+            post(
+                "/v1/games",
+                &gm,
+                &json!({"ruleset": "cutthroat", "players": PLAYERS, "options": {"fog": true}}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "fog",
+        ),
+        (
+            "odds with an unknown unit",
+            TestRequest::post()
+                .uri("/v1/odds")
+                .set_json(json!({"attacker": "2 dragons", "defender": "1 inf"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown-unit",
+            "dragons",
+        ),
+        (
+            "odds for too big a battle",
+            TestRequest::post()
+                .uri("/v1/odds")
+                .set_json(json!({"attacker": "61 inf", "defender": "1 inf"})),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "at most 60",
+        ),
+        (
+            "odds with an unknown combat order",
+            TestRequest::post()
+                .uri("/v1/odds")
+                .set_json(json!({"attacker": "1 inf", "defender": "1 inf", "order": "YOLO"})),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "YOLO",
+        ),
+    ];
+    for (what, request, status, code, named) in more {
+        let reply = call(&app, request).await;
+        assert_problem(&reply, status, code);
+        let detail = reply.json()["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(detail.contains(named), "{what}: {detail}");
+        assert_eq!(version(&app, &game).await, at, "{what} appended nothing");
+    }
+
     let violation = call(
         &app,
         post(

@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::audit::audit_game;
-use warlog_events::game::{GameStreamEvent, SeedRevealed};
+use warlog_events::game::GameLog;
+use warlog_events::game::{GameStatus, GameStreamEvent, SeedRevealed};
 use warlog_events::IdempotencyKey;
 use warlog_rules::board::Power;
+use warlog_rules::dice::GameSeed;
 use warlog_rules::game::DirectorOrder;
 use warlog_rules::ruleset::Ruleset;
 use warlog_store::games::{list_games, GameFilter, GameSummary};
@@ -186,7 +188,8 @@ pub async fn create_game(
 #[into_params(parameter_in = Query)]
 pub struct GameListQuery {
     /// `running` or `ended`.
-    pub status: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub status: Option<GameStatus>,
     pub ruleset: Option<String>,
     /// A player's handle.
     pub player: Option<String>,
@@ -217,16 +220,9 @@ pub async fn game_list(
     state: web::Data<AppState>,
     query: ValidQuery<GameListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    if let Some(status) = query.status.as_deref() {
-        if !matches!(status, "running" | "ended") {
-            return Err(ApiError::malformed(format!(
-                "query parameter `status`: running or ended, not {status:?}"
-            )));
-        }
-    }
     let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
     let filter = GameFilter {
-        status: query.status.clone(),
+        status: query.status.map(|s| s.as_str().to_owned()),
         ruleset: query.ruleset.clone(),
         player: query.player.clone(),
         tournament: query.tournament.clone(),
@@ -458,12 +454,9 @@ pub async fn end_game(
     id: web::Path<String>,
     caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
-    let stream = game_stream(&id)?;
-    let request = write_request(&req, caller, &[], expectation(&req, None)?)?;
-    let at = request.moment();
-    let written = games::write(&state, &stream, &request, |log, seed| {
-        games::authorize(caller, log, None)?;
+    game_action(&req, &state, &id, caller, |request, log, seed| {
+        games::authorize(&request.caller, log, None)?;
+        let at = request.moment();
         let mut events: Vec<GameStreamEvent> = log
             .decide_director(&DirectorOrder::EndGame, at)
             .map_err(|v| ApiError::rule_violation("end", &v))?
@@ -474,6 +467,23 @@ pub async fn end_game(
             events.push(reveal_event(seed));
         }
         Ok(events)
+    })
+    .await
+}
+
+/// A write with no body on one game (end, reveal): authenticate, decide, append, answer.
+async fn game_action(
+    req: &HttpRequest,
+    state: &AppState,
+    game_id: &str,
+    caller: Caller,
+    decide: impl Fn(&WriteRequest, &GameLog, &GameSeed) -> Result<Vec<GameStreamEvent>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    let stream = game_stream(game_id)?;
+    let request = write_request(req, caller, &[], expectation(req, None)?)?;
+    let written = games::write(state, &stream, &request, |log, seed| {
+        decide(&request, log, seed)
     })
     .await?;
     Ok(answer(written, None))
@@ -504,11 +514,10 @@ pub async fn reveal_seed(
     id: web::Path<String>,
     caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
-    caller.require_role(&[Role::Admin, Role::Director], "revealing a game's seed")?;
-    let stream = game_stream(&id)?;
-    let request = write_request(&req, caller, &[], expectation(&req, None)?)?;
-    let written = games::write(&state, &stream, &request, |log, seed| {
+    game_action(&req, &state, &id, caller, |request, log, seed| {
+        request
+            .caller
+            .require_role(&[Role::Admin, Role::Director], "revealing a game's seed")?;
         if log.revealed_seed.is_some() {
             return Err(ApiError::rule_violation(
                 "reveal",
@@ -521,8 +530,7 @@ pub async fn reveal_seed(
         }
         Ok(vec![reveal_event(seed)])
     })
-    .await?;
-    Ok(answer(written, None))
+    .await
 }
 
 /// Every battle and bombing raid of the game, in order.
