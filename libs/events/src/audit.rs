@@ -430,6 +430,12 @@ fn check_commitment(
 }
 
 fn power_draw(created: &GameCreated, seed: Option<&GameSeed>) -> Check {
+    if let Some(seated_by) = &created.seated_by {
+        return Check::skipped(
+            "power draw",
+            format!("the seats are {seated_by}'s, drawn and recorded in that tournament's log"),
+        );
+    }
     let Some(seed) = seed else {
         return Check::skipped("power draw", "no seed that matches the commitment");
     };

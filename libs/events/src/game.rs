@@ -9,7 +9,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::{
@@ -39,8 +39,22 @@ pub struct GameCreated {
     /// The tournament the game belongs to, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
+    /// Set when the seats were not drawn with this game's seed but given: a tournament's
+    /// seating (`tournament-<id> round R table T`), drawn with the tournament's own seed
+    /// and recorded in its log, where the auditor checks them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seated_by: Option<String>,
     /// When the game was created (the players' clocks start here).
     pub at: Moment,
+}
+
+/// A tournament table that becomes a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentTable {
+    pub tournament: String,
+    pub round: u32,
+    pub table: u32,
+    pub seats: Vec<(Power, String)>,
 }
 
 /// The game's seed, revealed when the game ends (or a director asks).
@@ -77,15 +91,10 @@ impl GameStreamEvent {
                 REVEALED.to_owned(),
                 serde_json::to_value(revealed).map_err(payload_error)?,
             ),
-            // serde writes a variant as {"Variant": fields}: the key is the event type.
-            GameStreamEvent::Played(event) => match serde_json::to_value(event) {
-                Ok(Value::Object(map)) if map.len() == 1 => map
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| payload_error("empty"))?,
-                Ok(other) => return Err(payload_error(format!("unexpected form {other}"))),
-                Err(e) => return Err(payload_error(e)),
-            },
+            GameStreamEvent::Played(event) => {
+                let (event_type, payload) = crate::variant::encode_variant(event)?;
+                return Ok((event_type, GAME_EVENT_VERSION, payload));
+            }
         };
         let event_type = EventType::try_from(name).map_err(payload_error)?;
         Ok((event_type, GAME_EVENT_VERSION, payload))
@@ -111,13 +120,7 @@ impl GameStreamEvent {
             REVEALED => serde_json::from_value(payload.clone())
                 .map(GameStreamEvent::SeedRevealed)
                 .map_err(in_context),
-            played => {
-                let mut tagged = Map::new();
-                tagged.insert(played.to_owned(), payload.clone());
-                serde_json::from_value(Value::Object(tagged))
-                    .map(GameStreamEvent::Played)
-                    .map_err(in_context)
-            }
+            played => crate::variant::decode_variant(played, payload).map(GameStreamEvent::Played),
         }
     }
 }
@@ -216,8 +219,39 @@ impl GameLog {
             seats,
             game_master,
             tournament,
+            seated_by: None,
             at,
         })
+    }
+
+    /// A tournament game's first event: the seats are the tournament's (already drawn with
+    /// its seed and recorded in its log), so this game's seed draws nothing here.
+    pub fn create_seated(
+        ruleset: &Ruleset,
+        game_id: &str,
+        table: TournamentTable,
+        game_master: String,
+        at: Moment,
+        seed: &GameSeed,
+    ) -> GameCreated {
+        let seated_by = format!(
+            "tournament-{} round {} table {}",
+            table.tournament, table.round, table.table
+        );
+        let TournamentTable {
+            tournament, seats, ..
+        } = table;
+        GameCreated {
+            game_id: game_id.to_owned(),
+            ruleset: ruleset.id.to_owned(),
+            seed_commitment: hex::encode(seed.commitment()),
+            players: seats.iter().map(|(_, who)| who.clone()).collect(),
+            seats,
+            game_master,
+            tournament: Some(tournament),
+            seated_by: Some(seated_by),
+            at,
+        }
     }
 
     /// Decides a player's order. Its dice come from the seed for the stream version its
@@ -401,6 +435,7 @@ mod tests {
             seats: vec![(Power::Russia, "ann".into())],
             game_master: "gm".into(),
             tournament: None,
+            seated_by: None,
             at: Moment::from_unix_seconds(1_700_000_000),
         });
         let (t, v, p) = created.encode().expect("encodes");

@@ -11,6 +11,7 @@ mod envelope;
 pub mod game;
 mod ids;
 pub mod upcast;
+pub mod variant;
 
 pub use chain::{
     relink, verify_chain, verify_extends, ChainBreak, ChainBreakKind, ChainHead, ChainVerifier,

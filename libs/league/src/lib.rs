@@ -1,4 +1,9 @@
-//! Pure league logic: standings, Cut-Throat titles, skill ratings, tournaments and seating,
-//! computed from typed events with no database in sight (the store's projectors persist
-//! the results). It arrives with "The league" issue; until then this crate only fixes its
-//! place in the dependency graph (`rules <- events <- league <- store <- api`).
+//! Pure league logic: skill ratings, ladders, tournaments and their seating, computed from
+//! typed events with no database in sight (the store's projectors persist the results).
+//! Dependencies run `rules <- events <- league <- store <- api`.
+
+pub mod players;
+pub mod rating;
+pub mod seating;
+pub mod standings;
+pub mod tournament;

@@ -48,6 +48,22 @@ impl Fraction {
     }
 }
 
+impl std::str::FromStr for Fraction {
+    type Err = String;
+
+    /// Reads what `Display` writes: `7`, `-5/24`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("{text:?} is not a fraction like 3 or -5/24");
+        let (numerator, denominator) = match text.split_once('/') {
+            Some((n, d)) => (n, d),
+            None => (text, "1"),
+        };
+        let numerator: i64 = numerator.trim().parse().map_err(|_| bad())?;
+        let denominator: i64 = denominator.trim().parse().map_err(|_| bad())?;
+        Fraction::new(numerator, denominator).ok_or_else(bad)
+    }
+}
+
 impl std::ops::Add for Fraction {
     type Output = Fraction;
     fn add(self, other: Fraction) -> Fraction {
@@ -141,6 +157,14 @@ impl PointsTable {
         self.0.len()
     }
 
+    /// The points of `tied_with` powers sharing the places from `place` on: the average
+    /// of those places' points ([`TIE_POLICY`]).
+    pub fn shared(&self, place: usize, tied_with: usize) -> Fraction {
+        let span = tied_with.max(1);
+        let total: i64 = (place..place + span).map(|p| self.for_place(p)).sum();
+        Fraction::new(total, span as i64).unwrap_or(Fraction::whole(0))
+    }
+
     /// The points of a place (1 for first); 0 beyond the table.
     pub fn for_place(&self, place: usize) -> i64 {
         place
@@ -203,8 +227,7 @@ pub fn placements<P: Clone>(
             .position(|s| s.3 != gain)
             .map_or(scored.len(), |offset| start + offset);
         let span = end - start;
-        let shared: i64 = points.0[start..end].iter().sum();
-        let each = Fraction::new(shared, span as i64).unwrap_or(Fraction::whole(0));
+        let each = points.shared(start + 1, span);
         for (power, initial, final_count, gain) in scored[start..end].iter().cloned() {
             placed.push(Placement {
                 power,

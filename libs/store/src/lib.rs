@@ -10,6 +10,7 @@ pub mod discover;
 mod error;
 mod events;
 pub mod games;
+pub mod league;
 mod metrics;
 mod migrate;
 mod pool;

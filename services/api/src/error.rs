@@ -31,10 +31,15 @@ pub enum ErrorCode {
     UnknownUnit,
     PayloadTooLarge,
     GameNotEnded,
+    PlayerNotFound,
+    PlayerExists,
+    LadderNotFound,
+    TournamentNotFound,
+    TournamentRule,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 26] = [
         ErrorCode::MalformedRequest,
         ErrorCode::InvalidStreamId,
         ErrorCode::InvalidCursor,
@@ -56,6 +61,11 @@ impl ErrorCode {
         ErrorCode::UnknownUnit,
         ErrorCode::PayloadTooLarge,
         ErrorCode::GameNotEnded,
+        ErrorCode::PlayerNotFound,
+        ErrorCode::PlayerExists,
+        ErrorCode::LadderNotFound,
+        ErrorCode::TournamentNotFound,
+        ErrorCode::TournamentRule,
     ];
 
     /// The error-code table: status, code, title.
@@ -157,6 +167,27 @@ impl ErrorCode {
                 StatusCode::CONFLICT,
                 "game-not-ended",
                 "The game has not ended",
+            ),
+            ErrorCode::PlayerNotFound => {
+                (StatusCode::NOT_FOUND, "player-not-found", "No such player")
+            }
+            ErrorCode::PlayerExists => (
+                StatusCode::CONFLICT,
+                "player-exists",
+                "The handle is already registered",
+            ),
+            ErrorCode::LadderNotFound => {
+                (StatusCode::NOT_FOUND, "ladder-not-found", "No such ladder")
+            }
+            ErrorCode::TournamentNotFound => (
+                StatusCode::NOT_FOUND,
+                "tournament-not-found",
+                "No such tournament",
+            ),
+            ErrorCode::TournamentRule => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "tournament-rule",
+                "The tournament's rules do not allow this",
             ),
         }
     }

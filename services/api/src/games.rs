@@ -72,7 +72,7 @@ fn not_found(stream: &StreamId) -> ApiError {
     )
 }
 
-fn corrupt(error: impl std::fmt::Display) -> ApiError {
+pub(crate) fn corrupt(error: impl std::fmt::Display) -> ApiError {
     ApiError::new(ErrorCode::Internal, format!("game log: {error}"))
 }
 
@@ -255,12 +255,26 @@ impl WriteRequest {
         metadata
     }
 
-    fn encode(&self, events: &[GameStreamEvent]) -> Result<Vec<NewEvent>, ApiError> {
+    pub(crate) fn encode(&self, events: &[GameStreamEvent]) -> Result<Vec<NewEvent>, ApiError> {
+        self.encode_with(events, GameStreamEvent::encode)
+    }
+
+    /// Events of any stream, each encoded by `encode`, with this request's metadata.
+    pub(crate) fn encode_with<E>(
+        &self,
+        events: &[E],
+        encode: impl Fn(
+            &E,
+        ) -> Result<
+            (warlog_events::EventType, u32, serde_json::Value),
+            warlog_events::EventDecodeError,
+        >,
+    ) -> Result<Vec<NewEvent>, ApiError> {
         let metadata = self.metadata();
         events
             .iter()
             .map(|event| {
-                let (event_type, version, payload) = event.encode().map_err(corrupt)?;
+                let (event_type, version, payload) = encode(event).map_err(corrupt)?;
                 Ok(NewEvent::new(
                     Uuid::new_v4(),
                     event_type,
@@ -293,7 +307,7 @@ pub struct WriteAccepted {
 }
 
 /// The first answer to this request's idempotency key, if it was used before.
-async fn replayed(
+pub(crate) async fn replayed(
     client: &impl GenericClient,
     request: &WriteRequest,
 ) -> Result<Option<WriteAnswer>, ApiError> {
@@ -357,50 +371,65 @@ fn accepted(
 }
 
 /// The events a write's transaction appends, and the transaction's other duty.
-enum Extra {
+pub(crate) enum Extra {
     None,
-    /// A new game: keep its seed.
+    /// A new stream with dice: keep its seed.
     SaveSeed([u8; 32]),
     /// The write reveals the seed: note when.
     SeedRevealed,
 }
 
 /// One append of a write, and the status its answer will have.
-struct Append<'a> {
-    stream: &'a StreamId,
-    expected: ExpectedVersion,
-    events: &'a [NewEvent],
-    extra: Extra,
-    status: StatusCode,
+pub(crate) struct Append<'a> {
+    pub stream: &'a StreamId,
+    pub expected: ExpectedVersion,
+    pub events: &'a [NewEvent],
+    pub extra: Extra,
+    pub status: StatusCode,
 }
 
 /// Appends and records the answer in one transaction. `Ok(None)`: the stream moved on.
-async fn commit(
+pub(crate) async fn commit(
     state: &AppState,
     client: &mut warlog_store::PooledClient,
     request: &WriteRequest,
     write: Append<'_>,
     render: impl FnOnce(&AppendOutcome) -> Result<serde_json::Value, ApiError>,
 ) -> Result<Option<WriteAnswer>, ApiError> {
-    let Append {
-        stream,
-        expected,
-        events,
-        extra,
-        status,
-    } = write;
+    commit_all(state, client, request, vec![write], |outcomes| {
+        render(&outcomes[0])
+    })
+    .await
+}
+
+/// Appends to several streams in one transaction (a tournament round and its new games),
+/// and records the answer. The first append's status is the answer's. `Ok(None)`: one of
+/// the streams moved on, and nothing was written.
+pub(crate) async fn commit_all(
+    state: &AppState,
+    client: &mut warlog_store::PooledClient,
+    request: &WriteRequest,
+    writes: Vec<Append<'_>>,
+    render: impl FnOnce(&[AppendOutcome]) -> Result<serde_json::Value, ApiError>,
+) -> Result<Option<WriteAnswer>, ApiError> {
+    let status = writes.first().map_or(StatusCode::OK, |w| w.status);
     let tx = client.transaction().await.map_err(StoreError::from)?;
-    match &extra {
-        Extra::SaveSeed(seed) => save_seed(&tx, stream, seed).await?,
-        Extra::SeedRevealed => mark_seed_revealed(&tx, stream).await?,
-        Extra::None => {}
+    let mut outcomes = Vec::with_capacity(writes.len());
+    let mut appended = 0;
+    for write in writes {
+        match &write.extra {
+            Extra::SaveSeed(seed) => save_seed(&tx, write.stream, seed).await?,
+            Extra::SeedRevealed => mark_seed_revealed(&tx, write.stream).await?,
+            Extra::None => {}
+        }
+        match append(&tx, write.stream, write.expected, write.events, None).await {
+            Ok(outcome) => outcomes.push(outcome),
+            Err(StoreError::Conflict { .. }) => return Ok(None),
+            Err(e) => return Err(e.into()),
+        }
+        appended += write.events.len();
     }
-    let outcome = match append(&tx, stream, expected, events, None).await {
-        Ok(outcome) => outcome,
-        Err(StoreError::Conflict { .. }) => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    let body = render(&outcome)?;
+    let body = render(&outcomes)?;
     if let Some(key) = &request.key {
         match record_response(
             &tx,
@@ -423,7 +452,7 @@ async fn commit(
         }
     }
     tx.commit().await.map_err(StoreError::from)?;
-    state.store.committed(events.len());
+    state.store.committed(appended);
     Ok(Some(WriteAnswer {
         status,
         body,

@@ -33,6 +33,40 @@ pub struct AppState {
     pub registry: Registry,
     /// Folded games, so a command reads only the events since the last one.
     pub games: std::sync::Arc<games::GameCache>,
+    /// What time it is: the system's, or a test's.
+    pub clock: Clock,
+    /// Origins whose pages may read the public resources (`*` for any).
+    pub cors_origins: std::sync::Arc<Vec<String>>,
+}
+
+/// Where the service reads the time: the system clock, or one a test sets and advances
+/// (the 3-day inactivity rule is tested without waiting 3 days).
+#[derive(Debug, Clone, Default)]
+pub struct Clock(Option<std::sync::Arc<std::sync::Mutex<time::OffsetDateTime>>>);
+
+impl Clock {
+    pub fn system() -> Self {
+        Clock(None)
+    }
+
+    pub fn fixed(at: time::OffsetDateTime) -> Self {
+        Clock(Some(std::sync::Arc::new(std::sync::Mutex::new(at))))
+    }
+
+    pub fn now(&self) -> time::OffsetDateTime {
+        match &self.0 {
+            None => time::OffsetDateTime::now_utc(),
+            Some(at) => *at.lock().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+
+    /// Moves a fixed clock on (a system clock moves by itself).
+    pub fn advance(&self, by: time::Duration) {
+        if let Some(at) = &self.0 {
+            let mut at = at.lock().unwrap_or_else(|e| e.into_inner());
+            *at += by;
+        }
+    }
 }
 
 /// Everything the service's metrics are registered in, built together so that they share
@@ -63,6 +97,8 @@ impl AppState {
             store,
             registry: telemetry.registry.clone(),
             games: Default::default(),
+            clock: Clock::system(),
+            cors_origins: Default::default(),
         }
     }
 
@@ -104,10 +140,14 @@ impl AppState {
         routes::games::game_events,
         routes::games::game_audit,
         routes::odds::battle_odds,
+        routes::league::register_player,
+        routes::league::player_detail,
+        routes::league::leaderboard,
     ),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput)),
     modifiers(&BearerAuth),
     tags(
+        (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "games", description = "Games: rulesets, orders checked by the rules engine, dice rolled by the server, battles, placements, audits"),
         (name = "events", description = "The event log: streams, heads and the global feed"),
         (name = "operations", description = "Health, readiness, metrics and this document"),
@@ -199,6 +239,9 @@ pub fn app(
         .service(routes::games::game_events)
         .service(routes::games::game_audit)
         .service(routes::odds::battle_odds)
+        .service(routes::league::register_player)
+        .service(routes::league::player_detail)
+        .service(routes::league::leaderboard)
         .route(
             "/",
             web::get().to(|| async {

@@ -10,11 +10,13 @@ use crate::error::{ApiError, ErrorCode};
 
 pub const NDJSON: &str = "application/x-ndjson";
 pub const JSON: &str = "application/json";
+pub const CSV: &str = "text/csv";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Json,
     Ndjson,
+    Csv,
 }
 
 /// The representation the client prefers among those offered (`Accept` ranked by quality;
@@ -30,6 +32,7 @@ pub fn negotiate(req: &HttpRequest, offered: &[Format]) -> Result<Format, ApiErr
         let essence = mime.essence_str();
         let wanted = match essence {
             NDJSON => Some(Format::Ndjson),
+            CSV => Some(Format::Csv),
             JSON | "application/*" | "*/*" | "application/problem+json" => Some(Format::Json),
             _ => None,
         };
@@ -42,6 +45,7 @@ pub fn negotiate(req: &HttpRequest, offered: &[Format]) -> Result<Format, ApiErr
         .map(|f| match f {
             Format::Json => JSON,
             Format::Ndjson => NDJSON,
+            Format::Csv => CSV,
         })
         .collect();
     Err(ApiError::new(
@@ -126,4 +130,29 @@ pub fn json_tagged<T: Serialize>(
     let bytes = serde_json::to_vec(body)
         .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))?;
     Ok(conditional_with(req, JSON, bytes, None, etag.to_owned()))
+}
+
+/// 200 with a CSV document (RFC 4180) and an ETag, or 304.
+pub fn csv(req: &HttpRequest, bytes: Vec<u8>, next: Option<&str>) -> HttpResponse {
+    conditional(req, "text/csv; charset=utf-8", bytes, next)
+}
+
+/// 200 with `body` as JSON, an ETag, and a `Link` to the next page if any; or 304.
+pub fn json_page<T: Serialize>(
+    req: &HttpRequest,
+    body: &T,
+    next: Option<&str>,
+) -> Result<HttpResponse, ApiError> {
+    let bytes = serde_json::to_vec(body)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))?;
+    Ok(conditional(req, JSON, bytes, next))
+}
+
+/// One CSV field, quoted when it must be.
+pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
 }

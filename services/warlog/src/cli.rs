@@ -81,6 +81,21 @@ pub struct ServeArgs {
         global = true
     )]
     pub projector_poll_ms: u64,
+
+    /// The skill rating's tau: added (in quadrature) to every sigma before a game, so
+    /// ratings keep moving over a long career. OpenSkill's default is 25/300; 0 gives the
+    /// pure Plackett-Luce model. `rebuild league` must use the value `serve` used.
+    #[arg(long, env = "WARLOG_SKILL_TAU", default_value_t = 25.0 / 300.0, global = true)]
+    pub skill_tau: f64,
+
+    /// Origins whose pages may read the public resources (comma-separated; `*` for any).
+    #[arg(
+        long,
+        env = "WARLOG_CORS_ORIGINS",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub cors_origins: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -91,7 +106,7 @@ pub enum Command {
     Migrate,
     /// Empty a read model and replay the whole event log into it.
     Rebuild {
-        /// The projector: stream_catalog or game_summaries.
+        /// The projector: stream_catalog, game_summaries or league.
         projector: String,
     },
     /// Print the OpenAPI document.

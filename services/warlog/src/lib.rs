@@ -13,9 +13,11 @@ use actix_web::HttpServer;
 use tokio::sync::watch;
 use tokio_postgres::NoTls;
 use warlog_api::{AppState, Telemetry};
+use warlog_league::rating::SkillModel;
 use warlog_store::catalog::StreamCatalog;
 use warlog_store::discover::{self, DiscoveryOptions, Server};
 use warlog_store::games::GameSummaries;
+use warlog_store::league::League;
 use warlog_store::projector::{spawn_listener, Notifier, Projector};
 use warlog_store::{connect_pool, EventStore, PoolOptions, StoreMetrics};
 
@@ -60,7 +62,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Rebuild { projector } => {
             let (server, config) = open_database(&cli.database).await?;
-            let result = rebuild(&cli.database, &config, &projector).await;
+            let result = rebuild(&cli.database, &cli.serve, &config, &projector).await;
             server.shutdown().await;
             result
         }
@@ -158,6 +160,7 @@ pub async fn migrate(config: &tokio_postgres::Config) -> Result<Vec<u32>, CliErr
 
 async fn rebuild(
     args: &DatabaseArgs,
+    serve: &ServeArgs,
     config: &tokio_postgres::Config,
     projector: &str,
 ) -> Result<(), CliError> {
@@ -174,14 +177,26 @@ async fn rebuild(
                 .rebuild()
                 .await?
         }
+        "league" => {
+            Projector::new(pool, league(serve), StoreMetrics::unregistered())
+                .rebuild()
+                .await?
+        }
         other => {
             return Err(CliError::Other(format!(
-                "unknown projector {other:?}; known: stream_catalog, game_summaries"
+                "unknown projector {other:?}; known: stream_catalog, game_summaries, league"
             )))
         }
     };
     tracing::info!(projector, replayed, "read model rebuilt");
     Ok(())
+}
+
+/// The league projection with the configured skill model.
+fn league(args: &ServeArgs) -> League {
+    League {
+        model: SkillModel::with_tau(args.skill_tau),
+    }
 }
 
 /// `warlog serve`: discovery, migrations, projectors, HTTP; stops cleanly on SIGTERM or
@@ -207,7 +222,8 @@ async fn serve_on(
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let notifier = Notifier::spawn(pool.clone(), shutdown_rx.clone());
     let store = EventStore::new(pool.clone(), telemetry.store.clone()).with_notifier(notifier);
-    let state = AppState::new(store, &telemetry);
+    let mut state = AppState::new(store, &telemetry);
+    state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
 
     let wake = spawn_listener(config.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
@@ -216,6 +232,9 @@ async fn serve_on(
     let games_wake = spawn_listener(config.clone(), shutdown_rx.clone());
     let games = Projector::new(pool.clone(), GameSummaries, telemetry.store.clone());
     let games_projector = tokio::spawn(games.run(games_wake, shutdown_rx.clone(), poll));
+    let league_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let league = Projector::new(pool.clone(), league(args), telemetry.store.clone());
+    let league_projector = tokio::spawn(league.run(league_wake, shutdown_rx.clone(), poll));
 
     let app_telemetry = telemetry.clone();
     let mut http = HttpServer::new(move || warlog_api::app(state.clone(), &app_telemetry))
@@ -242,6 +261,7 @@ async fn serve_on(
     let _ = shutdown_tx.send(true);
     let _ = projector.await;
     let _ = games_projector.await;
+    let _ = league_projector.await;
     pool.close();
     tracing::info!("warlog stopped");
     Ok(served?)

@@ -26,24 +26,24 @@ use warlog_tests::TestDb;
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
 
 #[derive(Debug)]
-struct Reply {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Bytes,
+pub(crate) struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Bytes,
 }
 
 impl Reply {
-    fn json(&self) -> Value {
+    pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
     }
 
-    fn code(&self) -> String {
+    pub fn code(&self) -> String {
         self.json()["code"].as_str().unwrap_or_default().to_owned()
     }
 }
 
 /// The app under test, as `test::init_service` makes it.
-trait TestApp<B>:
+pub(crate) trait TestApp<B>:
     Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
 {
 }
@@ -53,7 +53,7 @@ impl<S, B> TestApp<B> for S where
 {
 }
 
-async fn call<B: MessageBody>(app: &impl TestApp<B>, req: TestRequest) -> Reply {
+pub(crate) async fn call<B: MessageBody>(app: &impl TestApp<B>, req: TestRequest) -> Reply {
     let res = test::call_service(app, req.to_request()).await;
     let status = res.status();
     let headers = res.headers().clone();
@@ -65,7 +65,7 @@ async fn call<B: MessageBody>(app: &impl TestApp<B>, req: TestRequest) -> Reply 
     }
 }
 
-fn assert_problem(reply: &Reply, status: StatusCode, code: &str) {
+pub(crate) fn assert_problem(reply: &Reply, status: StatusCode, code: &str) {
     assert_eq!(
         (reply.status, reply.code().as_str()),
         (status, code),
@@ -74,11 +74,11 @@ fn assert_problem(reply: &Reply, status: StatusCode, code: &str) {
     );
 }
 
-fn get(uri: &str) -> TestRequest {
+pub(crate) fn get(uri: &str) -> TestRequest {
     TestRequest::get().uri(uri)
 }
 
-fn post(uri: &str, token: &str, body: &Value) -> TestRequest {
+pub(crate) fn post(uri: &str, token: &str, body: &Value) -> TestRequest {
     TestRequest::post()
         .uri(uri)
         .insert_header(("Authorization", format!("Bearer {token}")))
@@ -89,9 +89,10 @@ macro_rules! app {
     ($db:expr) => {{
         let telemetry = Telemetry::new().expect("metrics");
         let state = AppState::without_notifier($db.pool.clone(), &telemetry);
-        test::init_service(warlog_api::app(state, &telemetry)).await
+        actix_web::test::init_service(warlog_api::app(state, &telemetry)).await
     }};
 }
+pub(crate) use app;
 
 /// A fresh database, the app on it, a game master's token and a new game of theirs.
 macro_rules! given_a_game {
@@ -104,18 +105,27 @@ macro_rules! given_a_game {
     }};
 }
 
-async fn token(db: &TestDb, name: &str, role: Role) -> String {
+pub(crate) async fn token(db: &TestDb, name: &str, role: Role) -> String {
     let client = db.pool.get().await.expect("connection");
     issue_token(&client, name, role).await.expect("token")
 }
 
-async fn create_game<B: MessageBody>(app: &impl TestApp<B>, gm: &str) -> String {
+pub(crate) async fn create_game<B: MessageBody>(app: &impl TestApp<B>, gm: &str) -> String {
+    create_game_for(app, gm, &PLAYERS).await
+}
+
+/// A new Cut-Throat game of `players`, its powers drawn by the server.
+pub(crate) async fn create_game_for<B: MessageBody>(
+    app: &impl TestApp<B>,
+    gm: &str,
+    players: &[&str],
+) -> String {
     let reply = call(
         app,
         post(
             "/v1/games",
             gm,
-            &json!({"ruleset": "cutthroat", "players": PLAYERS}),
+            &json!({"ruleset": "cutthroat", "players": players}),
         ),
     )
     .await;
@@ -124,7 +134,7 @@ async fn create_game<B: MessageBody>(app: &impl TestApp<B>, gm: &str) -> String 
 }
 
 /// A director's or game master's action on a game: `end` or `reveal`.
-async fn act<B: MessageBody>(
+pub(crate) async fn act<B: MessageBody>(
     app: &impl TestApp<B>,
     token: &str,
     game: &str,
@@ -144,7 +154,7 @@ async fn version<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> u64 {
 }
 
 /// Orders for `power`; panics unless accepted.
-async fn order<B: MessageBody>(
+pub(crate) async fn order<B: MessageBody>(
     app: &impl TestApp<B>,
     token: &str,
     game: &str,
@@ -170,7 +180,7 @@ async fn order<B: MessageBody>(
 }
 
 /// Ends phases until it is `power`'s `phase` in `round`.
-async fn pass_until<B: MessageBody>(
+pub(crate) async fn pass_until<B: MessageBody>(
     app: &impl TestApp<B>,
     token: &str,
     game: &str,
@@ -190,7 +200,7 @@ async fn pass_until<B: MessageBody>(
 }
 
 /// In `round`, a German armour moves along `path` and takes its last place.
-async fn german_armour_takes<B: MessageBody>(
+pub(crate) async fn german_armour_takes<B: MessageBody>(
     app: &impl TestApp<B>,
     token: &str,
     game: &str,

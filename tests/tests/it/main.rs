@@ -5,6 +5,7 @@ mod feed;
 mod games;
 mod http;
 mod immutability;
+mod league;
 mod openapi;
 mod projector;
 mod store;

@@ -586,6 +586,17 @@ impl GameState {
                 ),
             ));
         }
+        if self.captured_this_turn.contains(&territory) {
+            // Units go only to complexes held at the start of the turn.
+            return Err(violation(
+                "complex-captured-this-turn",
+                "Classic rules, Mobilize",
+                format!(
+                    "{power} took the complex in {} this turn; it produces from the next turn",
+                    rules.board.get(territory).name
+                ),
+            ));
+        }
         if self.factories_setting_up.contains(&territory) {
             return Err(violation(
                 "complex-setting-up",

@@ -32,7 +32,7 @@ use crate::AppState;
 /// The most orders one request may carry (a whole phase fits easily).
 pub const MAX_ORDERS: usize = 200;
 
-fn write_request(
+pub(crate) fn write_request(
     req: &HttpRequest,
     caller: &Identity,
     raw: &[u8],
@@ -55,11 +55,13 @@ fn write_request(
         key,
         fingerprint: WriteRequest::fingerprint_of(caller, req.method().as_str(), req.path(), raw),
         expected,
-        now: OffsetDateTime::now_utc(),
+        now: req
+            .app_data::<web::Data<AppState>>()
+            .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
     })
 }
 
-fn answer(answer: WriteAnswer, location: Option<String>) -> HttpResponse {
+pub(crate) fn answer(answer: WriteAnswer, location: Option<String>) -> HttpResponse {
     let mut response = HttpResponse::build(answer.status);
     if answer.replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
@@ -653,7 +655,8 @@ pub async fn game_events(
     let views: Vec<EventView> = events.into_iter().map(EventView::from).collect();
     match format {
         Format::Ndjson => respond::ndjson(&req, &views, None),
-        Format::Json => respond::json(&req, &views),
+        // JSON: the only other representation offered here.
+        Format::Json | Format::Csv => respond::json(&req, &views),
     }
 }
 

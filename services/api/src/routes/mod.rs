@@ -1,4 +1,5 @@
 pub mod games;
+pub mod league;
 pub mod odds;
 pub mod ops;
 pub mod streams;

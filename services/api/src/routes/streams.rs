@@ -163,7 +163,8 @@ pub async fn stream_events(
     let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
     match format {
         Format::Ndjson => respond::ndjson(&req, &events, next.as_deref()),
-        Format::Json => respond::json(
+        // JSON: the only other representation offered here.
+        Format::Json | Format::Csv => respond::json(
             &req,
             &StreamEventsPage {
                 stream_id: stream.into(),
@@ -265,7 +266,8 @@ pub async fn global_feed(
     let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
     match format {
         Format::Ndjson => respond::ndjson(&req, &events, Some(&next)),
-        Format::Json => respond::json(
+        // JSON: the only other representation offered here.
+        Format::Json | Format::Csv => respond::json(
             &req,
             &FeedPage {
                 events,

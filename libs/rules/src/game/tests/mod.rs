@@ -242,6 +242,28 @@ fn units_are_placed_at_the_powers_own_complexes_and_ships_beside_them() {
 }
 
 #[test]
+fn a_complex_captured_this_turn_takes_no_new_units_until_the_next_turn() {
+    let mut state = start();
+    let karelia = place_id("Karelia");
+    state.holder[karelia.index()] = Some(Power::Germany);
+    state.turn = 1;
+    advance_to(&mut state, Phase::Purchase);
+    order(
+        &mut state,
+        Power::Germany,
+        Order::Purchase(vec![(unit("INF"), 2)]),
+    )
+    .expect("6 IPC");
+    advance_to(&mut state, Phase::Placement);
+    state.captured_this_turn.insert(karelia);
+    let err = place(&mut state, Power::Germany, "Karelia", &[("INF", 1)])
+        .expect_err("taken this turn");
+    assert_eq!(err.code, "complex-captured-this-turn");
+    assert!(err.message.contains("Karelia"), "{}", err.message);
+    place(&mut state, Power::Germany, "Germany", &[("INF", 2)]).expect("an original complex");
+}
+
+#[test]
 fn a_captured_complex_produces_no_more_than_its_territorys_value() {
     let mut state = start();
     // Germany has taken Karelia (value 3) and its complex.

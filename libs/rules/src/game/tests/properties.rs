@@ -109,7 +109,7 @@ fn check_board(state: &GameState) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: std::env::var("WARLOG_PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(48), ..ProptestConfig::default() })]
 
     #[test]
     fn random_legal_orders_keep_the_board_sound(

@@ -1,0 +1,532 @@
+//! A tournament: the stream `tournament-<id>`. A director creates it, players enter (or
+//! queue on the waiting list), each round is seated at tables that become games, inactive
+//! seats go to substitutes, and the standings come from the tables' results.
+//!
+//! `decide(state, command, context) -> events` and `apply(state, event)`; time, dice,
+//! new game ids and the games' results come in through the context.
+
+use serde::{Deserialize, Serialize};
+use warlog_events::variant::{decode_variant, encode_variant};
+use warlog_events::{EventDecodeError, EventType};
+use warlog_rules::board::Power;
+use warlog_rules::dice::DiceSource;
+use warlog_rules::game::Moment;
+
+use crate::seating::{seat_round, shuffle, RoundSeating, SeatingRequest, ShortTablePolicy};
+use crate::standings::{standings, GameResult};
+
+/// Every tournament event type is at version 1 so far.
+pub const TOURNAMENT_EVENT_VERSION: u32 = 1;
+
+/// How standings break ties, in the director's order. A seeded draw always ends the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Tiebreaker {
+    TotalPoints,
+    TotalPercentGain,
+    /// The most points in one game.
+    BestResult,
+    /// Among the tied players: who finished ahead of whom at shared tables.
+    HeadToHead,
+    /// The order drawn with the tournament's dice when the last round was seated.
+    Draw,
+}
+
+impl Tiebreaker {
+    /// The default order, as the league plays it.
+    pub const DEFAULT: [Tiebreaker; 5] = [
+        Tiebreaker::TotalPoints,
+        Tiebreaker::TotalPercentGain,
+        Tiebreaker::BestResult,
+        Tiebreaker::HeadToHead,
+        Tiebreaker::Draw,
+    ];
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Tiebreaker::TotalPoints => "total points",
+            Tiebreaker::TotalPercentGain => "total percent gain",
+            Tiebreaker::BestResult => "best single result",
+            Tiebreaker::HeadToHead => "head-to-head",
+            Tiebreaker::Draw => "the seeded draw",
+        }
+    }
+}
+
+/// The first event of a tournament.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentCreated {
+    pub tournament_id: String,
+    pub name: String,
+    pub ruleset: String,
+    pub rounds: u32,
+    /// When each round's games are due, one per round.
+    pub deadlines: Vec<Moment>,
+    /// Players at a table: the ruleset's powers.
+    pub table_size: u32,
+    /// Points for 1st, 2nd, ... at a table; tied places share their average.
+    pub points_per_place: Vec<i64>,
+    /// Applied in order after total points; always ends with the draw.
+    pub tiebreakers: Vec<Tiebreaker>,
+    pub short_tables: ShortTablePolicy,
+    /// The points of a bye.
+    pub bye_points: i64,
+    /// Entries beyond this go to the waiting list.
+    pub capacity: Option<u32>,
+    /// Players may enter until this round is seated (1: before the start only).
+    pub late_entries_until_round: u32,
+    /// SHA-256 of the tournament's seed, hex: every seating can be checked once revealed.
+    pub seed_commitment: String,
+    pub director: String,
+    pub at: Moment,
+}
+
+/// A table of a round, and the game it became.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableGame {
+    pub table: u32,
+    pub game_id: String,
+}
+
+/// A round's seating, its games, and the draw order that breaks the last ties.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundSeated {
+    pub round: u32,
+    pub seating: RoundSeating,
+    pub games: Vec<TableGame>,
+    /// Every player entered, in an order drawn with the round's dice.
+    pub draw: Vec<String>,
+    /// The stream version whose dice seated the round (the event's own).
+    pub dice_version: u64,
+    pub at: Moment,
+}
+
+/// A substitute from the waiting list takes an inactive player's seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubstituteAppointed {
+    pub round: u32,
+    pub game_id: String,
+    pub power: Power,
+    pub replaced: String,
+    pub substitute: String,
+    pub at: Moment,
+}
+
+/// One event of a tournament stream.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TournamentEvent {
+    TournamentCreated(TournamentCreated),
+    PlayerEntered { player: String, at: Moment },
+    PlayerWaitlisted { player: String, at: Moment },
+    PlayerDropped { player: String, at: Moment },
+    RoundSeated(Box<RoundSeated>),
+    SubstituteAppointed(SubstituteAppointed),
+    TournamentFinished { at: Moment },
+}
+
+impl TournamentEvent {
+    pub fn encode(&self) -> Result<(EventType, u32, serde_json::Value), EventDecodeError> {
+        let (event_type, payload) = encode_variant(self)?;
+        Ok((event_type, TOURNAMENT_EVENT_VERSION, payload))
+    }
+
+    pub fn decode(
+        event_type: &str,
+        event_version: u32,
+        payload: &serde_json::Value,
+    ) -> Result<TournamentEvent, EventDecodeError> {
+        if event_version != TOURNAMENT_EVENT_VERSION {
+            return Err(EventDecodeError::Payload(format!(
+                "{event_type} version {event_version} is not known"
+            )));
+        }
+        decode_variant(event_type, payload)
+    }
+}
+
+/// Where an entrant stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntrantStatus {
+    Playing,
+    Dropped,
+    /// Lost a seat to a substitute for inactivity.
+    Replaced,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entrant {
+    pub player: String,
+    pub status: EntrantStatus,
+}
+
+/// A tournament folded from its events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tournament {
+    pub created: TournamentCreated,
+    pub version: u64,
+    pub entrants: Vec<Entrant>,
+    pub waiting: Vec<String>,
+    pub rounds: Vec<RoundSeated>,
+    pub substitutions: Vec<SubstituteAppointed>,
+    pub finished: Option<Moment>,
+}
+
+/// A command refused, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct TournamentViolation {
+    /// Stable, kebab-case.
+    pub code: &'static str,
+    pub message: String,
+}
+
+fn refuse<T>(code: &'static str, message: impl Into<String>) -> Result<T, TournamentViolation> {
+    Err(TournamentViolation {
+        code,
+        message: message.into(),
+    })
+}
+
+/// What a director or player asks of a tournament.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TournamentCommand {
+    Enter {
+        player: String,
+    },
+    Drop {
+        player: String,
+    },
+    SeatRound,
+    /// Give the seat of `replaced` (at `power` in `game_id`) to `substitute`, or to the
+    /// first on the waiting list.
+    Substitute {
+        game_id: String,
+        power: Power,
+        replaced: String,
+        substitute: Option<String>,
+    },
+    Finish,
+}
+
+/// What a decision needs from outside.
+#[allow(missing_debug_implementations)]
+pub struct Context<'a> {
+    pub at: Moment,
+    /// The seed's dice for the version of the first event appended.
+    pub dice: &'a mut dyn DiceSource,
+    /// The results of the tournament's games so far (running games: not ended).
+    pub results: &'a [GameResult],
+    /// The powers at a table, in the ruleset's order.
+    pub powers: &'a [Power],
+    /// A fresh game id for each table.
+    pub new_game_id: &'a mut dyn FnMut() -> String,
+}
+
+impl Tournament {
+    pub fn new(created: TournamentCreated) -> Tournament {
+        Tournament {
+            created,
+            version: 1,
+            entrants: Vec::new(),
+            waiting: Vec::new(),
+            rounds: Vec::new(),
+            substitutions: Vec::new(),
+            finished: None,
+        }
+    }
+
+    fn is_entered(&self, player: &str) -> bool {
+        self.entrants
+            .iter()
+            .any(|e| e.player == player && e.status == EntrantStatus::Playing)
+    }
+
+    /// Players still playing, in entry order.
+    pub fn playing(&self) -> Vec<String> {
+        self.entrants
+            .iter()
+            .filter(|e| e.status == EntrantStatus::Playing)
+            .map(|e| e.player.clone())
+            .collect()
+    }
+
+    /// The round that would be seated next (1-based).
+    pub fn next_round(&self) -> u32 {
+        u32::try_from(self.rounds.len()).unwrap_or(u32::MAX) + 1
+    }
+
+    pub fn decide(
+        &self,
+        command: &TournamentCommand,
+        context: &mut Context<'_>,
+    ) -> Result<Vec<TournamentEvent>, TournamentViolation> {
+        if self.finished.is_some() {
+            return refuse("tournament-finished", "the tournament has finished");
+        }
+        let at = context.at;
+        match command {
+            TournamentCommand::Enter { player } => {
+                if self.is_entered(player) || self.waiting.contains(player) {
+                    return refuse(
+                        "already-entered",
+                        format!("{player} is already entered or waiting"),
+                    );
+                }
+                let full = self
+                    .created
+                    .capacity
+                    .is_some_and(|cap| self.playing().len() >= cap as usize);
+                let late = self.next_round() > self.created.late_entries_until_round;
+                Ok(vec![if full || late {
+                    TournamentEvent::PlayerWaitlisted {
+                        player: player.clone(),
+                        at,
+                    }
+                } else {
+                    TournamentEvent::PlayerEntered {
+                        player: player.clone(),
+                        at,
+                    }
+                }])
+            }
+            TournamentCommand::Drop { player } => {
+                if !self.is_entered(player) && !self.waiting.contains(player) {
+                    return refuse(
+                        "not-entered",
+                        format!("{player} is not entered in this tournament"),
+                    );
+                }
+                Ok(vec![TournamentEvent::PlayerDropped {
+                    player: player.clone(),
+                    at,
+                }])
+            }
+            TournamentCommand::SeatRound => self.seat(context),
+            TournamentCommand::Substitute {
+                game_id,
+                power,
+                replaced,
+                substitute,
+            } => {
+                let Some(round) = self
+                    .rounds
+                    .iter()
+                    .find(|r| r.games.iter().any(|g| &g.game_id == game_id))
+                else {
+                    return refuse(
+                        "not-a-tournament-game",
+                        format!("game {game_id} is not one of this tournament's"),
+                    );
+                };
+                let substitute = match substitute {
+                    Some(s) if self.waiting.contains(s) => s.clone(),
+                    Some(s) => {
+                        return refuse(
+                            "not-waiting",
+                            format!("{s} is not on the waiting list; substitutes come from it"),
+                        )
+                    }
+                    None => match self.waiting.first() {
+                        Some(first) => first.clone(),
+                        None => return refuse("waiting-list-empty", "the waiting list is empty"),
+                    },
+                };
+                Ok(vec![TournamentEvent::SubstituteAppointed(
+                    SubstituteAppointed {
+                        round: round.round,
+                        game_id: game_id.clone(),
+                        power: *power,
+                        replaced: replaced.clone(),
+                        substitute,
+                        at,
+                    },
+                )])
+            }
+            TournamentCommand::Finish => {
+                let unplayed = self.created.rounds as usize - self.rounds.len();
+                if unplayed > 0 {
+                    return refuse(
+                        "rounds-left",
+                        format!("{unplayed} rounds are still to be seated"),
+                    );
+                }
+                self.all_games_ended(context.results)?;
+                Ok(vec![TournamentEvent::TournamentFinished { at }])
+            }
+        }
+    }
+
+    fn all_games_ended(&self, results: &[GameResult]) -> Result<(), TournamentViolation> {
+        let running: Vec<&str> = self
+            .rounds
+            .iter()
+            .flat_map(|r| &r.games)
+            .filter(|g| {
+                !results
+                    .iter()
+                    .any(|result| result.game_id == g.game_id && result.ended)
+            })
+            .map(|g| g.game_id.as_str())
+            .collect();
+        if running.is_empty() {
+            Ok(())
+        } else {
+            refuse(
+                "games-running",
+                format!(
+                    "round {} still has games running: {}",
+                    self.rounds.len(),
+                    running.join(", ")
+                ),
+            )
+        }
+    }
+
+    fn seat(&self, context: &mut Context<'_>) -> Result<Vec<TournamentEvent>, TournamentViolation> {
+        let round = self.next_round();
+        if round > self.created.rounds {
+            return refuse(
+                "rounds-done",
+                format!("all {} rounds are seated", self.created.rounds),
+            );
+        }
+        self.all_games_ended(context.results)?;
+        if context.powers.len() != self.created.table_size as usize {
+            return refuse(
+                "bad-table-size",
+                format!(
+                    "the ruleset seats {} at a table, the tournament {}",
+                    context.powers.len(),
+                    self.created.table_size
+                ),
+            );
+        }
+        // Best-ranked first, so that byes go to the lowest.
+        let ranked: Vec<String> = standings(self, context.results)
+            .into_iter()
+            .filter(|row| self.is_entered(&row.player))
+            .map(|row| row.player)
+            .collect();
+        let history: Vec<_> = self
+            .rounds
+            .iter()
+            .map(|r| r.seating.tables.clone())
+            .collect();
+        let had_bye: Vec<String> = self
+            .rounds
+            .iter()
+            .flat_map(|r| r.seating.byes.iter().map(|b| b.player.clone()))
+            .collect();
+        let seating = seat_round(
+            &SeatingRequest {
+                players: &ranked,
+                waiting: &self.waiting,
+                history: &history,
+                had_bye: &had_bye,
+                powers: context.powers,
+                policy: self.created.short_tables,
+                bye_points: self.created.bye_points,
+            },
+            context.dice,
+        )
+        .map_err(|e| TournamentViolation {
+            code: "cannot-seat",
+            message: e.0,
+        })?;
+        let mut draw: Vec<String> = ranked.iter().chain(&seating.promoted).cloned().collect();
+        draw.sort();
+        shuffle(&mut draw, context.dice);
+        let games = seating
+            .tables
+            .iter()
+            .map(|t| TableGame {
+                table: t.table,
+                game_id: (context.new_game_id)(),
+            })
+            .collect();
+        Ok(vec![TournamentEvent::RoundSeated(Box::new(RoundSeated {
+            round,
+            seating,
+            games,
+            draw,
+            dice_version: self.version + 1,
+            at: context.at,
+        }))])
+    }
+
+    pub fn apply(&mut self, event: &TournamentEvent) {
+        self.version += 1;
+        match event {
+            TournamentEvent::TournamentCreated(_) => {}
+            TournamentEvent::PlayerEntered { player, .. } => {
+                self.waiting.retain(|w| w != player);
+                self.entrants.push(Entrant {
+                    player: player.clone(),
+                    status: EntrantStatus::Playing,
+                });
+            }
+            TournamentEvent::PlayerWaitlisted { player, .. } => self.waiting.push(player.clone()),
+            TournamentEvent::PlayerDropped { player, .. } => {
+                self.waiting.retain(|w| w != player);
+                self.set_status(player, EntrantStatus::Dropped);
+            }
+            TournamentEvent::RoundSeated(seated) => {
+                for player in &seated.seating.promoted {
+                    self.waiting.retain(|w| w != player);
+                    self.entrants.push(Entrant {
+                        player: player.clone(),
+                        status: EntrantStatus::Playing,
+                    });
+                }
+                self.rounds.push((**seated).clone());
+            }
+            TournamentEvent::SubstituteAppointed(appointed) => {
+                self.waiting.retain(|w| w != &appointed.substitute);
+                self.set_status(&appointed.replaced, EntrantStatus::Replaced);
+                self.entrants.push(Entrant {
+                    player: appointed.substitute.clone(),
+                    status: EntrantStatus::Playing,
+                });
+                self.substitutions.push(appointed.clone());
+            }
+            TournamentEvent::TournamentFinished { at } => self.finished = Some(*at),
+        }
+    }
+
+    fn set_status(&mut self, player: &str, status: EntrantStatus) {
+        for entrant in &mut self.entrants {
+            if entrant.player == player {
+                entrant.status = status;
+            }
+        }
+    }
+
+    /// Folds a stream; the first event must create the tournament.
+    pub fn fold<'a>(
+        events: impl IntoIterator<Item = &'a TournamentEvent>,
+    ) -> Result<Tournament, String> {
+        let mut events = events.into_iter();
+        let Some(TournamentEvent::TournamentCreated(created)) = events.next() else {
+            return Err("a tournament stream starts with TournamentCreated".to_owned());
+        };
+        let mut tournament = Tournament::new(created.clone());
+        for event in events {
+            tournament.apply(event);
+        }
+        Ok(tournament)
+    }
+
+    /// The round and table of a game of this tournament.
+    pub fn table_of(&self, game_id: &str) -> Option<(u32, u32)> {
+        self.rounds.iter().find_map(|r| {
+            r.games
+                .iter()
+                .find(|g| g.game_id == game_id)
+                .map(|g| (r.round, g.table))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

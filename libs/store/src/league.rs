@@ -1,0 +1,610 @@
+//! The league read models: players, the results of finished games, and the two ladders
+//! (Cut-Throat points with titles; the Plackett-Luce skill rating), lifetime and per
+//! season, per ruleset. The `league` projector keeps them from the event log; each ladder
+//! row keeps its history, so any page can be read as of the league's state when a reader
+//! began paging.
+
+use deadpool_postgres::{GenericClient, Transaction};
+use serde::Serialize;
+use warlog_events::game::{decode_recorded, GameLog, GameStreamEvent};
+use warlog_events::{RecordedEvent, StreamCategory};
+use warlog_league::players::PlayerEvent;
+use warlog_league::rating::{Rating, SkillModel};
+use warlog_rules::game::GameEvent;
+use warlog_rules::scoring::Fraction;
+
+use crate::projector::Projection;
+use crate::{read_stream, StoreError};
+
+/// Points are stored times this: every share of a tie of up to ten places is whole.
+pub const POINTS_SCALE: i64 = 2520;
+
+/// Which ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ladder {
+    Points,
+    Skill,
+}
+
+impl Ladder {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ladder::Points => "points",
+            Ladder::Skill => "skill",
+        }
+    }
+}
+
+/// Points as stored, back to an exact fraction.
+pub fn points_of(scaled: i64) -> Fraction {
+    Fraction::new(scaled, POINTS_SCALE).unwrap_or(Fraction::whole(0))
+}
+
+fn scaled(points: Fraction) -> i64 {
+    points.numerator() * (POINTS_SCALE / points.denominator().max(1))
+}
+
+/// The projection that keeps the league tables.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct League {
+    pub model: SkillModel,
+}
+
+impl Projection for League {
+    fn name(&self) -> &'static str {
+        "league"
+    }
+
+    async fn reset(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        tx.batch_execute(
+            "DELETE FROM players; DELETE FROM league_results; DELETE FROM ladder_rows; \
+             DELETE FROM ladder_heads;",
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn apply(&self, tx: &Transaction<'_>, event: &RecordedEvent) -> Result<(), StoreError> {
+        match event.stream_id.category() {
+            StreamCategory::Player => {
+                let corrupt = |e: warlog_events::EventDecodeError| {
+                    StoreError::Corrupt(format!("{}: {e}", event.stream_id))
+                };
+                let PlayerEvent::PlayerRegistered {
+                    handle,
+                    display_name,
+                    ..
+                } = PlayerEvent::decode(event.event_type.as_str(), &event.payload)
+                    .map_err(corrupt)?;
+                let at = event
+                    .metadata
+                    .get("recorded_at")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("1970-01-01T00:00:00Z");
+                tx.execute(
+                    "INSERT INTO players (handle, display_name, registered_at) \
+                     VALUES ($1, $2, ($3::text)::timestamptz) ON CONFLICT (handle) DO NOTHING",
+                    &[&handle.as_str(), &display_name.as_str(), &at],
+                )
+                .await?;
+                Ok(())
+            }
+            StreamCategory::Game if event.event_type.as_str() == "GameEnded" => {
+                self.game_ended(tx, event).await
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One finished game, as the ladders take it.
+#[derive(Debug, Clone)]
+struct Finished {
+    game_id: String,
+    ruleset: String,
+    season: i32,
+    tournament: Option<String>,
+    ended_at: i64,
+    /// (player, power, place, tied_with, points, percent gain)
+    seats: Vec<(String, String, usize, usize, Fraction, String, f64)>,
+    /// (player, power) replaced by a substitute: in the history, with no points.
+    replaced: Vec<(String, String)>,
+}
+
+impl League {
+    async fn game_ended(
+        &self,
+        tx: &Transaction<'_>,
+        event: &RecordedEvent,
+    ) -> Result<(), StoreError> {
+        let events = read_stream(tx, &event.stream_id, 1, u32::MAX).await?;
+        let upto: Vec<RecordedEvent> = events
+            .into_iter()
+            .take_while(|e| e.stream_version <= event.stream_version)
+            .collect();
+        let corrupt = |e: String| StoreError::Corrupt(format!("{}: {e}", event.stream_id));
+        let log = GameLog::fold(&upto).map_err(|e| corrupt(e.to_string()))?;
+        let Some(placements) = log.placements() else {
+            return Ok(());
+        };
+        let placements = placements.map_err(corrupt)?;
+        let ended_at = match decode_recorded(event) {
+            Ok(GameStreamEvent::Played(GameEvent::GameEnded { at, .. })) => {
+                i64::try_from(at.unix_seconds()).unwrap_or(0)
+            }
+            _ => return Err(corrupt("GameEnded does not decode".to_owned())),
+        };
+        let season = time::OffsetDateTime::from_unix_timestamp(ended_at).map_or(1970, |t| t.year());
+        let mut replaced = Vec::new();
+        for recorded in &upto {
+            if let Ok(GameStreamEvent::Played(GameEvent::PlayerReplaced {
+                power,
+                replaced: Some(who),
+                ..
+            })) = decode_recorded(recorded)
+            {
+                replaced.push((who, power.name().to_owned()));
+            }
+        }
+        let finished = Finished {
+            game_id: log.created.game_id.clone(),
+            ruleset: log.created.ruleset.clone(),
+            season,
+            tournament: log.created.tournament.clone(),
+            ended_at,
+            seats: placements
+                .iter()
+                .filter_map(|row| {
+                    let points = row.points.parse::<Fraction>().ok()?;
+                    Some((
+                        row.player.clone()?,
+                        row.power.name().to_owned(),
+                        row.place,
+                        row.tied_with,
+                        points,
+                        row.percent_gain.clone(),
+                        row.percent_gain_pct,
+                    ))
+                })
+                .collect(),
+            replaced,
+        };
+        self.record(tx, &finished).await
+    }
+
+    async fn record(&self, tx: &Transaction<'_>, game: &Finished) -> Result<(), StoreError> {
+        let seq: i64 = tx
+            .query_one(
+                "INSERT INTO ladder_heads (ladder, ruleset, season, seq) VALUES ('', '', 0, 1) \
+                 ON CONFLICT (ladder, ruleset, season) DO UPDATE SET seq = ladder_heads.seq + 1 \
+                 RETURNING seq",
+                &[],
+            )
+            .await?
+            .get(0);
+        let insert = tx
+            .prepare_cached(
+                "INSERT INTO league_results (game_id, player, power, ruleset, season, tournament, \
+                     place, tied_with, points_scaled, percent_gain, percent_gain_value, replaced, \
+                     ended_at, seq) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, to_timestamp($13), $14) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .await?;
+        for (player, power, place, tied, points, gain, gain_value) in &game.seats {
+            tx.execute(
+                &insert,
+                &[
+                    &game.game_id,
+                    player,
+                    power,
+                    &game.ruleset,
+                    &game.season,
+                    &game.tournament,
+                    &(*place as i32),
+                    &(*tied as i32),
+                    &scaled(*points),
+                    gain,
+                    gain_value,
+                    &false,
+                    &(game.ended_at as f64),
+                    &seq,
+                ],
+            )
+            .await?;
+        }
+        for (player, power) in &game.replaced {
+            tx.execute(
+                &insert,
+                &[
+                    &game.game_id,
+                    player,
+                    power,
+                    &game.ruleset,
+                    &game.season,
+                    &game.tournament,
+                    &None::<i32>,
+                    &None::<i32>,
+                    &0i64,
+                    &None::<String>,
+                    &None::<f64>,
+                    &true,
+                    &(game.ended_at as f64),
+                    &seq,
+                ],
+            )
+            .await?;
+        }
+        for season in [0, game.season] {
+            self.update_scope(tx, game, season, seq).await?;
+        }
+        Ok(())
+    }
+
+    /// Moves the game's players to new rows of both ladders of one scope.
+    async fn update_scope(
+        &self,
+        tx: &Transaction<'_>,
+        game: &Finished,
+        season: i32,
+        seq: i64,
+    ) -> Result<(), StoreError> {
+        let players: Vec<String> = game.seats.iter().map(|s| s.0.clone()).collect();
+        let current = tx
+            .prepare_cached(
+                "SELECT player, tiebreak, points_scaled, games, wins, mu, sigma FROM ladder_rows \
+                 WHERE ladder = $1 AND ruleset = $2 AND season = $3 AND player = ANY($4) \
+                   AND valid_to IS NULL",
+            )
+            .await?;
+        let close = tx
+            .prepare_cached(
+                "UPDATE ladder_rows SET valid_to = $5 \
+                 WHERE ladder = $1 AND ruleset = $2 AND season = $3 AND player = ANY($4) \
+                   AND valid_to IS NULL",
+            )
+            .await?;
+        let insert = tx
+            .prepare_cached(
+                "INSERT INTO ladder_rows (ladder, ruleset, season, player, valid_from, sort_key, \
+                     tiebreak, points_scaled, games, wins, mu, sigma) \
+                 SELECT $1, $2, $3, p, $4, k, t, s, g, w, m, sg \
+                   FROM unnest($5::text[], $6::float8[], $7::int8[], $8::int8[], $9::int4[], \
+                               $10::int4[], $11::float8[], $12::float8[]) \
+                        AS u(p, k, t, s, g, w, m, sg)",
+            )
+            .await?;
+        let newcomer = self.model.newcomer();
+        for ladder in [Ladder::Points, Ladder::Skill] {
+            let rows = tx
+                .query(
+                    &current,
+                    &[&ladder.as_str(), &game.ruleset, &season, &players],
+                )
+                .await?;
+            let before = |player: &str| {
+                rows.iter()
+                    .find(|r| r.get::<_, &str>(0) == player)
+                    .map(|r| {
+                        (
+                            r.get::<_, i64>(1),
+                            r.get::<_, i64>(2),
+                            r.get::<_, i32>(3),
+                            r.get::<_, i32>(4),
+                            Rating {
+                                mu: r.get(5),
+                                sigma: r.get(6),
+                            },
+                        )
+                    })
+                    .unwrap_or((seq, 0, 0, 0, newcomer))
+            };
+            let ratings: Vec<Rating> = players.iter().map(|p| before(p).4).collect();
+            let places: Vec<usize> = game.seats.iter().map(|s| s.2).collect();
+            let rated = self.model.rate(&ratings, &places);
+            let mut columns = LadderColumns::default();
+            for (i, seat) in game.seats.iter().enumerate() {
+                let (tiebreak, points, games, wins, _) = before(&seat.0);
+                let gained = scaled(seat.4);
+                let total = points + gained;
+                let rating = rated[i];
+                columns.player.push(seat.0.clone());
+                columns.sort_key.push(match ladder {
+                    Ladder::Points => total as f64,
+                    Ladder::Skill => rating.ordinal(),
+                });
+                // For points: when this total was reached (a tie at the top goes to whoever
+                // reached it first). Skill ties fall to the handle.
+                columns.tiebreak.push(match ladder {
+                    Ladder::Points if gained != 0 => seq,
+                    Ladder::Points => tiebreak,
+                    Ladder::Skill => 0,
+                });
+                columns.points.push(total);
+                columns.games.push(games + 1);
+                columns.wins.push(wins + i32::from(seat.2 == 1));
+                columns.mu.push(rating.mu);
+                columns.sigma.push(rating.sigma);
+            }
+            tx.execute(
+                &close,
+                &[&ladder.as_str(), &game.ruleset, &season, &players, &seq],
+            )
+            .await?;
+            tx.execute(
+                &insert,
+                &[
+                    &ladder.as_str(),
+                    &game.ruleset,
+                    &season,
+                    &seq,
+                    &columns.player,
+                    &columns.sort_key,
+                    &columns.tiebreak,
+                    &columns.points,
+                    &columns.games,
+                    &columns.wins,
+                    &columns.mu,
+                    &columns.sigma,
+                ],
+            )
+            .await?;
+            tx.execute(
+                "INSERT INTO ladder_heads (ladder, ruleset, season, seq) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (ladder, ruleset, season) DO UPDATE SET seq = EXCLUDED.seq",
+                &[&ladder.as_str(), &game.ruleset, &season, &seq],
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Default)]
+struct LadderColumns {
+    player: Vec<String>,
+    sort_key: Vec<f64>,
+    tiebreak: Vec<i64>,
+    points: Vec<i64>,
+    games: Vec<i32>,
+    wins: Vec<i32>,
+    mu: Vec<f64>,
+    sigma: Vec<f64>,
+}
+
+/// Which slice of which ladder.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LadderQuery {
+    pub ladder: Ladder,
+    pub ruleset: String,
+    /// 0: lifetime.
+    pub season: i32,
+    /// The league's seq to read as of.
+    pub as_of: i64,
+    /// The last row of the previous page: (sort_key, tiebreak, player).
+    pub after: Option<(f64, i64, String)>,
+    pub limit: u32,
+}
+
+/// One row of a ladder.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LadderRow {
+    pub player: String,
+    pub display_name: Option<String>,
+    pub sort_key: f64,
+    pub tiebreak: i64,
+    pub points_scaled: i64,
+    pub games: i32,
+    pub wins: i32,
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+/// The seq of the last change to a ladder scope (0: empty).
+pub async fn ladder_head(
+    client: &impl GenericClient,
+    ladder: Ladder,
+    ruleset: &str,
+    season: i32,
+) -> Result<i64, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT seq FROM ladder_heads WHERE ladder = $1 AND ruleset = $2 AND season = $3",
+        )
+        .await?;
+    Ok(client
+        .query_opt(&statement, &[&ladder.as_str(), &ruleset, &season])
+        .await?
+        .map_or(0, |r| r.get(0)))
+}
+
+/// A page of a ladder as of `query.as_of`.
+pub async fn ladder_page(
+    client: &impl GenericClient,
+    query: &LadderQuery,
+) -> Result<Vec<LadderRow>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT l.player, p.display_name, l.sort_key, l.tiebreak, l.points_scaled, l.games, \
+                    l.wins, l.mu, l.sigma \
+               FROM ladder_rows l LEFT JOIN players p ON p.handle = l.player \
+              WHERE l.ladder = $1 AND l.ruleset = $2 AND l.season = $3 \
+                AND l.valid_from <= $4 AND (l.valid_to IS NULL OR l.valid_to > $4) \
+                AND ($5::float8 IS NULL OR l.sort_key < $5 OR (l.sort_key = $5 AND \
+                     (l.tiebreak > $6 OR (l.tiebreak = $6 AND l.player > $7)))) \
+              ORDER BY l.sort_key DESC, l.tiebreak, l.player \
+              LIMIT $8",
+        )
+        .await?;
+    let (key, tiebreak, player) = match &query.after {
+        Some((k, t, p)) => (Some(*k), *t, p.clone()),
+        None => (None, 0, String::new()),
+    };
+    let rows = client
+        .query(
+            &statement,
+            &[
+                &query.ladder.as_str(),
+                &query.ruleset,
+                &query.season,
+                &query.as_of,
+                &key,
+                &tiebreak,
+                &player,
+                &i64::from(query.limit),
+            ],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|r| LadderRow {
+            player: r.get(0),
+            display_name: r.get(1),
+            sort_key: r.get(2),
+            tiebreak: r.get(3),
+            points_scaled: r.get(4),
+            games: r.get(5),
+            wins: r.get(6),
+            mu: r.get(7),
+            sigma: r.get(8),
+        })
+        .collect())
+}
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlayerRecord {
+    pub handle: String,
+    pub display_name: String,
+}
+
+pub async fn find_player(
+    client: &impl GenericClient,
+    handle: &str,
+) -> Result<Option<PlayerRecord>, StoreError> {
+    let statement = client
+        .prepare_cached("SELECT handle, display_name FROM players WHERE handle = $1")
+        .await?;
+    Ok(client
+        .query_opt(&statement, &[&handle])
+        .await?
+        .map(|r| PlayerRecord {
+            handle: r.get(0),
+            display_name: r.get(1),
+        }))
+}
+
+/// A player's standing in one ladder scope, as of now.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScopeStanding {
+    pub ruleset: String,
+    pub season: i32,
+    pub points_scaled: i64,
+    pub games: i32,
+    pub wins: i32,
+    pub mu: f64,
+    pub sigma: f64,
+    /// 1-based, in the points ladder.
+    pub points_position: i64,
+    /// The scope's leader on points, for the one Commander of CT.
+    pub leader: Option<String>,
+    pub leader_points_scaled: i64,
+}
+
+/// The player's current standing in every scope they have played in.
+pub async fn player_standings(
+    client: &impl GenericClient,
+    handle: &str,
+) -> Result<Vec<ScopeStanding>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT pt.ruleset, pt.season, pt.points_scaled, pt.games, pt.wins, sk.mu, sk.sigma, \
+                    (SELECT count(*) + 1 FROM ladder_rows o \
+                      WHERE o.ladder = 'points' AND o.ruleset = pt.ruleset \
+                        AND o.season = pt.season AND o.valid_to IS NULL \
+                        AND (o.sort_key > pt.sort_key OR (o.sort_key = pt.sort_key \
+                             AND (o.tiebreak < pt.tiebreak OR (o.tiebreak = pt.tiebreak \
+                                  AND o.player < pt.player))))), \
+                    lead.player, coalesce(lead.points_scaled, 0) \
+               FROM ladder_rows pt \
+               JOIN ladder_rows sk ON sk.ladder = 'skill' AND sk.ruleset = pt.ruleset \
+                    AND sk.season = pt.season AND sk.player = pt.player AND sk.valid_to IS NULL \
+               LEFT JOIN LATERAL (SELECT o.player, o.points_scaled FROM ladder_rows o \
+                     WHERE o.ladder = 'points' AND o.ruleset = pt.ruleset \
+                       AND o.season = pt.season AND o.valid_to IS NULL \
+                     ORDER BY o.sort_key DESC, o.tiebreak, o.player LIMIT 1) lead ON true \
+              WHERE pt.ladder = 'points' AND pt.player = $1 AND pt.valid_to IS NULL \
+              ORDER BY pt.ruleset, pt.season",
+        )
+        .await?;
+    Ok(client
+        .query(&statement, &[&handle])
+        .await?
+        .iter()
+        .map(|r| ScopeStanding {
+            ruleset: r.get(0),
+            season: r.get(1),
+            points_scaled: r.get(2),
+            games: r.get(3),
+            wins: r.get(4),
+            mu: r.get(5),
+            sigma: r.get(6),
+            points_position: r.get(7),
+            leader: r.get(8),
+            leader_points_scaled: r.get(9),
+        })
+        .collect())
+}
+
+/// One game in a player's history.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HistoryRow {
+    pub game_id: String,
+    pub ruleset: String,
+    pub season: i32,
+    pub tournament: Option<String>,
+    pub power: String,
+    pub place: Option<i32>,
+    pub tied_with: Option<i32>,
+    pub points_scaled: i64,
+    pub percent_gain: Option<String>,
+    pub percent_gain_value: Option<f64>,
+    pub replaced: bool,
+    /// RFC 3339.
+    pub ended_at: String,
+}
+
+/// A player's finished games, newest first.
+pub async fn player_history(
+    client: &impl GenericClient,
+    handle: &str,
+    limit: u32,
+) -> Result<Vec<HistoryRow>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT game_id, ruleset, season, tournament, power, place, tied_with, points_scaled, \
+                    percent_gain, percent_gain_value, replaced, \
+                    to_char(ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') \
+               FROM league_results WHERE player = $1 ORDER BY seq DESC, power LIMIT $2",
+        )
+        .await?;
+    Ok(client
+        .query(&statement, &[&handle, &i64::from(limit)])
+        .await?
+        .iter()
+        .map(|r| HistoryRow {
+            game_id: r.get(0),
+            ruleset: r.get(1),
+            season: r.get(2),
+            tournament: r.get(3),
+            power: r.get(4),
+            place: r.get(5),
+            tied_with: r.get(6),
+            points_scaled: r.get(7),
+            percent_gain: r.get(8),
+            percent_gain_value: r.get(9),
+            replaced: r.get(10),
+            ended_at: r.get(11),
+        })
+        .collect())
+}

@@ -1,0 +1,610 @@
+//! The league over HTTP: players and the ladders (Cut-Throat points with titles, and the
+//! skill rating), lifetime or per season, per ruleset. Reads come from the `league` read
+//! models; a ladder's pages are read as of the league's state when the first page was
+//! served (the cursor carries it), so paging never repeats or skips a player while games
+//! finish.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use warlog_events::{StreamCategory, StreamId};
+use warlog_league::players::{DisplayName, Handle, PlayerEvent};
+use warlog_rules::scoring::{Fraction, Title};
+use warlog_store::league::{
+    find_player, ladder_head, ladder_page, player_history, player_standings, points_of, HistoryRow,
+    Ladder, LadderQuery, LadderRow,
+};
+use warlog_store::{ExpectedVersion, StoreError};
+
+use crate::auth::{Caller, Role};
+use crate::body::JsonBody;
+use crate::error::{ApiError, ErrorCode, Problem};
+use crate::games::{commit, corrupt, replayed, Append, Expected, Extra};
+use crate::query::ValidQuery;
+use crate::respond::{self, csv_field, Format};
+use crate::routes::games::{answer, write_request};
+use crate::AppState;
+
+/// The ruleset a ladder shows when none is named.
+pub const DEFAULT_RULESET: &str = "cutthroat";
+
+/// A new player.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"handle": "ann", "display_name": "Ann Smith"}))]
+pub struct RegisterPlayer {
+    /// 2 to 32 lowercase letters, digits, `_` or `-`, starting with a letter.
+    #[schema(value_type = String)]
+    pub handle: Handle,
+    #[schema(value_type = String)]
+    pub display_name: DisplayName,
+}
+
+/// A registered player.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerRegistered {
+    pub handle: String,
+    pub display_name: String,
+}
+
+/// Registers a player (admin or director; a player token may register its own handle).
+#[utoipa::path(post, path = "/v1/players", tag = "league",
+    request_body = RegisterPlayer,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "Registered", body = PlayerRegistered),
+        (status = 400, description = "Malformed body or handle", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The role may not register this handle", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The handle is taken", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/players")]
+pub async fn register_player(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    body: JsonBody<RegisterPlayer>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    let JsonBody { value, raw } = body;
+    match caller.role {
+        Role::Admin | Role::Director => {}
+        Role::Player if caller.name == value.handle.as_str() => {}
+        _ => {
+            return Err(ApiError::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} may not register {}: an admin, a director or the player itself may",
+                    caller.name, value.handle
+                ),
+            ))
+        }
+    }
+    let request = write_request(&req, caller, &raw, Expected::Unstated)?;
+    let stream = StreamId::of(StreamCategory::Player, value.handle.as_str())
+        .map_err(|e| ApiError::malformed(format!("handle: {e}")))?;
+    let event = PlayerEvent::PlayerRegistered {
+        handle: value.handle.clone(),
+        display_name: value.display_name.clone(),
+        at: request.moment(),
+    };
+    let events = request.encode_with(&[event], PlayerEvent::encode)?;
+    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
+    if let Some(first) = replayed(&client, &request).await? {
+        return Ok(answer(first, None));
+    }
+    let body = PlayerRegistered {
+        handle: value.handle.to_string(),
+        display_name: value.display_name.as_str().to_owned(),
+    };
+    let written = commit(
+        &state,
+        &mut client,
+        &request,
+        Append {
+            stream: &stream,
+            expected: ExpectedVersion::NoStream,
+            events: &events,
+            extra: Extra::None,
+            status: StatusCode::CREATED,
+        },
+        |_| serde_json::to_value(&body).map_err(corrupt),
+    )
+    .await?
+    .ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::PlayerExists,
+            format!("the handle {} is already registered", value.handle),
+        )
+    })?;
+    Ok(answer(
+        written,
+        Some(format!("/v1/players/{}", value.handle)),
+    ))
+}
+
+/// A player's standing in one ladder scope.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerStanding {
+    pub ruleset: String,
+    /// The calendar year; absent for lifetime.
+    pub season: Option<i32>,
+    /// Exact (`"17/2"` when tied places were shared).
+    pub points: String,
+    pub points_value: f64,
+    pub title: String,
+    /// 1-based, on the points ladder.
+    pub position: i64,
+    pub games: i32,
+    pub wins: i32,
+    /// How many times at each place, first place first.
+    pub places: Vec<u32>,
+    /// Percentage points, over the games played.
+    pub average_percent_gain: Option<f64>,
+    pub rating: RatingView,
+}
+
+/// A skill rating.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RatingView {
+    pub mu: f64,
+    pub sigma: f64,
+    /// `mu - 3 sigma`: the skill ladder's order.
+    pub ordinal: f64,
+}
+
+/// One finished game of a player.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerGame {
+    pub game_id: String,
+    pub ruleset: String,
+    pub tournament: Option<String>,
+    pub power: String,
+    /// `played`, or `replaced` (a substitute took the seat: no points).
+    pub result: String,
+    pub place: Option<i32>,
+    pub tied_with: Option<i32>,
+    pub points: String,
+    pub percent_gain: Option<String>,
+    pub ended_at: String,
+}
+
+/// A player's page.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerView {
+    pub handle: String,
+    pub display_name: String,
+    /// Lifetime and per-season standings, per ruleset.
+    pub standings: Vec<PlayerStanding>,
+    /// Newest first.
+    pub games: Vec<PlayerGame>,
+}
+
+/// The title of `points`, given the scope's leader (the one Commander of CT).
+pub fn title_of(player: &str, points: Fraction, leader: Option<(&str, Fraction)>) -> Title {
+    match leader {
+        Some((who, total)) if who == player && total >= Fraction::whole(23) => {
+            Title::CommanderOfCutThroat
+        }
+        _ => Title::for_total(points),
+    }
+}
+
+/// A player: points, title, rating, places and the game history.
+#[utoipa::path(get, path = "/v1/players/{handle}", tag = "league",
+    params(("handle" = String, Path)),
+    responses(
+        (status = 200, description = "The player", body = PlayerView),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/players/{handle}")]
+pub async fn player_detail(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    handle: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let view = player_view(&state, &handle).await?;
+    respond::json(&req, &view)
+}
+
+/// The player page's content, shared by the API and the HTML page.
+pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let registered = find_player(&client, handle).await?;
+    let history = player_history(&client, handle, 10_000).await?;
+    let Some(display_name) = registered
+        .map(|p| p.display_name)
+        .or_else(|| (!history.is_empty()).then(|| handle.to_owned()))
+    else {
+        return Err(ApiError::new(
+            ErrorCode::PlayerNotFound,
+            format!("no player {handle:?}"),
+        ));
+    };
+    let standings = player_standings(&client, handle)
+        .await?
+        .into_iter()
+        .map(|s| {
+            let points = points_of(s.points_scaled);
+            let leader = s
+                .leader
+                .as_deref()
+                .map(|who| (who, points_of(s.leader_points_scaled)));
+            let played: Vec<&HistoryRow> = history
+                .iter()
+                .filter(|h| {
+                    !h.replaced && h.ruleset == s.ruleset && (s.season == 0 || h.season == s.season)
+                })
+                .collect();
+            let mut places = vec![0u32; 5];
+            for h in &played {
+                if let Some(place) = h.place.and_then(|p| usize::try_from(p).ok()) {
+                    if place >= 1 {
+                        if places.len() < place {
+                            places.resize(place, 0);
+                        }
+                        places[place - 1] += 1;
+                    }
+                }
+            }
+            let gains: Vec<f64> = played.iter().filter_map(|h| h.percent_gain_value).collect();
+            PlayerStanding {
+                ruleset: s.ruleset,
+                season: (s.season != 0).then_some(s.season),
+                points: points.to_string(),
+                points_value: points.to_f64(),
+                title: title_of(handle, points, leader).name().to_owned(),
+                position: s.points_position,
+                games: s.games,
+                wins: s.wins,
+                places,
+                average_percent_gain: (!gains.is_empty())
+                    .then(|| gains.iter().sum::<f64>() / gains.len() as f64),
+                rating: RatingView {
+                    mu: s.mu,
+                    sigma: s.sigma,
+                    ordinal: s.mu - 3.0 * s.sigma,
+                },
+            }
+        })
+        .collect();
+    let games = history
+        .into_iter()
+        .map(|h| PlayerGame {
+            game_id: h.game_id,
+            ruleset: h.ruleset,
+            tournament: h.tournament,
+            power: h.power,
+            result: if h.replaced { "replaced" } else { "played" }.to_owned(),
+            place: h.place,
+            tied_with: h.tied_with,
+            points: points_of(h.points_scaled).to_string(),
+            percent_gain: h.percent_gain,
+            ended_at: h.ended_at,
+        })
+        .collect();
+    Ok(PlayerView {
+        handle: handle.to_owned(),
+        display_name,
+        standings,
+        games,
+    })
+}
+
+/// Which page of a ladder.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LeaderboardParams {
+    /// A calendar year (the year the games ended); lifetime when absent.
+    pub season: Option<u16>,
+    /// Default `cutthroat`.
+    pub ruleset: Option<String>,
+    /// The `next` cursor of the previous page.
+    pub after: Option<String>,
+    /// 1 to 200; default 50.
+    pub limit: Option<u32>,
+}
+
+/// One row of a ladder.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct LeaderboardRow {
+    /// 1-based position in the ladder's order.
+    pub position: u64,
+    pub player: String,
+    pub display_name: String,
+    /// Exact total points (`"17/2"` when tied places were shared).
+    pub points: String,
+    pub points_value: f64,
+    pub title: String,
+    pub games: i32,
+    pub wins: i32,
+    pub rating: f64,
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+/// A page of a ladder.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LeaderboardPage {
+    /// `points` (Cut-Throat points; ties go to whoever reached the total first) or `skill`
+    /// (the Plackett-Luce rating's `mu - 3 sigma`).
+    pub ladder: String,
+    pub ruleset: String,
+    pub season: Option<u16>,
+    /// The league's state this page shows (the count of finished games it includes).
+    pub as_of: i64,
+    pub rows: Vec<LeaderboardRow>,
+    /// The next page, if any.
+    pub next: Option<String>,
+}
+
+/// Where the next page starts: as of which league state, after which row.
+#[derive(Debug, Clone, PartialEq)]
+struct LadderCursor {
+    as_of: i64,
+    position: u64,
+    sort_key: f64,
+    tiebreak: i64,
+    player: String,
+}
+
+const CURSOR_PREFIX: &str = "l1";
+
+impl LadderCursor {
+    fn encode(&self) -> String {
+        let raw = format!(
+            "{CURSOR_PREFIX}:{}:{}:{}:{}:{}",
+            self.as_of,
+            self.position,
+            self.sort_key.to_bits(),
+            self.tiebreak,
+            self.player
+        );
+        URL_SAFE_NO_PAD.encode(raw)
+    }
+
+    fn decode(text: &str) -> Result<LadderCursor, ApiError> {
+        let bad = || {
+            ApiError::new(
+                ErrorCode::InvalidCursor,
+                format!("cursor {text:?} is not one this service issued"),
+            )
+        };
+        let bytes = URL_SAFE_NO_PAD.decode(text).map_err(|_| bad())?;
+        let raw = String::from_utf8(bytes).map_err(|_| bad())?;
+        let mut parts = raw.splitn(6, ':');
+        if parts.next() != Some(CURSOR_PREFIX) {
+            return Err(bad());
+        }
+        let mut next = || parts.next().ok_or_else(bad);
+        let as_of = next()?.parse().map_err(|_| bad())?;
+        let position = next()?.parse().map_err(|_| bad())?;
+        let sort_key = f64::from_bits(next()?.parse().map_err(|_| bad())?);
+        let tiebreak = next()?.parse().map_err(|_| bad())?;
+        let player = next()?.to_owned();
+        if as_of < 0 || !sort_key.is_finite() {
+            return Err(bad());
+        }
+        Ok(LadderCursor {
+            as_of,
+            position,
+            sort_key,
+            tiebreak,
+            player,
+        })
+    }
+}
+
+fn ladder_of(name: &str) -> Result<Ladder, ApiError> {
+    match name {
+        "points" => Ok(Ladder::Points),
+        "skill" => Ok(Ladder::Skill),
+        other => Err(ApiError::new(
+            ErrorCode::LadderNotFound,
+            format!("no ladder {other:?}: the ladders are `points` and `skill`"),
+        )),
+    }
+}
+
+/// A ladder, one page at a time.
+#[utoipa::path(get, path = "/v1/leaderboards/{ladder}", tag = "league",
+    params(("ladder" = String, Path, description = "`points` or `skill`"), LeaderboardParams),
+    responses(
+        (status = 200, description = "A page (JSON, or CSV with `Accept: text/csv`); `Link` names the next", body = LeaderboardPage),
+        (status = 304, description = "Not modified since the ETag in If-None-Match"),
+        (status = 400, description = "Bad parameter or cursor", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such ladder or ruleset", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/leaderboards/{ladder}")]
+pub async fn leaderboard(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    ladder: web::Path<String>,
+    params: ValidQuery<LeaderboardParams>,
+) -> Result<HttpResponse, ApiError> {
+    let format = respond::negotiate(&req, &[Format::Json, Format::Csv])?;
+    let page = leaderboard_page(&state, &ladder, &params).await?;
+    let next = page.next.clone();
+    let mut response = match format {
+        Format::Csv => respond::csv(&req, leaderboard_csv(&page), next.as_deref()),
+        _ => respond::json_page(&req, &page, next.as_deref())?,
+    };
+    allow_origin(&state, &req, &mut response);
+    Ok(response)
+}
+
+/// Adds `Access-Control-Allow-Origin` when the request's origin is one the association
+/// configured (`WARLOG_CORS_ORIGINS`), so its site's scripts can read the ladders.
+pub fn allow_origin(state: &AppState, req: &HttpRequest, response: &mut HttpResponse) {
+    let Some(origin) = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+    else {
+        return;
+    };
+    let allowed = state
+        .cors_origins
+        .iter()
+        .find(|o| o.as_str() == "*" || o.as_str() == origin);
+    if let Some(allowed) = allowed {
+        let value = if allowed == "*" { "*" } else { origin };
+        if let Ok(value) = header::HeaderValue::from_str(value) {
+            response
+                .headers_mut()
+                .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
+            response.headers_mut().insert(
+                header::VARY,
+                header::HeaderValue::from_static("Accept, Origin"),
+            );
+        }
+    }
+}
+
+/// A ladder page's content, shared by the API and the HTML pages.
+pub async fn leaderboard_page(
+    state: &AppState,
+    ladder_name: &str,
+    params: &LeaderboardParams,
+) -> Result<LeaderboardPage, ApiError> {
+    let ladder = ladder_of(ladder_name)?;
+    let ruleset = params.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
+    warlog_rules::ruleset::Ruleset::builtin(ruleset)
+        .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
+    let limit = params.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(ApiError::malformed(format!(
+            "query parameter `limit`: {limit} is not between 1 and 200"
+        )));
+    }
+    if params.season == Some(0) {
+        return Err(ApiError::malformed(
+            "query parameter `season`: 0 is not a year; leave it out for lifetime",
+        ));
+    }
+    let season = i32::from(params.season.unwrap_or(0));
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let cursor = params
+        .after
+        .as_deref()
+        .map(LadderCursor::decode)
+        .transpose()?;
+    let as_of = match &cursor {
+        Some(c) => c.as_of,
+        None => ladder_head(&client, ladder, ruleset, season).await?,
+    };
+    let query = LadderQuery {
+        ladder,
+        ruleset: ruleset.to_owned(),
+        season,
+        as_of,
+        after: cursor
+            .as_ref()
+            .map(|c| (c.sort_key, c.tiebreak, c.player.clone())),
+        limit: limit + 1,
+    };
+    let mut rows = ladder_page(&client, &query).await?;
+    let more = rows.len() > limit as usize;
+    rows.truncate(limit as usize);
+    // The one Commander of CT is the points ladder's first row, if at 23 or more. The first
+    // page of the points ladder holds it already; other pages ask for it.
+    let leader = match (ladder, &cursor, rows.first()) {
+        (Ladder::Points, None, first) => first.cloned(),
+        _ => ladder_page(
+            &client,
+            &LadderQuery {
+                ladder: Ladder::Points,
+                after: None,
+                limit: 1,
+                ..query.clone()
+            },
+        )
+        .await?
+        .into_iter()
+        .next(),
+    }
+    .map(|r| (r.player, points_of(r.points_scaled)));
+    let start = cursor.as_ref().map_or(0, |c| c.position);
+    let next = if more {
+        rows.last().map(|last| {
+            let cursor = LadderCursor {
+                as_of,
+                position: start + rows.len() as u64,
+                sort_key: last.sort_key,
+                tiebreak: last.tiebreak,
+                player: last.player.clone(),
+            };
+            let mut link = format!(
+                "/v1/leaderboards/{ladder_name}?ruleset={ruleset}&limit={limit}&after={}",
+                cursor.encode()
+            );
+            if let Some(season) = params.season {
+                link.push_str(&format!("&season={season}"));
+            }
+            link
+        })
+    } else {
+        None
+    };
+    let rows = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| row_view(start + i as u64 + 1, r, leader.as_ref()))
+        .collect();
+    Ok(LeaderboardPage {
+        ladder: ladder.as_str().to_owned(),
+        ruleset: ruleset.to_owned(),
+        season: params.season,
+        as_of,
+        rows,
+        next,
+    })
+}
+
+fn row_view(position: u64, row: LadderRow, leader: Option<&(String, Fraction)>) -> LeaderboardRow {
+    let points = points_of(row.points_scaled);
+    let title = title_of(
+        &row.player,
+        points,
+        leader.map(|(who, total)| (who.as_str(), *total)),
+    );
+    LeaderboardRow {
+        position,
+        display_name: row.display_name.unwrap_or_else(|| row.player.clone()),
+        player: row.player,
+        points: points.to_string(),
+        points_value: points.to_f64(),
+        title: title.name().to_owned(),
+        games: row.games,
+        wins: row.wins,
+        rating: row.mu - 3.0 * row.sigma,
+        mu: row.mu,
+        sigma: row.sigma,
+    }
+}
+
+fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
+    let mut out =
+        String::from("position,player,display_name,points,title,games,wins,rating,mu,sigma\r\n");
+    for r in &page.rows {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{:.6},{:.6},{:.6}\r\n",
+            r.position,
+            csv_field(&r.player),
+            csv_field(&r.display_name),
+            csv_field(&r.points),
+            csv_field(&r.title),
+            r.games,
+            r.wins,
+            r.rating,
+            r.mu,
+            r.sigma
+        ));
+    }
+    out.into_bytes()
+}

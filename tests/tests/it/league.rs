@@ -1,0 +1,482 @@
+//! The league over HTTP against real PostgreSQL: players, and ladders projected from
+//! finished games (points, titles, ratings), read a page at a time while games finish.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use actix_web::body::MessageBody;
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use serde_json::{json, Value};
+use warlog_api::auth::Role;
+use warlog_api::{AppState, Telemetry};
+use warlog_events::{StreamCategory, StreamId};
+use warlog_store::league::League;
+use warlog_store::projector::Projector;
+use warlog_store::StoreMetrics;
+use warlog_tests::{eventually, TestDb};
+
+use crate::games::{
+    act, app, assert_problem, call, create_game_for, german_armour_takes, get, order, pass_until,
+    post, token, TestApp,
+};
+
+/// Runs the league projector until it has applied every event (the feed holds back events
+/// while an older transaction anywhere in the cluster may still commit, so this may take
+/// more than one pass while other tests run).
+async fn project_league(db: &TestDb) {
+    let projector = Projector::new(
+        db.pool.clone(),
+        League::default(),
+        StoreMetrics::unregistered(),
+    );
+    let client = db.pool.get().await.expect("connection");
+    eventually(
+        "the league projector to catch up",
+        Duration::from_secs(30),
+        || async {
+            projector.catch_up().await.expect("league projected");
+            let at = projector.checkpoint().await.expect("checkpoint");
+            let behind: i64 = client
+                .query_one(
+                    "SELECT count(*) FROM events WHERE (tx_id, position) > ($1::text::xid8, $2)",
+                    &[&at.tx_id.to_string(), &at.position],
+                )
+                .await
+                .expect("count")
+                .get(0);
+            (behind == 0).then_some(())
+        },
+    )
+    .await;
+}
+
+/// Plays a game of `players` to its end at once (all gains 0: a five-way tie, 7/5 each).
+async fn finished_game<B: MessageBody>(
+    app: &impl TestApp<B>,
+    gm: &str,
+    players: &[&str],
+) -> String {
+    let game = create_game_for(app, gm, players).await;
+    let ended = act(app, gm, &game, "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    game
+}
+
+async fn ladder_rows(db: &TestDb) -> Vec<String> {
+    let client = db.pool.get().await.expect("connection");
+    client
+        .query(
+            "SELECT concat_ws('|', ladder, ruleset, season, player, valid_from, valid_to, \
+                    sort_key, tiebreak, points_scaled, games, wins, mu, sigma) \
+               FROM ladder_rows ORDER BY 1",
+            &[],
+        )
+        .await
+        .expect("rows")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_player_registers_once_and_bad_registrations_change_nothing() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let gm = token(&db, "gus", Role::Gm).await;
+    let body = json!({"handle": "ann", "display_name": "Ann Smith"});
+    let created = call(&app, post("/v1/players", &director, &body)).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.json());
+    assert_eq!(created.json()["display_name"], "Ann Smith");
+    let again = call(&app, post("/v1/players", &director, &body)).await;
+    assert_problem(&again, StatusCode::CONFLICT, "player-exists");
+    project_league(&db).await;
+    let page = call(&app, get("/v1/players/ann")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(page.json()["display_name"], "Ann Smith");
+    assert_eq!(page.json()["games"], json!([]));
+
+    for (who, body, status, code) in [
+        (
+            &director,
+            json!({"handle": "Ann!", "display_name": "x"}),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            &director,
+            json!({"handle": "bob", "display_name": "  "}),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            &director,
+            json!({"handle": "bob"}),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            &director,
+            json!({"handle": "bob", "display_name": "B", "x": 1}),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            &gm,
+            json!({"handle": "bob", "display_name": "Bob"}),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+    ] {
+        let reply = call(&app, post("/v1/players", who, &body)).await;
+        assert_problem(&reply, status, code);
+    }
+    let anonymous = call(
+        &app,
+        TestRequest::post()
+            .uri("/v1/players")
+            .set_json(json!({"handle": "bob", "display_name": "Bob"})),
+    )
+    .await;
+    assert_problem(&anonymous, StatusCode::UNAUTHORIZED, "unauthorized");
+    let bob = StreamId::of(StreamCategory::Player, "bob").expect("id");
+    let client = db.pool.get().await.expect("connection");
+    assert_eq!(
+        warlog_store::stream_head(&client, &bob)
+            .await
+            .expect("head"),
+        None
+    );
+    assert_problem(
+        &call(&app, get("/v1/players/bob")).await,
+        StatusCode::NOT_FOUND,
+        "player-not-found",
+    );
+    // A player may register its own handle, and no other.
+    let bob_token = token(&db, "bob", Role::Player).await;
+    let own = call(
+        &app,
+        post(
+            "/v1/players",
+            &bob_token,
+            &json!({"handle": "bob", "display_name": "Bob"}),
+        ),
+    )
+    .await;
+    assert_eq!(own.status, StatusCode::CREATED);
+    let other = call(
+        &app,
+        post(
+            "/v1/players",
+            &bob_token,
+            &json!({"handle": "cy", "display_name": "Cy"}),
+        ),
+    )
+    .await;
+    assert_problem(&other, StatusCode::FORBIDDEN, "forbidden");
+}
+
+#[actix_web::test]
+async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    // A game where Germany takes Russia: Germany's player gains, Russia's loses.
+    let players = ["ann", "bob", "cy", "di", "ed"];
+    let game = create_game_for(&app, &gm, &players).await;
+    pass_until(&app, &gm, &game, 1, "russia", "NonCombatMove").await;
+    order(&app, &gm, &game, "russia", json!([
+        {"type": "move", "units": {"INF": 6, "ARM": 2, "FTR": 2}, "path": ["Russia", "Caucasus"]},
+        {"type": "move", "units": {"INF": 3, "ARM": 1, "FTR": 1}, "path": ["Karelia", "Caucasus"]},
+    ]))
+    .await;
+    german_armour_takes(&app, &gm, &game, 2, &["East Europe", "Karelia", "Russia"]).await;
+    assert_eq!(act(&app, &gm, &game, "end").await.status, StatusCode::OK);
+    let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
+        .await
+        .json();
+    finished_game(&app, &gm, &["ann", "fay", "gil", "hal", "ida"]).await;
+    project_league(&db).await;
+
+    let ladder = call(&app, get("/v1/leaderboards/points")).await;
+    assert_eq!(ladder.status, StatusCode::OK, "{:?}", ladder.json());
+    let page = ladder.json();
+    assert_eq!(page["as_of"], 2);
+    let rows = page["rows"].as_array().expect("rows").clone();
+    assert_eq!(rows.len(), 9);
+    let points_of = |who: &str| -> Value {
+        rows.iter()
+            .find(|r| r["player"] == who)
+            .expect("on the ladder")["points"]
+            .clone()
+    };
+    // Each player's points are the game's placements plus 7/5 for the tied game.
+    for row in placements["placements"].as_array().expect("placements") {
+        let who = row["player"].as_str().expect("player");
+        let game_points: f64 = row["points_value"].as_f64().expect("points");
+        let extra = if who == "ann" { 1.4 } else { 0.0 };
+        let shown = rows.iter().find(|r| r["player"] == who).expect("row")["points_value"]
+            .as_f64()
+            .expect("value");
+        assert!(
+            (shown - (game_points + extra)).abs() < 1e-9,
+            "{who}: {shown}"
+        );
+    }
+    assert_eq!(points_of("fay"), "7/5");
+    let positions: Vec<u64> = rows
+        .iter()
+        .map(|r| r["position"].as_u64().unwrap())
+        .collect();
+    assert_eq!(positions, (1..=9).collect::<Vec<_>>());
+    let values: Vec<f64> = rows
+        .iter()
+        .map(|r| r["points_value"].as_f64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    // Titles by the seed's bands (nobody is near 23, so there is no Commander of CT).
+    for row in &rows {
+        let points = row["points_value"].as_f64().expect("points");
+        let band = match points {
+            p if p >= 18.0 => "General of Global Domination",
+            p if p >= 13.0 => "Brigadier of Foreign Wars",
+            p if p >= 9.0 => "Leader of Domestic Principle",
+            p if p >= 6.0 => "Commander of Minor Skirmishes",
+            p if p >= 3.0 => "Sergeant of Rebel Forces",
+            _ => "Enlisted",
+        };
+        assert_eq!(row["title"], band, "{row}");
+    }
+
+    let skill = call(&app, get("/v1/leaderboards/skill")).await.json();
+    let skill_rows = skill["rows"].as_array().expect("rows");
+    assert_eq!(skill_rows.len(), 9);
+    let ann = skill_rows
+        .iter()
+        .find(|r| r["player"] == "ann")
+        .expect("ann");
+    assert!(
+        ann["sigma"].as_f64().unwrap() < 25.0 / 3.0,
+        "two games shrink sigma"
+    );
+    let season = time::OffsetDateTime::now_utc().year();
+    let seasonal = call(
+        &app,
+        get(&format!("/v1/leaderboards/points?season={season}")),
+    )
+    .await
+    .json();
+    assert_eq!(seasonal["rows"].as_array().map(Vec::len), Some(9));
+    let other_season = call(&app, get("/v1/leaderboards/points?season=1999"))
+        .await
+        .json();
+    assert_eq!(other_season["rows"], json!([]));
+
+    let player = call(&app, get("/v1/players/ann")).await.json();
+    assert_eq!(player["games"].as_array().map(Vec::len), Some(2));
+    let lifetime = &player["standings"][0];
+    assert_eq!(lifetime["games"], 2);
+    assert_eq!(lifetime["season"], Value::Null);
+    assert_eq!(
+        lifetime["places"]
+            .as_array()
+            .map(|p| p.iter().map(|n| n.as_u64().unwrap()).sum::<u64>()),
+        Some(2)
+    );
+
+    let before = ladder_rows(&db).await;
+    Projector::new(
+        db.pool.clone(),
+        League::default(),
+        StoreMetrics::unregistered(),
+    )
+    .rebuild()
+    .await
+    .expect("rebuilt");
+    assert_eq!(ladder_rows(&db).await, before);
+}
+
+#[actix_web::test]
+async fn the_ladder_answers_304_gives_csv_and_pages_without_duplicates_or_gaps_while_games_finish()
+{
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let names: Vec<String> = (0..24).map(|i| format!("p{i:02}")).collect();
+    let name = |i: usize| names[i % names.len()].as_str();
+    // Overlapping tables: players who played more games have more points.
+    for start in (0..20).step_by(3) {
+        let table: Vec<&str> = (start..start + 5).map(name).collect();
+        finished_game(&app, &gm, &table).await;
+    }
+    project_league(&db).await;
+
+    let first = call(&app, get("/v1/leaderboards/points?limit=5")).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let etag = first.headers.get("etag").expect("an ETag").clone();
+    let again = call(
+        &app,
+        get("/v1/leaderboards/points?limit=5").insert_header(("If-None-Match", etag)),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert!(again.body.is_empty());
+
+    let on_ladder = first.json()["as_of"].as_i64().expect("as_of");
+    let mut seen: Vec<String> = Vec::new();
+    let mut page = first.json();
+    let mut round = 0;
+    loop {
+        for row in page["rows"].as_array().expect("rows") {
+            seen.push(row["player"].as_str().expect("player").to_owned());
+        }
+        assert_eq!(
+            page["as_of"], on_ladder,
+            "every page shows the same league state"
+        );
+        let Some(next) = page["next"].as_str().map(str::to_owned) else {
+            break;
+        };
+        // Games finish between the requests, moving players up and down the ladder.
+        round += 1;
+        let table: Vec<&str> = (round..round + 5).map(|i| name(i * 2)).collect();
+        finished_game(&app, &gm, &table).await;
+        project_league(&db).await;
+        page = call(&app, get(&next)).await.json();
+    }
+    let unique: HashSet<&String> = seen.iter().collect();
+    assert_eq!(unique.len(), seen.len(), "no duplicates: {seen:?}");
+    let client = db.pool.get().await.expect("connection");
+    let expected: i64 = client
+        .query_one(
+            "SELECT count(DISTINCT player) FROM league_results WHERE seq <= $1",
+            &[&on_ladder],
+        )
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(seen.len() as i64, expected, "no gaps");
+    let latest = call(&app, get("/v1/leaderboards/points?limit=5"))
+        .await
+        .json();
+    assert!(
+        latest["as_of"].as_i64() > Some(on_ladder),
+        "a new first page shows the new games"
+    );
+
+    let csv = call(
+        &app,
+        get("/v1/leaderboards/points?limit=200").insert_header(("Accept", "text/csv")),
+    )
+    .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert!(csv
+        .headers
+        .get("content-type")
+        .expect("a content type")
+        .to_str()
+        .unwrap()
+        .starts_with("text/csv"));
+    let text = String::from_utf8(csv.body.to_vec()).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "position,player,display_name,points,title,games,wins,rating,mu,sigma"
+    );
+    let everyone: i64 = client
+        .query_one("SELECT count(DISTINCT player) FROM league_results", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!((lines.len() - 1) as i64, everyone);
+    for (i, line) in lines[1..].iter().enumerate() {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 10, "{line}");
+        assert_eq!(fields[0].parse::<usize>().ok(), Some(i + 1));
+        assert!(fields[7].parse::<f64>().is_ok(), "{line}");
+    }
+}
+
+#[actix_web::test]
+async fn bad_ladder_requests_are_named_problems() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    for (uri, status, code) in [
+        (
+            "/v1/leaderboards/elo",
+            StatusCode::NOT_FOUND,
+            "ladder-not-found",
+        ),
+        (
+            "/v1/leaderboards/points?ruleset=chess",
+            StatusCode::NOT_FOUND,
+            "ruleset-not-found",
+        ),
+        (
+            "/v1/leaderboards/points?limit=0",
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "/v1/leaderboards/points?limit=201",
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "/v1/leaderboards/points?season=nineteen",
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "/v1/leaderboards/points?season=0",
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
+            "/v1/leaderboards/points?after=garbage",
+            StatusCode::BAD_REQUEST,
+            "invalid-cursor",
+        ),
+        (
+            "/v1/leaderboards/points?sort=name",
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+    ] {
+        assert_problem(&call(&app, get(uri)).await, status, code);
+    }
+    let xml = call(
+        &app,
+        get("/v1/leaderboards/points").insert_header(("Accept", "application/xml")),
+    )
+    .await;
+    assert_problem(&xml, StatusCode::NOT_ACCEPTABLE, "not-acceptable");
+}
+
+#[actix_web::test]
+async fn configured_origins_may_read_the_ladder_and_others_get_no_cors_header() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let mut state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    state.cors_origins = std::sync::Arc::new(vec!["https://league.example".to_owned()]);
+    let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
+    let allowed = call(
+        &app,
+        get("/v1/leaderboards/points").insert_header(("Origin", "https://league.example")),
+    )
+    .await;
+    assert_eq!(
+        allowed
+            .headers
+            .get("access-control-allow-origin")
+            .map(|v| v.to_str().unwrap()),
+        Some("https://league.example")
+    );
+    let other = call(
+        &app,
+        get("/v1/leaderboards/points").insert_header(("Origin", "https://evil.example")),
+    )
+    .await;
+    assert!(other.headers.get("access-control-allow-origin").is_none());
+}
