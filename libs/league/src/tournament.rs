@@ -12,7 +12,9 @@ use warlog_rules::board::Power;
 use warlog_rules::dice::DiceSource;
 use warlog_rules::game::Moment;
 
-use crate::seating::{seat_round, shuffle, RoundSeating, SeatingRequest, ShortTablePolicy};
+use crate::seating::{
+    seat_round, shuffle, RoundSeating, SeatingRequest, ShortTablePolicy, TableSeating,
+};
 use crate::standings::{standings, GameResult};
 
 /// Every tournament event type is at version 1 so far.
@@ -319,6 +321,21 @@ impl Tournament {
                         format!("game {game_id} is not one of this tournament's"),
                     );
                 };
+                let seated = self
+                    .tables_as_played()
+                    .get(round.round as usize - 1)
+                    .zip(round.games.iter().find(|g| &g.game_id == game_id))
+                    .and_then(|(tables, game)| tables.iter().find(|t| t.table == game.table))
+                    .is_some_and(|t| t.seats.iter().any(|(p, who)| p == power && who == replaced));
+                if !seated {
+                    return refuse(
+                        "not-seated",
+                        format!(
+                            "{replaced} does not hold {} in game {game_id}",
+                            power.name()
+                        ),
+                    );
+                }
                 let substitute = match substitute {
                     Some(s) if self.waiting.contains(s) => s.clone(),
                     Some(s) => {
@@ -408,11 +425,7 @@ impl Tournament {
             .filter(|row| self.is_entered(&row.player))
             .map(|row| row.player)
             .collect();
-        let history: Vec<_> = self
-            .rounds
-            .iter()
-            .map(|r| r.seating.tables.clone())
-            .collect();
+        let history = self.tables_as_played();
         let had_bye: Vec<String> = self
             .rounds
             .iter()
@@ -515,6 +528,33 @@ impl Tournament {
             tournament.apply(event);
         }
         Ok(tournament)
+    }
+
+    /// Each round's tables with the substitutes in the seats they took: who actually met
+    /// whom, and who played which power.
+    pub fn tables_as_played(&self) -> Vec<Vec<TableSeating>> {
+        self.rounds
+            .iter()
+            .map(|r| {
+                let mut tables = r.seating.tables.clone();
+                for sub in self.substitutions.iter().filter(|s| s.round == r.round) {
+                    let Some(table) = r
+                        .games
+                        .iter()
+                        .find(|g| g.game_id == sub.game_id)
+                        .and_then(|g| tables.iter_mut().find(|t| t.table == g.table))
+                    else {
+                        continue;
+                    };
+                    for seat in &mut table.seats {
+                        if seat.0 == sub.power {
+                            seat.1.clone_from(&sub.substitute);
+                        }
+                    }
+                }
+                tables
+            })
+            .collect()
     }
 
     /// The round and table of a game of this tournament.

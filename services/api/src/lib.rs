@@ -143,11 +143,23 @@ impl AppState {
         routes::league::register_player,
         routes::league::player_detail,
         routes::league::leaderboard,
+        routes::tournaments::create_tournament,
+        routes::tournaments::tournament_detail,
+        routes::tournaments::enter_player,
+        routes::tournaments::drop_player,
+        routes::tournaments::seat_round,
+        routes::tournaments::round_detail,
+        routes::tournaments::inactive_seats,
+        routes::tournaments::appoint_substitute,
+        routes::tournaments::finish_tournament,
+        routes::tournaments::tournament_standings_route,
+        routes::tournaments::tournament_calendar,
     ),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput)),
     modifiers(&BearerAuth),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
+        (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),
         (name = "games", description = "Games: rulesets, orders checked by the rules engine, dice rolled by the server, battles, placements, audits"),
         (name = "events", description = "The event log: streams, heads and the global feed"),
         (name = "operations", description = "Health, readiness, metrics and this document"),
@@ -242,6 +254,17 @@ pub fn app(
         .service(routes::league::register_player)
         .service(routes::league::player_detail)
         .service(routes::league::leaderboard)
+        .service(routes::tournaments::create_tournament)
+        .service(routes::tournaments::tournament_detail)
+        .service(routes::tournaments::enter_player)
+        .service(routes::tournaments::drop_player)
+        .service(routes::tournaments::seat_round)
+        .service(routes::tournaments::round_detail)
+        .service(routes::tournaments::inactive_seats)
+        .service(routes::tournaments::appoint_substitute)
+        .service(routes::tournaments::finish_tournament)
+        .service(routes::tournaments::tournament_standings_route)
+        .service(routes::tournaments::tournament_calendar)
         .route(
             "/",
             web::get().to(|| async {

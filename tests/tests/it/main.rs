@@ -9,6 +9,7 @@ mod league;
 mod openapi;
 mod projector;
 mod store;
+mod tournaments;
 
 use serde_json::json;
 use uuid::Uuid;

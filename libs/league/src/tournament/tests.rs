@@ -273,6 +273,19 @@ fn a_substitute_comes_from_the_waiting_list_and_the_replaced_player_leaves() {
     )
     .unwrap_err();
     assert_eq!(refused.code, "not-waiting");
+    let (other_power, _) = t.rounds[0].seating.tables[0].seats[1].clone();
+    let wrong_seat = when(
+        &t,
+        TournamentCommand::Substitute {
+            game_id: game_id.clone(),
+            power: other_power,
+            replaced: replaced.clone(),
+            substitute: None,
+        },
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(wrong_seat.code, "not-seated");
     let events = when(
         &t,
         TournamentCommand::Substitute {

@@ -167,7 +167,11 @@ pub(super) fn decide_rail(
                 ));
             }
             // Infantry that has not moved goes first; otherwise its earlier moves count.
-            let used = if present.saturating_sub(spent) >= n { 0 } else { used };
+            let used = if present.saturating_sub(spent) >= n {
+                0
+            } else {
+                used
+            };
             if used.saturating_add(distance) > RAIL_INFANTRY_SPACES {
                 return Err(violation(
                     "out-of-range",

@@ -3,3 +3,4 @@ pub mod league;
 pub mod odds;
 pub mod ops;
 pub mod streams;
+pub mod tournaments;

@@ -256,8 +256,8 @@ fn a_complex_captured_this_turn_takes_no_new_units_until_the_next_turn() {
     .expect("6 IPC");
     advance_to(&mut state, Phase::Placement);
     state.captured_this_turn.insert(karelia);
-    let err = place(&mut state, Power::Germany, "Karelia", &[("INF", 1)])
-        .expect_err("taken this turn");
+    let err =
+        place(&mut state, Power::Germany, "Karelia", &[("INF", 1)]).expect_err("taken this turn");
     assert_eq!(err.code, "complex-captured-this-turn");
     assert!(err.message.contains("Karelia"), "{}", err.message);
     place(&mut state, Power::Germany, "Germany", &[("INF", 2)]).expect("an original complex");

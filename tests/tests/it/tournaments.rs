@@ -1,0 +1,743 @@
+//! Tournaments over HTTP against real PostgreSQL: a 15-player, 3-round Cut-Throat event
+//! with a substitution, scored and ranked by hand; 16 and 17 players under each short-table
+//! policy; the calendar and the CSV; and requests that are refused and change nothing.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use actix_web::body::MessageBody;
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use serde_json::{json, Value};
+use warlog_api::auth::Role;
+use warlog_api::{AppState, Clock, Telemetry};
+use warlog_tests::TestDb;
+
+use crate::games::{
+    act, assert_problem, call, german_armour_takes, get, order, pass_until, post, token, TestApp,
+};
+
+/// The moment the tests' clock starts at (2026-11-02T10:00:00Z).
+const START: i64 = 1_793_613_600;
+
+macro_rules! app_with_clock {
+    ($db:expr) => {{
+        let telemetry = Telemetry::new().expect("metrics");
+        let mut state = AppState::without_notifier($db.pool.clone(), &telemetry);
+        let clock =
+            Clock::fixed(time::OffsetDateTime::from_unix_timestamp(START).expect("a start time"));
+        state.clock = clock.clone();
+        let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
+        (app, clock)
+    }};
+}
+
+fn deadlines(rounds: usize) -> Vec<String> {
+    (1..=rounds)
+        .map(|r| {
+            let at = time::OffsetDateTime::from_unix_timestamp(START + 14 * 86_400 * r as i64)
+                .expect("a deadline");
+            at.format(&time::format_description::well_known::Rfc3339)
+                .expect("formatted")
+        })
+        .collect()
+}
+
+async fn register<B: MessageBody>(app: &impl TestApp<B>, director: &str, players: &[String]) {
+    for player in players {
+        let reply = call(
+            app,
+            post(
+                "/v1/players",
+                director,
+                &json!({"handle": player, "display_name": player.to_uppercase()}),
+            ),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+    }
+}
+
+async fn create_tournament<B: MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    settings: Value,
+) -> String {
+    let reply = call(app, post("/v1/tournaments", director, &settings)).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+    reply.json()["tournament_id"]
+        .as_str()
+        .expect("an id")
+        .to_owned()
+}
+
+/// Enters each player; the answer's status (`entered` or `waiting`), per player.
+async fn enter<B: MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    tournament: &str,
+    players: &[String],
+) -> Vec<String> {
+    let mut statuses = Vec::new();
+    for player in players {
+        let reply = call(
+            app,
+            post(
+                &format!("/v1/tournaments/{tournament}/entries"),
+                director,
+                &json!({ "player": player }),
+            ),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
+        statuses.push(reply.json()["status"].as_str().expect("status").to_owned());
+    }
+    statuses
+}
+
+async fn seat<B: MessageBody>(app: &impl TestApp<B>, director: &str, tournament: &str) -> Value {
+    let reply = call(
+        app,
+        post(
+            &format!("/v1/tournaments/{tournament}/rounds"),
+            director,
+            &json!({}),
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+    reply.json()
+}
+
+async fn tournament_version<B: MessageBody>(app: &impl TestApp<B>, tournament: &str) -> u64 {
+    call(app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json()["version"]
+        .as_u64()
+        .expect("a version")
+}
+
+fn names(prefix: &str, n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("{prefix}{i:02}")).collect()
+}
+
+/// Russia empties Russia and Karelia in round 1; in round 2 a German armour drives through
+/// Karelia into Moscow unopposed (no dice), and the director ends the game. Germany is
+/// first, Russia fifth, and the three powers whose IPCs did not move share 2nd to 4th.
+async fn germany_takes_moscow<B: MessageBody>(app: &impl TestApp<B>, gm: &str, game: &str) {
+    pass_until(app, gm, game, 1, "russia", "NonCombatMove").await;
+    order(app, gm, game, "russia", json!([
+        {"type": "move", "units": {"INF": 6, "ARM": 2, "FTR": 2}, "path": ["Russia", "Caucasus"]},
+        {"type": "move", "units": {"INF": 3, "ARM": 1, "FTR": 1}, "path": ["Karelia", "Caucasus"]},
+    ]))
+    .await;
+    german_armour_takes(app, gm, game, 2, &["East Europe", "Karelia", "Russia"]).await;
+    let ended = act(app, gm, game, "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+}
+
+/// Points as fifteenths: every value in this tournament is a whole number of them.
+type Fifteenths = i64;
+const GERMANY_WINS: Fifteenths = 5 * 15;
+const RUSSIA_LAST: Fifteenths = -2 * 15;
+/// 2nd, 3rd and 4th shared by three: (3 + 2 - 1) / 3.
+const SHARED_SECOND: Fifteenths = 4 * 5;
+/// All five tied: (5 + 3 + 2 - 1 - 2) / 5.
+const ALL_TIED: Fifteenths = 7 * 3;
+
+/// The Cut-Throat titles by total points (DESIGN.md, "Scoring"; nobody here reaches 23).
+fn title_for(points: Fifteenths) -> &'static str {
+    let whole = points.div_euclid(15);
+    match whole {
+        i64::MIN..=2 => "Enlisted",
+        3..=5 => "Sergeant of Rebel Forces",
+        6..=8 => "Commander of Minor Skirmishes",
+        9..=12 => "Leader of Domestic Principle",
+        13..=17 => "Brigadier of Foreign Wars",
+        _ => "General of Global Domination",
+    }
+}
+
+fn tables_of(round: &Value) -> Vec<Vec<(String, String)>> {
+    round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            t["seats"]
+                .as_array()
+                .expect("seats")
+                .iter()
+                .map(|s| {
+                    (
+                        s["power"].as_str().expect("power").to_owned(),
+                        s["player"].as_str().expect("player").to_owned(),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn pairs(table: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, (_, a)) in table.iter().enumerate() {
+        for (_, b) in &table[i + 1..] {
+            let (x, y) = if a < b { (a, b) } else { (b, a) };
+            out.push((x.clone(), y.clone()));
+        }
+    }
+    out
+}
+
+/// How many pairs at this round's tables met at an earlier round's table.
+fn repeats(earlier: &[Vec<Vec<(String, String)>>], round: &[Vec<(String, String)>]) -> usize {
+    let met: HashSet<(String, String)> = earlier.iter().flatten().flat_map(|t| pairs(t)).collect();
+    round
+        .iter()
+        .flat_map(|t| pairs(t))
+        .filter(|p| met.contains(p))
+        .count()
+}
+
+#[actix_web::test]
+async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_the_rules_say() {
+    let db = TestDb::new().await;
+    let (app, clock) = app_with_clock!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("p", 15);
+    let mut everyone = players.clone();
+    everyone.push("sub".to_owned());
+    register(&app, &director, &everyone).await;
+
+    let tournament = create_tournament(
+        &app,
+        &director,
+        json!({
+            "name": "Autumn Cut-Throat",
+            "rounds": 3,
+            "deadlines": deadlines(3),
+            "short_tables": "waiting_list",
+            "capacity": 15,
+        }),
+    )
+    .await;
+    let statuses = enter(&app, &director, &tournament, &everyone).await;
+    assert_eq!(statuses.iter().filter(|s| *s == "entered").count(), 15);
+    assert_eq!(statuses.last().map(String::as_str), Some("waiting"));
+
+    // Round 1: three tables of five, nobody has met anybody.
+    let round1 = seat(&app, &director, &tournament).await;
+    let tables1 = tables_of(&round1);
+    assert_eq!(tables1.len(), 3);
+    assert!(tables1.iter().all(|t| t.len() == 5));
+    assert_eq!(round1["repeated_table_mates"], 0);
+    let seated: HashSet<&String> = tables1.iter().flatten().map(|(_, p)| p).collect();
+    assert_eq!(seated.len(), 15);
+    assert!(!seated.contains(&"sub".to_owned()));
+
+    // The next round waits for the games.
+    let version = tournament_version(&app, &tournament).await;
+    let early = call(
+        &app,
+        post(
+            &format!("/v1/tournaments/{tournament}/rounds"),
+            &director,
+            &json!({}),
+        ),
+    )
+    .await;
+    assert_problem(&early, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+    assert!(early.json()["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("games-running")));
+    assert_eq!(tournament_version(&app, &tournament).await, version);
+
+    let games1: Vec<String> = game_ids(&round1);
+    for game in &games1 {
+        germany_takes_moscow(&app, &director, game).await;
+    }
+
+    // Round 2: 15 players at 3 tables cannot avoid every repeat. Each round-1 table's five
+    // spread over three tables at best as 2 + 2 + 1: two pairs meet again per old table.
+    let round2 = seat(&app, &director, &tournament).await;
+    let tables2 = tables_of(&round2);
+    assert_eq!(repeats(std::slice::from_ref(&tables1), &tables2), 6);
+    assert_eq!(round2["repeated_table_mates"], 6);
+    assert_eq!(round2["least_possible_repeats"], 6);
+    let games2 = game_ids(&round2);
+
+    // Table 1's Russia has the first turn. Not yet 3 days: no substitute.
+    let first_game = &games2[0];
+    let russia_of_table1 = tables2[0]
+        .iter()
+        .find(|(power, _)| power == "russia")
+        .map(|(_, p)| p.clone())
+        .expect("a Russian player");
+    let version = tournament_version(&app, &tournament).await;
+    let too_soon = substitute(&app, &director, &tournament, first_game).await;
+    assert_eq!(
+        too_soon.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        too_soon.json()
+    );
+    assert!(
+        too_soon.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("3 days")),
+        "{:?}",
+        too_soon.json()
+    );
+    assert_eq!(tournament_version(&app, &tournament).await, version);
+    let offers = call(&app, get(&format!("/v1/tournaments/{tournament}/inactive")))
+        .await
+        .json();
+    assert_eq!(offers, json!([]));
+
+    // Three days and an hour later every table's Russia is offered to the waiting list.
+    clock.advance(time::Duration::hours(73));
+    let offers = call(&app, get(&format!("/v1/tournaments/{tournament}/inactive")))
+        .await
+        .json();
+    let offers = offers.as_array().expect("offers");
+    assert_eq!(offers.len(), 3);
+    assert!(offers
+        .iter()
+        .all(|o| o["power"] == "russia" && o["offered_to"] == "sub" && o["idle_hours"] == 73));
+
+    // The director confirms the offer for table 1.
+    let confirmed = substitute(&app, &director, &tournament, first_game).await;
+    assert_eq!(
+        confirmed.status,
+        StatusCode::CREATED,
+        "{:?}",
+        confirmed.json()
+    );
+    let confirmed = confirmed.json();
+    assert_eq!(confirmed["replaced"], json!(russia_of_table1));
+    assert_eq!(confirmed["substitute"], "sub");
+    assert_eq!(confirmed["power"], "russia");
+    let game_view = call(&app, get(&format!("/v1/games/{first_game}")))
+        .await
+        .json();
+    let russia_seat = game_view["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .find(|s| s["power"] == "russia")
+        .cloned()
+        .expect("Russia's seat");
+    assert_eq!(russia_seat["player"], "sub", "{game_view}");
+    // The waiting list is used up.
+    let again = substitute(&app, &director, &tournament, &games2[1]).await;
+    assert_problem(&again, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+
+    for game in &games2 {
+        germany_takes_moscow(&app, &director, game).await;
+    }
+
+    // Round 3: the substitute plays on; the replaced player does not. As played, round 2's
+    // table 1 had the substitute at Russia.
+    let round3 = seat(&app, &director, &tournament).await;
+    let tables3 = tables_of(&round3);
+    let seated3: HashSet<&String> = tables3.iter().flatten().map(|(_, p)| p).collect();
+    assert!(seated3.contains(&"sub".to_owned()));
+    assert!(!seated3.contains(&russia_of_table1));
+    assert_eq!(seated3.len(), 15);
+    let detail = call(&app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json();
+    let played2 = tables_of(&detail["seated"][1]);
+    assert!(played2[0].contains(&("russia".to_owned(), "sub".to_owned())));
+    let as_played = [tables1.clone(), played2.clone()];
+    let repeated3 = repeats(&as_played, &tables3);
+    assert_eq!(round3["repeated_table_mates"], json!(repeated3));
+    assert_eq!(round3["least_possible_repeats"], json!(repeated3));
+    // Nobody meets anybody three times.
+    let mut met: HashMap<(String, String), usize> = HashMap::new();
+    for table in tables1.iter().chain(&played2).chain(&tables3) {
+        for pair in pairs(table) {
+            *met.entry(pair).or_default() += 1;
+        }
+    }
+    assert!(met.values().all(|n| *n <= 2), "{met:?}");
+    // Nobody plays a power twice.
+    let mut powers: HashMap<&String, Vec<&String>> = HashMap::new();
+    for (power, player) in tables1.iter().chain(&played2).chain(&tables3).flatten() {
+        powers.entry(player).or_default().push(power);
+    }
+    for (player, played) in &powers {
+        let distinct: HashSet<_> = played.iter().collect();
+        assert_eq!(distinct.len(), played.len(), "{player} played {played:?}");
+    }
+    // Round 3 ends at once: all five tied at every table.
+    for game in game_ids(&round3) {
+        assert_eq!(
+            act(&app, &director, &game, "end").await.status,
+            StatusCode::OK
+        );
+    }
+
+    let finished = call(
+        &app,
+        post(
+            &format!("/v1/tournaments/{tournament}/finish"),
+            &director,
+            &json!({}),
+        ),
+    )
+    .await;
+    assert_eq!(finished.status, StatusCode::OK, "{:?}", finished.json());
+
+    // By hand: Germany 5, Russia -2, the others 4/3 in rounds 1 and 2; 7/5 each in round 3.
+    // The replaced player's round-2 game scores nothing; the substitute takes Russia's -2.
+    let mut expected: BTreeMap<String, Fifteenths> = BTreeMap::new();
+    for tables in [&tables1, &played2] {
+        for table in tables {
+            for (power, player) in table {
+                let points = match power.as_str() {
+                    "germany" => GERMANY_WINS,
+                    "russia" => RUSSIA_LAST,
+                    _ => SHARED_SECOND,
+                };
+                *expected.entry(player.clone()).or_default() += points;
+            }
+        }
+    }
+    for (_, player) in tables3.iter().flatten() {
+        *expected.entry(player.clone()).or_default() += ALL_TIED;
+    }
+    let standings = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/standings")),
+    )
+    .await
+    .json();
+    assert_eq!(standings["finished"], true);
+    let rows = standings["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 16, "15 players and the substitute");
+    for row in rows {
+        let player = row["player"].as_str().expect("player");
+        let want = expected[player];
+        let got = row["points_value"].as_f64().expect("points");
+        assert!(
+            (got - want as f64 / 15.0).abs() < 1e-9,
+            "{player}: {got} != {want}/15"
+        );
+        assert_eq!(row["title"], title_for(want), "{player}");
+        let status = if player == russia_of_table1 {
+            "replaced"
+        } else {
+            "playing"
+        };
+        assert_eq!(row["status"], status, "{player}");
+    }
+    let replaced_row = rows
+        .iter()
+        .find(|r| r["player"] == json!(russia_of_table1))
+        .expect("the replaced player's row");
+    assert_eq!(replaced_row["games"], 1);
+    // Ranked by points, each tie broken by a named tiebreaker.
+    let ranks: Vec<u64> = rows.iter().map(|r| r["rank"].as_u64().unwrap()).collect();
+    assert_eq!(ranks, (1..=16).collect::<Vec<_>>());
+    for pair in rows.windows(2) {
+        let (a, b) = (
+            pair[0]["points_value"].as_f64().unwrap(),
+            pair[1]["points_value"].as_f64().unwrap(),
+        );
+        assert!(a >= b - 1e-12, "{a} before {b}");
+        let decided_by = pair[1]["decided_by"].as_str().expect("a tiebreaker");
+        if (a - b).abs() > 1e-12 {
+            assert_eq!(decided_by, "total points");
+        } else {
+            assert_ne!(decided_by, "total points", "{:?} {:?}", pair[0], pair[1]);
+        }
+    }
+
+    // The same standings as CSV.
+    let csv = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/standings"))
+            .insert_header(("Accept", "text/csv")),
+    )
+    .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    let text = std::str::from_utf8(&csv.body).expect("utf-8");
+    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert!(lines[0].starts_with("rank,player,status,points"));
+    assert_eq!(lines.len(), 17);
+    assert!(lines[1].starts_with(&format!("1,{},", rows[0]["player"].as_str().unwrap())));
+
+    // The calendar: one event per deadline and one per game.
+    let ics = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/calendar.ics")),
+    )
+    .await;
+    assert_eq!(ics.status, StatusCode::OK);
+    assert!(ics
+        .headers
+        .get("content-type")
+        .expect("a type")
+        .to_str()
+        .unwrap()
+        .starts_with("text/calendar"));
+    let calendar = std::str::from_utf8(&ics.body)
+        .expect("utf-8")
+        .replace("\r\n ", "");
+    assert!(calendar.starts_with("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"));
+    assert!(calendar.ends_with("END:VCALENDAR\r\n"));
+    assert_eq!(calendar.matches("BEGIN:VEVENT").count(), 3 + 9);
+    assert!(calendar.contains("SUMMARY:Autumn Cut-Throat: round 2\\, table 1"));
+    assert!(calendar.contains("sub (Russia)"));
+    for line in std::str::from_utf8(&ics.body).unwrap().split("\r\n") {
+        assert!(line.len() <= 75, "{line}");
+    }
+
+    // Finished is final.
+    let late = call(
+        &app,
+        post(
+            &format!("/v1/tournaments/{tournament}/entries"),
+            &director,
+            &json!({"player": "p01"}),
+        ),
+    )
+    .await;
+    assert_problem(&late, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+}
+
+async fn substitute<B: MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    tournament: &str,
+    game: &str,
+) -> crate::games::Reply {
+    call(
+        app,
+        post(
+            &format!("/v1/tournaments/{tournament}/substitutions"),
+            director,
+            &json!({ "game_id": game }),
+        ),
+    )
+    .await
+}
+
+fn game_ids(round: &Value) -> Vec<String> {
+    round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| t["game_id"].as_str().expect("a game").to_owned())
+        .collect()
+}
+
+#[actix_web::test]
+async fn sixteen_players_with_a_waiting_list_fill_a_fourth_table_from_it_and_say_so() {
+    let db = TestDb::new().await;
+    let (app, _clock) = app_with_clock!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("p", 20);
+    register(&app, &director, &players).await;
+    let tournament = create_tournament(
+        &app,
+        &director,
+        json!({
+            "name": "Sixteen", "rounds": 2, "deadlines": deadlines(2),
+            "short_tables": "waiting_list", "capacity": 16,
+        }),
+    )
+    .await;
+    let statuses = enter(&app, &director, &tournament, &players).await;
+    assert_eq!(statuses.iter().filter(|s| *s == "waiting").count(), 4);
+    let round = seat(&app, &director, &tournament).await;
+    assert_eq!(tables_of(&round).len(), 4);
+    assert_eq!(round["byes"], json!([]));
+    assert_eq!(
+        round["promoted"],
+        json!(["p17", "p18", "p19", "p20"]),
+        "{round}"
+    );
+    let explanation = round["explanation"].to_string();
+    assert!(explanation.contains("waiting list"), "{explanation}");
+    let detail = call(&app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json();
+    assert_eq!(detail["waiting"], json!([]));
+    assert_eq!(detail["entrants"].as_array().map(Vec::len), Some(20));
+}
+
+#[actix_web::test]
+async fn seventeen_players_with_byes_seat_fifteen_and_give_the_lowest_ranked_two_byes() {
+    let db = TestDb::new().await;
+    let (app, _clock) = app_with_clock!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("p", 18);
+    register(&app, &director, &players).await;
+    let tournament = create_tournament(
+        &app,
+        &director,
+        json!({
+            "name": "Seventeen", "rounds": 2, "deadlines": deadlines(2),
+            "short_tables": "byes", "bye_points": 2, "capacity": 17,
+        }),
+    )
+    .await;
+    let statuses = enter(&app, &director, &tournament, &players).await;
+    assert_eq!(statuses.last().map(String::as_str), Some("waiting"));
+    let round = seat(&app, &director, &tournament).await;
+    let tables = tables_of(&round);
+    assert_eq!(tables.len(), 3);
+    let byes = round["byes"].as_array().expect("byes");
+    assert_eq!(byes.len(), 2);
+    assert!(byes.iter().all(|b| b["points"] == 2));
+    // The director chose byes: the waiting list waits.
+    assert_eq!(round["promoted"], json!([]));
+    let explanation = round["explanation"].to_string();
+    assert!(explanation.contains("bye"), "{explanation}");
+    let bye_players: Vec<&str> = byes.iter().map(|b| b["player"].as_str().unwrap()).collect();
+    for player in &bye_players {
+        assert!(explanation.contains(player), "{explanation}");
+        assert!(tables.iter().flatten().all(|(_, p)| p != player));
+    }
+    // Before any game, the lowest-ranked are the last in the standings.
+    let standings = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/standings")),
+    )
+    .await
+    .json();
+    let rows = standings["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 17);
+    for row in rows {
+        let has_bye = bye_players.contains(&row["player"].as_str().unwrap());
+        assert_eq!(row["byes"], u32::from(has_bye), "{row}");
+        if has_bye {
+            assert_eq!(row["points"], "2");
+        }
+    }
+}
+
+#[actix_web::test]
+async fn bad_tournament_requests_name_what_is_wrong_and_append_nothing() {
+    let db = TestDb::new().await;
+    let (app, _clock) = app_with_clock!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let other = token(&db, "otto", Role::Director).await;
+    let player = token(&db, "p01", Role::Player).await;
+    register(&app, &director, &names("p", 2)).await;
+    let good = json!({
+        "name": "Spring", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes",
+    });
+    let streams_before = stream_count(&db).await;
+    for (change, field) in [
+        (json!({"deadlines": deadlines(1)}), "deadlines"),
+        (json!({"deadlines": ["soon", "later"]}), "deadlines[0]"),
+        (json!({"rounds": 0, "deadlines": []}), "rounds"),
+        (json!({"points_per_place": [5, 3, 2]}), "points_per_place"),
+        (
+            json!({"points_per_place": [1, 3, 2, 0, 0]}),
+            "points_per_place",
+        ),
+        (
+            json!({"tiebreakers": ["best_result", "total_points"]}),
+            "tiebreakers",
+        ),
+        (
+            json!({"tiebreakers": ["total_points", "total_points"]}),
+            "tiebreakers",
+        ),
+        (json!({"table_size": 4}), "table_size"),
+        (json!({"capacity": 3}), "capacity"),
+        (
+            json!({"late_entries_until_round": 3}),
+            "late_entries_until_round",
+        ),
+        (json!({"name": " "}), "name"),
+    ] {
+        let mut body = good.clone();
+        for (k, v) in change.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let reply = call(&app, post("/v1/tournaments", &director, &body)).await;
+        assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-request");
+        let detail = reply.json()["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(detail.contains(&format!("`{field}`")), "{field}: {detail}");
+    }
+    let unknown = call(
+        &app,
+        post("/v1/tournaments", &director, &json!({"name": "x", "rounds": 1, "deadlines": deadlines(1), "short_tables": "coin_toss"})),
+    )
+    .await;
+    assert_problem(&unknown, StatusCode::BAD_REQUEST, "malformed-request");
+    let forbidden = call(&app, post("/v1/tournaments", &player, &good)).await;
+    assert_problem(&forbidden, StatusCode::FORBIDDEN, "forbidden");
+    assert_eq!(stream_count(&db).await, streams_before);
+
+    let tournament = create_tournament(&app, &director, good).await;
+    let version = tournament_version(&app, &tournament).await;
+    let path = format!("/v1/tournaments/{tournament}/entries");
+    let unregistered = call(&app, post(&path, &director, &json!({"player": "nobody"}))).await;
+    assert_problem(&unregistered, StatusCode::NOT_FOUND, "player-not-found");
+    let bad_handle = call(
+        &app,
+        post(&path, &director, &json!({"player": "Not A Handle"})),
+    )
+    .await;
+    assert_problem(&bad_handle, StatusCode::BAD_REQUEST, "malformed-request");
+    let someone_else = call(&app, post(&path, &player, &json!({"player": "p02"}))).await;
+    assert_problem(&someone_else, StatusCode::FORBIDDEN, "forbidden");
+    let not_director = call(&app, post(&path, &other, &json!({"player": "p02"}))).await;
+    assert_problem(&not_director, StatusCode::FORBIDDEN, "forbidden");
+    assert_eq!(tournament_version(&app, &tournament).await, version);
+
+    // A player enters itself; twice is refused.
+    let own = call(&app, post(&path, &player, &json!({"player": "p01"}))).await;
+    assert_eq!(own.status, StatusCode::OK, "{:?}", own.json());
+    let twice = call(&app, post(&path, &director, &json!({"player": "p01"}))).await;
+    assert_problem(&twice, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+    // Too few players to seat a table.
+    let version = tournament_version(&app, &tournament).await;
+    let rounds = format!("/v1/tournaments/{tournament}/rounds");
+    let thin = call(&app, post(&rounds, &director, &json!({}))).await;
+    assert_problem(&thin, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+    let by_other = call(&app, post(&rounds, &other, &json!({}))).await;
+    assert_problem(&by_other, StatusCode::FORBIDDEN, "forbidden");
+    assert_eq!(tournament_version(&app, &tournament).await, version);
+    // Dropping: a player may drop itself.
+    let dropped = call(
+        &app,
+        TestRequest::delete()
+            .uri(&format!("/v1/tournaments/{tournament}/entries/p01"))
+            .insert_header(("Authorization", format!("Bearer {player}"))),
+    )
+    .await;
+    assert_eq!(dropped.status, StatusCode::OK, "{:?}", dropped.json());
+    assert_eq!(dropped.json()["status"], "dropped");
+
+    let missing = call(
+        &app,
+        get("/v1/tournaments/0190a0a0a0a0a0a0a0a0a0a0a0a0a0a0"),
+    )
+    .await;
+    assert_problem(&missing, StatusCode::NOT_FOUND, "tournament-not-found");
+    let missing_round = call(&app, get(&format!("/v1/tournaments/{tournament}/rounds/1"))).await;
+    assert_problem(
+        &missing_round,
+        StatusCode::NOT_FOUND,
+        "tournament-not-found",
+    );
+}
+
+async fn stream_count(db: &TestDb) -> i64 {
+    let client = db.pool.get().await.expect("connection");
+    client
+        .query_one("SELECT count(DISTINCT stream_id) FROM events", &[])
+        .await
+        .expect("count")
+        .get(0)
+}
