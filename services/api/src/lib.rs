@@ -9,6 +9,7 @@ pub mod error;
 pub mod games;
 pub mod metrics;
 pub mod orders;
+pub mod pages;
 pub mod query;
 pub mod respond;
 pub mod routes;
@@ -265,14 +266,12 @@ pub fn app(
         .service(routes::tournaments::finish_tournament)
         .service(routes::tournaments::tournament_standings_route)
         .service(routes::tournaments::tournament_calendar)
-        .route(
-            "/",
-            web::get().to(|| async {
-                HttpResponse::TemporaryRedirect()
-                    .insert_header(("Location", "/docs"))
-                    .finish()
-            }),
-        )
+        .service(pages::stylesheet)
+        .service(pages::leaderboard)
+        .service(pages::embedded_leaderboard)
+        .service(pages::player)
+        .service(pages::tournament)
+        .service(pages::game)
         .default_service(web::to(route_not_found))
 }
 

@@ -24,7 +24,7 @@ use crate::games::{
 /// Runs the league projector until it has applied every event (the feed holds back events
 /// while an older transaction anywhere in the cluster may still commit, so this may take
 /// more than one pass while other tests run).
-async fn project_league(db: &TestDb) {
+pub(crate) async fn project_league(db: &TestDb) {
     let projector = Projector::new(
         db.pool.clone(),
         League::default(),

@@ -7,6 +7,7 @@ mod http;
 mod immutability;
 mod league;
 mod openapi;
+mod pages;
 mod projector;
 mod store;
 mod tournaments;

@@ -17,7 +17,7 @@ use crate::games::{
 };
 
 /// The moment the tests' clock starts at (2026-11-02T10:00:00Z).
-const START: i64 = 1_793_613_600;
+pub(crate) const START: i64 = 1_793_613_600;
 
 macro_rules! app_with_clock {
     ($db:expr) => {{
@@ -31,7 +31,7 @@ macro_rules! app_with_clock {
     }};
 }
 
-fn deadlines(rounds: usize) -> Vec<String> {
+pub(crate) fn deadlines(rounds: usize) -> Vec<String> {
     (1..=rounds)
         .map(|r| {
             let at = time::OffsetDateTime::from_unix_timestamp(START + 14 * 86_400 * r as i64)
@@ -42,7 +42,11 @@ fn deadlines(rounds: usize) -> Vec<String> {
         .collect()
 }
 
-async fn register<B: MessageBody>(app: &impl TestApp<B>, director: &str, players: &[String]) {
+pub(crate) async fn register<B: MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    players: &[String],
+) {
     for player in players {
         let reply = call(
             app,
@@ -57,7 +61,7 @@ async fn register<B: MessageBody>(app: &impl TestApp<B>, director: &str, players
     }
 }
 
-async fn create_tournament<B: MessageBody>(
+pub(crate) async fn create_tournament<B: MessageBody>(
     app: &impl TestApp<B>,
     director: &str,
     settings: Value,
@@ -71,7 +75,7 @@ async fn create_tournament<B: MessageBody>(
 }
 
 /// Enters each player; the answer's status (`entered` or `waiting`), per player.
-async fn enter<B: MessageBody>(
+pub(crate) async fn enter<B: MessageBody>(
     app: &impl TestApp<B>,
     director: &str,
     tournament: &str,
@@ -94,7 +98,11 @@ async fn enter<B: MessageBody>(
     statuses
 }
 
-async fn seat<B: MessageBody>(app: &impl TestApp<B>, director: &str, tournament: &str) -> Value {
+pub(crate) async fn seat<B: MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    tournament: &str,
+) -> Value {
     let reply = call(
         app,
         post(
@@ -116,14 +124,18 @@ async fn tournament_version<B: MessageBody>(app: &impl TestApp<B>, tournament: &
         .expect("a version")
 }
 
-fn names(prefix: &str, n: usize) -> Vec<String> {
+pub(crate) fn names(prefix: &str, n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("{prefix}{i:02}")).collect()
 }
 
 /// Russia empties Russia and Karelia in round 1; in round 2 a German armour drives through
 /// Karelia into Moscow unopposed (no dice), and the director ends the game. Germany is
 /// first, Russia fifth, and the three powers whose IPCs did not move share 2nd to 4th.
-async fn germany_takes_moscow<B: MessageBody>(app: &impl TestApp<B>, gm: &str, game: &str) {
+pub(crate) async fn germany_takes_moscow<B: MessageBody>(
+    app: &impl TestApp<B>,
+    gm: &str,
+    game: &str,
+) {
     pass_until(app, gm, game, 1, "russia", "NonCombatMove").await;
     order(app, gm, game, "russia", json!([
         {"type": "move", "units": {"INF": 6, "ARM": 2, "FTR": 2}, "path": ["Russia", "Caucasus"]},
@@ -524,7 +536,7 @@ async fn substitute<B: MessageBody>(
     .await
 }
 
-fn game_ids(round: &Value) -> Vec<String> {
+pub(crate) fn game_ids(round: &Value) -> Vec<String> {
     round["tables"]
         .as_array()
         .expect("tables")

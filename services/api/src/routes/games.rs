@@ -254,7 +254,10 @@ pub async fn game_list(
     respond::json(&req, &GameList { games, next })
 }
 
-async fn load(state: &AppState, game_id: &str) -> Result<warlog_events::game::GameLog, ApiError> {
+pub(crate) async fn load(
+    state: &AppState,
+    game_id: &str,
+) -> Result<warlog_events::game::GameLog, ApiError> {
     let stream = game_stream(game_id)?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     games::load(&client, &state.games, &stream).await
@@ -551,7 +554,10 @@ pub async fn game_battles(
     respond::json(&req, &all_battles(&state, &id).await?)
 }
 
-async fn all_battles(state: &AppState, game_id: &str) -> Result<Vec<BattleView>, ApiError> {
+pub(crate) async fn all_battles(
+    state: &AppState,
+    game_id: &str,
+) -> Result<Vec<BattleView>, ApiError> {
     let stream = game_stream(game_id)?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let events = games::read_all_events(&client, &stream).await?;

@@ -556,7 +556,7 @@ pub async fn create_tournament(
         request.moment(),
         &GameSeed::from_bytes(seed),
     )?;
-    let view = TournamentView::of(&Tournament::new(created.clone()), &[]);
+    let view = TournamentView::of(&Tournament::new(created.clone()));
     let events = request.encode_with(
         &[TournamentEvent::TournamentCreated(created)],
         TournamentEvent::encode,
@@ -1241,7 +1241,7 @@ fn snake(value: impl Serialize) -> String {
 }
 
 impl TournamentView {
-    fn of(tournament: &Tournament, _results: &[GameResult]) -> TournamentView {
+    pub fn of(tournament: &Tournament) -> TournamentView {
         let created = &tournament.created;
         TournamentView {
             tournament_id: created.tournament_id.clone(),
@@ -1307,7 +1307,7 @@ pub async fn tournament_detail(
 ) -> Result<HttpResponse, ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let tournament = load_tournament(&client, &id).await?;
-    respond::json(&req, &TournamentView::of(&tournament, &[]))
+    respond::json(&req, &TournamentView::of(&tournament))
 }
 
 /// One round of a player in the standings.

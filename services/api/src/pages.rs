@@ -1,0 +1,429 @@
+//! The public pages: server-rendered HTML with one small stylesheet and no script, built
+//! from the same functions the JSON API answers with (so a page never shows what the API
+//! would not). The leaderboard has an embeddable variant for an iframe on an
+//! association's site.
+
+use actix_web::http::header;
+use actix_web::{get, web, HttpResponse};
+use maud::{html, Markup, DOCTYPE};
+use serde::Deserialize;
+use warlog_events::audit::{audit_game, Verdict};
+
+use crate::error::ApiError;
+use crate::games::{game_stream, read_all_events};
+use crate::query::ValidQuery;
+use crate::routes::games::{all_battles, load};
+use crate::routes::league::{leaderboard_page, player_view, LeaderboardPage, LeaderboardParams};
+use crate::routes::tournaments::{tournament_standings, TournamentView};
+use crate::views::{BoardView, GameView, PlacementsView};
+use crate::AppState;
+use warlog_store::StoreError;
+
+const STYLESHEET: &str = include_str!("pages/warlog.css");
+
+/// The stylesheet every page links.
+#[get("/assets/warlog.css")]
+pub async fn stylesheet() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/css; charset=utf-8"))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(STYLESHEET)
+}
+
+fn layout(title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · warlog" }
+                link rel="stylesheet" href="/assets/warlog.css";
+            }
+            body {
+                header.site {
+                    a.brand href="/" { "warlog" }
+                    nav {
+                        a href="/" { "Points" }
+                        a href="/?ladder=skill" { "Skill" }
+                        a href="/docs" { "API" }
+                    }
+                }
+                main { (body) }
+                footer { "Every result is an event in a hash-chained log; every die can be audited." }
+            }
+        }
+    }
+}
+
+fn page(markup: Markup) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(markup.into_string())
+}
+
+/// An error as a page, with the API's status and words.
+fn error_page(error: &ApiError) -> HttpResponse {
+    let status = error.code.status();
+    let markup = layout(
+        status.canonical_reason().unwrap_or("Error"),
+        html! {
+            h1 { (status.as_u16()) " " (status.canonical_reason().unwrap_or("Error")) }
+            p.problem { (error.detail) }
+            p { a href="/" { "Back to the leaderboard" } }
+        },
+    );
+    HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
+        .body(markup.into_string())
+}
+
+fn render(result: Result<Markup, ApiError>) -> HttpResponse {
+    match result {
+        Ok(markup) => page(markup),
+        Err(error) => error_page(&error),
+    }
+}
+
+/// The leaderboard page's query: the API's, and which ladder.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderQuery {
+    pub ladder: Option<String>,
+    pub season: Option<u16>,
+    pub ruleset: Option<String>,
+    pub after: Option<String>,
+    pub limit: Option<u32>,
+}
+
+async fn ladder(state: &AppState, query: &LadderQuery) -> Result<LeaderboardPage, ApiError> {
+    let params = LeaderboardParams {
+        season: query.season,
+        ruleset: query.ruleset.clone(),
+        after: query.after.clone(),
+        limit: query.limit,
+    };
+    leaderboard_page(state, query.ladder.as_deref().unwrap_or("points"), &params).await
+}
+
+fn ladder_table(page: &LeaderboardPage, base: &str) -> Markup {
+    let skill = page.ladder == "skill";
+    let next = page.next.as_ref().map(|cursor| {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query.append_pair("ladder", &page.ladder);
+        query.append_pair("ruleset", &page.ruleset);
+        if let Some(season) = page.season {
+            query.append_pair("season", &season.to_string());
+        }
+        query.append_pair("after", cursor);
+        format!("{base}?{}", query.finish())
+    });
+    html! {
+        @if page.rows.is_empty() {
+            p.empty { "No finished games yet." }
+        } @else {
+            table.ladder {
+                thead { tr {
+                    th.num { "#" } th { "Player" }
+                    @if skill { th.num { "Rating" } th.num { "μ" } th.num { "σ" } }
+                    @else { th.num { "Points" } th { "Title" } }
+                    th.num { "Games" } th.num { "Wins" }
+                } }
+                tbody {
+                    @for row in &page.rows {
+                        tr {
+                            td.num { (row.position) }
+                            td { a href={ "/players/" (row.player) } { (row.display_name) } " " small { "@" (row.player) } }
+                            @if skill {
+                                td.num { (format!("{:.2}", row.rating)) }
+                                td.num { (format!("{:.2}", row.mu)) }
+                                td.num { (format!("{:.2}", row.sigma)) }
+                            } @else {
+                                td.num title=(row.points) { (trim_points(row.points_value)) }
+                                td { (row.title) }
+                            }
+                            td.num { (row.games) }
+                            td.num { (row.wins) }
+                        }
+                    }
+                }
+            }
+            @if let Some(next) = next { p.next { a href=(next) { "Next page →" } } }
+        }
+    }
+}
+
+fn trim_points(value: f64) -> String {
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+fn ladder_heading(page: &LeaderboardPage) -> String {
+    let what = if page.ladder == "skill" {
+        "Skill ladder"
+    } else {
+        "Cut-Throat points"
+    };
+    let when = page
+        .season
+        .map_or_else(|| "lifetime".to_owned(), |s| format!("season {s}"));
+    format!("{what} · {} · {when}", page.ruleset)
+}
+
+/// The leaderboard: points with titles, or the skill rating.
+#[get("/")]
+pub async fn leaderboard(
+    state: web::Data<AppState>,
+    query: ValidQuery<LadderQuery>,
+) -> HttpResponse {
+    render(ladder(&state, &query).await.map(|page| {
+        let heading = ladder_heading(&page);
+        layout(
+            &heading,
+            html! {
+                h1 { (heading) }
+                p.lead {
+                    "Places by percent IPC gain; points 5, 3, 2, −1, −2; tied places share. "
+                    a href={ "/v1/leaderboards/" (page.ladder) } { "JSON" } " · "
+                    a href={ "/embed/leaderboard?ladder=" (page.ladder) } { "embeddable" }
+                }
+                (ladder_table(&page, "/"))
+            },
+        )
+    }))
+}
+
+/// The leaderboard for an iframe: no navigation, links open in the parent page.
+#[get("/embed/leaderboard")]
+pub async fn embedded_leaderboard(
+    state: web::Data<AppState>,
+    query: ValidQuery<LadderQuery>,
+) -> HttpResponse {
+    let mut response = render(ladder(&state, &query).await.map(|page| {
+        html! {
+            (DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    title { (ladder_heading(&page)) }
+                    link rel="stylesheet" href="/assets/warlog.css";
+                    base target="_top";
+                }
+                body.embed {
+                    h2 { (ladder_heading(&page)) }
+                    (ladder_table(&page, "/embed/leaderboard"))
+                }
+            }
+        }
+    }));
+    // Any site may frame it: that is its purpose.
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static("frame-ancestors *"),
+    );
+    response
+}
+
+/// A player: standings per ruleset and season, and the game history.
+#[get("/players/{handle}")]
+pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> HttpResponse {
+    render(player_view(&state, &handle).await.map(|view| {
+        layout(
+            &view.display_name,
+            html! {
+                h1 { (view.display_name) " " small { "@" (view.handle) } }
+                @if view.standings.is_empty() {
+                    p.empty { "No finished games yet." }
+                } @else {
+                    table {
+                        thead { tr {
+                            th { "Ruleset" } th { "Season" } th.num { "Points" } th { "Title" }
+                            th.num { "Position" } th.num { "Games" } th { "Places" }
+                            th.num { "Avg gain" } th.num { "Rating" }
+                        } }
+                        tbody { @for s in &view.standings { tr {
+                            td { (s.ruleset) }
+                            td { @if let Some(season) = s.season { (season) } @else { "lifetime" } }
+                            td.num title=(s.points) { (trim_points(s.points_value)) }
+                            td { (s.title) }
+                            td.num { (s.position) }
+                            td.num { (s.games) }
+                            td { (s.places.iter().map(ToString::to_string).collect::<Vec<_>>().join(" / ")) }
+                            td.num { @if let Some(g) = s.average_percent_gain { (format!("{g:+.1}%")) } }
+                            td.num { (format!("{:.2}", s.rating.ordinal)) }
+                        } } }
+                    }
+                }
+                h2 { "Games" }
+                @if view.games.is_empty() { p.empty { "None yet." } } @else {
+                    table {
+                        thead { tr {
+                            th { "Ended" } th { "Game" } th { "Power" } th { "Result" }
+                            th.num { "Place" } th.num { "Points" } th.num { "Gain" }
+                        } }
+                        tbody { @for g in &view.games { tr.replaced[g.result == "replaced"] {
+                            td { (g.ended_at.get(..10).unwrap_or(&g.ended_at)) }
+                            td { a href={ "/games/" (g.game_id) } { (g.game_id.get(..8).unwrap_or(&g.game_id)) } }
+                            td { (g.power) }
+                            td { (g.result) }
+                            td.num { @if let Some(p) = g.place { (p) } }
+                            td.num { (g.points) }
+                            td.num { @if let Some(gain) = &g.percent_gain { (gain) } }
+                        } } }
+                    }
+                }
+            },
+        )
+    }))
+}
+
+/// A tournament: standings with the tiebreakers shown, and every round's tables.
+#[get("/tournaments/{id}")]
+pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    render(tournament_standings(&state, &id).await.map(|(tournament, standings)| {
+        let view = TournamentView::of(&tournament);
+        layout(
+            &view.name,
+            html! {
+                h1 { (view.name) }
+                p.lead {
+                    (view.ruleset) " · " (view.rounds) " rounds · directed by " (view.director)
+                    @if view.finished_at.is_some() { " · finished" }
+                    " · " a href={ "/v1/tournaments/" (view.tournament_id) "/calendar.ics" } { "calendar" }
+                    " · " a href={ "/v1/tournaments/" (view.tournament_id) "/standings" } { "JSON" }
+                }
+                h2 { "Standings" }
+                p.note { "Ties broken by " (standings.tiebreakers.join(", then ")) "." }
+                table.standings {
+                    thead { tr {
+                        th.num { "#" } th { "Player" } th.num { "Points" } th.num { "Gain" }
+                        th.num { "Games" } th.num { "Byes" } th { "Title" } th { "Placed by" }
+                    } }
+                    tbody { @for row in &standings.rows { tr.replaced[row.status != "playing"] {
+                        td.num { (row.rank) }
+                        td { a href={ "/players/" (row.player) } { (row.player) }
+                             @if row.status != "playing" { " " small { "(" (row.status) ")" } } }
+                        td.num title=(row.points) { (trim_points(row.points_value)) }
+                        td.num { (row.percent_gain) }
+                        td.num { (row.games) }
+                        td.num { (row.byes) }
+                        td { (row.title) }
+                        td { @if let Some(by) = &row.decided_by { (by) } }
+                    } } }
+                }
+                @for round in view.seated.iter().rev() {
+                    h2 { "Round " (round.round) }
+                    @if let Some(deadline) = &round.deadline { p.note { "Deadline " (deadline) } }
+                    ul.explanation { @for line in &round.explanation { li { (line) } } }
+                    div.tables { @for table in &round.tables {
+                        section.table {
+                            h3 { "Table " (table.table) " · " a href={ "/games/" (table.game_id) } { "game" } }
+                            ul { @for seat in &table.seats {
+                                li { span.power { (seat.power.name()) } " " a href={ "/players/" (seat.player) } { (seat.player) } }
+                            } }
+                        }
+                    } }
+                    @if !round.byes.is_empty() {
+                        p { "Byes: " @for (i, bye) in round.byes.iter().enumerate() {
+                            @if i > 0 { ", " } (bye.player) " (" (bye.points) " points)"
+                        } }
+                    }
+                }
+                @if !view.waiting.is_empty() { p.note { "Waiting list: " (view.waiting.join(", ")) } }
+            },
+        )
+    }))
+}
+
+/// A game: seats, the board by territory, placements, battle logs in the seed's notation,
+/// and the server's audit verdict.
+#[get("/games/{id}")]
+pub async fn game(state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    render(game_markup(&state, &id).await)
+}
+
+async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
+    let log = load(state, id).await?;
+    let view = GameView::of(&log);
+    let board = BoardView::of(&log);
+    let placements = log
+        .placements()
+        .and_then(Result::ok)
+        .map(|rows| PlacementsView::new(&log, rows));
+    let battles = all_battles(state, id).await?;
+    let events = {
+        let client = state.store.pool().get().await.map_err(StoreError::from)?;
+        read_all_events(&client, &game_stream(id)?).await?
+    };
+    let report = web::block(move || audit_game(&events, None))
+        .await
+        .map_err(|e| ApiError::new(crate::error::ErrorCode::Internal, e.to_string()))?;
+    let failed = report.checks.iter().any(|c| c.verdict == Verdict::Fail);
+    Ok(layout(
+        &format!("Game {}", &view.game_id),
+        html! {
+            h1 { "Game " small { (view.game_id) } }
+            p.lead {
+                (view.ruleset) " · " (view.status) " · round " (view.round) " · " (board.phase)
+                " · " (view.turn.name()) " to play"
+                @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
+            }
+            section.audit.failed[failed] {
+                h2 { "Audit: " @if failed { "FAILED" } @else { "passed" } }
+                ul { @for check in &report.checks {
+                    li { strong { (check.name) } ": " (format!("{:?}", check.verdict).to_lowercase()) " · " (check.detail) }
+                } }
+            }
+            h2 { "Seats" }
+            table {
+                thead { tr { th { "Power" } th { "Player" } th.num { "IPC" } th.num { "Start" } th.num { "Treasury" } } }
+                tbody { @for p in &board.powers { tr {
+                    td { (p.power.name()) }
+                    td { @for seat in view.seats.iter().filter(|s| s.power == p.power) {
+                        a href={ "/players/" (seat.player) } { (seat.player) }
+                        @if seat.substitute_turns.is_some() { " (substitute)" }
+                    } }
+                    td.num { (p.ipc_count) }
+                    td.num { (p.starting_ipc) }
+                    td.num { (p.treasury) }
+                } } }
+            }
+            @if let Some(placements) = &placements {
+                h2 { "Placements" }
+                p.note { (placements.tie_policy) }
+                table {
+                    thead { tr { th.num { "Place" } th { "Power" } th { "Player" } th.num { "Gain" } th.num { "Points" } } }
+                    tbody { @for row in &placements.placements { tr {
+                        td.num { (row.place) @if row.tied_with > 1 { "=" } }
+                        td { (row.power.name()) }
+                        td { @if let Some(p) = &row.player { (p) } }
+                        td.num { (format!("{:+.1}%", row.percent_gain_pct)) }
+                        td.num { (row.points) }
+                    } } }
+                }
+            }
+            h2 { "Board" }
+            table.board {
+                thead { tr { th { "Territory" } th.num { "IPC" } th { "Held by" } th { "Units" } } }
+                tbody { @for place in &board.places { tr.sea[place.sea].contested[place.contested] {
+                    td { (place.name) }
+                    td.num { @if !place.sea { (place.ipc) } }
+                    td { @if let Some(h) = place.holder { (h.name()) } }
+                    td { (place.units.iter().map(|s| {
+                        let damaged = if s.damage > 0 { " (damaged)" } else { "" };
+                        format!("{} {} {}{damaged}", s.power.name(), s.count, s.unit)
+                    }).collect::<Vec<_>>().join(", ")) }
+                } } }
+            }
+            h2 { "Battles" }
+            @if battles.is_empty() { p.empty { "No battles yet." } }
+            @for battle in &battles {
+                section.battle {
+                    h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.outcome) }
+                    pre.listing { (battle.listing) }
+                }
+            }
+        },
+    ))
+}

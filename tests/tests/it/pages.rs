@@ -1,0 +1,216 @@
+//! The public pages in a real browser: headless Chromium loads each page from a running
+//! server, the rendered DOM is checked for the key content, and a screenshot of each is kept
+//! under `target/screenshots/`.
+//!
+//! Without a Chromium on the machine the test says so and passes, unless
+//! `WARLOG_REQUIRE_CHROMIUM=1` (CI sets it, and installs Debian's `chromium`).
+
+use std::path::{Path, PathBuf};
+
+use actix_web::http::StatusCode;
+use actix_web::HttpServer;
+use serde_json::json;
+use warlog_api::auth::Role;
+use warlog_api::{AppState, Clock, Telemetry};
+use warlog_tests::TestDb;
+
+use crate::games::{call, get, token};
+use crate::league::project_league;
+use crate::tournaments::{
+    create_tournament, deadlines, enter, game_ids, germany_takes_moscow, names, register, seat,
+    START,
+};
+
+fn chromium() -> Option<PathBuf> {
+    let candidates = ["chromium", "chromium-browser", "google-chrome", "chrome"];
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in candidates {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+fn screenshots() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("target")
+        .join("screenshots");
+    std::fs::create_dir_all(&dir).expect("a screenshot folder");
+    dir
+}
+
+async fn run_chromium(browser: &Path, args: &[String]) -> String {
+    let profile = tempdir();
+    let output = tokio::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--hide-scrollbars",
+            "--no-first-run",
+            "--virtual-time-budget=3000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .output()
+        .await
+        .expect("chromium runs");
+    let _ = std::fs::remove_dir_all(&profile);
+    assert!(
+        output.status.success(),
+        "chromium {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn tempdir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warlog-chromium-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).expect("a profile folder");
+    dir
+}
+
+/// Renders `url`, keeps a screenshot named `name`, and returns the DOM Chromium built.
+async fn render(browser: &Path, url: &str, name: &str) -> String {
+    let shot = screenshots().join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&shot);
+    run_chromium(
+        browser,
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1280,1600".to_owned(),
+            url.to_owned(),
+        ],
+    )
+    .await;
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 5_000,
+        "{name}: a real picture"
+    );
+    run_chromium(browser, &["--dump-dom".to_owned(), url.to_owned()]).await
+}
+
+#[actix_web::test]
+async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var("WARLOG_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
+            "WARLOG_REQUIRE_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)"
+        );
+        eprintln!("no chromium on PATH: the page test is skipped (apt-get install chromium)");
+        return;
+    };
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let mut state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    state.clock =
+        Clock::fixed(time::OffsetDateTime::from_unix_timestamp(START).expect("a start time"));
+    let app = actix_web::test::init_service(warlog_api::app(state.clone(), &telemetry)).await;
+
+    // A finished game on the ladders, and a tournament with a round seated.
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("p", 5);
+    register(&app, &director, &players).await;
+    let tournament = create_tournament(
+        &app,
+        &director,
+        json!({"name": "Winter <Open>", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes"}),
+    )
+    .await;
+    enter(&app, &director, &tournament, &players).await;
+    let round = seat(&app, &director, &tournament).await;
+    let game = game_ids(&round).remove(0);
+    germany_takes_moscow(&app, &director, &game).await;
+    project_league(&db).await;
+    let german = round["tables"][0]["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .find(|s| s["power"] == "germany")
+        .and_then(|s| s["player"].as_str())
+        .expect("Germany's player")
+        .to_owned();
+    let ladder = call(&app, get("/v1/leaderboards/points")).await.json();
+    assert_eq!(ladder["rows"][0]["player"], json!(german));
+
+    let server_telemetry = telemetry.clone();
+    let server = HttpServer::new(move || warlog_api::app(state.clone(), &server_telemetry))
+        .disable_signals()
+        .workers(1)
+        .bind("127.0.0.1:0")
+        .expect("a port");
+    let addr = *server.addrs().first().expect("an address");
+    let running = server.run();
+    let handle = running.handle();
+    actix_web::rt::spawn(running);
+    let base = format!("http://{addr}");
+
+    let home = render(&browser, &format!("{base}/"), "leaderboard").await;
+    assert!(home.contains("Cut-Throat points"), "{home}");
+    assert!(home.contains(&format!("/players/{german}")), "{home}");
+    assert!(
+        home.contains("Sergeant of Rebel Forces"),
+        "5 points: {home}"
+    );
+
+    let embed = render(
+        &browser,
+        &format!("{base}/embed/leaderboard"),
+        "leaderboard-embed",
+    )
+    .await;
+    assert!(embed.contains("<base target=\"_top\">"), "{embed}");
+    assert!(!embed.contains("<nav>"), "no site navigation in an iframe");
+    assert!(embed.contains(&german));
+
+    let player = render(&browser, &format!("{base}/players/{german}"), "player").await;
+    assert!(
+        player.contains(&german.to_uppercase()),
+        "display name: {player}"
+    );
+    assert!(player.contains("Sergeant of Rebel Forces"), "{player}");
+    assert!(player.contains(&format!("/games/{game}")), "{player}");
+
+    let event = render(
+        &browser,
+        &format!("{base}/tournaments/{tournament}"),
+        "tournament",
+    )
+    .await;
+    assert!(event.contains("Winter &lt;Open&gt;"), "escaped: {event}");
+    assert!(event.contains("Round 1"), "{event}");
+    assert!(event.contains("Table 1"), "{event}");
+    assert!(event.contains("Ties broken by total points"), "{event}");
+    for player in &players {
+        assert!(event.contains(player.as_str()), "{player} in {event}");
+    }
+
+    let board = render(&browser, &format!("{base}/games/{game}"), "game").await;
+    assert!(board.contains("Audit: passed"), "{board}");
+    assert!(board.contains("Placements"), "{board}");
+    assert!(board.contains("Karelia"), "the board by territory: {board}");
+    assert!(board.contains("Battles"), "{board}");
+    assert!(board.contains("Attacker wins"), "the battle log: {board}");
+
+    // A missing page is a page too, with the API's words.
+    let missing = call(&app, get("/players/nobody")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(
+        std::str::from_utf8(&missing.body)
+            .unwrap()
+            .contains("text/html")
+            || missing
+                .headers
+                .get("content-type")
+                .is_some_and(|t| t.to_str().unwrap().starts_with("text/html"))
+    );
+
+    handle.stop(true).await;
+}
