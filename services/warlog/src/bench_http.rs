@@ -6,73 +6,16 @@
 use std::time::{Duration, Instant};
 
 use actix_web::HttpServer;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 use warlog_api::auth::{issue_token, Role};
 use warlog_api::{AppState, Telemetry};
 use warlog_store::discover::Server;
 use warlog_store::{connect_pool, PoolOptions};
 
+use crate::client::Connection;
 use crate::CliError;
 
 fn fail(e: impl std::fmt::Display) -> CliError {
     CliError::Other(e.to_string())
-}
-
-/// One HTTP/1.1 keep-alive connection: just enough client for the benchmark.
-struct Connection {
-    stream: BufReader<TcpStream>,
-}
-
-impl Connection {
-    async fn open(addr: std::net::SocketAddr) -> Result<Self, CliError> {
-        let stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        Ok(Connection {
-            stream: BufReader::new(stream),
-        })
-    }
-
-    /// Sends a request and returns the status and body.
-    async fn send(
-        &mut self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        body: &str,
-    ) -> Result<(u16, String), CliError> {
-        let auth = token
-            .map(|t| format!("Authorization: Bearer {t}\r\n"))
-            .unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: bench\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        self.stream.get_mut().write_all(request.as_bytes()).await?;
-        let mut line = String::new();
-        self.stream.read_line(&mut line).await?;
-        let status: u16 = line
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| fail(format!("bad status line {line:?}")))?;
-        let mut length = 0usize;
-        loop {
-            line.clear();
-            self.stream.read_line(&mut line).await?;
-            if line == "\r\n" || line.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().map_err(fail)?;
-                }
-            }
-        }
-        let mut body = vec![0u8; length];
-        self.stream.read_exact(&mut body).await?;
-        Ok((status, String::from_utf8_lossy(&body).into_owned()))
-    }
 }
 
 /// Requests per second and latency percentiles of one workload.

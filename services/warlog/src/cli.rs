@@ -22,6 +22,10 @@ pub struct Cli {
     #[arg(long, env = "WARLOG_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     pub log_format: LogFormat,
 
+    /// Serve with demo data: `warlog --demo` is `warlog demo`.
+    #[arg(long, env = "WARLOG_DEMO")]
+    pub demo: bool,
+
     /// Options of `serve`, which is also what runs when no command is given.
     #[command(flatten)]
     pub serve: ServeArgs,
@@ -102,6 +106,9 @@ pub struct ServeArgs {
 pub enum Command {
     /// Serve the HTTP API (the default).
     Serve,
+    /// Serve, and fill an empty database with scripted games and a small tournament played
+    /// through the API, for a first look at http://localhost:8080/.
+    Demo,
     /// Apply the database migrations and exit.
     Migrate,
     /// Empty a read model and replay the whole event log into it.

@@ -5,6 +5,8 @@ pub mod audit;
 pub mod bench;
 pub mod bench_http;
 pub mod cli;
+pub mod client;
+pub mod demo;
 pub mod odds;
 
 use std::time::Duration;
@@ -51,7 +53,9 @@ pub fn init_tracing(format: LogFormat) {
 
 pub async fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(&cli.database, &cli.serve).await,
+        Command::Serve if cli.demo => serve(&cli.database, &cli.serve, true).await,
+        Command::Serve => serve(&cli.database, &cli.serve, false).await,
+        Command::Demo => serve(&cli.database, &cli.serve, true).await,
         Command::Migrate => {
             let (server, config) = open_database(&cli.database).await?;
             let applied = migrate(&config).await;
@@ -201,9 +205,10 @@ fn league(args: &ServeArgs) -> League {
 
 /// `warlog serve`: discovery, migrations, projectors, HTTP; stops cleanly on SIGTERM or
 /// Ctrl-C, stopping the private cluster too if it started one.
-pub async fn serve(db: &DatabaseArgs, args: &ServeArgs) -> Result<(), CliError> {
+/// Serves until SIGTERM or Ctrl-C; with `demo`, fills an empty database once listening.
+pub async fn serve(db: &DatabaseArgs, args: &ServeArgs, demo: bool) -> Result<(), CliError> {
     let (server, config) = open_database(db).await?;
-    let result = serve_on(db, args, &config).await;
+    let result = serve_on(db, args, &config, demo).await;
     server.shutdown().await;
     result
 }
@@ -212,6 +217,7 @@ async fn serve_on(
     db: &DatabaseArgs,
     args: &ServeArgs,
     config: &tokio_postgres::Config,
+    demo: bool,
 ) -> Result<(), CliError> {
     let applied = migrate(config).await?;
     if !applied.is_empty() {
@@ -245,8 +251,23 @@ async fn serve_on(
     }
     let http = http
         .bind(&args.bind)
-        .map_err(|e| CliError::Other(format!("cannot listen on {}: {e}", args.bind)))?
-        .run();
+        .map_err(|e| CliError::Other(format!("cannot listen on {}: {e}", args.bind)))?;
+    if demo {
+        let mut addr = *http
+            .addrs()
+            .first()
+            .ok_or_else(|| CliError::Other("listening nowhere".to_owned()))?;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            if let Err(e) = demo::fill(&pool, addr).await {
+                tracing::error!("the demo could not fill the database: {e}");
+            }
+        });
+    }
+    let http = http.run();
     let handle = http.handle();
     tracing::info!(
         "warlog listening on http://{} (docs at /docs, metrics at /metrics)",

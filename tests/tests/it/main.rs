@@ -1,5 +1,6 @@
 //! warlog's integration tests: one binary, real PostgreSQL, one fresh database per test.
 
+mod demo;
 mod discovery;
 mod feed;
 mod games;

@@ -21,6 +21,24 @@ use crate::tournaments::{
     START,
 };
 
+/// The app on a real socket (for clients outside the process), and how to stop it.
+pub(crate) fn listen(
+    state: AppState,
+    telemetry: &Telemetry,
+) -> (std::net::SocketAddr, actix_web::dev::ServerHandle) {
+    let telemetry = telemetry.clone();
+    let server = HttpServer::new(move || warlog_api::app(state.clone(), &telemetry))
+        .disable_signals()
+        .workers(1)
+        .bind("127.0.0.1:0")
+        .expect("a port");
+    let addr = *server.addrs().first().expect("an address");
+    let running = server.run();
+    let handle = running.handle();
+    actix_web::rt::spawn(running);
+    (addr, handle)
+}
+
 fn chromium() -> Option<PathBuf> {
     let candidates = ["chromium", "chromium-browser", "google-chrome", "chrome"];
     let path = std::env::var_os("PATH")?;
@@ -140,16 +158,7 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     let ladder = call(&app, get("/v1/leaderboards/points")).await.json();
     assert_eq!(ladder["rows"][0]["player"], json!(german));
 
-    let server_telemetry = telemetry.clone();
-    let server = HttpServer::new(move || warlog_api::app(state.clone(), &server_telemetry))
-        .disable_signals()
-        .workers(1)
-        .bind("127.0.0.1:0")
-        .expect("a port");
-    let addr = *server.addrs().first().expect("an address");
-    let running = server.run();
-    let handle = running.handle();
-    actix_web::rt::spawn(running);
+    let (addr, handle) = listen(state, &telemetry);
     let base = format!("http://{addr}");
 
     let home = render(&browser, &format!("{base}/"), "leaderboard").await;
