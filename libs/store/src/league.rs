@@ -425,13 +425,27 @@ pub async fn ladder_page(
 ) -> Result<Vec<LadderRow>, StoreError> {
     let statement = client
         .prepare_cached(
-            "SELECT l.player, p.display_name, l.sort_key, l.tiebreak, l.points_scaled, l.games, \
+            // The rows valid as of $4: current rows that already held then, and rows
+            // superseded after it. Each half has its own index; the first is read in
+            // ladder order and stops at the page's end.
+            "WITH valid AS ( \
+               (SELECT * FROM ladder_rows l \
+                 WHERE l.ladder = $1 AND l.ruleset = $2 AND l.season = $3 \
+                   AND l.valid_to IS NULL AND l.valid_from <= $4 \
+                   AND ($5::float8 IS NULL OR l.sort_key < $5 OR (l.sort_key = $5 AND \
+                        (l.tiebreak > $6 OR (l.tiebreak = $6 AND l.player > $7)))) \
+                 ORDER BY l.sort_key DESC, l.tiebreak, l.player \
+                 LIMIT $8) \
+               UNION ALL \
+               (SELECT * FROM ladder_rows l \
+                 WHERE l.ladder = $1 AND l.ruleset = $2 AND l.season = $3 \
+                   AND l.valid_to > $4 AND l.valid_from <= $4 \
+                   AND ($5::float8 IS NULL OR l.sort_key < $5 OR (l.sort_key = $5 AND \
+                        (l.tiebreak > $6 OR (l.tiebreak = $6 AND l.player > $7))))) \
+             ) \
+             SELECT l.player, p.display_name, l.sort_key, l.tiebreak, l.points_scaled, l.games, \
                     l.wins, l.mu, l.sigma \
-               FROM ladder_rows l LEFT JOIN players p ON p.handle = l.player \
-              WHERE l.ladder = $1 AND l.ruleset = $2 AND l.season = $3 \
-                AND l.valid_from <= $4 AND (l.valid_to IS NULL OR l.valid_to > $4) \
-                AND ($5::float8 IS NULL OR l.sort_key < $5 OR (l.sort_key = $5 AND \
-                     (l.tiebreak > $6 OR (l.tiebreak = $6 AND l.player > $7)))) \
+               FROM valid l LEFT JOIN players p ON p.handle = l.player \
               ORDER BY l.sort_key DESC, l.tiebreak, l.player \
               LIMIT $8",
         )

@@ -7,6 +7,7 @@ pub mod body;
 pub mod cursor;
 pub mod error;
 pub mod games;
+pub mod ladder_cache;
 pub mod metrics;
 pub mod orders;
 pub mod pages;
@@ -38,6 +39,8 @@ pub struct AppState {
     pub clock: Clock,
     /// Origins whose pages may read the public resources (`*` for any).
     pub cors_origins: std::sync::Arc<Vec<String>>,
+    /// Rendered leaderboard pages and recently read ladder heads.
+    pub ladders: std::sync::Arc<ladder_cache::LadderCache>,
 }
 
 /// Where the service reads the time: the system clock, or one a test sets and advances
@@ -100,6 +103,7 @@ impl AppState {
             games: Default::default(),
             clock: Clock::system(),
             cors_origins: Default::default(),
+            ladders: Default::default(),
         }
     }
 

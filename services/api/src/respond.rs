@@ -2,6 +2,7 @@
 //! `304 Not Modified` for a matching `If-None-Match`.
 
 use actix_web::http::header::{self, Accept, Header};
+use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -82,15 +83,21 @@ fn conditional(
     bytes: Vec<u8>,
     next: Option<&str>,
 ) -> HttpResponse {
-    let digest = Sha256::digest(&bytes);
-    let etag = format!("\"{}\"", hex::encode(&digest[..16]));
-    conditional_with(req, content_type, bytes, next, etag)
+    let etag = etag_of(&bytes);
+    conditional_with(req, content_type, bytes.into(), next, etag)
 }
 
-fn conditional_with(
+/// A strong ETag from a body's content.
+pub fn etag_of(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    format!("\"{}\"", hex::encode(&digest[..16]))
+}
+
+/// 200 with a body rendered before (its ETag with it), or 304.
+pub fn conditional_with(
     req: &HttpRequest,
     content_type: &str,
-    bytes: Vec<u8>,
+    bytes: Bytes,
     next: Option<&str>,
     etag: String,
 ) -> HttpResponse {
@@ -129,7 +136,13 @@ pub fn json_tagged<T: Serialize>(
 ) -> Result<HttpResponse, ApiError> {
     let bytes = serde_json::to_vec(body)
         .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))?;
-    Ok(conditional_with(req, JSON, bytes, None, etag.to_owned()))
+    Ok(conditional_with(
+        req,
+        JSON,
+        bytes.into(),
+        None,
+        etag.to_owned(),
+    ))
 }
 
 /// 200 with a CSV document (RFC 4180) and an ETag, or 304.

@@ -20,13 +20,13 @@ fn fail(e: impl std::fmt::Display) -> CliError {
 
 /// Requests per second and latency percentiles of one workload.
 #[derive(Debug, Clone)]
-struct Figures {
-    per_second: f64,
-    p50: Duration,
-    p99: Duration,
+pub struct Figures {
+    pub per_second: f64,
+    pub p50: Duration,
+    pub p99: Duration,
 }
 
-fn figures(mut latencies: Vec<Duration>, elapsed: Duration) -> Figures {
+pub fn figures(mut latencies: Vec<Duration>, elapsed: Duration) -> Figures {
     latencies.sort();
     let at = |q: f64| {
         latencies
@@ -41,47 +41,67 @@ fn figures(mut latencies: Vec<Duration>, elapsed: Duration) -> Figures {
     }
 }
 
-/// `clients` connections, each cycling through its share of `games` (or `/healthz` when
-/// there are none), for `slice`.
-async fn workload(
+/// One request of a workload.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: &'static str,
+    pub path: String,
+    pub token: Option<String>,
+    pub body: String,
+}
+
+impl Request {
+    pub fn get(path: impl Into<String>) -> Request {
+        Request {
+            method: "GET",
+            path: path.into(),
+            token: None,
+            body: String::new(),
+        }
+    }
+}
+
+/// `clients` connections, each cycling through its share of `requests`, for `slice`; every
+/// answer must be 200.
+pub async fn workload(
     addr: std::net::SocketAddr,
-    token: &str,
-    games: &[String],
+    requests: &[Request],
     clients: usize,
     slice: Duration,
 ) -> Result<Figures, CliError> {
     let started = Instant::now();
     let mut tasks = Vec::new();
     for client in 0..clients {
-        let mine: Vec<String> = games
+        let mut mine: Vec<Request> = requests
             .iter()
             .skip(client)
             .step_by(clients)
             .cloned()
             .collect();
-        let token = token.to_owned();
+        if mine.is_empty() {
+            mine = requests.to_vec();
+        }
         tasks.push(tokio::spawn(async move {
             let mut connection = Connection::open(addr).await?;
             let mut latencies = Vec::new();
             let mut i = 0usize;
             while started.elapsed() < slice {
+                let request = &mine[i % mine.len()];
+                i += 1;
                 let sent = Instant::now();
-                let (status, body) = if mine.is_empty() {
-                    connection.send("GET", "/healthz", None, "").await?
-                } else {
-                    let game = &mine[i % mine.len()];
-                    i += 1;
-                    connection
-                        .send(
-                            "POST",
-                            &format!("/v1/games/{game}/orders"),
-                            Some(&token),
-                            r#"{"orders":[{"type":"end_phase"}]}"#,
-                        )
-                        .await?
-                };
+                let (status, body) = connection
+                    .send(
+                        request.method,
+                        &request.path,
+                        request.token.as_deref(),
+                        &request.body,
+                    )
+                    .await?;
                 if status != 200 {
-                    return Err(fail(format!("status {status}: {body}")));
+                    return Err(fail(format!(
+                        "{} {}: {status} {body}",
+                        request.method, request.path
+                    )));
                 }
                 latencies.push(sent.elapsed());
             }
@@ -157,9 +177,20 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
     println!();
     println!("| workload | clients | requests/s | p50 ms | p99 ms | ratio to /healthz |");
     println!("|---|---|---|---|---|---|");
-    let healthz = workload(addr, &token, &[], 8, slice).await?;
-    let one_game = workload(addr, &token, &games[..1], 1, slice).await?;
-    let fifty = workload(addr, &token, &games, 8, slice).await?;
+    let orders_for = |games: &[String]| -> Vec<Request> {
+        games
+            .iter()
+            .map(|game| Request {
+                method: "POST",
+                path: format!("/v1/games/{game}/orders"),
+                token: Some(token.clone()),
+                body: r#"{"orders":[{"type":"end_phase"}]}"#.to_owned(),
+            })
+            .collect()
+    };
+    let healthz = workload(addr, &[Request::get("/healthz")], 8, slice).await?;
+    let one_game = workload(addr, &orders_for(&games[..1]), 1, slice).await?;
+    let fifty = workload(addr, &orders_for(&games), 8, slice).await?;
     for (name, clients, f) in [
         ("GET /healthz (baseline)", 8, &healthz),
         ("orders, one game", 1, &one_game),

@@ -62,6 +62,9 @@ pub struct DatabaseArgs {
     pub pool_size: usize,
 }
 
+/// The default of `--ladder-head-max-age-ms`.
+pub const DEFAULT_LADDER_HEAD_MAX_AGE_MS: u64 = 500;
+
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
     /// Address to listen on.
@@ -91,6 +94,17 @@ pub struct ServeArgs {
     /// pure Plackett-Luce model. `rebuild league` must use the value `serve` used.
     #[arg(long, env = "WARLOG_SKILL_TAU", default_value_t = 25.0 / 300.0, global = true)]
     pub skill_tau: f64,
+
+    /// How long a ladder's head (the league state a first page shows) may be reused before
+    /// it is read again, in milliseconds: a newly projected game reaches the first page of
+    /// the ladders within this time. 0 reads it on every request.
+    #[arg(
+        long,
+        env = "WARLOG_LADDER_HEAD_MAX_AGE_MS",
+        default_value_t = DEFAULT_LADDER_HEAD_MAX_AGE_MS,
+        global = true
+    )]
+    pub ladder_head_max_age_ms: u64,
 
     /// Origins whose pages may read the public resources (comma-separated; `*` for any).
     #[arg(
@@ -163,6 +177,13 @@ pub enum BenchCommand {
     /// Orders accepted per second through HTTP on one game and across 50, with p50 and p99
     /// latency, against `GET /healthz` as the baseline.
     Orders {
+        /// Seconds each workload runs.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
+    /// Leaderboard pages per second with 10,000 players and 100,000 finished games, with
+    /// p50 and p99 latency, against `GET /healthz` as the baseline.
+    Leaderboard {
         /// Seconds each workload runs.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,

@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod bench;
 pub mod bench_http;
+pub mod bench_ladder;
 pub mod cli;
 pub mod client;
 pub mod demo;
@@ -106,6 +107,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             let result = match bench {
                 cli::BenchCommand::Append { seconds } => {
                     bench::append(&server, Duration::from_secs_f64(seconds)).await
+                }
+                cli::BenchCommand::Leaderboard { seconds } => {
+                    bench_ladder::leaderboard(&server, Duration::from_secs_f64(seconds)).await
                 }
                 cli::BenchCommand::Orders { seconds } => {
                     bench_http::orders(&server, Duration::from_secs_f64(seconds)).await
@@ -230,6 +234,9 @@ async fn serve_on(
     let store = EventStore::new(pool.clone(), telemetry.store.clone()).with_notifier(notifier);
     let mut state = AppState::new(store, &telemetry);
     state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
+    state.ladders = std::sync::Arc::new(warlog_api::ladder_cache::LadderCache::new(
+        Duration::from_millis(args.ladder_head_max_age_ms),
+    ));
 
     let wake = spawn_listener(config.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());

@@ -4,6 +4,8 @@
 //! served (the cursor carries it), so paging never repeats or skips a player while games
 //! finish.
 
+use std::sync::Arc;
+
 use actix_web::http::{header, StatusCode};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -23,6 +25,7 @@ use crate::auth::{Caller, Role};
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::{commit, corrupt, replayed, Append, Expected, Extra};
+use crate::ladder_cache::{CachedPage, PageKey};
 use crate::query::ValidQuery;
 use crate::respond::{self, csv_field, Format};
 use crate::routes::games::{answer, write_request};
@@ -428,12 +431,44 @@ pub async fn leaderboard(
     params: ValidQuery<LeaderboardParams>,
 ) -> Result<HttpResponse, ApiError> {
     let format = respond::negotiate(&req, &[Format::Json, Format::Csv])?;
-    let page = leaderboard_page(&state, &ladder, &params).await?;
-    let next = page.next.clone();
-    let mut response = match format {
-        Format::Csv => respond::csv(&req, leaderboard_csv(&page), next.as_deref()),
-        _ => respond::json_page(&req, &page, next.as_deref())?,
+    let pinned = pin(&state, &ladder, &params).await?;
+    let key = PageKey {
+        ladder: pinned.ladder.as_str(),
+        ruleset: pinned.ruleset.to_owned(),
+        season: pinned.season,
+        as_of: pinned.as_of,
+        after: params.after.clone(),
+        limit: pinned.limit,
+        format: if format == Format::Csv { "csv" } else { "json" },
     };
+    let page = match state.ladders.page(&key) {
+        Some(page) => page,
+        None => {
+            let page = page_at(&state, &pinned, &ladder, &params).await?;
+            let body = match format {
+                Format::Csv => leaderboard_csv(&page),
+                _ => serde_json::to_vec(&page).map_err(corrupt)?,
+            };
+            let rendered = Arc::new(CachedPage {
+                etag: respond::etag_of(&body),
+                body: body.into(),
+                next: page.next,
+            });
+            state.ladders.keep_page(key, rendered.clone());
+            rendered
+        }
+    };
+    let content_type = match format {
+        Format::Csv => "text/csv; charset=utf-8",
+        _ => respond::JSON,
+    };
+    let mut response = respond::conditional_with(
+        &req,
+        content_type,
+        page.body.clone(),
+        page.next.as_deref(),
+        page.etag.clone(),
+    );
     allow_origin(&state, &req, &mut response);
     Ok(response)
 }
@@ -466,12 +501,22 @@ pub fn allow_origin(state: &AppState, req: &HttpRequest, response: &mut HttpResp
     }
 }
 
-/// A ladder page's content, shared by the API and the HTML pages.
-pub async fn leaderboard_page(
+/// A ladder request, checked and pinned to a league state.
+struct PinnedLadder<'a> {
+    ladder: Ladder,
+    ruleset: &'a str,
+    season: i32,
+    limit: u32,
+    cursor: Option<LadderCursor>,
+    as_of: i64,
+}
+
+/// Checks the parameters and pins the league state: the cursor's, or the scope's head.
+async fn pin<'a>(
     state: &AppState,
     ladder_name: &str,
-    params: &LeaderboardParams,
-) -> Result<LeaderboardPage, ApiError> {
+    params: &'a LeaderboardParams,
+) -> Result<PinnedLadder<'a>, ApiError> {
     let ladder = ladder_of(ladder_name)?;
     let ruleset = params.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
     warlog_rules::ruleset::Ruleset::builtin(ruleset)
@@ -488,7 +533,6 @@ pub async fn leaderboard_page(
         ));
     }
     let season = i32::from(params.season.unwrap_or(0));
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let cursor = params
         .after
         .as_deref()
@@ -496,8 +540,53 @@ pub async fn leaderboard_page(
         .transpose()?;
     let as_of = match &cursor {
         Some(c) => c.as_of,
-        None => ladder_head(&client, ladder, ruleset, season).await?,
+        None => match state.ladders.head(ladder.as_str(), ruleset, season) {
+            Some(head) => head,
+            None => {
+                let client = state.store.pool().get().await.map_err(StoreError::from)?;
+                let head = ladder_head(&client, ladder, ruleset, season).await?;
+                state
+                    .ladders
+                    .keep_head(ladder.as_str(), ruleset, season, head);
+                head
+            }
+        },
     };
+    Ok(PinnedLadder {
+        ladder,
+        ruleset,
+        season,
+        limit,
+        cursor,
+        as_of,
+    })
+}
+
+/// A ladder page's content, shared by the API and the HTML pages.
+pub async fn leaderboard_page(
+    state: &AppState,
+    ladder_name: &str,
+    params: &LeaderboardParams,
+) -> Result<LeaderboardPage, ApiError> {
+    let pinned = pin(state, ladder_name, params).await?;
+    page_at(state, &pinned, ladder_name, params).await
+}
+
+async fn page_at(
+    state: &AppState,
+    pinned: &PinnedLadder<'_>,
+    ladder_name: &str,
+    params: &LeaderboardParams,
+) -> Result<LeaderboardPage, ApiError> {
+    let PinnedLadder {
+        ladder,
+        ruleset,
+        season,
+        limit,
+        ref cursor,
+        as_of,
+    } = *pinned;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let query = LadderQuery {
         ladder,
         ruleset: ruleset.to_owned(),
