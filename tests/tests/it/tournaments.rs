@@ -753,3 +753,43 @@ async fn stream_count(db: &TestDb) -> i64 {
         .expect("count")
         .get(0)
 }
+
+#[actix_web::test]
+async fn twenty_five_players_never_share_a_table_twice_nor_play_a_power_twice_in_three_rounds() {
+    let db = TestDb::new().await;
+    let (app, _clock) = app_with_clock!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("p", 25);
+    register(&app, &director, &players).await;
+    let tournament = create_tournament(
+        &app,
+        &director,
+        json!({"name": "Twenty-five", "rounds": 3, "deadlines": deadlines(3), "short_tables": "byes"}),
+    )
+    .await;
+    enter(&app, &director, &tournament, &players).await;
+    let mut rounds: Vec<Vec<Vec<(String, String)>>> = Vec::new();
+    for _ in 0..3 {
+        let round = seat(&app, &director, &tournament).await;
+        // A seating without repeats exists for 25 players (five tables, three rounds).
+        assert_eq!(round["repeated_table_mates"], 0, "{round}");
+        assert_eq!(round["repeated_powers"], 0, "{round}");
+        let tables = tables_of(&round);
+        assert_eq!(repeats(&rounds, &tables), 0);
+        rounds.push(tables);
+        for game in game_ids(&round) {
+            assert_eq!(
+                act(&app, &director, &game, "end").await.status,
+                StatusCode::OK
+            );
+        }
+    }
+    let mut powers: HashMap<&String, HashSet<&String>> = HashMap::new();
+    for (power, player) in rounds.iter().flatten().flatten() {
+        assert!(
+            powers.entry(player).or_default().insert(power),
+            "{player} twice at {power}"
+        );
+    }
+    assert_eq!(powers.len(), 25);
+}
