@@ -233,7 +233,8 @@ pub fn seat_round(
     let least_possible_repeats = target;
     explanation.push(match (repeated_table_mates, least_possible_repeats) {
         (0, _) if request.history.is_empty() => {
-            format!("{tables_count} tables of {size}, drawn at random")
+            let tables = if tables_count == 1 { "table" } else { "tables" };
+            format!("{tables_count} {tables} of {size}, drawn at random")
         }
         (0, _) => "no two players share a table again".to_owned(),
         (r, b) if r == b => format!(
