@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use warlog_events::variant::{decode_variant, encode_variant};
 use warlog_events::{EventDecodeError, EventType};
 use warlog_rules::board::Power;
-use warlog_rules::dice::DiceSource;
+use warlog_rules::dice::{DiceSource, GameSeed};
 use warlog_rules::game::Moment;
 
 use crate::seating::{
@@ -118,12 +118,26 @@ pub struct SubstituteAppointed {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TournamentEvent {
     TournamentCreated(TournamentCreated),
-    PlayerEntered { player: String, at: Moment },
-    PlayerWaitlisted { player: String, at: Moment },
-    PlayerDropped { player: String, at: Moment },
+    PlayerEntered {
+        player: String,
+        at: Moment,
+    },
+    PlayerWaitlisted {
+        player: String,
+        at: Moment,
+    },
+    PlayerDropped {
+        player: String,
+        at: Moment,
+    },
     RoundSeated(Box<RoundSeated>),
     SubstituteAppointed(SubstituteAppointed),
-    TournamentFinished { at: Moment },
+    /// The seed, hex, revealed at the end: every seating and draw can now be checked.
+    TournamentFinished {
+        at: Moment,
+        #[serde(default)]
+        seed: Option<String>,
+    },
 }
 
 impl TournamentEvent {
@@ -172,6 +186,8 @@ pub struct Tournament {
     pub rounds: Vec<RoundSeated>,
     pub substitutions: Vec<SubstituteAppointed>,
     pub finished: Option<Moment>,
+    /// The seed, hex, once the tournament has finished.
+    pub revealed_seed: Option<String>,
 }
 
 /// A command refused, and why.
@@ -181,6 +197,11 @@ pub struct TournamentViolation {
     /// Stable, kebab-case.
     pub code: &'static str,
     pub message: String,
+}
+
+/// Bytes as lowercase hex, as commitments and seeds are written.
+pub fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn refuse<T>(code: &'static str, message: impl Into<String>) -> Result<T, TournamentViolation> {
@@ -208,7 +229,10 @@ pub enum TournamentCommand {
         replaced: String,
         substitute: Option<String>,
     },
-    Finish,
+    /// Finish, revealing the seed (it must match the commitment).
+    Finish {
+        seed: GameSeed,
+    },
 }
 
 /// What a decision needs from outside.
@@ -235,6 +259,7 @@ impl Tournament {
             rounds: Vec::new(),
             substitutions: Vec::new(),
             finished: None,
+            revealed_seed: None,
         }
     }
 
@@ -360,7 +385,13 @@ impl Tournament {
                     },
                 )])
             }
-            TournamentCommand::Finish => {
+            TournamentCommand::Finish { seed } => {
+                if hex_of(&seed.commitment()) != self.created.seed_commitment {
+                    return refuse(
+                        "seed-mismatch",
+                        "the seed given does not match the tournament's commitment",
+                    );
+                }
                 let unplayed = self.created.rounds as usize - self.rounds.len();
                 if unplayed > 0 {
                     return refuse(
@@ -369,7 +400,10 @@ impl Tournament {
                     );
                 }
                 self.all_games_ended(context.results)?;
-                Ok(vec![TournamentEvent::TournamentFinished { at }])
+                Ok(vec![TournamentEvent::TournamentFinished {
+                    at,
+                    seed: Some(hex_of(seed.expose())),
+                }])
             }
         }
     }
@@ -503,7 +537,10 @@ impl Tournament {
                 });
                 self.substitutions.push(appointed.clone());
             }
-            TournamentEvent::TournamentFinished { at } => self.finished = Some(*at),
+            TournamentEvent::TournamentFinished { at, seed } => {
+                self.finished = Some(*at);
+                self.revealed_seed.clone_from(seed);
+            }
         }
     }
 

@@ -400,6 +400,20 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     )
     .await;
     assert_eq!(finished.status, StatusCode::OK, "{:?}", finished.json());
+    // The end reveals the seed that drew every seating, power and tiebreak.
+    let detail = call(&app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json();
+    let seed: [u8; 32] = hex::decode(detail["seed"].as_str().expect("the seed, revealed"))
+        .expect("hex")
+        .try_into()
+        .expect("32 bytes");
+    assert_eq!(
+        json!(hex::encode(
+            warlog_rules::dice::GameSeed::from_bytes(seed).commitment()
+        )),
+        detail["seed_commitment"]
+    );
 
     // By hand: Germany 5, Russia -2, the others 4/3 in rounds 1 and 2; 7/5 each in round 3.
     // The replaced player's round-2 game scores nothing; the substitute takes Russia's -2.

@@ -322,16 +322,26 @@ fn tournament_events_are_stored_under_their_names_and_read_back() {
 #[test]
 fn a_finished_tournament_takes_no_more_commands() {
     let mut t = with_entrants(5, ShortTablePolicy::Byes);
+    let finish = |seed: [u8; 32]| TournamentCommand::Finish {
+        seed: GameSeed::from_bytes(seed),
+    };
     assert_eq!(
-        when(&t, TournamentCommand::Finish, &[]).unwrap_err().code,
+        when(&t, finish([1; 32]), &[]).unwrap_err().code,
+        "seed-mismatch"
+    );
+    t.created.seed_commitment = hex_of(&GameSeed::from_bytes([1; 32]).commitment());
+    assert_eq!(
+        when(&t, finish([1; 32]), &[]).unwrap_err().code,
         "rounds-left"
     );
     given(
         &mut t,
         vec![TournamentEvent::TournamentFinished {
             at: Moment::from_unix_seconds(9),
+            seed: Some("01".repeat(32)),
         }],
     );
+    assert_eq!(t.revealed_seed, Some("01".repeat(32)));
     let refused = when(&t, TournamentCommand::Enter { player: "x".into() }, &[]).unwrap_err();
     assert_eq!(refused.code, "tournament-finished");
 }

@@ -227,6 +227,8 @@ struct Decision {
     events: Vec<TournamentEvent>,
     new_games: Vec<NewGame>,
     game_appends: Vec<GameAppend>,
+    /// The tournament's seed is revealed: noted in the secrets table.
+    reveals_seed: bool,
 }
 
 impl From<Vec<TournamentEvent>> for Decision {
@@ -297,7 +299,11 @@ where
             stream: &stream,
             expected: ExpectedVersion::Exact(tournament.version),
             events: &tournament_events,
-            extra: Extra::None,
+            extra: if decision.reveals_seed {
+                Extra::SeedRevealed
+            } else {
+                Extra::None
+            },
             status,
         }];
         for (game, events) in decision.new_games.iter().zip(&new_game_events) {
@@ -804,7 +810,7 @@ pub async fn seat_round(
             Ok(Decision {
                 events,
                 new_games,
-                game_appends: Vec::new(),
+                ..Decision::default()
             })
         },
         |after, _| {
@@ -1016,7 +1022,6 @@ pub async fn appoint_substitute(
                 .map_err(|v| ApiError::rule_violation("substitute", &v))?;
             Ok(Decision {
                 events,
-                new_games: Vec::new(),
                 game_appends: vec![GameAppend {
                     stream: game_stream_id.clone(),
                     version: log.version,
@@ -1025,6 +1030,7 @@ pub async fn appoint_substitute(
                         .map(GameStreamEvent::Played)
                         .collect(),
                 }],
+                ..Decision::default()
             })
         },
         |after, decision| {
@@ -1073,7 +1079,12 @@ pub async fn finish_tournament(
         StatusCode::OK,
         |given| {
             results.replace(given.results.to_vec());
-            given.decide(&TournamentCommand::Finish).map(Decision::from)
+            Ok(Decision {
+                reveals_seed: true,
+                ..Decision::from(given.decide(&TournamentCommand::Finish {
+                    seed: given.seed.clone(),
+                })?)
+            })
         },
         |after, _| {
             serde_json::to_value(StandingsView::of(after, &results.borrow())).map_err(corrupt)
@@ -1231,6 +1242,9 @@ pub struct TournamentView {
     pub seated: Vec<RoundView>,
     pub substitutions: Vec<SubstitutionMade>,
     pub finished_at: Option<String>,
+    /// The seed, hex, once finished: with it every seating, power draw and tiebreak draw
+    /// can be checked against `seed_commitment`.
+    pub seed: Option<String>,
 }
 
 fn snake(value: impl Serialize) -> String {
@@ -1287,6 +1301,7 @@ impl TournamentView {
                 })
                 .collect(),
             finished_at: tournament.finished.map(rfc3339),
+            seed: tournament.revealed_seed.clone(),
         }
     }
 }
