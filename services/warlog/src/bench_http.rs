@@ -120,17 +120,53 @@ pub async fn orders(server: &Server, slice: Duration) -> Result<(), CliError> {
         .await
 }
 
-async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), CliError> {
+/// The service in-process on a free port, with two workers.
+#[derive(Debug)]
+pub struct BenchServer {
+    pub addr: std::net::SocketAddr,
+    handle: actix_web::dev::ServerHandle,
+    served: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl BenchServer {
+    pub fn start(state: AppState, telemetry: &Telemetry) -> Result<BenchServer, CliError> {
+        let telemetry = telemetry.clone();
+        let http = HttpServer::new(move || warlog_api::app(state.clone(), &telemetry))
+            .disable_signals()
+            .workers(2)
+            .bind("127.0.0.1:0")?;
+        let addr = *http.addrs().first().ok_or_else(|| fail("no address"))?;
+        let running = http.run();
+        let handle = running.handle();
+        Ok(BenchServer {
+            addr,
+            handle,
+            served: tokio::spawn(running),
+        })
+    }
+
+    pub async fn stop(self) {
+        self.handle.stop(true).await;
+        let _ = self.served.await;
+    }
+}
+
+/// A pool on the throw-away `database`, migrated.
+pub async fn bench_pool(server: &Server, database: &str) -> Result<warlog_store::Pool, CliError> {
     let config = server.config_for(database);
     crate::migrate(&config).await?;
-    let pool = connect_pool(
+    Ok(connect_pool(
         config,
         &PoolOptions {
             max_size: 16,
             ..PoolOptions::default()
         },
     )
-    .await?;
+    .await?)
+}
+
+async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), CliError> {
+    let pool = bench_pool(server, database).await?;
     let token = {
         let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
         issue_token(&client, "bench", Role::Gm)
@@ -139,15 +175,8 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
     };
     let telemetry = Telemetry::new().map_err(fail)?;
     let state = AppState::without_notifier(pool.clone(), &telemetry);
-    let app_telemetry = telemetry.clone();
-    let http = HttpServer::new(move || warlog_api::app(state.clone(), &app_telemetry))
-        .disable_signals()
-        .workers(2)
-        .bind("127.0.0.1:0")?;
-    let addr = *http.addrs().first().ok_or_else(|| fail("no address"))?;
-    let running = http.run();
-    let handle = running.handle();
-    let served = tokio::spawn(running);
+    let server = BenchServer::start(state, &telemetry)?;
+    let addr = server.addr;
 
     let mut setup = Connection::open(addr).await?;
     let mut games = Vec::new();
@@ -204,8 +233,7 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
             f.per_second / healthz.per_second.max(1e-9)
         );
     }
-    handle.stop(true).await;
-    let _ = served.await;
+    server.stop().await;
     pool.close();
     Ok(())
 }

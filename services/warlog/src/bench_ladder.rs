@@ -9,13 +9,11 @@
 
 use std::time::{Duration, Instant};
 
-use actix_web::HttpServer;
 use warlog_api::ladder_cache::LadderCache;
 use warlog_api::{AppState, Telemetry};
 use warlog_store::discover::Server;
-use warlog_store::{connect_pool, PoolOptions};
 
-use crate::bench_http::{figures, workload, Figures, Request};
+use crate::bench_http::{bench_pool, figures, workload, BenchServer, Figures, Request};
 use crate::client::Connection;
 use crate::CliError;
 
@@ -87,16 +85,7 @@ pub async fn leaderboard(server: &Server, slice: Duration) -> Result<(), CliErro
 }
 
 async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), CliError> {
-    let config = server.config_for(database);
-    crate::migrate(&config).await?;
-    let pool = connect_pool(
-        config,
-        &PoolOptions {
-            max_size: 16,
-            ..PoolOptions::default()
-        },
-    )
-    .await?;
+    let pool = bench_pool(server, database).await?;
     let filled = Instant::now();
     {
         let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
@@ -116,15 +105,8 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
     state.ladders = std::sync::Arc::new(LadderCache::new(Duration::from_millis(
         crate::cli::DEFAULT_LADDER_HEAD_MAX_AGE_MS,
     )));
-    let app_telemetry = telemetry.clone();
-    let http = HttpServer::new(move || warlog_api::app(state.clone(), &app_telemetry))
-        .disable_signals()
-        .workers(2)
-        .bind("127.0.0.1:0")?;
-    let addr = *http.addrs().first().ok_or_else(|| fail("no address"))?;
-    let running = http.run();
-    let handle = running.handle();
-    let served = tokio::spawn(running);
+    let server = BenchServer::start(state, &telemetry)?;
+    let addr = server.addr;
 
     // Walk every page of the points ladder once: each is a cache miss, rendered from the
     // database. The pages seen make the cached workload.
@@ -210,8 +192,7 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
         1,
         &cold,
     );
-    handle.stop(true).await;
-    let _ = served.await;
+    server.stop().await;
     pool.close();
     Ok(())
 }

@@ -241,8 +241,9 @@ fn units_are_placed_at_the_powers_own_complexes_and_ships_beside_them() {
     assert_eq!(russia[&(Power::Russia, unit("INF"), 0)], 11);
 }
 
-#[test]
-fn a_complex_captured_this_turn_takes_no_new_units_until_the_next_turn() {
+/// Germany holds Karelia (value 3) and its complex, and has bought `infantry` to place:
+/// the placement phase of its turn.
+fn germany_holds_karelia_with_infantry_to_place(infantry: u32) -> (GameState, TerritoryId) {
     let mut state = start();
     let karelia = place_id("Karelia");
     state.holder[karelia.index()] = Some(Power::Germany);
@@ -251,10 +252,16 @@ fn a_complex_captured_this_turn_takes_no_new_units_until_the_next_turn() {
     order(
         &mut state,
         Power::Germany,
-        Order::Purchase(vec![(unit("INF"), 2)]),
+        Order::Purchase(vec![(unit("INF"), infantry)]),
     )
-    .expect("6 IPC");
+    .expect("3 IPC each");
     advance_to(&mut state, Phase::Placement);
+    (state, karelia)
+}
+
+#[test]
+fn a_complex_captured_this_turn_takes_no_new_units_until_the_next_turn() {
+    let (mut state, karelia) = germany_holds_karelia_with_infantry_to_place(2);
     state.captured_this_turn.insert(karelia);
     let err =
         place(&mut state, Power::Germany, "Karelia", &[("INF", 1)]).expect_err("taken this turn");
@@ -265,19 +272,7 @@ fn a_complex_captured_this_turn_takes_no_new_units_until_the_next_turn() {
 
 #[test]
 fn a_captured_complex_produces_no_more_than_its_territorys_value() {
-    let mut state = start();
-    // Germany has taken Karelia (value 3) and its complex.
-    let karelia = place_id("Karelia");
-    state.holder[karelia.index()] = Some(Power::Germany);
-    state.turn = 1;
-    advance_to(&mut state, Phase::Purchase);
-    order(
-        &mut state,
-        Power::Germany,
-        Order::Purchase(vec![(unit("INF"), 4)]),
-    )
-    .expect("12 IPC");
-    advance_to(&mut state, Phase::Placement);
+    let (mut state, karelia) = germany_holds_karelia_with_infantry_to_place(4);
     let err = place(&mut state, Power::Germany, "Karelia", &[("INF", 4)]).expect_err("4 > 3");
     assert_eq!(err.code, "production-limit");
     place(&mut state, Power::Germany, "Karelia", &[("INF", 3)]).expect("3 fit");
