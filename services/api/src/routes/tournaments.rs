@@ -106,19 +106,19 @@ pub async fn load_tournament(
     Tournament::fold(&events).map_err(corrupt)
 }
 
-/// The results of a tournament's games so far, from the games' own logs (not a read
-/// model: seating the next round must not race the projector).
-async fn results_of(
+/// A tournament's games, folded from their own logs (not a read model: seating the next
+/// round must not race the projector), and their results so far.
+async fn games_of(
     state: &AppState,
     client: &impl GenericClient,
     tournament: &Tournament,
-) -> Result<Vec<GameResult>, ApiError> {
-    let mut results = Vec::new();
+) -> Result<(Vec<GameLog>, Vec<GameResult>), ApiError> {
+    let mut games = Vec::new();
     for game in tournament.rounds.iter().flat_map(|r| &r.games) {
-        let log = load(client, &state.games, &game_stream(&game.game_id)?).await?;
-        results.push(result_of(&log)?);
+        games.push(load(client, &state.games, &game_stream(&game.game_id)?).await?);
     }
-    Ok(results)
+    let results = games.iter().map(result_of).collect::<Result<_, _>>()?;
+    Ok((games, results))
 }
 
 fn result_of(log: &GameLog) -> Result<GameResult, ApiError> {
@@ -262,11 +262,7 @@ where
     for _ in 0..2 {
         let tournament = load_tournament(&client, id).await?;
         require_director_or_self(request, &tournament)?;
-        let results = results_of(state, &client, &tournament).await?;
-        let mut games = Vec::new();
-        for game in tournament.rounds.iter().flat_map(|r| &r.games) {
-            games.push(load(&client, &state.games, &game_stream(&game.game_id)?).await?);
-        }
+        let (games, results) = games_of(state, &client, &tournament).await?;
         let seed = load_seed(&client, &stream)
             .await?
             .map(GameSeed::from_bytes)
@@ -900,31 +896,33 @@ pub async fn inactive_seats(
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let tournament = load_tournament(&client, &id).await?;
     let now = moment_of(state.clock.now()).unix_seconds();
+    let (logs, _) = games_of(&state, &client, &tournament).await?;
+    let tables = tournament
+        .rounds
+        .iter()
+        .flat_map(|round| round.games.iter().map(move |game| (round, game)));
     let mut seats = Vec::new();
-    for round in &tournament.rounds {
-        for game in &round.games {
-            let log = load(&client, &state.games, &game_stream(&game.game_id)?).await?;
-            if log.state.ended.is_some() {
-                continue;
-            }
-            let power = log.state.power(log.ruleset.board);
-            let since = log.state.last_progress_at.unwrap_or(log.created.at);
-            let idle = now.saturating_sub(since.unix_seconds());
-            let Some(seat) = log.state.seats.get(&power) else {
-                continue;
-            };
-            if idle > INACTIVITY_LIMIT_SECONDS {
-                seats.push(InactiveSeat {
-                    round: round.round,
-                    table: game.table,
-                    game_id: game.game_id.clone(),
-                    power,
-                    player: seat.player.clone(),
-                    idle_since: rfc3339(since),
-                    idle_hours: idle / 3600,
-                    offered_to: tournament.waiting.first().cloned(),
-                });
-            }
+    for ((round, game), log) in tables.zip(&logs) {
+        if log.state.ended.is_some() {
+            continue;
+        }
+        let power = log.state.power(log.ruleset.board);
+        let since = log.state.last_progress_at.unwrap_or(log.created.at);
+        let idle = now.saturating_sub(since.unix_seconds());
+        let Some(seat) = log.state.seats.get(&power) else {
+            continue;
+        };
+        if idle > INACTIVITY_LIMIT_SECONDS {
+            seats.push(InactiveSeat {
+                round: round.round,
+                table: game.table,
+                game_id: game.game_id.clone(),
+                power,
+                player: seat.player.clone(),
+                idle_since: rfc3339(since),
+                idle_hours: idle / 3600,
+                offered_to: tournament.waiting.first().cloned(),
+            });
         }
     }
     seats.sort_by_key(|s| std::cmp::Reverse(s.idle_hours));
@@ -1428,7 +1426,7 @@ pub async fn tournament_standings(
 ) -> Result<(Tournament, StandingsView), ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let tournament = load_tournament(&client, id).await?;
-    let results = results_of(state, &client, &tournament).await?;
+    let (_, results) = games_of(state, &client, &tournament).await?;
     let view = StandingsView::of(&tournament, &results);
     Ok((tournament, view))
 }
