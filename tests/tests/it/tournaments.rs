@@ -745,6 +745,43 @@ async fn bad_tournament_requests_name_what_is_wrong_and_append_nothing() {
     assert_eq!(dropped.status, StatusCode::OK, "{:?}", dropped.json());
     assert_eq!(dropped.json()["status"], "dropped");
 
+    // Substitutes and the end: refused without a change.
+    let version = tournament_version(&app, &tournament).await;
+    let not_ours = substitute(&app, &director, &tournament, "0190a0a0a0a0a0a0").await;
+    assert_problem(
+        &not_ours,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "tournament-rule",
+    );
+    assert!(not_ours.json()["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("not-a-tournament-game")));
+    let extra_field = call(
+        &app,
+        post(
+            &format!("/v1/tournaments/{tournament}/substitutions"),
+            &director,
+            &json!({"game_id": "x", "power": "russia"}),
+        ),
+    )
+    .await;
+    assert_problem(&extra_field, StatusCode::BAD_REQUEST, "malformed-request");
+    let early_end = call(
+        &app,
+        post(
+            &format!("/v1/tournaments/{tournament}/finish"),
+            &director,
+            &json!({}),
+        ),
+    )
+    .await;
+    assert_problem(
+        &early_end,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "tournament-rule",
+    );
+    assert_eq!(tournament_version(&app, &tournament).await, version);
+
     let missing = call(
         &app,
         get("/v1/tournaments/0190a0a0a0a0a0a0a0a0a0a0a0a0a0a0"),
