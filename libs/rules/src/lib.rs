@@ -6,6 +6,7 @@
 
 pub mod battle;
 pub mod board;
+pub mod capacity;
 pub mod dice;
 pub mod game;
 pub mod ruleset;
