@@ -14,3 +14,4 @@ pub mod scoring;
 pub mod setup;
 pub mod tech;
 pub mod units;
+pub mod war;

@@ -1,0 +1,188 @@
+//! The home-cooked "War" rules' roll tables (`seeds/war-home-cooked-rules.txt`): starting
+//! zones, reinforcements and technology on 3d6, NPN parley on 1d6. Each roll takes its dice
+//! from a [`DiceSource`] (the game's committed seed) and returns them with the result, so
+//! the log can hold every die.
+//!
+//! The start chart numbers 1 to 18 and "19+ Pick", but 3d6 gives only 3 to 18: rows 1, 2
+//! and 19+ cannot come up, and the table says so rather than inventing a modifier.
+
+use crate::dice::{DiceSource, Die};
+
+/// Dice rolled for one table, and their total.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRoll<T> {
+    pub dice: Vec<Die>,
+    pub total: u8,
+    pub result: T,
+}
+
+fn roll<T>(dice: &mut dyn DiceSource, count: usize, table: impl Fn(u8) -> T) -> TableRoll<T> {
+    let rolled: Vec<Die> = (0..count).map(|_| dice.roll()).collect();
+    let total = rolled.iter().map(|d| d.value()).sum();
+    TableRoll {
+        result: table(total),
+        dice: rolled,
+        total,
+    }
+}
+
+/// The starting-zone chart, by the 3d6 total. `None` is "pick": the player chooses.
+pub fn start_zone(total: u8) -> Option<&'static str> {
+    const CHART: [&str; 18] = [
+        "Eastern Canada",
+        "Eastern US",
+        "Brazil",
+        "United Kingdom",
+        "Western Europe",
+        "Germany",
+        "Southern Europe",
+        "Eastern Europe",
+        "Ukraine",
+        "Karelia",
+        "Caucasus",
+        "Russia",
+        "India",
+        "French-Indo China",
+        "Kwanttung",
+        "Manchuria",
+        "Japan",
+        "Western US",
+    ];
+    CHART.get(usize::from(total).checked_sub(1)?).copied()
+}
+
+/// A starting zone rolled on 3d6.
+pub fn roll_start_zone(dice: &mut dyn DiceSource) -> TableRoll<Option<&'static str>> {
+    roll(dice, 3, start_zone)
+}
+
+/// A War unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarUnit {
+    Soldier,
+    Tank,
+    AaGun,
+    Fighter,
+    Bomber,
+    Submarine,
+    Transport,
+    Battleship,
+    Carrier,
+}
+
+/// What the player to the right places for the active player's opponents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reinforcements {
+    pub units: Vec<(WarUnit, u32)>,
+    /// "and then moves up to 4 units. Can attack."
+    pub moves_up_to: Option<u32>,
+}
+
+/// The reinforcement table, by the 3d6 total (3 to 18).
+pub fn reinforcements(total: u8) -> Reinforcements {
+    use WarUnit::*;
+    let (units, moves_up_to): (Vec<(WarUnit, u32)>, Option<u32>) = match total {
+        ..=5 => (vec![(Soldier, 1)], None),
+        6 => (vec![(Soldier, 3)], None),
+        7..=8 => (vec![(Tank, 1)], None),
+        9..=10 => (vec![(Soldier, 1), (Fighter, 1), (Tank, 1)], None),
+        11 => (vec![(Soldier, 2)], Some(4)),
+        12 => (vec![(Battleship, 1)], None),
+        13..=14 => (vec![(Fighter, 1)], None),
+        15 => (vec![(Submarine, 1)], None),
+        16 => (vec![(Tank, 2)], Some(4)),
+        17 => (vec![(Submarine, 2)], None),
+        _ => (vec![(Carrier, 1), (Fighter, 3)], None),
+    };
+    Reinforcements { units, moves_up_to }
+}
+
+pub fn roll_reinforcements(dice: &mut dyn DiceSource) -> TableRoll<Reinforcements> {
+    roll(dice, 3, reinforcements)
+}
+
+/// The technologies of the 3d6 table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarTechnology {
+    Paratroopers,
+    MashUnits,
+    Jets,
+    StrategicBombers,
+    Metallurgy,
+    AdvancedArmor,
+    Radar,
+    ChemicalWarfare,
+    Rockets,
+    AtomicBomb,
+}
+
+/// The technology table, by the 3d6 total (3 to 18).
+pub fn technology(total: u8) -> WarTechnology {
+    use WarTechnology::*;
+    match total {
+        ..=3 => Paratroopers,
+        4 => MashUnits,
+        5 => Jets,
+        6 => StrategicBombers,
+        7..=10 => Metallurgy,
+        11..=13 => AdvancedArmor,
+        14..=15 => Radar,
+        16 => ChemicalWarfare,
+        17 => Rockets,
+        _ => AtomicBomb,
+    }
+}
+
+/// What $5 of research gives.
+pub const RESEARCH_COST: u32 = 5;
+
+/// Research: a 2 in 6 chance (1d6 of 1 or 2); on success, the technology by 3d6.
+pub fn research(dice: &mut dyn DiceSource) -> (Die, Option<TableRoll<WarTechnology>>) {
+    let chance = dice.roll();
+    let found = (chance.value() <= 2).then(|| roll(dice, 3, technology));
+    (chance, found)
+}
+
+/// The NPN parley table's outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parley {
+    PassThrough,
+    PayTwoToPass,
+    PayOnePerUnit,
+    HeldUp,
+    MustEngage,
+    /// 1d6 - 2 soldiers join the zone (at least none), then at least one attack.
+    MilitiaRises,
+}
+
+/// The parley table, by 1d6.
+pub fn parley(die: Die) -> Parley {
+    match die.value() {
+        1 => Parley::PassThrough,
+        2 => Parley::PayTwoToPass,
+        3 => Parley::PayOnePerUnit,
+        4 => Parley::HeldUp,
+        5 => Parley::MustEngage,
+        _ => Parley::MilitiaRises,
+    }
+}
+
+/// A parley, and for a rising militia its extra soldiers (1d6 - 2, never below 0).
+pub fn roll_parley(dice: &mut dyn DiceSource) -> (Die, Parley, Option<(Die, u32)>) {
+    let die = dice.roll();
+    let outcome = parley(die);
+    let militia = (outcome == Parley::MilitiaRises).then(|| {
+        let extra = dice.roll();
+        (extra, u32::from(extra.value().saturating_sub(2)))
+    });
+    (die, outcome, militia)
+}
+
+/// Soldiers of militia and partisans in a non-player zone when a player tries to take it.
+pub const NPN_MILITIA: u32 = 2;
+
+#[cfg(test)]
+mod tests;

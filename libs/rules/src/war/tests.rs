@@ -1,0 +1,131 @@
+//! Every table at its boundaries, and every die taken from the source and kept.
+
+use super::*;
+use crate::dice::ScriptedDice;
+
+#[test]
+fn the_start_chart_maps_each_3d6_total_and_says_which_rows_cannot_come_up() {
+    assert_eq!(start_zone(3), Some("Brazil"));
+    assert_eq!(start_zone(4), Some("United Kingdom"));
+    assert_eq!(start_zone(6), Some("Germany"));
+    assert_eq!(start_zone(12), Some("Russia"));
+    assert_eq!(start_zone(17), Some("Japan"));
+    assert_eq!(start_zone(18), Some("Western US"));
+    // Rows 1 and 2 name zones 3d6 never reaches; 19+ is "pick".
+    assert_eq!(start_zone(1), Some("Eastern Canada"));
+    assert_eq!(start_zone(2), Some("Eastern US"));
+    assert_eq!(start_zone(19), None);
+    assert_eq!(start_zone(0), None);
+}
+
+#[test]
+fn the_reinforcement_table_changes_exactly_at_its_printed_boundaries() {
+    use WarUnit::*;
+    let units = |t| reinforcements(t).units;
+    assert_eq!(units(3), vec![(Soldier, 1)]);
+    assert_eq!(units(5), vec![(Soldier, 1)]);
+    assert_eq!(units(6), vec![(Soldier, 3)]);
+    assert_eq!(units(7), vec![(Tank, 1)]);
+    assert_eq!(units(8), vec![(Tank, 1)]);
+    assert_eq!(units(9), vec![(Soldier, 1), (Fighter, 1), (Tank, 1)]);
+    assert_eq!(units(10), vec![(Soldier, 1), (Fighter, 1), (Tank, 1)]);
+    assert_eq!(
+        reinforcements(11),
+        Reinforcements {
+            units: vec![(Soldier, 2)],
+            moves_up_to: Some(4)
+        }
+    );
+    assert_eq!(units(12), vec![(Battleship, 1)]);
+    assert_eq!(units(13), vec![(Fighter, 1)]);
+    assert_eq!(units(14), vec![(Fighter, 1)]);
+    assert_eq!(units(15), vec![(Submarine, 1)]);
+    assert_eq!(
+        reinforcements(16),
+        Reinforcements {
+            units: vec![(Tank, 2)],
+            moves_up_to: Some(4)
+        }
+    );
+    assert_eq!(units(17), vec![(Submarine, 2)]);
+    assert_eq!(units(18), vec![(Carrier, 1), (Fighter, 3)]);
+    for total in (3..=18).filter(|t| ![11, 16].contains(t)) {
+        assert_eq!(reinforcements(total).moves_up_to, None, "{total}");
+    }
+}
+
+#[test]
+fn the_technology_table_changes_exactly_at_its_printed_boundaries() {
+    use WarTechnology::*;
+    let expected = [
+        (3, Paratroopers),
+        (4, MashUnits),
+        (5, Jets),
+        (6, StrategicBombers),
+        (7, Metallurgy),
+        (10, Metallurgy),
+        (11, AdvancedArmor),
+        (13, AdvancedArmor),
+        (14, Radar),
+        (15, Radar),
+        (16, ChemicalWarfare),
+        (17, Rockets),
+        (18, AtomicBomb),
+    ];
+    for (total, tech) in expected {
+        assert_eq!(technology(total), tech, "{total}");
+    }
+}
+
+#[test]
+fn research_succeeds_on_1_or_2_and_only_then_rolls_the_technology() {
+    let mut dice = ScriptedDice::new(&[2, 6, 6, 5]);
+    let (chance, found) = research(&mut dice);
+    assert_eq!(chance.value(), 2);
+    let found = found.expect("a 2 succeeds");
+    assert_eq!((found.total, found.result), (17, WarTechnology::Rockets));
+    assert_eq!(found.dice.len(), 3);
+    assert_eq!(dice.remaining(), 0);
+
+    let mut dice = ScriptedDice::new(&[3]);
+    let (chance, found) = research(&mut dice);
+    assert_eq!((chance.value(), found), (3, None));
+    assert_eq!(dice.remaining(), 0, "a failure rolls nothing more");
+}
+
+#[test]
+fn the_parley_table_gives_each_face_its_outcome_and_a_rising_militia_rolls_again() {
+    let faces = [
+        Parley::PassThrough,
+        Parley::PayTwoToPass,
+        Parley::PayOnePerUnit,
+        Parley::HeldUp,
+        Parley::MustEngage,
+        Parley::MilitiaRises,
+    ];
+    for (face, outcome) in (1u8..=6).zip(faces) {
+        assert_eq!(parley(Die::try_from(face).unwrap()), outcome);
+    }
+    // 1d6 - 2 soldiers: a 1 or 2 adds none, a 6 adds four.
+    for (extra, soldiers) in [(1, 0), (2, 0), (3, 1), (6, 4)] {
+        let mut dice = ScriptedDice::new(&[6, extra]);
+        let (_, outcome, militia) = roll_parley(&mut dice);
+        assert_eq!(outcome, Parley::MilitiaRises);
+        assert_eq!(militia.map(|(_, n)| n), Some(soldiers));
+    }
+    let mut dice = ScriptedDice::new(&[5]);
+    assert_eq!(roll_parley(&mut dice).2, None);
+}
+
+#[test]
+fn a_table_roll_keeps_its_dice_and_their_total() {
+    let mut dice = ScriptedDice::new(&[1, 1, 1, 6, 6, 6]);
+    let low = roll_start_zone(&mut dice);
+    assert_eq!((low.total, low.result), (3, Some("Brazil")));
+    let high = roll_reinforcements(&mut dice);
+    assert_eq!(high.total, 18);
+    assert_eq!(
+        high.dice.iter().map(|d| d.value()).collect::<Vec<_>>(),
+        vec![6, 6, 6]
+    );
+}
