@@ -4,6 +4,7 @@
 //! Pure by contract: no IO, no async, no clock, and no randomness it did not receive as an
 //! argument, so every game can be replayed bit for bit from its event log.
 
+pub mod aap;
 pub mod battle;
 pub mod board;
 pub mod capacity;

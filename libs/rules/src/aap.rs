@@ -1,0 +1,182 @@
+//! AAP "Historical" (`seeds/aap-historical-rules.txt`): its players and order of play,
+//! the free reinforcement schedule, the IPC changes with the US mainland's growing value,
+//! the Chinese factions' recruits, and Heavy Weapons Fire Vulnerability (HWV).
+//!
+//! Units are named by the seed's abbreviations (`inf`, `art`, `arm`, `ftr`, `bmr`, `trn`,
+//! `sub`, `des`, `cv`, `bb`, plus the 3-hit battleships Yamato and Musashi).
+
+/// The players, in the seed's order of play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AapPower {
+    Japan,
+    /// The Chinese Communist Party.
+    Ccp,
+    /// The Kuomintang.
+    Kmt,
+    UnitedKingdom,
+    UnitedStates,
+}
+
+impl AapPower {
+    /// "The order of play is Japan, CCP, KMT, UK, US."
+    pub const ORDER: [AapPower; 5] = [
+        AapPower::Japan,
+        AapPower::Ccp,
+        AapPower::Kmt,
+        AapPower::UnitedKingdom,
+        AapPower::UnitedStates,
+    ];
+}
+
+/// Units arriving free at the end of a turn, where the seed places them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reinforcement {
+    pub at: &'static str,
+    pub units: &'static [(&'static str, u32)],
+}
+
+/// The fixed schedule (1.1): Japan, the UK and the US on turns 1 to 3. The Chinese
+/// recruit by formula instead ([`chinese_recruits`]).
+pub fn reinforcements(power: AapPower, turn: u32) -> Vec<Reinforcement> {
+    const JAPAN: [(&str, u32); 4] = [("trn", 1), ("sub", 1), ("des", 1), ("ftr", 1)];
+    let plan: &[(&'static str, &'static [(&'static str, u32)])] = match (power, turn) {
+        (AapPower::Japan, 1) => &[("SZ 36", &JAPAN)],
+        (AapPower::Japan, 2) => &[(
+            "SZ 36",
+            &[
+                ("trn", 1),
+                ("sub", 1),
+                ("des", 1),
+                ("ftr", 1),
+                ("Yamato", 1),
+            ],
+        )],
+        (AapPower::Japan, 3) => &[(
+            "SZ 36",
+            &[
+                ("trn", 1),
+                ("sub", 1),
+                ("des", 1),
+                ("ftr", 1),
+                ("Musashi", 1),
+            ],
+        )],
+        (AapPower::UnitedKingdom, 3) => &[(
+            "SZ 51",
+            &[
+                ("cv", 2),
+                ("bb", 5),
+                ("des", 5),
+                ("trn", 5),
+                ("inf", 7),
+                ("art", 3),
+                ("ftr", 4),
+            ],
+        )],
+        (AapPower::UnitedStates, 1 | 2) => {
+            &[("SZ 3", &[("trn", 1), ("des", 1), ("cv", 1), ("ftr", 2)])]
+        }
+        (AapPower::UnitedStates, 3) => &[("SZ 3", &[("bb", 1), ("des", 8), ("cv", 1), ("ftr", 2)])],
+        _ => &[],
+    };
+    plan.iter()
+        .map(|(at, units)| Reinforcement { at, units })
+        .collect()
+}
+
+/// Hits a 3-hit battleship takes to sink (Yamato, Musashi).
+pub const SUPER_BATTLESHIP_HITS: u8 = 3;
+
+/// The printed values the seed changes (2. IPC Changes); `None` for the others.
+pub fn ipc_value(territory: &str) -> Option<u32> {
+    match territory {
+        "Manchuria" => Some(4),
+        "Shantung" => Some(6),
+        "Tsinghai" | "Sinkiang" | "Shansi" => Some(1),
+        _ => None,
+    }
+}
+
+/// The US mainland's value during `turn` (0 before the first): 10, plus 10 a turn from
+/// turn 1. With the rest of the US's holdings (20), the US has $30 at the start and $40
+/// at the end of turn 1, then $10 more a turn.
+pub fn us_mainland_value(turn: u32) -> u32 {
+    10 + 10 * turn
+}
+
+/// The starting incomes the seed gives.
+pub const STARTING_IPC: [(&str, u32); 4] =
+    [("Japan", 24), ("India", 15), ("Australia", 20), ("USA", 30)];
+
+/// The Hawaiian Islands' limited complex: units a turn.
+pub const HAWAII_UNITS_PER_TURN: u32 = 2;
+
+/// Where the KMT must place all its units.
+pub const KMT_CAPITAL: &str = "Szechwan";
+
+/// Free infantry for a Chinese faction at the start of its turn (1.1):
+/// - the CCP: 2 a turn while it has units anywhere (rural recruitment), plus 1 per IPC area
+///   it alone holds;
+/// - the KMT: 1 per IPC area it alone holds, plus 1 for the Burma Road.
+pub fn chinese_recruits(
+    faction: AapPower,
+    sole_areas: u32,
+    has_units: bool,
+    holds_burma_road: bool,
+) -> u32 {
+    match faction {
+        AapPower::Ccp => sole_areas + if has_units { 2 } else { 0 },
+        AapPower::Kmt => sole_areas + u32::from(holds_burma_road),
+        _ => 0,
+    }
+}
+
+/// Heavy Weapons Fire Vulnerability.
+pub mod hwv {
+    /// A group larger than this is vulnerable.
+    pub const MAX_UNITS: u32 = 20;
+
+    /// Units that do not count towards a group's size.
+    pub fn counts(unit: &str) -> bool {
+        !matches!(unit, "sub" | "ftr" | "bmr" | "aa")
+    }
+
+    /// Units whose hits count twice against a vulnerable group.
+    pub fn heavy(unit: &str) -> bool {
+        matches!(unit, "art" | "ftr" | "bmr" | "des" | "bb")
+    }
+
+    /// Whether a side is vulnerable this round: one nation's group (not CCP, whose forces
+    /// never count) above 20 counted units. Allies' groups are not added together, but
+    /// when one is vulnerable the whole stack is.
+    pub fn vulnerable(groups: &[(super::AapPower, &[(&str, u32)])]) -> bool {
+        groups
+            .iter()
+            .filter(|(owner, _)| *owner != super::AapPower::Ccp)
+            .any(|(_, units)| {
+                units
+                    .iter()
+                    .filter(|(unit, _)| counts(unit))
+                    .map(|(_, n)| n)
+                    .sum::<u32>()
+                    > MAX_UNITS
+            })
+    }
+
+    /// Casualties the hits inflict: heavy weapons' hits twice against a vulnerable side.
+    pub fn casualties(hits: &[(&str, u32)], target_vulnerable: bool) -> u32 {
+        hits.iter()
+            .map(|(unit, n)| {
+                if target_vulnerable && heavy(unit) {
+                    2 * n
+                } else {
+                    *n
+                }
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests;
