@@ -4,14 +4,14 @@
 //! association's site.
 
 use actix_web::http::header;
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use maud::{html, Markup, DOCTYPE};
 use serde::Deserialize;
 use warlog_events::audit::{audit_game, Verdict};
 
 use crate::error::ApiError;
 use crate::games::{game_stream, read_all_events};
-use crate::query::ValidQuery;
+use crate::query::parse_query;
 use crate::routes::games::{all_battles, load};
 use crate::routes::league::{leaderboard_page, player_view, LeaderboardPage, LeaderboardParams};
 use crate::routes::tournaments::{tournament_standings, TournamentView};
@@ -97,7 +97,9 @@ pub struct LadderQuery {
     pub limit: Option<u32>,
 }
 
-async fn ladder(state: &AppState, query: &LadderQuery) -> Result<LeaderboardPage, ApiError> {
+/// The ladder a page's query asks for; a bad query is an error page like any other.
+async fn ladder(state: &AppState, req: &HttpRequest) -> Result<LeaderboardPage, ApiError> {
+    let query: LadderQuery = parse_query(req.query_string())?;
     let params = LeaderboardParams {
         season: query.season,
         ruleset: query.ruleset.clone(),
@@ -173,11 +175,8 @@ fn ladder_heading(page: &LeaderboardPage) -> String {
 
 /// The leaderboard: points with titles, or the skill rating.
 #[get("/")]
-pub async fn leaderboard(
-    state: web::Data<AppState>,
-    query: ValidQuery<LadderQuery>,
-) -> HttpResponse {
-    render(ladder(&state, &query).await.map(|page| {
+pub async fn leaderboard(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    render(ladder(&state, &req).await.map(|page| {
         let heading = ladder_heading(&page);
         layout(
             &heading,
@@ -196,11 +195,8 @@ pub async fn leaderboard(
 
 /// The leaderboard for an iframe: no navigation, links open in the parent page.
 #[get("/embed/leaderboard")]
-pub async fn embedded_leaderboard(
-    state: web::Data<AppState>,
-    query: ValidQuery<LadderQuery>,
-) -> HttpResponse {
-    let mut response = render(ladder(&state, &query).await.map(|page| {
+pub async fn embedded_leaderboard(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    let mut response = render(ladder(&state, &req).await.map(|page| {
         html! {
             (DOCTYPE)
             html lang="en" {

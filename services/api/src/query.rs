@@ -24,19 +24,20 @@ impl<T: DeserializeOwned> FromRequest for ValidQuery<T> {
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let pairs = form_urlencoded::parse(req.query_string().as_bytes());
-        let deserializer = serde_urlencoded::Deserializer::new(pairs);
-        ready(
-            serde_path_to_error::deserialize(deserializer)
-                .map(ValidQuery)
-                .map_err(|e| {
-                    let path = e.path().to_string();
-                    if path == "." {
-                        ApiError::malformed(format!("query string: {}", e.inner()))
-                    } else {
-                        ApiError::malformed(format!("query parameter `{path}`: {}", e.inner()))
-                    }
-                }),
-        )
+        ready(parse_query(req.query_string()).map(ValidQuery))
     }
+}
+
+/// A query string parsed into `T`; the error names the parameter at fault.
+pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let pairs = form_urlencoded::parse(query.as_bytes());
+    let deserializer = serde_urlencoded::Deserializer::new(pairs);
+    serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            ApiError::malformed(format!("query string: {}", e.inner()))
+        } else {
+            ApiError::malformed(format!("query parameter `{path}`: {}", e.inner()))
+        }
+    })
 }

@@ -209,17 +209,33 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     assert!(board.contains("Attacker wins"), "the battle log: {board}");
 
     // A missing page is a page too, with the API's words.
-    let missing = call(&app, get("/players/nobody")).await;
-    assert_eq!(missing.status, StatusCode::NOT_FOUND);
-    assert!(
-        std::str::from_utf8(&missing.body)
-            .unwrap()
-            .contains("text/html")
-            || missing
-                .headers
-                .get("content-type")
-                .is_some_and(|t| t.to_str().unwrap().starts_with("text/html"))
-    );
+    for (path, status, words) in [
+        ("/players/nobody", StatusCode::NOT_FOUND, "nobody"),
+        ("/?ladder=elo", StatusCode::NOT_FOUND, "the ladders are"),
+        ("/?limit=0", StatusCode::BAD_REQUEST, "limit"),
+        ("/?limit=many", StatusCode::BAD_REQUEST, "limit"),
+        (
+            "/embed/leaderboard?colour=red",
+            StatusCode::BAD_REQUEST,
+            "colour",
+        ),
+        (
+            "/tournaments/0190a0a0a0a0a0a0",
+            StatusCode::NOT_FOUND,
+            "no tournament",
+        ),
+        ("/games/0190a0a0a0a0a0a0", StatusCode::NOT_FOUND, "no game"),
+    ] {
+        let reply = call(&app, get(path)).await;
+        assert_eq!(reply.status, status, "{path}");
+        let content_type = reply.headers.get("content-type").expect("a type");
+        assert!(
+            content_type.to_str().unwrap().starts_with("text/html"),
+            "{path}: {content_type:?}"
+        );
+        let page = std::str::from_utf8(&reply.body).expect("utf-8");
+        assert!(page.contains(words), "{path}: {page}");
+    }
 
     handle.stop(true).await;
 }

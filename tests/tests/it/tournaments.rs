@@ -98,6 +98,20 @@ pub(crate) async fn enter<B: MessageBody>(
     statuses
 }
 
+/// Registers `players`, creates a tournament with `settings`, and enters them all; the
+/// tournament's id and each entry's status (`entered` or `waiting`).
+pub(crate) async fn open_tournament<B: MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    players: &[String],
+    settings: Value,
+) -> (String, Vec<String>) {
+    register(app, director, players).await;
+    let tournament = create_tournament(app, director, settings).await;
+    let statuses = enter(app, director, &tournament, players).await;
+    (tournament, statuses)
+}
+
 pub(crate) async fn seat<B: MessageBody>(
     app: &impl TestApp<B>,
     director: &str,
@@ -565,17 +579,16 @@ async fn sixteen_players_with_a_waiting_list_fill_a_fourth_table_from_it_and_say
     let (app, _clock) = app_with_clock!(db);
     let director = token(&db, "dora", Role::Director).await;
     let players = names("p", 20);
-    register(&app, &director, &players).await;
-    let tournament = create_tournament(
+    let (tournament, statuses) = open_tournament(
         &app,
         &director,
+        &players,
         json!({
             "name": "Sixteen", "rounds": 2, "deadlines": deadlines(2),
             "short_tables": "waiting_list", "capacity": 16,
         }),
     )
     .await;
-    let statuses = enter(&app, &director, &tournament, &players).await;
     assert_eq!(statuses.iter().filter(|s| *s == "waiting").count(), 4);
     let round = seat(&app, &director, &tournament).await;
     assert_eq!(tables_of(&round).len(), 4);
@@ -600,34 +613,52 @@ async fn seventeen_players_with_byes_seat_fifteen_and_give_the_lowest_ranked_two
     let (app, _clock) = app_with_clock!(db);
     let director = token(&db, "dora", Role::Director).await;
     let players = names("p", 18);
-    register(&app, &director, &players).await;
-    let tournament = create_tournament(
+    let (tournament, statuses) = open_tournament(
         &app,
         &director,
+        &players,
         json!({
             "name": "Seventeen", "rounds": 2, "deadlines": deadlines(2),
             "short_tables": "byes", "bye_points": 2, "capacity": 17,
         }),
     )
     .await;
-    let statuses = enter(&app, &director, &tournament, &players).await;
     assert_eq!(statuses.last().map(String::as_str), Some("waiting"));
+    // The lowest-ranked are the last two of the standings the round is seated from.
+    let before = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/standings")),
+    )
+    .await
+    .json();
+    let ranked: Vec<&str> = before["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r["player"].as_str().expect("player"))
+        .collect();
+    assert_eq!(ranked.len(), 17);
     let round = seat(&app, &director, &tournament).await;
     let tables = tables_of(&round);
     assert_eq!(tables.len(), 3);
     let byes = round["byes"].as_array().expect("byes");
+    let bye_players: Vec<&str> = byes.iter().map(|b| b["player"].as_str().unwrap()).collect();
+    let mut given = bye_players.clone();
+    given.sort_unstable();
+    let mut lowest = ranked[15..].to_vec();
+    lowest.sort_unstable();
+    assert_eq!(given, lowest, "byes for the lowest-ranked");
     assert_eq!(byes.len(), 2);
     assert!(byes.iter().all(|b| b["points"] == 2));
     // The director chose byes: the waiting list waits.
     assert_eq!(round["promoted"], json!([]));
     let explanation = round["explanation"].to_string();
     assert!(explanation.contains("bye"), "{explanation}");
-    let bye_players: Vec<&str> = byes.iter().map(|b| b["player"].as_str().unwrap()).collect();
     for player in &bye_players {
         assert!(explanation.contains(player), "{explanation}");
         assert!(tables.iter().flatten().all(|(_, p)| p != player));
     }
-    // Before any game, the lowest-ranked are the last in the standings.
+    // The byes score their points in the standings.
     let standings = call(
         &app,
         get(&format!("/v1/tournaments/{tournament}/standings")),
@@ -811,14 +842,13 @@ async fn twenty_five_players_never_share_a_table_twice_nor_play_a_power_twice_in
     let (app, _clock) = app_with_clock!(db);
     let director = token(&db, "dora", Role::Director).await;
     let players = names("p", 25);
-    register(&app, &director, &players).await;
-    let tournament = create_tournament(
+    let (tournament, _) = open_tournament(
         &app,
         &director,
+        &players,
         json!({"name": "Twenty-five", "rounds": 3, "deadlines": deadlines(3), "short_tables": "byes"}),
     )
     .await;
-    enter(&app, &director, &tournament, &players).await;
     let mut rounds: Vec<Vec<Vec<(String, String)>>> = Vec::new();
     for _ in 0..3 {
         let round = seat(&app, &director, &tournament).await;

@@ -252,7 +252,7 @@ async fn write_tournament<D, R>(
 ) -> Result<WriteAnswer, ApiError>
 where
     D: Fn(&Given<'_>) -> Result<Decision, ApiError>,
-    R: Fn(&Tournament, &Decision) -> Result<serde_json::Value, ApiError>,
+    R: Fn(&Tournament, &Decision, &[GameResult]) -> Result<serde_json::Value, ApiError>,
 {
     let stream = tournament_stream(id)?;
     let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
@@ -279,7 +279,7 @@ where
         for event in &decision.events {
             after.apply(event);
         }
-        let body = render(&after, &decision)?;
+        let body = render(&after, &decision, &results)?;
         let tournament_events = request.encode_with(&decision.events, TournamentEvent::encode)?;
         let new_game_events: Vec<Vec<NewEvent>> = decision
             .new_games
@@ -716,7 +716,7 @@ async fn entry_change(
             require_self_or_director(&request.caller, player, given.tournament)?;
             given.decide(&command).map(Decision::from)
         },
-        |after, decision| {
+        |after, decision, _| {
             let (player, status) = match decision.events.first() {
                 Some(TournamentEvent::PlayerEntered { player, .. }) => (player, "entered"),
                 Some(TournamentEvent::PlayerWaitlisted { player, .. }) => (player, "waiting"),
@@ -809,7 +809,7 @@ pub async fn seat_round(
                 ..Decision::default()
             })
         },
-        |after, _| {
+        |after, _, _| {
             let round = after
                 .rounds
                 .last()
@@ -1031,7 +1031,7 @@ pub async fn appoint_substitute(
                 ..Decision::default()
             })
         },
-        |after, decision| {
+        |after, decision, _| {
             let Some(TournamentEvent::SubstituteAppointed(a)) = decision.events.first() else {
                 return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
             };
@@ -1069,14 +1069,12 @@ pub async fn finish_tournament(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let request = directing(&req, &caller, &[], "finish a tournament")?;
-    let results = std::cell::RefCell::new(Vec::new());
     let written = write_tournament(
         &state,
         &id,
         &request,
         StatusCode::OK,
         |given| {
-            results.replace(given.results.to_vec());
             Ok(Decision {
                 reveals_seed: true,
                 ..Decision::from(given.decide(&TournamentCommand::Finish {
@@ -1084,8 +1082,8 @@ pub async fn finish_tournament(
                 })?)
             })
         },
-        |after, _| {
-            serde_json::to_value(StandingsView::of(after, &results.borrow())).map_err(corrupt)
+        |after, _, results| {
+            serde_json::to_value(StandingsView::of(after, results)).map_err(corrupt)
         },
     )
     .await?;
