@@ -313,7 +313,7 @@ pub fn audit_game(events: &[RecordedEvent], given_seed: Option<&GameSeed>) -> Au
                     .ruleset
                     .powers()
                     .iter()
-                    .map(|p| (*p, log.state.ipc_count(log.ruleset.board, *p)))
+                    .map(|p| (*p, log.state.ipc_count(&log.ruleset.board, *p)))
                     .collect();
                 final_board = if *final_ipc == board {
                     Check::pass("final board", "the final IPC counts are the board's")
@@ -342,7 +342,7 @@ pub fn audit_game(events: &[RecordedEvent], given_seed: Option<&GameSeed>) -> Au
             decoded.len(),
             log.state.round,
             log.state.phase,
-            log.state.power(log.ruleset.board)
+            log.state.power(&log.ruleset.board)
         ),
     ));
     if dice_check.verdict == Verdict::Pass {
@@ -355,7 +355,7 @@ pub fn audit_game(events: &[RecordedEvent], given_seed: Option<&GameSeed>) -> Au
         .ruleset
         .powers()
         .iter()
-        .map(|p| (*p, log.state.ipc_count(log.ruleset.board, *p)))
+        .map(|p| (*p, log.state.ipc_count(&log.ruleset.board, *p)))
         .collect();
     report.checks.push(match log.placements() {
         None => Check::skipped("placements", "the game has not ended"),
@@ -439,9 +439,9 @@ fn power_draw(created: &GameCreated, seed: Option<&GameSeed>) -> Check {
     let Some(seed) = seed else {
         return Check::skipped("power draw", "no seed that matches the commitment");
     };
-    let powers = match warlog_rules::ruleset::Ruleset::builtin(&created.ruleset) {
+    let powers = match created.ruleset() {
         Ok(ruleset) => ruleset.powers().to_vec(),
-        Err(e) => return Check::fail("power draw", 1, e.to_string()),
+        Err(e) => return Check::fail("power draw", 1, e),
     };
     let mut dice = seed.dice_for(&created.game_id, 1);
     match draw_seats(&powers, &created.players, &mut dice) {

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
+use warlog_rules::document::{GameOptions, RulesetDocument};
 use warlog_rules::game::{
     apply, decide, decide_director, draw_seats, DirectorOrder, GameEvent, GameState, Moment, Order,
     RuleViolation,
@@ -46,6 +47,56 @@ pub struct GameCreated {
     pub seated_by: Option<String>,
     /// When the game was created (the players' clocks start here).
     pub at: Moment,
+    /// SHA-256 of the ruleset document the game plays, its options applied (games created
+    /// before rulesets were documents have none, and play the built-in of their id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset_hash: Option<String>,
+    /// The options the game was created with.
+    #[serde(default, skip_serializing_if = "GameOptions::is_empty")]
+    pub options: GameOptions,
+    /// An uploaded ruleset's document, whole and as played: the log replays anywhere, and
+    /// a later revision of the ruleset never changes this game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset_document: Option<Box<RulesetDocument>>,
+}
+
+impl GameCreated {
+    /// The ruleset this game plays, checked against the hash it recorded.
+    pub fn ruleset(&self) -> Result<&'static Ruleset, String> {
+        if let Some(ruleset) = self.ruleset_hash.as_deref().and_then(Ruleset::installed) {
+            return Ok(ruleset);
+        }
+        let ruleset = match &self.ruleset_document {
+            Some(document) => Ruleset::install((**document).clone(), self.options, true),
+            None => Ruleset::builtin_with(&self.ruleset, &self.options),
+        }
+        .map_err(|e| e.to_string())?;
+        match &self.ruleset_hash {
+            Some(hash) if *hash != ruleset.hash => Err(format!(
+                "the game was created with ruleset {} of hash {hash}; its document now hashes \
+                 to {}",
+                self.ruleset, ruleset.hash
+            )),
+            _ => Ok(ruleset),
+        }
+    }
+
+    /// The ruleset fields of a new game's first event.
+    fn recording(
+        ruleset: &Ruleset,
+    ) -> (
+        String,
+        Option<String>,
+        GameOptions,
+        Option<Box<RulesetDocument>>,
+    ) {
+        (
+            ruleset.id.clone(),
+            Some(ruleset.hash.clone()),
+            ruleset.options,
+            ruleset.uploaded.then(|| Box::new(ruleset.document.clone())),
+        )
+    }
 }
 
 /// A tournament table that becomes a game.
@@ -177,7 +228,8 @@ impl GameLogError {
 impl GameLog {
     /// A game just created: its ruleset's setup, the players seated.
     pub fn new(created: GameCreated) -> Result<GameLog, GameLogError> {
-        let ruleset = Ruleset::builtin(&created.ruleset)
+        let ruleset = created
+            .ruleset()
             .map_err(|e| GameLogError::at(1, format!("GameCreated: {e}")))?;
         let mut state = ruleset.start();
         apply(
@@ -211,9 +263,13 @@ impl GameLog {
     ) -> Result<GameCreated, RuleViolation> {
         let mut dice = seed.dice_for(game_id, 1);
         let seats = draw_seats(ruleset.powers(), &players, &mut dice)?;
+        let (id, ruleset_hash, options, ruleset_document) = GameCreated::recording(ruleset);
         Ok(GameCreated {
             game_id: game_id.to_owned(),
-            ruleset: ruleset.id.to_owned(),
+            ruleset: id,
+            ruleset_hash,
+            options,
+            ruleset_document,
             seed_commitment: hex::encode(seed.commitment()),
             players,
             seats,
@@ -241,9 +297,13 @@ impl GameLog {
         let TournamentTable {
             tournament, seats, ..
         } = table;
+        let (id, ruleset_hash, options, ruleset_document) = GameCreated::recording(ruleset);
         GameCreated {
             game_id: game_id.to_owned(),
-            ruleset: ruleset.id.to_owned(),
+            ruleset: id,
+            ruleset_hash,
+            options,
+            ruleset_document,
             seed_commitment: hex::encode(seed.commitment()),
             players: seats.iter().map(|(_, who)| who.clone()).collect(),
             seats,
@@ -437,6 +497,9 @@ mod tests {
             tournament: None,
             seated_by: None,
             at: Moment::from_unix_seconds(1_700_000_000),
+            ruleset_hash: Some("cd".repeat(32)),
+            options: GameOptions::default(),
+            ruleset_document: None,
         });
         let (t, v, p) = created.encode().expect("encodes");
         assert_eq!(t.as_str(), "GameCreated");
@@ -482,6 +545,7 @@ mod tests {
         let rules = Rules {
             board: Board::classic().expect("board"),
             catalogue: &catalogue,
+            economy: warlog_rules::game::Economy::CLASSIC,
         };
         let setup = Setup::cut_throat().expect("setup");
         let mut state = GameState::start(rules, setup);

@@ -25,6 +25,8 @@ pub enum StreamCategory {
     Tournament,
     Player,
     League,
+    /// An uploaded ruleset's revisions.
+    Ruleset,
 }
 
 impl StreamCategory {
@@ -34,11 +36,12 @@ impl StreamCategory {
             StreamCategory::Tournament => "tournament",
             StreamCategory::Player => "player",
             StreamCategory::League => "league",
+            StreamCategory::Ruleset => "ruleset",
         }
     }
 }
 
-/// A stream id: `league`, or `game-<id>`, `tournament-<id>`, `player-<id>`.
+/// A stream id: `league`, or `game-<id>`, `tournament-<id>`, `player-<id>`, `ruleset-<id>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct StreamId(String);
@@ -68,6 +71,7 @@ impl StreamId {
             "game" => StreamCategory::Game,
             "tournament" => StreamCategory::Tournament,
             "player" => StreamCategory::Player,
+            "ruleset" => StreamCategory::Ruleset,
             _ => StreamCategory::League,
         }
     }
@@ -81,7 +85,9 @@ impl TryFrom<String> for StreamId {
         }
         let valid = value
             .split_once('-')
-            .filter(|(category, _)| matches!(*category, "game" | "tournament" | "player"))
+            .filter(|(category, _)| {
+                matches!(*category, "game" | "tournament" | "player" | "ruleset")
+            })
             .is_some_and(|(_, id)| {
                 !id.is_empty()
                     && id.len() <= MAX_ENTITY_ID_LEN
@@ -214,6 +220,7 @@ mod tests {
             ("game-42", StreamCategory::Game),
             ("tournament-spring-2026", StreamCategory::Tournament),
             ("player-Axis_Fan.1", StreamCategory::Player),
+            ("ruleset-house-rules", StreamCategory::Ruleset),
         ] {
             let id = StreamId::try_from(raw).expect(raw);
             assert_eq!(id.category(), category, "{raw}");

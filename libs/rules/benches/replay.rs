@@ -45,6 +45,7 @@ fn replay(c: &mut Criterion) {
     let rules = Rules {
         board: Board::classic().expect("board"),
         catalogue: &catalogue,
+        economy: warlog_rules::game::Economy::CLASSIC,
     };
     let setup = Setup::cut_throat().expect("setup");
     let log = long_game(rules, setup, 100_000);

@@ -27,6 +27,18 @@ impl AapPower {
         AapPower::UnitedKingdom,
         AapPower::UnitedStates,
     ];
+
+    /// The engine's power for this player.
+    pub fn power(self) -> crate::board::Power {
+        use crate::board::Power;
+        match self {
+            AapPower::Japan => Power::Japan,
+            AapPower::Ccp => Power::Ccp,
+            AapPower::Kmt => Power::Kmt,
+            AapPower::UnitedKingdom => Power::UnitedKingdom,
+            AapPower::UnitedStates => Power::UnitedStates,
+        }
+    }
 }
 
 /// Units arriving free at the end of a turn, where the seed places them.

@@ -7,21 +7,28 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-/// The five powers of the Classic board, in the Classic turn order.
+/// The powers a ruleset may seat: the five of the Classic board, in the Classic turn
+/// order, and AAP Historical's two Chinese factions.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
 )]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Power {
     Russia,
     Germany,
     UnitedKingdom,
     Japan,
     UnitedStates,
+    /// The Chinese Communist Party (AAP Historical).
+    Ccp,
+    /// The Kuomintang (AAP Historical).
+    Kmt,
 }
 
 impl Power {
-    pub const ALL: [Power; 5] = [
+    /// The Classic board's five, in its turn order.
+    pub const CLASSIC: [Power; 5] = [
         Power::Russia,
         Power::Germany,
         Power::UnitedKingdom,
@@ -36,6 +43,8 @@ impl Power {
             Power::UnitedKingdom => "United Kingdom",
             Power::Japan => "Japan",
             Power::UnitedStates => "United States",
+            Power::Ccp => "CCP",
+            Power::Kmt => "KMT",
         }
     }
 }
@@ -104,41 +113,74 @@ pub struct Board {
     turn_order: Vec<Power>,
 }
 
+/// The board file compiled in (`data/classic-board.toml`): the turn order and the board.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawBoard {
+struct BoardFile {
     turn_order: Vec<Power>,
     connections: Vec<[String; 2]>,
-    territory: Vec<RawTerritory>,
-    canal: Vec<RawCanal>,
+    territory: Vec<TerritoryDocument>,
+    canal: Vec<CanalDocument>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A board as a ruleset document gives it: places, adjacency and canals, by name.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawTerritory {
-    name: String,
-    kind: String,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct BoardDocument {
+    pub territories: Vec<TerritoryDocument>,
+    /// Adjacent pairs (land-land, land-sea, sea-sea), each listed once, by name or alias.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<String>>))]
+    pub connections: Vec<[String; 2]>,
     #[serde(default)]
-    ipc: u32,
-    original_owner: Option<Power>,
-    #[serde(default)]
-    capital: bool,
-    #[serde(default)]
-    factory: bool,
-    #[serde(default)]
-    aliases: Vec<String>,
+    pub canals: Vec<CanalDocument>,
 }
 
-#[derive(Debug, Deserialize)]
+/// Land or sea.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum TerritoryKind {
+    Land,
+    Sea,
+}
+
+/// A territory or sea zone.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawCanal {
-    name: String,
-    sea_zones: [String; 2],
-    requires: Vec<String>,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerritoryDocument {
+    pub name: String,
+    pub kind: TerritoryKind,
+    /// The printed IPC value (0 for sea zones).
+    #[serde(default)]
+    pub ipc: u32,
+    /// None: neutral land, or a sea zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_owner: Option<Power>,
+    #[serde(default)]
+    pub capital: bool,
+    /// An industrial complex stands here at the start.
+    #[serde(default)]
+    pub factory: bool,
+    /// Other names orders may use.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+}
+
+/// A canal: the two sea zones it joins and the land a power must hold to pass.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CanalDocument {
+    pub name: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
+    pub sea_zones: [String; 2],
+    pub requires: Vec<String>,
 }
 
 /// Names are matched ignoring case and runs of white space.
-fn normalise(name: &str) -> String {
+pub(crate) fn normalise(name: &str) -> String {
     name.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -156,13 +198,39 @@ impl Board {
     }
 
     fn parse(text: &str) -> Result<Board, BoardError> {
-        let raw: RawBoard = toml::from_str(text).map_err(|e| BoardError::Data(e.to_string()))?;
-        if raw.territory.len() > usize::from(u8::MAX) {
+        let file: BoardFile = toml::from_str(text).map_err(|e| BoardError::Data(e.to_string()))?;
+        Board::from_document(
+            file.turn_order,
+            &BoardDocument {
+                territories: file.territory,
+                connections: file.connections,
+                canals: file.canal,
+            },
+        )
+    }
+
+    /// The board `classic-board.toml` gives, as a document.
+    pub fn classic_document() -> Result<(Vec<Power>, BoardDocument), BoardError> {
+        let file: BoardFile = toml::from_str(include_str!("../data/classic-board.toml"))
+            .map_err(|e| BoardError::Data(e.to_string()))?;
+        Ok((
+            file.turn_order,
+            BoardDocument {
+                territories: file.territory,
+                connections: file.connections,
+                canals: file.canal,
+            },
+        ))
+    }
+
+    /// A board from a ruleset document's board and turn order.
+    pub fn from_document(turn_order: Vec<Power>, raw: &BoardDocument) -> Result<Board, BoardError> {
+        if raw.territories.len() > usize::from(u8::MAX) {
             return Err(BoardError::Data("too many territories".into()));
         }
         let mut names = HashMap::new();
-        let mut territories = Vec::with_capacity(raw.territory.len());
-        for (index, t) in raw.territory.into_iter().enumerate() {
+        let mut territories = Vec::with_capacity(raw.territories.len());
+        for (index, t) in raw.territories.iter().enumerate() {
             let id = TerritoryId(index as u8);
             for name in std::iter::once(&t.name).chain(t.aliases.iter()) {
                 if let Some(other) = names.insert(normalise(name), id) {
@@ -171,19 +239,14 @@ impl Board {
                     }
                 }
             }
-            let sea = match t.kind.as_str() {
-                "sea" => true,
-                "land" => false,
-                other => return Err(BoardError::Data(format!("{}: kind {other:?}", t.name))),
-            };
             territories.push(Territory {
-                name: t.name,
-                sea,
+                name: t.name.clone(),
+                sea: t.kind == TerritoryKind::Sea,
                 ipc: t.ipc,
                 original_owner: t.original_owner,
                 capital: t.capital,
                 factory: t.factory,
-                aliases: t.aliases,
+                aliases: t.aliases.clone(),
             });
         }
         let lookup = |name: &str| {
@@ -206,7 +269,7 @@ impl Board {
             neighbours[b.index()].push(a);
         }
         let canals = raw
-            .canal
+            .canals
             .iter()
             .map(|c| {
                 Ok(Canal {
@@ -225,7 +288,7 @@ impl Board {
             neighbours,
             canals,
             names,
-            turn_order: raw.turn_order,
+            turn_order,
         })
     }
 
@@ -379,6 +442,6 @@ mod tests {
 
     #[test]
     fn the_turn_order_is_the_classic_one() {
-        assert_eq!(board().turn_order(), Power::ALL);
+        assert_eq!(board().turn_order(), Power::CLASSIC);
     }
 }

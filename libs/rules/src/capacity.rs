@@ -26,6 +26,7 @@ pub const EXPANSION_COST: u32 = 10;
 /// The seed's scenarios: each power's income multiplier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Scenario {
     IntroductoryHistorical,
     AllDoubled,
@@ -53,6 +54,8 @@ impl Scenario {
             Power::UnitedKingdom => uk,
             Power::Japan => japan,
             Power::UnitedStates => usa,
+            // Enhanced Realism is a Classic-board option: the Chinese factions are AAP's.
+            Power::Ccp | Power::Kmt => 1,
         }
     }
 

@@ -9,6 +9,7 @@ pub mod battle;
 pub mod board;
 pub mod capacity;
 pub mod dice;
+pub mod document;
 pub mod game;
 pub mod ruleset;
 pub mod scoring;

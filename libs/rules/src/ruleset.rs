@@ -1,70 +1,248 @@
-//! The rulesets a game can be created with: a board, the units, the setup and the points
-//! table, under one id. Games name their ruleset in `GameCreated`.
+//! The rulesets a game can be created with. Every ruleset is a [`RulesetDocument`]: the
+//! built-in ones are assembled from the data compiled in, uploaded ones come from a
+//! director. [`Ruleset::install`] turns a checked document into the board, units, setup
+//! and points the engine plays, once per document hash: a game names its ruleset's hash in
+//! `GameCreated`, and a later revision is a new document with a new hash.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use crate::board::{Board, Power};
-use crate::game::{GameState, Rules};
+use crate::document::{
+    DocumentProblem, GameOption, GameOptions, IncomeRule, ProductionRule, RulesetDocument,
+    ScoringRule, VictoryRule, FORMAT,
+};
+use crate::game::{Economy, GameState, Rules};
 use crate::scoring::PointsTable;
 use crate::setup::Setup;
 use crate::units::Catalogue;
 
-/// A playable ruleset.
+/// A playable ruleset: a document the engine has built.
 #[derive(Debug)]
 pub struct Ruleset {
-    pub id: &'static str,
-    pub name: &'static str,
-    pub board: &'static Board,
+    pub id: String,
+    pub name: String,
+    /// The document's hash (what games record).
+    pub hash: String,
+    pub document: RulesetDocument,
+    pub board: Board,
     pub catalogue: Catalogue,
-    pub setup: &'static Setup,
+    pub setup: Setup,
     pub points: PointsTable,
-    /// The seed documents the ruleset comes from.
-    pub sources: &'static [&'static str],
+    pub economy: Economy,
+    /// The options the document was played with (already applied to it).
+    pub options: GameOptions,
+    /// Uploaded, not built in: a game's log carries its document whole.
+    pub uploaded: bool,
 }
 
 /// Why a ruleset is not available.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesetError {
-    #[error("no ruleset {0:?}; playable rulesets: {1}")]
+    #[error("no ruleset {0:?}; built in: {1}")]
     Unknown(String, String),
     #[error("ruleset data: {0}")]
     Data(String),
+    #[error(
+        "{0} has no board: a director uploads one (POST /v1/rulesets) before a game can start"
+    )]
+    BoardRequired(String),
+    #[error("{id} cannot be played yet: {what}")]
+    NotPlayable { id: String, what: String },
+    #[error("the ruleset document has {} problems: {}", .0.len(), describe(.0))]
+    Invalid(Vec<DocumentProblem>),
+}
+
+fn describe(problems: &[DocumentProblem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path, p.message))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn data(e: impl std::fmt::Display) -> RulesetError {
+    RulesetError::Data(e.to_string())
+}
+
+impl RulesetDocument {
+    /// The ids of the built-in rulesets.
+    pub const BUILTIN: [&'static str; 2] = ["cutthroat", "aap-historical"];
+
+    /// A built-in ruleset's document.
+    pub fn builtin(id: &str) -> Result<RulesetDocument, RulesetError> {
+        match id {
+            "cutthroat" => {
+                let (turn_order, board) = Board::classic_document().map_err(data)?;
+                Ok(RulesetDocument {
+                    format: FORMAT,
+                    id: id.to_owned(),
+                    name: "IAAPA Cut-Throat (2000)".to_owned(),
+                    sources: vec![
+                        "cutthroat-rules-2000.txt".to_owned(),
+                        "battle-resolution-part13.txt".to_owned(),
+                    ],
+                    turn_order,
+                    units: Catalogue::builtin_units("cutthroat").map_err(data)?,
+                    board: Some(board),
+                    setup: Setup::cut_throat_document().map_err(data)?,
+                    income: IncomeRule::PrintedValues,
+                    production: ProductionRule::ClassicComplexes,
+                    dice_tables: Vec::new(),
+                    victory: VictoryRule::DirectorEnds,
+                    scoring: ScoringRule::PercentIpcGain {
+                        points: vec![5, 3, 2, -1, -2],
+                    },
+                    options: vec![GameOption::EnhancedRealism, GameOption::AlternateTurnOrder],
+                })
+            }
+            "aap-historical" => Ok(RulesetDocument {
+                format: FORMAT,
+                id: id.to_owned(),
+                name: "AAP Historical".to_owned(),
+                sources: vec!["aap-historical-rules.txt".to_owned()],
+                turn_order: crate::aap::AapPower::ORDER
+                    .iter()
+                    .map(|p| p.power())
+                    .collect(),
+                units: Catalogue::builtin_units("aap-historical").map_err(data)?,
+                // The seed names the land spaces but not the Pacific board's adjacencies.
+                board: None,
+                setup: Vec::new(),
+                income: IncomeRule::PrintedValues,
+                production: ProductionRule::ClassicComplexes,
+                dice_tables: Vec::new(),
+                victory: VictoryRule::SurviveToRound {
+                    power: Power::Japan,
+                    round: 12,
+                },
+                // The seed gives no ranking points: these are the association's table.
+                scoring: ScoringRule::Survival {
+                    points: vec![5, 3, 2, -1, -2],
+                },
+                options: Vec::new(),
+            }),
+            other => Err(RulesetError::Unknown(
+                other.to_owned(),
+                Self::BUILTIN.join(", "),
+            )),
+        }
+    }
+}
+
+fn installed() -> &'static Mutex<HashMap<String, &'static Ruleset>> {
+    static INSTALLED: OnceLock<Mutex<HashMap<String, &'static Ruleset>>> = OnceLock::new();
+    INSTALLED.get_or_init(Default::default)
 }
 
 impl Ruleset {
-    /// The ids of the rulesets games can be created with.
-    pub const PLAYABLE: [&'static str; 1] = ["cutthroat"];
-
-    /// A built-in ruleset by id.
+    /// A built-in ruleset by id, as the engine plays it.
     pub fn builtin(id: &str) -> Result<&'static Ruleset, RulesetError> {
-        static CUT_THROAT: OnceLock<Result<Ruleset, RulesetError>> = OnceLock::new();
-        match id {
-            "cutthroat" => CUT_THROAT
-                .get_or_init(|| {
-                    let data = |e: &dyn std::fmt::Display| RulesetError::Data(e.to_string());
-                    Ok(Ruleset {
-                        id: "cutthroat",
-                        name: "IAAPA Cut-Throat (2000)",
-                        board: Board::classic().map_err(|e| data(&e))?,
-                        catalogue: Catalogue::builtin("cutthroat").map_err(|e| data(&e))?,
-                        setup: Setup::cut_throat().map_err(|e| data(&e))?,
-                        points: PointsTable::cut_throat(),
-                        sources: &["cutthroat-rules-2000.txt", "battle-resolution-part13.txt"],
-                    })
-                })
-                .as_ref()
-                .map_err(Clone::clone),
-            other => Err(RulesetError::Unknown(
-                other.to_owned(),
-                Self::PLAYABLE.join(", "),
-            )),
+        Self::builtin_with(id, &GameOptions::default())
+    }
+
+    /// A built-in ruleset with a game's options applied (built once per pair).
+    pub fn builtin_with(id: &str, options: &GameOptions) -> Result<&'static Ruleset, RulesetError> {
+        static BUILT: OnceLock<Mutex<HashMap<(String, GameOptions), &'static Ruleset>>> =
+            OnceLock::new();
+        let built = BUILT.get_or_init(Default::default);
+        let key = (id.to_owned(), *options);
+        if let Some(ruleset) = built.lock().map_err(data)?.get(&key) {
+            return Ok(ruleset);
         }
+        let document = RulesetDocument::builtin(id)?
+            .with_options(options)
+            .map_err(RulesetError::Invalid)?;
+        let ruleset = Self::install(document, *options, false)?;
+        built.lock().map_err(data)?.insert(key, ruleset);
+        Ok(ruleset)
+    }
+
+    /// An uploaded document with a game's options applied.
+    pub fn uploaded(
+        document: &RulesetDocument,
+        options: &GameOptions,
+    ) -> Result<&'static Ruleset, RulesetError> {
+        let played = document
+            .with_options(options)
+            .map_err(RulesetError::Invalid)?;
+        Self::install(played, *options, true)
+    }
+
+    /// A ruleset already built, by its document's hash.
+    pub fn installed(hash: &str) -> Option<&'static Ruleset> {
+        installed().lock().ok()?.get(hash).copied()
+    }
+
+    /// The engine's ruleset for a document: checked, built once per hash and kept for the
+    /// life of the process (a document never changes under its hash, and a server sees
+    /// few distinct ones).
+    pub fn install(
+        document: RulesetDocument,
+        options: GameOptions,
+        uploaded: bool,
+    ) -> Result<&'static Ruleset, RulesetError> {
+        let hash = document.hash();
+        if let Some(ruleset) = Self::installed(&hash) {
+            return Ok(ruleset);
+        }
+        let mut ruleset = Self::build(document, hash.clone())?;
+        ruleset.options = options;
+        ruleset.uploaded = uploaded;
+        let ruleset: &'static Ruleset = Box::leak(Box::new(ruleset));
+        Ok(*installed()
+            .lock()
+            .map_err(data)?
+            .entry(hash)
+            .or_insert(ruleset))
+    }
+
+    fn build(document: RulesetDocument, hash: String) -> Result<Ruleset, RulesetError> {
+        document.validate().map_err(RulesetError::Invalid)?;
+        let Some(board_document) = &document.board else {
+            return Err(RulesetError::BoardRequired(document.id.clone()));
+        };
+        let unplayed = match (&document.victory, &document.scoring) {
+            (VictoryRule::SurviveToRound { .. }, _) => Some("its victory by survival"),
+            (VictoryRule::ZonePoints { .. }, _) => Some("its victory by zone points"),
+            (_, ScoringRule::ZonePoints { .. }) => Some("scoring by zone points"),
+            (_, ScoringRule::Survival { .. }) => Some("scoring by survival"),
+            _ => None,
+        };
+        if let Some(what) = unplayed {
+            return Err(RulesetError::NotPlayable {
+                id: document.id.clone(),
+                what: format!("the engine does not play {what} yet"),
+            });
+        }
+        let board =
+            Board::from_document(document.turn_order.clone(), board_document).map_err(data)?;
+        let catalogue =
+            Catalogue::from_units(&document.id, &document.name, &document.units).map_err(data)?;
+        let setup = Setup::from_places(&document.setup, &board, &catalogue).map_err(data)?;
+        Ok(Ruleset {
+            id: document.id.clone(),
+            name: document.name.clone(),
+            hash,
+            points: PointsTable::new(document.scoring.points().to_vec()),
+            economy: Economy {
+                income: document.income,
+                production: document.production,
+            },
+            board,
+            catalogue,
+            setup,
+            document,
+            options: GameOptions::default(),
+            uploaded: false,
+        })
     }
 
     pub fn rules(&self) -> Rules<'_> {
         Rules {
-            board: self.board,
+            board: &self.board,
             catalogue: &self.catalogue,
+            economy: self.economy,
         }
     }
 
@@ -75,7 +253,7 @@ impl Ruleset {
 
     /// The state before the first move.
     pub fn start(&self) -> GameState {
-        GameState::start(self.rules(), self.setup)
+        GameState::start(self.rules(), &self.setup)
     }
 }
 
@@ -84,17 +262,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_playable_ruleset_loads_and_seats_five_powers() {
-        for id in Ruleset::PLAYABLE {
-            let ruleset = Ruleset::builtin(id).expect(id);
-            assert_eq!(ruleset.id, id);
-            assert_eq!(ruleset.powers().len(), 5);
-            assert_eq!(ruleset.start().round, 1);
+    fn cut_throat_loads_and_seats_five_powers() {
+        let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+        assert_eq!(ruleset.id, "cutthroat");
+        assert_eq!(ruleset.powers().len(), 5);
+        assert_eq!(ruleset.start().round, 1);
+    }
+
+    #[test]
+    fn every_built_in_document_passes_its_own_checks() {
+        for id in RulesetDocument::BUILTIN {
+            let document = RulesetDocument::builtin(id).expect(id);
+            assert_eq!(document.validate(), Ok(()), "{id}");
         }
     }
 
     #[test]
-    fn an_unknown_ruleset_is_refused_naming_the_playable_ones() {
+    fn a_document_installs_once_per_hash() {
+        let a = Ruleset::builtin("cutthroat").expect("cutthroat");
+        let b = Ruleset::install(
+            RulesetDocument::builtin("cutthroat").expect("doc"),
+            GameOptions::default(),
+            false,
+        )
+        .expect("cutthroat");
+        assert!(std::ptr::eq(a, b));
+    }
+
+    #[test]
+    fn aap_historical_cannot_start_without_an_uploaded_board() {
+        let error = Ruleset::builtin("aap-historical").expect_err("no board");
+        assert_eq!(error, RulesetError::BoardRequired("aap-historical".into()));
+        assert!(error.to_string().contains("uploads one"), "{error}");
+    }
+
+    #[test]
+    fn an_unknown_ruleset_is_refused_naming_the_built_in_ones() {
         let error = Ruleset::builtin("chess").expect_err("unknown");
         assert!(error.to_string().contains("cutthroat"), "{error}");
     }

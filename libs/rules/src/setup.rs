@@ -34,16 +34,23 @@ pub enum SetupError {
 
 #[derive(Debug, Deserialize)]
 struct RawSetup {
-    place: Vec<RawPlace>,
+    place: Vec<PlaceDocument>,
 }
 
-#[derive(Debug, Deserialize)]
+/// One place of a starting position as a ruleset document gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawPlace {
-    power: Power,
-    territory: String,
-    seed_ipc: Option<u32>,
-    units: String,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PlaceDocument {
+    /// Who holds it at the start.
+    pub power: Power,
+    /// A territory or sea zone, by name or alias.
+    pub territory: String,
+    /// The IPC value the source prints beside it, if it prints one (checked by tests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_ipc: Option<u32>,
+    /// The units, as `3 INF, 1 ARM` (may be empty: held, no units).
+    pub units: String,
 }
 
 impl Setup {
@@ -67,8 +74,24 @@ impl Setup {
 
     fn parse(text: &str, board: &Board, catalogue: &Catalogue) -> Result<Setup, SetupError> {
         let raw: RawSetup = toml::from_str(text).map_err(|e| SetupError::Data(e.to_string()))?;
-        let mut places = Vec::with_capacity(raw.place.len());
-        for p in raw.place {
+        Setup::from_places(&raw.place, board, catalogue)
+    }
+
+    /// The Cut-Throat setup as a document gives it.
+    pub fn cut_throat_document() -> Result<Vec<PlaceDocument>, SetupError> {
+        let raw: RawSetup = toml::from_str(include_str!("../data/cutthroat-setup.toml"))
+            .map_err(|e| SetupError::Data(e.to_string()))?;
+        Ok(raw.place)
+    }
+
+    /// A setup from a ruleset document's places.
+    pub fn from_places(
+        raw: &[PlaceDocument],
+        board: &Board,
+        catalogue: &Catalogue,
+    ) -> Result<Setup, SetupError> {
+        let mut places = Vec::with_capacity(raw.len());
+        for p in raw {
             let territory = board
                 .id(&p.territory)
                 .map_err(|e| SetupError::Data(e.to_string()))?;
@@ -100,7 +123,7 @@ impl Setup {
 
     /// The initial IPC count of each power: the printed values of what it holds.
     pub fn initial_ipc(&self, board: &Board) -> BTreeMap<Power, u32> {
-        let mut counts: BTreeMap<Power, u32> = Power::ALL.iter().map(|p| (*p, 0)).collect();
+        let mut counts: BTreeMap<Power, u32> = board.turn_order().iter().map(|p| (*p, 0)).collect();
         for place in &self.places {
             *counts.entry(place.power).or_default() += board.get(place.territory).ipc;
         }

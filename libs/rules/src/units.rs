@@ -9,6 +9,7 @@ use serde::Deserialize;
 /// Land, sea or air.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Domain {
     Land,
     Sea,
@@ -18,6 +19,7 @@ pub enum Domain {
 /// What a unit can do beyond attacking and defending.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Ability {
     /// Fires once, in the first round, one die per attacking aircraft, hitting on 1.
     AntiAircraft,
@@ -80,6 +82,9 @@ impl UnitType {
 pub struct UnitTypeId(u8);
 
 impl UnitTypeId {
+    pub const MIN: UnitTypeId = UnitTypeId(0);
+    pub const MAX: UnitTypeId = UnitTypeId(u8::MAX);
+
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
@@ -121,27 +126,36 @@ struct RawRuleset {
     name: String,
     base: Option<String>,
     #[serde(default)]
-    units: BTreeMap<String, RawUnit>,
+    units: BTreeMap<String, UnitDocument>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// A unit type as a ruleset document gives it (`units.toml` uses the same fields).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawUnit {
-    name: String,
-    cost: u32,
-    attack: u8,
-    defense: u8,
-    movement: u8,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct UnitDocument {
+    pub name: String,
+    /// IPC.
+    pub cost: u32,
+    /// Hits on a die showing this or less when attacking (0: never).
+    pub attack: u8,
+    pub defense: u8,
+    pub movement: u8,
+    /// Hits needed to sink it (1 unless a multi-hit battleship).
     #[serde(default = "one")]
-    hit_points: u8,
-    damaged_defense: Option<u8>,
-    domain: Domain,
+    pub hit_points: u8,
+    /// Its defense once damaged (multi-hit units only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damaged_defense: Option<u8>,
+    pub domain: Domain,
+    /// Transport spaces it takes (land units).
     #[serde(default)]
-    transport_space: u8,
+    pub transport_space: u8,
+    /// Land units a transport takes, or fighters a carrier takes.
     #[serde(default)]
-    carries: u8,
+    pub carries: u8,
     #[serde(default)]
-    abilities: Vec<Ability>,
+    pub abilities: Vec<Ability>,
 }
 
 fn one() -> u8 {
@@ -182,17 +196,52 @@ impl Catalogue {
             chain.push((id, raw));
             next = raw.base.as_deref();
         }
-        let mut merged: BTreeMap<&str, &RawUnit> = BTreeMap::new();
+        let mut merged: BTreeMap<String, UnitDocument> = BTreeMap::new();
         for (_, raw) in chain.iter().rev() {
             for (code, unit) in &raw.units {
-                merged.insert(code, unit);
+                merged.insert(code.clone(), unit.clone());
             }
         }
-        if merged.len() > usize::from(u8::MAX) {
+        Self::from_units(ruleset, &chain[0].1.name, &merged)
+    }
+
+    /// A built-in ruleset's units as a document gives them, its `base` chain applied.
+    pub fn builtin_units(ruleset: &str) -> Result<BTreeMap<String, UnitDocument>, CatalogueError> {
+        Ok(Self::builtin(ruleset)?
+            .units
+            .iter()
+            .map(|u| {
+                (
+                    u.code.clone(),
+                    UnitDocument {
+                        name: u.name.clone(),
+                        cost: u.cost,
+                        attack: u.attack,
+                        defense: u.defense,
+                        movement: u.movement,
+                        hit_points: u.hit_points,
+                        damaged_defense: u.damaged_defense,
+                        domain: u.domain,
+                        transport_space: u.transport_space,
+                        carries: u.carries,
+                        abilities: u.abilities.clone(),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    /// A catalogue from a ruleset document's units, by code.
+    pub fn from_units(
+        ruleset: &str,
+        name: &str,
+        units: &BTreeMap<String, UnitDocument>,
+    ) -> Result<Catalogue, CatalogueError> {
+        if units.len() > usize::from(u8::MAX) {
             return Err(CatalogueError::Data("too many unit types".into()));
         }
-        let units = merged
-            .into_iter()
+        let units = units
+            .iter()
             .map(|(code, raw)| UnitType {
                 code: code.to_owned(),
                 name: raw.name.clone(),
@@ -214,7 +263,7 @@ impl Catalogue {
             .collect();
         let mut catalogue = Catalogue {
             ruleset: ruleset.to_owned(),
-            name: chain[0].1.name.clone(),
+            name: name.to_owned(),
             units,
             default_loss_orders: Default::default(),
             fighter: None,

@@ -36,10 +36,13 @@ pub enum ErrorCode {
     LadderNotFound,
     TournamentNotFound,
     TournamentRule,
+    InvalidRuleset,
+    BoardRequired,
+    RulesetNotPlayable,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::MalformedRequest,
         ErrorCode::InvalidStreamId,
         ErrorCode::InvalidCursor,
@@ -66,6 +69,9 @@ impl ErrorCode {
         ErrorCode::LadderNotFound,
         ErrorCode::TournamentNotFound,
         ErrorCode::TournamentRule,
+        ErrorCode::InvalidRuleset,
+        ErrorCode::BoardRequired,
+        ErrorCode::RulesetNotPlayable,
     ];
 
     /// The error-code table: status, code, title.
@@ -189,6 +195,21 @@ impl ErrorCode {
                 "tournament-rule",
                 "The tournament's rules do not allow this",
             ),
+            ErrorCode::InvalidRuleset => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-ruleset",
+                "The ruleset document has problems; `errors` lists each with its path",
+            ),
+            ErrorCode::BoardRequired => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "board-required",
+                "The ruleset has no board: a director uploads one before a game can start",
+            ),
+            ErrorCode::RulesetNotPlayable => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "ruleset-not-playable",
+                "The engine does not play this ruleset yet",
+            ),
         }
     }
 
@@ -229,6 +250,9 @@ pub struct Problem {
     /// On a rule violation: the rule it breaks (seed document and section).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// On an invalid document: every problem, each with its JSON Pointer path.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<warlog_rules::document::DocumentProblem>,
 }
 
 /// The error every handler returns.
@@ -240,6 +264,8 @@ pub struct ApiError {
     pub current_version: Option<u64>,
     /// The violated rule's code and rule, for [`ErrorCode::RuleViolation`].
     pub violation: Option<(String, String)>,
+    /// Each problem of an invalid document, for [`ErrorCode::InvalidRuleset`].
+    pub errors: Vec<warlog_rules::document::DocumentProblem>,
 }
 
 impl ApiError {
@@ -249,6 +275,34 @@ impl ApiError {
             detail: detail.into(),
             current_version: None,
             violation: None,
+            errors: Vec::new(),
+        }
+    }
+
+    /// A document with problems: each named with its path.
+    pub fn invalid_document(
+        what: &str,
+        errors: Vec<warlog_rules::document::DocumentProblem>,
+    ) -> Self {
+        ApiError {
+            errors: errors.clone(),
+            ..Self::new(
+                ErrorCode::InvalidRuleset,
+                format!(
+                    "{what}: {} problem{}: {}",
+                    errors.len(),
+                    if errors.len() == 1 { "" } else { "s" },
+                    errors
+                        .iter()
+                        .map(|p| format!(
+                            "{} {}",
+                            if p.path.is_empty() { "/" } else { &p.path },
+                            p.message
+                        ))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            )
         }
     }
 
@@ -283,6 +337,7 @@ impl ApiError {
             current_version: self.current_version,
             violation: self.violation.as_ref().map(|(code, _)| code.clone()),
             rule: self.violation.as_ref().map(|(_, rule)| rule.clone()),
+            errors: self.errors.clone(),
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod pages;
 pub mod query;
 pub mod respond;
 pub mod routes;
+pub mod rulesets;
 pub mod views;
 
 use actix_web::body::MessageBody;
@@ -130,8 +131,11 @@ impl AppState {
         routes::streams::stream_events,
         routes::streams::stream_head,
         routes::streams::global_feed,
-        routes::games::rulesets,
-        routes::games::ruleset_detail,
+        routes::rulesets::rulesets,
+        routes::rulesets::ruleset_schema,
+        routes::rulesets::ruleset_detail,
+        routes::rulesets::ruleset_document,
+        routes::rulesets::publish_ruleset,
         routes::games::create_game,
         routes::games::game_list,
         routes::games::game_detail,
@@ -165,7 +169,8 @@ impl AppState {
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),
-        (name = "games", description = "Games: rulesets, orders checked by the rules engine, dice rolled by the server, battles, placements, audits"),
+        (name = "rulesets", description = "Rulesets as data: the built-in ones, uploads checked whole with every problem named by its path, and the document format's JSON Schema"),
+        (name = "games", description = "Games: orders checked by the rules engine, dice rolled by the server, battles, placements, audits"),
         (name = "events", description = "The event log: streams, heads and the global feed"),
         (name = "operations", description = "Health, readiness, metrics and this document"),
     )
@@ -241,8 +246,11 @@ pub fn app(
         .service(routes::streams::stream_events)
         .service(routes::streams::stream_head)
         .service(routes::streams::global_feed)
-        .service(routes::games::rulesets)
-        .service(routes::games::ruleset_detail)
+        .service(routes::rulesets::rulesets)
+        .service(routes::rulesets::ruleset_schema)
+        .service(routes::rulesets::ruleset_detail)
+        .service(routes::rulesets::ruleset_document)
+        .service(routes::rulesets::publish_ruleset)
         .service(routes::games::create_game)
         .service(routes::games::game_list)
         .service(routes::games::game_detail)

@@ -69,6 +69,10 @@ pub enum OrderInput {
     RepayWarLoan {
         amount: u32,
     },
+    /// Enhanced Realism: one more IPC of capacity at a complex, for 10 IPC.
+    ExpandComplex {
+        territory: String,
+    },
     DevelopWeapons {
         dice: u32,
     },
@@ -231,6 +235,9 @@ impl OrderInput {
                 units: names.units(units)?,
             },
             OrderInput::ApplyForWarLoan => Order::ApplyForWarLoan,
+            OrderInput::ExpandComplex { territory } => Order::ExpandComplex {
+                territory: names.place(territory)?,
+            },
             OrderInput::RepayWarLoan { amount } => Order::RepayWarLoan(*amount),
             OrderInput::DevelopWeapons { dice } => Order::DevelopWeapons(*dice),
             OrderInput::Move { units, path } => Order::Move {

@@ -8,7 +8,12 @@ use warlog_events::game::{GameLog, PlacementRow};
 use warlog_rules::board::Power;
 use warlog_rules::game::GameEvent;
 use warlog_rules::ruleset::Ruleset;
-use warlog_rules::scoring::TIE_POLICY;
+use warlog_rules::scoring::{PointsTable, TIE_POLICY};
+use warlog_rules::units::Catalogue;
+
+use crate::error::ApiError;
+use crate::games::corrupt;
+use crate::rulesets::KnownRuleset;
 
 /// A seat at the table.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -60,7 +65,7 @@ impl GameView {
             version: log.version,
             round: log.state.round,
             phase: format!("{:?}", log.state.phase),
-            turn: log.state.power(log.ruleset.board),
+            turn: log.state.power(&log.ruleset.board),
             seats: log
                 .state
                 .seats
@@ -137,7 +142,7 @@ pub struct BoardView {
 
 impl BoardView {
     pub fn of(log: &GameLog) -> Self {
-        let board = log.ruleset.board;
+        let board = &log.ruleset.board;
         let catalogue = &log.ruleset.catalogue;
         let state = &log.state;
         let code = |unit| catalogue.get(unit).code.clone();
@@ -339,20 +344,44 @@ pub struct RulesetSummary {
     pub powers: Vec<Power>,
     /// The seed documents it follows.
     pub sources: Vec<String>,
+    /// `builtin` or `uploaded`.
+    pub origin: &'static str,
+    /// An upload's revision (1, 2, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
+    /// SHA-256 of the document: what games created with it record.
+    pub hash: String,
+    /// Whether a game can be created with it now.
+    pub playable: bool,
+    /// Why not, if not (`board-required`: a director uploads the board first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_playable: Option<String>,
 }
 
 impl RulesetSummary {
-    pub fn of(ruleset: &Ruleset) -> Self {
+    pub fn of(known: &KnownRuleset) -> Self {
+        let document = &known.document;
+        let not_playable = known.playable(&Default::default()).err();
         RulesetSummary {
-            id: ruleset.id.to_owned(),
-            name: ruleset.name.to_owned(),
-            powers: ruleset.powers().to_vec(),
-            sources: ruleset.sources.iter().map(|s| (*s).to_owned()).collect(),
+            id: document.id.clone(),
+            name: document.name.clone(),
+            powers: document.turn_order.clone(),
+            sources: document.sources.clone(),
+            origin: if known.revision.is_some() {
+                "uploaded"
+            } else {
+                "builtin"
+            },
+            revision: known.revision,
+            hash: known.hash.clone(),
+            playable: not_playable.is_none(),
+            not_playable: not_playable.map(|e| e.detail),
         }
     }
 }
 
-/// A ruleset in full: units, board, setup, scoring.
+/// A ruleset in full: units, board, setup, scoring. A ruleset without a board (one still
+/// to be uploaded) lists its units and no territories.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RulesetView {
     #[serde(flatten)]
@@ -360,19 +389,25 @@ pub struct RulesetView {
     pub units: Vec<UnitView>,
     pub territories: Vec<TerritoryView>,
     pub setup: Vec<SetupPlaceView>,
-    /// Points for places 1 to 5.
+    /// Points by place.
     pub points: Vec<String>,
     pub tie_policy: &'static str,
-    /// Options a game may set (none yet for Cut-Throat: its special rules are all on).
+    /// Options a game may set, by name.
     pub options: Vec<String>,
+    /// The document: `GET /v1/rulesets/{id}/document`.
+    pub document: String,
 }
 
 impl RulesetView {
-    pub fn of(ruleset: &Ruleset) -> Self {
-        let board = ruleset.board;
-        let catalogue = &ruleset.catalogue;
-        RulesetView {
-            summary: RulesetSummary::of(ruleset),
+    pub fn of(known: &KnownRuleset) -> Result<Self, ApiError> {
+        let document = &known.document;
+        let catalogue = Catalogue::from_units(&document.id, &document.name, &document.units)
+            .map_err(corrupt)?;
+        let points = PointsTable::new(document.scoring.points().to_vec());
+        let ruleset = known.playable(&Default::default()).ok();
+        let board = ruleset.map(|r| &r.board);
+        Ok(RulesetView {
+            summary: RulesetSummary::of(known),
             units: catalogue
                 .units()
                 .map(|(id, u)| UnitView {
@@ -389,41 +424,48 @@ impl RulesetView {
                 })
                 .collect(),
             territories: board
-                .territories()
-                .map(|(id, t)| TerritoryView {
-                    id: id.index(),
-                    name: t.name.clone(),
-                    sea: t.sea,
-                    ipc: t.ipc,
-                    original_owner: t.original_owner,
-                    capital: t.capital,
-                    aliases: t.aliases.clone(),
-                    neighbours: board
-                        .neighbours(id)
-                        .iter()
-                        .map(|n| board.get(*n).name.clone())
-                        .collect(),
+                .into_iter()
+                .flat_map(|board| {
+                    board.territories().map(move |(id, t)| TerritoryView {
+                        id: id.index(),
+                        name: t.name.clone(),
+                        sea: t.sea,
+                        ipc: t.ipc,
+                        original_owner: t.original_owner,
+                        capital: t.capital,
+                        aliases: t.aliases.clone(),
+                        neighbours: board
+                            .neighbours(id)
+                            .iter()
+                            .map(|n| board.get(*n).name.clone())
+                            .collect(),
+                    })
                 })
                 .collect(),
             setup: ruleset
-                .setup
-                .places
-                .iter()
-                .map(|p| SetupPlaceView {
-                    territory: board.get(p.territory).name.clone(),
-                    power: p.power,
-                    units: p
-                        .units
-                        .iter()
-                        .map(|(u, n)| (catalogue.get(*u).code.clone(), *n))
-                        .collect(),
+                .into_iter()
+                .flat_map(|r| {
+                    r.setup.places.iter().map(|p| SetupPlaceView {
+                        territory: r.board.get(p.territory).name.clone(),
+                        power: p.power,
+                        units: p
+                            .units
+                            .iter()
+                            .map(|(u, n)| (r.catalogue.get(*u).code.clone(), *n))
+                            .collect(),
+                    })
                 })
                 .collect(),
-            points: (1..=ruleset.points.places())
-                .map(|place| ruleset.points.for_place(place).to_string())
+            points: (1..=points.places())
+                .map(|place| points.for_place(place).to_string())
                 .collect(),
             tie_policy: TIE_POLICY,
-            options: Vec::new(),
-        }
+            options: document
+                .options
+                .iter()
+                .map(|o| o.as_str().to_owned())
+                .collect(),
+            document: format!("/v1/rulesets/{}/document", document.id),
+        })
     }
 }

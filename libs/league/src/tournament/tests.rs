@@ -4,7 +4,7 @@ use warlog_rules::scoring::{Fraction, Title};
 use super::*;
 use crate::standings::{ResultRow, StandingRow};
 
-const POWERS: [Power; 5] = Power::ALL;
+const POWERS: [Power; 5] = Power::CLASSIC;
 
 fn created(capacity: Option<u32>, policy: ShortTablePolicy) -> TournamentCreated {
     TournamentCreated {

@@ -16,7 +16,7 @@ pub fn random_order(
     let board = rules.board;
     let catalogue = rules.catalogue;
     let power = state.power(board);
-    let other = Power::ALL[choose(5)];
+    let other = Power::CLASSIC[choose(5)];
     let places: Vec<TerritoryId> = board.territories().map(|(id, _)| id).collect();
     let own_stack =
         |choose: &mut dyn FnMut(usize) -> usize| -> Option<(TerritoryId, UnitTypeId, u32)> {
@@ -44,17 +44,17 @@ pub fn random_order(
     if choose(10) == 0 {
         let order = match choose(5) {
             0 => Order::OfferAgreement {
-                with: Power::ALL[choose(5)],
+                with: Power::CLASSIC[choose(5)],
                 terms: "pact".into(),
             },
             1 => Order::AcceptAgreement {
-                from: Power::ALL[choose(5)],
+                from: Power::CLASSIC[choose(5)],
             },
             2 => Order::BreakAgreement {
-                with: Power::ALL[choose(5)],
+                with: Power::CLASSIC[choose(5)],
             },
             _ => Order::GrantPermission {
-                to: Power::ALL[choose(5)],
+                to: Power::CLASSIC[choose(5)],
                 permission: [Permission::Enter, Permission::Rail, Permission::Ferry][choose(3)],
             },
         };

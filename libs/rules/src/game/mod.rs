@@ -18,6 +18,7 @@ pub use seats::{decide_director, draw_seats, DirectorOrder, Moment, Seat};
 pub mod autoplay;
 pub mod combat;
 pub mod diplomacy;
+mod economy;
 mod movement;
 mod rail;
 pub mod replay;
@@ -79,7 +80,11 @@ pub struct GameState {
     /// while their owner holds them; any other complex produces up to its territory's value.
     pub original_factories: BTreeMap<TerritoryId, Power>,
     /// Units placed per territory this turn (for production limits).
-    pub placed_this_turn: BTreeMap<TerritoryId, u32>,
+    pub placed_this_turn: BTreeMap<(TerritoryId, UnitTypeId), u32>,
+    /// Enhanced Realism: expansions bought for the complex in each territory.
+    pub expansions: BTreeMap<TerritoryId, u32>,
+    /// Complexes expanded this turn (one expansion per complex per turn).
+    pub expanded_this_turn: BTreeSet<TerritoryId>,
     /// Each power's IPC count at the start of the game (war loans, percent gain).
     pub starting_ipc: BTreeMap<Power, u32>,
     /// War loans still owed.
@@ -197,6 +202,12 @@ pub enum GameEvent {
         units: Vec<(UnitTypeId, u32)>,
     },
     /// An application for a war loan: the die and what it granted (0: refused).
+    /// Enhanced Realism: a complex's capacity grew by one.
+    ComplexExpanded {
+        power: Power,
+        territory: TerritoryId,
+        cost: u32,
+    },
     WarLoanApplied {
         power: Power,
         die: Die,
@@ -327,6 +338,10 @@ pub enum Order {
     },
     /// Apply to the Swiss Bank for a war loan (once a game, before purchasing).
     ApplyForWarLoan,
+    /// Enhanced Realism: add one to a complex's capacity, for 10 IPC (Purchase phase).
+    ExpandComplex {
+        territory: TerritoryId,
+    },
     /// Repay more of a war loan than the turn's instalment.
     RepayWarLoan(u32),
     /// Buy this many research dice (5 IPC each) and roll them.
@@ -466,6 +481,22 @@ pub(crate) fn take_of_type(
 pub struct Rules<'a> {
     pub board: &'a Board,
     pub catalogue: &'a Catalogue,
+    pub economy: Economy,
+}
+
+/// How income and production work in a ruleset (its document's `income` and `production`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Economy {
+    pub income: crate::document::IncomeRule,
+    pub production: crate::document::ProductionRule,
+}
+
+impl Economy {
+    /// Classic: printed values, and original complexes without limit.
+    pub const CLASSIC: Economy = Economy {
+        income: crate::document::IncomeRule::PrintedValues,
+        production: crate::document::ProductionRule::ClassicComplexes,
+    };
 }
 
 impl GameState {
@@ -525,6 +556,8 @@ impl GameState {
             pending: BTreeMap::new(),
             original_factories,
             placed_this_turn: BTreeMap::new(),
+            expansions: BTreeMap::new(),
+            expanded_this_turn: BTreeSet::new(),
         }
     }
 
@@ -611,7 +644,11 @@ impl GameState {
             return Ok(None);
         }
         let value = rules.board.get(territory).ipc;
-        let used = self.placed_this_turn.get(&territory).copied().unwrap_or(0);
+        let used: u32 = self
+            .placed_this_turn
+            .range((territory, UnitTypeId::MIN)..=(territory, UnitTypeId::MAX))
+            .map(|(_, n)| n)
+            .sum();
         Ok(Some(value.saturating_sub(used)))
     }
 }
@@ -657,6 +694,9 @@ pub fn decide(
         Order::Purchase(units) => purchase(rules, state, power, units),
         Order::Place { territory, units } => place(rules, state, power, *territory, units),
         Order::ApplyForWarLoan => apply_for_war_loan(rules, state, power, dice),
+        Order::ExpandComplex { territory } => {
+            economy::decide_expansion(rules, state, power, *territory)
+        }
         Order::RepayWarLoan(amount) => repay_war_loan(state, power, *amount),
         Order::DevelopWeapons(count) => develop_weapons(state, power, *count, dice),
         Order::Move { units, path } => movement::decide_move(rules, state, power, units, path),
@@ -920,7 +960,7 @@ fn end_phase(
             });
         }
         Phase::Income => {
-            let amount = state.ipc_count(rules.board, power);
+            let amount = economy::income(rules, state, power);
             events.push(GameEvent::IncomeCollected { power, amount });
             if state.passive.contains(&power) {
                 let treasury = state.treasury.get(&power).copied().unwrap_or(0) + amount;
@@ -1118,7 +1158,10 @@ fn place(
         territory
     };
     let count: u32 = units.iter().map(|(_, n)| n).sum();
-    if let Some(left) = state.production_left(rules, power, factory_site)? {
+    let left = state.production_left(rules, power, factory_site)?;
+    if rules.economy.production == crate::document::ProductionRule::IndustrialCapacity {
+        economy::check_capacity(rules, state, power, factory_site, units)?;
+    } else if let Some(left) = left {
         if count > left {
             return Err(violation(
                 "production-limit",
@@ -1255,6 +1298,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.air_transports.clear();
                 state.phase = Phase::Repairs;
                 state.placed_this_turn.clear();
+                state.expanded_this_turn.clear();
                 state.researched_this_turn = false;
                 state.moved.clear();
                 state.contested.clear();
@@ -1299,7 +1343,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                     *left = left.saturating_sub(*n);
                 }
                 if let Some(site) = site {
-                    *state.placed_this_turn.entry(site).or_default() += n;
+                    *state.placed_this_turn.entry((site, *unit)).or_default() += n;
                 }
             }
             state.pending.retain(|_, n| *n > 0);
@@ -1312,6 +1356,17 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         }
         GameEvent::IncomeCollected { power, amount } => {
             *state.treasury.entry(*power).or_default() += amount;
+        }
+        GameEvent::ComplexExpanded {
+            power,
+            territory,
+            cost,
+        } => {
+            if let Some(treasury) = state.treasury.get_mut(power) {
+                *treasury = treasury.saturating_sub(*cost);
+            }
+            *state.expansions.entry(*territory).or_default() += 1;
+            state.expanded_this_turn.insert(*territory);
         }
         GameEvent::WarLoanApplied { power, granted, .. } => {
             state.loan_applied.insert(*power);

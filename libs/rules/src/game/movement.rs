@@ -54,7 +54,7 @@ impl GameState {
 
     /// Powers whose ships `power` may use here: itself and partners that allow it.
     fn hosts(&self, power: Power) -> impl Iterator<Item = Power> + '_ {
-        crate::board::Power::ALL
+        crate::board::Power::CLASSIC
             .into_iter()
             .filter(move |host| self.permits(*host, power, Permission::Ferry))
     }
@@ -576,7 +576,7 @@ fn passengers(
     }
     let mut room = sailing.saturating_sub(space_needed(rules, units));
     let mut aboard = Vec::new();
-    for guest in crate::board::Power::ALL {
+    for guest in crate::board::Power::CLASSIC {
         if guest == power || !state.permits(power, guest, Permission::Ferry) {
             continue;
         }

@@ -13,8 +13,8 @@ use warlog_events::game::{GameStatus, GameStreamEvent, SeedRevealed};
 use warlog_events::IdempotencyKey;
 use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
+use warlog_rules::document::GameOptions;
 use warlog_rules::game::DirectorOrder;
-use warlog_rules::ruleset::Ruleset;
 use warlog_store::games::{list_games, GameFilter, GameSummary};
 use warlog_store::StoreError;
 
@@ -75,42 +75,6 @@ pub(crate) fn answer(answer: WriteAnswer, location: Option<String>) -> HttpRespo
     response.json(answer.body)
 }
 
-/// The rulesets games can be created with.
-#[utoipa::path(get, path = "/v1/rulesets", tag = "games",
-    responses((status = 200, description = "The playable rulesets", body = Vec<crate::views::RulesetSummary>)))]
-#[get("/v1/rulesets")]
-pub async fn rulesets(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    let list = Ruleset::PLAYABLE
-        .iter()
-        .map(|id| ruleset(id).map(crate::views::RulesetSummary::of))
-        .collect::<Result<Vec<_>, _>>()?;
-    respond::json(&req, &list)
-}
-
-fn ruleset(id: &str) -> Result<&'static Ruleset, ApiError> {
-    Ruleset::builtin(id).map_err(|e| match e {
-        warlog_rules::ruleset::RulesetError::Unknown(..) => {
-            ApiError::new(ErrorCode::RulesetNotFound, e.to_string())
-        }
-        other => ApiError::new(ErrorCode::Internal, other.to_string()),
-    })
-}
-
-/// A ruleset in full: units (with the ids stored in events), board, setup, points.
-#[utoipa::path(get, path = "/v1/rulesets/{id}", tag = "games",
-    params(("id" = String, Path, description = "e.g. `cutthroat`")),
-    responses(
-        (status = 200, description = "The ruleset", body = crate::views::RulesetView),
-        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
-    ))]
-#[get("/v1/rulesets/{id}")]
-pub async fn ruleset_detail(
-    req: HttpRequest,
-    id: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    respond::json(&req, &crate::views::RulesetView::of(ruleset(&id)?))
-}
-
 /// A new game.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -121,10 +85,10 @@ pub struct CreateGame {
     pub players: Vec<String>,
     #[serde(default)]
     pub tournament: Option<String>,
-    /// Ruleset options (none are defined for Cut-Throat yet; any given are refused).
+    /// Options the ruleset offers (its `options`): Cut-Throat offers Enhanced Realism and
+    /// the alternate turn order.
     #[serde(default)]
-    #[schema(value_type = Object)]
-    pub options: serde_json::Map<String, serde_json::Value>,
+    pub options: GameOptions,
 }
 
 /// Creates a game (admin, director or gm: the caller becomes its game master).
@@ -149,13 +113,12 @@ pub async fn create_game(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     caller.require_role(&[Role::Admin, Role::Director, Role::Gm], "creating a game")?;
-    let rules = ruleset(&body.value.ruleset)?;
-    if let Some(option) = body.value.options.keys().next() {
-        return Err(ApiError::malformed(format!(
-            "options: {} has no option {option:?}",
-            rules.id
-        )));
-    }
+    let rules = {
+        let client = state.store.pool().get().await.map_err(StoreError::from)?;
+        crate::rulesets::find(&client, &body.value.ruleset)
+            .await?
+            .playable(&body.value.options)?
+    };
     let players = &body.value.players;
     let mut distinct = players.clone();
     distinct.sort();
@@ -410,7 +373,7 @@ pub async fn submit_orders(
         let power = body
             .value
             .power
-            .unwrap_or_else(|| log.state.power(log.ruleset.board));
+            .unwrap_or_else(|| log.state.power(&log.ruleset.board));
         games::authorize(caller, log, Some(power))?;
         // Every order is decided on the state the earlier ones left: all or nothing.
         let mut working = log.clone();

@@ -55,7 +55,7 @@ fn check_board(state: &GameState) -> Result<(), TestCaseError> {
             );
         }
         if territory.sea {
-            for power in Power::ALL {
+            for power in Power::CLASSIC {
                 let (capacity, used) = state.transport_space(rules(), place, power);
                 prop_assert!(
                     used <= capacity,
@@ -64,7 +64,7 @@ fn check_board(state: &GameState) -> Result<(), TestCaseError> {
                 );
             }
         } else {
-            let armies: Vec<Power> = Power::ALL
+            let armies: Vec<Power> = Power::CLASSIC
                 .into_iter()
                 .filter(|p| {
                     forces

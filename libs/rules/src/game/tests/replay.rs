@@ -59,11 +59,11 @@ fn the_power_draw_seats_every_player_once_and_rerolls_dice_above_the_powers_left
     let players: Vec<String> = ["ann", "bob", "cy", "di", "ed"].map(String::from).to_vec();
     // Five powers left: a 6 is rolled again; then 4, 3, 2 powers left.
     let mut dice = ScriptedDice::new(&[6, 2, 6, 5, 4, 1, 2]);
-    let seats = draw_seats(&Power::ALL, &players, &mut dice).expect("five players");
+    let seats = draw_seats(&Power::CLASSIC, &players, &mut dice).expect("five players");
     assert_eq!(dice.remaining(), 0);
     let mut powers: Vec<Power> = seats.iter().map(|(p, _)| *p).collect();
     powers.sort();
-    assert_eq!(powers, Power::ALL.to_vec());
+    assert_eq!(powers, Power::CLASSIC.to_vec());
     let names: Vec<&str> = seats.iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(names, ["ann", "bob", "cy", "di", "ed"]);
 }
@@ -73,7 +73,7 @@ fn the_same_seed_draws_the_same_seats_and_different_seeds_differ() {
     let players: Vec<String> = ["ann", "bob", "cy", "di", "ed"].map(String::from).to_vec();
     let draw = |byte: u8| {
         let mut dice = GameSeed::from_bytes([byte; 32]).dice_for("game-1", 1);
-        draw_seats(&Power::ALL, &players, &mut dice).expect("five players")
+        draw_seats(&Power::CLASSIC, &players, &mut dice).expect("five players")
     };
     assert_eq!(draw(1), draw(1));
     let distinct: std::collections::BTreeSet<_> = (0..20).map(draw).collect();
@@ -83,6 +83,6 @@ fn the_same_seed_draws_the_same_seats_and_different_seeds_differ() {
 #[test]
 fn a_draw_for_the_wrong_number_of_players_is_refused() {
     let mut dice = ScriptedDice::new(&[]);
-    let refused = draw_seats(&Power::ALL, &["ann".to_owned()], &mut dice);
+    let refused = draw_seats(&Power::CLASSIC, &["ann".to_owned()], &mut dice);
     assert_eq!(refused.map_err(|v| v.code), Err("bad-seats"));
 }

@@ -1,0 +1,120 @@
+use serde_json::json;
+
+use super::*;
+use crate::ruleset::Ruleset;
+
+fn cut_throat() -> Value {
+    serde_json::to_value(RulesetDocument::builtin("cutthroat").expect("cutthroat")).expect("json")
+}
+
+fn paths(problems: &[DocumentProblem]) -> Vec<&str> {
+    problems.iter().map(|p| p.path.as_str()).collect()
+}
+
+#[test]
+fn the_built_in_document_reads_back_to_itself() {
+    let document = RulesetDocument::builtin("cutthroat").expect("cutthroat");
+    let read = RulesetDocument::parse(&cut_throat()).expect("valid");
+    assert_eq!(read, document);
+    assert_eq!(read.hash(), document.hash());
+}
+
+#[test]
+fn five_different_mistakes_are_all_reported_with_their_paths() {
+    let mut upload = cut_throat();
+    upload["id"] = json!("house-rules");
+    upload["units"]["INF"]["cost"] = json!("three");
+    upload["turn_order"][4] = json!("russia");
+    upload["board"]["connections"][0][1] = json!("Atlantis");
+    upload["setup"][0]["units"] = json!("3 INF, 1 DRAGON");
+    upload["dice_tables"] = json!([{ "name": "start", "dice": 3,
+        "rows": [{ "from": 3, "to": 9, "result": "a" }, { "from": 11, "to": 18, "result": "b" }] }]);
+    let problems = RulesetDocument::parse(&upload).expect_err("five mistakes");
+    let found = paths(&problems);
+    for expected in [
+        "/units/INF/cost",
+        "/turn_order/4",
+        "/board/connections/0/1",
+        "/setup/0/units",
+        "/dice_tables/0/rows/1",
+    ] {
+        assert!(
+            found.contains(&expected),
+            "{expected} missing from {problems:#?}"
+        );
+    }
+    assert!(problems
+        .iter()
+        .any(|p| p.path == "/board/connections/0/1" && p.message.contains("Atlantis")));
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.path == "/dice_tables/0/rows/1"
+                && p.message.contains("no row covers 10 to 10"))
+    );
+}
+
+#[test]
+fn unknown_and_missing_fields_are_named() {
+    let mut upload = cut_throat();
+    let object = upload.as_object_mut().expect("object");
+    object.remove("scoring");
+    object.insert("colour".into(), json!("red"));
+    let problems = RulesetDocument::parse(&upload).expect_err("bad fields");
+    assert!(problems
+        .iter()
+        .any(|p| p.path.is_empty() && p.message.contains("\"scoring\"")));
+    assert!(problems.iter().any(|p| p.path == "/colour"));
+}
+
+#[test]
+fn a_later_format_and_a_bad_id_are_refused() {
+    let mut upload = cut_throat();
+    upload["format"] = json!(2);
+    upload["id"] = json!("Not An Id");
+    let problems = RulesetDocument::parse(&upload).expect_err("bad");
+    assert_eq!(paths(&problems), ["/format", "/id"]);
+}
+
+#[test]
+fn a_dice_table_may_name_totals_the_dice_cannot_show() {
+    let mut upload = cut_throat();
+    upload["dice_tables"] = json!([{ "name": "start", "dice": 3, "rows": [
+        { "from": 1, "to": 2, "result": "never" },
+        { "from": 3, "to": 18, "result": "always" },
+        { "from": 19, "to": 30, "result": "pick" }] }]);
+    assert!(RulesetDocument::parse(&upload).is_ok());
+    upload["dice_tables"][0]["rows"][1]["to"] = json!(17);
+    let problems = RulesetDocument::parse(&upload).expect_err("18 uncovered");
+    assert_eq!(paths(&problems), ["/dice_tables/0/rows"]);
+}
+
+#[test]
+fn enhanced_realism_becomes_the_games_income_and_production() {
+    let document = RulesetDocument::builtin("cutthroat").expect("cutthroat");
+    let options = GameOptions {
+        enhanced_realism: Some(EnhancedRealism {
+            scenario: Scenario::AllTripled,
+            usa_phased_in: false,
+        }),
+        alternate_turn_order: true,
+    };
+    let played = document.with_options(&options).expect("offered");
+    assert_eq!(played.production, ProductionRule::IndustrialCapacity);
+    assert_eq!(played.turn_order, ALTERNATE_TURN_ORDER);
+    assert_ne!(played.hash(), document.hash());
+    let ruleset = Ruleset::install(played, options, false).expect("playable");
+    assert_eq!(ruleset.powers()[0], Power::UnitedStates);
+}
+
+#[test]
+fn an_option_the_ruleset_does_not_offer_is_refused() {
+    let mut document = RulesetDocument::builtin("cutthroat").expect("cutthroat");
+    document.options.clear();
+    let options = GameOptions {
+        alternate_turn_order: true,
+        ..GameOptions::default()
+    };
+    let problems = document.with_options(&options).expect_err("not offered");
+    assert_eq!(paths(&problems), ["/options/alternate_turn_order"]);
+}

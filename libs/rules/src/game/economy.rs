@@ -1,0 +1,137 @@
+//! Income and production under the ruleset's economy: Classic printed values, or Enhanced
+//! Realism's scenario multipliers and industrial capacity ([`crate::capacity`] holds the
+//! seed's arithmetic; this applies it to a game).
+
+use crate::board::{Power, TerritoryId};
+use crate::capacity::{self, Complex, UnitClass, EXPANSION_COST};
+use crate::document::{IncomeRule, ProductionRule};
+use crate::units::{Ability, Domain, UnitTypeId};
+
+use super::{require_phase, violation, GameEvent, GameState, Phase, RuleViolation, Rules};
+
+/// The scenario multiplier of `power` this round, if the ruleset has one.
+fn multiplier(rules: Rules<'_>, state: &GameState, power: Power) -> Option<u32> {
+    match rules.economy.income {
+        IncomeRule::PrintedValues => None,
+        IncomeRule::ScenarioMultipliers {
+            scenario,
+            usa_phased_in,
+        } => Some(scenario.multiplier_on_turn(power, state.round, usa_phased_in)),
+    }
+}
+
+/// What `power` collects at the end of its turn. Bombing losses are not subtracted here:
+/// the engine takes them from the treasury when the raid is flown.
+pub(super) fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+    let Some(multiplier) = multiplier(rules, state, power) else {
+        return state.ipc_count(rules.board, power);
+    };
+    let (original, captured) = rules
+        .board
+        .territories()
+        .filter(|(id, _)| state.holder[id.index()] == Some(power))
+        .fold((0, 0), |(original, captured), (_, t)| {
+            if t.original_owner == Some(power) {
+                (original + t.ipc, captured)
+            } else {
+                (original, captured + t.ipc)
+            }
+        });
+    capacity::income(original, captured, multiplier, 0)
+}
+
+/// The seed's unit type of a unit; complexes are outside the four types. AA guns are
+/// counted with the guns (Type 2), the nearest of the seed's types.
+fn class_of(rules: Rules<'_>, unit: UnitTypeId) -> Option<UnitClass> {
+    let profile = rules.catalogue.get(unit);
+    match profile.domain {
+        _ if profile.has(Ability::Factory) => None,
+        Domain::Air => Some(UnitClass::Aircraft),
+        Domain::Sea => Some(UnitClass::Naval),
+        Domain::Land if Some(unit) == rules.catalogue.infantry() => Some(UnitClass::Infantry),
+        Domain::Land => Some(UnitClass::ArtilleryAndArmour),
+    }
+}
+
+fn complex_at(rules: Rules<'_>, state: &GameState, power: Power, site: TerritoryId) -> Complex {
+    let territory = rules.board.get(site);
+    let own = territory.original_owner == Some(power);
+    Complex {
+        territory: territory.name.clone(),
+        value: territory.ipc,
+        captured: !own,
+        expansions: state.expansions.get(&site).copied().unwrap_or(0),
+        capital: own && territory.capital,
+        australia: territory.name == "Australia",
+    }
+}
+
+/// Checks a placement at the complex in `site` against its capacity per unit type, with
+/// what it placed earlier this turn.
+pub(super) fn check_capacity(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    site: TerritoryId,
+    units: &[(UnitTypeId, u32)],
+) -> Result<(), RuleViolation> {
+    let Some(multiplier) = multiplier(rules, state, power) else {
+        return Ok(());
+    };
+    let earlier = state
+        .placed_this_turn
+        .range((site, UnitTypeId::MIN)..=(site, UnitTypeId::MAX))
+        .map(|((_, unit), n)| (*unit, *n));
+    let placements: Vec<(UnitClass, u32, u32)> = earlier
+        .chain(units.iter().copied())
+        .filter_map(|(unit, n)| {
+            class_of(rules, unit).map(|class| (class, rules.catalogue.get(unit).cost, n))
+        })
+        .collect();
+    complex_at(rules, state, power, site).check(multiplier, &placements)
+}
+
+/// Enhanced Realism: one expansion of a complex, bought in the Purchase phase.
+pub(super) fn decide_expansion(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if rules.economy.production != ProductionRule::IndustrialCapacity {
+        return Err(violation(
+            "no-industrial-capacity",
+            capacity::CAPACITY_RULE,
+            "complexes are expanded only under Enhanced Realism's industrial capacity",
+        ));
+    }
+    require_phase(state, Phase::Purchase, "expanding a complex")?;
+    let has_factory = state.forces[territory.index()]
+        .keys()
+        .any(|(_, unit, _)| rules.catalogue.get(*unit).has(Ability::Factory));
+    if !has_factory || state.holder[territory.index()] != Some(power) {
+        return Err(violation(
+            "no-factory",
+            capacity::CAPACITY_RULE,
+            format!(
+                "{power} has no industrial complex in {}",
+                rules.board.get(territory).name
+            ),
+        ));
+    }
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    if treasury < EXPANSION_COST {
+        return Err(violation(
+            "insufficient-ipc",
+            capacity::CAPACITY_RULE,
+            format!("an expansion costs {EXPANSION_COST} IPC; {power} has {treasury}"),
+        ));
+    }
+    complex_at(rules, state, power, territory)
+        .expand(state.expanded_this_turn.contains(&territory))?;
+    Ok(vec![GameEvent::ComplexExpanded {
+        power,
+        territory,
+        cost: EXPANSION_COST,
+    }])
+}

@@ -1,0 +1,263 @@
+//! Rulesets over HTTP: the list, one in full, its document, the document format's JSON
+//! Schema, and uploads (`POST /v1/rulesets`, admin or director), each checked whole and
+//! every problem reported with its path.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::Serialize;
+use utoipa::{PartialSchema, ToSchema};
+use warlog_rules::document::RulesetDocument;
+use warlog_rules::ruleset::RulesetError;
+use warlog_store::{ExpectedVersion, StoreError};
+
+use crate::auth::{Caller, Role};
+use crate::body::JsonBody;
+use crate::error::{ApiError, ErrorCode, Problem};
+use crate::games::{commit, corrupt, replayed, Append, Expected, Extra};
+use crate::respond;
+use crate::routes::games::{answer, write_request};
+use crate::rulesets::{self as known, KnownRuleset, RulesetPublished};
+use crate::views::{RulesetSummary, RulesetView};
+use crate::AppState;
+
+/// Every ruleset: built in, then uploaded (each at its latest revision).
+#[utoipa::path(get, path = "/v1/rulesets", tag = "rulesets",
+    responses((status = 200, description = "The rulesets", body = Vec<RulesetSummary>)))]
+#[get("/v1/rulesets")]
+pub async fn rulesets(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let list: Vec<RulesetSummary> = known::list(&client)
+        .await?
+        .iter()
+        .map(RulesetSummary::of)
+        .collect();
+    respond::json(&req, &list)
+}
+
+/// The JSON Schema (2020-12) of the ruleset document format.
+#[utoipa::path(get, path = "/v1/rulesets/schema", tag = "rulesets",
+    responses((status = 200, description = "JSON Schema of a ruleset document", body = Object,
+        content_type = "application/schema+json")))]
+#[get("/v1/rulesets/schema")]
+pub async fn ruleset_schema() -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok()
+        .content_type("application/schema+json")
+        .json(document_schema()?))
+}
+
+/// The document format's schema: utoipa's schemas of the document types, with their
+/// references pointed at `$defs`.
+pub fn document_schema() -> Result<serde_json::Value, ApiError> {
+    let mut defs = Vec::new();
+    <RulesetDocument as ToSchema>::schemas(&mut defs);
+    let mut schema = serde_json::to_value(RulesetDocument::schema()).map_err(corrupt)?;
+    let mut definitions = serde_json::Map::new();
+    for (name, def) in defs {
+        definitions.insert(name, serde_json::to_value(def).map_err(corrupt)?);
+    }
+    if let Some(object) = schema.as_object_mut() {
+        object.insert(
+            "$schema".into(),
+            "https://json-schema.org/draft/2020-12/schema".into(),
+        );
+        object.insert("$id".into(), "urn:warlog:ruleset-document:1".into());
+        object.insert("title".into(), "warlog ruleset document, format 1".into());
+        object.insert("$defs".into(), definitions.into());
+    }
+    point_refs_at_defs(&mut schema);
+    Ok(schema)
+}
+
+fn point_refs_at_defs(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(object) => {
+            for (key, item) in object.iter_mut() {
+                match (key.as_str(), item) {
+                    ("$ref", serde_json::Value::String(target)) => {
+                        *target = target.replace("#/components/schemas/", "#/$defs/");
+                    }
+                    (_, item) => point_refs_at_defs(item),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(point_refs_at_defs),
+        _ => {}
+    }
+}
+
+/// A ruleset in full: units (with the ids stored in events), board, setup, points.
+#[utoipa::path(get, path = "/v1/rulesets/{id}", tag = "rulesets",
+    params(("id" = String, Path, description = "e.g. `cutthroat`")),
+    responses(
+        (status = 200, description = "The ruleset", body = RulesetView),
+        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/rulesets/{id}")]
+pub async fn ruleset_detail(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let known = find(&state, &id).await?;
+    respond::json(&req, &RulesetView::of(&known)?)
+}
+
+/// A ruleset's document, as uploaded or built in: download, edit, upload again.
+#[utoipa::path(get, path = "/v1/rulesets/{id}/document", tag = "rulesets",
+    params(("id" = String, Path, description = "e.g. `cutthroat`")),
+    responses(
+        (status = 200, description = "The document", body = RulesetDocument),
+        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/rulesets/{id}/document")]
+pub async fn ruleset_document(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    respond::json(&req, &find(&state, &id).await?.document)
+}
+
+async fn find(state: &AppState, id: &str) -> Result<KnownRuleset, ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    known::find(&client, id).await
+}
+
+/// What an upload recorded.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetPublishedView {
+    pub id: String,
+    /// 1 for the first upload of this id, then one more per revision.
+    pub revision: u64,
+    /// What games created with this revision record.
+    pub hash: String,
+    /// Whether a game can be created with it now (`board-required`, `ruleset-not-playable`
+    /// otherwise, named in `not_playable`).
+    pub playable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_playable: Option<String>,
+}
+
+/// Uploads a ruleset document, or a new revision of one (admin or director). Games
+/// already created keep the revision they were created with.
+#[utoipa::path(post, path = "/v1/rulesets", tag = "rulesets",
+    request_body = RulesetDocument,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "Published as a new revision", body = RulesetPublishedView),
+        (status = 200, description = "The same document as the latest revision: nothing written", body = RulesetPublishedView),
+        (status = 400, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The role may not upload rulesets", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The document has problems: `errors` lists every one with its path", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/rulesets")]
+pub async fn publish_ruleset(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: JsonBody<serde_json::Value>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    caller.require_role(&[Role::Admin, Role::Director], "uploading a ruleset")?;
+    let document = RulesetDocument::parse(&body.value)
+        .map_err(|problems| ApiError::invalid_document("the ruleset document", problems))?;
+    if RulesetDocument::BUILTIN.contains(&document.id.as_str()) {
+        return Err(ApiError::invalid_document(
+            "the ruleset document",
+            vec![warlog_rules::document::DocumentProblem {
+                path: "/id".into(),
+                message: format!(
+                    "{} is built in; an upload takes an id of its own",
+                    document.id
+                ),
+            }],
+        ));
+    }
+    let request = write_request(&req, caller, &body.raw, Expected::Unstated)?;
+    let stream = known::stream_of(&document.id)?;
+    let hash = document.hash();
+    let not_playable =
+        match warlog_rules::ruleset::Ruleset::uploaded(&document, &Default::default()) {
+            Ok(_) => None,
+            Err(RulesetError::Invalid(problems)) => {
+                return Err(ApiError::invalid_document("the ruleset document", problems))
+            }
+            Err(RulesetError::Data(e)) => {
+                // Checked documents build; anything left is the board or setup data itself.
+                return Err(ApiError::invalid_document(
+                    "the ruleset document",
+                    vec![warlog_rules::document::DocumentProblem {
+                        path: String::new(),
+                        message: e,
+                    }],
+                ));
+            }
+            Err(other) => Some(other.to_string()),
+        };
+    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
+    if let Some(first) = replayed(&client, &request).await? {
+        return Ok(answer(first, None));
+    }
+    let location = Some(format!("/v1/rulesets/{}", document.id));
+    let view = |revision: u64| RulesetPublishedView {
+        id: document.id.clone(),
+        revision,
+        hash: hash.clone(),
+        playable: not_playable.is_none(),
+        not_playable: not_playable.clone(),
+    };
+    let head = warlog_store::stream_head(&client, &stream).await?;
+    if let Some(latest) = known::find(&client, &document.id)
+        .await
+        .ok()
+        .filter(|latest| latest.hash == hash)
+    {
+        let revision = latest.revision.unwrap_or(0);
+        return Ok(HttpResponse::Ok()
+            .insert_header((
+                actix_web::http::header::LOCATION,
+                location.unwrap_or_default(),
+            ))
+            .json(view(revision)));
+    }
+    let expected = head.map_or(ExpectedVersion::NoStream, |h| {
+        ExpectedVersion::Exact(h.version)
+    });
+    let published = RulesetPublished {
+        hash: hash.clone(),
+        document: document.clone(),
+    };
+    let events = request.encode_with(&[published], RulesetPublished::encode)?;
+    let written = commit(
+        &state,
+        &mut client,
+        &request,
+        Append {
+            stream: &stream,
+            expected,
+            events: &events,
+            extra: Extra::None,
+            status: StatusCode::CREATED,
+        },
+        |outcome| {
+            let revision = outcome.events.last().map_or(1, |e| e.stream_version);
+            serde_json::to_value(view(revision)).map_err(corrupt)
+        },
+    )
+    .await?
+    .ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::VersionConflict,
+            format!(
+                "{} was revised by another upload at the same time; upload again",
+                document.id
+            ),
+        )
+    })?;
+    Ok(answer(written, location))
+}

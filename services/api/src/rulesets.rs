@@ -1,0 +1,148 @@
+//! Rulesets as the service knows them: the built-in documents, and uploaded ones kept as a
+//! `ruleset-<id>` stream with one `RulesetPublished` event per revision. A game created
+//! with a ruleset plays its latest revision and records that document's hash (and, for an
+//! upload, the document itself), so a later revision never changes it.
+
+use serde::{Deserialize, Serialize};
+use warlog_events::{EventDecodeError, EventType, StreamCategory, StreamId};
+use warlog_rules::document::{GameOptions, RulesetDocument};
+use warlog_rules::ruleset::{Ruleset, RulesetError};
+use warlog_store::catalog::list_streams;
+use warlog_store::{read_stream, GenericClient};
+
+use crate::error::{ApiError, ErrorCode};
+use crate::games::corrupt;
+
+/// The event type of a revision.
+pub const PUBLISHED: &str = "RulesetPublished";
+
+/// One revision of an uploaded ruleset.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RulesetPublished {
+    pub hash: String,
+    pub document: RulesetDocument,
+}
+
+impl RulesetPublished {
+    pub fn encode(&self) -> Result<(EventType, u32, serde_json::Value), EventDecodeError> {
+        let event_type = EventType::try_from(PUBLISHED.to_owned())
+            .map_err(|e| EventDecodeError::Payload(e.to_string()))?;
+        let payload =
+            serde_json::to_value(self).map_err(|e| EventDecodeError::Payload(e.to_string()))?;
+        Ok((event_type, 1, payload))
+    }
+}
+
+/// A ruleset document and where it comes from.
+#[derive(Debug, Clone)]
+pub struct KnownRuleset {
+    pub document: RulesetDocument,
+    pub hash: String,
+    /// The upload's revision (stream version); `None` for a built-in.
+    pub revision: Option<u64>,
+}
+
+impl KnownRuleset {
+    /// The engine's ruleset for a game with `options`, or why there is none.
+    pub fn playable(&self, options: &GameOptions) -> Result<&'static Ruleset, ApiError> {
+        let built = match self.revision {
+            None => Ruleset::builtin_with(&self.document.id, options),
+            Some(_) => Ruleset::uploaded(&self.document, options),
+        };
+        built.map_err(refusal)
+    }
+}
+
+/// An error naming why a ruleset cannot be played.
+pub fn refusal(error: RulesetError) -> ApiError {
+    match error {
+        RulesetError::Unknown(..) => ApiError::new(ErrorCode::RulesetNotFound, error.to_string()),
+        RulesetError::BoardRequired(_) => {
+            ApiError::new(ErrorCode::BoardRequired, error.to_string())
+        }
+        RulesetError::NotPlayable { .. } => {
+            ApiError::new(ErrorCode::RulesetNotPlayable, error.to_string())
+        }
+        RulesetError::Invalid(problems) => ApiError::invalid_document("options", problems),
+        RulesetError::Data(_) => ApiError::new(ErrorCode::Internal, error.to_string()),
+    }
+}
+
+/// The stream of an uploaded ruleset.
+pub fn stream_of(id: &str) -> Result<StreamId, ApiError> {
+    StreamId::of(StreamCategory::Ruleset, id)
+        .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))
+}
+
+/// A built-in ruleset, or the latest revision of an uploaded one.
+pub async fn find(client: &impl GenericClient, id: &str) -> Result<KnownRuleset, ApiError> {
+    if RulesetDocument::BUILTIN.contains(&id) {
+        let document = RulesetDocument::builtin(id).map_err(corrupt)?;
+        return Ok(KnownRuleset {
+            hash: document.hash(),
+            document,
+            revision: None,
+        });
+    }
+    let not_found = || {
+        ApiError::new(
+            ErrorCode::RulesetNotFound,
+            format!(
+                "no ruleset {id:?}; built in: {}, or one uploaded with POST /v1/rulesets",
+                RulesetDocument::BUILTIN.join(", ")
+            ),
+        )
+    };
+    let stream = stream_of(id).map_err(|_| not_found())?;
+    latest(client, &stream).await?.ok_or_else(not_found)
+}
+
+/// The latest revision in a ruleset stream.
+async fn latest(
+    client: &impl GenericClient,
+    stream: &StreamId,
+) -> Result<Option<KnownRuleset>, ApiError> {
+    let Some(head) = warlog_store::stream_head(client, stream).await? else {
+        return Ok(None);
+    };
+    let events = read_stream(client, stream, head.version, 1).await?;
+    let Some(event) = events.last() else {
+        return Ok(None);
+    };
+    let published: RulesetPublished =
+        serde_json::from_value(event.payload.clone()).map_err(corrupt)?;
+    Ok(Some(KnownRuleset {
+        hash: published.hash,
+        document: published.document,
+        revision: Some(event.stream_version),
+    }))
+}
+
+/// Every ruleset: the built-in ones, then the uploaded ones by id (their latest revision).
+pub async fn list(client: &impl GenericClient) -> Result<Vec<KnownRuleset>, ApiError> {
+    let mut known = RulesetDocument::BUILTIN
+        .iter()
+        .map(|id| {
+            let document = RulesetDocument::builtin(id).map_err(corrupt)?;
+            Ok(KnownRuleset {
+                hash: document.hash(),
+                document,
+                revision: None,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    let mut after: Option<StreamId> = None;
+    loop {
+        let page = list_streams(client, Some(StreamCategory::Ruleset), after.as_ref(), 500).await?;
+        for summary in &page {
+            let stream = StreamId::try_from(summary.stream_id.as_str()).map_err(corrupt)?;
+            if let Some(ruleset) = latest(client, &stream).await? {
+                known.push(ruleset);
+            }
+            after = Some(stream);
+        }
+        if page.len() < 500 {
+            return Ok(known);
+        }
+    }
+}
