@@ -223,7 +223,10 @@ pub(crate) async fn german_armour_takes<B: MessageBody>(
     .await;
 }
 
-async fn export<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> Vec<RecordedEvent> {
+pub(crate) async fn export<B: MessageBody>(
+    app: &impl TestApp<B>,
+    game: &str,
+) -> Vec<RecordedEvent> {
     let reply = call(
         app,
         get(&format!("/v1/games/{game}/events")).insert_header(("Accept", "application/x-ndjson")),
@@ -233,7 +236,7 @@ async fn export<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> Vec<Record
     warlog::audit::read_export(reply.body.as_ref()).expect("an export")
 }
 
-fn write_export(events: &[RecordedEvent]) -> std::path::PathBuf {
+pub(crate) fn write_export(events: &[RecordedEvent]) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("warlog-export-{}.ndjson", uuid::Uuid::new_v4()));
     let mut file = std::fs::File::create(&path).expect("a temp file");
     for event in events {

@@ -10,6 +10,7 @@ mod league;
 mod openapi;
 mod pages;
 mod projector;
+mod rulesets;
 mod store;
 mod tournaments;
 

@@ -203,7 +203,7 @@ pub async fn publish_ruleset(
     if let Some(first) = replayed(&client, &request).await? {
         return Ok(answer(first, None));
     }
-    let location = Some(format!("/v1/rulesets/{}", document.id));
+    let location = format!("/v1/rulesets/{}", document.id);
     let view = |revision: u64| RulesetPublishedView {
         id: document.id.clone(),
         revision,
@@ -211,23 +211,15 @@ pub async fn publish_ruleset(
         playable: not_playable.is_none(),
         not_playable: not_playable.clone(),
     };
-    let head = warlog_store::stream_head(&client, &stream).await?;
-    if let Some(latest) = known::find(&client, &document.id)
-        .await
-        .ok()
-        .filter(|latest| latest.hash == hash)
-    {
-        let revision = latest.revision.unwrap_or(0);
+    let latest = known::find(&client, &document.id).await.ok();
+    if let Some(same) = latest.as_ref().filter(|latest| latest.hash == hash) {
         return Ok(HttpResponse::Ok()
-            .insert_header((
-                actix_web::http::header::LOCATION,
-                location.unwrap_or_default(),
-            ))
-            .json(view(revision)));
+            .insert_header((actix_web::http::header::LOCATION, location))
+            .json(view(same.revision.unwrap_or(0))));
     }
-    let expected = head.map_or(ExpectedVersion::NoStream, |h| {
-        ExpectedVersion::Exact(h.version)
-    });
+    let expected = latest
+        .and_then(|latest| latest.revision)
+        .map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact);
     let published = RulesetPublished {
         hash: hash.clone(),
         document: document.clone(),
@@ -259,5 +251,5 @@ pub async fn publish_ruleset(
             ),
         )
     })?;
-    Ok(answer(written, location))
+    Ok(answer(written, Some(location)))
 }
