@@ -200,6 +200,26 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
     act(&app, &gm, &old, "end").await;
     let events = export(&app, &old).await;
     warlog::audit::run(&write_export(&events), None, false).expect("the old revision replays");
+
+    // Its points go to the uploaded ruleset's own ladder, not Cut-Throat's.
+    crate::league::project_league(&db).await;
+    let own = call(&app, get("/v1/leaderboards/points?ruleset=cheap-infantry")).await;
+    assert_eq!(own.status, StatusCode::OK, "{:?}", own.json());
+    assert_eq!(
+        own.json()["rows"].as_array().map(Vec::len),
+        Some(5),
+        "{:?}",
+        own.json()
+    );
+    let cut_throat = call(&app, get("/v1/leaderboards/points?ruleset=cutthroat")).await;
+    assert_eq!(
+        cut_throat.json()["rows"],
+        json!([]),
+        "{:?}",
+        cut_throat.json()
+    );
+    let unknown = call(&app, get("/v1/leaderboards/points?ruleset=no-such-rules")).await;
+    assert_problem(&unknown, StatusCode::NOT_FOUND, "ruleset-not-found");
 }
 
 #[actix_web::test]

@@ -519,8 +519,11 @@ async fn pin<'a>(
 ) -> Result<PinnedLadder<'a>, ApiError> {
     let ladder = ladder_of(ladder_name)?;
     let ruleset = params.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
-    warlog_rules::ruleset::Ruleset::builtin(ruleset)
-        .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
+    if !warlog_rules::document::RulesetDocument::BUILTIN.contains(&ruleset) {
+        // An uploaded ruleset has a ladder of its own: it must exist.
+        let client = state.store.pool().get().await.map_err(StoreError::from)?;
+        crate::rulesets::find(&client, ruleset).await?;
+    }
     let limit = params.limit.unwrap_or(50);
     if !(1..=200).contains(&limit) {
         return Err(ApiError::malformed(format!(
