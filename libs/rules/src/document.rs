@@ -126,8 +126,6 @@ pub enum VictoryRule {
     DirectorEnds,
     /// `power` wins by surviving to the end of `round` (AAP: Japan, 12).
     SurviveToRound { power: Power, round: u32 },
-    /// The highest zone points after `rounds` rounds (the "War" rules).
-    ZonePoints { rounds: u32 },
 }
 
 /// How places and ranking points come from a finished game.
@@ -850,22 +848,16 @@ impl Parts<'_> {
     }
 
     fn check_result(&self, r: &mut Reader) {
-        match self.victory {
-            Some(VictoryRule::SurviveToRound { power, round }) => {
-                if !self.seats(*power) {
-                    r.push(
-                        "/victory/power",
-                        format!("{power} is not in the turn order"),
-                    );
-                }
-                if *round == 0 {
-                    r.push("/victory/round", "round 1 or later");
-                }
+        if let Some(VictoryRule::SurviveToRound { power, round }) = self.victory {
+            if !self.seats(*power) {
+                r.push(
+                    "/victory/power",
+                    format!("{power} is not in the turn order"),
+                );
             }
-            Some(VictoryRule::ZonePoints { rounds: 0 }) => {
-                r.push("/victory/rounds", "at least 1 round");
+            if *round == 0 {
+                r.push("/victory/round", "round 1 or later");
             }
-            _ => {}
         }
         if let (Some(scoring), Some(order)) = (self.scoring, self.turn_order) {
             if scoring.points().len() != order.len() {

@@ -67,7 +67,7 @@ fn data(e: impl std::fmt::Display) -> RulesetError {
 
 impl RulesetDocument {
     /// The ids of the built-in rulesets.
-    pub const BUILTIN: [&'static str; 2] = ["cutthroat", "aap-historical"];
+    pub const BUILTIN: [&'static str; 3] = ["cutthroat", "aap-historical", "war"];
 
     /// A built-in ruleset's document.
     pub fn builtin(id: &str) -> Result<RulesetDocument, RulesetError> {
@@ -122,6 +122,30 @@ impl RulesetDocument {
                 },
                 options: Vec::new(),
             }),
+            "war" => {
+                let (turn_order, board) = Board::classic_document().map_err(data)?;
+                Ok(RulesetDocument {
+                    format: FORMAT,
+                    id: id.to_owned(),
+                    name: "War: home-cooked rules".to_owned(),
+                    sources: vec!["war-home-cooked-rules.txt".to_owned()],
+                    // Played on the Classic board; players take its five seats.
+                    turn_order,
+                    units: Catalogue::builtin_units("war").map_err(data)?,
+                    board: Some(board),
+                    // Each player rolls three starting zones on the "start zone" table.
+                    setup: Vec::new(),
+                    income: IncomeRule::PrintedValues,
+                    production: ProductionRule::ClassicComplexes,
+                    dice_tables: crate::war::dice_tables(),
+                    victory: VictoryRule::DirectorEnds,
+                    // Highest zone points first; the last takes the "Dan Quayle reward".
+                    scoring: ScoringRule::ZonePoints {
+                        points: vec![5, 3, 2, -1, -2],
+                    },
+                    options: Vec::new(),
+                })
+            }
             other => Err(RulesetError::Unknown(
                 other.to_owned(),
                 Self::BUILTIN.join(", "),
@@ -204,7 +228,6 @@ impl Ruleset {
         };
         let unplayed = match (&document.victory, &document.scoring) {
             (VictoryRule::SurviveToRound { .. }, _) => Some("its victory by survival"),
-            (VictoryRule::ZonePoints { .. }, _) => Some("its victory by zone points"),
             (_, ScoringRule::ZonePoints { .. }) => Some("scoring by zone points"),
             (_, ScoringRule::Survival { .. }) => Some("scoring by survival"),
             _ => None,

@@ -7,6 +7,7 @@
 //! and 19+ cannot come up, and the table says so rather than inventing a modifier.
 
 use crate::dice::{DiceSource, Die};
+use crate::document::{DiceTable, TableRow};
 
 /// Dice rolled for one table, and their total.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +184,92 @@ pub fn roll_parley(dice: &mut dyn DiceSource) -> (Die, Parley, Option<(Die, u32)
 
 /// Soldiers of militia and partisans in a non-player zone when a player tries to take it.
 pub const NPN_MILITIA: u32 = 2;
+
+impl WarUnit {
+    fn name(self, n: u32) -> String {
+        let name = match self {
+            WarUnit::Soldier => "soldier",
+            WarUnit::Tank => "tank",
+            WarUnit::AaGun => "AA gun",
+            WarUnit::Fighter => "fighter",
+            WarUnit::Bomber => "bomber",
+            WarUnit::Submarine => "submarine",
+            WarUnit::Transport => "transport",
+            WarUnit::Battleship => "battleship",
+            WarUnit::Carrier => "carrier",
+        };
+        format!("{n} {name}{}", if n == 1 { "" } else { "s" })
+    }
+}
+
+impl std::fmt::Display for Reinforcements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let units: Vec<String> = self.units.iter().map(|(u, n)| u.name(*n)).collect();
+        f.write_str(&units.join(", "))?;
+        if let Some(moves) = self.moves_up_to {
+            write!(f, ", then moves up to {moves} units and may attack")?;
+        }
+        Ok(())
+    }
+}
+
+/// A table as a ruleset document holds it: consecutive totals with the same result share
+/// a row.
+fn table(
+    name: &str,
+    dice: u8,
+    totals: std::ops::RangeInclusive<u8>,
+    result: impl Fn(u8) -> String,
+) -> DiceTable {
+    let mut rows: Vec<TableRow> = Vec::new();
+    for total in totals {
+        let text = result(total);
+        match rows.last_mut() {
+            Some(row) if row.result == text => row.to = total,
+            _ => rows.push(TableRow {
+                from: total,
+                to: total,
+                result: text,
+            }),
+        }
+    }
+    DiceTable {
+        name: name.to_owned(),
+        dice,
+        rows,
+    }
+}
+
+/// The War rules' tables, as the ruleset document holds them (the functions above are
+/// what a game rolls on; a test checks the two agree).
+pub fn dice_tables() -> Vec<DiceTable> {
+    let mut start = table("start zone", 3, 1..=18, |t| {
+        start_zone(t).unwrap_or("pick").to_owned()
+    });
+    start.rows.push(TableRow {
+        from: 19,
+        to: 255,
+        result: "pick".to_owned(),
+    });
+    vec![
+        start,
+        table("reinforcements", 3, 3..=18, |t| {
+            reinforcements(t).to_string()
+        }),
+        table("research", 1, 1..=6, |t| {
+            if t <= 2 {
+                "success: roll on technology"
+            } else {
+                "no result"
+            }
+            .to_owned()
+        }),
+        table("technology", 3, 3..=18, |t| format!("{:?}", technology(t))),
+        table("parley", 1, 1..=6, |t| {
+            Die::try_from(t).map_or_else(|_| String::new(), |d| format!("{:?}", parley(d)))
+        }),
+    ]
+}
 
 #[cfg(test)]
 mod tests;

@@ -129,3 +129,50 @@ fn a_table_roll_keeps_its_dice_and_their_total() {
         vec![6, 6, 6]
     );
 }
+
+#[test]
+fn the_documents_tables_hold_the_seeds_rows_and_agree_with_the_rolls() {
+    let tables = dice_tables();
+    let rows = |name: &str| {
+        tables
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+            .rows
+            .clone()
+    };
+    // The seed prints 19 start rows, 11 reinforcement rows, 10 technology rows, 6 parley rows.
+    assert_eq!(rows("start zone").len(), 19);
+    assert_eq!(rows("reinforcements").len(), 11);
+    assert_eq!(rows("technology").len(), 10);
+    assert_eq!(rows("parley").len(), 6);
+    let row_of = |name: &str, total: u8| {
+        rows(name)
+            .into_iter()
+            .find(|r| (r.from..=r.to).contains(&total))
+            .map(|r| r.result)
+            .unwrap_or_else(|| panic!("{name} {total}"))
+    };
+    for total in 3..=18 {
+        assert_eq!(
+            row_of("reinforcements", total),
+            reinforcements(total).to_string()
+        );
+        assert_eq!(
+            row_of("technology", total),
+            format!("{:?}", technology(total))
+        );
+        assert_eq!(
+            row_of("start zone", total),
+            start_zone(total).unwrap_or("pick")
+        );
+    }
+    assert_eq!(
+        row_of("reinforcements", 11),
+        "2 soldiers, then moves up to 4 units and may attack"
+    );
+    assert_eq!(row_of("start zone", 19), "pick");
+    let document = crate::document::RulesetDocument::builtin("war").expect("war");
+    assert_eq!(document.validate(), Ok(()));
+    assert_eq!(document.dice_tables, tables);
+}
