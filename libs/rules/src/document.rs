@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use crate::board::{normalise, BoardDocument, Power, TerritoryKind};
 use crate::capacity::Scenario;
 use crate::setup::PlaceDocument;
-use crate::units::{Domain, UnitDocument};
+use crate::units::{Ability, Domain, UnitDocument};
 
 /// The format version this build reads and writes.
 pub const FORMAT: u32 = 1;
@@ -483,6 +483,29 @@ impl RulesetDocument {
                 document
                     .options
                     .retain(|o| *o != GameOption::EnhancedRealism);
+                // Enhanced Realism, II: artillery, 4 IPC, 2/2, lifting one infantry each.
+                if !document
+                    .units
+                    .values()
+                    .any(|u| u.abilities.contains(&Ability::SupportsInfantry))
+                {
+                    document.units.insert(
+                        "ART".to_owned(),
+                        UnitDocument {
+                            name: "artillery".to_owned(),
+                            cost: 4,
+                            attack: 2,
+                            defense: 2,
+                            movement: 1,
+                            hit_points: 1,
+                            damaged_defense: None,
+                            domain: Domain::Land,
+                            transport_space: 2,
+                            carries: 0,
+                            abilities: vec![Ability::SupportsInfantry],
+                        },
+                    );
+                }
             } else {
                 problems.push(not_offered(self, GameOption::EnhancedRealism));
             }

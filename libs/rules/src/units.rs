@@ -39,6 +39,8 @@ pub enum Ability {
     HwvInflicts,
     /// Not counted towards an AAP heavy-weapons group (subs, aircraft, AA guns).
     HwvExempt,
+    /// Artillery: each attacking infantry paired with one attacks one higher.
+    SupportsInfantry,
 }
 
 /// A unit type's profile.

@@ -379,7 +379,7 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         &game,
         "russia",
         json!([{"type": "expand_complex", "territory": "Karelia"},
-               {"type": "purchase", "units": {"INF": 9, "FTR": 1}}]),
+               {"type": "purchase", "units": {"INF": 9, "FTR": 1, "ART": 1}}]),
     )
     .await;
     pass_until(&app, &gm, &game, 2, "russia", "Placement").await;
@@ -413,7 +413,7 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         &gm,
         &game,
         "russia",
-        json!([{"type": "place", "territory": "Russia", "units": {"INF": 8, "FTR": 1}},
+        json!([{"type": "place", "territory": "Russia", "units": {"INF": 8, "FTR": 1, "ART": 1}},
                {"type": "place", "territory": "Karelia", "units": {"INF": 1}}]),
     )
     .await;

@@ -621,6 +621,23 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
     }
 
+    /// Attacking infantry paired one to one with attacking artillery: each attacks one
+    /// higher (artillery support).
+    fn supported_infantry(&self) -> usize {
+        let Some(infantry) = self.cat().infantry() else {
+            return 0;
+        };
+        let (mut foot, mut guns) = (0, 0);
+        for unit in &self.attacker {
+            if unit.kind == infantry {
+                foot += 1;
+            } else if self.cat().get(unit.kind).has(Ability::SupportsInfantry) {
+                guns += 1;
+            }
+        }
+        foot.min(guns)
+    }
+
     /// How many dice a unit throws: heavy bombers throw three when attacking.
     fn dice_per_unit(&self, side: Side, unit: &Unit) -> usize {
         let heavy = side == Side::Attacker
@@ -764,18 +781,30 @@ impl<'b, 'c> Fight<'b, 'c> {
                 })
                 .collect(),
             // The attacker stops rolling once no defender is left to hit.
-            Step::AttackerColumn(column) if !self.defender.is_empty() => self
-                .attacker
-                .iter()
-                .filter(|u| !self.is_sub(u) && self.to_hit(Side::Attacker, u) == column)
-                .flat_map(|u| {
-                    let shot = Shot {
-                        unit: u.kind,
-                        to_hit: column,
-                    };
-                    std::iter::repeat_n(shot, self.dice_per_unit(Side::Attacker, u))
-                })
-                .collect(),
+            Step::AttackerColumn(column) if !self.defender.is_empty() => {
+                let supported = self.supported_infantry();
+                let mut lifted = 0;
+                self.attacker
+                    .iter()
+                    .filter(|u| !self.is_sub(u))
+                    .filter(|u| {
+                        let base = self.to_hit(Side::Attacker, u);
+                        if Some(u.kind) == self.cat().infantry() && lifted < supported {
+                            lifted += 1;
+                            base + 1 == column
+                        } else {
+                            base == column
+                        }
+                    })
+                    .flat_map(|u| {
+                        let shot = Shot {
+                            unit: u.kind,
+                            to_hit: column,
+                        };
+                        std::iter::repeat_n(shot, self.dice_per_unit(Side::Attacker, u))
+                    })
+                    .collect()
+            }
             Step::DefenderColumns => {
                 let firing = || self.defender.iter().chain(ctx.casualty_area.iter());
                 let mut shots = Vec::with_capacity(self.defender.len() + ctx.casualty_area.len());

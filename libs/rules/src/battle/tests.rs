@@ -737,3 +737,26 @@ mod exact {
         }
     }
 }
+
+#[test]
+fn artillery_lifts_one_attacking_infantry_each_to_two() {
+    let cat = catalogue("aap-historical");
+    let mut b = battle(&cat, BattleKind::Land, "1 art, 2 inf", "3 inf");
+    b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+    // Column 1: the unsupported infantry rolls 2, a miss. Column 2: the supported infantry
+    // and the artillery roll 2 and 2, two hits. The three defenders miss.
+    let log = fight(&b, &[2, 2, 2, 6, 6, 6]);
+    let attacker_hits: u32 = log.rounds[0]
+        .volleys
+        .iter()
+        .filter(|v| v.side == Side::Attacker)
+        .map(|v| v.hits)
+        .sum();
+    assert_eq!(attacker_hits, 2, "{:?}", log.rounds[0].volleys);
+    assert_eq!(log.defender_left.len(), 1);
+    // Without artillery, the same dice hit nothing: infantry attacks at 1.
+    let mut plain = battle(&cat, BattleKind::Land, "3 inf", "3 inf");
+    plain.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+    let log = fight(&plain, &[2, 2, 2, 6, 6, 6]);
+    assert_eq!(log.defender_left.len(), 3);
+}

@@ -101,6 +101,11 @@ fn enhanced_realism_becomes_the_games_income_and_production() {
     };
     let played = document.with_options(&options).expect("offered");
     assert_eq!(played.production, ProductionRule::IndustrialCapacity);
+    assert_eq!(
+        played.units["ART"].cost, 4,
+        "artillery comes with Enhanced Realism"
+    );
+    assert!(!document.units.contains_key("ART"));
     assert_eq!(played.turn_order, ALTERNATE_TURN_ORDER);
     assert_ne!(played.hash(), document.hash());
     let ruleset = Ruleset::install(played, options, false).expect("playable");
