@@ -546,6 +546,7 @@ mod tests {
             board: Board::classic().expect("board"),
             catalogue: &catalogue,
             economy: warlog_rules::game::Economy::CLASSIC,
+            special: &warlog_rules::game::CUT_THROAT_SPECIAL,
         };
         let setup = Setup::cut_throat().expect("setup");
         let mut state = GameState::start(rules, setup);

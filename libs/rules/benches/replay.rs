@@ -46,6 +46,7 @@ fn replay(c: &mut Criterion) {
         board: Board::classic().expect("board"),
         catalogue: &catalogue,
         economy: warlog_rules::game::Economy::CLASSIC,
+        special: &warlog_rules::game::CUT_THROAT_SPECIAL,
     };
     let setup = Setup::cut_throat().expect("setup");
     let log = long_game(rules, setup, 100_000);

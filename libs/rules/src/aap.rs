@@ -144,6 +144,81 @@ pub fn chinese_recruits(
     }
 }
 
+/// The catalogue code of a unit as the seed names it.
+pub fn unit_code(unit: &str) -> &'static str {
+    match unit {
+        "inf" => "INF",
+        "art" => "ART",
+        "arm" => "ARM",
+        "mar" => "MAR",
+        "ftr" => "FTR",
+        "bmr" => "BMB",
+        "trn" => "TRN",
+        "sub" => "SUB",
+        "des" => "DES",
+        "cv" => "AC",
+        "bb" => "BB",
+        // Yamato and Musashi.
+        _ => "BB3",
+    }
+}
+
+/// AAP Historical's rules beyond the Classic engine, as the ruleset document holds them:
+/// the reinforcement schedule, the IPC changes, the US mainland's growth, Hawaii's limited
+/// complex, no US complexes, and HWV.
+pub fn special_rules() -> crate::document::SpecialRules {
+    use crate::document::{
+        GrowingValue, LimitedComplex, PrintedValue, ReinforcementDocument, SpecialRules,
+    };
+    let reinforcements = AapPower::ORDER
+        .iter()
+        .flat_map(|power| (1..=3).map(move |round| (*power, round)))
+        .flat_map(|(power, round)| {
+            reinforcements(power, round)
+                .into_iter()
+                .map(move |arrival| ReinforcementDocument {
+                    power: power.power(),
+                    round,
+                    territory: arrival.at.to_owned(),
+                    units: arrival
+                        .units
+                        .iter()
+                        .map(|(unit, n)| format!("{n} {}", unit_code(unit)))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })
+        })
+        .collect();
+    SpecialRules {
+        combat_from_round: None,
+        heavy_weapons: true,
+        reinforcements,
+        printed_values: ["Manchuria", "Shantung", "Tsinghai", "Sinkiang", "Shansi"]
+            .iter()
+            .filter_map(|t| {
+                ipc_value(t).map(|ipc| PrintedValue {
+                    territory: (*t).to_owned(),
+                    ipc,
+                })
+            })
+            .collect(),
+        growing_values: vec![GrowingValue {
+            territory: US_MAINLAND.to_owned(),
+            base: us_mainland_value(0),
+            per_round: us_mainland_value(1) - us_mainland_value(0),
+        }],
+        limited_complexes: vec![LimitedComplex {
+            territory: HAWAII.to_owned(),
+            units: HAWAII_UNITS_PER_TURN,
+        }],
+        no_new_complexes: vec![crate::board::Power::UnitedStates],
+    }
+}
+
+/// The board names the seed's land-space list gives them ("US", "HAW").
+pub const US_MAINLAND: &str = "United States";
+pub const HAWAII: &str = "Hawaiian Isl";
+
 /// Heavy Weapons Fire Vulnerability.
 pub mod hwv {
     /// A group larger than this is vulnerable.

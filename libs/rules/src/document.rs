@@ -65,6 +65,79 @@ pub struct RulesetDocument {
     /// The options a game with this ruleset may be created with.
     #[serde(default)]
     pub options: Vec<GameOption>,
+    /// Rules beyond the Classic engine's, as data.
+    #[serde(default, skip_serializing_if = "SpecialRules::is_empty")]
+    pub special_rules: SpecialRules,
+}
+
+/// A variant's departures from the Classic engine, each as data.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SpecialRules {
+    /// The first round with combat (Cut-Throat: 2; default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat_from_round: Option<u32>,
+    /// AAP's Heavy Weapons Fire Vulnerability in every battle.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub heavy_weapons: bool,
+    /// Free units placed at the end of a power's turn in a round.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reinforcements: Vec<ReinforcementDocument>,
+    /// Printed values that differ from the board's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub printed_values: Vec<PrintedValue>,
+    /// Territories whose value grows each round: `base + per_round * round`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub growing_values: Vec<GrowingValue>,
+    /// Complexes that place at most `units` a turn, whoever holds them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limited_complexes: Vec<LimitedComplex>,
+    /// Powers that may not build industrial complexes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_new_complexes: Vec<Power>,
+}
+
+impl SpecialRules {
+    pub fn is_empty(&self) -> bool {
+        *self == SpecialRules::default()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ReinforcementDocument {
+    pub power: Power,
+    pub round: u32,
+    pub territory: String,
+    /// As `1 TRN, 1 SUB`.
+    pub units: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PrintedValue {
+    pub territory: String,
+    pub ipc: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GrowingValue {
+    pub territory: String,
+    pub base: u32,
+    pub per_round: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LimitedComplex {
+    pub territory: String,
+    pub units: u32,
 }
 
 /// What a power collects at the end of its turn.
@@ -124,8 +197,14 @@ pub struct TableRow {
 pub enum VictoryRule {
     /// The director ends the game (Cut-Throat: at the time limit).
     DirectorEnds,
-    /// `power` wins by surviving to the end of `round` (AAP: Japan, 12).
-    SurviveToRound { power: Power, round: u32 },
+    /// `power` wins by holding its capital to the end of `round` (AAP: Japan, 12), or by
+    /// taking `or_take`'s capital; its enemies win if it falls first.
+    SurviveToRound {
+        power: Power,
+        round: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        or_take: Option<Power>,
+    },
 }
 
 /// How places and ranking points come from a finished game.
@@ -333,7 +412,14 @@ const REQUIRED: [&str; 9] = [
     "victory",
     "scoring",
 ];
-const OPTIONAL: [&str; 5] = ["sources", "board", "setup", "dice_tables", "options"];
+const OPTIONAL: [&str; 6] = [
+    "sources",
+    "board",
+    "setup",
+    "dice_tables",
+    "options",
+    "special_rules",
+];
 
 impl RulesetDocument {
     /// Reads a document, reporting every problem with its path.
@@ -383,6 +469,10 @@ impl RulesetDocument {
             None => Some(Vec::new()),
             Some(v) => reader.list::<GameOption>(v, "/options"),
         };
+        let special_rules = match part("special_rules") {
+            None => Some(SpecialRules::default()),
+            Some(v) => reader.value::<SpecialRules>(v, "/special_rules"),
+        };
         let parts = Parts {
             format,
             id: id.as_deref(),
@@ -398,6 +488,7 @@ impl RulesetDocument {
             victory: victory.as_ref(),
             scoring: scoring.as_ref(),
             options: options.as_deref(),
+            special_rules: special_rules.as_ref(),
         };
         parts.check(&mut reader);
         match (
@@ -415,6 +506,7 @@ impl RulesetDocument {
             victory,
             scoring,
             options,
+            special_rules,
         ) {
             (
                 Some(format),
@@ -431,6 +523,7 @@ impl RulesetDocument {
                 Some(victory),
                 Some(scoring),
                 Some(options),
+                Some(special_rules),
             ) if reader.problems.is_empty() => Ok(RulesetDocument {
                 format,
                 id,
@@ -446,6 +539,7 @@ impl RulesetDocument {
                 victory,
                 scoring,
                 options,
+                special_rules,
             }),
             _ => Err(reader.problems),
         }
@@ -587,6 +681,7 @@ struct Parts<'a> {
     victory: Option<&'a VictoryRule>,
     scoring: Option<&'a ScoringRule>,
     options: Option<&'a [GameOption]>,
+    special_rules: Option<&'a SpecialRules>,
 }
 
 fn is_classic_five(turn_order: &[Power]) -> bool {
@@ -639,6 +734,77 @@ impl Parts<'_> {
             check_dice_tables(r, tables);
         }
         self.check_result(r);
+        if let Some(special) = self.special_rules {
+            self.check_special(r, special, names.as_ref());
+        }
+    }
+
+    /// A name a rule gives: it must be on the board, if there is one.
+    fn on_board(
+        &self,
+        r: &mut Reader,
+        names: Option<&BTreeMap<String, bool>>,
+        at: String,
+        name: &str,
+    ) {
+        if names.is_some_and(|n| !n.contains_key(&normalise(name))) {
+            r.push(at, format!("no territory or sea zone is called {name:?}"));
+        }
+    }
+
+    fn check_special(
+        &self,
+        r: &mut Reader,
+        special: &SpecialRules,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
+        const AT: &str = "/special_rules";
+        if special.combat_from_round == Some(0) {
+            r.push(format!("{AT}/combat_from_round"), "round 1 or later");
+        }
+        for (i, arrival) in special.reinforcements.iter().enumerate() {
+            let at = format!("{AT}/reinforcements/{i}");
+            if !self.seats(arrival.power) {
+                r.push(
+                    format!("{at}/power"),
+                    format!("{} is not in the turn order", arrival.power),
+                );
+            }
+            if arrival.round == 0 {
+                r.push(format!("{at}/round"), "round 1 or later");
+            }
+            self.on_board(r, names, format!("{at}/territory"), &arrival.territory);
+            if let Some(codes) = self.unit_codes {
+                for (part, count, code) in army_parts(&arrival.units) {
+                    if count.is_none() || !codes.contains(code) {
+                        r.push(
+                            format!("{at}/units"),
+                            format!("{part:?} is not `<count> <unit>` of a unit in /units"),
+                        );
+                    }
+                }
+            }
+        }
+        for (i, change) in special.printed_values.iter().enumerate() {
+            let at = format!("{AT}/printed_values/{i}/territory");
+            self.on_board(r, names, at, &change.territory);
+        }
+        for (i, growing) in special.growing_values.iter().enumerate() {
+            let at = format!("{AT}/growing_values/{i}/territory");
+            self.on_board(r, names, at, &growing.territory);
+        }
+        for (i, limited) in special.limited_complexes.iter().enumerate() {
+            let at = format!("{AT}/limited_complexes/{i}/territory");
+            self.on_board(r, names, at, &limited.territory);
+        }
+        for (i, power) in special.no_new_complexes.iter().enumerate() {
+            if !self.seats(*power) {
+                r.push(
+                    format!("{AT}/no_new_complexes/{i}"),
+                    format!("{power} is not in the turn order"),
+                );
+            }
+        }
     }
 
     fn check_turn_order(&self, r: &mut Reader, order: &[Power]) {
@@ -806,24 +972,15 @@ impl Parts<'_> {
             let (Some(units), Some(codes)) = (self.units, self.unit_codes) else {
                 continue;
             };
-            for part in place
-                .units
-                .split(',')
-                .map(str::trim)
-                .filter(|p| !p.is_empty())
-            {
-                let (count, code) = part.split_once(char::is_whitespace).unwrap_or(("1", part));
-                let unit = units.get(code.trim());
-                if count.trim().parse::<u32>().is_err() {
+            for (part, count, code) in army_parts(&place.units) {
+                let unit = units.get(code);
+                if count.is_none() {
                     r.push(
                         format!("{at}/units"),
                         format!("{part:?} is not `<count> <unit>`"),
                     );
-                } else if !codes.contains(code.trim()) {
-                    r.push(
-                        format!("{at}/units"),
-                        format!("no unit {:?} in /units", code.trim()),
-                    );
+                } else if !codes.contains(code) {
+                    r.push(format!("{at}/units"), format!("no unit {code:?} in /units"));
                 } else if let (Some(unit), Some(false)) = (unit, sea) {
                     if unit.domain == Domain::Sea {
                         r.push(
@@ -871,12 +1028,22 @@ impl Parts<'_> {
     }
 
     fn check_result(&self, r: &mut Reader) {
-        if let Some(VictoryRule::SurviveToRound { power, round }) = self.victory {
-            if !self.seats(*power) {
-                r.push(
-                    "/victory/power",
-                    format!("{power} is not in the turn order"),
-                );
+        if let Some(VictoryRule::SurviveToRound {
+            power,
+            round,
+            or_take,
+        }) = self.victory
+        {
+            for (field, power) in [("power", Some(power)), ("or_take", or_take.as_ref())] {
+                if power.is_some_and(|p| !self.seats(*p)) {
+                    r.push(
+                        format!("/victory/{field}"),
+                        format!(
+                            "{} is not in the turn order",
+                            power.copied().unwrap_or(Power::Japan)
+                        ),
+                    );
+                }
             }
             if *round == 0 {
                 r.push("/victory/round", "round 1 or later");
@@ -895,6 +1062,18 @@ impl Parts<'_> {
             }
         }
     }
+}
+
+/// The parts of an army as `3 INF, 1 ARM` writes it: each part, its count (if a number)
+/// and its code.
+fn army_parts(text: &str) -> impl Iterator<Item = (&str, Option<u32>, &str)> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|part| {
+            let (count, code) = part.split_once(char::is_whitespace).unwrap_or(("1", part));
+            (part, count.trim().parse().ok(), code.trim())
+        })
 }
 
 fn check_units(r: &mut Reader, units: &BTreeMap<String, UnitDocument>) {

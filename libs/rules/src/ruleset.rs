@@ -10,9 +10,9 @@ use std::sync::{Mutex, OnceLock};
 use crate::board::{Board, Power};
 use crate::document::{
     DocumentProblem, GameOption, GameOptions, IncomeRule, ProductionRule, RulesetDocument,
-    ScoringRule, VictoryRule, FORMAT,
+    ScoringRule, SpecialRules, VictoryRule, FORMAT,
 };
-use crate::game::{Economy, GameState, Rules};
+use crate::game::{Arrival, Economy, GameState, Rules, Special, Survival};
 use crate::scoring::PointsTable;
 use crate::setup::Setup;
 use crate::units::Catalogue;
@@ -30,6 +30,7 @@ pub struct Ruleset {
     pub setup: Setup,
     pub points: PointsTable,
     pub economy: Economy,
+    pub special: Special,
     /// The options the document was played with (already applied to it).
     pub options: GameOptions,
     /// Uploaded, not built in: a game's log carries its document whole.
@@ -94,6 +95,11 @@ impl RulesetDocument {
                         points: vec![5, 3, 2, -1, -2],
                     },
                     options: vec![GameOption::EnhancedRealism, GameOption::AlternateTurnOrder],
+                    // "No combat in the first round."
+                    special_rules: SpecialRules {
+                        combat_from_round: Some(2),
+                        ..SpecialRules::default()
+                    },
                 })
             }
             "aap-historical" => Ok(RulesetDocument {
@@ -115,12 +121,14 @@ impl RulesetDocument {
                 victory: VictoryRule::SurviveToRound {
                     power: Power::Japan,
                     round: 12,
+                    or_take: Some(Power::UnitedStates),
                 },
                 // The seed gives no ranking points: these are the association's table.
                 scoring: ScoringRule::Survival {
                     points: vec![5, 3, 2, -1, -2],
                 },
                 options: Vec::new(),
+                special_rules: crate::aap::special_rules(),
             }),
             "war" => {
                 let (turn_order, board) = Board::classic_document().map_err(data)?;
@@ -144,6 +152,7 @@ impl RulesetDocument {
                         points: vec![5, 3, 2, -1, -2],
                     },
                     options: Vec::new(),
+                    special_rules: SpecialRules::default(),
                 })
             }
             other => Err(RulesetError::Unknown(
@@ -152,6 +161,55 @@ impl RulesetDocument {
             )),
         }
     }
+}
+
+/// The document's special rules, by the board's and catalogue's ids.
+fn special(
+    document: &RulesetDocument,
+    board: &Board,
+    catalogue: &Catalogue,
+) -> Result<Special, RulesetError> {
+    let rules = &document.special_rules;
+    let place = |name: &str| board.id(name).map_err(data);
+    Ok(Special {
+        combat_from_round: rules.combat_from_round.unwrap_or(1),
+        heavy_weapons: rules.heavy_weapons,
+        reinforcements: rules
+            .reinforcements
+            .iter()
+            .map(|r| {
+                Ok(Arrival {
+                    power: r.power,
+                    round: r.round,
+                    territory: place(&r.territory)?,
+                    units: crate::battle::Battle::army(catalogue, &r.units).map_err(data)?,
+                })
+            })
+            .collect::<Result<_, RulesetError>>()?,
+        growing_values: rules
+            .growing_values
+            .iter()
+            .map(|g| Ok((place(&g.territory)?, g.base, g.per_round)))
+            .collect::<Result<_, RulesetError>>()?,
+        limited_complexes: rules
+            .limited_complexes
+            .iter()
+            .map(|l| Ok((place(&l.territory)?, l.units)))
+            .collect::<Result<_, RulesetError>>()?,
+        no_new_complexes: rules.no_new_complexes.iter().copied().collect(),
+        survival: match document.victory {
+            VictoryRule::SurviveToRound {
+                power,
+                round,
+                or_take,
+            } => Some(Survival {
+                power,
+                round,
+                or_take,
+            }),
+            VictoryRule::DirectorEnds => None,
+        },
+    })
 }
 
 fn installed() -> &'static Mutex<HashMap<String, &'static Ruleset>> {
@@ -227,10 +285,13 @@ impl Ruleset {
             return Err(RulesetError::BoardRequired(document.id.clone()));
         };
         let unplayed = match (&document.victory, &document.scoring) {
-            (VictoryRule::SurviveToRound { .. }, _) => Some("its victory by survival"),
             (_, ScoringRule::ZonePoints { .. }) => Some("scoring by zone points"),
-            (_, ScoringRule::Survival { .. }) => Some("scoring by survival"),
-            _ => None,
+            (VictoryRule::SurviveToRound { .. }, ScoringRule::Survival { .. })
+            | (VictoryRule::DirectorEnds, ScoringRule::PercentIpcGain { .. }) => None,
+            (VictoryRule::SurviveToRound { .. }, _) => {
+                Some("a victory by survival scored other than by survival")
+            }
+            (_, ScoringRule::Survival { .. }) => Some("scoring by survival without its victory"),
         };
         if let Some(what) = unplayed {
             return Err(RulesetError::NotPlayable {
@@ -238,11 +299,24 @@ impl Ruleset {
                 what: format!("the engine does not play {what} yet"),
             });
         }
+        // The ruleset's own printed values (AAP's IPC changes) replace the board's.
+        let mut board_document = board_document.clone();
+        for change in &document.special_rules.printed_values {
+            let name = crate::board::normalise(&change.territory);
+            for territory in board_document
+                .territories
+                .iter_mut()
+                .filter(|t| crate::board::normalise(&t.name) == name)
+            {
+                territory.ipc = change.ipc;
+            }
+        }
         let board =
-            Board::from_document(document.turn_order.clone(), board_document).map_err(data)?;
+            Board::from_document(document.turn_order.clone(), &board_document).map_err(data)?;
         let catalogue =
             Catalogue::from_units(&document.id, &document.name, &document.units).map_err(data)?;
         let setup = Setup::from_places(&document.setup, &board, &catalogue).map_err(data)?;
+        let special = special(&document, &board, &catalogue)?;
         Ok(Ruleset {
             id: document.id.clone(),
             name: document.name.clone(),
@@ -252,6 +326,7 @@ impl Ruleset {
                 income: document.income,
                 production: document.production,
             },
+            special,
             board,
             catalogue,
             setup,
@@ -266,6 +341,7 @@ impl Ruleset {
             board: &self.board,
             catalogue: &self.catalogue,
             economy: self.economy,
+            special: &self.special,
         }
     }
 

@@ -199,6 +199,27 @@ pub fn placements<P: Clone>(
     results: &[(P, u32, u32)],
     points: &PointsTable,
 ) -> Result<Vec<Placement<P>>, ScoringError> {
+    ranked(results, points, |_, gain| gain)
+}
+
+/// Places a side's powers by the game's outcome: the winners (`won`) share the first
+/// places, the others the rest (AAP Historical's survival victory). Gains are reported
+/// but do not order.
+pub fn placements_by_side<P: Clone>(
+    results: &[(P, u32, u32)],
+    won: &[bool],
+    points: &PointsTable,
+) -> Result<Vec<Placement<P>>, ScoringError> {
+    ranked(results, points, |i, _| won.get(i).copied().unwrap_or(false))
+}
+
+/// Places powers by `key` (of each one's index and percent gain), highest first; equal
+/// keys share the places they span and split their points.
+fn ranked<P: Clone, K: Ord + Copy>(
+    results: &[(P, u32, u32)],
+    points: &PointsTable,
+    key: impl Fn(usize, Fraction) -> K,
+) -> Result<Vec<Placement<P>>, ScoringError> {
     if results.len() != points.places() {
         return Err(ScoringError::PlaceCount {
             places: points.places(),
@@ -207,28 +228,25 @@ pub fn placements<P: Clone>(
     }
     let mut scored = results
         .iter()
-        .map(|(power, initial, final_count)| {
-            Ok((
-                power.clone(),
-                *initial,
-                *final_count,
-                percent_gain(*initial, *final_count)?,
-            ))
+        .enumerate()
+        .map(|(i, (power, initial, final_count))| {
+            let gain = percent_gain(*initial, *final_count)?;
+            Ok((power.clone(), *initial, *final_count, gain, key(i, gain)))
         })
         .collect::<Result<Vec<_>, ScoringError>>()?;
     // A stable sort keeps the input order among equals, so output order is deterministic.
-    scored.sort_by_key(|s| std::cmp::Reverse(s.3));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.4));
     let mut placed = Vec::with_capacity(scored.len());
     let mut start = 0;
     while start < scored.len() {
-        let gain = scored[start].3;
+        let rank = scored[start].4;
         let end = scored[start..]
             .iter()
-            .position(|s| s.3 != gain)
+            .position(|s| s.4 != rank)
             .map_or(scored.len(), |offset| start + offset);
         let span = end - start;
         let each = points.shared(start + 1, span);
-        for (power, initial, final_count, gain) in scored[start..end].iter().cloned() {
+        for (power, initial, final_count, gain, _) in scored[start..end].iter().cloned() {
             placed.push(Placement {
                 power,
                 initial_ipc: initial,

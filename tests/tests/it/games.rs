@@ -153,6 +153,25 @@ async fn version<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> u64 {
         .expect("a version")
 }
 
+/// Orders for `power`, as sent.
+pub(crate) async fn send_orders<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+    power: &str,
+    orders: &Value,
+) -> Reply {
+    call(
+        app,
+        post(
+            &format!("/v1/games/{game}/orders"),
+            token,
+            &json!({"power": power, "orders": orders}),
+        ),
+    )
+    .await
+}
+
 /// Orders for `power`; panics unless accepted.
 pub(crate) async fn order<B: MessageBody>(
     app: &impl TestApp<B>,
@@ -161,15 +180,7 @@ pub(crate) async fn order<B: MessageBody>(
     power: &str,
     orders: Value,
 ) -> Value {
-    let reply = call(
-        app,
-        post(
-            &format!("/v1/games/{game}/orders"),
-            token,
-            &json!({"power": power, "orders": orders}),
-        ),
-    )
-    .await;
+    let reply = send_orders(app, token, game, power, &orders).await;
     assert_eq!(
         reply.status,
         StatusCode::OK,

@@ -11,8 +11,8 @@ use warlog_api::{AppState, Telemetry};
 use warlog_tests::TestDb;
 
 use crate::games::{
-    act, app, assert_problem, call, export, get, order, pass_until, post, token, write_export,
-    TestApp,
+    act, app, assert_problem, call, export, get, order, pass_until, post, send_orders, token,
+    write_export, TestApp,
 };
 
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
@@ -37,6 +37,30 @@ async fn new_game<B: actix_web::body::MessageBody>(
     body: Value,
 ) -> crate::games::Reply {
     call(app, post("/v1/games", gm, &body)).await
+}
+
+/// Orders that must be refused as breaking a rule; the problem.
+async fn refused<B: actix_web::body::MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+    power: &str,
+    orders: Value,
+) -> Value {
+    let reply = send_orders(app, token, game, power, &orders).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "rule-violation");
+    reply.json()
+}
+
+/// A new game of `ruleset` for the five players; its id.
+async fn created_game<B: actix_web::body::MessageBody>(
+    app: &impl TestApp<B>,
+    gm: &str,
+    body: Value,
+) -> String {
+    let created = new_game(app, gm, body).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.json());
+    created.json()["game_id"].as_str().expect("id").to_owned()
 }
 
 async fn stream_length<B: actix_web::body::MessageBody>(
@@ -139,14 +163,12 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
         (StatusCode::OK, json!(1))
     );
 
-    let old = new_game(
+    let old = created_game(
         &app,
         &gm,
         json!({"ruleset": "cheap-infantry", "players": PLAYERS}),
     )
     .await;
-    assert_eq!(old.status, StatusCode::CREATED, "{:?}", old.json());
-    let old = old.json()["game_id"].as_str().expect("id").to_owned();
 
     document["units"]["INF"]["cost"] = json!(4);
     let second = upload(&app, &director, &document).await;
@@ -155,13 +177,12 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
     let listed = call(&app, get("/v1/rulesets/cheap-infantry")).await.json();
     assert_eq!(listed["revision"], 2);
     assert_eq!(listed["origin"], "uploaded");
-    let new = new_game(
+    let new = created_game(
         &app,
         &gm,
         json!({"ruleset": "cheap-infantry", "players": PLAYERS}),
     )
     .await;
-    let new = new.json()["game_id"].as_str().expect("id").to_owned();
 
     // Russia buys 4 infantry in each: 8 IPC in the old game, 16 in the new.
     for (game, cost) in [(&old, 8), (&new, 16)] {
@@ -169,13 +190,6 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
         let before = call(&app, get(&format!("/v1/games/{game}/board")))
             .await
             .json();
-        let treasury = |board: &Value| {
-            board["powers"]
-                .as_array()
-                .and_then(|p| p.iter().find(|x| x["power"] == "russia"))
-                .and_then(|p| p["treasury"].as_u64())
-                .expect("russia")
-        };
         order(
             &app,
             &gm,
@@ -187,7 +201,11 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
         let after = call(&app, get(&format!("/v1/games/{game}/board")))
             .await
             .json();
-        assert_eq!(treasury(&before) - treasury(&after), cost, "game {game}");
+        assert_eq!(
+            treasury(&before, "russia") - treasury(&after, "russia"),
+            cost,
+            "game {game}"
+        );
     }
 
     // The old game's export carries its document whole: the offline audit replays it.
@@ -346,15 +364,13 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         .as_str()
         .is_some_and(|d| d.contains("fog_of_war")));
 
-    let created = new_game(
+    let game = created_game(
         &app,
         &gm,
         json!({"ruleset": "cutthroat", "players": PLAYERS, "options": {
             "enhanced_realism": {"scenario": "all_tripled"}, "alternate_turn_order": true}}),
     )
     .await;
-    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.json());
-    let game = created.json()["game_id"].as_str().expect("id").to_owned();
     let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     assert_eq!(
         view["turn"], "united-states",
@@ -366,12 +382,7 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
     let board = call(&app, get(&format!("/v1/games/{game}/board")))
         .await
         .json();
-    let russia = board["powers"]
-        .as_array()
-        .and_then(|p| p.iter().find(|x| x["power"] == "russia"))
-        .expect("russia")
-        .clone();
-    assert_eq!(russia["treasury"], 24 + 3 * 24, "{russia}");
+    assert_eq!(treasury(&board, "russia"), 24 + 3 * 24);
 
     order(
         &app,
@@ -388,18 +399,14 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         ("Russia", json!({"INF": 9})),
         ("Karelia", json!({"FTR": 1})),
     ] {
-        let refused = call(
+        let problem = refused(
             &app,
-            post(
-                &format!("/v1/games/{game}/orders"),
-                &gm,
-                &json!({"power": "russia", "orders": [
-                    {"type": "place", "territory": territory, "units": units}]}),
-            ),
+            &gm,
+            &game,
+            "russia",
+            json!([{"type": "place", "territory": territory, "units": units}]),
         )
         .await;
-        assert_problem(&refused, StatusCode::UNPROCESSABLE_ENTITY, "rule-violation");
-        let problem = refused.json();
         assert_eq!(problem["violation"], "beyond-capacity", "{problem}");
         assert!(problem["rule"]
             .as_str()
@@ -438,4 +445,174 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         "a built-in is not copied"
     );
     warlog::audit::run(&write_export(&events), None, false).expect("the export passes the audit");
+}
+
+/// A power's treasury on a board view.
+fn treasury(board: &Value, power: &str) -> u64 {
+    board["powers"]
+        .as_array()
+        .and_then(|p| p.iter().find(|x| x["power"] == power))
+        .and_then(|p| p["treasury"].as_u64())
+        .unwrap_or_else(|| panic!("{power} in {board}"))
+}
+
+/// How many `unit` of `power` stand in `place` on a board view.
+fn units_in(board: &Value, place: &str, power: &str, unit: &str) -> u64 {
+    board["places"]
+        .as_array()
+        .and_then(|p| p.iter().find(|x| x["name"] == place))
+        .and_then(|p| p["units"].as_array())
+        .map(|units| {
+            units
+                .iter()
+                .filter(|u| u["power"] == power && u["unit"] == unit)
+                .filter_map(|u| u["count"].as_u64())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[actix_web::test]
+async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_and_passes_the_audit(
+) {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let gm = token(&db, "gus", Role::Gm).await;
+
+    // The director uploads the board (and its setup) into AAP Historical's document.
+    let fixture: Value =
+        serde_json::from_str(include_str!("../../fixtures/aap-test-board.json")).expect("fixture");
+    let reply = call(&app, get("/v1/rulesets/aap-historical/document")).await;
+    let mut document = reply.json();
+    document["id"] = json!("aap-pacific");
+    document["board"] = fixture["board"].clone();
+    document["setup"] = fixture["setup"].clone();
+    let uploaded = upload(&app, &director, &document).await;
+    assert_eq!(
+        uploaded.status,
+        StatusCode::CREATED,
+        "{:?}",
+        uploaded.json()
+    );
+    assert_eq!(uploaded.json()["playable"], true, "{:?}", uploaded.json());
+
+    let game = created_game(
+        &app,
+        &gm,
+        json!({"ruleset": "aap-pacific", "players": PLAYERS}),
+    )
+    .await;
+    let board_at = |game: String| {
+        let app = &app;
+        async move {
+            call(app, get(&format!("/v1/games/{game}/board")))
+                .await
+                .json()
+        }
+    };
+    let board = board_at(game.clone()).await;
+    assert_eq!(board["turn"], "japan", "Japan plays first");
+    assert_eq!(
+        treasury(&board, "united-states"),
+        12,
+        "10 for the mainland, 2 for the rest"
+    );
+
+    // Round 1 passes: Japan's free units arrive at SZ 36; the US mainland is worth 20.
+    pass_until(&app, &gm, &game, 2, "japan", "Repairs").await;
+    let board = board_at(game.clone()).await;
+    for (unit, count) in [("TRN", 2), ("SUB", 1), ("DES", 1), ("FTR", 3)] {
+        assert_eq!(
+            units_in(&board, "SZ 36", "japan", unit),
+            count,
+            "{unit} at SZ 36"
+        );
+    }
+    assert_eq!(
+        units_in(&board, "SZ 3", "united-states", "AC"),
+        1,
+        "the US's turn-1 carrier"
+    );
+    assert_eq!(treasury(&board, "united-states"), 12 + 22);
+
+    // The US builds no complexes; Hawaii's limited complex places two units a turn.
+    pass_until(&app, &gm, &game, 2, "united-states", "Purchase").await;
+    let complex = refused(
+        &app,
+        &gm,
+        &game,
+        "united-states",
+        json!([{"type": "purchase", "units": {"INF": 3, "IC": 1}}]),
+    )
+    .await;
+    assert_eq!(complex["violation"], "no-new-complexes");
+    order(
+        &app,
+        &gm,
+        &game,
+        "united-states",
+        json!([{"type": "purchase", "units": {"INF": 3}}]),
+    )
+    .await;
+    pass_until(&app, &gm, &game, 2, "united-states", "Placement").await;
+    let version = call(&app, get(&format!("/v1/games/{game}"))).await.json()["version"].clone();
+    for (territory, units, violation) in [
+        ("Hawaiian Isl", json!({"INF": 3}), "production-limit"),
+        ("Philippines", json!({"INF": 1}), "no-factory"),
+    ] {
+        let problem = refused(
+            &app,
+            &gm,
+            &game,
+            "united-states",
+            json!([{"type": "place", "territory": territory, "units": units}]),
+        )
+        .await;
+        assert_eq!(problem["violation"], violation, "{problem}");
+    }
+    let unchanged = call(&app, get(&format!("/v1/games/{game}"))).await.json()["version"].clone();
+    assert_eq!(unchanged, version);
+    order(
+        &app,
+        &gm,
+        &game,
+        "united-states",
+        json!([{"type": "place", "territory": "Hawaiian Isl", "units": {"INF": 2}},
+               {"type": "place", "territory": "United States", "units": {"INF": 1}},
+               {"type": "end_phase"}, {"type": "end_phase"}]),
+    )
+    .await;
+    let board = board_at(game.clone()).await;
+    assert_eq!(
+        treasury(&board, "united-states"),
+        12 + 22 - 9 + 32,
+        "3 INF bought, then 32 of income"
+    );
+
+    // Ended in round 3, before Japan has lasted through round 12: the Allies win, sharing
+    // the first four places.
+    let ended = act(&app, &gm, &game, "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
+        .await
+        .json();
+    let rows = placements["placements"].as_array().expect("rows");
+    let japan = rows.iter().find(|r| r["power"] == "japan").expect("japan");
+    assert_eq!(japan["place"], 5, "{placements}");
+    assert!(
+        rows.iter()
+            .filter(|r| r["power"] != "japan")
+            .all(|r| r["place"] == 1 && r["points"] == "9/4"),
+        "{placements}"
+    );
+    let events = export(&app, &game).await;
+    assert!(events[0].payload["ruleset_document"]["board"].is_object());
+    warlog::audit::run(&write_export(&events), None, false).expect("the export passes the audit");
+
+    crate::league::project_league(&db).await;
+    let ladder = call(&app, get("/v1/leaderboards/points?ruleset=aap-pacific"))
+        .await
+        .json();
+    assert_eq!(ladder["rows"].as_array().map(Vec::len), Some(5), "{ladder}");
 }

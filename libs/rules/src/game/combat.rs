@@ -145,6 +145,7 @@ pub(super) fn decide_battle(
         BattleKind::Land
     };
     let mut battle = Battle::new(rules.catalogue, kind);
+    battle.heavy_weapons = rules.special.heavy_weapons;
     let mut attacker_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
     let mut defender_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
     // Cargo does not fight at sea.

@@ -373,7 +373,7 @@ pub(super) fn apply_ended(rules: Rules<'_>, state: &mut GameState, ended: &Agree
 /// Fronts between the power to move and a former partner become its battles, during its
 /// combat movement (never in the first round).
 pub(super) fn open_fronts(state: &mut GameState, rules: Rules<'_>) {
-    if !state.combat_allowed() || !matches!(state.phase, Phase::CombatMove | Phase::Battles) {
+    if !state.combat_allowed(rules) || !matches!(state.phase, Phase::CombatMove | Phase::Battles) {
         return;
     }
     let power = state.power(rules.board);

@@ -23,6 +23,40 @@ fn multiplier(rules: Rules<'_>, state: &GameState, power: Power) -> Option<u32> 
 /// What `power` collects at the end of its turn. Bombing losses are not subtracted here:
 /// the engine takes them from the treasury when the raid is flown.
 pub(super) fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+    base_income(rules, state, power) + growth(rules, state, power)
+}
+
+/// What the ruleset's growing values add this round to the printed values held.
+fn growth(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+    rules
+        .special
+        .growing_values
+        .iter()
+        .filter(|(territory, _, _)| state.holder[territory.index()] == Some(power))
+        .map(|(territory, base, per_round)| {
+            (base + per_round * state.round).saturating_sub(rules.board.get(*territory).ipc)
+        })
+        .sum()
+}
+
+/// Free units due at the end of `power`'s turn this round.
+pub(super) fn reinforcements(rules: Rules<'_>, state: &GameState, power: Power) -> Vec<GameEvent> {
+    rules
+        .special
+        .reinforcements
+        .iter()
+        .filter(|a| a.power == power && a.round == state.round)
+        .map(|a| GameEvent::ReinforcementsArrived {
+            power,
+            territory: a.territory,
+            units: a.units.clone(),
+            lost: !rules.board.get(a.territory).sea
+                && state.holder[a.territory.index()] != Some(power),
+        })
+        .collect()
+}
+
+fn base_income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
     let Some(multiplier) = multiplier(rules, state, power) else {
         return state.ipc_count(rules.board, power);
     };

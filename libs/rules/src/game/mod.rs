@@ -202,6 +202,14 @@ pub enum GameEvent {
         units: Vec<(UnitTypeId, u32)>,
     },
     /// An application for a war loan: the die and what it granted (0: refused).
+    /// Free units of the ruleset's schedule, at the end of the power's turn; `lost` when
+    /// the place is land the power no longer holds.
+    ReinforcementsArrived {
+        power: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+        lost: bool,
+    },
     /// Enhanced Realism: a complex's capacity grew by one.
     ComplexExpanded {
         power: Power,
@@ -482,7 +490,55 @@ pub struct Rules<'a> {
     pub board: &'a Board,
     pub catalogue: &'a Catalogue,
     pub economy: Economy,
+    pub special: &'a Special,
 }
+
+/// A ruleset's special rules (its document's `special_rules` and survival victory),
+/// resolved against its board and catalogue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Special {
+    pub combat_from_round: u32,
+    pub heavy_weapons: bool,
+    pub reinforcements: Vec<Arrival>,
+    /// (territory, base, per round): the value during round `r` is `base + per_round * r`.
+    pub growing_values: Vec<(TerritoryId, u32, u32)>,
+    pub limited_complexes: BTreeMap<TerritoryId, u32>,
+    pub no_new_complexes: BTreeSet<Power>,
+    pub survival: Option<Survival>,
+}
+
+/// Free units for `power` at the end of its turn in `round`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrival {
+    pub power: Power,
+    pub round: u32,
+    pub territory: TerritoryId,
+    pub units: Vec<(UnitTypeId, u32)>,
+}
+
+/// `power` wins by holding its capital to the end of `round`, or by taking `or_take`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Survival {
+    pub power: Power,
+    pub round: u32,
+    pub or_take: Option<Power>,
+}
+
+impl Special {
+    /// Cut-Throat's: no combat in the first round, nothing else.
+    pub const CUT_THROAT: Special = Special {
+        combat_from_round: 2,
+        heavy_weapons: false,
+        reinforcements: Vec::new(),
+        growing_values: Vec::new(),
+        limited_complexes: BTreeMap::new(),
+        no_new_complexes: BTreeSet::new(),
+        survival: None,
+    };
+}
+
+/// Cut-Throat's special rules, for code that plays Cut-Throat without a ruleset.
+pub static CUT_THROAT_SPECIAL: Special = Special::CUT_THROAT;
 
 /// How income and production work in a ruleset (its document's `income` and `production`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -592,8 +648,8 @@ impl GameState {
     }
 
     /// Whether any combat may be ordered now (Cut-Throat: none in the first round).
-    pub fn combat_allowed(&self) -> bool {
-        self.round > 1
+    pub fn combat_allowed(&self, rules: Rules<'_>) -> bool {
+        self.round >= rules.special.combat_from_round
     }
 
     /// How many units `power` may still place in `territory` this turn, if it has a
@@ -640,15 +696,18 @@ impl GameState {
                 ),
             ));
         }
-        if self.original_factories.get(&territory) == Some(&power) {
-            return Ok(None);
-        }
-        let value = rules.board.get(territory).ipc;
         let used: u32 = self
             .placed_this_turn
             .range((territory, UnitTypeId::MIN)..=(territory, UnitTypeId::MAX))
             .map(|(_, n)| n)
             .sum();
+        if let Some(limit) = rules.special.limited_complexes.get(&territory) {
+            return Ok(Some(limit.saturating_sub(used)));
+        }
+        if self.original_factories.get(&territory) == Some(&power) {
+            return Ok(None);
+        }
+        let value = rules.board.get(territory).ipc;
         Ok(Some(value.saturating_sub(used)))
     }
 }
@@ -966,6 +1025,7 @@ fn end_phase(
                 let treasury = state.treasury.get(&power).copied().unwrap_or(0) + amount;
                 events.extend(infantry_for(rules, power, treasury));
             }
+            events.extend(economy::reinforcements(rules, state, power));
             events.extend(seats::substitute_made_permanent(state, power));
         }
         Phase::Repairs => events.extend(loan_instalment(state, power)),
@@ -1060,6 +1120,12 @@ fn purchase(
     units: &[(UnitTypeId, u32)],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     require_phase(state, Phase::Purchase, "buying units")?;
+    if units
+        .iter()
+        .any(|(u, _)| rules.catalogue.get(*u).has(Ability::Factory))
+    {
+        no_new_complexes(rules, power)?;
+    }
     if units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
         return Err(violation(
             "empty-purchase",
@@ -1184,6 +1250,18 @@ const NEW_FACTORY: &str = "Classic rules, Mobilize (industrial complexes)";
 
 /// A new complex goes alone onto land held since the start of the turn that has none; it
 /// produces from the next turn, up to its territory's value.
+/// Whether the ruleset lets `power` build industrial complexes.
+fn no_new_complexes(rules: Rules<'_>, power: Power) -> Result<(), RuleViolation> {
+    if rules.special.no_new_complexes.contains(&power) {
+        return Err(violation(
+            "no-new-complexes",
+            "AAP Historical, 2.3",
+            format!("{power} cannot build industrial complexes"),
+        ));
+    }
+    Ok(())
+}
+
 fn place_factory(
     rules: Rules<'_>,
     state: &GameState,
@@ -1192,6 +1270,7 @@ fn place_factory(
     units: &[(UnitTypeId, u32)],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let name = &rules.board.get(territory).name;
+    no_new_complexes(rules, power)?;
     if units.len() != 1 || units[0].1 != 1 {
         return Err(violation(
             "complex-alone",
@@ -1267,7 +1346,7 @@ impl GameState {
         };
         rules.board.territories().any(|(id, territory)| {
             if profile.has(Ability::Factory) {
-                self.factory_site_free(rules, power, id)
+                no_new_complexes(rules, power).is_ok() && self.factory_site_free(rules, power, id)
             } else if profile.domain == Domain::Sea {
                 territory.sea && rules.board.neighbours(id).iter().any(|t| producing(*t))
             } else {
@@ -1357,6 +1436,19 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         GameEvent::IncomeCollected { power, amount } => {
             *state.treasury.entry(*power).or_default() += amount;
         }
+        GameEvent::ReinforcementsArrived {
+            power,
+            territory,
+            units,
+            lost: false,
+        } => {
+            for (unit, n) in units {
+                *state.forces[territory.index()]
+                    .entry((*power, *unit, 0))
+                    .or_default() += n;
+            }
+        }
+        GameEvent::ReinforcementsArrived { lost: true, .. } => {}
         GameEvent::ComplexExpanded {
             power,
             territory,

@@ -534,7 +534,7 @@ pub(super) fn attack_on(
             ),
         ));
     }
-    if !state.combat_allowed() {
+    if !state.combat_allowed(rules) {
         return Err(no_combat_in_round_one());
     }
     Ok(to)

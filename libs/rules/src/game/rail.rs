@@ -315,7 +315,7 @@ pub(super) fn decide_rocket(
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     super::require_phase(state, Phase::Battles, "firing a rocket")?;
-    if !state.combat_allowed() {
+    if !state.combat_allowed(rules) {
         return Err(super::movement::no_combat_in_round_one());
     }
     if !state.has(power, super::Technology::Rockets) {

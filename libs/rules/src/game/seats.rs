@@ -199,7 +199,34 @@ impl GameState {
                 )
             })
             .collect();
-        Some(placements(&results, points))
+        Some(match rules.special.survival {
+            None => placements(&results, points),
+            Some(survival) => {
+                let survived = self.survived(rules, survival);
+                let won: Vec<bool> = results
+                    .iter()
+                    .map(|(power, _, _)| (*power == survival.power) == survived)
+                    .collect();
+                crate::scoring::placements_by_side(&results, &won, points)
+            }
+        })
+    }
+
+    /// Whether the survivor has won: it holds its capital and has lasted to the end of
+    /// its round, or has taken the capital it may win by.
+    pub fn survived(&self, rules: Rules<'_>, survival: crate::game::Survival) -> bool {
+        let capital_of = |power: Power| {
+            rules
+                .board
+                .territories()
+                .find(|(_, t)| t.capital && t.original_owner == Some(power))
+                .map(|(id, _)| id)
+        };
+        let holds = |power: Power| {
+            capital_of(power).is_some_and(|id| self.holder[id.index()] == Some(survival.power))
+        };
+        holds(survival.power)
+            && (self.round > survival.round || survival.or_take.is_some_and(holds))
     }
 }
 

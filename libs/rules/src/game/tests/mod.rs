@@ -1,5 +1,6 @@
 use super::*;
 
+mod aap;
 mod diplomacy;
 mod enhanced_realism;
 mod players;
@@ -14,6 +15,7 @@ fn rules() -> Rules<'static> {
         board: Board::classic().expect("board"),
         catalogue: CATALOGUE.get_or_init(|| Catalogue::builtin("cutthroat").expect("catalogue")),
         economy: Economy::CLASSIC,
+        special: &CUT_THROAT_SPECIAL,
     }
 }
 
@@ -319,13 +321,13 @@ fn income_is_the_printed_value_of_the_territories_held() {
 #[test]
 fn no_combat_is_allowed_in_the_first_round() {
     let mut state = start();
-    assert!(!state.combat_allowed());
+    assert!(!state.combat_allowed(rules()));
     for power in Power::CLASSIC {
         advance_to(&mut state, Phase::Income);
         order(&mut state, power, Order::EndPhase).expect("ends");
     }
     assert_eq!(state.round, 2);
-    assert!(state.combat_allowed());
+    assert!(state.combat_allowed(rules()));
 }
 
 /// The United Kingdom after losing everything but the United Kingdom itself (8 of 30 IPC).

@@ -1,0 +1,213 @@
+//! AAP Historical as a game plays it, on a small test board uploaded with the ruleset
+//! (`tests/fixtures/aap-test-board.json`): the IPC changes, the free reinforcements turn by
+//! turn, the US mainland's growth, Hawaii's limited complex, no US complexes, and victory
+//! by survival.
+
+use super::*;
+use crate::document::{GameOptions, RulesetDocument};
+use crate::ruleset::Ruleset;
+
+fn aap() -> &'static Ruleset {
+    let fixture: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../../../tests/fixtures/aap-test-board.json"
+    ))
+    .expect("fixture");
+    let mut document = RulesetDocument::builtin("aap-historical").expect("aap");
+    document.id = "aap-test".into();
+    document.board = Some(serde_json::from_value(fixture["board"].clone()).expect("board"));
+    document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
+    Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
+}
+
+fn at(ruleset: &Ruleset, name: &str) -> TerritoryId {
+    ruleset.board.id(name).expect(name)
+}
+
+/// `power`'s turn in `round`, at `phase`.
+fn aap_in(round: u32, power: Power, phase: Phase) -> GameState {
+    let ruleset = aap();
+    let mut state = ruleset.start();
+    state.round = round;
+    state.turn = ruleset
+        .powers()
+        .iter()
+        .position(|p| *p == power)
+        .expect("seated");
+    state.phase = phase;
+    state
+}
+
+fn end_phase(state: &mut GameState, power: Power) -> Vec<GameEvent> {
+    order_under(aap().rules(), state, power, Order::EndPhase, &[]).expect("ends")
+}
+
+#[test]
+fn the_ipc_changes_replace_the_boards_printed_values() {
+    let ruleset = aap();
+    let value = |name: &str| ruleset.board.get(at(ruleset, name)).ipc;
+    assert_eq!(
+        ["Manchuria", "Shantung", "Tsinghai", "Sinkiang", "Shansi"].map(value),
+        [4, 6, 1, 1, 1]
+    );
+    assert_eq!(value("Japan"), 8, "unchanged");
+    assert_eq!(
+        ruleset.powers(),
+        [
+            Power::Japan,
+            Power::Ccp,
+            Power::Kmt,
+            Power::UnitedKingdom,
+            Power::UnitedStates
+        ]
+    );
+}
+
+#[test]
+fn the_free_reinforcements_arrive_at_the_end_of_turns_one_to_three_as_scheduled() {
+    let ruleset = aap();
+    let code = |unit: UnitTypeId| ruleset.catalogue.get(unit).code.clone();
+    for (power, place) in [
+        (Power::Japan, "SZ 36"),
+        (Power::UnitedKingdom, "SZ 51"),
+        (Power::UnitedStates, "SZ 3"),
+    ] {
+        let aap_power = crate::aap::AapPower::ORDER
+            .into_iter()
+            .find(|p| p.power() == power)
+            .expect("an AAP power");
+        for round in 1..=4 {
+            let mut state = aap_in(round, power, Phase::Income);
+            let arrived: Vec<(String, u32)> = end_phase(&mut state, power)
+                .iter()
+                .filter_map(|e| match e {
+                    GameEvent::ReinforcementsArrived {
+                        territory,
+                        units,
+                        lost: false,
+                        ..
+                    } if *territory == at(ruleset, place) => Some(units.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .map(|(unit, n)| (code(unit), n))
+                .collect();
+            let expected: Vec<(String, u32)> = crate::aap::reinforcements(aap_power, round)
+                .iter()
+                .flat_map(|r| r.units.iter())
+                .map(|(unit, n)| (crate::aap::unit_code(unit).to_owned(), *n))
+                .collect();
+            assert_eq!(arrived, expected, "{power} round {round}");
+            let ships = state.count_units(ruleset.rules(), at(ruleset, place), power, |_, _| true);
+            assert!(
+                round > 3 || ships > 0,
+                "{power} round {round}: on the board"
+            );
+        }
+    }
+    // Yamato in turn 2, Musashi in turn 3: three hits each.
+    let mut state = aap_in(2, Power::Japan, Phase::Income);
+    end_phase(&mut state, Power::Japan);
+    let bb3 = ruleset.catalogue.id("BB3").expect("BB3");
+    assert_eq!(ruleset.catalogue.get(bb3).hit_points, 3);
+    assert_eq!(
+        state.count_units(
+            ruleset.rules(),
+            at(ruleset, "SZ 36"),
+            Power::Japan,
+            |u, _| u == bb3
+        ),
+        1
+    );
+}
+
+#[test]
+fn the_us_mainland_is_worth_ten_more_each_round() {
+    // The test board's other US holdings are worth 2 (the seed's full map: 20).
+    for (round, income) in [(1, 22), (2, 32), (3, 42)] {
+        let mut state = aap_in(round, Power::UnitedStates, Phase::Income);
+        let events = end_phase(&mut state, Power::UnitedStates);
+        assert!(
+            events.contains(&GameEvent::IncomeCollected {
+                power: Power::UnitedStates,
+                amount: income
+            }),
+            "round {round}: {events:?}"
+        );
+    }
+}
+
+#[test]
+fn hawaii_places_two_units_a_turn_and_the_us_builds_no_complexes() {
+    let ruleset = aap();
+    let mut state = aap_in(1, Power::UnitedStates, Phase::Placement);
+    let inf = ruleset.catalogue.id("INF").expect("INF");
+    let ic = ruleset.catalogue.id("IC").expect("IC");
+    state.pending.insert(inf, 3);
+    state.pending.insert(ic, 1);
+    let place = |state: &mut GameState, territory: &str, units: Vec<(UnitTypeId, u32)>| {
+        let order = Order::Place {
+            territory: at(ruleset, territory),
+            units,
+        };
+        order_under(ruleset.rules(), state, Power::UnitedStates, order, &[])
+    };
+    let over = place(&mut state, "Hawaiian Isl", vec![(inf, 3)]).expect_err("3 > 2");
+    assert_eq!(over.code, "production-limit");
+    place(&mut state, "Hawaiian Isl", vec![(inf, 2)]).expect("2 a turn");
+    let complex = place(&mut state, "Philippines", vec![(ic, 1)]).expect_err("no US complexes");
+    assert_eq!(complex.code, "no-new-complexes");
+    let mut state = aap_in(1, Power::UnitedStates, Phase::Purchase);
+    let bought = order_under(
+        ruleset.rules(),
+        &mut state,
+        Power::UnitedStates,
+        Order::Purchase(vec![(ic, 1)]),
+        &[],
+    )
+    .expect_err("not even bought");
+    assert_eq!(bought.code, "no-new-complexes");
+}
+
+#[test]
+fn japan_wins_by_lasting_through_round_twelve_or_taking_the_us_mainland() {
+    let ruleset = aap();
+    let rules = ruleset.rules();
+    let survival = rules.special.survival.expect("AAP's victory");
+    let mut state = aap_in(12, Power::Japan, Phase::Repairs);
+    assert!(!state.survived(rules, survival), "not through round 12 yet");
+    state.round = 13;
+    assert!(state.survived(rules, survival));
+    state.holder[at(ruleset, "Japan").index()] = Some(Power::UnitedStates);
+    assert!(!state.survived(rules, survival), "Japan fell");
+    let mut state = aap_in(4, Power::Japan, Phase::Repairs);
+    state.holder[at(ruleset, "United States").index()] = Some(Power::Japan);
+    assert!(state.survived(rules, survival), "the US mainland taken");
+
+    // The winners share the first places and their points; the losers the rest.
+    let final_ipc: Vec<(Power, u32)> = ruleset
+        .powers()
+        .iter()
+        .map(|p| (*p, state.ipc_count(&ruleset.board, *p)))
+        .collect();
+    apply(
+        rules,
+        &mut state,
+        &GameEvent::GameEnded {
+            at: Moment::default(),
+            final_ipc,
+        },
+    );
+    let placements = state
+        .placements(rules, &ruleset.points)
+        .expect("ended")
+        .expect("placed");
+    let japan = placements
+        .iter()
+        .find(|p| p.power == Power::Japan)
+        .expect("japan");
+    assert_eq!((japan.place, japan.tied_with), (1, 1));
+    assert!(placements
+        .iter()
+        .filter(|p| p.power != Power::Japan)
+        .all(|p| p.place == 2 && p.tied_with == 4 && p.points.to_string() == "1/2"));
+}
