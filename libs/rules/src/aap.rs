@@ -212,6 +212,8 @@ pub fn special_rules() -> crate::document::SpecialRules {
             units: HAWAII_UNITS_PER_TURN,
         }],
         no_new_complexes: vec![crate::board::Power::UnitedStates],
+        // 5.1: only Japan and the US mainland can be "nuked".
+        surrender_when_bombed_out: vec!["Japan".to_owned(), US_MAINLAND.to_owned()],
     }
 }
 

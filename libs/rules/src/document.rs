@@ -96,6 +96,10 @@ pub struct SpecialRules {
     /// Powers that may not build industrial complexes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_new_complexes: Vec<Power>,
+    /// Complexes whose holder surrenders when a bombing raid takes all of its money (AAP:
+    /// Japan and the US mainland, "nuked").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surrender_when_bombed_out: Vec<String>,
 }
 
 impl SpecialRules {
@@ -796,6 +800,10 @@ impl Parts<'_> {
         for (i, limited) in special.limited_complexes.iter().enumerate() {
             let at = format!("{AT}/limited_complexes/{i}/territory");
             self.on_board(r, names, at, &limited.territory);
+        }
+        for (i, name) in special.surrender_when_bombed_out.iter().enumerate() {
+            let at = format!("{AT}/surrender_when_bombed_out/{i}");
+            self.on_board(r, names, at, name);
         }
         for (i, power) in special.no_new_complexes.iter().enumerate() {
             if !self.seats(*power) {

@@ -197,6 +197,11 @@ fn special(
             .map(|l| Ok((place(&l.territory)?, l.units)))
             .collect::<Result<_, RulesetError>>()?,
         no_new_complexes: rules.no_new_complexes.iter().copied().collect(),
+        surrender_when_bombed_out: rules
+            .surrender_when_bombed_out
+            .iter()
+            .map(|name| place(name))
+            .collect::<Result<_, RulesetError>>()?,
         survival: match document.victory {
             VictoryRule::SurviveToRound {
                 power,

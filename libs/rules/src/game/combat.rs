@@ -433,12 +433,23 @@ fn decide_raid(
         .collect();
     let treasury = state.treasury.get(&victim).copied().unwrap_or(0);
     let raid = bombing_raid(bombers, &technologies, anti_aircraft, treasury, dice);
-    Ok(vec![GameEvent::RaidFlown(Box::new(RaidFlown {
+    // AAP, 5.1: a raid that takes all of Japan's or the US's money is a surrender.
+    let bombed_out = treasury > 0
+        && raid.ipc_lost == treasury
+        && rules.special.surrender_when_bombed_out.contains(&territory);
+    let mut events = vec![GameEvent::RaidFlown(Box::new(RaidFlown {
         attacker: power,
         victim,
         territory,
         raid,
-    }))])
+    }))];
+    if bombed_out {
+        events.push(GameEvent::PowerSurrendered {
+            power: victim,
+            territory,
+        });
+    }
+    Ok(events)
 }
 
 pub(super) fn apply_raid(rules: Rules<'_>, state: &mut GameState, flown: &RaidFlown) {

@@ -133,6 +133,8 @@ pub struct GameState {
     pub captured_this_turn: BTreeSet<TerritoryId>,
     /// Whether Japan has flown its one kamikaze run this turn.
     pub kamikaze_used_this_turn: bool,
+    /// Powers that surrendered (AAP: bombed out of all their money).
+    pub surrendered: BTreeSet<Power>,
 }
 
 /// What one research die costs.
@@ -209,6 +211,11 @@ pub enum GameEvent {
         territory: TerritoryId,
         units: Vec<(UnitTypeId, u32)>,
         lost: bool,
+    },
+    /// A raid on a complex of the ruleset's took all of `power`'s money: it surrenders.
+    PowerSurrendered {
+        power: Power,
+        territory: TerritoryId,
     },
     /// Enhanced Realism: a complex's capacity grew by one.
     ComplexExpanded {
@@ -504,6 +511,7 @@ pub struct Special {
     pub growing_values: Vec<(TerritoryId, u32, u32)>,
     pub limited_complexes: BTreeMap<TerritoryId, u32>,
     pub no_new_complexes: BTreeSet<Power>,
+    pub surrender_when_bombed_out: BTreeSet<TerritoryId>,
     pub survival: Option<Survival>,
 }
 
@@ -533,6 +541,7 @@ impl Special {
         growing_values: Vec::new(),
         limited_complexes: BTreeMap::new(),
         no_new_complexes: BTreeSet::new(),
+        surrender_when_bombed_out: BTreeSet::new(),
         survival: None,
     };
 }
@@ -603,6 +612,7 @@ impl GameState {
             rockets_fired: BTreeMap::new(),
             captured_this_turn: BTreeSet::new(),
             kamikaze_used_this_turn: false,
+            surrendered: BTreeSet::new(),
             round: 1,
             turn: 0,
             phase: Phase::Repairs,
@@ -1449,6 +1459,9 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             }
         }
         GameEvent::ReinforcementsArrived { lost: true, .. } => {}
+        GameEvent::PowerSurrendered { power, .. } => {
+            state.surrendered.insert(*power);
+        }
         GameEvent::ComplexExpanded {
             power,
             territory,

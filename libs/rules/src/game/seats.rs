@@ -225,8 +225,15 @@ impl GameState {
         let holds = |power: Power| {
             capital_of(power).is_some_and(|id| self.holder[id.index()] == Some(survival.power))
         };
+        let surrendered = |power: Power| self.surrendered.contains(&power);
+        if surrendered(survival.power) {
+            return false;
+        }
         holds(survival.power)
-            && (self.round > survival.round || survival.or_take.is_some_and(holds))
+            && (self.round > survival.round
+                || survival
+                    .or_take
+                    .is_some_and(|other| holds(other) || surrendered(other)))
     }
 }
 

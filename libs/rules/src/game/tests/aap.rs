@@ -211,3 +211,48 @@ fn japan_wins_by_lasting_through_round_twelve_or_taking_the_us_mainland() {
         .filter(|p| p.power != Power::Japan)
         .all(|p| p.place == 2 && p.tied_with == 4 && p.points.to_string() == "1/2"));
 }
+
+/// A US bomber over Japan in the Battles phase of round 2, Japan holding `treasury`.
+fn raid_on_japan(treasury: u32, dice: &[u8]) -> (GameState, Vec<GameEvent>) {
+    let ruleset = aap();
+    let mut state = aap_in(2, Power::UnitedStates, Phase::Battles);
+    let japan = at(ruleset, "Japan");
+    let bomber = ruleset.catalogue.bomber().expect("BMB");
+    state.forces[japan.index()].insert((Power::UnitedStates, bomber, 0), 1);
+    state
+        .contested
+        .insert(japan, [Power::Japan].into_iter().collect());
+    state.treasury.insert(Power::Japan, treasury);
+    let mut orders = crate::game::combat::BattleOrders::at(japan);
+    orders.bombing_raid = true;
+    let events = order_under(
+        ruleset.rules(),
+        &mut state,
+        Power::UnitedStates,
+        Order::FightBattle(orders),
+        dice,
+    )
+    .expect("raid");
+    (state, events)
+}
+
+#[test]
+fn a_raid_that_takes_all_of_japans_money_is_its_surrender_and_the_allies_win() {
+    let survival = aap().rules().special.survival.expect("AAP's victory");
+    // The AA gun misses (2); the bomber rolls 3: all of Japan's 3 IPC.
+    let (mut state, events) = raid_on_japan(3, &[2, 3]);
+    assert!(events.contains(&GameEvent::PowerSurrendered {
+        power: Power::Japan,
+        territory: at(aap(), "Japan"),
+    }));
+    state.round = 13;
+    assert!(
+        !state.survived(aap().rules(), survival),
+        "a surrendered Japan has lost"
+    );
+    // Rolling 3 against 4 IPC leaves Japan 1: no surrender.
+    let (_, events) = raid_on_japan(4, &[2, 3]);
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, GameEvent::PowerSurrendered { .. })));
+}
