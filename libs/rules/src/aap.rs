@@ -214,12 +214,37 @@ pub fn special_rules() -> crate::document::SpecialRules {
         no_new_complexes: vec![crate::board::Power::UnitedStates],
         // 5.1: only Japan and the US mainland can be "nuked".
         surrender_when_bombed_out: vec!["Japan".to_owned(), US_MAINLAND.to_owned()],
+        // 1.1: the Chinese raise infantry instead of collecting money.
+        recruits: vec![
+            crate::document::RecruitsDocument {
+                power: crate::board::Power::Ccp,
+                per_turn: 2,
+                per_sole_area: 1,
+                for_holding: Vec::new(),
+                held_by: Vec::new(),
+                place_at: None,
+            },
+            crate::document::RecruitsDocument {
+                power: crate::board::Power::Kmt,
+                per_turn: 0,
+                per_sole_area: 1,
+                for_holding: vec![BURMA_ROAD.to_owned()],
+                held_by: vec![
+                    crate::board::Power::Kmt,
+                    crate::board::Power::UnitedKingdom,
+                    crate::board::Power::UnitedStates,
+                ],
+                place_at: Some(KMT_CAPITAL.to_owned()),
+            },
+        ],
     }
 }
 
 /// The board names the seed's land-space list gives them ("US", "HAW").
 pub const US_MAINLAND: &str = "United States";
 pub const HAWAII: &str = "Hawaiian Isl";
+/// The land the Burma Road runs through, held by the Allies for the KMT's extra recruit.
+pub const BURMA_ROAD: &str = "Burma";
 
 /// Heavy Weapons Fire Vulnerability.
 pub mod hwv {

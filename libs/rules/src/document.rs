@@ -100,6 +100,31 @@ pub struct SpecialRules {
     /// Japan and the US mainland, "nuked").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub surrender_when_bombed_out: Vec<String>,
+    /// Powers that raise free infantry at the start of each turn instead of collecting
+    /// money (AAP's Chinese factions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recruits: Vec<RecruitsDocument>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RecruitsDocument {
+    pub power: Power,
+    /// Infantry every turn while it has units on the board.
+    #[serde(default)]
+    pub per_turn: u32,
+    /// Infantry per IPC area it holds with no other power's units in it.
+    #[serde(default)]
+    pub per_sole_area: u32,
+    /// One more for each of these held by any of `held_by` (the Burma Road).
+    #[serde(default)]
+    pub for_holding: Vec<String>,
+    #[serde(default)]
+    pub held_by: Vec<Power>,
+    /// Where they are raised; none: where it has the most units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place_at: Option<String>,
 }
 
 impl SpecialRules {
@@ -800,6 +825,25 @@ impl Parts<'_> {
         for (i, limited) in special.limited_complexes.iter().enumerate() {
             let at = format!("{AT}/limited_complexes/{i}/territory");
             self.on_board(r, names, at, &limited.territory);
+        }
+        for (i, recruits) in special.recruits.iter().enumerate() {
+            let at = format!("{AT}/recruits/{i}");
+            for (field, power) in std::iter::once(("power", &recruits.power))
+                .chain(recruits.held_by.iter().map(|p| ("held_by", p)))
+            {
+                if !self.seats(*power) {
+                    r.push(
+                        format!("{at}/{field}"),
+                        format!("{power} is not in the turn order"),
+                    );
+                }
+            }
+            for (j, name) in recruits.for_holding.iter().enumerate() {
+                self.on_board(r, names, format!("{at}/for_holding/{j}"), name);
+            }
+            if let Some(place) = &recruits.place_at {
+                self.on_board(r, names, format!("{at}/place_at"), place);
+            }
         }
         for (i, name) in special.surrender_when_bombed_out.iter().enumerate() {
             let at = format!("{AT}/surrender_when_bombed_out/{i}");

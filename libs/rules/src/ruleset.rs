@@ -197,6 +197,24 @@ fn special(
             .map(|l| Ok((place(&l.territory)?, l.units)))
             .collect::<Result<_, RulesetError>>()?,
         no_new_complexes: rules.no_new_complexes.iter().copied().collect(),
+        recruits: rules
+            .recruits
+            .iter()
+            .map(|r| {
+                Ok(crate::game::Recruits {
+                    power: r.power,
+                    per_turn: r.per_turn,
+                    per_sole_area: r.per_sole_area,
+                    for_holding: r
+                        .for_holding
+                        .iter()
+                        .map(|name| place(name))
+                        .collect::<Result<_, RulesetError>>()?,
+                    held_by: r.held_by.iter().copied().collect(),
+                    place_at: r.place_at.as_deref().map(place).transpose()?,
+                })
+            })
+            .collect::<Result<_, RulesetError>>()?,
         surrender_when_bombed_out: rules
             .surrender_when_bombed_out
             .iter()

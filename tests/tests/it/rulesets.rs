@@ -535,6 +535,11 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
         "the US's turn-1 carrier"
     );
     assert_eq!(treasury(&board, "united-states"), 12 + 22);
+    // The Chinese raised infantry instead of money: the CCP 2 + 2 areas, the KMT 3 areas
+    // + the Burma Road.
+    assert_eq!(units_in(&board, "Shansi", "ccp", "INF"), 4 + 4);
+    assert_eq!(units_in(&board, "Szechwan", "kmt", "INF"), 3 + 4);
+    assert_eq!((treasury(&board, "ccp"), treasury(&board, "kmt")), (0, 0));
 
     // The US builds no complexes; Hawaii's limited complex places two units a turn.
     pass_until(&app, &gm, &game, 2, "united-states", "Purchase").await;

@@ -23,7 +23,65 @@ fn multiplier(rules: Rules<'_>, state: &GameState, power: Power) -> Option<u32> 
 /// What `power` collects at the end of its turn. Bombing losses are not subtracted here:
 /// the engine takes them from the treasury when the raid is flown.
 pub(super) fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+    if rules.special.recruits.iter().any(|r| r.power == power) {
+        return 0;
+    }
     base_income(rules, state, power) + growth(rules, state, power)
+}
+
+/// The free infantry `power` raises at the start of its turn: so many a turn while it has
+/// units, one per IPC area it alone occupies, one per road territory held by a friend;
+/// raised where the ruleset says, or where it has the most units (the first on the board
+/// among equals; the seed lets the CCP choose, and it moves them on from there).
+pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec<GameEvent> {
+    let Some(plan) = rules.special.recruits.iter().find(|r| r.power == power) else {
+        return Vec::new();
+    };
+    let units_in = |place: TerritoryId, who: &dyn Fn(Power) -> bool| -> u32 {
+        state.forces[place.index()]
+            .iter()
+            .filter(|((owner, _, _), _)| who(*owner))
+            .map(|(_, n)| n)
+            .sum()
+    };
+    let mine = |owner: Power| owner == power;
+    let others = |owner: Power| owner != power;
+    let sole_areas = rules
+        .board
+        .territories()
+        .filter(|(id, t)| {
+            t.ipc > 0 && state.holder[id.index()] == Some(power) && units_in(*id, &others) == 0
+        })
+        .count() as u32;
+    let has_units = rules
+        .board
+        .territories()
+        .any(|(id, _)| units_in(id, &mine) > 0);
+    let most = rules
+        .board
+        .territories()
+        .filter(|(id, _)| state.holder[id.index()] == Some(power))
+        .map(|(id, _)| (units_in(id, &mine), id))
+        .filter(|(n, _)| *n > 0)
+        .max_by_key(|(n, id)| (*n, std::cmp::Reverse(*id)));
+    let road = plan
+        .for_holding
+        .iter()
+        .filter(|t| state.holder[t.index()].is_some_and(|h| plan.held_by.contains(&h)))
+        .count() as u32;
+    let per_turn = if has_units { plan.per_turn } else { 0 };
+    let infantry = per_turn + plan.per_sole_area * sole_areas + road;
+    let place = plan.place_at.or(most.map(|(_, id)| id));
+    match place {
+        Some(territory) if infantry > 0 && state.holder[territory.index()] == Some(power) => {
+            vec![GameEvent::RecruitsRaised {
+                power,
+                territory,
+                infantry,
+            }]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// What the ruleset's growing values add this round to the printed values held.

@@ -212,6 +212,12 @@ pub enum GameEvent {
         units: Vec<(UnitTypeId, u32)>,
         lost: bool,
     },
+    /// Free infantry raised at the start of the turn (AAP's Chinese factions).
+    RecruitsRaised {
+        power: Power,
+        territory: TerritoryId,
+        infantry: u32,
+    },
     /// A raid on a complex of the ruleset's took all of `power`'s money: it surrenders.
     PowerSurrendered {
         power: Power,
@@ -512,7 +518,19 @@ pub struct Special {
     pub limited_complexes: BTreeMap<TerritoryId, u32>,
     pub no_new_complexes: BTreeSet<Power>,
     pub surrender_when_bombed_out: BTreeSet<TerritoryId>,
+    pub recruits: Vec<Recruits>,
     pub survival: Option<Survival>,
+}
+
+/// Free infantry a power raises at the start of its turn, instead of collecting money.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recruits {
+    pub power: Power,
+    pub per_turn: u32,
+    pub per_sole_area: u32,
+    pub for_holding: Vec<TerritoryId>,
+    pub held_by: BTreeSet<Power>,
+    pub place_at: Option<TerritoryId>,
 }
 
 /// Free units for `power` at the end of its turn in `round`.
@@ -542,6 +560,7 @@ impl Special {
         limited_complexes: BTreeMap::new(),
         no_new_complexes: BTreeSet::new(),
         surrender_when_bombed_out: BTreeSet::new(),
+        recruits: Vec::new(),
         survival: None,
     };
 }
@@ -588,9 +607,14 @@ impl GameState {
                 }
             }
         }
-        let treasury = setup.initial_ipc(rules.board);
+        let starting_ipc = setup.initial_ipc(rules.board);
+        let mut treasury = starting_ipc.clone();
+        for recruiting in &rules.special.recruits {
+            // They raise infantry instead: no money.
+            treasury.insert(recruiting.power, 0);
+        }
         GameState {
-            starting_ipc: treasury.clone(),
+            starting_ipc,
             loans: BTreeMap::new(),
             loan_applied: BTreeSet::new(),
             technologies: BTreeMap::new(),
@@ -1038,7 +1062,10 @@ fn end_phase(
             events.extend(economy::reinforcements(rules, state, power));
             events.extend(seats::substitute_made_permanent(state, power));
         }
-        Phase::Repairs => events.extend(loan_instalment(state, power)),
+        Phase::Repairs => {
+            events.extend(loan_instalment(state, power));
+            events.extend(economy::recruits(rules, state, power));
+        }
         Phase::NonCombatMove => {
             let losses = state.stranded_aircraft(rules, power);
             if !losses.is_empty() {
@@ -1459,6 +1486,17 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             }
         }
         GameEvent::ReinforcementsArrived { lost: true, .. } => {}
+        GameEvent::RecruitsRaised {
+            power,
+            territory,
+            infantry,
+        } => {
+            if let Some(unit) = rules.catalogue.infantry() {
+                *state.forces[territory.index()]
+                    .entry((*power, unit, 0))
+                    .or_default() += infantry;
+            }
+        }
         GameEvent::PowerSurrendered { power, .. } => {
             state.surrendered.insert(*power);
         }

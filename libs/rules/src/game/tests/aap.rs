@@ -256,3 +256,59 @@ fn a_raid_that_takes_all_of_japans_money_is_its_surrender_and_the_allies_win() {
         .iter()
         .any(|e| matches!(e, GameEvent::PowerSurrendered { .. })));
 }
+
+fn recruits_of(state: &mut GameState, power: Power) -> Vec<(String, u32)> {
+    let ruleset = aap();
+    end_phase(state, power)
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::RecruitsRaised {
+                territory,
+                infantry,
+                ..
+            } => Some((ruleset.board.get(*territory).name.clone(), *infantry)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_chinese_raise_infantry_instead_of_money() {
+    let ruleset = aap();
+    let start = ruleset.start();
+    assert_eq!(
+        (start.treasury[&Power::Ccp], start.treasury[&Power::Kmt]),
+        (0, 0)
+    );
+    // The CCP: 2 a turn, and one for each of Shansi and Sinkiang, which it alone holds,
+    // raised where most of its units are.
+    let mut state = aap_in(1, Power::Ccp, Phase::Repairs);
+    assert_eq!(
+        recruits_of(&mut state, Power::Ccp),
+        [("Shansi".to_owned(), 4)]
+    );
+    // The KMT: one for each of its three areas and one for the Burma Road (held by the
+    // UK), all in Szechwan.
+    let mut state = aap_in(1, Power::Kmt, Phase::Repairs);
+    assert_eq!(
+        recruits_of(&mut state, Power::Kmt),
+        [("Szechwan".to_owned(), 4)]
+    );
+    // Japanese troops in Hunan and Japan on the Burma Road: two fewer.
+    let mut state = aap_in(1, Power::Kmt, Phase::Repairs);
+    let inf = ruleset.catalogue.infantry().expect("INF");
+    state.forces[at(ruleset, "Hunan").index()].insert((Power::Japan, inf, 0), 1);
+    state.holder[at(ruleset, "Burma").index()] = Some(Power::Japan);
+    assert_eq!(
+        recruits_of(&mut state, Power::Kmt),
+        [("Szechwan".to_owned(), 2)]
+    );
+    // And no money at the end of the turn.
+    let mut state = aap_in(1, Power::Kmt, Phase::Income);
+    assert!(
+        end_phase(&mut state, Power::Kmt).contains(&GameEvent::IncomeCollected {
+            power: Power::Kmt,
+            amount: 0
+        })
+    );
+}
