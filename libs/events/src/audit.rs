@@ -19,7 +19,7 @@ use serde::Serialize;
 use warlog_rules::board::Power;
 use warlog_rules::dice::{GameSeed, RecordedDice};
 use warlog_rules::game::replay::{dice_rolled, order_behind};
-use warlog_rules::game::{decide, draw_seats, GameEvent, Moment};
+use warlog_rules::game::{decide, GameEvent, Moment};
 
 use crate::game::{decode_recorded, GameCreated, GameLog, GameStreamEvent, PlacementRow};
 use crate::{verify_chain, RecordedEvent};
@@ -439,12 +439,17 @@ fn power_draw(created: &GameCreated, seed: Option<&GameSeed>) -> Check {
     let Some(seed) = seed else {
         return Check::skipped("power draw", "no seed that matches the commitment");
     };
-    let powers = match created.ruleset() {
-        Ok(ruleset) => ruleset.powers().to_vec(),
+    let ruleset = match created.ruleset() {
+        Ok(ruleset) => ruleset,
         Err(e) => return Check::fail("power draw", 1, e),
     };
     let mut dice = seed.dice_for(&created.game_id, 1);
-    match draw_seats(&powers, &created.players, &mut dice) {
+    match GameCreated::draw(
+        ruleset,
+        &created.players,
+        created.bids.as_deref(),
+        &mut dice,
+    ) {
         Ok(seats) if seats == created.seats => {
             Check::pass("power draw", "the seats are the seed's first draw")
         }

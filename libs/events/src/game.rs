@@ -14,8 +14,8 @@ use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::document::{GameOptions, RulesetDocument};
 use warlog_rules::game::{
-    apply, decide, decide_director, draw_seats, DirectorOrder, GameEvent, GameState, Moment, Order,
-    RuleViolation,
+    apply, decide, decide_director, draw_seats, draw_seats_by_bid, DirectorOrder, GameEvent,
+    GameState, Moment, Order, RuleViolation,
 };
 use warlog_rules::ruleset::Ruleset;
 
@@ -58,6 +58,10 @@ pub struct GameCreated {
     /// a later revision of the ruleset never changes this game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruleset_document: Option<Box<RulesetDocument>>,
+    /// The players' bids for the survivor, in the order of `players` (AAP, 9.1): the
+    /// lowest plays it, and the seats are drawn around that.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bids: Option<Vec<u32>>,
 }
 
 impl GameCreated {
@@ -81,6 +85,26 @@ impl GameCreated {
         }
     }
 
+    /// The seats the seed's first dice draw for `players` (and their bids, if they bid).
+    pub fn draw(
+        ruleset: &Ruleset,
+        players: &[String],
+        bids: Option<&[u32]>,
+        dice: &mut dyn warlog_rules::dice::DiceSource,
+    ) -> Result<Vec<(Power, String)>, RuleViolation> {
+        match (bids, ruleset.special.survival) {
+            (None, _) => draw_seats(ruleset.powers(), players, dice),
+            (Some(bids), Some(survival)) => {
+                draw_seats_by_bid(ruleset.powers(), players, bids, survival.power, dice)
+            }
+            (Some(_), None) => Err(RuleViolation {
+                code: "no-bids",
+                rule: "AAP Historical, 9.1",
+                message: format!("{} has no survivor to bid for", ruleset.id),
+            }),
+        }
+    }
+
     /// The ruleset fields of a new game's first event.
     fn recording(
         ruleset: &Ruleset,
@@ -96,6 +120,23 @@ impl GameCreated {
             ruleset.options,
             ruleset.uploaded.then(|| Box::new(ruleset.document.clone())),
         )
+    }
+}
+
+/// Who sits down to a new game, and their bids for the survivor if they bid.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Entrants {
+    pub players: Vec<String>,
+    /// One a player, in the same order.
+    pub bids: Option<Vec<u32>>,
+}
+
+impl From<Vec<String>> for Entrants {
+    fn from(players: Vec<String>) -> Self {
+        Entrants {
+            players,
+            bids: None,
+        }
     }
 }
 
@@ -255,14 +296,15 @@ impl GameLog {
     pub fn create(
         ruleset: &Ruleset,
         game_id: &str,
-        players: Vec<String>,
+        entrants: impl Into<Entrants>,
         game_master: String,
         tournament: Option<String>,
         at: Moment,
         seed: &GameSeed,
     ) -> Result<GameCreated, RuleViolation> {
+        let Entrants { players, bids } = entrants.into();
         let mut dice = seed.dice_for(game_id, 1);
-        let seats = draw_seats(ruleset.powers(), &players, &mut dice)?;
+        let seats = GameCreated::draw(ruleset, &players, bids.as_deref(), &mut dice)?;
         let (id, ruleset_hash, options, ruleset_document) = GameCreated::recording(ruleset);
         Ok(GameCreated {
             game_id: game_id.to_owned(),
@@ -277,6 +319,7 @@ impl GameLog {
             tournament,
             seated_by: None,
             at,
+            bids,
         })
     }
 
@@ -311,6 +354,7 @@ impl GameLog {
             tournament: Some(tournament),
             seated_by: Some(seated_by),
             at,
+            bids: None,
         }
     }
 
@@ -500,6 +544,7 @@ mod tests {
             ruleset_hash: Some("cd".repeat(32)),
             options: GameOptions::default(),
             ruleset_document: None,
+            bids: Some(vec![12]),
         });
         let (t, v, p) = created.encode().expect("encodes");
         assert_eq!(t.as_str(), "GameCreated");

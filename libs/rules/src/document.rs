@@ -288,6 +288,10 @@ pub struct GameOptions {
     pub enhanced_realism: Option<EnhancedRealism>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub alternate_turn_order: bool,
+    /// The round the survivor must last through, when the players bid it (AAP, 9.1: the
+    /// lowest bid plays Japan and sets its round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub survive_to_round: Option<u32>,
 }
 
 impl GameOptions {
@@ -641,6 +645,19 @@ impl RulesetDocument {
                     .retain(|o| *o != GameOption::AlternateTurnOrder);
             } else {
                 problems.push(not_offered(self, GameOption::AlternateTurnOrder));
+            }
+        }
+        if let Some(bid) = options.survive_to_round {
+            match &mut document.victory {
+                VictoryRule::SurviveToRound { round, .. } if bid > 0 => *round = bid,
+                VictoryRule::SurviveToRound { .. } => problems.push(problem(
+                    "/options/survive_to_round",
+                    "a bid of 1 turn or more",
+                )),
+                VictoryRule::DirectorEnds => problems.push(problem(
+                    "/options/survive_to_round",
+                    format!("{} has no survival victory to bid on", self.id),
+                )),
             }
         }
         if problems.is_empty() {

@@ -534,7 +534,7 @@ pub async fn create(
     state: &AppState,
     request: &WriteRequest,
     ruleset: &'static warlog_rules::ruleset::Ruleset,
-    players: Vec<String>,
+    entrants: warlog_events::game::Entrants,
     tournament: Option<String>,
 ) -> Result<WriteAnswer, ApiError> {
     let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
@@ -550,7 +550,7 @@ pub async fn create(
     let created = GameLog::create(
         ruleset,
         &game_id,
-        players,
+        entrants,
         request.caller.name.clone(),
         tournament,
         request.moment(),

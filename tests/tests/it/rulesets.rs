@@ -497,12 +497,60 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
     );
     assert_eq!(uploaded.json()["playable"], true, "{:?}", uploaded.json());
 
+    // The players bid the turns Japan needs: bob and ed bid 10, the lowest; the seed picks.
+    let bids = json!({"ann": 12, "bob": 10, "cy": 11, "di": 13, "ed": 10});
+    for (bad, says) in [
+        (json!({"ann": 12}), "bob has no bid"),
+        (
+            json!({"ann": 12, "bob": 0, "cy": 1, "di": 1, "ed": 1}),
+            "1 to 30",
+        ),
+        (
+            json!({"ann": 1, "bob": 1, "cy": 1, "di": 1, "ed": 1, "zed": 1}),
+            "zed is not a player",
+        ),
+    ] {
+        let reply = new_game(
+            &app,
+            &gm,
+            json!({"ruleset": "aap-pacific", "players": PLAYERS, "bids": bad}),
+        )
+        .await;
+        assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-request");
+        assert!(
+            reply.json()["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains(says)),
+            "{says}"
+        );
+    }
+    let no_survivor = new_game(
+        &app,
+        &gm,
+        json!({"ruleset": "cutthroat", "players": PLAYERS, "bids": bids}),
+    )
+    .await;
+    assert_problem(
+        &no_survivor,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid-ruleset",
+    );
     let game = created_game(
         &app,
         &gm,
-        json!({"ruleset": "aap-pacific", "players": PLAYERS}),
+        json!({"ruleset": "aap-pacific", "players": PLAYERS, "bids": bids}),
     )
     .await;
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    let japan = view["seats"]
+        .as_array()
+        .and_then(|s| s.iter().find(|x| x["power"] == "japan"))
+        .expect("japan's seat")
+        .clone();
+    assert!(
+        japan["player"] == "bob" || japan["player"] == "ed",
+        "{japan}"
+    );
     let board_at = |game: String| {
         let app = &app;
         async move {
@@ -613,6 +661,11 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
     );
     let events = export(&app, &game).await;
     assert!(events[0].payload["ruleset_document"]["board"].is_object());
+    assert_eq!(events[0].payload["options"]["survive_to_round"], 10);
+    assert_eq!(
+        events[0].payload["ruleset_document"]["victory"]["round"],
+        10
+    );
     warlog::audit::run(&write_export(&events), None, false).expect("the export passes the audit");
 
     crate::league::project_league(&db).await;

@@ -98,6 +98,7 @@ fn enhanced_realism_becomes_the_games_income_and_production() {
             usa_phased_in: false,
         }),
         alternate_turn_order: true,
+        survive_to_round: None,
     };
     let played = document.with_options(&options).expect("offered");
     assert_eq!(played.production, ProductionRule::IndustrialCapacity);

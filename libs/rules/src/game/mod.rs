@@ -13,7 +13,7 @@ use crate::setup::Setup;
 pub use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure};
-pub use seats::{decide_director, draw_seats, DirectorOrder, Moment, Seat};
+pub use seats::{decide_director, draw_seats, draw_seats_by_bid, DirectorOrder, Moment, Seat};
 
 pub mod autoplay;
 pub mod combat;

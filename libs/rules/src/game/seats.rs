@@ -170,6 +170,53 @@ pub fn draw_seats(
     Ok(drawn.into_iter().zip(players.iter().cloned()).collect())
 }
 
+/// Seats players by their bids for the survivor (AAP Historical, 9.1): the lowest bid
+/// plays `survivor` (a draw among equal lowest bids), and the others are drawn as
+/// [`draw_seats`] draws them. `bids` go with `players`, in order.
+pub fn draw_seats_by_bid(
+    powers: &[Power],
+    players: &[String],
+    bids: &[u32],
+    survivor: Power,
+    dice: &mut dyn crate::dice::DiceSource,
+) -> Result<Vec<(Power, String)>, RuleViolation> {
+    let lowest = bids.iter().min().copied();
+    if bids.len() != players.len() || !powers.contains(&survivor) || lowest.is_none() {
+        return Err(violation(
+            "bad-bids",
+            "AAP Historical, 9.1",
+            format!(
+                "one bid a player: {} players, {} bids",
+                players.len(),
+                bids.len()
+            ),
+        ));
+    }
+    let tied: Vec<usize> = (0..players.len())
+        .filter(|i| Some(bids[*i]) == lowest)
+        .collect();
+    let pick = if tied.len() > 1 {
+        loop {
+            let die = usize::from(dice.roll().value());
+            if die <= tied.len() {
+                break tied[die - 1];
+            }
+        }
+    } else {
+        tied[0]
+    };
+    let others: Vec<Power> = powers.iter().copied().filter(|p| *p != survivor).collect();
+    let rest: Vec<String> = players
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != pick)
+        .map(|(_, p)| p.clone())
+        .collect();
+    let mut seats = vec![(survivor, players[pick].clone())];
+    seats.extend(draw_seats(&others, &rest, dice)?);
+    Ok(seats)
+}
+
 pub(super) fn game_over() -> RuleViolation {
     violation(
         "game-over",

@@ -89,6 +89,32 @@ pub struct CreateGame {
     /// the alternate turn order.
     #[serde(default)]
     pub options: GameOptions,
+    /// For a ruleset won by survival (AAP Historical): each player's bid of the turns the
+    /// survivor needs. The lowest bid plays the survivor and sets its round.
+    #[serde(default)]
+    pub bids: Option<std::collections::BTreeMap<String, u32>>,
+}
+
+/// The bids, in the order of `players`, checked: one a player, 1 to 30 turns.
+fn bids_of(
+    players: &[String],
+    bids: &std::collections::BTreeMap<String, u32>,
+) -> Result<Vec<u32>, ApiError> {
+    if let Some(stranger) = bids.keys().find(|b| !players.contains(b)) {
+        return Err(ApiError::malformed(format!(
+            "bids: {stranger} is not a player"
+        )));
+    }
+    players
+        .iter()
+        .map(|player| match bids.get(player) {
+            Some(bid) if (1..=30).contains(bid) => Ok(*bid),
+            Some(bid) => Err(ApiError::malformed(format!(
+                "bids: {player} bid {bid}; a bid is 1 to 30 turns"
+            ))),
+            None => Err(ApiError::malformed(format!("bids: {player} has no bid"))),
+        })
+        .collect()
 }
 
 /// Creates a game (admin, director or gm: the caller becomes its game master).
@@ -113,13 +139,23 @@ pub async fn create_game(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     caller.require_role(&[Role::Admin, Role::Director, Role::Gm], "creating a game")?;
+    let players = &body.value.players;
+    let bids = body
+        .value
+        .bids
+        .as_ref()
+        .map(|bids| bids_of(players, bids))
+        .transpose()?;
+    let mut options = body.value.options;
+    if let Some(lowest) = bids.as_ref().and_then(|b| b.iter().min()) {
+        options.survive_to_round = Some(*lowest);
+    }
     let rules = {
         let client = state.store.pool().get().await.map_err(StoreError::from)?;
         crate::rulesets::find(&client, &body.value.ruleset)
             .await?
-            .playable(&body.value.options)?
+            .playable(&options)?
     };
-    let players = &body.value.players;
     let mut distinct = players.clone();
     distinct.sort();
     distinct.dedup();
@@ -137,7 +173,10 @@ pub async fn create_game(
         &state,
         &request,
         rules,
-        players.clone(),
+        warlog_events::game::Entrants {
+            players: players.clone(),
+            bids,
+        },
         body.value.tournament.clone(),
     )
     .await?;

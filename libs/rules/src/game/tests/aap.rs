@@ -312,3 +312,60 @@ fn the_chinese_raise_infantry_instead_of_money() {
         })
     );
 }
+
+#[test]
+fn the_lowest_bid_plays_japan_and_a_die_settles_equal_bids() {
+    let ruleset = aap();
+    let players: Vec<String> = ["ann", "bob", "cy", "di", "ed"].map(String::from).to_vec();
+    let japan_of = |bids: &[u32], dice: &[u8]| {
+        let mut dice = crate::dice::ScriptedDice::new(dice);
+        let seats = crate::game::draw_seats_by_bid(
+            ruleset.powers(),
+            &players,
+            bids,
+            Power::Japan,
+            &mut dice,
+        )
+        .expect("seated");
+        let mut powers: Vec<Power> = seats.iter().map(|(p, _)| *p).collect();
+        powers.sort();
+        assert_eq!(powers.len(), 5);
+        powers.dedup();
+        assert_eq!(powers.len(), 5, "every power once");
+        seats
+            .iter()
+            .find(|(p, _)| *p == Power::Japan)
+            .map(|(_, who)| who.clone())
+            .expect("japan")
+    };
+    // The other four powers are drawn with the next dice: 4, 3, 2 left to pick from.
+    assert_eq!(japan_of(&[12, 10, 11, 13, 14], &[1, 1, 1]), "bob");
+    // bob and ed both bid 10: the die picks the second of them (a 6 is rolled again).
+    assert_eq!(japan_of(&[12, 10, 11, 13, 10], &[6, 2, 1, 1, 1]), "ed");
+    assert_eq!(japan_of(&[12, 10, 11, 13, 10], &[1, 1, 1, 1]), "bob");
+    let short = crate::game::draw_seats_by_bid(
+        ruleset.powers(),
+        &players,
+        &[10],
+        Power::Japan,
+        &mut crate::dice::ScriptedDice::new(&[]),
+    );
+    assert_eq!(short.expect_err("one bid a player").code, "bad-bids");
+}
+
+#[test]
+fn the_winning_bid_is_the_round_japan_must_last_through() {
+    let mut document = RulesetDocument::builtin("aap-historical").expect("aap");
+    let options = GameOptions {
+        survive_to_round: Some(10),
+        ..GameOptions::default()
+    };
+    let played = document.with_options(&options).expect("a bid");
+    assert!(matches!(
+        played.victory,
+        crate::document::VictoryRule::SurviveToRound { round: 10, .. }
+    ));
+    document = RulesetDocument::builtin("cutthroat").expect("cutthroat");
+    let problems = document.with_options(&options).expect_err("no survivor");
+    assert_eq!(problems[0].path, "/options/survive_to_round");
+}
