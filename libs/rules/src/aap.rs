@@ -214,6 +214,8 @@ pub fn special_rules() -> crate::document::SpecialRules {
         no_new_complexes: vec![crate::board::Power::UnitedStates],
         // 5.1: only Japan and the US mainland can be "nuked".
         surrender_when_bombed_out: vec!["Japan".to_owned(), US_MAINLAND.to_owned()],
+        // 3.1, 3.4: the CCP's guerrillas.
+        guerrillas: vec![crate::board::Power::Ccp],
         // 1.1: the Chinese raise infantry instead of collecting money.
         recruits: vec![
             crate::document::RecruitsDocument {

@@ -104,6 +104,10 @@ pub struct SpecialRules {
     /// money (AAP's Chinese factions).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub recruits: Vec<RecruitsDocument>,
+    /// Powers whose forces may refuse battle and blend into the population (AAP's CCP),
+    /// unless a suppression roll of 1 pins them down that turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guerrillas: Vec<Power>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -860,6 +864,14 @@ impl Parts<'_> {
             }
             if let Some(place) = &recruits.place_at {
                 self.on_board(r, names, format!("{at}/place_at"), place);
+            }
+        }
+        for (i, power) in special.guerrillas.iter().enumerate() {
+            if !self.seats(*power) {
+                r.push(
+                    format!("{AT}/guerrillas/{i}"),
+                    format!("{power} is not in the turn order"),
+                );
             }
         }
         for (i, name) in special.surrender_when_bombed_out.iter().enumerate() {

@@ -197,6 +197,7 @@ fn special(
             .map(|l| Ok((place(&l.territory)?, l.units)))
             .collect::<Result<_, RulesetError>>()?,
         no_new_complexes: rules.no_new_complexes.iter().copied().collect(),
+        guerrillas: rules.guerrillas.iter().copied().collect(),
         recruits: rules
             .recruits
             .iter()

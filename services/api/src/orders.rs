@@ -73,6 +73,14 @@ pub enum OrderInput {
     ExpandComplex {
         territory: String,
     },
+    /// AAP: roll to pin down the guerrillas in a place (a 1 does).
+    SuppressGuerrillas {
+        territory: String,
+    },
+    /// AAP: the guerrillas refuse the battle in a place (on the attacker's turn).
+    AvoidCombat {
+        territory: String,
+    },
     DevelopWeapons {
         dice: u32,
     },
@@ -236,6 +244,12 @@ impl OrderInput {
             },
             OrderInput::ApplyForWarLoan => Order::ApplyForWarLoan,
             OrderInput::ExpandComplex { territory } => Order::ExpandComplex {
+                territory: names.place(territory)?,
+            },
+            OrderInput::SuppressGuerrillas { territory } => Order::SuppressGuerrillas {
+                territory: names.place(territory)?,
+            },
+            OrderInput::AvoidCombat { territory } => Order::AvoidCombat {
                 territory: names.place(territory)?,
             },
             OrderInput::RepayWarLoan { amount } => Order::RepayWarLoan(*amount),

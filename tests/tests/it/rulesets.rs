@@ -589,6 +589,37 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
     assert_eq!(units_in(&board, "Szechwan", "kmt", "INF"), 3 + 4);
     assert_eq!((treasury(&board, "ccp"), treasury(&board, "kmt")), (0, 0));
 
+    // Japan marches into Shansi; the CCP's guerrillas refuse the battle and stay, and
+    // Japan holds the province.
+    pass_until(&app, &gm, &game, 2, "japan", "CombatMove").await;
+    order(
+        &app,
+        &gm,
+        &game,
+        "japan",
+        json!([{"type": "move", "units": {"INF": 6}, "path": ["Manchuria", "Shansi"]}]),
+    )
+    .await;
+    order(
+        &app,
+        &gm,
+        &game,
+        "ccp",
+        json!([{"type": "avoid_combat", "territory": "Shansi"}]),
+    )
+    .await;
+    let board = board_at(game.clone()).await;
+    let shansi = board["places"]
+        .as_array()
+        .and_then(|p| p.iter().find(|x| x["name"] == "Shansi"))
+        .expect("Shansi")
+        .clone();
+    assert_eq!(
+        (shansi["holder"].clone(), shansi["contested"].clone()),
+        (json!("japan"), json!(false))
+    );
+    assert_eq!(units_in(&board, "Shansi", "ccp", "INF"), 8, "still there");
+
     // The US builds no complexes; Hawaii's limited complex places two units a turn.
     pass_until(&app, &gm, &game, 2, "united-states", "Purchase").await;
     let complex = refused(

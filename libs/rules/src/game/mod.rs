@@ -19,6 +19,7 @@ pub mod autoplay;
 pub mod combat;
 pub mod diplomacy;
 mod economy;
+mod guerrillas;
 mod movement;
 mod rail;
 pub mod replay;
@@ -135,6 +136,8 @@ pub struct GameState {
     pub kamikaze_used_this_turn: bool,
     /// Powers that surrendered (AAP: bombed out of all their money).
     pub surrendered: BTreeSet<Power>,
+    /// Places where this turn's power has rolled to suppress guerrillas, and whether it did.
+    pub suppression: BTreeMap<TerritoryId, bool>,
 }
 
 /// What one research die costs.
@@ -211,6 +214,21 @@ pub enum GameEvent {
         territory: TerritoryId,
         units: Vec<(UnitTypeId, u32)>,
         lost: bool,
+    },
+    /// A roll to suppress the guerrillas in a place: a 1 pins them down this turn.
+    GuerrillaSuppression {
+        power: Power,
+        territory: TerritoryId,
+        die: Die,
+        suppressed: bool,
+    },
+    /// The guerrillas refused battle: it is off, they stay, and the attacker holds the
+    /// place if it has ground units there.
+    GuerrillasAvoidedCombat {
+        power: Power,
+        territory: TerritoryId,
+        attacker: Power,
+        taken: bool,
     },
     /// Free infantry raised at the start of the turn (AAP's Chinese factions).
     RecruitsRaised {
@@ -384,6 +402,14 @@ pub enum Order {
     },
     /// Fight the battle in a contested place, with the attacker's orders for it.
     FightBattle(combat::BattleOrders),
+    /// AAP, 3.4: roll to pin down the guerrillas in a place (a 1 does).
+    SuppressGuerrillas {
+        territory: TerritoryId,
+    },
+    /// AAP, 3.1: the guerrillas refuse the battle in a place and stay, blended in.
+    AvoidCombat {
+        territory: TerritoryId,
+    },
     /// Repair a damaged battleship in this sea zone (Cut-Throat).
     RepairBattleship {
         sea_zone: TerritoryId,
@@ -519,6 +545,7 @@ pub struct Special {
     pub no_new_complexes: BTreeSet<Power>,
     pub surrender_when_bombed_out: BTreeSet<TerritoryId>,
     pub recruits: Vec<Recruits>,
+    pub guerrillas: BTreeSet<Power>,
     pub survival: Option<Survival>,
 }
 
@@ -561,6 +588,7 @@ impl Special {
         no_new_complexes: BTreeSet::new(),
         surrender_when_bombed_out: BTreeSet::new(),
         recruits: Vec::new(),
+        guerrillas: BTreeSet::new(),
         survival: None,
     };
 }
@@ -637,6 +665,7 @@ impl GameState {
             captured_this_turn: BTreeSet::new(),
             kamikaze_used_this_turn: false,
             surrendered: BTreeSet::new(),
+            suppression: BTreeMap::new(),
             round: 1,
             turn: 0,
             phase: Phase::Repairs,
@@ -761,6 +790,10 @@ pub fn decide(
     if order.is_diplomatic() {
         return diplomacy::decide(rules, state, by, order);
     }
+    if let Order::AvoidCombat { territory } = order {
+        // The guerrillas decide on the attacker's turn.
+        return guerrillas::decide_avoid(rules, state, by, *territory);
+    }
     let power = state.power(rules.board);
     if state.passive.contains(&by) && !matches!(order, Order::EndPhase) {
         return Err(violation(
@@ -798,6 +831,10 @@ pub fn decide(
             rail::decide_rocket(rules, state, power, *from, *target, dice)
         }
         Order::FightBattle(orders) => combat::decide_battle(rules, state, power, orders, dice),
+        Order::SuppressGuerrillas { territory } => {
+            guerrillas::decide_suppression(rules, state, power, *territory, dice)
+        }
+        Order::AvoidCombat { .. } => unreachable!("decided above"),
         Order::RepairBattleship { sea_zone } => {
             repair_battleship(rules, state, power, *sea_zone, dice)
         }
@@ -1420,6 +1457,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.contested.clear();
                 state.captured_this_turn.clear();
                 state.kamikaze_used_this_turn = false;
+                state.suppression.clear();
                 state.railed_infantry = 0;
                 state.factory_railed = false;
                 state.factories_setting_up.clear();
@@ -1495,6 +1533,24 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 *state.forces[territory.index()]
                     .entry((*power, unit, 0))
                     .or_default() += infantry;
+            }
+        }
+        GameEvent::GuerrillaSuppression {
+            territory,
+            suppressed,
+            ..
+        } => {
+            state.suppression.insert(*territory, *suppressed);
+        }
+        GameEvent::GuerrillasAvoidedCombat {
+            territory,
+            attacker,
+            taken,
+            ..
+        } => {
+            state.contested.remove(territory);
+            if *taken {
+                state.holder[territory.index()] = Some(*attacker);
             }
         }
         GameEvent::PowerSurrendered { power, .. } => {

@@ -369,3 +369,67 @@ fn the_winning_bid_is_the_round_japan_must_last_through() {
     let problems = document.with_options(&options).expect_err("no survivor");
     assert_eq!(problems[0].path, "/options/survive_to_round");
 }
+
+/// Japan's armies from Manchuria have moved into the CCP's Shansi in round 1.
+fn japan_in_shansi() -> GameState {
+    let ruleset = aap();
+    let mut state = aap_in(1, Power::Japan, Phase::CombatMove);
+    let inf = ruleset.catalogue.infantry().expect("INF");
+    let order = Order::Move {
+        units: vec![(inf, 6)],
+        path: vec![at(ruleset, "Manchuria"), at(ruleset, "Shansi")],
+    };
+    order_under(ruleset.rules(), &mut state, Power::Japan, order, &[]).expect("moves in");
+    assert!(state.contested.contains_key(&at(ruleset, "Shansi")));
+    state
+}
+
+fn avoid(state: &mut GameState, by: Power) -> Result<Vec<GameEvent>, RuleViolation> {
+    let order = Order::AvoidCombat {
+        territory: at(aap(), "Shansi"),
+    };
+    order_under(aap().rules(), state, by, order, &[])
+}
+
+fn suppress(state: &mut GameState, die: u8) -> Result<Vec<GameEvent>, RuleViolation> {
+    let order = Order::SuppressGuerrillas {
+        territory: at(aap(), "Shansi"),
+    };
+    order_under(aap().rules(), state, Power::Japan, order, &[die])
+}
+
+#[test]
+fn the_ccp_refuses_battle_and_stays_while_japan_takes_the_province() {
+    let ruleset = aap();
+    let shansi = at(ruleset, "Shansi");
+    let mut state = japan_in_shansi();
+    assert_eq!(
+        avoid(&mut state, Power::Kmt)
+            .expect_err("not guerrillas")
+            .code,
+        "not-guerrillas"
+    );
+    avoid(&mut state, Power::Ccp).expect("blends in, on Japan's turn");
+    assert!(!state.contested.contains_key(&shansi), "no battle");
+    assert_eq!(state.holder[shansi.index()], Some(Power::Japan), "3.3");
+    let inf = ruleset.catalogue.infantry().expect("INF");
+    assert_eq!(
+        state.count_units(ruleset.rules(), shansi, Power::Ccp, |u, _| u == inf),
+        4
+    );
+}
+
+#[test]
+fn a_suppression_roll_of_one_makes_the_guerrillas_fight() {
+    let mut state = japan_in_shansi();
+    suppress(&mut state, 1).expect("rolled");
+    let again = suppress(&mut state, 1).expect_err("one roll a place a turn");
+    assert_eq!(again.code, "suppression-rolled");
+    assert_eq!(
+        avoid(&mut state, Power::Ccp).expect_err("pinned down").code,
+        "guerrillas-suppressed"
+    );
+    let mut state = japan_in_shansi();
+    suppress(&mut state, 2).expect("rolled, missed");
+    avoid(&mut state, Power::Ccp).expect("not suppressed");
+}

@@ -1,0 +1,116 @@
+//! AAP Historical's guerrillas (3.1, 3.3, 3.4): the CCP may refuse battle and stay in a
+//! place, blended into the population, and the attacker then holds it if it has ground
+//! units there; an enemy with ground units in the place may first roll to suppress them,
+//! and a 1 pins them down for the turn.
+
+use crate::board::{Power, TerritoryId};
+use crate::dice::DiceSource;
+use crate::units::Domain;
+
+use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules};
+
+const AVOIDANCE: &str = "AAP Historical, 3.1 (CCP combat avoidance)";
+const SUPPRESSION: &str = "AAP Historical, 3.4 (suppressing CCP guerrillas)";
+
+fn ground_units(rules: Rules<'_>, state: &GameState, place: TerritoryId, who: Power) -> u32 {
+    state.count_units(rules, place, who, |_, u| {
+        u.domain == Domain::Land && u.is_combatant()
+    })
+}
+
+/// Guerrillas of the ruleset's in `place`, other than `power`'s.
+fn guerrillas_in(rules: Rules<'_>, state: &GameState, place: TerritoryId) -> Option<Power> {
+    rules
+        .special
+        .guerrillas
+        .iter()
+        .copied()
+        .find(|g| ground_units(rules, state, place, *g) > 0)
+}
+
+pub(super) fn decide_suppression(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let name = &rules.board.get(territory).name;
+    if !matches!(state.phase, Phase::CombatMove | Phase::Battles) {
+        return Err(violation(
+            "wrong-phase",
+            SUPPRESSION,
+            "guerrillas are suppressed in the combat move or the battles",
+        ));
+    }
+    let Some(guerrillas) = guerrillas_in(rules, state, territory).filter(|g| *g != power) else {
+        return Err(violation(
+            "no-guerrillas",
+            SUPPRESSION,
+            format!("there are no guerrillas to suppress in {name}"),
+        ));
+    };
+    if ground_units(rules, state, territory, power) == 0 {
+        return Err(violation(
+            "no-ground-units",
+            SUPPRESSION,
+            format!("{power} needs ground units in {name} to suppress the {guerrillas}"),
+        ));
+    }
+    if state.suppression.contains_key(&territory) {
+        return Err(violation(
+            "suppression-rolled",
+            SUPPRESSION,
+            format!("{power} has rolled for {name} this turn: one roll a place"),
+        ));
+    }
+    let die = dice.roll();
+    Ok(vec![GameEvent::GuerrillaSuppression {
+        power,
+        territory,
+        die,
+        suppressed: die.value() == 1,
+    }])
+}
+
+pub(super) fn decide_avoid(
+    rules: Rules<'_>,
+    state: &GameState,
+    by: Power,
+    territory: TerritoryId,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let name = &rules.board.get(territory).name;
+    let attacker = state.power(rules.board);
+    if !rules.special.guerrillas.contains(&by) {
+        return Err(violation(
+            "not-guerrillas",
+            AVOIDANCE,
+            format!("only guerrillas refuse battle; {by} does not"),
+        ));
+    }
+    let declared = state
+        .contested
+        .get(&territory)
+        .is_some_and(|against| against.contains(&by));
+    if !declared || by == attacker || ground_units(rules, state, territory, by) == 0 {
+        return Err(violation(
+            "no-battle-here",
+            AVOIDANCE,
+            format!("{by} has no battle to refuse in {name}"),
+        ));
+    }
+    if state.suppression.get(&territory) == Some(&true) {
+        return Err(violation(
+            "guerrillas-suppressed",
+            SUPPRESSION,
+            format!("{attacker} suppressed the guerrillas in {name} this turn: they must fight"),
+        ));
+    }
+    Ok(vec![GameEvent::GuerrillasAvoidedCombat {
+        power: by,
+        territory,
+        attacker,
+        // 3.3: the attacker controls the place if it keeps a land unit there.
+        taken: ground_units(rules, state, territory, attacker) > 0,
+    }])
+}
