@@ -216,6 +216,7 @@ pub fn special_rules() -> crate::document::SpecialRules {
         surrender_when_bombed_out: vec!["Japan".to_owned(), US_MAINLAND.to_owned()],
         // 3.1, 3.4: the CCP's guerrillas.
         guerrillas: vec![crate::board::Power::Ccp],
+        start_zones: None,
         // 1.1: the Chinese raise infantry instead of collecting money.
         recruits: vec![
             crate::document::RecruitsDocument {

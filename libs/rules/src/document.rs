@@ -108,6 +108,19 @@ pub struct SpecialRules {
     /// unless a suppression roll of 1 pins them down that turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub guerrillas: Vec<Power>,
+    /// Each player's bases are rolled on a dice table instead of set up (the "War" rules:
+    /// three rolls on "start zone"). Not played by this engine yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_zones: Option<StartZones>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StartZones {
+    /// The name of one of `dice_tables`.
+    pub table: String,
+    pub rolls: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -864,6 +877,14 @@ impl Parts<'_> {
             }
             if let Some(place) = &recruits.place_at {
                 self.on_board(r, names, format!("{at}/place_at"), place);
+            }
+        }
+        if let (Some(start), Some(tables)) = (&special.start_zones, self.dice_tables) {
+            if !tables.iter().any(|t| t.name == start.table) {
+                r.push(
+                    format!("{AT}/start_zones/table"),
+                    format!("no dice table is named {:?}", start.table),
+                );
             }
         }
         for (i, power) in special.guerrillas.iter().enumerate() {

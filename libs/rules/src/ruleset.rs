@@ -152,7 +152,13 @@ impl RulesetDocument {
                         points: vec![5, 3, 2, -1, -2],
                     },
                     options: Vec::new(),
-                    special_rules: SpecialRules::default(),
+                    special_rules: SpecialRules {
+                        start_zones: Some(crate::document::StartZones {
+                            table: "start zone".to_owned(),
+                            rolls: 3,
+                        }),
+                        ..SpecialRules::default()
+                    },
                 })
             }
             other => Err(RulesetError::Unknown(
@@ -197,6 +203,7 @@ fn special(
             .map(|l| Ok((place(&l.territory)?, l.units)))
             .collect::<Result<_, RulesetError>>()?,
         no_new_complexes: rules.no_new_complexes.iter().copied().collect(),
+        zone_points: matches!(document.scoring, ScoringRule::ZonePoints { .. }),
         guerrillas: rules.guerrillas.iter().copied().collect(),
         recruits: rules
             .recruits
@@ -309,9 +316,15 @@ impl Ruleset {
             return Err(RulesetError::BoardRequired(document.id.clone()));
         };
         let unplayed = match (&document.victory, &document.scoring) {
-            (_, ScoringRule::ZonePoints { .. }) => Some("scoring by zone points"),
+            _ if document.special_rules.start_zones.is_some() => Some(
+                "the War game flow (start zones rolled on a table, initiative, reinforcements \
+                 by the player to the right, parley and militia)",
+            ),
             (VictoryRule::SurviveToRound { .. }, ScoringRule::Survival { .. })
-            | (VictoryRule::DirectorEnds, ScoringRule::PercentIpcGain { .. }) => None,
+            | (
+                VictoryRule::DirectorEnds,
+                ScoringRule::PercentIpcGain { .. } | ScoringRule::ZonePoints { .. },
+            ) => None,
             (VictoryRule::SurviveToRound { .. }, _) => {
                 Some("a victory by survival scored other than by survival")
             }

@@ -202,6 +202,16 @@ pub fn placements<P: Clone>(
     ranked(results, points, |_, gain| gain)
 }
 
+/// Places powers by the zone points (printed values) they hold at the end, highest first
+/// (the "War" rules: the last takes the "Dan Quayle reward"). Gains are reported but do
+/// not order.
+pub fn placements_by_zone_points<P: Clone>(
+    results: &[(P, u32, u32)],
+    points: &PointsTable,
+) -> Result<Vec<Placement<P>>, ScoringError> {
+    ranked(results, points, |i, _| results[i].2)
+}
+
 /// Places a side's powers by the game's outcome: the winners (`won`) share the first
 /// places, the others the rest (AAP Historical's survival victory). Gains are reported
 /// but do not order.
@@ -363,6 +373,27 @@ mod tests {
         ];
         assert_eq!(ipc_count(&"Russia", board), 11);
         assert_eq!(ipc_count(&"Japan", board), 0);
+    }
+
+    #[test]
+    fn zone_points_place_by_what_is_held_at_the_end_and_ties_share() {
+        // ann grew the most but holds the least: zone points ignore the gain.
+        let results = [
+            ("ann", 2, 8),
+            ("bob", 30, 31),
+            ("cy", 20, 31),
+            ("di", 10, 12),
+            ("ed", 40, 9),
+        ];
+        let placed =
+            placements_by_zone_points(&results, &PointsTable::cut_throat()).expect("placed");
+        let order: Vec<(&str, usize)> = placed.iter().map(|p| (p.power, p.place)).collect();
+        assert_eq!(
+            order,
+            [("bob", 1), ("cy", 1), ("di", 3), ("ed", 4), ("ann", 5)]
+        );
+        assert_eq!(placed[0].points, frac(4, 1), "(5 + 3) / 2");
+        assert_eq!(placed[4].points, frac(-2, 1), "the Dan Quayle reward");
     }
 
     #[test]

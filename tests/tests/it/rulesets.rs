@@ -344,7 +344,7 @@ async fn a_game_of_aap_historical_is_refused_until_a_board_is_uploaded() {
     );
     assert!(reply.json()["detail"]
         .as_str()
-        .is_some_and(|d| d.contains("zone points")));
+        .is_some_and(|d| d.contains("War game flow")));
 }
 
 #[actix_web::test]

@@ -124,3 +124,43 @@ fn an_option_the_ruleset_does_not_offer_is_refused() {
     let problems = document.with_options(&options).expect_err("not offered");
     assert_eq!(paths(&problems), ["/options/alternate_turn_order"]);
 }
+
+#[test]
+fn a_ruleset_scored_by_zone_points_places_by_what_is_held_at_the_end() {
+    use crate::game::{apply, GameEvent, Moment};
+    let mut document = RulesetDocument::builtin("cutthroat").expect("cutthroat");
+    document.id = "cutthroat-zones".into();
+    document.scoring = ScoringRule::ZonePoints {
+        points: vec![5, 3, 2, -1, -2],
+    };
+    let ruleset = Ruleset::uploaded(&document, &GameOptions::default()).expect("playable");
+    let mut state = ruleset.start();
+    // The US holds the most (36) and Germany 32; by percent gain all would tie at 0.
+    let final_ipc: Vec<(Power, u32)> = ruleset
+        .powers()
+        .iter()
+        .map(|p| (*p, state.ipc_count(&ruleset.board, *p)))
+        .collect();
+    apply(
+        ruleset.rules(),
+        &mut state,
+        &GameEvent::GameEnded {
+            at: Moment::default(),
+            final_ipc,
+        },
+    );
+    let placed = state
+        .placements(ruleset.rules(), &ruleset.points)
+        .expect("ended")
+        .expect("placed");
+    assert_eq!(placed[0].power, Power::UnitedStates);
+    assert_eq!((placed[0].place, placed[0].tied_with), (1, 1));
+    assert_eq!(
+        placed[4].power,
+        Power::Russia,
+        "24, the fewest: the Dan Quayle reward"
+    );
+    // The War rules' own document is refused until their game flow is built.
+    let war = Ruleset::builtin("war").expect_err("not yet");
+    assert!(war.to_string().contains("War game flow"), "{war}");
+}

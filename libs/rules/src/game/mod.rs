@@ -546,6 +546,8 @@ pub struct Special {
     pub surrender_when_bombed_out: BTreeSet<TerritoryId>,
     pub recruits: Vec<Recruits>,
     pub guerrillas: BTreeSet<Power>,
+    /// Places by the printed values held at the end, not by percent gain.
+    pub zone_points: bool,
     pub survival: Option<Survival>,
 }
 
@@ -589,6 +591,7 @@ impl Special {
         surrender_when_bombed_out: BTreeSet::new(),
         recruits: Vec::new(),
         guerrillas: BTreeSet::new(),
+        zone_points: false,
         survival: None,
     };
 }

@@ -247,6 +247,9 @@ impl GameState {
             })
             .collect();
         Some(match rules.special.survival {
+            None if rules.special.zone_points => {
+                crate::scoring::placements_by_zone_points(&results, points)
+            }
             None => placements(&results, points),
             Some(survival) => {
                 let survived = self.survived(rules, survival);
