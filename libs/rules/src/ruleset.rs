@@ -72,6 +72,21 @@ impl RulesetDocument {
 
     /// A built-in ruleset's document.
     pub fn builtin(id: &str) -> Result<RulesetDocument, RulesetError> {
+        // Assembled once per id: a game's creation and every read of a built-in start here.
+        static BUILT: OnceLock<Mutex<HashMap<String, RulesetDocument>>> = OnceLock::new();
+        let built = BUILT.get_or_init(Default::default);
+        if let Some(document) = built.lock().map_err(data)?.get(id) {
+            return Ok(document.clone());
+        }
+        let document = Self::assemble(id)?;
+        built
+            .lock()
+            .map_err(data)?
+            .insert(id.to_owned(), document.clone());
+        Ok(document)
+    }
+
+    fn assemble(id: &str) -> Result<RulesetDocument, RulesetError> {
         match id {
             "cutthroat" => {
                 let (turn_order, board) = Board::classic_document().map_err(data)?;

@@ -244,6 +244,10 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
 async fn the_document_format_has_a_json_schema_whose_references_all_resolve() {
     let db = TestDb::new().await;
     let app = app!(db);
+    for unknown in ["/v1/rulesets/chess", "/v1/rulesets/Not%20An%20Id/document"] {
+        let reply = call(&app, get(unknown)).await;
+        assert_problem(&reply, StatusCode::NOT_FOUND, "ruleset-not-found");
+    }
     let reply = call(&app, get("/v1/rulesets/schema")).await;
     assert_eq!(reply.status, StatusCode::OK);
     let schema = reply.json();

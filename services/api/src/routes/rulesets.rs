@@ -211,7 +211,11 @@ pub async fn publish_ruleset(
         playable: not_playable.is_none(),
         not_playable: not_playable.clone(),
     };
-    let latest = known::find(&client, &document.id).await.ok();
+    let latest = match known::find(&client, &document.id).await {
+        Ok(latest) => Some(latest),
+        Err(e) if e.code == ErrorCode::RulesetNotFound => None,
+        Err(e) => return Err(e),
+    };
     if let Some(same) = latest.as_ref().filter(|latest| latest.hash == hash) {
         return Ok(HttpResponse::Ok()
             .insert_header((actix_web::http::header::LOCATION, location))
