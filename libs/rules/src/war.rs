@@ -185,6 +185,132 @@ pub fn roll_parley(dice: &mut dyn DiceSource) -> (Die, Parley, Option<(Die, u32)
 /// Soldiers of militia and partisans in a non-player zone when a player tries to take it.
 pub const NPN_MILITIA: u32 = 2;
 
+/// Infrastructure: its price, what it returns each turn, and what a factory takes off the
+/// price of units placed in its zone.
+pub const INFRASTRUCTURE_COST: u32 = 5;
+pub const INFRASTRUCTURE_RETURN: u32 = 1;
+pub const FACTORY_DISCOUNT: u32 = 1;
+
+/// What a unit costs placed in a zone with a factory or without.
+pub fn unit_price(base: u32, factory_in_zone: bool) -> u32 {
+    if factory_in_zone {
+        base.saturating_sub(FACTORY_DISCOUNT).max(1)
+    } else {
+        base
+    }
+}
+
+/// A round's initiative: every die rolled (a tie for the highest is rolled again among
+/// the tied), who goes first, and the order, which "proceeds to the right" around the
+/// table from the first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Initiative<P> {
+    pub rolls: Vec<Vec<(P, Die)>>,
+    pub order: Vec<P>,
+}
+
+/// Rolls initiative for players seated in `seating` order (each one's right is the next).
+pub fn initiative<P: Copy + PartialEq>(seating: &[P], dice: &mut dyn DiceSource) -> Initiative<P> {
+    let mut rolls = Vec::new();
+    let mut contenders: Vec<P> = seating.to_vec();
+    while contenders.len() > 1 {
+        let round: Vec<(P, Die)> = contenders.iter().map(|p| (*p, dice.roll())).collect();
+        let best = round.iter().map(|(_, d)| *d).max();
+        contenders = round
+            .iter()
+            .filter(|(_, d)| Some(*d) == best)
+            .map(|(p, _)| *p)
+            .collect();
+        rolls.push(round);
+    }
+    let first = contenders
+        .first()
+        .and_then(|f| seating.iter().position(|p| p == f))
+        .unwrap_or(0);
+    let order = seating[first..]
+        .iter()
+        .chain(&seating[..first])
+        .copied()
+        .collect();
+    Initiative { rolls, order }
+}
+
+/// Who rolls the active player's reinforcements: the player to the right.
+pub fn reinforcer<P: Copy + PartialEq>(seating: &[P], active: P) -> Option<P> {
+    let at = seating.iter().position(|p| *p == active)?;
+    seating.get((at + 1) % seating.len()).copied()
+}
+
+/// One player's bases: each start-chart roll, and the zones they gave. A zone another
+/// player (or this one) already has is rolled again, since two bases cannot share a zone;
+/// the seed is silent on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bases<P> {
+    pub player: P,
+    pub rolls: Vec<TableRoll<Option<&'static str>>>,
+    pub zones: Vec<&'static str>,
+}
+
+/// Rolls `per_player` bases for each player in seating order.
+pub fn start_bases<P: Copy>(
+    seating: &[P],
+    per_player: usize,
+    dice: &mut dyn DiceSource,
+) -> Vec<Bases<P>> {
+    let mut taken: Vec<&'static str> = Vec::new();
+    seating
+        .iter()
+        .map(|player| {
+            let mut bases = Bases {
+                player: *player,
+                rolls: Vec::new(),
+                zones: Vec::new(),
+            };
+            while bases.zones.len() < per_player && taken.len() < 18 {
+                let roll = roll_start_zone(dice);
+                if let Some(zone) = roll.result.filter(|z| !taken.contains(z)) {
+                    taken.push(zone);
+                    bases.zones.push(zone);
+                }
+                bases.rolls.push(roll);
+            }
+            bases
+        })
+        .collect()
+}
+
+/// Who controls a zone, from the ground units in it: the one player with any (air units
+/// do not count); `None` when nobody or several have ground units there.
+pub fn controller<P: Copy + PartialEq>(ground_units: &[(P, u32)]) -> Option<P> {
+    let mut present = ground_units.iter().filter(|(_, n)| *n > 0).map(|(p, _)| *p);
+    let first = present.next()?;
+    present.all(|p| p == first).then_some(first)
+}
+
+/// The result: the highest zone points win, the lowest get the "Dan Quayle reward" (ties
+/// share either).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WarResult<P> {
+    pub winners: Vec<P>,
+    pub dan_quayle: Vec<P>,
+}
+
+pub fn result<P: Copy>(zone_points: &[(P, u32)]) -> WarResult<P> {
+    let best = zone_points.iter().map(|(_, z)| *z).max();
+    let worst = zone_points.iter().map(|(_, z)| *z).min();
+    let with = |score: Option<u32>| {
+        zone_points
+            .iter()
+            .filter(|(_, z)| Some(*z) == score)
+            .map(|(p, _)| *p)
+            .collect()
+    };
+    WarResult {
+        winners: with(best),
+        dan_quayle: with(worst),
+    }
+}
+
 impl WarUnit {
     fn name(self, n: u32) -> String {
         let name = match self {

@@ -176,3 +176,72 @@ fn the_documents_tables_hold_the_seeds_rows_and_agree_with_the_rolls() {
     assert_eq!(document.validate(), Ok(()));
     assert_eq!(document.dice_tables, tables);
 }
+
+#[test]
+fn initiative_goes_to_the_highest_die_and_then_to_the_right_and_ties_roll_again() {
+    let seats = ["ann", "bob", "cy", "di"];
+    // cy rolls 5, the highest: cy, di, then round to ann and bob.
+    let rolled = initiative(&seats, &mut ScriptedDice::new(&[2, 3, 5, 1]));
+    assert_eq!(rolled.order, ["cy", "di", "ann", "bob"]);
+    assert_eq!(rolled.rolls.len(), 1);
+    // ann and di tie on 6 and roll again: di wins with 4 against 3.
+    let rolled = initiative(&seats, &mut ScriptedDice::new(&[6, 2, 5, 6, 3, 4]));
+    assert_eq!(rolled.order, ["di", "ann", "bob", "cy"]);
+    assert_eq!(rolled.rolls[1].len(), 2, "only the tied roll again");
+}
+
+#[test]
+fn the_player_to_the_right_rolls_the_reinforcements() {
+    let seats = ["ann", "bob", "cy"];
+    assert_eq!(reinforcer(&seats, "ann"), Some("bob"));
+    assert_eq!(reinforcer(&seats, "cy"), Some("ann"), "round the table");
+    assert_eq!(reinforcer(&seats, "zed"), None);
+}
+
+#[test]
+fn each_player_rolls_three_bases_and_a_taken_zone_is_rolled_again() {
+    // ann: 3+1+1 = 5 West Europe, 6 Germany, 7 Southern Europe; bob: 6 again (Germany,
+    // taken: rolled again), then 10 Karelia, 12 Russia, 18 Western US.
+    let dice = [
+        1, 3, 1, 2, 3, 1, 3, 3, 1, 1, 3, 2, 4, 4, 2, 4, 4, 4, 6, 6, 6,
+    ];
+    let bases = start_bases(&["ann", "bob"], 3, &mut ScriptedDice::new(&dice));
+    assert_eq!(
+        bases[0].zones,
+        ["Western Europe", "Germany", "Southern Europe"]
+    );
+    assert_eq!(bases[1].zones, ["Karelia", "Russia", "Western US"]);
+    assert_eq!(
+        bases[1].rolls.len(),
+        4,
+        "the taken zone's roll is in the log too"
+    );
+    // Every chart name is a place on the Classic board.
+    let board = crate::board::Board::classic().expect("board");
+    for total in 1..=18 {
+        let zone = start_zone(total).expect("a zone");
+        assert!(board.id(zone).is_ok(), "{zone}");
+    }
+}
+
+#[test]
+fn a_zone_belongs_to_the_one_player_with_ground_units_in_it() {
+    assert_eq!(controller(&[("ann", 2), ("bob", 0)]), Some("ann"));
+    assert_eq!(controller(&[("ann", 2), ("bob", 1)]), None, "contested");
+    assert_eq!(controller::<&str>(&[]), None, "nobody");
+}
+
+#[test]
+fn the_highest_zone_points_win_and_the_lowest_get_the_dan_quayle_reward() {
+    let outcome = result(&[("ann", 12), ("bob", 30), ("cy", 12), ("di", 30)]);
+    assert_eq!(outcome.winners, ["bob", "di"]);
+    assert_eq!(outcome.dan_quayle, ["ann", "cy"]);
+}
+
+#[test]
+fn infrastructure_costs_five_returns_one_and_a_factory_takes_one_off_a_unit() {
+    assert_eq!((INFRASTRUCTURE_COST, INFRASTRUCTURE_RETURN), (5, 1));
+    assert_eq!(unit_price(5, true), 4);
+    assert_eq!(unit_price(5, false), 5);
+    assert_eq!(unit_price(1, true), 1, "never free");
+}
