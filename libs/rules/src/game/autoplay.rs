@@ -16,7 +16,9 @@ pub fn random_order(
     let board = rules.board;
     let catalogue = rules.catalogue;
     let power = state.power(board);
-    let other = Power::CLASSIC[choose(5)];
+    let seated = board.turn_order();
+    let anyone = |choose: &mut dyn FnMut(usize) -> usize| seated[choose(seated.len())];
+    let other = anyone(choose);
     let places: Vec<TerritoryId> = board.territories().map(|(id, _)| id).collect();
     let own_stack =
         |choose: &mut dyn FnMut(usize) -> usize| -> Option<(TerritoryId, UnitTypeId, u32)> {
@@ -44,21 +46,29 @@ pub fn random_order(
     if choose(10) == 0 {
         let order = match choose(5) {
             0 => Order::OfferAgreement {
-                with: Power::CLASSIC[choose(5)],
+                with: anyone(choose),
                 terms: "pact".into(),
             },
             1 => Order::AcceptAgreement {
-                from: Power::CLASSIC[choose(5)],
+                from: anyone(choose),
             },
             2 => Order::BreakAgreement {
-                with: Power::CLASSIC[choose(5)],
+                with: anyone(choose),
             },
             _ => Order::GrantPermission {
-                to: Power::CLASSIC[choose(5)],
+                to: anyone(choose),
                 permission: [Permission::Enter, Permission::Rail, Permission::Ferry][choose(3)],
             },
         };
         return (other, order);
+    }
+    // Guerrillas refuse a battle now and then, on the attacker's turn.
+    if let Some(&guerrilla) = rules.special.guerrillas.iter().next() {
+        if choose(8) == 0 {
+            if let Some(&place) = state.contested.keys().next() {
+                return (guerrilla, Order::AvoidCombat { territory: place });
+            }
+        }
     }
     let pass = |choose: &mut dyn FnMut(usize) -> usize, percent: usize| choose(100) < percent;
     let order = match state.phase {
@@ -71,7 +81,13 @@ pub fn random_order(
         Phase::WeaponsDevelopment if !pass(choose, 70) => Order::DevelopWeapons(1),
         Phase::Purchase if !pass(choose, 40) => {
             let units: Vec<UnitTypeId> = catalogue.units().map(|(id, _)| id).collect();
-            Order::Purchase(vec![(units[choose(units.len())], 1 + choose(3) as u32)])
+            if choose(10) == 0 {
+                Order::ExpandComplex {
+                    territory: places[choose(places.len())],
+                }
+            } else {
+                Order::Purchase(vec![(units[choose(units.len())], 1 + choose(3) as u32)])
+            }
         }
         Phase::CombatMove | Phase::NonCombatMove if !pass(choose, 25) => match own_stack(choose) {
             Some((from, unit, n)) => {
@@ -86,6 +102,7 @@ pub fn random_order(
             None => Order::EndPhase,
         },
         Phase::Battles => match state.battles_to_fight(rules, power).first() {
+            Some(&place) if choose(6) == 0 => Order::SuppressGuerrillas { territory: place },
             Some(&place) => {
                 let mut orders = BattleOrders::at(place);
                 orders.bombing_raid = choose(4) == 0;
@@ -107,9 +124,12 @@ pub fn random_order(
                             .any(|n| state.holder[n.index()] == Some(power))
                 })
                 .collect();
-            Order::Place {
-                territory: sites[choose(sites.len())],
-                units: vec![(unit, 1)],
+            match sites.len() {
+                0 => Order::EndPhase,
+                n => Order::Place {
+                    territory: sites[choose(n)],
+                    units: vec![(unit, 1)],
+                },
             }
         }
         _ => Order::EndPhase,

@@ -88,10 +88,20 @@ pub(super) fn decide_avoid(
             format!("only guerrillas refuse battle; {by} does not"),
         ));
     }
-    let declared = state
-        .contested
-        .get(&territory)
-        .is_some_and(|against| against.contains(&by));
+    let against = state.contested.get(&territory);
+    let declared = against.is_some_and(|against| against.contains(&by));
+    // Only the guerrillas blend in: with others defending beside them, the battle is on.
+    let others = against.into_iter().flatten().any(|p| {
+        !rules.special.guerrillas.contains(p)
+            && state.count_units(rules, territory, *p, |_, _| true) > 0
+    });
+    if others {
+        return Err(violation(
+            "guerrillas-not-alone",
+            AVOIDANCE,
+            format!("others defend {name} beside the {by}: the battle is fought"),
+        ));
+    }
     if !declared || by == attacker || ground_units(rules, state, territory, by) == 0 {
         return Err(violation(
             "no-battle-here",
@@ -106,11 +116,25 @@ pub(super) fn decide_avoid(
             format!("{attacker} suppressed the guerrillas in {name} this turn: they must fight"),
         ));
     }
-    Ok(vec![GameEvent::GuerrillasAvoidedCombat {
+    // 3.3: the attacker controls the place if it keeps a land unit there.
+    let taken = ground_units(rules, state, territory, attacker) > 0;
+    let avoided = GameEvent::GuerrillasAvoidedCombat {
         power: by,
         territory,
         attacker,
-        // 3.3: the attacker controls the place if it keeps a land unit there.
-        taken: ground_units(rules, state, territory, attacker) > 0,
-    }])
+        taken,
+    };
+    let place = rules.board.get(territory);
+    let loser = state.holder[territory.index()]
+        .filter(|h| taken && *h != attacker && place.capital && place.original_owner == Some(*h));
+    let mut events = vec![avoided];
+    // A capital taken this way voids its power's agreements, as one taken in battle does.
+    if let Some(loser) = loser {
+        let mut after = state.clone();
+        super::apply(rules, &mut after, &events[0]);
+        events.extend(super::diplomacy::voided_by_capital_loss(
+            rules, &after, loser,
+        ));
+    }
+    Ok(events)
 }

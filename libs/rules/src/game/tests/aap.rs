@@ -7,7 +7,7 @@ use super::*;
 use crate::document::{GameOptions, RulesetDocument};
 use crate::ruleset::Ruleset;
 
-fn aap() -> &'static Ruleset {
+pub(super) fn aap() -> &'static Ruleset {
     let fixture: serde_json::Value = serde_json::from_str(include_str!(
         "../../../../../tests/fixtures/aap-test-board.json"
     ))
@@ -432,4 +432,19 @@ fn a_suppression_roll_of_one_makes_the_guerrillas_fight() {
     let mut state = japan_in_shansi();
     suppress(&mut state, 2).expect("rolled, missed");
     avoid(&mut state, Power::Ccp).expect("not suppressed");
+}
+
+#[test]
+fn guerrillas_do_not_blend_in_where_others_defend_beside_them() {
+    let ruleset = aap();
+    let mut state = aap_in(1, Power::Japan, Phase::CombatMove);
+    let inf = ruleset.catalogue.infantry().expect("INF");
+    state.forces[at(ruleset, "Shansi").index()].insert((Power::Kmt, inf, 0), 2);
+    let order = Order::Move {
+        units: vec![(inf, 6)],
+        path: vec![at(ruleset, "Manchuria"), at(ruleset, "Shansi")],
+    };
+    order_under(ruleset.rules(), &mut state, Power::Japan, order, &[]).expect("moves in");
+    let refused = avoid(&mut state, Power::Ccp).expect_err("the KMT is there too");
+    assert_eq!(refused.code, "guerrillas-not-alone");
 }

@@ -40,9 +40,9 @@ fn spends_within_treasury(state: &GameState, event: &GameEvent) -> bool {
     }
 }
 
-fn check_board(state: &GameState) -> Result<(), TestCaseError> {
-    let board = rules().board;
-    let catalogue = rules().catalogue;
+fn check_board(rules: Rules<'_>, state: &GameState) -> Result<(), TestCaseError> {
+    let board = rules.board;
+    let catalogue = rules.catalogue;
     for (place, territory) in board.territories() {
         let forces = &state.forces[place.index()];
         for (&(owner, unit, _), &n) in forces {
@@ -55,8 +55,8 @@ fn check_board(state: &GameState) -> Result<(), TestCaseError> {
             );
         }
         if territory.sea {
-            for power in Power::CLASSIC {
-                let (capacity, used) = state.transport_space(rules(), place, power);
+            for &power in board.turn_order() {
+                let (capacity, used) = state.transport_space(rules, place, power);
                 prop_assert!(
                     used <= capacity,
                     "{power}'s land units adrift in {}",
@@ -64,8 +64,12 @@ fn check_board(state: &GameState) -> Result<(), TestCaseError> {
                 );
             }
         } else {
-            let armies: Vec<Power> = Power::CLASSIC
-                .into_iter()
+            let armies: Vec<Power> = board
+                .turn_order()
+                .iter()
+                .copied()
+                // Guerrillas share land with the enemy when they refuse battle (AAP, 3.1).
+                .filter(|p| !rules.special.guerrillas.contains(p))
                 .filter(|p| {
                     forces
                         .iter()
@@ -101,45 +105,75 @@ fn check_board(state: &GameState) -> Result<(), TestCaseError> {
     }
     for (a, b) in state.agreements.keys() {
         prop_assert!(
-            !state.capital_lost(rules(), *a) && !state.capital_lost(rules(), *b),
+            !state.capital_lost(rules, *a) && !state.capital_lost(rules, *b),
             "an agreement outlived a capital"
         );
     }
     Ok(())
 }
 
+/// Plays up to 1,500 random orders from `state`: every accepted one keeps the board sound,
+/// and every refused one changes nothing.
+fn play_randomly(
+    rules: Rules<'_>,
+    mut state: GameState,
+    numbers: &[u32],
+    seed: [u8; 32],
+) -> Result<(), TestCaseError> {
+    let mut dice = GameSeed::from_bytes(seed).dice_for("property", 0);
+    let mut choose = chooser(numbers);
+    let mut accepted = 0;
+    for _ in 0..1500 {
+        let (by, order) = random_order(rules, &state, &mut choose);
+        let before = state.clone();
+        let Ok(events) = decide(rules, &state, by, &order, Moment::default(), &mut dice) else {
+            prop_assert_eq!(&state, &before);
+            continue;
+        };
+        accepted += 1;
+        for event in &events {
+            prop_assert!(spends_within_treasury(&state, event), "{:?}", event);
+            apply(rules, &mut state, event);
+        }
+        check_board(rules, &state)?;
+        if state.phase == Phase::Placement {
+            let power = state.power(rules.board);
+            let stranded = state.stranded_aircraft(rules, power);
+            prop_assert!(
+                stranded.is_empty(),
+                "aircraft left in the air: {:?}",
+                stranded
+            );
+        }
+    }
+    prop_assert!(accepted > 0);
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("WARLOG_PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(48)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: std::env::var("WARLOG_PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(48), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn random_legal_orders_keep_the_board_sound(
         numbers in prop::collection::vec(any::<u32>(), 50..400),
         seed in any::<[u8; 32]>(),
     ) {
-        let mut state = start();
-        let mut dice = GameSeed::from_bytes(seed).dice_for("property", 0);
-        let mut choose = chooser(&numbers);
-        let mut accepted = 0;
-        for _ in 0..1500 {
-            let (by, order) = random_order(rules(), &state, &mut choose);
-            let before = state.clone();
-            let Ok(events) = decide(rules(), &state, by, &order, Moment::default(), &mut dice) else {
-                prop_assert_eq!(&state, &before);
-                continue;
-            };
-            accepted += 1;
-            for event in &events {
-                prop_assert!(spends_within_treasury(&state, event), "{:?}", event);
-                apply(rules(), &mut state, event);
-            }
-            check_board(&state)?;
-            if state.phase == Phase::Placement {
-                let power = state.power(rules().board);
-                let stranded = state.stranded_aircraft(rules(), power);
-                prop_assert!(stranded.is_empty(), "aircraft left in the air: {:?}", stranded);
-            }
-        }
-        prop_assert!(accepted > 0);
+        play_randomly(rules(), start(), &numbers, seed)?;
+    }
 
+    #[test]
+    fn random_legal_orders_keep_an_aap_board_sound(
+        numbers in prop::collection::vec(any::<u32>(), 50..400),
+        seed in any::<[u8; 32]>(),
+    ) {
+        let ruleset = super::aap::aap();
+        play_randomly(ruleset.rules(), ruleset.start(), &numbers, seed)?;
     }
 }
