@@ -286,14 +286,9 @@ pub(super) fn decide_battle(
     }));
     let mut events = vec![fought];
     // A capital taken: every agreement of its power is void at once.
-    if let Some(loser) =
-        defender.filter(|d| captured && place.capital && place.original_owner == Some(*d))
-    {
-        let mut after = state.clone();
-        super::apply(rules, &mut after, &events[0]);
-        events.extend(super::diplomacy::voided_by_capital_loss(
-            rules, &after, loser,
-        ));
+    if captured {
+        let voided = super::diplomacy::capital_taken(rules, state, &events[0], territory, defender);
+        events.extend(voided);
     }
     Ok(events)
 }

@@ -391,6 +391,27 @@ pub(super) fn open_fronts(state: &mut GameState, rules: Rules<'_>) {
     }
 }
 
+/// What taking `territory` from `previous` by `event` does to agreements: if it is
+/// `previous`'s own capital, every agreement of `previous` is void (however it was taken:
+/// a battle, a walk-in, guerrillas blending in).
+pub(super) fn capital_taken(
+    rules: Rules<'_>,
+    state: &GameState,
+    event: &GameEvent,
+    territory: TerritoryId,
+    previous: Option<Power>,
+) -> Vec<GameEvent> {
+    let place = rules.board.get(territory);
+    match previous {
+        Some(loser) if place.capital && place.original_owner == Some(loser) => {
+            let mut after = state.clone();
+            super::apply(rules, &mut after, event);
+            voided_by_capital_loss(rules, &after, loser)
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Agreements of a power whose capital has just been taken: all void, as wars.
 pub(super) fn voided_by_capital_loss(
     rules: Rules<'_>,

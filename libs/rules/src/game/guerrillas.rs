@@ -124,17 +124,8 @@ pub(super) fn decide_avoid(
         attacker,
         taken,
     };
-    let place = rules.board.get(territory);
-    let loser = state.holder[territory.index()]
-        .filter(|h| taken && *h != attacker && place.capital && place.original_owner == Some(*h));
-    let mut events = vec![avoided];
     // A capital taken this way voids its power's agreements, as one taken in battle does.
-    if let Some(loser) = loser {
-        let mut after = state.clone();
-        super::apply(rules, &mut after, &events[0]);
-        events.extend(super::diplomacy::voided_by_capital_loss(
-            rules, &after, loser,
-        ));
-    }
-    Ok(events)
+    let previous = state.holder[territory.index()].filter(|h| taken && *h != attacker);
+    let voided = super::diplomacy::capital_taken(rules, state, &avoided, territory, previous);
+    Ok(std::iter::once(avoided).chain(voided).collect())
 }

@@ -493,14 +493,26 @@ pub(super) fn decide_move(
         }
     }
     let passengers = passengers(rules, state, power, units, from)?;
-    Ok(vec![GameEvent::UnitsMoved {
+    let taken: Vec<(TerritoryId, Option<Power>)> = captured
+        .iter()
+        .map(|t| (*t, state.holder[t.index()]))
+        .collect();
+    let moved = GameEvent::UnitsMoved {
         power,
         units: units.to_vec(),
         path: path.to_vec(),
         captured,
         contested,
         passengers,
-    }])
+    };
+    // A capital walked into: its power's agreements are void, as when taken in battle.
+    let voided: Vec<GameEvent> = taken
+        .into_iter()
+        .flat_map(|(t, previous)| {
+            super::diplomacy::capital_taken(rules, state, &moved, t, previous)
+        })
+        .collect();
+    Ok(std::iter::once(moved).chain(voided).collect())
 }
 
 /// Whether this is the combat move (true) or the non-combat move (false); any other phase

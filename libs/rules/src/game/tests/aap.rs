@@ -448,3 +448,35 @@ fn guerrillas_do_not_blend_in_where_others_defend_beside_them() {
     let refused = avoid(&mut state, Power::Ccp).expect_err("the KMT is there too");
     assert_eq!(refused.code, "guerrillas-not-alone");
 }
+
+#[test]
+fn a_capital_blitzed_through_voids_its_powers_agreements_as_one_taken_in_battle() {
+    // Found by the property test: an empty capital taken on a blitz kept its treaties.
+    let ruleset = aap();
+    let rules = ruleset.rules();
+    let mut state = aap_in(2, Power::Japan, Phase::CombatMove);
+    let offer = Order::OfferAgreement {
+        with: Power::Kmt,
+        terms: "united front".into(),
+    };
+    order_under(rules, &mut state, Power::Ccp, offer, &[]).expect("offered");
+    let accept = Order::AcceptAgreement { from: Power::Ccp };
+    order_under(rules, &mut state, Power::Kmt, accept, &[]).expect("accepted");
+    assert_eq!(state.agreements.len(), 1);
+    state.forces[at(ruleset, "Shansi").index()].clear();
+    // Armour blitzes through the empty Shansi and back: taken on the way.
+    let armour = ruleset.catalogue.armour().expect("ARM");
+    let manchuria = at(ruleset, "Manchuria");
+    let blitz = Order::Move {
+        units: vec![(armour, 1)],
+        path: vec![manchuria, at(ruleset, "Shansi"), manchuria],
+    };
+    let events = order_under(rules, &mut state, Power::Japan, blitz, &[]).expect("blitzes");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, GameEvent::AgreementEnded(_))),
+        "{events:?}"
+    );
+    assert!(state.agreements.is_empty());
+}

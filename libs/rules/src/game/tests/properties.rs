@@ -135,7 +135,9 @@ fn play_randomly(
             prop_assert!(spends_within_treasury(&state, event), "{:?}", event);
             apply(rules, &mut state, event);
         }
-        check_board(rules, &state)?;
+        check_board(rules, &state).map_err(|e| {
+            TestCaseError::fail(format!("{e}, after {order:?} by {by}: {events:?}"))
+        })?;
         if state.phase == Phase::Placement {
             let power = state.power(rules.board);
             let stranded = state.stranded_aircraft(rules, power);
@@ -166,6 +168,23 @@ proptest! {
         seed in any::<[u8; 32]>(),
     ) {
         play_randomly(rules(), start(), &numbers, seed)?;
+    }
+
+    #[test]
+    fn random_legal_orders_keep_an_enhanced_realism_board_sound(
+        numbers in prop::collection::vec(any::<u32>(), 50..400),
+        seed in any::<[u8; 32]>(),
+    ) {
+        let options = crate::document::GameOptions {
+            enhanced_realism: Some(crate::document::EnhancedRealism {
+                scenario: crate::capacity::Scenario::IntermediateHistorical,
+                usa_phased_in: true,
+            }),
+            alternate_turn_order: true,
+            survive_to_round: None,
+        };
+        let ruleset = crate::ruleset::Ruleset::builtin_with("cutthroat", &options).expect("offered");
+        play_randomly(ruleset.rules(), ruleset.start(), &numbers, seed)?;
     }
 
     #[test]
