@@ -41,6 +41,8 @@ pub enum Ability {
     HwvExempt,
     /// Artillery: each attacking infantry paired with one attacks one higher.
     SupportsInfantry,
+    /// AAP submarines: their hits fall on neither aircraft nor other submarines.
+    HitsSurfaceOnly,
 }
 
 /// A unit type's profile.

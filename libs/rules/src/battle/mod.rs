@@ -368,14 +368,41 @@ struct Hits {
     anyone: u32,
     /// Submarine hits: not on aircraft.
     not_air: u32,
+    /// AAP submarine hits: neither on aircraft nor on submarines.
+    surface: u32,
+}
+
+impl Hits {
+    /// Counts `n` hits of a unit whose hits go to `targets`.
+    fn add(&mut self, targets: Targets, n: u32) {
+        match targets {
+            Targets::NotAir => self.not_air += n,
+            Targets::SurfaceOnly => self.surface += n,
+            Targets::Anyone | Targets::AirOnly => self.anyone += n,
+        }
+    }
+}
+
+/// Who a unit's hits may fall on.
+fn targets_of(catalogue: &Catalogue, unit: UnitTypeId) -> Targets {
+    let profile = catalogue.get(unit);
+    if profile.has(Ability::HitsSurfaceOnly) {
+        Targets::SurfaceOnly
+    } else if profile.has(Ability::CannotHitAir) {
+        Targets::NotAir
+    } else {
+        Targets::Anyone
+    }
 }
 
 /// Which units of a side may take a volley's hits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Targets {
     Anyone,
     /// Submarine hits.
     NotAir,
+    /// AAP submarine hits: not aircraft, not submarines.
+    SurfaceOnly,
     /// AA fire.
     AirOnly,
 }
@@ -848,12 +875,10 @@ impl<'b, 'c> Fight<'b, 'c> {
     fn hits_of(&self, step: Step, ctx: &RoundContext, rolled: &[RolledDie]) -> Hits {
         let mut hits = Hits::default();
         for d in rolled.iter().filter(|d| d.hit) {
-            let weight = self.weight(step, ctx, d.unit);
-            if self.cat().get(d.unit).has(Ability::CannotHitAir) {
-                hits.not_air += weight;
-            } else {
-                hits.anyone += weight;
-            }
+            hits.add(
+                targets_of(self.cat(), d.unit),
+                self.weight(step, ctx, d.unit),
+            );
         }
         hits
     }
@@ -908,17 +933,16 @@ impl<'b, 'c> Fight<'b, 'c> {
             casualty_area,
             None,
         );
-        if hits.not_air > 0 {
-            let (more, more_overkill) = self.take_hits(
-                target,
-                Targets::NotAir,
-                hits.not_air,
-                effect,
-                casualty_area,
-                None,
-            );
-            casualties.extend(more);
-            overkill += more_overkill;
+        for (targets, n) in [
+            (Targets::NotAir, hits.not_air),
+            (Targets::SurfaceOnly, hits.surface),
+        ] {
+            if n > 0 {
+                let (more, more_overkill) =
+                    self.take_hits(target, targets, n, effect, casualty_area, None);
+                casualties.extend(more);
+                overkill += more_overkill;
+            }
         }
         (casualties, overkill)
     }
@@ -1068,6 +1092,9 @@ impl<'b, 'c> Fight<'b, 'c> {
         let eligible = |u: &Unit| match targets {
             Targets::Anyone => true,
             Targets::NotAir => cat.get(u.kind).domain != Domain::Air,
+            Targets::SurfaceOnly => {
+                cat.get(u.kind).domain != Domain::Air && !cat.get(u.kind).has(Ability::FirstStrike)
+            }
             Targets::AirOnly => cat.get(u.kind).domain == Domain::Air,
         };
         let taken = casualties::assign_hits(cat, units, eligible, hits, &order, rules);

@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use rustc_hash::FxHashMap;
 
 use super::{
-    Battle, BattleError, Effect, Fight, Hits, Outcome, RetreatOrder, RoundContext, Shot, Side,
-    Step, Unit,
+    targets_of, Battle, BattleError, Effect, Fight, Hits, Outcome, RetreatOrder, RoundContext,
+    Shot, Side, Step, Targets, Unit,
 };
 use crate::units::{Catalogue, UnitTypeId};
 
@@ -449,18 +449,15 @@ fn hit_distribution(
         // A step without dice (the kamikaze run): certain.
         return vec![(Hits::default(), 1.0)];
     }
-    let mut groups: BTreeMap<(u8, bool, u32), u32> = BTreeMap::new();
+    let mut groups: BTreeMap<(u8, Targets, u32), u32> = BTreeMap::new();
     for shot in shots {
-        let restricted = fight
-            .cat()
-            .get(shot.unit)
-            .has(crate::units::Ability::CannotHitAir);
+        let targets = targets_of(fight.cat(), shot.unit);
         *groups
-            .entry((shot.to_hit, restricted, fight.weight(step, ctx, shot.unit)))
+            .entry((shot.to_hit, targets, fight.weight(step, ctx, shot.unit)))
             .or_default() += 1;
     }
     let mut law: HashMap<Hits, f64> = HashMap::from([(Hits::default(), 1.0)]);
-    for ((to_hit, restricted, weight), n) in groups {
+    for ((to_hit, targets, weight), n) in groups {
         let p = f64::from(to_hit.min(6)) / 6.0;
         let pmf = binomial(n, p);
         let mut next: HashMap<Hits, f64> = HashMap::new();
@@ -470,12 +467,7 @@ fn hit_distribution(
                     continue;
                 }
                 let mut h = *hits;
-                let scored = k as u32 * weight;
-                if restricted {
-                    h.not_air += scored;
-                } else {
-                    h.anyone += scored;
-                }
+                h.add(targets, k as u32 * weight);
                 *next.entry(h).or_default() += q * pk;
             }
         }

@@ -760,3 +760,30 @@ fn artillery_lifts_one_attacking_infantry_each_to_two() {
     let log = fight(&plain, &[2, 2, 2, 6, 6, 6]);
     assert_eq!(log.defender_left.len(), 3);
 }
+
+#[test]
+fn an_aap_submarines_hit_never_falls_on_a_submarine() {
+    let cat = catalogue("aap-historical");
+    let mut b = battle(&cat, BattleKind::Sea, "1 sub", "1 sub, 1 des");
+    b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+    // The attacking sub hits first (1): the destroyer goes, though the sub is first to be
+    // lost, and does not fire back; the defending sub misses (6).
+    let log = fight(&b, &[1, 6]);
+    let lost: Vec<&str> = log.rounds[0].volleys[0]
+        .casualties
+        .iter()
+        .map(|c| cat.get(c.unit).code.as_str())
+        .collect();
+    assert_eq!(lost, ["DES"]);
+    // In Classic the same hit takes the submarine.
+    let classic = catalogue("classic");
+    let mut b = battle(&classic, BattleKind::Sea, "1 sub", "1 sub, 1 bb");
+    b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+    let log = fight(&b, &[1, 6]);
+    assert_eq!(
+        classic
+            .get(log.rounds[0].volleys[0].casualties[0].unit)
+            .code,
+        "SUB"
+    );
+}
