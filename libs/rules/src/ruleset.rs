@@ -72,18 +72,26 @@ impl RulesetDocument {
 
     /// A built-in ruleset's document.
     pub fn builtin(id: &str) -> Result<RulesetDocument, RulesetError> {
-        // Assembled once per id: a game's creation and every read of a built-in start here.
-        static BUILT: OnceLock<Mutex<HashMap<String, RulesetDocument>>> = OnceLock::new();
+        Self::builtin_hashed(id).map(|(document, _)| document)
+    }
+
+    /// A built-in ruleset's document and its hash, assembled and hashed once per id: a
+    /// game's creation and every read of a built-in start here.
+    pub fn builtin_hashed(id: &str) -> Result<(RulesetDocument, String), RulesetError> {
+        type Built = HashMap<String, (RulesetDocument, String)>;
+        static BUILT: OnceLock<Mutex<Built>> = OnceLock::new();
         let built = BUILT.get_or_init(Default::default);
-        if let Some(document) = built.lock().map_err(data)?.get(id) {
-            return Ok(document.clone());
+        if let Some(entry) = built.lock().map_err(data)?.get(id) {
+            return Ok(entry.clone());
         }
         let document = Self::assemble(id)?;
+        let hash = document.hash();
+        let entry = (document, hash);
         built
             .lock()
             .map_err(data)?
-            .insert(id.to_owned(), document.clone());
-        Ok(document)
+            .insert(id.to_owned(), entry.clone());
+        Ok(entry)
     }
 
     fn assemble(id: &str) -> Result<RulesetDocument, RulesetError> {

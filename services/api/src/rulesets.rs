@@ -43,6 +43,15 @@ pub struct KnownRuleset {
 }
 
 impl KnownRuleset {
+    fn builtin(id: &str) -> Result<KnownRuleset, ApiError> {
+        let (document, hash) = RulesetDocument::builtin_hashed(id).map_err(corrupt)?;
+        Ok(KnownRuleset {
+            document,
+            hash,
+            revision: None,
+        })
+    }
+
     /// The engine's ruleset for a game with `options`, or why there is none.
     pub fn playable(&self, options: &GameOptions) -> Result<&'static Ruleset, ApiError> {
         let built = match self.revision {
@@ -77,12 +86,7 @@ pub fn stream_of(id: &str) -> Result<StreamId, ApiError> {
 /// A built-in ruleset, or the latest revision of an uploaded one.
 pub async fn find(client: &impl GenericClient, id: &str) -> Result<KnownRuleset, ApiError> {
     if RulesetDocument::BUILTIN.contains(&id) {
-        let document = RulesetDocument::builtin(id).map_err(corrupt)?;
-        return Ok(KnownRuleset {
-            hash: document.hash(),
-            document,
-            revision: None,
-        });
+        return KnownRuleset::builtin(id);
     }
     let not_found = || {
         ApiError::new(
@@ -122,14 +126,7 @@ async fn latest(
 pub async fn list(client: &impl GenericClient) -> Result<Vec<KnownRuleset>, ApiError> {
     let mut known = RulesetDocument::BUILTIN
         .iter()
-        .map(|id| {
-            let document = RulesetDocument::builtin(id).map_err(corrupt)?;
-            Ok(KnownRuleset {
-                hash: document.hash(),
-                document,
-                revision: None,
-            })
-        })
+        .map(|id| KnownRuleset::builtin(id))
         .collect::<Result<Vec<_>, ApiError>>()?;
     let mut after: Option<StreamId> = None;
     loop {

@@ -360,8 +360,12 @@ pub struct RulesetSummary {
 
 impl RulesetSummary {
     pub fn of(known: &KnownRuleset) -> Self {
+        Self::with(known, known.playable(&Default::default()).err())
+    }
+
+    /// The summary, whether the ruleset is playable already known (`not_playable`: why not).
+    fn with(known: &KnownRuleset, not_playable: Option<ApiError>) -> Self {
         let document = &known.document;
-        let not_playable = known.playable(&Default::default()).err();
         RulesetSummary {
             id: document.id.clone(),
             name: document.name.clone(),
@@ -404,10 +408,11 @@ impl RulesetView {
         let catalogue = Catalogue::from_units(&document.id, &document.name, &document.units)
             .map_err(corrupt)?;
         let points = PointsTable::new(document.scoring.points().to_vec());
-        let ruleset = known.playable(&Default::default()).ok();
+        let playable = known.playable(&Default::default());
+        let ruleset = playable.as_ref().ok().copied();
         let board = ruleset.map(|r| &r.board);
         Ok(RulesetView {
-            summary: RulesetSummary::of(known),
+            summary: RulesetSummary::with(known, playable.err()),
             units: catalogue
                 .units()
                 .map(|(id, u)| UnitView {

@@ -367,6 +367,17 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
     assert!(unknown.json()["detail"]
         .as_str()
         .is_some_and(|d| d.contains("fog_of_war")));
+    let scenario = new_game(
+        &app,
+        &gm,
+        json!({"ruleset": "cutthroat", "players": PLAYERS,
+               "options": {"enhanced_realism": {"scenario": "galactic"}}}),
+    )
+    .await;
+    assert_problem(&scenario, StatusCode::BAD_REQUEST, "malformed-request");
+    assert!(scenario.json()["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("galactic")));
 
     let game = created_game(
         &app,
@@ -387,6 +398,15 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         .await
         .json();
     assert_eq!(treasury(&board, "russia"), 24 + 3 * 24);
+    let no_complex = refused(
+        &app,
+        &gm,
+        &game,
+        "russia",
+        json!([{"type": "expand_complex", "territory": "Caucasus"}]),
+    )
+    .await;
+    assert_eq!(no_complex["violation"], "no-factory", "{no_complex}");
 
     order(
         &app,
