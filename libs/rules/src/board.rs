@@ -24,6 +24,9 @@ pub enum Power {
     Ccp,
     /// The Kuomintang (AAP Historical).
     Kmt,
+    /// The non-player nations ("War"): whoever holds no player's colour. Their forces are
+    /// placed and moved by the player to the right of the one whose turn it is.
+    Npn,
 }
 
 impl Power {
@@ -45,6 +48,7 @@ impl Power {
             Power::UnitedStates => "United States",
             Power::Ccp => "CCP",
             Power::Kmt => "KMT",
+            Power::Npn => "the non-player nations",
         }
     }
 }

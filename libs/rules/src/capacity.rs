@@ -55,7 +55,7 @@ impl Scenario {
             Power::Japan => japan,
             Power::UnitedStates => usa,
             // Enhanced Realism is a Classic-board option: the Chinese factions are AAP's.
-            Power::Ccp | Power::Kmt => 1,
+            Power::Ccp | Power::Kmt | Power::Npn => 1,
         }
     }
 

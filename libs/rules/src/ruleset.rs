@@ -251,6 +251,31 @@ fn special(
             .iter()
             .map(|name| place(name))
             .collect::<Result<_, RulesetError>>()?,
+        war: match &rules.start_zones {
+            None => None,
+            Some(start) => {
+                let table = document
+                    .dice_tables
+                    .iter()
+                    .find(|t| t.name == start.table)
+                    .ok_or_else(|| data(format!("no dice table is named {:?}", start.table)))?;
+                Some(crate::game::war_flow::StartChart {
+                    dice: table.dice,
+                    rows: table
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            let zone = match row.result.as_str() {
+                                "pick" => None,
+                                name => Some(place(name)?),
+                            };
+                            Ok((row.from, row.to, zone))
+                        })
+                        .collect::<Result<_, RulesetError>>()?,
+                    bases: start.rolls,
+                })
+            }
+        },
         survival: match document.victory {
             VictoryRule::SurviveToRound {
                 power,
@@ -339,10 +364,6 @@ impl Ruleset {
             return Err(RulesetError::BoardRequired(document.id.clone()));
         };
         let unplayed = match (&document.victory, &document.scoring) {
-            _ if document.special_rules.start_zones.is_some() => Some(
-                "the War game flow (start zones rolled on a table, initiative, reinforcements \
-                 by the player to the right, parley and militia)",
-            ),
             (VictoryRule::SurviveToRound { .. }, ScoringRule::Survival { .. })
             | (
                 VictoryRule::DirectorEnds,

@@ -104,7 +104,9 @@ pub fn roll_reinforcements(dice: &mut dyn DiceSource) -> TableRoll<Reinforcement
 }
 
 /// The technologies of the 3d6 table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum WarTechnology {
     Paratroopers,
@@ -243,21 +245,34 @@ pub fn reinforcer<P: Copy + PartialEq>(seating: &[P], active: P) -> Option<P> {
 
 /// One player's bases: each start-chart roll, and the zones they gave. A zone another
 /// player (or this one) already has is rolled again, since two bases cannot share a zone;
-/// the seed is silent on it.
+/// the seed is silent on it. So is a "pick" row: a roll on one (which 3d6 cannot give on
+/// the seed's chart, but an uploaded chart may) is rolled again too, so every base comes
+/// from the dice.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Bases<P> {
+pub struct Bases<P, Z = &'static str> {
     pub player: P,
-    pub rolls: Vec<TableRoll<Option<&'static str>>>,
-    pub zones: Vec<&'static str>,
+    pub rolls: Vec<TableRoll<Option<Z>>>,
+    pub zones: Vec<Z>,
 }
 
-/// Rolls `per_player` bases for each player in seating order.
+/// Rolls `per_player` bases for each player in seating order, on the seed's chart.
 pub fn start_bases<P: Copy>(
     seating: &[P],
     per_player: usize,
     dice: &mut dyn DiceSource,
 ) -> Vec<Bases<P>> {
-    let mut taken: Vec<&'static str> = Vec::new();
+    start_bases_on(seating, per_player, (3, 18, start_zone), dice)
+}
+
+/// Rolls `per_player` bases for each player in seating order on a chart: how many dice it
+/// takes, how many distinct zones it names, and the zone for each total (`None`: pick).
+pub fn start_bases_on<P: Copy, Z: Copy + PartialEq>(
+    seating: &[P],
+    per_player: usize,
+    (dice_count, zones_on_chart, chart): (usize, usize, impl Fn(u8) -> Option<Z>),
+    dice: &mut dyn DiceSource,
+) -> Vec<Bases<P, Z>> {
+    let mut taken: Vec<Z> = Vec::new();
     seating
         .iter()
         .map(|player| {
@@ -266,8 +281,8 @@ pub fn start_bases<P: Copy>(
                 rolls: Vec::new(),
                 zones: Vec::new(),
             };
-            while bases.zones.len() < per_player && taken.len() < 18 {
-                let roll = roll_start_zone(dice);
+            while bases.zones.len() < per_player && taken.len() < zones_on_chart {
+                let roll = roll(dice, dice_count, &chart);
                 if let Some(zone) = roll.result.filter(|z| !taken.contains(z)) {
                     taken.push(zone);
                     bases.zones.push(zone);

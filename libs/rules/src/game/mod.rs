@@ -26,6 +26,7 @@ pub mod replay;
 pub mod seats;
 #[cfg(test)]
 mod tests;
+pub mod war_flow;
 
 /// The phases of a power's turn, in order.
 #[derive(
@@ -40,6 +41,14 @@ pub enum Phase {
     NonCombatMove,
     Placement,
     Income,
+    /// "War": each player rolls for their bases (the game's first step).
+    StartZones,
+    /// "War": each round starts with a roll for the order of play.
+    Initiative,
+    /// "War": the player to the right rolls, places and moves the non-player nations'
+    /// reinforcements before the active player's spending (`Purchase`) and movement
+    /// (`CombatMove`, where every move resolves as it is made).
+    Reinforcements,
 }
 
 impl Phase {
@@ -138,6 +147,8 @@ pub struct GameState {
     pub surrendered: BTreeSet<Power>,
     /// Places where this turn's power has rolled to suppress guerrillas, and whether it did.
     pub suppression: BTreeMap<TerritoryId, bool>,
+    /// The "War" rules' own state (empty in every other ruleset).
+    pub war: war_flow::WarFlow,
 }
 
 /// What one research die costs.
@@ -337,6 +348,57 @@ pub enum GameEvent {
         seats: Vec<(Power, String)>,
         at: Moment,
     },
+    /// "War": every player's bases, with each roll on the chart.
+    StartZonesRolled {
+        by: Power,
+        bases: Vec<war_flow::StartZones>,
+    },
+    /// "War": a round's initiative: each roll-off's dice, and the order of play.
+    InitiativeRolled {
+        by: Power,
+        rolls: Vec<Vec<(Power, Die)>>,
+        order: Vec<Power>,
+    },
+    /// "War": the active player's reinforcements, rolled by the player to the right.
+    ReinforcementsRolled {
+        by: Power,
+        active: Power,
+        dice: Vec<Die>,
+        units: Vec<(UnitTypeId, u32)>,
+        /// How many units the reinforcer may then move (11 and 16: 4).
+        moves: u32,
+    },
+    /// "War": reinforcements placed in a zone no player holds.
+    NeutralForcesPlaced {
+        by: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+    },
+    /// "War": units bought straight into a zone.
+    WarUnitsBought {
+        power: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+        cost: u32,
+    },
+    InfrastructureBuilt {
+        power: Power,
+        territory: TerritoryId,
+        cost: u32,
+    },
+    /// "War": research tries, with their dice and what they found.
+    WarResearched {
+        power: Power,
+        tries: Vec<war_flow::ResearchTry>,
+        cost: u32,
+    },
+    AtomicBombDropped {
+        power: Power,
+        territory: TerritoryId,
+        cost: u32,
+    },
+    /// "War": a move, its parleys and its battle.
+    WarMoveResolved(Box<war_flow::WarMove>),
     /// A substitute from the waiting list took the seat of an inactive player.
     PlayerReplaced {
         power: Power,
@@ -446,6 +508,20 @@ pub enum Order {
     BreakAgreement {
         with: Power,
     },
+    /// "War": roll every player's bases on the start-zone chart (the game's first order).
+    RollStartZones,
+    /// "War": roll the round's initiative.
+    RollInitiative,
+    /// "War": the player to the right rolls the active player's reinforcements.
+    RollReinforcements,
+    /// "War": $5 of infrastructure in a held zone ($1 a turn, $1 off units bought there).
+    BuildInfrastructure {
+        territory: TerritoryId,
+    },
+    /// "War", with the atomic bomb: $50, and every force in the zone is gone.
+    DropAtomicBomb {
+        territory: TerritoryId,
+    },
 }
 
 impl Order {
@@ -549,6 +625,8 @@ pub struct Special {
     /// Places by the printed values held at the end, not by percent gain.
     pub zone_points: bool,
     pub survival: Option<Survival>,
+    /// The "War" game flow, with its start-zone chart.
+    pub war: Option<war_flow::StartChart>,
 }
 
 /// Free infantry a power raises at the start of its turn, instead of collecting money.
@@ -593,6 +671,7 @@ impl Special {
         guerrillas: BTreeSet::new(),
         zone_points: false,
         survival: None,
+        war: None,
     };
 }
 
@@ -669,9 +748,15 @@ impl GameState {
             kamikaze_used_this_turn: false,
             surrendered: BTreeSet::new(),
             suppression: BTreeMap::new(),
+            war: war_flow::WarFlow::default(),
             round: 1,
             turn: 0,
-            phase: Phase::Repairs,
+            // "War" starts with its players rolling for their bases.
+            phase: if rules.special.war.is_some() {
+                Phase::StartZones
+            } else {
+                Phase::Repairs
+            },
             holder,
             forces,
             treasury,
@@ -685,7 +770,11 @@ impl GameState {
 
     /// The power whose turn it is.
     pub fn power(&self, board: &Board) -> Power {
-        board.turn_order()[self.turn % board.turn_order().len()]
+        // "War" plays each round in the order its initiative roll gave.
+        match self.war.order.get(self.turn) {
+            Some(power) => *power,
+            None => board.turn_order()[self.turn % board.turn_order().len()],
+        }
     }
 
     /// How many of `power`'s units of the kinds `keep` accepts stand in a place.
@@ -790,6 +879,9 @@ pub fn decide(
     if state.ended.is_some() {
         return Err(seats::game_over());
     }
+    if rules.special.war.is_some() {
+        return war_flow::decide(rules, state, by, order, at, dice);
+    }
     if order.is_diplomatic() {
         return diplomacy::decide(rules, state, by, order);
     }
@@ -846,6 +938,16 @@ pub fn decide(
         | Order::GrantPermission { .. }
         | Order::RevokePermission { .. }
         | Order::BreakAgreement { .. } => diplomacy::decide(rules, state, by, order),
+        Order::RollStartZones
+        | Order::RollInitiative
+        | Order::RollReinforcements
+        | Order::BuildInfrastructure { .. }
+        | Order::DropAtomicBomb { .. } => Err(violation(
+            "not-in-this-ruleset",
+            "Classic rules",
+            "start zones, initiative, reinforcements by the table, infrastructure and the \
+             atomic bomb are the War rules' orders",
+        )),
     }
 }
 
@@ -1436,6 +1538,9 @@ impl GameState {
 /// Folds one event into the state. Never fails: events were checked when decided.
 pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
     match event {
+        GameEvent::PhaseEnded { at, .. } if rules.special.war.is_some() => {
+            war_flow::end_phase(state, *at);
+        }
         GameEvent::PhaseEnded { power, at, .. } => match state.phase.next() {
             Some(next) => {
                 state.last_progress_at = Some(*at);
@@ -1676,6 +1781,15 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                     .or_default() += infantry;
             }
         }
+        GameEvent::StartZonesRolled { .. }
+        | GameEvent::InitiativeRolled { .. }
+        | GameEvent::ReinforcementsRolled { .. }
+        | GameEvent::NeutralForcesPlaced { .. }
+        | GameEvent::WarUnitsBought { .. }
+        | GameEvent::InfrastructureBuilt { .. }
+        | GameEvent::WarResearched { .. }
+        | GameEvent::AtomicBombDropped { .. }
+        | GameEvent::WarMoveResolved(_) => war_flow::apply(rules, state, event),
         GameEvent::SeatsAssigned { .. }
         | GameEvent::PlayerReplaced { .. }
         | GameEvent::SubstituteMadePermanent { .. }

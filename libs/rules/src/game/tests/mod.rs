@@ -8,6 +8,7 @@ mod properties;
 mod rail;
 mod replay;
 mod scripted;
+mod war;
 
 fn rules() -> Rules<'static> {
     static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();

@@ -1,0 +1,594 @@
+//! The "War" rules' game flow, given/when/then on the Classic board: start zones,
+//! initiative, reinforcements by the player to the right, spending, parley, militia,
+//! battles, control by ground units and income.
+
+use super::*;
+use crate::ruleset::Ruleset;
+use crate::war::WarTechnology;
+use war_flow::{WarBattleOutcome, WarMove};
+
+fn war() -> &'static Ruleset {
+    Ruleset::builtin("war").expect("war is playable")
+}
+
+fn id(name: &str) -> TerritoryId {
+    war().board.id(name).expect(name)
+}
+
+fn unit_of(code: &str) -> UnitTypeId {
+    war().catalogue.id(code).expect(code)
+}
+
+fn seated() -> GameState {
+    let mut state = war().start();
+    let seats = Power::CLASSIC
+        .iter()
+        .map(|p| (*p, format!("{p:?}").to_lowercase()))
+        .collect();
+    apply(
+        war().rules(),
+        &mut state,
+        &GameEvent::SeatsAssigned {
+            seats,
+            at: Moment::default(),
+        },
+    );
+    state
+}
+
+fn order(
+    state: &mut GameState,
+    by: Power,
+    order: Order,
+    dice: &[u8],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    order_under(war().rules(), state, by, order, dice)
+}
+
+/// Germany's turn (the UK to its right), in `phase`: Germany holds Germany and Western
+/// Europe with `german` units in Germany, and has $30.
+fn germany_in(phase: Phase, german: &[(&str, u32)]) -> GameState {
+    let mut state = seated();
+    state.phase = Phase::Initiative;
+    // Germany 6, then the table round to the right from it.
+    order(
+        &mut state,
+        Power::Russia,
+        Order::RollInitiative,
+        &[1, 6, 2, 3, 4],
+    )
+    .expect("rolled");
+    for zone in ["Germany", "West Europe"] {
+        state.holder[id(zone).index()] = Some(Power::Germany);
+    }
+    state.holder[id("United Kingdom").index()] = Some(Power::UnitedKingdom);
+    for (code, n) in german {
+        state.forces[id("Germany").index()].insert((Power::Germany, unit_of(code), 0), *n);
+    }
+    state.treasury.insert(Power::Germany, 30);
+    state.phase = phase;
+    state
+}
+
+fn moved(events: &[GameEvent]) -> &WarMove {
+    match events.first() {
+        Some(GameEvent::WarMoveResolved(resolved)) => resolved,
+        other => panic!("not a move: {other:?}"),
+    }
+}
+
+fn units_in(state: &GameState, zone: &str, owner: Power) -> Vec<(String, u32)> {
+    state.forces[id(zone).index()]
+        .iter()
+        .filter(|((o, _, _), _)| *o == owner)
+        .map(|((_, u, _), n)| (war().catalogue.get(*u).code.clone(), *n))
+        .collect()
+}
+
+#[test]
+fn the_game_starts_with_every_players_three_bases_rolled_from_the_dice() {
+    let mut state = seated();
+    assert_eq!(state.phase, Phase::StartZones);
+    let mut dice = crate::dice::GameSeed::from_bytes([9; 32]).dice_for("war-test", 2);
+    let events = decide(
+        war().rules(),
+        &state,
+        Power::Japan,
+        &Order::RollStartZones,
+        Moment::default(),
+        &mut dice,
+    )
+    .expect("any seated player rolls them");
+    let Some(GameEvent::StartZonesRolled { bases, .. }) = events.first() else {
+        panic!("{events:?}");
+    };
+    let mut all = BTreeSet::new();
+    for base in bases {
+        assert_eq!(base.zones.len(), 3, "{base:?}");
+        // Each zone is the chart's row for one of the recorded rolls.
+        for zone in &base.zones {
+            assert!(base.rolls.iter().any(|r| {
+                let total: u8 = r.iter().map(|d| d.value()).sum();
+                crate::war::start_zone(total).map(id) == Some(*zone)
+            }));
+            assert!(all.insert(*zone), "two bases share {zone:?}");
+        }
+    }
+    for event in &events {
+        apply(war().rules(), &mut state, event);
+    }
+    assert_eq!(state.phase, Phase::Initiative);
+    assert_eq!(
+        Power::CLASSIC.map(|p| state.ipc_count(&war().board, p) > 0),
+        [true; 5],
+        "every player holds their bases"
+    );
+    let again = order(&mut state, Power::Japan, Order::RollStartZones, &[]);
+    assert_eq!(again.expect_err("once").code, "wrong-phase");
+}
+
+#[test]
+fn initiative_goes_to_the_highest_die_with_ties_rolled_again_and_play_goes_round_to_the_right() {
+    let mut state = seated();
+    state.phase = Phase::Initiative;
+    // Germany and Japan tie on 5; Japan wins the roll-off.
+    let events = order(
+        &mut state,
+        Power::UnitedStates,
+        Order::RollInitiative,
+        &[3, 5, 2, 5, 1, 2, 6],
+    )
+    .expect("rolled");
+    let Some(GameEvent::InitiativeRolled { rolls, order, .. }) = events.first() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(rolls.len(), 2, "the roll-off is in the log");
+    assert_eq!(
+        order,
+        &[
+            Power::Japan,
+            Power::UnitedStates,
+            Power::Russia,
+            Power::Germany,
+            Power::UnitedKingdom
+        ]
+    );
+    assert_eq!(state.power(&war().board), Power::Japan);
+    assert_eq!(state.phase, Phase::Reinforcements);
+    assert_eq!(
+        war_flow::reinforcer(war().rules(), &state),
+        Power::UnitedStates
+    );
+}
+
+#[test]
+fn the_player_to_the_right_rolls_and_places_the_reinforcements_in_zones_no_player_holds() {
+    let mut state = germany_in(Phase::Reinforcements, &[]);
+    let not_theirs = order(&mut state, Power::Germany, Order::RollReinforcements, &[1]);
+    assert_eq!(not_theirs.expect_err("the UK's").code, "not-your-turn");
+    let early = order(&mut state, Power::UnitedKingdom, Order::EndPhase, &[]);
+    assert_eq!(
+        early.expect_err("roll first").code,
+        "reinforcements-not-rolled"
+    );
+
+    // 3 + 4 + 4 = 11: two soldiers, then up to four units move.
+    let events = order(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::RollReinforcements,
+        &[3, 4, 4],
+    )
+    .expect("the UK rolls");
+    assert!(matches!(
+        events.first(),
+        Some(GameEvent::ReinforcementsRolled {
+            moves: 4,
+            active: Power::Germany,
+            ..
+        })
+    ));
+    let soldiers = vec![(unit_of("INF"), 2)];
+    let into_a_player = order(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::Place {
+            territory: id("West Europe"),
+            units: soldiers.clone(),
+        },
+        &[],
+    );
+    assert_eq!(into_a_player.expect_err("held").code, "player-zone");
+    let unfinished = order(&mut state, Power::UnitedKingdom, Order::EndPhase, &[]);
+    assert_eq!(
+        unfinished.expect_err("placed first").code,
+        "reinforcements-unplaced"
+    );
+    let too_many = order(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::Place {
+            territory: id("South Europe"),
+            units: vec![(unit_of("INF"), 3)],
+        },
+        &[],
+    );
+    assert_eq!(too_many.expect_err("two rolled").code, "not-rolled");
+    order(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::Place {
+            territory: id("South Europe"),
+            units: soldiers,
+        },
+        &[],
+    )
+    .expect("placed");
+    assert_eq!(
+        units_in(&state, "South Europe", Power::Npn),
+        [("INF".to_owned(), 2)]
+    );
+
+    // They may attack the active player (Germany's empty West Europe falls to them),
+    // but not another player.
+    state.holder[id("East Europe").index()] = Some(Power::Russia);
+    let elsewhere = order(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::Move {
+            units: vec![(unit_of("INF"), 1)],
+            path: vec![id("South Europe"), id("East Europe")],
+        },
+        &[],
+    );
+    assert_eq!(
+        elsewhere.expect_err("Russia's").code,
+        "not-the-active-player"
+    );
+    let events = order(
+        &mut state,
+        Power::UnitedKingdom,
+        Order::Move {
+            units: vec![(unit_of("INF"), 1)],
+            path: vec![id("South Europe"), id("West Europe")],
+        },
+        &[],
+    )
+    .expect("attacks Germany's position");
+    assert!(moved(&events).taken);
+    assert_eq!(state.holder[id("West Europe").index()], None);
+    order(&mut state, Power::UnitedKingdom, Order::EndPhase, &[]).expect("ends");
+    assert_eq!(state.phase, Phase::Purchase);
+    assert_eq!(state.power(&war().board), Power::Germany);
+}
+
+#[test]
+fn units_are_bought_into_held_zones_and_a_factory_takes_a_dollar_off_each() {
+    let mut state = germany_in(Phase::Purchase, &[]);
+    let elsewhere = order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: id("South Europe"),
+            units: vec![(unit_of("INF"), 1)],
+        },
+        &[],
+    );
+    assert_eq!(elsewhere.expect_err("not held").code, "not-held");
+    order(
+        &mut state,
+        Power::Germany,
+        Order::BuildInfrastructure {
+            territory: id("Germany"),
+        },
+        &[],
+    )
+    .expect("$5");
+    let events = order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: id("Germany"),
+            units: vec![(unit_of("INF"), 2), (unit_of("ARM"), 1)],
+        },
+        &[],
+    )
+    .expect("bought");
+    assert!(
+        matches!(
+            events.first(),
+            Some(GameEvent::WarUnitsBought { cost: 6, .. })
+        ),
+        "(2 - 1) * 2 + (5 - 1): {events:?}"
+    );
+    assert_eq!(state.treasury[&Power::Germany], 30 - 5 - 6);
+    let ships = order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: id("Germany"),
+            units: vec![(unit_of("SUB"), 1)],
+        },
+        &[],
+    );
+    assert_eq!(ships.expect_err("at sea").code, "wrong-terrain");
+    let too_dear = order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: id("West Europe"),
+            units: vec![(unit_of("BMB"), 2)],
+        },
+        &[],
+    );
+    assert_eq!(too_dear.expect_err("$24 of $19").code, "insufficient-funds");
+    order(
+        &mut state,
+        Power::Germany,
+        Order::Place {
+            territory: id("Baltic Sea Zone"),
+            units: vec![(unit_of("SUB"), 1)],
+        },
+        &[],
+    )
+    .expect("a ship beside a held zone");
+}
+
+#[test]
+fn research_costs_five_a_try_and_succeeds_on_a_one_or_two_then_rolls_the_chart() {
+    let mut state = germany_in(Phase::Purchase, &[]);
+    // A 3 fails; a 2 succeeds and 3 + 2 + 3 = 8 is Metallurgy.
+    let events = order(
+        &mut state,
+        Power::Germany,
+        Order::DevelopWeapons(2),
+        &[3, 2, 3, 2, 3],
+    )
+    .expect("researched");
+    let Some(GameEvent::WarResearched { tries, cost, .. }) = events.first() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(*cost, 10);
+    assert_eq!(tries[0].technology, None);
+    assert_eq!(tries[1].technology, Some(WarTechnology::Metallurgy));
+    // Metallurgy: every zone held pays $1 more (Germany 10, West Europe 6, + 2).
+    assert_eq!(war_flow::income(war().rules(), &state, Power::Germany), 18);
+    let bomb = order(
+        &mut state,
+        Power::Germany,
+        Order::DropAtomicBomb {
+            territory: id("United Kingdom"),
+        },
+        &[],
+    );
+    assert_eq!(bomb.expect_err("not developed").code, "no-atomic-bomb");
+}
+
+#[test]
+fn taking_a_non_player_zone_means_beating_its_two_soldiers_of_militia() {
+    let mut state = germany_in(Phase::CombatMove, &[("ARM", 2)]);
+    // Tanks hit on 3 or less: 1 and 2 hit both militia.
+    let events = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("ARM"), 2)],
+            path: vec![id("Germany"), id("South Europe")],
+        },
+        &[1, 2],
+    )
+    .expect("moved");
+    let battle = moved(&events).battle.as_ref().expect("a battle");
+    assert_eq!(battle.militia, 2);
+    assert_eq!(battle.outcome, WarBattleOutcome::AttackerWon);
+    assert_eq!(
+        state.holder[id("South Europe").index()],
+        Some(Power::Germany)
+    );
+    assert!(
+        units_in(&state, "South Europe", Power::Npn).is_empty(),
+        "the militia do not stay"
+    );
+    let again = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("ARM"), 1)],
+            path: vec![id("South Europe"), id("Germany")],
+        },
+        &[],
+    );
+    assert_eq!(again.expect_err("once a turn").code, "units-missing");
+}
+
+#[test]
+fn the_defender_fires_back_with_what_is_left_and_casualties_go_cheapest_first() {
+    let mut state = germany_in(Phase::CombatMove, &[("INF", 1), ("ARM", 1)]);
+    // Attack: the tank's 3 hits one militia, the soldier's 4 misses. The other militia
+    // (defend 2) rolls 2 and hits: the cheaper soldier goes. Then the tank's 6 misses and
+    // the militia's 1 hits: the attack is gone.
+    let events = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("INF"), 1), (unit_of("ARM"), 1)],
+            path: vec![id("Germany"), id("South Europe")],
+        },
+        &[3, 4, 2, 6, 1],
+    );
+    let events = events.expect("moved");
+    let battle = moved(&events).battle.as_ref().expect("a battle");
+    assert_eq!(battle.rounds.len(), 2);
+    assert_eq!(battle.rounds[0].attack_hits, 1);
+    assert_eq!(battle.rounds[0].defence_hits, 1);
+    assert_eq!(battle.outcome, WarBattleOutcome::DefenderHeld);
+    assert_eq!(
+        battle.attacker_losses,
+        [(unit_of("INF"), 1), (unit_of("ARM"), 1)]
+    );
+    assert_eq!(state.holder[id("South Europe").index()], None);
+    assert!(units_in(&state, "Germany", Power::Germany).is_empty());
+}
+
+#[test]
+fn passing_through_a_non_player_zone_takes_a_parley_roll() {
+    let path = vec![id("Germany"), id("East Europe"), id("Ukraine")];
+    let tanks = vec![(unit_of("ARM"), 2)];
+    let march = |dice: &[u8]| {
+        let mut state = germany_in(Phase::CombatMove, &[("ARM", 2)]);
+        let events = order(
+            &mut state,
+            Power::Germany,
+            Order::Move {
+                units: tanks.clone(),
+                path: path.clone(),
+            },
+            dice,
+        )
+        .expect("moved");
+        (state, moved(&events).clone())
+    };
+    // 1: they pass, and fight Ukraine's militia (two hits on 1s).
+    let (state, through) = march(&[1, 1, 1]);
+    assert_eq!(through.end, id("Ukraine"));
+    assert_eq!(state.holder[id("Ukraine").index()], Some(Power::Germany));
+    // 3: a dollar a unit passing.
+    let (state, paid) = march(&[3, 1, 1]);
+    assert_eq!(paid.parleys[0].paid, 2);
+    assert_eq!(state.treasury[&Power::Germany], 28);
+    // 4: held up in diplomacy, they stay where they were.
+    let (state, held) = march(&[4]);
+    assert_eq!(held.end, id("Germany"));
+    assert_eq!(
+        units_in(&state, "Germany", Power::Germany),
+        [("ARM".to_owned(), 2)]
+    );
+    // 6: 1d6 - 2 soldiers rise (a 5: three), and the tanks must fight for the zone.
+    // The militia fall first; the risen soldiers fight on over two more rounds.
+    let dice = [6, 5, 1, 1, 6, 6, 6, 1, 1, 6, 1, 6];
+    let (state, risen) = march(&dice);
+    assert_eq!(risen.risen, 3);
+    assert_eq!(risen.end, id("East Europe"));
+    let battle = risen.battle.as_ref().expect("engaged");
+    assert_eq!((battle.militia, battle.rounds.len()), (2, 3));
+    assert_eq!(battle.defenders, [(Power::Npn, unit_of("INF"), 3)]);
+    assert_eq!(battle.defender_losses, [(Power::Npn, unit_of("INF"), 3)]);
+    assert_eq!(
+        state.holder[id("East Europe").index()],
+        Some(Power::Germany)
+    );
+    assert!(units_in(&state, "East Europe", Power::Npn).is_empty());
+    // Every die of the move is in its event, in the order rolled.
+    assert_eq!(
+        risen.dice().iter().map(|d| d.value()).collect::<Vec<_>>(),
+        dice
+    );
+}
+
+#[test]
+fn an_enemy_zone_in_the_way_stops_the_move_and_land_units_stay_out_of_the_sea() {
+    let mut state = germany_in(Phase::CombatMove, &[("ARM", 1)]);
+    state.holder[id("East Europe").index()] = Some(Power::Russia);
+    let through = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("ARM"), 1)],
+            path: vec![id("Germany"), id("East Europe"), id("Ukraine")],
+        },
+        &[],
+    );
+    assert_eq!(through.expect_err("Russia's").code, "enemy-in-the-way");
+    let swim = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("ARM"), 1)],
+            path: vec![id("Germany"), id("Baltic Sea Zone")],
+        },
+        &[],
+    );
+    assert_eq!(swim.expect_err("land").code, "wrong-terrain");
+}
+
+#[test]
+fn aa_guns_fire_only_at_aircraft() {
+    let mut state = germany_in(Phase::CombatMove, &[("ARM", 1), ("FTR", 1)]);
+    state.holder[id("East Europe").index()] = Some(Power::Russia);
+    state.forces[id("East Europe").index()].insert((Power::Russia, unit_of("AA"), 0), 1);
+    // The tank hits the gun (3); the gun is gone before it fires.
+    let events = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("ARM"), 1), (unit_of("FTR"), 1)],
+            path: vec![id("Germany"), id("East Europe")],
+        },
+        &[6, 3],
+    )
+    .expect("moved");
+    let battle = moved(&events).battle.as_ref().expect("a battle");
+    assert_eq!(battle.outcome, WarBattleOutcome::AttackerWon);
+    assert_eq!(
+        state.holder[id("East Europe").index()],
+        Some(Power::Germany)
+    );
+
+    // Against tanks alone, a gun does not fire: the battle cannot be won by either side
+    // if the tank always misses, but its dice keep rolling until it hits.
+    let mut state = germany_in(Phase::CombatMove, &[("ARM", 1)]);
+    state.holder[id("East Europe").index()] = Some(Power::Russia);
+    state.forces[id("East Europe").index()].insert((Power::Russia, unit_of("AA"), 0), 1);
+    let events = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("ARM"), 1)],
+            path: vec![id("Germany"), id("East Europe")],
+        },
+        &[6, 5, 1],
+    )
+    .expect("moved");
+    let battle = moved(&events).battle.as_ref().expect("a battle");
+    assert!(battle.rounds.iter().all(|r| r.defence.is_empty()));
+    assert_eq!(battle.rounds.len(), 3);
+}
+
+#[test]
+fn ending_the_move_collects_zone_values_and_infrastructure_then_the_next_player_goes() {
+    let mut state = germany_in(Phase::CombatMove, &[]);
+    state.war.infrastructure.insert(id("Germany"), 2);
+    let events = order(&mut state, Power::Germany, Order::EndPhase, &[]).expect("ends");
+    assert!(
+        matches!(
+            events.first(),
+            Some(GameEvent::IncomeCollected { amount: 18, .. })
+        ),
+        "Germany 10 + West Europe 6 + 2 infrastructure: {events:?}"
+    );
+    assert_eq!(state.treasury[&Power::Germany], 48);
+    assert_eq!(state.phase, Phase::Reinforcements);
+    assert_eq!(state.power(&war().board), Power::UnitedKingdom);
+    // The last of the round hands over to a new initiative roll.
+    state.turn = 4;
+    state.phase = Phase::CombatMove;
+    let last = state.power(&war().board);
+    order(&mut state, last, Order::EndPhase, &[]).expect("ends");
+    assert_eq!((state.round, state.phase), (2, Phase::Initiative));
+}
+
+#[test]
+fn classic_orders_and_war_orders_stay_in_their_own_rulesets() {
+    let mut state = germany_in(Phase::Purchase, &[]);
+    let loan = order(&mut state, Power::Germany, Order::ApplyForWarLoan, &[]);
+    assert_eq!(loan.expect_err("not War").code, "wrong-phase");
+    let mut classic = start();
+    let roll = order_under(
+        rules(),
+        &mut classic,
+        Power::Russia,
+        Order::RollInitiative,
+        &[],
+    );
+    assert_eq!(roll.expect_err("not Classic").code, "not-in-this-ruleset");
+}
