@@ -415,7 +415,7 @@ impl GameLog {
                     },
                 )?;
                 self.state = next;
-                if matches!(played, GameEvent::BattleFought(_) | GameEvent::RaidFlown(_)) {
+                if played.is_battle() {
                     self.battles += 1;
                 }
             }

@@ -199,7 +199,7 @@ pub fn placements<P: Clone>(
     results: &[(P, u32, u32)],
     points: &PointsTable,
 ) -> Result<Vec<Placement<P>>, ScoringError> {
-    ranked(results, points, |_, gain| gain)
+    ranked(results, points, |_, gain| gain, percent_gain)
 }
 
 /// Places powers by the zone points (printed values) they hold at the end, highest first
@@ -209,7 +209,11 @@ pub fn placements_by_zone_points<P: Clone>(
     results: &[(P, u32, u32)],
     points: &PointsTable,
 ) -> Result<Vec<Placement<P>>, ScoringError> {
-    ranked(results, points, |i, _| results[i].2)
+    // A War player may start with bases worth nothing: no gain to report, and none needed.
+    let reported = |initial, final_count| {
+        percent_gain(initial, final_count).or(Fraction::new(0, 1).ok_or(ScoringError::NoInitialIpc))
+    };
+    ranked(results, points, |i, _| results[i].2, reported)
 }
 
 /// Places a side's powers by the game's outcome: the winners (`won`) share the first
@@ -220,7 +224,12 @@ pub fn placements_by_side<P: Clone>(
     won: &[bool],
     points: &PointsTable,
 ) -> Result<Vec<Placement<P>>, ScoringError> {
-    ranked(results, points, |i, _| won.get(i).copied().unwrap_or(false))
+    ranked(
+        results,
+        points,
+        |i, _| won.get(i).copied().unwrap_or(false),
+        percent_gain,
+    )
 }
 
 /// Places powers by `key` (of each one's index and percent gain), highest first; equal
@@ -229,6 +238,7 @@ fn ranked<P: Clone, K: Ord + Copy>(
     results: &[(P, u32, u32)],
     points: &PointsTable,
     key: impl Fn(usize, Fraction) -> K,
+    gain_of: impl Fn(u32, u32) -> Result<Fraction, ScoringError>,
 ) -> Result<Vec<Placement<P>>, ScoringError> {
     if results.len() != points.places() {
         return Err(ScoringError::PlaceCount {
@@ -240,7 +250,7 @@ fn ranked<P: Clone, K: Ord + Copy>(
         .iter()
         .enumerate()
         .map(|(i, (power, initial, final_count))| {
-            let gain = percent_gain(*initial, *final_count)?;
+            let gain = gain_of(*initial, *final_count)?;
             Ok((power.clone(), *initial, *final_count, gain, key(i, gain)))
         })
         .collect::<Result<Vec<_>, ScoringError>>()?;

@@ -152,6 +152,21 @@ pub enum OrderInput {
         #[schema(value_type = String)]
         with: Power,
     },
+    /// War: roll every player's bases (the game's first order; any player).
+    RollStartZones,
+    /// War: roll the round's initiative (any player).
+    RollInitiative,
+    /// War: the player to the right rolls the active player's reinforcements (then
+    /// `place`s them in zones no player holds, and may `move` up to 4 on an 11 or 16).
+    RollReinforcements,
+    /// War: $5 of infrastructure in a held zone.
+    BuildInfrastructure {
+        territory: String,
+    },
+    /// War, with the atomic bomb: $50, and every force in the zone is gone.
+    DropAtomicBomb {
+        territory: String,
+    },
 }
 
 /// Resolves names against one ruleset; `at` says where in the request (`orders[2]`).
@@ -324,6 +339,15 @@ impl OrderInput {
                 permission: names.permission(permission)?,
             },
             OrderInput::BreakAgreement { with } => Order::BreakAgreement { with: *with },
+            OrderInput::RollStartZones => Order::RollStartZones,
+            OrderInput::RollInitiative => Order::RollInitiative,
+            OrderInput::RollReinforcements => Order::RollReinforcements,
+            OrderInput::BuildInfrastructure { territory } => Order::BuildInfrastructure {
+                territory: names.place(territory)?,
+            },
+            OrderInput::DropAtomicBomb { territory } => Order::DropAtomicBomb {
+                territory: names.place(territory)?,
+            },
         })
     }
 }

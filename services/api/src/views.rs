@@ -106,6 +106,32 @@ pub struct PlaceView {
     pub units: Vec<StackView>,
     /// A battle to fight here this turn.
     pub contested: bool,
+    /// War: infrastructure built here ($1 a turn each; $1 off units bought here).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub infrastructure: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// War: what the turn's flow stands at.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct WarView {
+    /// This round's order of play, from its initiative roll.
+    #[schema(value_type = Vec<String>)]
+    pub order: Vec<Power>,
+    /// Who rolls, places and moves the active player's reinforcements.
+    #[schema(value_type = String)]
+    pub reinforcer: Power,
+    /// Reinforcements rolled and still to place, by unit code.
+    #[schema(value_type = Object)]
+    pub reinforcements_to_place: Vec<(String, u32)>,
+    /// How many reinforcement units may still move.
+    pub reinforcement_moves_left: u32,
+    /// Each player's bases, by name.
+    #[schema(value_type = Object)]
+    pub bases: Vec<(Power, Vec<String>)>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -138,6 +164,9 @@ pub struct BoardView {
     /// Units bought this turn and not yet placed.
     #[schema(value_type = Object)]
     pub pending: Vec<(String, u32)>,
+    /// War games only: initiative, reinforcements and bases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub war: Option<WarView>,
 }
 
 impl BoardView {
@@ -166,6 +195,7 @@ impl BoardView {
                     })
                     .collect(),
                 contested: state.contested.contains_key(&id),
+                infrastructure: state.war.infrastructure.get(&id).copied().unwrap_or(0),
             })
             .collect();
         BoardView {
@@ -189,6 +219,15 @@ impl BoardView {
                         .into_iter()
                         .flatten()
                         .map(|t| format!("{t:?}"))
+                        .chain(
+                            state
+                                .war
+                                .technologies
+                                .get(p)
+                                .into_iter()
+                                .flatten()
+                                .map(|t| format!("{t:?}")),
+                        )
                         .collect(),
                     passive: state.passive.contains(p),
                 })
@@ -204,6 +243,31 @@ impl BoardView {
                 .iter()
                 .map(|(unit, n)| (code(*unit), *n))
                 .collect(),
+            war: log.ruleset.special.war.as_ref().map(|_| {
+                let rules = log.ruleset.rules();
+                let pending = state.war.reinforcements.as_ref();
+                WarView {
+                    order: state.war.order.clone(),
+                    reinforcer: warlog_rules::game::war_flow::reinforcer(rules, state),
+                    reinforcements_to_place: pending
+                        .into_iter()
+                        .flat_map(|p| &p.units)
+                        .map(|(unit, n)| (code(*unit), *n))
+                        .collect(),
+                    reinforcement_moves_left: pending.map_or(0, |p| p.moves_left),
+                    bases: state
+                        .war
+                        .bases
+                        .iter()
+                        .map(|(p, zones)| {
+                            (
+                                *p,
+                                zones.iter().map(|z| board.get(*z).name.clone()).collect(),
+                            )
+                        })
+                        .collect(),
+                }
+            }),
         }
     }
 }
@@ -268,6 +332,27 @@ pub fn battle_view(
             captured: false,
             dice,
             listing: raid.raid.render(),
+        }),
+        GameEvent::WarMoveResolved(moved) => moved.battle.as_ref().map(|battle| {
+            let mut defenders: Vec<Power> = battle.defenders.iter().map(|(o, _, _)| *o).collect();
+            if battle.militia > 0 {
+                defenders.push(Power::Npn);
+            }
+            defenders.sort();
+            defenders.dedup();
+            BattleView {
+                number,
+                version,
+                round,
+                kind: "war-battle",
+                territory: name(battle.territory),
+                attacker: battle.attacker,
+                defenders,
+                outcome: format!("{:?}", battle.outcome),
+                captured: moved.taken,
+                dice,
+                listing: battle.listing(ruleset.rules()),
+            }
         }),
         _ => None,
     }

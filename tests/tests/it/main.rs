@@ -13,6 +13,7 @@ mod projector;
 mod rulesets;
 mod store;
 mod tournaments;
+mod war;
 
 use serde_json::json;
 use uuid::Uuid;

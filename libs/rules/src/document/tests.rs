@@ -160,7 +160,9 @@ fn a_ruleset_scored_by_zone_points_places_by_what_is_held_at_the_end() {
         Power::Russia,
         "24, the fewest: the Dan Quayle reward"
     );
-    // The War rules' own document is refused until their game flow is built.
-    let war = Ruleset::builtin("war").expect_err("not yet");
-    assert!(war.to_string().contains("War game flow"), "{war}");
+    // The War rules' own document plays, with its start-zone chart on the board's ids.
+    let war = Ruleset::builtin("war").expect("War plays");
+    let chart = war.special.war.as_ref().expect("a start-zone chart");
+    assert_eq!((chart.dice, chart.bases), (3, 3));
+    assert!(war.special.zone_points);
 }

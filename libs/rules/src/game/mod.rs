@@ -524,6 +524,17 @@ pub enum Order {
     },
 }
 
+impl GameEvent {
+    /// Whether it records a battle or a bombing raid (they are numbered in the log's order).
+    pub fn is_battle(&self) -> bool {
+        match self {
+            GameEvent::BattleFought(_) | GameEvent::RaidFlown(_) => true,
+            GameEvent::WarMoveResolved(moved) => moved.battle.is_some(),
+            _ => false,
+        }
+    }
+}
+
 impl Order {
     /// Offers, acceptances, permissions and breaks: any power may give them at any time.
     pub fn is_diplomatic(&self) -> bool {

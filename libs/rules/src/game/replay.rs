@@ -1,6 +1,7 @@
 //! What an auditor needs to check a game from its events alone.
 //!
-//! Only a few events carry dice (battles, raids, research, war loans, rockets, repairs),
+//! Only a few events carry dice (battles, raids, research, war loans, rockets, repairs,
+//! and the War rules' table rolls and moves),
 //! and each is the first event of the order that rolled them, so its dice come from the
 //! seed at its own stream version. [`order_behind`] recovers that order from the event, so
 //! the auditor can decide it again on the state before it, with the seed's dice (or, before
@@ -47,6 +48,20 @@ pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
                 sea_zone: *sea_zone,
             },
         )),
+        GameEvent::StartZonesRolled { by, .. } => Some((*by, Order::RollStartZones)),
+        GameEvent::InitiativeRolled { by, .. } => Some((*by, Order::RollInitiative)),
+        GameEvent::ReinforcementsRolled { by, .. } => Some((*by, Order::RollReinforcements)),
+        GameEvent::WarResearched { power, tries, .. } => Some((
+            *power,
+            Order::DevelopWeapons(u32::try_from(tries.len()).unwrap_or(u32::MAX)),
+        )),
+        GameEvent::WarMoveResolved(resolved) if !resolved.dice().is_empty() => Some((
+            resolved.by,
+            Order::Move {
+                units: resolved.units.clone(),
+                path: resolved.path.clone(),
+            },
+        )),
         _ => None,
     }
 }
@@ -72,6 +87,20 @@ pub fn dice_rolled(event: &GameEvent) -> Vec<Die> {
         GameEvent::WarLoanApplied { die, .. }
         | GameEvent::RocketFired { die, .. }
         | GameEvent::BattleshipRepaired { die, .. } => vec![*die],
+        GameEvent::StartZonesRolled { bases, .. } => bases
+            .iter()
+            .flat_map(|b| b.rolls.iter().flatten())
+            .copied()
+            .collect(),
+        GameEvent::InitiativeRolled { rolls, .. } => {
+            rolls.iter().flatten().map(|(_, die)| *die).collect()
+        }
+        GameEvent::ReinforcementsRolled { dice, .. } => dice.clone(),
+        GameEvent::WarResearched { tries, .. } => tries
+            .iter()
+            .flat_map(|t| std::iter::once(t.chance).chain(t.chart.iter().copied()))
+            .collect(),
+        GameEvent::WarMoveResolved(resolved) => resolved.dice(),
         _ => Vec::new(),
     }
 }

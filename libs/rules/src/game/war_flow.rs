@@ -158,6 +158,51 @@ pub struct WarBattle {
     pub outcome: WarBattleOutcome,
 }
 
+impl WarBattle {
+    /// The battle as a player reads it: who fought, and each round's dice and hits.
+    pub fn listing(&self, rules: Rules<'_>) -> String {
+        let units = |list: &mut dyn Iterator<Item = (Option<Power>, UnitTypeId, u32)>| {
+            list.map(|(owner, unit, n)| {
+                let code = &rules.catalogue.get(unit).code;
+                match owner {
+                    Some(owner) => format!("{n} {code} ({owner})"),
+                    None => format!("{n} {code}"),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+        };
+        let mut out = format!(
+            "{} attacks {} with {}; defending: {}",
+            self.attacker,
+            rules.board.get(self.territory).name,
+            units(&mut self.attackers.iter().map(|(u, n)| (None, *u, *n))),
+            units(&mut self.defenders.iter().map(|(o, u, n)| (Some(*o), *u, *n))),
+        );
+        if self.militia > 0 {
+            out.push_str(&format!(" and {} soldiers of militia", self.militia));
+        }
+        let dice = |d: &[Die]| {
+            d.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for (i, round) in self.rounds.iter().enumerate() {
+            out.push_str(&format!(
+                "\nround {}: attack [{}] {} hit(s); defence [{}] {} hit(s)",
+                i + 1,
+                dice(&round.attack),
+                round.attack_hits,
+                dice(&round.defence),
+                round.defence_hits
+            ));
+        }
+        out.push_str(&format!("\n{:?}", self.outcome));
+        out
+    }
+}
+
 /// A move and everything it resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarMove {
@@ -1083,6 +1128,12 @@ pub(super) fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) 
                     state.holder[zone.index()] = Some(base.power);
                 }
                 state.war.bases.insert(base.power, base.zones.clone());
+            }
+            // What each player's gain is measured from: the zone points of its bases.
+            for power in rules.board.turn_order() {
+                state
+                    .starting_ipc
+                    .insert(*power, state.ipc_count(rules.board, *power));
             }
             state.phase = Phase::Initiative;
         }
