@@ -13,6 +13,9 @@ pub fn random_order(
     state: &GameState,
     choose: &mut dyn FnMut(usize) -> usize,
 ) -> (Power, Order) {
+    if rules.special.war.is_some() {
+        return random_war_order(rules, state, choose);
+    }
     let board = rules.board;
     let catalogue = rules.catalogue;
     let power = state.power(board);
@@ -135,4 +138,104 @@ pub fn random_order(
         _ => Order::EndPhase,
     };
     (power, order)
+}
+
+/// One order of a War game, from whoever may give one now.
+fn random_war_order(
+    rules: Rules<'_>,
+    state: &GameState,
+    choose: &mut dyn FnMut(usize) -> usize,
+) -> (Power, Order) {
+    let board = rules.board;
+    let seated = board.turn_order();
+    let active = state.power(board);
+    let reinforcer = super::war_flow::reinforcer(rules, state);
+    let places: Vec<TerritoryId> = board.territories().map(|(id, _)| id).collect();
+    let units: Vec<UnitTypeId> = rules.catalogue.units().map(|(id, _)| id).collect();
+    let stack_of = |choose: &mut dyn FnMut(usize) -> usize, owner: Power| {
+        let stacks: Vec<(TerritoryId, UnitTypeId, u32)> = places
+            .iter()
+            .flat_map(|t| {
+                state.forces[t.index()]
+                    .iter()
+                    .filter(move |((o, _, _), _)| *o == owner)
+                    .map(move |((_, u, _), n)| (*t, *u, *n))
+            })
+            .collect();
+        (!stacks.is_empty()).then(|| stacks[choose(stacks.len())])
+    };
+    let walk = |choose: &mut dyn FnMut(usize) -> usize, from: TerritoryId| {
+        let mut path = vec![from];
+        for _ in 0..1 + choose(3) {
+            let next = board.neighbours(*path.last().expect("a start"));
+            path.push(next[choose(next.len())]);
+        }
+        path
+    };
+    let random_move = |choose: &mut dyn FnMut(usize) -> usize, owner: Power| {
+        stack_of(choose, owner).map(|(from, unit, n)| Order::Move {
+            units: vec![(unit, 1 + choose(n as usize) as u32)],
+            path: walk(choose, from),
+        })
+    };
+    match state.phase {
+        Phase::StartZones => (seated[choose(seated.len())], Order::RollStartZones),
+        Phase::Initiative => (seated[choose(seated.len())], Order::RollInitiative),
+        Phase::Reinforcements => {
+            let order = match &state.war.reinforcements {
+                None => Order::RollReinforcements,
+                Some(pending) if !pending.units.is_empty() => {
+                    let (unit, n) = pending
+                        .units
+                        .iter()
+                        .nth(choose(pending.units.len()))
+                        .map(|(u, n)| (*u, *n))
+                        .expect("a unit");
+                    Order::Place {
+                        territory: places[choose(places.len())],
+                        units: vec![(unit, 1 + choose(n as usize) as u32)],
+                    }
+                }
+                Some(pending) if pending.moves_left > 0 && choose(3) > 0 => {
+                    random_move(choose, Power::Npn).unwrap_or(Order::EndPhase)
+                }
+                Some(_) => Order::EndPhase,
+            };
+            (reinforcer, order)
+        }
+        Phase::Purchase => {
+            let held: Vec<TerritoryId> = places
+                .iter()
+                .copied()
+                .filter(|t| state.holder[t.index()] == Some(active))
+                .collect();
+            let somewhere = |choose: &mut dyn FnMut(usize) -> usize| {
+                if held.is_empty() || choose(4) == 0 {
+                    places[choose(places.len())]
+                } else {
+                    held[choose(held.len())]
+                }
+            };
+            let order = match choose(12) {
+                0..=4 => Order::Place {
+                    territory: somewhere(choose),
+                    units: vec![(units[choose(units.len())], 1 + choose(2) as u32)],
+                },
+                5 => Order::BuildInfrastructure {
+                    territory: somewhere(choose),
+                },
+                6 => Order::DevelopWeapons(1 + choose(2) as u32),
+                7 => Order::DropAtomicBomb {
+                    territory: places[choose(places.len())],
+                },
+                _ => Order::EndPhase,
+            };
+            (active, order)
+        }
+        _ if choose(4) > 0 => (
+            active,
+            random_move(choose, active).unwrap_or(Order::EndPhase),
+        ),
+        _ => (active, Order::EndPhase),
+    }
 }

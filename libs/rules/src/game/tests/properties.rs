@@ -36,11 +36,48 @@ fn spends_within_treasury(state: &GameState, event: &GameEvent) -> bool {
             victim, ipc_lost, ..
         } => *ipc_lost <= has(victim),
         GameEvent::TreasuryConvertedToInfantry { power, spent, .. } => *spent <= has(power),
+        GameEvent::WarUnitsBought { power, cost, .. }
+        | GameEvent::InfrastructureBuilt { power, cost, .. }
+        | GameEvent::WarResearched { power, cost, .. }
+        | GameEvent::AtomicBombDropped { power, cost, .. } => *cost <= has(power),
+        GameEvent::WarMoveResolved(moved) => {
+            moved.parleys.iter().map(|p| p.paid).sum::<u32>() <= has(&moved.mover)
+        }
         _ => true,
     }
 }
 
+/// War: every battle is over when its move is, so land units stand only where their side
+/// holds the zone (the non-player nations in zones no player holds).
+fn check_war_board(rules: Rules<'_>, state: &GameState) -> Result<(), TestCaseError> {
+    for (place, territory) in rules.board.territories().filter(|(_, t)| !t.sea) {
+        for (&(owner, unit, _), _) in &state.forces[place.index()] {
+            if rules.catalogue.get(unit).domain != Domain::Land {
+                continue;
+            }
+            let side = state.holder[place.index()].unwrap_or(Power::Npn);
+            prop_assert_eq!(
+                side,
+                owner,
+                "{}'s land units in {}, held by {}",
+                owner,
+                &territory.name,
+                side
+            );
+        }
+    }
+    let reinforcing = state.phase == Phase::Reinforcements;
+    prop_assert!(
+        reinforcing || state.war.reinforcements.is_none(),
+        "reinforcements left over"
+    );
+    Ok(())
+}
+
 fn check_board(rules: Rules<'_>, state: &GameState) -> Result<(), TestCaseError> {
+    if rules.special.war.is_some() {
+        return check_war_board(rules, state);
+    }
     let board = rules.board;
     let catalogue = rules.catalogue;
     for (place, territory) in board.territories() {
@@ -185,6 +222,15 @@ proptest! {
         };
         let ruleset = crate::ruleset::Ruleset::builtin_with("cutthroat", &options).expect("offered");
         play_randomly(ruleset.rules(), ruleset.start(), &numbers, seed)?;
+    }
+
+    #[test]
+    fn random_legal_orders_keep_a_war_board_sound(
+        numbers in prop::collection::vec(any::<u32>(), 50..400),
+        seed in any::<[u8; 32]>(),
+    ) {
+        let ruleset = crate::ruleset::Ruleset::builtin("war").expect("war");
+        play_randomly(ruleset.rules(), super::war::seated(), &numbers, seed)?;
     }
 
     #[test]

@@ -21,7 +21,27 @@ proptest! {
         numbers in prop::collection::vec(any::<u32>(), 50..400),
         seed in any::<[u8; 32]>(),
     ) {
-        let mut state = start();
+        replays(rules(), start(), &numbers, seed)?;
+    }
+
+    #[test]
+    fn every_war_roll_and_move_decides_the_same_again_from_its_own_dice(
+        numbers in prop::collection::vec(any::<u32>(), 50..400),
+        seed in any::<[u8; 32]>(),
+    ) {
+        let war = crate::ruleset::Ruleset::builtin("war").expect("war");
+        replays(war.rules(), super::war::seated(), &numbers, seed)?;
+    }
+}
+
+/// Plays random orders from `state`, checking each accepted one as the auditor would.
+fn replays(
+    rules: Rules<'_>,
+    mut state: GameState,
+    numbers: &[u32],
+    seed: [u8; 32],
+) -> Result<(), TestCaseError> {
+    {
         let seed = GameSeed::from_bytes(seed);
         let mut next = 0usize;
         let mut choose = |n: usize| {
@@ -29,29 +49,38 @@ proptest! {
             numbers[next % numbers.len()] as usize % n.max(1)
         };
         for step in 0..1200u64 {
-            let (by, order) = random_order(rules(), &state, &mut choose);
+            let (by, order) = random_order(rules, &state, &mut choose);
             let mut source = seed.dice_for("replay", step);
             let mut recording = RecordingDice::new(&mut source);
-            let decided = decide(rules(), &state, by, &order, Moment::default(), &mut recording);
+            let decided = decide(rules, &state, by, &order, Moment::default(), &mut recording);
             let rolled = recording.into_rolled();
             let Ok(events) = decided else { continue };
             prop_assert_eq!(&dice_rolled(&events[0]), &rolled, "{:?}", order);
             for later in &events[1..] {
-                prop_assert!(dice_rolled(later).is_empty(), "dice outside the first event: {:?}", later);
+                prop_assert!(
+                    dice_rolled(later).is_empty(),
+                    "dice outside the first event: {:?}",
+                    later
+                );
             }
             if let Some((power, again)) = order_behind(&events[0]) {
                 let mut dice = scripted(&rolled);
-                let redecided = decide(rules(), &state, power, &again, Moment::default(), &mut dice);
+                let redecided = decide(rules, &state, power, &again, Moment::default(), &mut dice);
                 prop_assert_eq!(redecided.as_ref(), Ok(&events));
                 prop_assert_eq!(dice.remaining(), 0);
             } else {
-                prop_assert!(rolled.is_empty(), "{:?} rolled dice but names no order", order);
+                prop_assert!(
+                    rolled.is_empty(),
+                    "{:?} rolled dice but names no order",
+                    order
+                );
             }
             for event in &events {
-                apply(rules(), &mut state, event);
+                apply(rules, &mut state, event);
             }
         }
     }
+    Ok(())
 }
 
 #[test]
