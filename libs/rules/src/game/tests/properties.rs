@@ -51,7 +51,7 @@ fn spends_within_treasury(state: &GameState, event: &GameEvent) -> bool {
 /// holds the zone (the non-player nations in zones no player holds).
 fn check_war_board(rules: Rules<'_>, state: &GameState) -> Result<(), TestCaseError> {
     for (place, territory) in rules.board.territories().filter(|(_, t)| !t.sea) {
-        for (&(owner, unit, _), _) in &state.forces[place.index()] {
+        for &(owner, unit, _) in state.forces[place.index()].keys() {
             if rules.catalogue.get(unit).domain != Domain::Land {
                 continue;
             }
