@@ -224,6 +224,102 @@ pub struct WarMove {
     /// Whether the zone where they ended changed hands.
     #[serde(default)]
     pub taken: bool,
+    /// The transports that carried land units over the sea, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sealift: Option<Sealift>,
+}
+
+/// Transports carrying a move's land units: from the sea zone where they were loaded to
+/// the one where the units land (one move of a transport).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sealift {
+    pub from: TerritoryId,
+    pub to: TerritoryId,
+    pub transport: UnitTypeId,
+    pub count: u32,
+}
+
+/// "Transports can carry 4 land units": a move of land units from a zone, over sea zones,
+/// onto the land at the end. The mover's unmoved transports in the first sea zone carry
+/// them (as many as their load needs) and sail the rest of the way, which is their move;
+/// the land units' own move is the landing. `None` for a move that does not go to sea.
+fn sealift(
+    rules: Rules<'_>,
+    state: &GameState,
+    mover: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+) -> Result<Option<Sealift>, super::RuleViolation> {
+    let catalogue = rules.catalogue;
+    let carried: u32 = units
+        .iter()
+        // Paratroopers need no ships.
+        .filter(|(u, _)| {
+            catalogue.get(*u).domain == Domain::Land && !reach(rules, state, mover, *u).1
+        })
+        .map(|(_, n)| n)
+        .sum();
+    let at_sea: Vec<usize> = (0..path.len())
+        .filter(|i| !is_land(rules, path[*i]))
+        .collect();
+    if carried == 0 || at_sea.is_empty() {
+        return Ok(None);
+    }
+    let refuse = |message: String| Err(violation("no-sealift", RULES, message));
+    let (first, last) = (at_sea[0], at_sea[at_sea.len() - 1]);
+    if first != 1 || last != path.len() - 2 || at_sea.len() != last - first + 1 {
+        return refuse(
+            "land units at sea go from a zone, over sea zones, straight onto the land at the \
+             end of the path"
+                .to_owned(),
+        );
+    }
+    if units
+        .iter()
+        .any(|(u, _)| catalogue.get(*u).domain == Domain::Sea)
+    {
+        return refuse("the transports that carry land units are not named in their move".into());
+    }
+    let Some((transport, profile)) = catalogue.units().find(|(_, u)| {
+        u.domain == Domain::Sea && u.carries > 0 && !u.has(Ability::CarriesAircraft)
+    }) else {
+        return refuse("this ruleset has no transports".into());
+    };
+    let (from, to) = (path[first], path[last]);
+    let here = state.forces[from.index()]
+        .get(&(mover, transport, 0))
+        .copied()
+        .unwrap_or(0);
+    let moved = state
+        .war
+        .moved
+        .get(&(mover, from, transport))
+        .copied()
+        .unwrap_or(0);
+    let count = carried.div_ceil(u32::from(profile.carries.max(1)));
+    if count > here.saturating_sub(moved) {
+        return refuse(format!(
+            "{carried} land units need {count} {}s in {}; {mover} has {} there that have not \
+             moved",
+            profile.name,
+            rules.board.get(from).name,
+            here.saturating_sub(moved)
+        ));
+    }
+    if last - first > usize::from(profile.movement) {
+        return refuse(format!(
+            "a {} moves {}, not {}",
+            profile.name,
+            profile.movement,
+            last - first
+        ));
+    }
+    Ok(Some(Sealift {
+        from,
+        to,
+        transport,
+        count,
+    }))
 }
 
 impl WarMove {
@@ -752,6 +848,7 @@ fn decide_move(
         );
     }
     let steps = path.len() - 1;
+    let sealift = sealift(rules, state, mover, units, path)?;
     let mut all_free = true;
     for (unit, n) in units {
         let key = (mover, *unit, 0);
@@ -784,7 +881,12 @@ fn decide_move(
         {
             range += 1;
         }
-        if steps > range {
+        // Carried by sea, a land unit's own move is only the landing.
+        let own_steps = match (&sealift, profile.domain) {
+            (Some(_), Domain::Land) => 1,
+            _ => steps,
+        };
+        if own_steps > range {
             return refuse(
                 "too-far",
                 format!("{} moves {range}, not {steps}", profile.name),
@@ -792,11 +894,15 @@ fn decide_move(
         }
         let crosses = |p: &TerritoryId| match profile.domain {
             Domain::Air => false,
-            Domain::Land => !is_land(rules, *p) && !free,
+            Domain::Land => !is_land(rules, *p) && !free && sealift.is_none(),
             Domain::Sea => is_land(rules, *p),
         };
         if let Some(p) = path.iter().find(|p| crosses(p)) {
             return Err(misplaced(rules, *p, *unit));
+        }
+        // Even paratroopers, who need no ships to cross the sea, end their move on land.
+        if profile.domain == Domain::Land && !is_land(rules, destination) {
+            return Err(misplaced(rules, destination, *unit));
         }
         all_free &= free;
     }
@@ -853,6 +959,7 @@ fn decide_move(
         end: destination,
         battle: None,
         taken: false,
+        sealift,
     };
     let count: u32 = units.iter().map(|(_, n)| n).sum();
     let ground = units
@@ -916,7 +1023,7 @@ fn decide_move(
         if !defenders.is_empty() || militia > 0 {
             let battle = fight(rules, state, mover, place, units, defenders, militia, dice);
             if battle.outcome == WarBattleOutcome::Stalemate {
-                resolved.end = path[path.iter().position(|p| *p == place).unwrap_or(1) - 1];
+                resolved.end = origin;
             }
             resolved.battle = Some(battle);
         }
@@ -1235,6 +1342,21 @@ fn apply_move(rules: Rules<'_>, state: &mut GameState, resolved: &WarMove) {
                 .entry((Power::Npn, infantry, 0))
                 .or_default() += resolved.risen;
         }
+    }
+    if let Some(lift) = &resolved.sealift {
+        let sailed = take_units(
+            &mut state.forces[lift.from.index()],
+            (*mover, lift.transport, 0),
+            lift.count,
+        );
+        *state.forces[lift.to.index()]
+            .entry((*mover, lift.transport, 0))
+            .or_default() += sailed;
+        *state
+            .war
+            .moved
+            .entry((*mover, lift.to, lift.transport))
+            .or_default() += sailed;
     }
     let mut arriving: Vec<(UnitTypeId, u32)> = Vec::new();
     for (unit, n) in units {

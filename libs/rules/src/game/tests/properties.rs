@@ -50,11 +50,13 @@ fn spends_within_treasury(state: &GameState, event: &GameEvent) -> bool {
 /// War: every battle is over when its move is, so land units stand only where their side
 /// holds the zone (the non-player nations in zones no player holds).
 fn check_war_board(rules: Rules<'_>, state: &GameState) -> Result<(), TestCaseError> {
-    for (place, territory) in rules.board.territories().filter(|(_, t)| !t.sea) {
+    for (place, territory) in rules.board.territories() {
         for &(owner, unit, _) in state.forces[place.index()].keys() {
             if rules.catalogue.get(unit).domain != Domain::Land {
                 continue;
             }
+            // Carried land units always land in the move that carries them.
+            prop_assert!(!territory.sea, "land units adrift in {}", territory.name);
             let side = state.holder[place.index()].unwrap_or(Power::Npn);
             prop_assert_eq!(
                 side,

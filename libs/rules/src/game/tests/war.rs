@@ -486,7 +486,7 @@ fn passing_through_a_non_player_zone_takes_a_parley_roll() {
 }
 
 #[test]
-fn an_enemy_zone_in_the_way_stops_the_move_and_land_units_stay_out_of_the_sea() {
+fn an_enemy_zone_in_the_way_stops_the_move_and_land_units_go_to_sea_only_to_be_carried_over_it() {
     let mut state = germany_in(Phase::CombatMove, &[("ARM", 1)]);
     state.holder[id("East Europe").index()] = Some(Power::Russia);
     let through = order(
@@ -508,7 +508,7 @@ fn an_enemy_zone_in_the_way_stops_the_move_and_land_units_stay_out_of_the_sea() 
         },
         &[],
     );
-    assert_eq!(swim.expect_err("land").code, "wrong-terrain");
+    assert_eq!(swim.expect_err("no landing").code, "no-sealift");
 }
 
 #[test]
@@ -591,4 +591,89 @@ fn classic_orders_and_war_orders_stay_in_their_own_rulesets() {
         &[],
     );
     assert_eq!(roll.expect_err("not Classic").code, "not-in-this-ruleset");
+}
+
+#[test]
+fn transports_carry_four_land_units_each_over_the_sea_onto_the_land_at_the_end() {
+    let mut state = germany_in(Phase::CombatMove, &[]);
+    state.holder[id("Japan").index()] = Some(Power::Germany);
+    state.forces[id("Japan").index()].insert((Power::Germany, unit_of("INF"), 0), 5);
+    state.forces[id("Japan Sea Zone").index()].insert((Power::Germany, unit_of("TRN"), 0), 1);
+    let by_sea = |soldiers: u32, path: &[&str]| Order::Move {
+        units: vec![(unit_of("INF"), soldiers)],
+        path: path.iter().map(|p| id(p)).collect(),
+    };
+    let route = ["Japan", "Japan Sea Zone", "Kwangtung Sea Zone", "Kwangtung"];
+    let five = order(&mut state, Power::Germany, by_sea(5, &route), &[]);
+    assert_eq!(five.expect_err("one transport").code, "no-sealift");
+    let far = [
+        "Japan",
+        "Japan Sea Zone",
+        "Kwangtung Sea Zone",
+        "Philippines Sea Zone",
+        "Philippines",
+    ];
+    let too_far = order(&mut state, Power::Germany, by_sea(4, &far), &[]);
+    assert_eq!(too_far.expect_err("a transport moves 1").code, "no-sealift");
+    // Four soldiers land in Kwangtung and beat its militia (two 1s).
+    let events =
+        order(&mut state, Power::Germany, by_sea(4, &route), &[1, 1, 6, 6]).expect("carried");
+    let lift = moved(&events).sealift.as_ref().expect("a sealift");
+    assert_eq!(
+        (lift.from, lift.to, lift.count),
+        (id("Japan Sea Zone"), id("Kwangtung Sea Zone"), 1)
+    );
+    assert_eq!(state.holder[id("Kwangtung").index()], Some(Power::Germany));
+    assert_eq!(
+        units_in(&state, "Kwangtung", Power::Germany),
+        [("INF".to_owned(), 4)]
+    );
+    assert_eq!(
+        units_in(&state, "Kwangtung Sea Zone", Power::Germany),
+        [("TRN".to_owned(), 1)]
+    );
+    let again = order(
+        &mut state,
+        Power::Germany,
+        by_sea(1, &["Japan", "Japan Sea Zone", "Manchuria"]),
+        &[],
+    );
+    assert_eq!(
+        again.expect_err("the transport has sailed").code,
+        "no-sealift"
+    );
+}
+
+#[test]
+fn paratroopers_move_three_without_parley_or_ships_but_land_at_the_end() {
+    let mut state = germany_in(Phase::CombatMove, &[("INF", 2)]);
+    state
+        .war
+        .technologies
+        .entry(Power::Germany)
+        .or_default()
+        .insert(WarTechnology::Paratroopers);
+    let jump = |path: &[&str]| Order::Move {
+        units: vec![(unit_of("INF"), 1)],
+        path: path.iter().map(|p| id(p)).collect(),
+    };
+    let adrift = order(
+        &mut state,
+        Power::Germany,
+        jump(&["Germany", "Baltic Sea Zone"]),
+        &[],
+    );
+    assert_eq!(adrift.expect_err("at sea").code, "wrong-terrain");
+    // Over the Baltic and through East Europe without a parley: the only dice are the
+    // attack on Ukraine's militia (a 1 and then, the militia's 6 and 6 missing, a 1).
+    let events = order(
+        &mut state,
+        Power::Germany,
+        jump(&["Germany", "Baltic Sea Zone", "East Europe", "Ukraine"]),
+        &[1, 6, 1],
+    )
+    .expect("dropped");
+    let dropped = moved(&events);
+    assert!(dropped.parleys.is_empty() && dropped.sealift.is_none());
+    assert_eq!(state.holder[id("Ukraine").index()], Some(Power::Germany));
 }
