@@ -128,8 +128,26 @@ pub struct ParleyRoll {
 pub struct WarBattleRound {
     pub attack: Vec<Die>,
     pub attack_hits: u32,
+    /// MASH units and Advanced Armor: a die for each defending soldier or tank lost (a 1
+    /// heals it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defender_healing: Vec<Die>,
     pub defence: Vec<Die>,
     pub defence_hits: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacker_healing: Vec<Die>,
+}
+
+impl WarBattleRound {
+    /// The round's dice, in the order rolled.
+    fn dice(&self) -> impl Iterator<Item = Die> + '_ {
+        self.attack
+            .iter()
+            .chain(&self.defender_healing)
+            .chain(&self.defence)
+            .chain(&self.attacker_healing)
+            .copied()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,6 +173,9 @@ pub struct WarBattle {
     pub rounds: Vec<WarBattleRound>,
     pub attacker_losses: Vec<(UnitTypeId, u32)>,
     pub defender_losses: Vec<(Power, UnitTypeId, u32)>,
+    /// Losses healed (MASH units, Advanced Armor), back at one of their owner's bases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub healed: Vec<(Power, UnitTypeId, TerritoryId, u32)>,
     pub outcome: WarBattleOutcome,
 }
 
@@ -196,6 +217,13 @@ impl WarBattle {
                 round.attack_hits,
                 dice(&round.defence),
                 round.defence_hits
+            ));
+        }
+        for (owner, unit, home, n) in &self.healed {
+            out.push_str(&format!(
+                "\nhealed: {n} {} ({owner}), back in {}",
+                rules.catalogue.get(*unit).code,
+                rules.board.get(*home).name
             ));
         }
         out.push_str(&format!("\n{:?}", self.outcome));
@@ -329,11 +357,10 @@ impl WarMove {
             .parleys
             .iter()
             .flat_map(|p| std::iter::once(p.die).chain(p.militia_die));
-        let battle = self.battle.iter().flat_map(|b| {
-            b.rounds
-                .iter()
-                .flat_map(|r| r.attack.iter().chain(&r.defence).copied())
-        });
+        let battle = self
+            .battle
+            .iter()
+            .flat_map(|b| b.rounds.iter().flat_map(WarBattleRound::dice));
         parleys.chain(battle).collect()
     }
 }
@@ -1138,6 +1165,40 @@ fn fight(
             profile.defense + u8::from(is_air(f) && technology(state, f.owner, WarTechnology::Jets))
         }
     };
+    // "Any Soldier [Tank] removed from combat has a 1 in 6 chance of being healed [repaired].
+    // Place unit back in any starting zone": the first of its owner's bases it still holds.
+    let mut healed: Vec<(Power, UnitTypeId, TerritoryId, u32)> = Vec::new();
+    let mut heal = |lost: &[Fighter], healing: &mut Vec<Die>, dice: &mut dyn DiceSource| {
+        for f in lost.iter().filter(|f| !f.militia) {
+            let remedy = if Some(f.unit) == catalogue.infantry() {
+                WarTechnology::MashUnits
+            } else if Some(f.unit) == catalogue.armour() {
+                WarTechnology::AdvancedArmor
+            } else {
+                continue;
+            };
+            let home = state.war.bases.get(&f.owner).and_then(|bases| {
+                bases
+                    .iter()
+                    .find(|b| state.holder[b.index()] == Some(f.owner) && **b != territory)
+                    .copied()
+            });
+            let Some(home) = home.filter(|_| technology(state, f.owner, remedy)) else {
+                continue;
+            };
+            let die = dice.roll();
+            healing.push(die);
+            if die.value() == 1 {
+                match healed
+                    .iter_mut()
+                    .find(|(o, u, t, _)| (*o, *u, *t) == (f.owner, f.unit, home))
+                {
+                    Some(entry) => entry.3 += 1,
+                    None => healed.push((f.owner, f.unit, home, 1)),
+                }
+            }
+        }
+    };
     let mut rounds = Vec::new();
     let mut attacker_lost: Vec<Fighter> = Vec::new();
     let mut defender_lost: Vec<Fighter> = Vec::new();
@@ -1149,8 +1210,10 @@ fn fight(
         let mut round = WarBattleRound {
             attack: Vec::new(),
             attack_hits: 0,
+            defender_healing: Vec::new(),
             defence: Vec::new(),
             defence_hits: 0,
+            attacker_healing: Vec::new(),
         };
         for f in &attack {
             let value = attack_value(f, first);
@@ -1160,12 +1223,14 @@ fn fight(
                 round.attack_hits += u32::from(die.value() <= value);
             }
         }
+        let before = defender_lost.len();
         for _ in 0..round
             .attack_hits
             .min(u32::try_from(defence.len()).unwrap_or(u32::MAX))
         {
             defender_lost.extend(defence.pop());
         }
+        heal(&defender_lost[before..], &mut round.defender_healing, dice);
         // AA guns fire only at aircraft: their hits take the cheapest aircraft.
         let air_attacking = attack.iter().any(is_air);
         let mut anti_air_hits = 0;
@@ -1182,6 +1247,7 @@ fn fight(
                 anti_air_hits += u32::from(aa);
             }
         }
+        let before = attacker_lost.len();
         for _ in 0..anti_air_hits {
             if let Some(at) = attack.iter().rposition(is_air) {
                 attacker_lost.push(attack.remove(at));
@@ -1190,6 +1256,7 @@ fn fight(
         for _ in anti_air_hits..round.defence_hits {
             attacker_lost.extend(attack.pop());
         }
+        heal(&attacker_lost[before..], &mut round.attacker_healing, dice);
         let silent = round.attack.is_empty() && round.defence.is_empty();
         rounds.push(round);
         if defence.is_empty() {
@@ -1222,6 +1289,7 @@ fn fight(
         rounds,
         attacker_losses,
         defender_losses,
+        healed,
         outcome,
     }
 }
@@ -1374,6 +1442,13 @@ fn apply_move(rules: Rules<'_>, state: &mut GameState, resolved: &WarMove) {
                 (*owner, *unit, 0),
                 *n,
             );
+        }
+        for (owner, unit, home, n) in &battle.healed {
+            *state.forces[home.index()]
+                .entry((*owner, *unit, 0))
+                .or_default() += n;
+            // Back in the fight next turn, not this one.
+            *state.war.moved.entry((*owner, *home, *unit)).or_default() += n;
         }
     }
     for (unit, n) in arriving.into_iter().filter(|(_, n)| *n > 0) {

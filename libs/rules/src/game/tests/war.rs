@@ -677,3 +677,51 @@ fn paratroopers_move_three_without_parley_or_ships_but_land_at_the_end() {
     assert!(dropped.parleys.is_empty() && dropped.sealift.is_none());
     assert_eq!(state.holder[id("Ukraine").index()], Some(Power::Germany));
 }
+
+#[test]
+fn with_mash_units_a_lost_soldier_heals_on_a_one_and_goes_back_to_a_base() {
+    let mut state = germany_in(Phase::CombatMove, &[("INF", 2)]);
+    state
+        .war
+        .bases
+        .insert(Power::Germany, vec![id("Germany"), id("West Europe")]);
+    state
+        .war
+        .technologies
+        .entry(Power::Germany)
+        .or_default()
+        .insert(WarTechnology::MashUnits);
+    // Two soldiers attack South Europe's militia and miss (6, 6); the militia hit both
+    // (1, 2), and the healing dice give a 1 (healed) and a 4 (lost).
+    let events = order(
+        &mut state,
+        Power::Germany,
+        Order::Move {
+            units: vec![(unit_of("INF"), 2)],
+            path: vec![id("Germany"), id("South Europe")],
+        },
+        &[6, 6, 1, 2, 1, 4],
+    )
+    .expect("moved");
+    let resolved = moved(&events);
+    let battle = resolved.battle.as_ref().expect("a battle");
+    assert_eq!(battle.outcome, WarBattleOutcome::DefenderHeld);
+    assert_eq!(battle.rounds[0].attacker_healing.len(), 2);
+    assert_eq!(
+        battle.healed,
+        [(Power::Germany, unit_of("INF"), id("Germany"), 1)]
+    );
+    assert_eq!(
+        resolved
+            .dice()
+            .iter()
+            .map(|d| d.value())
+            .collect::<Vec<_>>(),
+        [6, 6, 1, 2, 1, 4]
+    );
+    assert_eq!(
+        units_in(&state, "Germany", Power::Germany),
+        [("INF".to_owned(), 1)]
+    );
+    assert!(battle.listing(war().rules()).contains("healed: 1 INF"));
+}
