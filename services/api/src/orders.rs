@@ -167,6 +167,12 @@ pub enum OrderInput {
     DropAtomicBomb {
         territory: String,
     },
+    /// War: aircraft raid another player's zone, 1d6 each off its cash.
+    AirRaid {
+        #[schema(value_type = Object)]
+        units: UnitList,
+        path: Vec<String>,
+    },
 }
 
 /// Resolves names against one ruleset; `at` says where in the request (`orders[2]`).
@@ -347,6 +353,10 @@ impl OrderInput {
             },
             OrderInput::DropAtomicBomb { territory } => Order::DropAtomicBomb {
                 territory: names.place(territory)?,
+            },
+            OrderInput::AirRaid { units, path } => Order::AirRaid {
+                units: names.units(units)?,
+                path: names.path(path)?,
             },
         })
     }

@@ -333,6 +333,37 @@ pub fn battle_view(
             dice,
             listing: raid.raid.render(),
         }),
+        GameEvent::AirRaidFlown(raid) => Some(BattleView {
+            number,
+            version,
+            round,
+            kind: "air-raid",
+            territory: raid.path.last().map(|t| name(*t)).unwrap_or_default(),
+            attacker: raid.power,
+            defenders: vec![raid.victim],
+            outcome: format!("${} lost", raid.cash_lost),
+            captured: false,
+            dice,
+            listing: format!(
+                "AA [{}], shot down {:?}; damage [{}]: ${} off {}",
+                raid.anti_aircraft
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                raid.shot_down
+                    .iter()
+                    .map(|(u, n)| format!("{n} {}", ruleset.catalogue.get(*u).code))
+                    .collect::<Vec<_>>(),
+                raid.damage_dice
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                raid.cash_lost,
+                raid.victim
+            ),
+        }),
         GameEvent::WarMoveResolved(moved) => moved.battle.as_ref().map(|battle| {
             let mut defenders: Vec<Power> = battle.defenders.iter().map(|(o, _, _)| *o).collect();
             if battle.militia > 0 {

@@ -232,6 +232,18 @@ fn random_war_order(
             };
             (active, order)
         }
+        _ if choose(12) == 0 => {
+            let from = places[choose(places.len())];
+            let target = board.neighbours(from)[choose(board.neighbours(from).len())];
+            (active, Order::FireRocket { from, target })
+        }
+        _ if choose(8) == 0 => {
+            let order = match random_move(choose, active) {
+                Some(Order::Move { units, path }) => Order::AirRaid { units, path },
+                _ => Order::EndPhase,
+            };
+            (active, order)
+        }
         _ if choose(4) > 0 => (
             active,
             random_move(choose, active).unwrap_or(Order::EndPhase),

@@ -399,6 +399,19 @@ pub enum GameEvent {
     },
     /// "War": a move, its parleys and its battle.
     WarMoveResolved(Box<war_flow::WarMove>),
+    /// "War": an air raid on a player's cash reserves.
+    AirRaidFlown(Box<war_flow::AirRaid>),
+    /// "War", with rockets: an AA gun shoots a zone within 2 (a hit on 2 or less takes the
+    /// cheapest unit there).
+    WarRocketFired {
+        power: Power,
+        from: TerritoryId,
+        target: TerritoryId,
+        die: Die,
+        /// The unit the hit took.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        destroyed: Option<(Power, UnitTypeId)>,
+    },
     /// A substitute from the waiting list took the seat of an inactive player.
     PlayerReplaced {
         power: Power,
@@ -522,13 +535,20 @@ pub enum Order {
     DropAtomicBomb {
         territory: TerritoryId,
     },
+    /// "War": aircraft attack a zone's cash reserves, 1d6 each, past its AA guns.
+    AirRaid {
+        units: Vec<(UnitTypeId, u32)>,
+        path: Vec<TerritoryId>,
+    },
 }
 
 impl GameEvent {
     /// Whether it records a battle or a bombing raid (they are numbered in the log's order).
     pub fn is_battle(&self) -> bool {
         match self {
-            GameEvent::BattleFought(_) | GameEvent::RaidFlown(_) => true,
+            GameEvent::BattleFought(_) | GameEvent::RaidFlown(_) | GameEvent::AirRaidFlown(_) => {
+                true
+            }
             GameEvent::WarMoveResolved(moved) => moved.battle.is_some(),
             _ => false,
         }
@@ -953,6 +973,7 @@ pub fn decide(
         | Order::RollInitiative
         | Order::RollReinforcements
         | Order::BuildInfrastructure { .. }
+        | Order::AirRaid { .. }
         | Order::DropAtomicBomb { .. } => Err(violation(
             "not-in-this-ruleset",
             "Classic rules",
@@ -1800,7 +1821,9 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         | GameEvent::InfrastructureBuilt { .. }
         | GameEvent::WarResearched { .. }
         | GameEvent::AtomicBombDropped { .. }
-        | GameEvent::WarMoveResolved(_) => war_flow::apply(rules, state, event),
+        | GameEvent::WarMoveResolved(_)
+        | GameEvent::AirRaidFlown(_)
+        | GameEvent::WarRocketFired { .. } => war_flow::apply(rules, state, event),
         GameEvent::SeatsAssigned { .. }
         | GameEvent::PlayerReplaced { .. }
         | GameEvent::SubstituteMadePermanent { .. }

@@ -288,7 +288,7 @@ pub(super) fn apply_rail(
 const ROCKETS: &str = "Classic rules, Weapons Development: Rockets";
 
 /// Places within `steps` spaces of `from` (land and sea alike).
-fn within(rules: Rules<'_>, from: TerritoryId, steps: u8) -> Vec<TerritoryId> {
+pub(super) fn within(rules: Rules<'_>, from: TerritoryId, steps: u8) -> Vec<TerritoryId> {
     let mut seen = vec![from];
     let mut queue = VecDeque::from([(from, 0u8)]);
     while let Some((here, d)) = queue.pop_front() {

@@ -55,6 +55,25 @@ pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
             *power,
             Order::DevelopWeapons(u32::try_from(tries.len()).unwrap_or(u32::MAX)),
         )),
+        GameEvent::AirRaidFlown(raid) if !raid.dice().is_empty() => Some((
+            raid.power,
+            Order::AirRaid {
+                units: raid.units.clone(),
+                path: raid.path.clone(),
+            },
+        )),
+        GameEvent::WarRocketFired {
+            power,
+            from,
+            target,
+            ..
+        } => Some((
+            *power,
+            Order::FireRocket {
+                from: *from,
+                target: *target,
+            },
+        )),
         GameEvent::WarMoveResolved(resolved) if !resolved.dice().is_empty() => Some((
             resolved.by,
             Order::Move {
@@ -101,6 +120,8 @@ pub fn dice_rolled(event: &GameEvent) -> Vec<Die> {
             .flat_map(|t| std::iter::once(t.chance).chain(t.chart.iter().copied()))
             .collect(),
         GameEvent::WarMoveResolved(resolved) => resolved.dice(),
+        GameEvent::AirRaidFlown(raid) => raid.dice(),
+        GameEvent::WarRocketFired { die, .. } => vec![*die],
         _ => Vec::new(),
     }
 }

@@ -548,6 +548,12 @@ pub(super) fn decide(
         (Phase::CombatMove, Order::Move { units, path }) => {
             decide_move(rules, state, by, by, units, path, dice)
         }
+        (Phase::CombatMove, Order::AirRaid { units, path }) => {
+            decide_air_raid(rules, state, by, units, path, dice)
+        }
+        (Phase::CombatMove, Order::FireRocket { from, target }) => {
+            decide_rocket(rules, state, by, *from, *target, dice)
+        }
         (Phase::CombatMove, Order::EndPhase) => Ok(vec![
             GameEvent::IncomeCollected {
                 power: by,
@@ -1294,6 +1300,234 @@ fn fight(
     }
 }
 
+/// An air raid: "Aerial units can attack zones at 1d6 per attack, subtracting values from
+/// cash reserves." The zone's AA guns fire first (one die each, at 1, or 3 with RADAR);
+/// each aircraft left rolls 1d6 off its holder's cash; they stay over the zone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AirRaid {
+    pub power: Power,
+    pub units: Vec<(UnitTypeId, u32)>,
+    pub path: Vec<TerritoryId>,
+    pub victim: Power,
+    pub anti_aircraft: Vec<Die>,
+    pub shot_down: Vec<(UnitTypeId, u32)>,
+    pub damage_dice: Vec<Die>,
+    /// What the victim lost (no more than it had).
+    pub cash_lost: u32,
+}
+
+impl AirRaid {
+    pub fn dice(&self) -> Vec<Die> {
+        self.anti_aircraft
+            .iter()
+            .chain(&self.damage_dice)
+            .copied()
+            .collect()
+    }
+}
+
+/// Checks a group of the mover's unmoved units can fly `path`: each is an aircraft in
+/// range, standing at its start.
+fn check_flight(
+    rules: Rules<'_>,
+    state: &GameState,
+    mover: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+) -> Result<(), super::RuleViolation> {
+    let board = rules.board;
+    if path.len() < 2 || units.is_empty() {
+        return Err(violation(
+            "bad-path",
+            RULES,
+            "a raid names its aircraft and a path to the zone",
+        ));
+    }
+    if let Some(w) = path.windows(2).find(|w| !board.adjacent(w[0], w[1])) {
+        return Err(violation(
+            "not-adjacent",
+            RULES,
+            format!(
+                "{} does not border {}",
+                board.get(w[0]).name,
+                board.get(w[1]).name
+            ),
+        ));
+    }
+    let origin = path[0];
+    for (unit, n) in units {
+        let profile = rules.catalogue.get(*unit);
+        if profile.domain != Domain::Air {
+            return Err(violation(
+                "not-aircraft",
+                RULES,
+                format!("only aircraft raid; {} is not one", profile.name),
+            ));
+        }
+        let here = state.forces[origin.index()]
+            .get(&(mover, *unit, 0))
+            .copied()
+            .unwrap_or(0);
+        let moved = state
+            .war
+            .moved
+            .get(&(mover, origin, *unit))
+            .copied()
+            .unwrap_or(0);
+        if *n > here.saturating_sub(moved) {
+            return Err(violation(
+                "units-missing",
+                RULES,
+                format!(
+                    "{mover} has {} {} in {} that have not moved this turn, not {n}",
+                    here.saturating_sub(moved),
+                    profile.name,
+                    board.get(origin).name
+                ),
+            ));
+        }
+        let (range, _) = reach(rules, state, mover, *unit);
+        if path.len() - 1 > range {
+            return Err(violation(
+                "too-far",
+                RULES,
+                format!("{} flies {range}, not {}", profile.name, path.len() - 1),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn decide_air_raid(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, super::RuleViolation> {
+    check_flight(rules, state, power, units, path)?;
+    let target = path[path.len() - 1];
+    let victim = match state.holder[target.index()] {
+        Some(victim) if victim != power && is_land(rules, target) => victim,
+        _ => {
+            return Err(violation(
+                "no-raid-target",
+                RULES,
+                format!(
+                    "a raid strikes another player's zone; {} is not one",
+                    rules.board.get(target).name
+                ),
+            ))
+        }
+    };
+    let catalogue = rules.catalogue;
+    let mut raiders: Vec<UnitTypeId> = units
+        .iter()
+        .flat_map(|(u, n)| std::iter::repeat_n(*u, *n as usize))
+        .collect();
+    raiders.sort_by_key(|u| std::cmp::Reverse(catalogue.get(*u).cost));
+    let radar = technology(state, victim, WarTechnology::Radar);
+    let guns: u32 = state.forces[target.index()]
+        .iter()
+        .filter(|((o, u, _), _)| *o == victim && catalogue.get(*u).has(Ability::AntiAircraft))
+        .map(|(_, n)| *n)
+        .sum();
+    let aim = if radar { 3 } else { 1 };
+    let mut anti_aircraft = Vec::new();
+    let mut shot_down: Vec<(UnitTypeId, u32)> = Vec::new();
+    for _ in 0..guns {
+        let die = dice.roll();
+        anti_aircraft.push(die);
+        if die.value() <= aim {
+            if let Some(unit) = raiders.pop() {
+                match shot_down.iter_mut().find(|(u, _)| *u == unit) {
+                    Some(entry) => entry.1 += 1,
+                    None => shot_down.push((unit, 1)),
+                }
+            }
+        }
+    }
+    let damage_dice: Vec<Die> = raiders.iter().map(|_| dice.roll()).collect();
+    let damage: u32 = damage_dice.iter().map(|d| u32::from(d.value())).sum();
+    Ok(vec![GameEvent::AirRaidFlown(Box::new(AirRaid {
+        power,
+        units: units.to_vec(),
+        path: path.to_vec(),
+        victim,
+        anti_aircraft,
+        shot_down,
+        damage_dice,
+        cash_lost: damage.min(treasury(state, victim)),
+    }))])
+}
+
+fn decide_rocket(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    from: TerritoryId,
+    target: TerritoryId,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, super::RuleViolation> {
+    let catalogue = rules.catalogue;
+    if !technology(state, power, WarTechnology::Rockets) {
+        return Err(violation(
+            "no-rockets",
+            RULES,
+            format!("{power} has not developed rockets"),
+        ));
+    }
+    let guns: u32 = state.forces[from.index()]
+        .iter()
+        .filter(|((o, u, _), _)| *o == power && catalogue.get(*u).has(Ability::AntiAircraft))
+        .map(|(_, n)| *n)
+        .sum();
+    let fired = state.rockets_fired.get(&from).copied().unwrap_or(0);
+    if fired >= guns {
+        return Err(violation(
+            "no-rocket-left",
+            RULES,
+            format!(
+                "{power} has {} AA guns in {} that have not fired this turn",
+                guns.saturating_sub(fired),
+                rules.board.get(from).name
+            ),
+        ));
+    }
+    let enemies = enemies(state, target, power);
+    if target == from
+        || enemies.is_empty()
+        || !super::rail::within(rules, from, 2).contains(&target)
+    {
+        return Err(violation(
+            "no-rocket-target",
+            RULES,
+            format!(
+                "a rocket shoots enemy units within 2 zones; {} holds none in reach",
+                rules.board.get(target).name
+            ),
+        ));
+    }
+    let die = dice.roll();
+    // The cheapest unit there falls to a hit.
+    let destroyed = (die.value() <= 2)
+        .then(|| {
+            enemies
+                .iter()
+                .min_by_key(|(o, u, _)| (catalogue.get(*u).cost, *o, *u))
+                .map(|(o, u, _)| (*o, *u))
+        })
+        .flatten();
+    Ok(vec![GameEvent::WarRocketFired {
+        power,
+        from,
+        target,
+        die,
+        destroyed,
+    }])
+}
+
 /// Folds a War event into the state.
 pub(super) fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
     match event {
@@ -1375,6 +1609,41 @@ pub(super) fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) 
             state.war.infrastructure.remove(territory);
         }
         GameEvent::WarMoveResolved(resolved) => apply_move(rules, state, resolved),
+        GameEvent::AirRaidFlown(raid) => {
+            spend(state, raid.victim, raid.cash_lost);
+            let (Some(origin), Some(target)) = (raid.path.first(), raid.path.last()) else {
+                return;
+            };
+            for (unit, n) in &raid.units {
+                take_units(
+                    &mut state.forces[origin.index()],
+                    (raid.power, *unit, 0),
+                    *n,
+                );
+                let left = n.saturating_sub(count_of(&raid.shot_down, *unit));
+                if left > 0 {
+                    *state.forces[target.index()]
+                        .entry((raid.power, *unit, 0))
+                        .or_default() += left;
+                    *state
+                        .war
+                        .moved
+                        .entry((raid.power, *target, *unit))
+                        .or_default() += left;
+                }
+            }
+        }
+        GameEvent::WarRocketFired {
+            from,
+            target,
+            destroyed,
+            ..
+        } => {
+            *state.rockets_fired.entry(*from).or_default() += 1;
+            if let Some((owner, unit)) = destroyed {
+                take_units(&mut state.forces[target.index()], (*owner, *unit, 0), 1);
+            }
+        }
         _ => {}
     }
 }
@@ -1473,6 +1742,7 @@ pub(super) fn end_phase(state: &mut GameState, at: Moment) {
         Phase::Purchase => state.phase = Phase::CombatMove,
         _ => {
             state.war.moved.clear();
+            state.rockets_fired.clear();
             state.turn += 1;
             if state.turn >= state.war.order.len() {
                 state.turn = 0;

@@ -40,6 +40,7 @@ fn spends_within_treasury(state: &GameState, event: &GameEvent) -> bool {
         | GameEvent::InfrastructureBuilt { power, cost, .. }
         | GameEvent::WarResearched { power, cost, .. }
         | GameEvent::AtomicBombDropped { power, cost, .. } => *cost <= has(power),
+        GameEvent::AirRaidFlown(raid) => raid.cash_lost <= has(&raid.victim),
         GameEvent::WarMoveResolved(moved) => {
             moved.parleys.iter().map(|p| p.paid).sum::<u32>() <= has(&moved.mover)
         }

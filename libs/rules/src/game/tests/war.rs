@@ -725,3 +725,85 @@ fn with_mash_units_a_lost_soldier_heals_on_a_one_and_goes_back_to_a_base() {
     );
     assert!(battle.listing(war().rules()).contains("healed: 1 INF"));
 }
+
+#[test]
+fn an_air_raid_takes_a_die_a_plane_off_the_zones_cash_after_its_aa_guns_fire() {
+    let mut state = germany_in(Phase::CombatMove, &[("FTR", 1), ("BMB", 2)]);
+    state.treasury.insert(Power::UnitedKingdom, 9);
+    state.forces[id("United Kingdom").index()].insert((Power::UnitedKingdom, unit_of("AA"), 0), 1);
+    let raid = |units: Vec<(UnitTypeId, u32)>, path: &[&str]| Order::AirRaid {
+        units,
+        path: path.iter().map(|p| id(p)).collect(),
+    };
+    let to_britain = [
+        "Germany",
+        "Baltic Sea Zone",
+        "North Sea Zone",
+        "United Kingdom",
+    ];
+    let own = order(
+        &mut state,
+        Power::Germany,
+        raid(vec![(unit_of("FTR"), 1)], &["Germany", "West Europe"]),
+        &[],
+    );
+    assert_eq!(own.expect_err("Germany's own").code, "no-raid-target");
+    let tanks = order(
+        &mut state,
+        Power::Germany,
+        raid(vec![(unit_of("ARM"), 1)], &to_britain),
+        &[],
+    );
+    assert_eq!(tanks.expect_err("aircraft only").code, "not-aircraft");
+    // The gun's 1 downs the cheapest aircraft, the fighter; the two bombers roll 4 and 6:
+    // $10, of which the UK has 9.
+    let events = order(
+        &mut state,
+        Power::Germany,
+        raid(vec![(unit_of("FTR"), 1), (unit_of("BMB"), 2)], &to_britain),
+        &[1, 4, 6],
+    )
+    .expect("flown");
+    let Some(GameEvent::AirRaidFlown(flown)) = events.first() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(flown.shot_down, [(unit_of("FTR"), 1)]);
+    assert_eq!(flown.cash_lost, 9);
+    assert_eq!(state.treasury[&Power::UnitedKingdom], 0);
+    assert_eq!(
+        units_in(&state, "United Kingdom", Power::Germany),
+        [("BMB".to_owned(), 2)]
+    );
+}
+
+#[test]
+fn with_rockets_an_aa_gun_shoots_a_zone_within_two_once_a_turn_hitting_on_two() {
+    let mut state = germany_in(Phase::CombatMove, &[("AA", 1)]);
+    state.forces[id("Ukraine").index()].insert((Power::Russia, unit_of("INF"), 0), 2);
+    let fire = Order::FireRocket {
+        from: id("Germany"),
+        target: id("Ukraine"),
+    };
+    let undeveloped = order(&mut state, Power::Germany, fire.clone(), &[2]);
+    assert_eq!(undeveloped.expect_err("no rockets").code, "no-rockets");
+    state
+        .war
+        .technologies
+        .entry(Power::Germany)
+        .or_default()
+        .insert(WarTechnology::Rockets);
+    let events = order(&mut state, Power::Germany, fire.clone(), &[2]).expect("fired");
+    assert!(matches!(
+        events.first(),
+        Some(GameEvent::WarRocketFired {
+            destroyed: Some((Power::Russia, _)),
+            ..
+        })
+    ));
+    assert_eq!(
+        units_in(&state, "Ukraine", Power::Russia),
+        [("INF".to_owned(), 1)]
+    );
+    let twice = order(&mut state, Power::Germany, fire, &[2]);
+    assert_eq!(twice.expect_err("one gun, once").code, "no-rocket-left");
+}
