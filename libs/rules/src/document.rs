@@ -880,11 +880,20 @@ impl Parts<'_> {
             }
         }
         if let (Some(start), Some(tables)) = (&special.start_zones, self.dice_tables) {
-            if !tables.iter().any(|t| t.name == start.table) {
-                r.push(
+            match tables.iter().position(|t| t.name == start.table) {
+                None => r.push(
                     format!("{AT}/start_zones/table"),
                     format!("no dice table is named {:?}", start.table),
-                );
+                ),
+                // The chart's rows are places the bases stand in ("pick": rolled again).
+                Some(i) => {
+                    for (j, row) in tables[i].rows.iter().enumerate() {
+                        if row.result != "pick" {
+                            let at = format!("/dice_tables/{i}/rows/{j}/result");
+                            self.on_board(r, names, at, &row.result);
+                        }
+                    }
+                }
             }
         }
         for (i, power) in special.guerrillas.iter().enumerate() {

@@ -166,3 +166,20 @@ fn a_ruleset_scored_by_zone_points_places_by_what_is_held_at_the_end() {
     assert_eq!((chart.dice, chart.bases), (3, 3));
     assert!(war.special.zone_points);
 }
+
+#[test]
+fn a_start_zone_chart_names_places_on_the_board_or_pick() {
+    let mut upload =
+        serde_json::to_value(RulesetDocument::builtin("war").expect("war")).expect("json");
+    upload["id"] = json!("house-war");
+    assert!(RulesetDocument::parse(&upload).is_ok());
+    upload["dice_tables"][0]["rows"][3]["result"] = json!("Atlantis");
+    upload["dice_tables"][0]["rows"][4]["result"] = json!("pick");
+    let problems = RulesetDocument::parse(&upload).expect_err("no Atlantis");
+    assert_eq!(paths(&problems), ["/dice_tables/0/rows/3/result"]);
+    upload["dice_tables"][0]["rows"][3]["result"] = json!("Germany");
+    let played = RulesetDocument::parse(&upload).expect("valid");
+    let ruleset = Ruleset::uploaded(&played, &GameOptions::default()).expect("plays");
+    let chart = ruleset.special.war.as_ref().expect("a chart");
+    assert_eq!(chart.rows[4].2, None, "pick");
+}

@@ -12,7 +12,14 @@
 //!    - **Movement** (`CombatMove`): every move resolves as it is made: a parley roll for
 //!      each NPN zone passed through, a battle where the units stop among enemies (the
 //!      militia of 2 soldiers joins any fight for an NPN zone), and control to whoever
-//!      has ground units left there. Ending the phase collects the turn's money.
+//!      has ground units left there. Transports carry land units over the sea; aircraft
+//!      may raid a player's cash instead (`AirRaid`), and with rockets AA guns shoot
+//!      (`FireRocket`). Ending the phase collects the turn's money.
+//!
+//! Technologies in play: Paratroopers, MASH units, Jets, Metallurgy, Advanced Armor,
+//! RADAR, Chemical Warfare, Rockets and the Atomic Bomb. Strategic Bombers is recorded when
+//! rolled but has no effect: it reaches "any zone on the same continent", and the board
+//! has no continents.
 //!
 //! Every roll is in the event the order made, and every order's dice come from the
 //! game's committed seed, so the auditor can decide each order again. Where the seed is
@@ -27,7 +34,12 @@
 //!   (its militia is there);
 //! - the reinforcer's moves may attack only the active player, as the seed says; a
 //!   player's bases are held from the start, and the first money comes from the first
-//!   turn's count.
+//!   turn's count;
+//! - a transport moves one sea zone ("Move=1") with up to 4 land units loaded from the
+//!   zone beside it; they land at the end of the same move, so nothing is left at sea;
+//! - raiding aircraft stay over the zone they raided (only Strategic Bombers "return
+//!   home"); a zone whose last ground unit falls to a rocket stays held until someone
+//!   takes it, as a base is held before any unit stands in it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
