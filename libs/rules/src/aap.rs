@@ -212,6 +212,13 @@ pub fn special_rules() -> crate::document::SpecialRules {
             units: HAWAII_UNITS_PER_TURN,
         }],
         no_new_complexes: vec![crate::board::Power::UnitedStates],
+        // 1h, 2.4: "only ftrs and subs may move on J1" from SZ 20.
+        held_in_round_one: vec![crate::document::HeldInPlace {
+            territory: "SZ 20".to_owned(),
+            may_move: vec!["FTR".to_owned(), "SUB".to_owned()],
+        }],
+        // 7.1: "Subs in a sea zone do not block opposing vessels seeking to pass through".
+        submarines_do_not_block: true,
         // 5.1: only Japan and the US mainland can be "nuked".
         surrender_when_bombed_out: vec!["Japan".to_owned(), US_MAINLAND.to_owned()],
         // 3.1, 3.4: the CCP's guerrillas.

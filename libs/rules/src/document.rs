@@ -96,6 +96,13 @@ pub struct SpecialRules {
     /// Powers that may not build industrial complexes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_new_complexes: Vec<Power>,
+    /// Places where, in round 1, only some unit types may move (AAP 1h: only fighters and
+    /// submarines leave SZ 20 on Japan's first turn).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_in_round_one: Vec<HeldInPlace>,
+    /// Submarines do not stop enemy ships passing through their sea zone (AAP 7.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub submarines_do_not_block: bool,
     /// Complexes whose holder surrenders when a bombing raid takes all of its money (AAP:
     /// Japan and the US mainland, "nuked").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -184,6 +191,15 @@ pub struct GrowingValue {
 pub struct LimitedComplex {
     pub territory: String,
     pub units: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HeldInPlace {
+    pub territory: String,
+    /// Unit codes that may still move from there.
+    pub may_move: Vec<String>,
 }
 
 /// What a power collects at the end of its turn.
@@ -859,6 +875,18 @@ impl Parts<'_> {
         for (i, limited) in special.limited_complexes.iter().enumerate() {
             let at = format!("{AT}/limited_complexes/{i}/territory");
             self.on_board(r, names, at, &limited.territory);
+        }
+        for (i, held) in special.held_in_round_one.iter().enumerate() {
+            let at = format!("{AT}/held_in_round_one/{i}");
+            self.on_board(r, names, format!("{at}/territory"), &held.territory);
+            for (j, code) in held.may_move.iter().enumerate() {
+                if self.units.is_some_and(|units| !units.contains_key(code)) {
+                    r.push(
+                        format!("{at}/may_move/{j}"),
+                        format!("no unit is coded {code:?}"),
+                    );
+                }
+            }
         }
         for (i, recruits) in special.recruits.iter().enumerate() {
             let at = format!("{AT}/recruits/{i}");

@@ -226,6 +226,19 @@ fn special(
             .map(|l| Ok((place(&l.territory)?, l.units)))
             .collect::<Result<_, RulesetError>>()?,
         no_new_complexes: rules.no_new_complexes.iter().copied().collect(),
+        held_in_round_one: rules
+            .held_in_round_one
+            .iter()
+            .map(|held| {
+                let units = held
+                    .may_move
+                    .iter()
+                    .map(|code| catalogue.id(code).map_err(data))
+                    .collect::<Result<_, RulesetError>>()?;
+                Ok((place(&held.territory)?, units))
+            })
+            .collect::<Result<_, RulesetError>>()?,
+        submarines_do_not_block: rules.submarines_do_not_block,
         zone_points: matches!(document.scoring, ScoringRule::ZonePoints { .. }),
         guerrillas: rules.guerrillas.iter().copied().collect(),
         recruits: rules

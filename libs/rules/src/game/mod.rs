@@ -658,6 +658,9 @@ pub struct Special {
     pub survival: Option<Survival>,
     /// The "War" game flow, with its start-zone chart.
     pub war: Option<war_flow::StartChart>,
+    /// Places where, in round 1, only these unit types may move.
+    pub held_in_round_one: BTreeMap<TerritoryId, BTreeSet<UnitTypeId>>,
+    pub submarines_do_not_block: bool,
 }
 
 /// Free infantry a power raises at the start of its turn, instead of collecting money.
@@ -703,6 +706,8 @@ impl Special {
         zone_points: false,
         survival: None,
         war: None,
+        held_in_round_one: BTreeMap::new(),
+        submarines_do_not_block: false,
     };
 }
 

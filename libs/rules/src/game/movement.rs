@@ -325,6 +325,25 @@ pub(super) fn decide_move(
     let board = rules.board;
     let name = |t: TerritoryId| board.get(t).name.clone();
     let distance = u8::try_from(path.len() - 1).unwrap_or(u8::MAX);
+    if let Some(may_move) = rules.special.held_in_round_one.get(&from) {
+        let held = units.iter().find(|(u, _)| !may_move.contains(u));
+        if let (1, Some((unit, _))) = (state.round, held) {
+            return Err(violation(
+                "held-in-place",
+                "AAP Historical, 1h",
+                format!(
+                    "in round 1 only {} may move from {}; not {}",
+                    may_move
+                        .iter()
+                        .map(|u| rules.catalogue.get(*u).code.clone())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    name(from),
+                    rules.catalogue.get(*unit).code
+                ),
+            ));
+        }
+    }
 
     let mut domains = Vec::new();
     let mut damaged_moving = false;
@@ -430,7 +449,14 @@ pub(super) fn decide_move(
         // an empty enemy territory, taking it.
         let naval = domains.contains(&Domain::Sea);
         let enemy_here = state.enemy_units(rules, b, power);
-        if (ground || naval) && enemy_here {
+        // AAP 7.1: enemy submarines alone let ships pass.
+        let only_submarines = rules.special.submarines_do_not_block
+            && state.forces[b.index()].iter().all(|((owner, unit, _), _)| {
+                !state.at_war(*owner, power)
+                    || !rules.catalogue.get(*unit).is_combatant()
+                    || rules.catalogue.get(*unit).has(Ability::FirstStrike)
+            });
+        if (ground || naval) && enemy_here && !(naval && only_submarines) {
             return Err(violation(
                 "stopped-by-enemy",
                 MOVEMENT,

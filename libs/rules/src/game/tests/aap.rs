@@ -480,3 +480,63 @@ fn a_capital_blitzed_through_voids_its_powers_agreements_as_one_taken_in_battle(
     );
     assert!(state.agreements.is_empty());
 }
+
+#[test]
+fn only_fighters_and_submarines_leave_sz_20_in_round_one() {
+    let ruleset = aap();
+    let unit = |code: &str| ruleset.catalogue.id(code).expect(code);
+    let sail = |state: &mut GameState, code: &str| {
+        order_under(
+            ruleset.rules(),
+            state,
+            Power::Japan,
+            Order::Move {
+                units: vec![(unit(code), 1)],
+                path: vec![at(ruleset, "SZ 20"), at(ruleset, "SZ 36")],
+            },
+            &[],
+        )
+    };
+    for round in [1, 2] {
+        let mut state = aap_in(round, Power::Japan, Phase::NonCombatMove);
+        for code in ["BB", "SUB"] {
+            state.forces[at(ruleset, "SZ 20").index()].insert((Power::Japan, unit(code), 0), 1);
+        }
+        sail(&mut state, "SUB").expect("a submarine may");
+        let battleship = sail(&mut state, "BB");
+        if round == 1 {
+            let refused = battleship.expect_err("held");
+            assert_eq!(refused.code, "held-in-place");
+            assert!(refused.message.contains("FTR and SUB"), "{refused}");
+        } else {
+            battleship.expect("free after round 1");
+        }
+    }
+}
+
+#[test]
+fn enemy_submarines_alone_do_not_stop_ships_passing_through() {
+    let ruleset = aap();
+    let unit = |code: &str| ruleset.catalogue.id(code).expect(code);
+    let through = |guards: &[&str]| {
+        let mut state = aap_in(2, Power::Japan, Phase::NonCombatMove);
+        let sz16 = at(ruleset, "SZ 16");
+        state.forces[sz16.index()].clear();
+        for code in guards {
+            state.forces[sz16.index()].insert((Power::UnitedStates, unit(code), 0), 1);
+        }
+        order_under(
+            ruleset.rules(),
+            &mut state,
+            Power::Japan,
+            Order::Move {
+                units: vec![(unit("BB"), 1)],
+                path: vec![at(ruleset, "SZ 36"), sz16, at(ruleset, "SZ 9")],
+            },
+            &[],
+        )
+    };
+    through(&["SUB"]).expect("subs do not block (7.1)");
+    let stopped = through(&["SUB", "DES"]).expect_err("a destroyer does");
+    assert_eq!(stopped.code, "stopped-by-enemy");
+}
