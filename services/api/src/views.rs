@@ -45,6 +45,10 @@ pub struct GameView {
     /// The power whose turn it is.
     #[schema(value_type = String)]
     pub turn: Power,
+    /// Whose order the game waits for (orders without a `power` are theirs): the power
+    /// whose turn it is, or in War's reinforcements the player to its right.
+    #[schema(value_type = String)]
+    pub to_act: Power,
     pub seats: Vec<SeatView>,
     /// SHA-256 of the dice seed, hex.
     pub seed_commitment: String,
@@ -66,6 +70,7 @@ impl GameView {
             round: log.state.round,
             phase: format!("{:?}", log.state.phase),
             turn: log.state.power(&log.ruleset.board),
+            to_act: log.state.to_act(log.ruleset.rules()),
             seats: log
                 .state
                 .seats

@@ -342,14 +342,20 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
                 .await;
                 assert_eq!(own.json()["violation"], "not-your-turn", "{:?}", own.json());
                 let reinforcer = text(&now["war"]["reinforcer"]);
-                order(
+                let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+                assert_eq!(view["turn"], active.as_str());
+                assert_eq!(view["to_act"], reinforcer.as_str(), "{view}");
+                // Orders without a power are the reinforcer's now.
+                let rolled = call(
                     &app,
-                    &gm,
-                    &game,
-                    &reinforcer,
-                    json!([{"type": "roll_reinforcements"}]),
+                    post(
+                        &format!("/v1/games/{game}/orders"),
+                        &gm,
+                        &json!({"orders": [{"type": "roll_reinforcements"}]}),
+                    ),
                 )
                 .await;
+                assert_eq!(rolled.status, StatusCode::OK, "{:?}", rolled.json());
                 let rolled = board(&app, &game).await;
                 let (unit, _) = pairs(&rolled["war"]["reinforcements_to_place"])[0].clone();
                 let base = text(&bases[0][1][0]);

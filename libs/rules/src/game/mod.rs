@@ -813,6 +813,16 @@ impl GameState {
         }
     }
 
+    /// Whose order the game waits for: the power whose turn it is, or, in War's
+    /// reinforcements, the player to its right.
+    pub fn to_act(&self, rules: Rules<'_>) -> Power {
+        if rules.special.war.is_some() && self.phase == Phase::Reinforcements {
+            war_flow::reinforcer(rules, self)
+        } else {
+            self.power(rules.board)
+        }
+    }
+
     /// How many of `power`'s units of the kinds `keep` accepts stand in a place.
     pub fn count_units(
         &self,

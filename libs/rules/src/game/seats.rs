@@ -97,7 +97,7 @@ pub fn decide_director(
             }])
         }
         DirectorOrder::ReplaceInactivePlayer { substitute } => {
-            let power = state.power(rules.board);
+            let power = state.to_act(rules);
             let since = state.last_progress_at.unwrap_or_default();
             let idle = at.unix_seconds().saturating_sub(since.unix_seconds());
             if idle <= INACTIVITY_LIMIT_SECONDS {

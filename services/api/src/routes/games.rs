@@ -412,7 +412,7 @@ pub async fn submit_orders(
         let power = body
             .value
             .power
-            .unwrap_or_else(|| log.state.power(&log.ruleset.board));
+            .unwrap_or_else(|| log.state.to_act(log.ruleset.rules()));
         games::authorize(caller, log, Some(power))?;
         // Every order is decided on the state the earlier ones left: all or nothing.
         let mut working = log.clone();

@@ -906,7 +906,7 @@ pub async fn inactive_seats(
         if log.state.ended.is_some() {
             continue;
         }
-        let power = log.state.power(&log.ruleset.board);
+        let power = log.state.to_act(log.ruleset.rules());
         let since = log.state.last_progress_at.unwrap_or(log.created.at);
         let idle = now.saturating_sub(since.unix_seconds());
         let Some(seat) = log.state.seats.get(&power) else {
@@ -994,7 +994,7 @@ pub async fn appoint_substitute(
                         message: format!("game {} is not one of this tournament's", value.game_id),
                     })
                 })?;
-            let power = log.state.power(&log.ruleset.board);
+            let power = log.state.to_act(log.ruleset.rules());
             let replaced = log
                 .state
                 .seats
