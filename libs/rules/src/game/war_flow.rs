@@ -29,7 +29,8 @@
 //!   wait on a choice in the middle of a roll;
 //! - a battle is fought until one side is gone; if neither side can hit the other it
 //!   ends, and the attackers stand in the zone they came from;
-//! - units held up by a parley, or whose player cannot pay it, stop before that zone;
+//! - units held up by a parley ("cannot move this turn"), or whose player cannot pay it,
+//!   stay where they started; fees paid further back are spent;
 //! - units that must engage in a parley stop and fight for the zone, as for any NPN zone
 //!   (its militia is there);
 //! - the reinforcer's moves may attack only the active player, as the seed says; a
@@ -1013,7 +1014,7 @@ fn decide_move(
     // Parleys, zone by zone, for a player's units passing through non-player zones.
     let mut paid = 0;
     let mut fight_at = Some(destination);
-    for (i, place) in path[1..steps].iter().enumerate() {
+    for place in &path[1..steps] {
         if npn_move || all_free || held_by(state, *place) != Power::Npn || !is_land(rules, *place) {
             continue;
         }
@@ -1038,10 +1039,11 @@ fn decide_move(
                     roll.paid = fee;
                     None
                 } else {
-                    Some((path[i], None))
+                    Some((origin, None))
                 }
             }
-            Parley::HeldUp => Some((path[i], None)),
+            // "Those units cannot move this turn": they stay where they started.
+            Parley::HeldUp => Some((origin, None)),
             Parley::MustEngage => Some((*place, Some(*place))),
             Parley::MilitiaRises => {
                 resolved.risen = militia.map_or(0, |(_, n)| n);
@@ -1109,7 +1111,7 @@ fn count_of(list: &[(UnitTypeId, u32)], unit: UnitTypeId) -> u32 {
 
 /// One unit in a War battle.
 #[derive(Clone, Copy)]
-struct Fighter {
+struct Combatant {
     owner: Power,
     unit: UnitTypeId,
     militia: bool,
@@ -1131,21 +1133,21 @@ fn fight(
     const MAX_ROUNDS: usize = 100;
     let catalogue = rules.catalogue;
     let expand = |owner: Power, unit: UnitTypeId, n: u32, militia: bool| {
-        (0..n).map(move |_| Fighter {
+        (0..n).map(move |_| Combatant {
             owner,
             unit,
             militia,
         })
     };
     // Dearest first: casualties come off the end.
-    let by_price = |list: &mut Vec<Fighter>| {
+    let by_price = |list: &mut Vec<Combatant>| {
         list.sort_by_key(|f| (f.militia, std::cmp::Reverse(catalogue.get(f.unit).cost)));
     };
-    let mut attack: Vec<Fighter> = attackers
+    let mut attack: Vec<Combatant> = attackers
         .iter()
         .flat_map(|(u, n)| expand(attacker, *u, *n, false))
         .collect();
-    let mut defence: Vec<Fighter> = defenders
+    let mut defence: Vec<Combatant> = defenders
         .iter()
         .flat_map(|(o, u, n)| expand(*o, *u, *n, false))
         .collect();
@@ -1154,8 +1156,8 @@ fn fight(
     }
     by_price(&mut attack);
     by_price(&mut defence);
-    let is_air = |f: &Fighter| catalogue.get(f.unit).domain == Domain::Air;
-    let attack_value = |f: &Fighter, first: bool| {
+    let is_air = |f: &Combatant| catalogue.get(f.unit).domain == Domain::Air;
+    let attack_value = |f: &Combatant, first: bool| {
         let profile = catalogue.get(f.unit);
         // "The first attack of a submarine is at 3 not 2."
         let base = if first && profile.has(Ability::FirstStrike) {
@@ -1171,7 +1173,7 @@ fn fight(
             base + jets + chemical
         }
     };
-    let defence_value = |f: &Fighter| {
+    let defence_value = |f: &Combatant| {
         let profile = catalogue.get(f.unit);
         if profile.has(Ability::AntiAircraft) {
             if technology(state, f.owner, WarTechnology::Radar) {
@@ -1186,7 +1188,7 @@ fn fight(
     // "Any Soldier [Tank] removed from combat has a 1 in 6 chance of being healed [repaired].
     // Place unit back in any starting zone": the first of its owner's bases it still holds.
     let mut healed: Vec<(Power, UnitTypeId, TerritoryId, u32)> = Vec::new();
-    let mut heal = |lost: &[Fighter], healing: &mut Vec<Die>, dice: &mut dyn DiceSource| {
+    let mut heal = |lost: &[Combatant], healing: &mut Vec<Die>, dice: &mut dyn DiceSource| {
         for f in lost.iter().filter(|f| !f.militia) {
             let remedy = if Some(f.unit) == catalogue.infantry() {
                 WarTechnology::MashUnits
@@ -1218,8 +1220,8 @@ fn fight(
         }
     };
     let mut rounds = Vec::new();
-    let mut attacker_lost: Vec<Fighter> = Vec::new();
-    let mut defender_lost: Vec<Fighter> = Vec::new();
+    let mut attacker_lost: Vec<Combatant> = Vec::new();
+    let mut defender_lost: Vec<Combatant> = Vec::new();
     let outcome = loop {
         if rounds.len() == MAX_ROUNDS {
             break WarBattleOutcome::Stalemate;
