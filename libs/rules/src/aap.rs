@@ -219,6 +219,13 @@ pub fn special_rules() -> crate::document::SpecialRules {
         }],
         // 7.1: "Subs in a sea zone do not block opposing vessels seeking to pass through".
         submarines_do_not_block: true,
+        // The Allies stand together against Japan all game.
+        alliances: vec![vec![
+            crate::board::Power::Ccp,
+            crate::board::Power::Kmt,
+            crate::board::Power::UnitedKingdom,
+            crate::board::Power::UnitedStates,
+        ]],
         // 5.1: only Japan and the US mainland can be "nuked".
         surrender_when_bombed_out: vec!["Japan".to_owned(), US_MAINLAND.to_owned()],
         // 3.1, 3.4: the CCP's guerrillas.

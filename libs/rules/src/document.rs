@@ -103,6 +103,11 @@ pub struct SpecialRules {
     /// Submarines do not stop enemy ships passing through their sea zone (AAP 7.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub submarines_do_not_block: bool,
+    /// Alliances that stand the whole game (AAP: the Allies against Japan): partners are
+    /// never at war, may enter, rail and ferry with each other, and no agreement makes or
+    /// breaks them. Everyone else plays Cut-Throat's diplomacy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alliances: Vec<Vec<Power>>,
     /// Complexes whose holder surrenders when a bombing raid takes all of its money (AAP:
     /// Japan and the US mainland, "nuked").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -921,6 +926,28 @@ impl Parts<'_> {
                             self.on_board(r, names, at, &row.result);
                         }
                     }
+                }
+            }
+        }
+        let mut allied = BTreeSet::new();
+        for (i, alliance) in special.alliances.iter().enumerate() {
+            if alliance.len() < 2 {
+                r.push(
+                    format!("{AT}/alliances/{i}"),
+                    "an alliance has two powers or more",
+                );
+            }
+            for (j, power) in alliance.iter().enumerate() {
+                if !self.seats(*power) {
+                    r.push(
+                        format!("{AT}/alliances/{i}/{j}"),
+                        format!("{power} is not in the turn order"),
+                    );
+                } else if !allied.insert(*power) {
+                    r.push(
+                        format!("{AT}/alliances/{i}/{j}"),
+                        format!("{power} is in another alliance already"),
+                    );
                 }
             }
         }

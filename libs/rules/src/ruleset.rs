@@ -239,6 +239,18 @@ fn special(
             })
             .collect::<Result<_, RulesetError>>()?,
         submarines_do_not_block: rules.submarines_do_not_block,
+        standing_alliances: rules
+            .alliances
+            .iter()
+            .flat_map(|alliance| {
+                alliance.iter().flat_map(move |a| {
+                    alliance
+                        .iter()
+                        .filter(move |b| a != *b)
+                        .map(move |b| crate::game::diplomacy::partners(*a, *b))
+                })
+            })
+            .collect(),
         zone_points: matches!(document.scoring, ScoringRule::ZonePoints { .. }),
         guerrillas: rules.guerrillas.iter().copied().collect(),
         recruits: rules

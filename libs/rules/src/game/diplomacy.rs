@@ -79,12 +79,18 @@ pub fn partners(a: Power, b: Power) -> (Power, Power) {
 impl GameState {
     /// Whether two powers are at war: different, with no agreement between them.
     pub fn at_war(&self, a: Power, b: Power) -> bool {
-        a != b && !self.agreements.contains_key(&partners(a, b))
+        a != b
+            && !self.agreements.contains_key(&partners(a, b))
+            && !self.standing_alliances.contains(&partners(a, b))
     }
 
     /// Whether `grantor` allows `grantee` this (a power allows itself everything).
     pub fn permits(&self, grantor: Power, grantee: Power, permission: Permission) -> bool {
-        grantor == grantee || self.permissions.contains(&(grantor, grantee, permission))
+        grantor == grantee
+            || self
+                .standing_alliances
+                .contains(&partners(grantor, grantee))
+            || self.permissions.contains(&(grantor, grantee, permission))
     }
 
     /// Whether a power's capital is held by someone else.
@@ -104,6 +110,22 @@ pub(super) fn decide(
     order: &super::Order,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     use super::Order;
+    let with = match order {
+        Order::OfferAgreement { with, .. } | Order::BreakAgreement { with } => Some(*with),
+        Order::AcceptAgreement { from } => Some(*from),
+        Order::GrantPermission { to, .. } | Order::RevokePermission { to, .. } => Some(*to),
+        _ => None,
+    };
+    if let Some(with) = with.filter(|w| state.standing_alliances.contains(&partners(by, *w))) {
+        return Err(violation(
+            "standing-alliance",
+            "the ruleset's alliances (special_rules.alliances)",
+            format!(
+                "{by} and {with} are allies for the whole game: no agreement makes, breaks or \
+                 changes that, and each already lets the other enter, rail and ferry"
+            ),
+        ));
+    }
     match order {
         Order::OfferAgreement { with, terms } => {
             check_may_agree(rules, state, by, *with)?;

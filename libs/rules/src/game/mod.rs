@@ -149,6 +149,8 @@ pub struct GameState {
     pub suppression: BTreeMap<TerritoryId, bool>,
     /// The "War" rules' own state (empty in every other ruleset).
     pub war: war_flow::WarFlow,
+    /// The ruleset's standing alliances, by [`diplomacy::partners`].
+    pub standing_alliances: BTreeSet<(Power, Power)>,
 }
 
 /// What one research die costs.
@@ -661,6 +663,8 @@ pub struct Special {
     /// Places where, in round 1, only these unit types may move.
     pub held_in_round_one: BTreeMap<TerritoryId, BTreeSet<UnitTypeId>>,
     pub submarines_do_not_block: bool,
+    /// Partners for the whole game (by [`diplomacy::partners`]).
+    pub standing_alliances: BTreeSet<(Power, Power)>,
 }
 
 /// Free infantry a power raises at the start of its turn, instead of collecting money.
@@ -708,6 +712,7 @@ impl Special {
         war: None,
         held_in_round_one: BTreeMap::new(),
         submarines_do_not_block: false,
+        standing_alliances: BTreeSet::new(),
     };
 }
 
@@ -785,6 +790,7 @@ impl GameState {
             surrendered: BTreeSet::new(),
             suppression: BTreeMap::new(),
             war: war_flow::WarFlow::default(),
+            standing_alliances: rules.special.standing_alliances.clone(),
             round: 1,
             turn: 0,
             // "War" starts with its players rolling for their bases.

@@ -8,12 +8,18 @@ use crate::document::{GameOptions, RulesetDocument};
 use crate::ruleset::Ruleset;
 
 pub(super) fn aap() -> &'static Ruleset {
+    aap_with(|_| {})
+}
+
+/// The test board's AAP, with a change to its document.
+fn aap_with(change: impl Fn(&mut RulesetDocument)) -> &'static Ruleset {
     let fixture: serde_json::Value = serde_json::from_str(include_str!(
         "../../../../../tests/fixtures/aap-test-board.json"
     ))
     .expect("fixture");
     let mut document = RulesetDocument::builtin("aap-historical").expect("aap");
     document.id = "aap-test".into();
+    change(&mut document);
     document.board = Some(serde_json::from_value(fixture["board"].clone()).expect("board"));
     document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
@@ -451,10 +457,13 @@ fn guerrillas_do_not_blend_in_where_others_defend_beside_them() {
 
 #[test]
 fn a_capital_blitzed_through_voids_its_powers_agreements_as_one_taken_in_battle() {
-    // Found by the property test: an empty capital taken on a blitz kept its treaties.
-    let ruleset = aap();
+    // Found by the property test: an empty capital taken on a blitz kept its treaties. (On
+    // AAP without its standing alliance, so that the Chinese need a treaty.)
+    let ruleset = aap_with(|document| document.special_rules.alliances.clear());
     let rules = ruleset.rules();
-    let mut state = aap_in(2, Power::Japan, Phase::CombatMove);
+    let mut state = ruleset.start();
+    state.round = 2;
+    state.phase = Phase::CombatMove;
     let offer = Order::OfferAgreement {
         with: Power::Kmt,
         terms: "united front".into(),
@@ -539,4 +548,39 @@ fn enemy_submarines_alone_do_not_stop_ships_passing_through() {
     through(&["SUB"]).expect("subs do not block (7.1)");
     let stopped = through(&["SUB", "DES"]).expect_err("a destroyer does");
     assert_eq!(stopped.code, "stopped-by-enemy");
+}
+
+#[test]
+fn the_allies_stand_together_all_game_and_no_agreement_changes_that() {
+    let ruleset = aap();
+    let rules = ruleset.rules();
+    let mut state = aap_in(1, Power::Japan, Phase::CombatMove);
+    assert!(!state.at_war(Power::UnitedKingdom, Power::UnitedStates));
+    assert!(!state.at_war(Power::Ccp, Power::Kmt));
+    assert!(state.at_war(Power::Japan, Power::Kmt));
+    assert!(state.permits(Power::Kmt, Power::UnitedStates, Permission::Enter));
+    for (by, order) in [
+        (
+            Power::Ccp,
+            Order::OfferAgreement {
+                with: Power::Kmt,
+                terms: "united front".into(),
+            },
+        ),
+        (
+            Power::UnitedKingdom,
+            Order::BreakAgreement {
+                with: Power::UnitedStates,
+            },
+        ),
+    ] {
+        let refused = order_under(rules, &mut state, by, order, &[]).expect_err("standing");
+        assert_eq!(refused.code, "standing-alliance");
+    }
+    // Japan may still treat with anyone the Allies' alliance does not bind it to.
+    let offer = Order::OfferAgreement {
+        with: Power::UnitedKingdom,
+        terms: "truce".into(),
+    };
+    order_under(rules, &mut state, Power::Japan, offer, &[]).expect("offered");
 }
