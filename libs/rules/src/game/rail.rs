@@ -305,6 +305,29 @@ pub(super) fn within(rules: Rules<'_>, from: TerritoryId, steps: u8) -> Vec<Terr
     seen
 }
 
+/// Whether `power` has an AA gun in `from` that has not fired its rocket this turn.
+pub(super) fn gun_ready(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    from: TerritoryId,
+    rule: &'static str,
+) -> Result<(), RuleViolation> {
+    let guns = state.count_units(rules, from, power, |_, p| p.has(Ability::AntiAircraft));
+    let fired = state.rockets_fired.get(&from).copied().unwrap_or(0);
+    if guns <= fired {
+        return Err(violation(
+            "no-rocket-gun",
+            rule,
+            format!(
+                "{power} has no AA gun in {} left to fire",
+                rules.board.get(from).name
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// An AA gun fires a rocket at an enemy complex within 3 spaces: 1d6 off its treasury.
 pub(super) fn decide_rocket(
     rules: Rules<'_>,
@@ -325,18 +348,7 @@ pub(super) fn decide_rocket(
             format!("{power} has not developed rockets"),
         ));
     }
-    let guns = state.count_units(rules, from, power, |_, p| p.has(Ability::AntiAircraft));
-    let fired = state.rockets_fired.get(&from).copied().unwrap_or(0);
-    if guns <= fired {
-        return Err(violation(
-            "no-rocket-gun",
-            ROCKETS,
-            format!(
-                "{power} has no AA gun in {} left to fire",
-                rules.board.get(from).name
-            ),
-        ));
-    }
+    gun_ready(rules, state, power, from, ROCKETS)?;
     let has_factory = state.forces[target.index()]
         .keys()
         .any(|(_, u, _)| rules.catalogue.get(*u).has(Ability::Factory));

@@ -805,5 +805,5 @@ fn with_rockets_an_aa_gun_shoots_a_zone_within_two_once_a_turn_hitting_on_two() 
         [("INF".to_owned(), 1)]
     );
     let twice = order(&mut state, Power::Germany, fire, &[2]);
-    assert_eq!(twice.expect_err("one gun, once").code, "no-rocket-left");
+    assert_eq!(twice.expect_err("one gun, once").code, "no-rocket-gun");
 }

@@ -1,0 +1,334 @@
+//! A War battle: "An attack goes first, but a defender can retaliate. Any hit causes the
+//! other side to remove units." Fought to the end, cheapest casualties first.
+
+use super::*;
+
+/// One round of a War battle: the attack first, then what the defence has left fires.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarBattleRound {
+    pub attack: Vec<Die>,
+    pub attack_hits: u32,
+    /// MASH units and Advanced Armor: a die for each defending soldier or tank lost (a 1
+    /// heals it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defender_healing: Vec<Die>,
+    pub defence: Vec<Die>,
+    pub defence_hits: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacker_healing: Vec<Die>,
+}
+
+impl WarBattleRound {
+    /// The round's dice, in the order rolled.
+    pub(super) fn dice(&self) -> impl Iterator<Item = Die> + '_ {
+        self.attack
+            .iter()
+            .chain(&self.defender_healing)
+            .chain(&self.defence)
+            .chain(&self.attacker_healing)
+            .copied()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarBattleOutcome {
+    AttackerWon,
+    DefenderHeld,
+    /// Neither side could hit the other: the attackers stand where they came from.
+    Stalemate,
+}
+
+/// A War battle: who fought, every round's dice, and who was lost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarBattle {
+    pub territory: TerritoryId,
+    pub attacker: Power,
+    pub attackers: Vec<(UnitTypeId, u32)>,
+    /// The units in the zone, by owner (the militia not among them).
+    pub defenders: Vec<(Power, UnitTypeId, u32)>,
+    /// Soldiers of militia and partisans who joined the defence (they are always there
+    /// and never stay on the board).
+    pub militia: u32,
+    pub rounds: Vec<WarBattleRound>,
+    pub attacker_losses: Vec<(UnitTypeId, u32)>,
+    pub defender_losses: Vec<(Power, UnitTypeId, u32)>,
+    /// Losses healed (MASH units, Advanced Armor), back at one of their owner's bases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub healed: Vec<(Power, UnitTypeId, TerritoryId, u32)>,
+    pub outcome: WarBattleOutcome,
+}
+
+impl WarBattle {
+    /// The battle as a player reads it: who fought, and each round's dice and hits.
+    pub fn listing(&self, rules: Rules<'_>) -> String {
+        let units = |list: &mut dyn Iterator<Item = (Option<Power>, UnitTypeId, u32)>| {
+            list.map(|(owner, unit, n)| {
+                let code = &rules.catalogue.get(unit).code;
+                match owner {
+                    Some(owner) => format!("{n} {code} ({owner})"),
+                    None => format!("{n} {code}"),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+        };
+        let mut out = format!(
+            "{} attacks {} with {}; defending: {}",
+            self.attacker,
+            rules.board.get(self.territory).name,
+            units(&mut self.attackers.iter().map(|(u, n)| (None, *u, *n))),
+            units(&mut self.defenders.iter().map(|(o, u, n)| (Some(*o), *u, *n))),
+        );
+        if self.militia > 0 {
+            out.push_str(&format!(" and {} soldiers of militia", self.militia));
+        }
+        let dice = |d: &[Die]| {
+            d.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for (i, round) in self.rounds.iter().enumerate() {
+            out.push_str(&format!(
+                "\nround {}: attack [{}] {} hit(s); defence [{}] {} hit(s)",
+                i + 1,
+                dice(&round.attack),
+                round.attack_hits,
+                dice(&round.defence),
+                round.defence_hits
+            ));
+        }
+        for (owner, unit, home, n) in &self.healed {
+            out.push_str(&format!(
+                "\nhealed: {n} {} ({owner}), back in {}",
+                rules.catalogue.get(*unit).code,
+                rules.board.get(*home).name
+            ));
+        }
+        out.push_str(&format!("\n{:?}", self.outcome));
+        out
+    }
+}
+
+pub(super) fn add(
+    list: &mut Vec<(Power, UnitTypeId, u32)>,
+    (owner, unit, n): (Power, UnitTypeId, u32),
+) {
+    match list.iter_mut().find(|(o, u, _)| *o == owner && *u == unit) {
+        Some(entry) => entry.2 += n,
+        None => list.push((owner, unit, n)),
+    }
+}
+
+pub(super) fn count_of(list: &[(UnitTypeId, u32)], unit: UnitTypeId) -> u32 {
+    list.iter()
+        .filter(|(u, _)| *u == unit)
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// One unit in a War battle.
+#[derive(Clone, Copy)]
+struct Combatant {
+    owner: Power,
+    unit: UnitTypeId,
+    militia: bool,
+}
+
+/// A War battle: "An attack goes first, but a defender can retaliate. Any hit causes the
+/// other side to remove units." Fought to the end, cheapest casualties first.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn fight(
+    rules: Rules<'_>,
+    state: &GameState,
+    attacker: Power,
+    territory: TerritoryId,
+    attackers: &[(UnitTypeId, u32)],
+    defenders: Vec<(Power, UnitTypeId, u32)>,
+    militia: u32,
+    dice: &mut dyn DiceSource,
+) -> WarBattle {
+    const MAX_ROUNDS: usize = 100;
+    let catalogue = rules.catalogue;
+    let expand = |owner: Power, unit: UnitTypeId, n: u32, militia: bool| {
+        (0..n).map(move |_| Combatant {
+            owner,
+            unit,
+            militia,
+        })
+    };
+    // Dearest first: casualties come off the end.
+    let by_price = |list: &mut Vec<Combatant>| {
+        list.sort_by_key(|f| (f.militia, std::cmp::Reverse(catalogue.get(f.unit).cost)));
+    };
+    let mut attack: Vec<Combatant> = attackers
+        .iter()
+        .flat_map(|(u, n)| expand(attacker, *u, *n, false))
+        .collect();
+    let mut defence: Vec<Combatant> = defenders
+        .iter()
+        .flat_map(|(o, u, n)| expand(*o, *u, *n, false))
+        .collect();
+    if let Some(infantry) = catalogue.infantry() {
+        defence.extend(expand(Power::Npn, infantry, militia, true));
+    }
+    by_price(&mut attack);
+    by_price(&mut defence);
+    let is_air = |f: &Combatant| catalogue.get(f.unit).domain == Domain::Air;
+    let attack_value = |f: &Combatant, first: bool| {
+        let profile = catalogue.get(f.unit);
+        // "The first attack of a submarine is at 3 not 2."
+        let base = if first && profile.has(Ability::FirstStrike) {
+            3
+        } else {
+            profile.attack
+        };
+        let jets = u8::from(is_air(f) && technology(state, f.owner, WarTechnology::Jets));
+        let chemical = u8::from(technology(state, f.owner, WarTechnology::ChemicalWarfare));
+        if base == 0 {
+            0
+        } else {
+            base + jets + chemical
+        }
+    };
+    let defence_value = |f: &Combatant| {
+        let profile = catalogue.get(f.unit);
+        if profile.has(Ability::AntiAircraft) {
+            if technology(state, f.owner, WarTechnology::Radar) {
+                3
+            } else {
+                profile.defense
+            }
+        } else {
+            profile.defense + u8::from(is_air(f) && technology(state, f.owner, WarTechnology::Jets))
+        }
+    };
+    // "Any Soldier [Tank] removed from combat has a 1 in 6 chance of being healed [repaired].
+    // Place unit back in any starting zone": the first of its owner's bases it still holds.
+    let mut healed: Vec<(Power, UnitTypeId, TerritoryId, u32)> = Vec::new();
+    let mut heal = |lost: &[Combatant], healing: &mut Vec<Die>, dice: &mut dyn DiceSource| {
+        for f in lost.iter().filter(|f| !f.militia) {
+            let remedy = if Some(f.unit) == catalogue.infantry() {
+                WarTechnology::MashUnits
+            } else if Some(f.unit) == catalogue.armour() {
+                WarTechnology::AdvancedArmor
+            } else {
+                continue;
+            };
+            let home = state.war.bases.get(&f.owner).and_then(|bases| {
+                bases
+                    .iter()
+                    .find(|b| state.holder[b.index()] == Some(f.owner) && **b != territory)
+                    .copied()
+            });
+            let Some(home) = home.filter(|_| technology(state, f.owner, remedy)) else {
+                continue;
+            };
+            let die = dice.roll();
+            healing.push(die);
+            if die.value() == 1 {
+                match healed
+                    .iter_mut()
+                    .find(|(o, u, t, _)| (*o, *u, *t) == (f.owner, f.unit, home))
+                {
+                    Some(entry) => entry.3 += 1,
+                    None => healed.push((f.owner, f.unit, home, 1)),
+                }
+            }
+        }
+    };
+    let mut rounds = Vec::new();
+    let mut attacker_lost: Vec<Combatant> = Vec::new();
+    let mut defender_lost: Vec<Combatant> = Vec::new();
+    let outcome = loop {
+        if rounds.len() == MAX_ROUNDS {
+            break WarBattleOutcome::Stalemate;
+        }
+        let first = rounds.is_empty();
+        let mut round = WarBattleRound {
+            attack: Vec::new(),
+            attack_hits: 0,
+            defender_healing: Vec::new(),
+            defence: Vec::new(),
+            defence_hits: 0,
+            attacker_healing: Vec::new(),
+        };
+        for f in &attack {
+            let value = attack_value(f, first);
+            if value > 0 {
+                let die = dice.roll();
+                round.attack.push(die);
+                round.attack_hits += u32::from(die.value() <= value);
+            }
+        }
+        let before = defender_lost.len();
+        for _ in 0..round
+            .attack_hits
+            .min(u32::try_from(defence.len()).unwrap_or(u32::MAX))
+        {
+            defender_lost.extend(defence.pop());
+        }
+        heal(&defender_lost[before..], &mut round.defender_healing, dice);
+        // AA guns fire only at aircraft: their hits take the cheapest aircraft.
+        let air_attacking = attack.iter().any(is_air);
+        let mut anti_air_hits = 0;
+        for f in &defence {
+            let aa = catalogue.get(f.unit).has(Ability::AntiAircraft);
+            let value = defence_value(f);
+            if value == 0 || (aa && !air_attacking) {
+                continue;
+            }
+            let die = dice.roll();
+            round.defence.push(die);
+            if die.value() <= value {
+                round.defence_hits += 1;
+                anti_air_hits += u32::from(aa);
+            }
+        }
+        let before = attacker_lost.len();
+        for _ in 0..anti_air_hits {
+            if let Some(at) = attack.iter().rposition(is_air) {
+                attacker_lost.push(attack.remove(at));
+            }
+        }
+        for _ in anti_air_hits..round.defence_hits {
+            attacker_lost.extend(attack.pop());
+        }
+        heal(&attacker_lost[before..], &mut round.attacker_healing, dice);
+        let silent = round.attack.is_empty() && round.defence.is_empty();
+        rounds.push(round);
+        if defence.is_empty() {
+            break WarBattleOutcome::AttackerWon;
+        }
+        if attack.is_empty() {
+            break WarBattleOutcome::DefenderHeld;
+        }
+        if silent {
+            break WarBattleOutcome::Stalemate;
+        }
+    };
+    let mut attacker_losses: Vec<(UnitTypeId, u32)> = Vec::new();
+    for f in &attacker_lost {
+        match attacker_losses.iter_mut().find(|(u, _)| *u == f.unit) {
+            Some(entry) => entry.1 += 1,
+            None => attacker_losses.push((f.unit, 1)),
+        }
+    }
+    let mut defender_losses = Vec::new();
+    for f in defender_lost.iter().filter(|f| !f.militia) {
+        add(&mut defender_losses, (f.owner, f.unit, 1));
+    }
+    WarBattle {
+        territory,
+        attacker,
+        attackers: attackers.to_vec(),
+        defenders,
+        militia,
+        rounds,
+        attacker_losses,
+        defender_losses,
+        healed,
+        outcome,
+    }
+}
