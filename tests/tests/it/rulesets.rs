@@ -463,7 +463,7 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
 }
 
 /// A power's treasury on a board view.
-fn treasury(board: &Value, power: &str) -> u64 {
+pub(crate) fn treasury(board: &Value, power: &str) -> u64 {
     board["powers"]
         .as_array()
         .and_then(|p| p.iter().find(|x| x["power"] == power))
@@ -472,7 +472,7 @@ fn treasury(board: &Value, power: &str) -> u64 {
 }
 
 /// How many `unit` of `power` stand in `place` on a board view.
-fn units_in(board: &Value, place: &str, power: &str, unit: &str) -> u64 {
+pub(crate) fn units_in(board: &Value, place: &str, power: &str, unit: &str) -> u64 {
     board["places"]
         .as_array()
         .and_then(|p| p.iter().find(|x| x["name"] == place))

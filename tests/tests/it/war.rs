@@ -17,6 +17,7 @@ use crate::games::{
     act, app, assert_problem, call, export, get, order, post, send_orders, token, write_export,
     TestApp,
 };
+use crate::rulesets::{treasury, units_in};
 
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
 const SHIPS: [&str; 4] = ["SUB", "TRN", "BB", "AC"];
@@ -75,21 +76,6 @@ fn holder(board: &Value, place: &str) -> Option<String> {
         .and_then(|p| p["holder"].as_str().map(str::to_owned))
 }
 
-fn units_of(board: &Value, place: &str, power: &str, unit: &str) -> u64 {
-    board["places"]
-        .as_array()
-        .and_then(|p| p.iter().find(|x| x["name"] == place))
-        .and_then(|p| p["units"].as_array())
-        .map(|units| {
-            units
-                .iter()
-                .filter(|u| u["power"] == power && u["unit"] == unit)
-                .filter_map(|u| u["count"].as_u64())
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
 fn text(value: &Value) -> String {
     value.as_str().expect("a string").to_owned()
 }
@@ -101,14 +87,6 @@ fn pairs(value: &Value) -> Vec<(String, u64)> {
         .flatten()
         .map(|p| (text(&p[0]), p[1].as_u64().expect("a count")))
         .collect()
-}
-
-fn treasury(board: &Value, power: &str) -> u64 {
-    board["powers"]
-        .as_array()
-        .and_then(|p| p.iter().find(|x| x["power"] == power))
-        .and_then(|p| p["treasury"].as_u64())
-        .unwrap_or_else(|| panic!("{power} in {board}"))
 }
 
 /// The reinforcer's turn: roll, place everything (ships at sea, the rest in a land zone no
@@ -216,7 +194,7 @@ async fn advance<B: actix_web::body::MessageBody>(
     let not_a_players = |place: &String| !map.sea(place) && holder(&now, place).is_none();
     let mut targets = BTreeSet::new();
     for place in &mine {
-        let tanks = units_of(&now, place, active, "ARM");
+        let tanks = units_in(&now, place, active, "ARM");
         let through = map
             .neighbours(place)
             .into_iter()
@@ -232,7 +210,7 @@ async fn advance<B: actix_web::body::MessageBody>(
             targets.insert(to.clone());
             orders.push(json!({"type": "move", "units": {"ARM": tanks}, "path": [place, via, to]}));
         }
-        let soldiers = units_of(&now, place, active, "INF");
+        let soldiers = units_in(&now, place, active, "INF");
         let next = map
             .neighbours(place)
             .into_iter()
@@ -332,6 +310,7 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
         for active in &order_of_play {
             if round == 1 && active == &order_of_play[0] {
                 // Only the player to the right rolls; and never into a player's zone.
+                let at = version(&app, &game).await;
                 let own = send_orders(
                     &app,
                     &gm,
@@ -340,7 +319,9 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
                     &json!([{"type": "roll_reinforcements"}]),
                 )
                 .await;
+                assert_problem(&own, StatusCode::UNPROCESSABLE_ENTITY, "rule-violation");
                 assert_eq!(own.json()["violation"], "not-your-turn", "{:?}", own.json());
+                assert_eq!(version(&app, &game).await, at, "a refusal appends nothing");
                 let reinforcer = text(&now["war"]["reinforcer"]);
                 let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
                 assert_eq!(view["turn"], active.as_str());
@@ -364,7 +345,7 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
                     &gm,
                     &game,
                     &reinforcer,
-                    &json!([{"type": "place", "territory": base, "units": {unit: 1}}]),
+                    &json!([{"type": "place", "territory": base, "units": {unit.clone(): 1}}]),
                 )
                 .await;
                 let violation = into_base.json()["violation"].clone();
@@ -373,6 +354,20 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
                     "{:?}",
                     into_base.json()
                 );
+                let placed = version(&app, &game).await;
+                let unknown = send_orders(
+                    &app,
+                    &gm,
+                    &game,
+                    &reinforcer,
+                    &json!([{"type": "place", "territory": "Atlantis", "units": {unit: 1}}]),
+                )
+                .await;
+                assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+                assert!(unknown.json()["detail"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("Atlantis")));
+                assert_eq!(version(&app, &game).await, placed, "nothing appended");
                 // The roll stands; the reinforcer places it all now.
                 let now = board(&app, &game).await;
                 let sea_zone = map

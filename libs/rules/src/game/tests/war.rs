@@ -70,6 +70,20 @@ fn germany_in(phase: Phase, german: &[(&str, u32)]) -> GameState {
     state
 }
 
+/// Germany moves units (by code) along a path (by name), with these dice.
+fn germany_moves(
+    state: &mut GameState,
+    units: &[(&str, u32)],
+    path: &[&str],
+    dice: &[u8],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let order_given = Order::Move {
+        units: units.iter().map(|(code, n)| (unit_of(code), *n)).collect(),
+        path: path.iter().map(|name| id(name)).collect(),
+    };
+    order(state, Power::Germany, order_given, dice)
+}
+
 fn moved(events: &[GameEvent]) -> &WarMove {
     match events.first() {
         Some(GameEvent::WarMoveResolved(resolved)) => resolved,
@@ -368,13 +382,10 @@ fn research_costs_five_a_try_and_succeeds_on_a_one_or_two_then_rolls_the_chart()
 fn taking_a_non_player_zone_means_beating_its_two_soldiers_of_militia() {
     let mut state = germany_in(Phase::CombatMove, &[("ARM", 2)]);
     // Tanks hit on 3 or less: 1 and 2 hit both militia.
-    let events = order(
+    let events = germany_moves(
         &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("ARM"), 2)],
-            path: vec![id("Germany"), id("South Europe")],
-        },
+        &[("ARM", 2)],
+        &["Germany", "South Europe"],
         &[1, 2],
     )
     .expect("moved");
@@ -389,15 +400,7 @@ fn taking_a_non_player_zone_means_beating_its_two_soldiers_of_militia() {
         units_in(&state, "South Europe", Power::Npn).is_empty(),
         "the militia do not stay"
     );
-    let again = order(
-        &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("ARM"), 1)],
-            path: vec![id("South Europe"), id("Germany")],
-        },
-        &[],
-    );
+    let again = germany_moves(&mut state, &[("ARM", 1)], &["South Europe", "Germany"], &[]);
     assert_eq!(again.expect_err("once a turn").code, "units-missing");
 }
 
@@ -407,13 +410,10 @@ fn the_defender_fires_back_with_what_is_left_and_casualties_go_cheapest_first() 
     // Attack: the tank's 3 hits one militia, the soldier's 4 misses. The other militia
     // (defend 2) rolls 2 and hits: the cheaper soldier goes. Then the tank's 6 misses and
     // the militia's 1 hits: the attack is gone.
-    let events = order(
+    let events = germany_moves(
         &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("INF"), 1), (unit_of("ARM"), 1)],
-            path: vec![id("Germany"), id("South Europe")],
-        },
+        &[("INF", 1), ("ARM", 1)],
+        &["Germany", "South Europe"],
         &[3, 4, 2, 6, 1],
     );
     let events = events.expect("moved");
@@ -489,23 +489,17 @@ fn passing_through_a_non_player_zone_takes_a_parley_roll() {
 fn an_enemy_zone_in_the_way_stops_the_move_and_land_units_go_to_sea_only_to_be_carried_over_it() {
     let mut state = germany_in(Phase::CombatMove, &[("ARM", 1)]);
     state.holder[id("East Europe").index()] = Some(Power::Russia);
-    let through = order(
+    let through = germany_moves(
         &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("ARM"), 1)],
-            path: vec![id("Germany"), id("East Europe"), id("Ukraine")],
-        },
+        &[("ARM", 1)],
+        &["Germany", "East Europe", "Ukraine"],
         &[],
     );
     assert_eq!(through.expect_err("Russia's").code, "enemy-in-the-way");
-    let swim = order(
+    let swim = germany_moves(
         &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("ARM"), 1)],
-            path: vec![id("Germany"), id("Baltic Sea Zone")],
-        },
+        &[("ARM", 1)],
+        &["Germany", "Baltic Sea Zone"],
         &[],
     );
     assert_eq!(swim.expect_err("no landing").code, "no-sealift");
@@ -517,13 +511,10 @@ fn aa_guns_fire_only_at_aircraft() {
     state.holder[id("East Europe").index()] = Some(Power::Russia);
     state.forces[id("East Europe").index()].insert((Power::Russia, unit_of("AA"), 0), 1);
     // The tank hits the gun (3); the gun is gone before it fires.
-    let events = order(
+    let events = germany_moves(
         &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("ARM"), 1), (unit_of("FTR"), 1)],
-            path: vec![id("Germany"), id("East Europe")],
-        },
+        &[("ARM", 1), ("FTR", 1)],
+        &["Germany", "East Europe"],
         &[6, 3],
     )
     .expect("moved");
@@ -539,13 +530,10 @@ fn aa_guns_fire_only_at_aircraft() {
     let mut state = germany_in(Phase::CombatMove, &[("ARM", 1)]);
     state.holder[id("East Europe").index()] = Some(Power::Russia);
     state.forces[id("East Europe").index()].insert((Power::Russia, unit_of("AA"), 0), 1);
-    let events = order(
+    let events = germany_moves(
         &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("ARM"), 1)],
-            path: vec![id("Germany"), id("East Europe")],
-        },
+        &[("ARM", 1)],
+        &["Germany", "East Europe"],
         &[6, 5, 1],
     )
     .expect("moved");
@@ -693,13 +681,10 @@ fn with_mash_units_a_lost_soldier_heals_on_a_one_and_goes_back_to_a_base() {
         .insert(WarTechnology::MashUnits);
     // Two soldiers attack South Europe's militia and miss (6, 6); the militia hit both
     // (1, 2), and the healing dice give a 1 (healed) and a 4 (lost).
-    let events = order(
+    let events = germany_moves(
         &mut state,
-        Power::Germany,
-        Order::Move {
-            units: vec![(unit_of("INF"), 2)],
-            path: vec![id("Germany"), id("South Europe")],
-        },
+        &[("INF", 2)],
+        &["Germany", "South Europe"],
         &[6, 6, 1, 2, 1, 4],
     )
     .expect("moved");
