@@ -792,3 +792,20 @@ fn with_rockets_an_aa_gun_shoots_a_zone_within_two_once_a_turn_hitting_on_two() 
     let twice = order(&mut state, Power::Germany, fire, &[2]);
     assert_eq!(twice.expect_err("one gun, once").code, "no-rocket-gun");
 }
+
+#[test]
+fn aircraft_fly_over_any_zone_but_ground_units_stop_at_an_enemys() {
+    let mut state = germany_in(Phase::CombatMove, &[("FTR", 1), ("ARM", 1)]);
+    state.holder[id("East Europe").index()] = Some(Power::Russia);
+    let over = ["Germany", "East Europe", "Ukraine"];
+    let tank = germany_moves(&mut state, &[("ARM", 1)], &over, &[]);
+    assert_eq!(tank.expect_err("Russia's").code, "enemy-in-the-way");
+    // The fighter flies over East Europe, needs no parley, and cannot take Ukraine.
+    let events = germany_moves(&mut state, &[("FTR", 1)], &over, &[]).expect("flown");
+    let flight = moved(&events);
+    assert!(flight.parleys.is_empty() && flight.battle.is_none() && !flight.taken);
+    assert_eq!(
+        units_in(&state, "Ukraine", Power::Germany),
+        [("FTR".to_owned(), 1)]
+    );
+}

@@ -224,9 +224,15 @@ pub(super) fn decide_move(
     }
     let npn_move = mover == Power::Npn;
     let active = state.power(board);
+    // "Air units can traverse any zone."
+    let airborne = units
+        .iter()
+        .all(|(u, _)| rules.catalogue.get(*u).domain == Domain::Air);
     for place in &path[1..steps] {
         let holder = held_by(state, *place);
-        let blocked = if is_land(rules, *place) {
+        let blocked = if airborne {
+            false
+        } else if is_land(rules, *place) {
             holder != mover && (holder != Power::Npn || npn_move)
         } else {
             !enemies(state, *place, mover).is_empty() && !all_free
