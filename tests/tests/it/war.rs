@@ -264,6 +264,13 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
         "{:?}",
         early.json()
     );
+    assert!(
+        early.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("a Place order") && d.contains("roll_start_zones")),
+        "{:?}",
+        early.json()
+    );
     assert_eq!(version(&app, &game).await, before);
 
     order(

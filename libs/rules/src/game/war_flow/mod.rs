@@ -332,7 +332,12 @@ pub(super) fn decide(
                 at,
             },
         ]),
-        _ => Err(not_now(state, &format!("{order:?}"))),
+        _ => {
+            // The order's name, without its ids: `Move`, `ApplyForWarLoan`.
+            let described = format!("{order:?}");
+            let name = described.split([' ', '(', '{']).next().unwrap_or_default();
+            Err(not_now(state, &format!("a {name} order")))
+        }
     }
 }
 
