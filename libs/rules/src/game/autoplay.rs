@@ -164,9 +164,10 @@ fn random_war_order(
             .collect();
         (!stacks.is_empty()).then(|| stacks[choose(stacks.len())])
     };
-    let walk = |choose: &mut dyn FnMut(usize) -> usize, from: TerritoryId| {
+    // Mostly within the unit's reach (so that many moves are legal), now and then beyond.
+    let walk = |choose: &mut dyn FnMut(usize) -> usize, from: TerritoryId, reach: u8| {
         let mut path = vec![from];
-        for _ in 0..1 + choose(3) {
+        for _ in 0..1 + choose(usize::from(reach.max(1)) + 1) {
             let next = board.neighbours(*path.last().expect("a start"));
             path.push(next[choose(next.len())]);
         }
@@ -175,7 +176,7 @@ fn random_war_order(
     let random_move = |choose: &mut dyn FnMut(usize) -> usize, owner: Power| {
         stack_of(choose, owner).map(|(from, unit, n)| Order::Move {
             units: vec![(unit, 1 + choose(n as usize) as u32)],
-            path: walk(choose, from),
+            path: walk(choose, from, rules.catalogue.get(unit).movement),
         })
     };
     match state.phase {
