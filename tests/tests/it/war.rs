@@ -1,7 +1,8 @@
 //! A game of the home-cooked "War" rules over HTTP, with the server's dice: bases rolled,
 //! initiative each round, the player to the right placing the non-player nations'
 //! reinforcements, spending, moves that parley and fight the militia, then the result by
-//! zone points and the export replayed by the offline auditor.
+//! zone points and the export replayed by the offline auditor; and a house start chart,
+//! uploaded as data, that the bases are rolled on.
 
 use std::collections::BTreeSet;
 
@@ -520,4 +521,79 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
         .await
         .json();
     assert_eq!(ladder["rows"].as_array().map(Vec::len), Some(5), "{ladder}");
+}
+
+#[actix_web::test]
+async fn a_house_start_chart_uploaded_as_data_places_every_base_on_its_zones() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let mut document = call(&app, get("/v1/rulesets/war/document")).await.json();
+    document["id"] = json!("war-europe");
+    // Every total of the house chart lands in Europe or Russia.
+    let zones = [
+        "Germany",
+        "West Europe",
+        "South Europe",
+        "East Europe",
+        "Ukraine S.S.R.",
+        "Karelia S.S.R.",
+        "Caucasus",
+        "Russia",
+    ];
+    let rows: Vec<Value> = (3..=18u8)
+        .map(|total| {
+            json!({"from": total, "to": total, "result": zones[usize::from(total) % zones.len()]})
+        })
+        .collect();
+    document["dice_tables"][0]["rows"] = json!(rows);
+    let uploaded = call(&app, post("/v1/rulesets", &director, &document)).await;
+    assert_eq!(
+        uploaded.status,
+        StatusCode::CREATED,
+        "{:?}",
+        uploaded.json()
+    );
+
+    // Five players, three bases each, eight zones on the chart: the last player's rolls
+    // run out of free zones, and the chart's bound stops the rolling.
+    let created = call(
+        &app,
+        post(
+            "/v1/games",
+            &director,
+            &json!({"ruleset": "war-europe", "players": PLAYERS}),
+        ),
+    )
+    .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.json());
+    let game = text(&created.json()["game_id"]);
+    order(
+        &app,
+        &director,
+        &game,
+        "russia",
+        json!([{"type": "roll_start_zones"}]),
+    )
+    .await;
+    let start = board(&app, &game).await;
+    let bases: Vec<String> = start["war"]["bases"]
+        .as_array()
+        .expect("bases")
+        .iter()
+        .flat_map(|b| b[1].as_array().cloned().unwrap_or_default())
+        .map(|z| text(&z))
+        .collect();
+    assert_eq!(
+        bases.len(),
+        zones.len(),
+        "every zone of the chart, once: {bases:?}"
+    );
+    assert!(
+        bases.iter().all(|b| zones.contains(&b.as_str())),
+        "{bases:?}"
+    );
+    let events = export(&app, &game).await;
+    assert!(events[0].payload["ruleset_document"]["dice_tables"].is_array());
+    warlog::audit::run(&write_export(&events), None, false).expect("the export passes the audit");
 }
