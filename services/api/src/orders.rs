@@ -167,6 +167,10 @@ pub enum OrderInput {
     DropAtomicBomb {
         territory: String,
     },
+    /// War: the unit codes this power loses first in its battles, any time.
+    SetOrderOfLoss {
+        units: Vec<String>,
+    },
     /// War: aircraft raid another player's zone, 1d6 each off its cash.
     AirRaid {
         #[schema(value_type = Object)]
@@ -354,6 +358,12 @@ impl OrderInput {
             OrderInput::DropAtomicBomb { territory } => Order::DropAtomicBomb {
                 territory: names.place(territory)?,
             },
+            OrderInput::SetOrderOfLoss { units } => Order::SetOrderOfLoss(
+                units
+                    .iter()
+                    .map(|code| names.unit(code))
+                    .collect::<Result<_, _>>()?,
+            ),
             OrderInput::AirRaid { units, path } => Order::AirRaid {
                 units: names.units(units)?,
                 path: names.path(path)?,

@@ -179,6 +179,15 @@ fn random_war_order(
             path: walk(choose, from, rules.catalogue.get(unit).movement),
         })
     };
+    if choose(30) == 0 {
+        let order_of_loss = (0..1 + choose(2))
+            .map(|_| units[choose(units.len())])
+            .collect();
+        return (
+            seated[choose(seated.len())],
+            Order::SetOrderOfLoss(order_of_loss),
+        );
+    }
     match state.phase {
         Phase::StartZones => (seated[choose(seated.len())], Order::RollStartZones),
         Phase::Initiative => (seated[choose(seated.len())], Order::RollInitiative),

@@ -403,6 +403,11 @@ pub enum GameEvent {
     WarMoveResolved(Box<war_flow::WarMove>),
     /// "War": an air raid on a player's cash reserves.
     AirRaidFlown(Box<war_flow::AirRaid>),
+    /// "War": a player's standing order of loss.
+    OrderOfLossSet {
+        power: Power,
+        units: Vec<UnitTypeId>,
+    },
     /// "War", with rockets: an AA gun shoots a zone within 2 (a hit on 2 or less takes the
     /// cheapest unit there).
     WarRocketFired {
@@ -542,6 +547,9 @@ pub enum Order {
         units: Vec<(UnitTypeId, u32)>,
         path: Vec<TerritoryId>,
     },
+    /// "War": the unit types a player loses first in its battles ("remove units as they
+    /// desire"); any time.
+    SetOrderOfLoss(Vec<UnitTypeId>),
 }
 
 impl GameEvent {
@@ -995,6 +1003,7 @@ pub fn decide(
         | Order::RollReinforcements
         | Order::BuildInfrastructure { .. }
         | Order::AirRaid { .. }
+        | Order::SetOrderOfLoss(_)
         | Order::DropAtomicBomb { .. } => Err(violation(
             "not-in-this-ruleset",
             "Classic rules",
@@ -1844,6 +1853,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         | GameEvent::AtomicBombDropped { .. }
         | GameEvent::WarMoveResolved(_)
         | GameEvent::AirRaidFlown(_)
+        | GameEvent::OrderOfLossSet { .. }
         | GameEvent::WarRocketFired { .. } => war_flow::apply(rules, state, event),
         GameEvent::SeatsAssigned { .. }
         | GameEvent::PlayerReplaced { .. }

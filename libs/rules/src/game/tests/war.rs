@@ -809,3 +809,23 @@ fn aircraft_fly_over_any_zone_but_ground_units_stop_at_an_enemys() {
         [("FTR".to_owned(), 1)]
     );
 }
+
+#[test]
+fn a_player_removes_casualties_in_its_own_order_of_loss_set_any_time() {
+    let mut state = germany_in(Phase::CombatMove, &[("INF", 1), ("ARM", 1)]);
+    // Out of turn, as Russia: a standing order, not an action.
+    let russian = Order::SetOrderOfLoss(vec![unit_of("ARM")]);
+    order(&mut state, Power::Russia, russian, &[]).expect("any time");
+    let german = Order::SetOrderOfLoss(vec![unit_of("ARM"), unit_of("INF")]);
+    order(&mut state, Power::Germany, german, &[]).expect("any time");
+    // Both miss (6, 6); the militia's 1 takes the tank first, as Germany wants.
+    let events = germany_moves(
+        &mut state,
+        &[("INF", 1), ("ARM", 1)],
+        &["Germany", "South Europe"],
+        &[6, 6, 1, 6, 6, 6, 1, 1],
+    )
+    .expect("moved");
+    let battle = moved(&events).battle.as_ref().expect("a battle");
+    assert_eq!(battle.attacker_losses[0], (unit_of("ARM"), 1));
+}

@@ -159,8 +159,19 @@ pub(super) fn fight(
         })
     };
     // Dearest first: casualties come off the end.
-    let by_price = |list: &mut Vec<Combatant>| {
-        list.sort_by_key(|f| (f.militia, std::cmp::Reverse(catalogue.get(f.unit).cost)));
+    // "Any hit causes the other side to remove units as they desire": each side loses its
+    // units in its owner's order of loss, then the cheapest; the militia go first. The
+    // first to go is kept at the end of the list, where casualties come off.
+    let in_loss_order = |list: &mut Vec<Combatant>| {
+        list.sort_by_key(|f| {
+            let listed = state
+                .war
+                .order_of_loss
+                .get(&f.owner)
+                .and_then(|order| order.iter().position(|u| *u == f.unit))
+                .unwrap_or(usize::MAX);
+            std::cmp::Reverse((!f.militia, listed, catalogue.get(f.unit).cost))
+        });
     };
     let mut attack: Vec<Combatant> = attackers
         .iter()
@@ -173,8 +184,8 @@ pub(super) fn fight(
     if let Some(infantry) = catalogue.infantry() {
         defence.extend(expand(Power::Npn, infantry, militia, true));
     }
-    by_price(&mut attack);
-    by_price(&mut defence);
+    in_loss_order(&mut attack);
+    in_loss_order(&mut defence);
     let is_air = |f: &Combatant| catalogue.get(f.unit).domain == Domain::Air;
     let attack_value = |f: &Combatant, first: bool| {
         let profile = catalogue.get(f.unit);

@@ -25,8 +25,9 @@
 //! game's committed seed, so the auditor can decide each order again. Where the seed is
 //! silent the engine makes one reading and says so here:
 //!
-//! - casualties go cheapest first (the militia before anyone), since a service cannot
-//!   wait on a choice in the middle of a roll;
+//! - casualties ("as they desire") follow each player's standing order of loss, set any
+//!   time (`SetOrderOfLoss`), then the cheapest first, the militia before anyone: a
+//!   service cannot wait on a choice in the middle of a roll;
 //! - a battle is fought until one side is gone; if neither side can hit the other it
 //!   ends, and the attackers stand in the zone they came from;
 //! - units held up by a parley ("cannot move this turn"), or whose player cannot pay it,
@@ -106,6 +107,9 @@ pub struct WarFlow {
     pub reinforcements: Option<PendingReinforcements>,
     /// Units that have moved this turn, where they now stand (each moves once a turn).
     pub moved: BTreeMap<(Power, TerritoryId, UnitTypeId), u32>,
+    /// Each player's standing order of loss: unit types, first lost first (then the
+    /// cheapest of the rest).
+    pub order_of_loss: BTreeMap<Power, Vec<UnitTypeId>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -190,6 +194,13 @@ pub(super) fn decide(
             RULES,
             format!("{by} has no seat in this game"),
         ));
+    }
+    // A player's casualty choice stands for every battle, theirs or not: set it any time.
+    if let Order::SetOrderOfLoss(units) = order {
+        return Ok(vec![GameEvent::OrderOfLossSet {
+            power: by,
+            units: units.clone(),
+        }]);
     }
     let active = state.power(rules.board);
     let acting = match state.phase {
@@ -680,6 +691,9 @@ pub(super) fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) 
             state.war.infrastructure.remove(territory);
         }
         GameEvent::WarMoveResolved(resolved) => apply_move(rules, state, resolved),
+        GameEvent::OrderOfLossSet { power, units } => {
+            state.war.order_of_loss.insert(*power, units.clone());
+        }
         GameEvent::AirRaidFlown(raid) => {
             spend(state, raid.victim, raid.cash_lost);
             let (Some(origin), Some(target)) = (raid.path.first(), raid.path.last()) else {
