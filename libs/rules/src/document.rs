@@ -912,6 +912,21 @@ impl Parts<'_> {
                 self.on_board(r, names, format!("{at}/place_at"), place);
             }
         }
+        if let (Some(_), Some(units)) = (&special.start_zones, self.units) {
+            // The War flow's reinforcement table places these.
+            let placed: BTreeSet<&str> = (3..=18)
+                .flat_map(|total| crate::war::reinforcements(total).units)
+                .map(|(unit, _)| unit.code())
+                .collect();
+            for code in placed.into_iter().filter(|code| !units.contains_key(*code)) {
+                r.push(
+                    format!("{AT}/start_zones"),
+                    format!(
+                        "the War flow's reinforcements place {code} units; no unit is coded {code}"
+                    ),
+                );
+            }
+        }
         if let (Some(start), Some(tables)) = (&special.start_zones, self.dice_tables) {
             match tables.iter().position(|t| t.name == start.table) {
                 None => r.push(

@@ -327,6 +327,21 @@ pub fn result<P: Copy>(zone_points: &[(P, u32)]) -> WarResult<P> {
 }
 
 impl WarUnit {
+    /// The unit's code in a ruleset's catalogue.
+    pub fn code(self) -> &'static str {
+        match self {
+            WarUnit::Soldier => "INF",
+            WarUnit::Tank => "ARM",
+            WarUnit::AaGun => "AA",
+            WarUnit::Fighter => "FTR",
+            WarUnit::Bomber => "BMB",
+            WarUnit::Submarine => "SUB",
+            WarUnit::Transport => "TRN",
+            WarUnit::Battleship => "BB",
+            WarUnit::Carrier => "AC",
+        }
+    }
+
     fn name(self, n: u32) -> String {
         let name = match self {
             WarUnit::Soldier => "soldier",

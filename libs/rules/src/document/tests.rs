@@ -178,6 +178,13 @@ fn a_start_zone_chart_names_places_on_the_board_or_pick() {
     let problems = RulesetDocument::parse(&upload).expect_err("no Atlantis");
     assert_eq!(paths(&problems), ["/dice_tables/0/rows/3/result"]);
     upload["dice_tables"][0]["rows"][3]["result"] = json!("Germany");
+    let mut without_carriers = upload.clone();
+    without_carriers["units"]
+        .as_object_mut()
+        .expect("units")
+        .remove("AC");
+    let problems = RulesetDocument::parse(&without_carriers).expect_err("no AC");
+    assert_eq!(paths(&problems), ["/special_rules/start_zones"]);
     let played = RulesetDocument::parse(&upload).expect("valid");
     let ruleset = Ruleset::uploaded(&played, &GameOptions::default()).expect("plays");
     let chart = ruleset.special.war.as_ref().expect("a chart");

@@ -366,17 +366,7 @@ fn pending(state: &GameState) -> Result<&PendingReinforcements, RuleViolation> {
 }
 
 fn war_unit(rules: Rules<'_>, unit: war::WarUnit) -> Result<UnitTypeId, RuleViolation> {
-    let code = match unit {
-        war::WarUnit::Soldier => "INF",
-        war::WarUnit::Tank => "ARM",
-        war::WarUnit::AaGun => "AA",
-        war::WarUnit::Fighter => "FTR",
-        war::WarUnit::Bomber => "BMB",
-        war::WarUnit::Submarine => "SUB",
-        war::WarUnit::Transport => "TRN",
-        war::WarUnit::Battleship => "BB",
-        war::WarUnit::Carrier => "AC",
-    };
+    let code = unit.code();
     rules.catalogue.id(code).map_err(|e| {
         violation(
             "unit-missing",
