@@ -168,7 +168,7 @@ fn a_ruleset_scored_by_zone_points_places_by_what_is_held_at_the_end() {
 }
 
 #[test]
-fn a_start_zone_chart_names_places_on_the_board_or_pick() {
+fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables_place() {
     let mut upload =
         serde_json::to_value(RulesetDocument::builtin("war").expect("war")).expect("json");
     upload["id"] = json!("house-war");
