@@ -482,6 +482,14 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
         battles.to_string().contains("soldiers of militia"),
         "{battles}"
     );
+    // The archive's page for the game shows its War battles too.
+    let page = call(&app, get(&format!("/games/{game}"))).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let html = String::from_utf8_lossy(&page.body);
+    assert!(
+        html.contains("war-battle") || html.contains("militia"),
+        "{html}"
+    );
     warlog::audit::run(&write_export(&events), None, false).expect("the export passes the audit");
     let report = audit_game(&events, None);
     let dice = report
