@@ -219,6 +219,7 @@ pub fn special_rules() -> crate::document::SpecialRules {
         }],
         // 7.1: "Subs in a sea zone do not block opposing vessels seeking to pass through".
         submarines_do_not_block: true,
+        continents: Vec::new(),
         // The Allies stand together against Japan all game.
         alliances: vec![vec![
             crate::board::Power::Ccp,

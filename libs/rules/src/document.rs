@@ -108,6 +108,10 @@ pub struct SpecialRules {
     /// breaks them. Everyone else plays Cut-Throat's diplomacy.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alliances: Vec<Vec<Power>>,
+    /// The board's land by continent (the War rules' Strategic Bombers strike "any zone on
+    /// the same continent").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub continents: Vec<Continent>,
     /// Complexes whose holder surrenders when a bombing raid takes all of its money (AAP:
     /// Japan and the US mainland, "nuked").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -196,6 +200,14 @@ pub struct GrowingValue {
 pub struct LimitedComplex {
     pub territory: String,
     pub units: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Continent {
+    pub name: String,
+    pub territories: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -941,6 +953,17 @@ impl Parts<'_> {
                             self.on_board(r, names, at, &row.result);
                         }
                     }
+                }
+            }
+        }
+        let mut placed = BTreeSet::new();
+        for (i, continent) in special.continents.iter().enumerate() {
+            for (j, name) in continent.territories.iter().enumerate() {
+                let at = format!("{AT}/continents/{i}/territories/{j}");
+                if !placed.insert(normalise(name)) {
+                    r.push(at, format!("{name} is on another continent already"));
+                } else {
+                    self.on_board(r, names, at, name);
                 }
             }
         }

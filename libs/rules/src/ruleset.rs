@@ -180,6 +180,7 @@ impl RulesetDocument {
                             table: "start zone".to_owned(),
                             rolls: 3,
                         }),
+                        continents: crate::war::continents(),
                         ..SpecialRules::default()
                     },
                 })
@@ -239,6 +240,13 @@ fn special(
             })
             .collect::<Result<_, RulesetError>>()?,
         submarines_do_not_block: rules.submarines_do_not_block,
+        continent_of: rules
+            .continents
+            .iter()
+            .enumerate()
+            .flat_map(|(i, continent)| continent.territories.iter().map(move |t| (i, t)))
+            .map(|(i, name)| Ok((place(name)?, i)))
+            .collect::<Result<_, RulesetError>>()?,
         standing_alliances: rules
             .alliances
             .iter()

@@ -369,6 +369,116 @@ impl std::fmt::Display for Reinforcements {
     }
 }
 
+/// The Classic board's land by continent, for Strategic Bombers ("any zone on the same
+/// continent"). Islands go with the continent they lie off; the Pacific's islands are
+/// Oceania's.
+pub fn continents() -> Vec<crate::document::Continent> {
+    const CONTINENTS: [(&str, &[&str]); 6] = [
+        (
+            "North America",
+            &[
+                "Alaska",
+                "West Canada",
+                "East Canada",
+                "West US",
+                "East US",
+                "Mexico",
+                "Panama",
+                "Cuba",
+            ],
+        ),
+        (
+            "South America",
+            &["Columbia", "Peru", "Brazil", "Argentina-Chile"],
+        ),
+        (
+            "Europe",
+            &[
+                "Eire",
+                "United Kingdom",
+                "Spain",
+                "Gibraltar",
+                "West Europe",
+                "Switzerland",
+                "Germany",
+                "South Europe",
+                "East Europe",
+                "Sweden",
+                "Finland Norway",
+                "Karelia S.S.R.",
+                "Ukraine S.S.R.",
+                "Russia",
+                "Caucasus",
+            ],
+        ),
+        (
+            "Africa",
+            &[
+                "Rio del Oro",
+                "Algeria",
+                "Libya",
+                "Anglo Sudan Egypt",
+                "French West Africa",
+                "French Equatorial Africa",
+                "Italian East Africa",
+                "Congo",
+                "Kenya-Rhodesia",
+                "Angola",
+                "Mozambique",
+                "South Africa",
+                "Madagascar",
+            ],
+        ),
+        (
+            "Asia",
+            &[
+                "Turkey",
+                "Syria Jordan",
+                "Saudi Arabia",
+                "Persia",
+                "Afghanistan",
+                "India",
+                "Kazakh S.S.R.",
+                "Novosibirsk",
+                "Evenki National Okrug",
+                "Yakut S.S.R.",
+                "Soviet Far East",
+                "Sinkiang",
+                "Mongolia",
+                "China",
+                "Manchuria",
+                "Kwangtung",
+                "French Indo China",
+                "Japan",
+            ],
+        ),
+        (
+            "Oceania",
+            &[
+                "Australia",
+                "New Zealand",
+                "New Guinea",
+                "East Indies",
+                "Borneo Celebes",
+                "Philippines",
+                "Solomon Islands",
+                "Caroline Islands",
+                "Okinawa",
+                "Wake Island",
+                "Midway",
+                "Hawaiian Islands",
+            ],
+        ),
+    ];
+    CONTINENTS
+        .iter()
+        .map(|(name, territories)| crate::document::Continent {
+            name: (*name).to_owned(),
+            territories: territories.iter().map(|t| (*t).to_owned()).collect(),
+        })
+        .collect()
+}
+
 /// A table as a ruleset document holds it: consecutive totals with the same result share
 /// a row.
 fn table(

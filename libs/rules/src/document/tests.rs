@@ -185,6 +185,18 @@ fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables
         .remove("AC");
     let problems = RulesetDocument::parse(&without_carriers).expect_err("no AC");
     assert_eq!(paths(&problems), ["/special_rules/start_zones"]);
+    let mut lost_continent = upload.clone();
+    lost_continent["special_rules"]["continents"][0]["territories"][0] = json!("Atlantis");
+    lost_continent["special_rules"]["continents"][1]["territories"][0] = json!("Germany");
+    let problems = RulesetDocument::parse(&lost_continent).expect_err("no Atlantis");
+    assert_eq!(
+        paths(&problems),
+        [
+            "/special_rules/continents/0/territories/0",
+            "/special_rules/continents/2/territories/6"
+        ],
+        "{problems:?}"
+    );
     let played = RulesetDocument::parse(&upload).expect("valid");
     let ruleset = Ruleset::uploaded(&played, &GameOptions::default()).expect("plays");
     let chart = ruleset.special.war.as_ref().expect("a chart");

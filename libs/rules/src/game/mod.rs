@@ -673,6 +673,8 @@ pub struct Special {
     pub submarines_do_not_block: bool,
     /// Partners for the whole game (by [`diplomacy::partners`]).
     pub standing_alliances: BTreeSet<(Power, Power)>,
+    /// Each land territory's continent (by its index in the document), where given.
+    pub continent_of: BTreeMap<TerritoryId, usize>,
 }
 
 /// Free infantry a power raises at the start of its turn, instead of collecting money.
@@ -721,6 +723,7 @@ impl Special {
         held_in_round_one: BTreeMap::new(),
         submarines_do_not_block: false,
         standing_alliances: BTreeSet::new(),
+        continent_of: BTreeMap::new(),
     };
 }
 

@@ -84,6 +84,16 @@ fn germany_moves(
     order(state, Power::Germany, order_given, dice)
 }
 
+/// `power` has developed `tech`.
+fn develop(state: &mut GameState, power: Power, tech: WarTechnology) {
+    state
+        .war
+        .technologies
+        .entry(power)
+        .or_default()
+        .insert(tech);
+}
+
 fn moved(events: &[GameEvent]) -> &WarMove {
     match events.first() {
         Some(GameEvent::WarMoveResolved(resolved)) => resolved,
@@ -635,12 +645,7 @@ fn transports_carry_four_land_units_each_over_the_sea_onto_the_land_at_the_end()
 #[test]
 fn paratroopers_move_three_without_parley_or_ships_but_land_at_the_end() {
     let mut state = germany_in(Phase::CombatMove, &[("INF", 2)]);
-    state
-        .war
-        .technologies
-        .entry(Power::Germany)
-        .or_default()
-        .insert(WarTechnology::Paratroopers);
+    develop(&mut state, Power::Germany, WarTechnology::Paratroopers);
     let jump = |path: &[&str]| Order::Move {
         units: vec![(unit_of("INF"), 1)],
         path: path.iter().map(|p| id(p)).collect(),
@@ -673,12 +678,7 @@ fn with_mash_units_a_lost_soldier_heals_on_a_one_and_goes_back_to_a_base() {
         .war
         .bases
         .insert(Power::Germany, vec![id("Germany"), id("West Europe")]);
-    state
-        .war
-        .technologies
-        .entry(Power::Germany)
-        .or_default()
-        .insert(WarTechnology::MashUnits);
+    develop(&mut state, Power::Germany, WarTechnology::MashUnits);
     // Two soldiers attack South Europe's militia and miss (6, 6); the militia hit both
     // (1, 2), and the healing dice give a 1 (healed) and a 4 (lost).
     let events = germany_moves(
@@ -771,12 +771,7 @@ fn with_rockets_an_aa_gun_shoots_a_zone_within_two_once_a_turn_hitting_on_two() 
     };
     let undeveloped = order(&mut state, Power::Germany, fire.clone(), &[2]);
     assert_eq!(undeveloped.expect_err("no rockets").code, "no-rockets");
-    state
-        .war
-        .technologies
-        .entry(Power::Germany)
-        .or_default()
-        .insert(WarTechnology::Rockets);
+    develop(&mut state, Power::Germany, WarTechnology::Rockets);
     let events = order(&mut state, Power::Germany, fire.clone(), &[2]).expect("fired");
     assert!(matches!(
         events.first(),
@@ -828,4 +823,55 @@ fn a_player_removes_casualties_in_its_own_order_of_loss_set_any_time() {
     .expect("moved");
     let battle = moved(&events).battle.as_ref().expect("a battle");
     assert_eq!(battle.attacker_losses[0], (unit_of("ARM"), 1));
+}
+
+#[test]
+fn every_land_zone_of_the_board_is_on_one_continent() {
+    let board = &war().board;
+    for (place, territory) in board.territories().filter(|(_, t)| !t.sea) {
+        assert!(
+            war().special.continent_of.contains_key(&place),
+            "{} has no continent",
+            territory.name
+        );
+    }
+}
+
+#[test]
+fn strategic_bombers_strike_any_zone_on_their_continent_and_fly_home() {
+    let mut state = germany_in(Phase::CombatMove, &[("BMB", 2)]);
+    state.treasury.insert(Power::UnitedKingdom, 20);
+    state.holder[id("East US").index()] = Some(Power::UnitedStates);
+    let strike = |to: &str| Order::AirRaid {
+        units: vec![(unit_of("BMB"), 2)],
+        path: vec![id("Germany"), id(to)],
+    };
+    let without = order(&mut state, Power::Germany, strike("United Kingdom"), &[]);
+    assert_eq!(without.expect_err("no such reach").code, "not-adjacent");
+    develop(&mut state, Power::Germany, WarTechnology::StrategicBombers);
+    let overseas = order(&mut state, Power::Germany, strike("East US"), &[]);
+    assert_eq!(
+        overseas.expect_err("another continent").code,
+        "not-adjacent"
+    );
+    // No AA gun in Britain: the two bombers roll 3 and 5.
+    let events = order(
+        &mut state,
+        Power::Germany,
+        strike("United Kingdom"),
+        &[3, 5],
+    )
+    .expect("struck");
+    assert!(matches!(
+        events.first(),
+        Some(GameEvent::AirRaidFlown(raid)) if raid.strategic && raid.cash_lost == 8
+    ));
+    assert_eq!(state.treasury[&Power::UnitedKingdom], 12);
+    assert_eq!(
+        units_in(&state, "Germany", Power::Germany),
+        [("BMB".to_owned(), 2)],
+        "home again"
+    );
+    let again = order(&mut state, Power::Germany, strike("United Kingdom"), &[]);
+    assert_eq!(again.expect_err("they have flown").code, "units-missing");
 }

@@ -16,10 +16,9 @@
 //!      may raid a player's cash instead (`AirRaid`), and with rockets AA guns shoot
 //!      (`FireRocket`). Ending the phase collects the turn's money.
 //!
-//! Technologies in play: Paratroopers, MASH units, Jets, Metallurgy, Advanced Armor,
-//! RADAR, Chemical Warfare, Rockets and the Atomic Bomb. Strategic Bombers is recorded when
-//! rolled but has no effect: it reaches "any zone on the same continent", and the board
-//! has no continents.
+//! Every technology of the chart is in play. Strategic Bombers reach "any zone on the same
+//! continent": the ruleset's `special_rules.continents` say which (the War document gives
+//! the Classic board's six).
 //!
 //! Every roll is in the event the order made, and every order's dice come from the
 //! game's committed seed, so the auditor can decide each order again. Where the seed is
@@ -686,9 +685,11 @@ pub(super) fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) 
         }
         GameEvent::AirRaidFlown(raid) => {
             spend(state, raid.victim, raid.cash_lost);
-            let (Some(origin), Some(target)) = (raid.path.first(), raid.path.last()) else {
+            let (Some(origin), Some(last)) = (raid.path.first(), raid.path.last()) else {
                 return;
             };
+            // Strategic bombers fly home; other raiders stay over the zone.
+            let target = if raid.strategic { origin } else { last };
             for (unit, n) in &raid.units {
                 take_units(
                     &mut state.forces[origin.index()],

@@ -385,6 +385,26 @@ pub struct AirRaid {
     pub damage_dice: Vec<Die>,
     /// What the victim lost (no more than it had).
     pub cash_lost: u32,
+    /// Strategic Bombers: straight to a zone on their own continent, and home again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strategic: bool,
+}
+
+/// "Strategic Bombers: Bombers can attack any zone on the same continent and return home":
+/// a raid by bombers alone, straight from where they stand to a zone on its continent.
+fn strategic_strike(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+) -> bool {
+    let continent = |place: &TerritoryId| rules.special.continent_of.get(place);
+    matches!(path, [from, to] if continent(from).is_some() && continent(from) == continent(to))
+        && technology(state, power, WarTechnology::StrategicBombers)
+        && units
+            .iter()
+            .all(|(u, _)| Some(*u) == rules.catalogue.bomber())
 }
 
 impl AirRaid {
@@ -444,6 +464,19 @@ fn check_group(
             ),
         ));
     }
+    check_unmoved(rules, state, mover, units, origin)?;
+    Ok((origin, destination))
+}
+
+/// Checks the mover has these units, unmoved this turn, in `origin`.
+fn check_unmoved(
+    rules: Rules<'_>,
+    state: &GameState,
+    mover: Power,
+    units: &[(UnitTypeId, u32)],
+    origin: TerritoryId,
+) -> Result<(), RuleViolation> {
+    let board = rules.board;
     for (unit, n) in units {
         let ready = unmoved(state, mover, origin, *unit);
         if *n > ready {
@@ -458,7 +491,7 @@ fn check_group(
             ));
         }
     }
-    Ok((origin, destination))
+    Ok(())
 }
 
 /// Checks a group of the mover's unmoved units can fly `path`: each is an aircraft in
@@ -507,7 +540,12 @@ pub(super) fn decide_air_raid(
     path: &[TerritoryId],
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    check_flight(rules, state, power, units, path)?;
+    let strategic = strategic_strike(rules, state, power, units, path);
+    if strategic {
+        check_unmoved(rules, state, power, units, path[0])?;
+    } else {
+        check_flight(rules, state, power, units, path)?;
+    }
     let target = path[path.len() - 1];
     let victim = match state.holder[target.index()] {
         Some(victim) if victim != power && is_land(rules, target) => victim,
@@ -560,6 +598,7 @@ pub(super) fn decide_air_raid(
         shot_down,
         damage_dice,
         cash_lost: damage.min(treasury(state, victim)),
+        strategic,
     }))])
 }
 
