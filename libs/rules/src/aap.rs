@@ -220,6 +220,11 @@ pub fn special_rules() -> crate::document::SpecialRules {
         // 7.1: "Subs in a sea zone do not block opposing vessels seeking to pass through".
         submarines_do_not_block: true,
         continents: Vec::new(),
+        // The seed's rules have no Swiss Bank and no rail: those are Cut-Throat's.
+        without: vec![
+            crate::document::CutThroatRule::WarLoans,
+            crate::document::CutThroatRule::Rail,
+        ],
         // The Allies stand together against Japan all game.
         alliances: vec![vec![
             crate::board::Power::Ccp,

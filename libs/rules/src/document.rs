@@ -108,6 +108,10 @@ pub struct SpecialRules {
     /// breaks them. Everyone else plays Cut-Throat's diplomacy.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alliances: Vec<Vec<Power>>,
+    /// Cut-Throat's own rules the engine plays everywhere unless a ruleset leaves them out
+    /// (AAP has neither war loans nor rail).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without: Vec<CutThroatRule>,
     /// The board's land by continent (the War rules' Strategic Bombers strike "any zone on
     /// the same continent").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -200,6 +204,17 @@ pub struct GrowingValue {
 pub struct LimitedComplex {
     pub territory: String,
     pub units: u32,
+}
+
+/// A Cut-Throat rule a ruleset may leave out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum CutThroatRule {
+    /// War loans from the Swiss Bank.
+    WarLoans,
+    /// Infantry, AA guns and complexes by rail.
+    Rail,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

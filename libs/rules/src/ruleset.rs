@@ -240,6 +240,7 @@ fn special(
             })
             .collect::<Result<_, RulesetError>>()?,
         submarines_do_not_block: rules.submarines_do_not_block,
+        without: rules.without.iter().copied().collect(),
         continent_of: rules
             .continents
             .iter()

@@ -675,6 +675,8 @@ pub struct Special {
     pub standing_alliances: BTreeSet<(Power, Power)>,
     /// Each land territory's continent (by its index in the document), where given.
     pub continent_of: BTreeMap<TerritoryId, usize>,
+    /// Cut-Throat rules this ruleset leaves out.
+    pub without: BTreeSet<crate::document::CutThroatRule>,
 }
 
 /// Free infantry a power raises at the start of its turn, instead of collecting money.
@@ -724,6 +726,7 @@ impl Special {
         submarines_do_not_block: false,
         standing_alliances: BTreeSet::new(),
         continent_of: BTreeMap::new(),
+        without: BTreeSet::new(),
     };
 }
 
@@ -951,6 +954,20 @@ pub fn decide(
     if let Order::AvoidCombat { territory } = order {
         // The guerrillas decide on the attacker's turn.
         return guerrillas::decide_avoid(rules, state, by, *territory);
+    }
+    let left_out = match order {
+        Order::ApplyForWarLoan | Order::RepayWarLoan(_) => {
+            Some(crate::document::CutThroatRule::WarLoans)
+        }
+        Order::Rail { .. } => Some(crate::document::CutThroatRule::Rail),
+        _ => None,
+    };
+    if let Some(rule) = left_out.filter(|r| rules.special.without.contains(r)) {
+        return Err(violation(
+            "not-in-this-ruleset",
+            "the ruleset's special_rules.without",
+            format!("this ruleset leaves out Cut-Throat's {rule:?}"),
+        ));
     }
     let power = state.power(rules.board);
     if state.passive.contains(&by) && !matches!(order, Order::EndPhase) {

@@ -584,3 +584,24 @@ fn the_allies_stand_together_all_game_and_no_agreement_changes_that() {
     };
     order_under(rules, &mut state, Power::Japan, offer, &[]).expect("offered");
 }
+
+#[test]
+fn aap_has_no_war_loans_and_no_rail() {
+    let ruleset = aap();
+    let mut state = aap_in(2, Power::UnitedKingdom, Phase::Repairs);
+    let loan = order_under(
+        ruleset.rules(),
+        &mut state,
+        Power::UnitedKingdom,
+        Order::ApplyForWarLoan,
+        &[6],
+    );
+    assert_eq!(loan.expect_err("no Swiss Bank").code, "not-in-this-ruleset");
+    let infantry = ruleset.catalogue.infantry().expect("INF");
+    let rail = Order::Rail {
+        units: vec![(infantry, 1)],
+        path: vec![at(ruleset, "India"), at(ruleset, "Burma")],
+    };
+    let refused = order_under(ruleset.rules(), &mut state, Power::UnitedKingdom, rail, &[]);
+    assert_eq!(refused.expect_err("no rail").code, "not-in-this-ruleset");
+}
