@@ -202,3 +202,15 @@ fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables
     let chart = ruleset.special.war.as_ref().expect("a chart");
     assert_eq!(chart.rows[4].2, None, "pick");
 }
+
+/// Games record the hash of the document they were created with and refuse to fold under
+/// another: a change to the built-in Cut-Throat document (a new field not left out when
+/// empty, say) would strand every recorded game. A deliberate change takes a new id.
+#[test]
+fn the_built_in_cut_throat_document_keeps_the_hash_recorded_games_carry() {
+    let (_, hash) = RulesetDocument::builtin_hashed("cutthroat").expect("cutthroat");
+    assert_eq!(
+        hash,
+        "a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa"
+    );
+}
