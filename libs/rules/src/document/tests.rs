@@ -204,13 +204,17 @@ fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables
 }
 
 /// Games record the hash of the document they were created with and refuse to fold under
-/// another: a change to the built-in Cut-Throat document (a new field not left out when
+/// another: a change to a playable built-in document (a new field not left out when
 /// empty, say) would strand every recorded game. A deliberate change takes a new id.
 #[test]
-fn the_built_in_cut_throat_document_keeps_the_hash_recorded_games_carry() {
-    let (_, hash) = RulesetDocument::builtin_hashed("cutthroat").expect("cutthroat");
+fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
+    let hash = |id| RulesetDocument::builtin_hashed(id).expect(id).1;
     assert_eq!(
-        hash,
+        hash("cutthroat"),
         "a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa"
+    );
+    assert_eq!(
+        hash("war"),
+        "a6f8949832084b87a346b6cfecbbc0146be3049e18d56b1f4d7921a4cce6d45f"
     );
 }
