@@ -104,7 +104,12 @@ impl AuditReport {
 
     /// The first failed check (checks run in the order listed in the module's docs).
     pub fn first_failure(&self) -> Option<&Check> {
-        self.checks.iter().find(|c| c.verdict == Verdict::Fail)
+        self.failures().next()
+    }
+
+    /// Every failed check, as (name, first event at fault).
+    pub fn failures(&self) -> impl Iterator<Item = &Check> {
+        self.checks.iter().filter(|c| c.verdict == Verdict::Fail)
     }
 
     /// A plain-text report, one line a check.
@@ -625,14 +630,10 @@ mod tests {
         // Recomputed chain: the dice check names it.
         relink(&mut events);
         let report = audit_game(&events, None);
-        let failed: Vec<_> = report
-            .checks
-            .iter()
-            .filter(|c| c.verdict == Verdict::Fail)
-            .map(|c| (c.name, c.event))
-            .collect();
         assert!(
-            failed.contains(&("dice", Some(version))),
+            report
+                .failures()
+                .any(|c| (c.name, c.event) == ("dice", Some(version))),
             "{}",
             report.render()
         );
