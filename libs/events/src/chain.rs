@@ -100,7 +100,10 @@ impl ChainHead {
 
 /// The first place where a stored chain does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("stream {stream_id} breaks at version {stream_version} (event {event_id:?}): {kind}")]
+#[error(
+    "stream {stream_id} breaks at version {stream_version}{}: {kind}",
+    event_id.map(|id| format!(" (event id {id})")).unwrap_or_default()
+)]
 pub struct ChainBreak {
     pub stream_id: StreamId,
     pub stream_version: u64,

@@ -19,6 +19,7 @@ use warlog_rules::game::{
 };
 use warlog_rules::ruleset::Ruleset;
 
+use crate::orders::OrdersGiven;
 use crate::{EventDecodeError, EventType, RecordedEvent};
 
 /// Every game event type is at version 1 so far.
@@ -62,6 +63,11 @@ pub struct GameCreated {
     /// lowest plays it, and the seats are drawn around that.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bids: Option<Vec<u32>>,
+    /// Every command on this game is on the record (`OrdersGiven` before the events it
+    /// caused), so the auditor requires every later event to be explained by one. Games
+    /// created before orders were recorded have `false`, and their audit is partial.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub orders_recorded: bool,
 }
 
 impl GameCreated {
@@ -162,10 +168,13 @@ pub enum GameStreamEvent {
     Created(GameCreated),
     Played(GameEvent),
     SeedRevealed(SeedRevealed),
+    /// A command on the record; the events it caused follow it.
+    Orders(OrdersGiven),
 }
 
 const CREATED: &str = "GameCreated";
 const REVEALED: &str = "SeedRevealed";
+const ORDERS: &str = "OrdersGiven";
 
 fn payload_error(e: impl std::fmt::Display) -> EventDecodeError {
     EventDecodeError::Payload(e.to_string())
@@ -182,6 +191,10 @@ impl GameStreamEvent {
             GameStreamEvent::SeedRevealed(revealed) => (
                 REVEALED.to_owned(),
                 serde_json::to_value(revealed).map_err(payload_error)?,
+            ),
+            GameStreamEvent::Orders(given) => (
+                ORDERS.to_owned(),
+                serde_json::to_value(given).map_err(payload_error)?,
             ),
             GameStreamEvent::Played(event) => {
                 let (event_type, payload) = crate::variant::encode_variant(event)?;
@@ -211,6 +224,9 @@ impl GameStreamEvent {
                 .map_err(in_context),
             REVEALED => serde_json::from_value(payload.clone())
                 .map(GameStreamEvent::SeedRevealed)
+                .map_err(in_context),
+            ORDERS => serde_json::from_value(payload.clone())
+                .map(GameStreamEvent::Orders)
                 .map_err(in_context),
             played => crate::variant::decode_variant(played, payload).map(GameStreamEvent::Played),
         }
@@ -320,6 +336,7 @@ impl GameLog {
             seated_by: None,
             at,
             bids,
+            orders_recorded: true,
         })
     }
 
@@ -355,6 +372,7 @@ impl GameLog {
             seated_by: Some(seated_by),
             at,
             bids: None,
+            orders_recorded: true,
         }
     }
 
@@ -400,6 +418,8 @@ impl GameLog {
             GameStreamEvent::SeedRevealed(revealed) => {
                 self.revealed_seed = Some(revealed.seed.clone());
             }
+            // A record changes nothing on the board; the events it caused do.
+            GameStreamEvent::Orders(_) => {}
             GameStreamEvent::Played(played) => {
                 let rules = self.ruleset.rules();
                 let mut next = self.state.clone();
@@ -545,6 +565,7 @@ mod tests {
             options: GameOptions::default(),
             ruleset_document: None,
             bids: Some(vec![12]),
+            orders_recorded: true,
         });
         let (t, v, p) = created.encode().expect("encodes");
         assert_eq!(t.as_str(), "GameCreated");

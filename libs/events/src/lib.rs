@@ -10,6 +10,9 @@ pub mod chain;
 mod envelope;
 pub mod game;
 mod ids;
+pub mod orders;
+pub mod sample;
+pub mod sender;
 pub mod upcast;
 pub mod variant;
 

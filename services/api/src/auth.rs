@@ -5,70 +5,20 @@
 //! they created (a director may also reveal any game's seed); `player` orders only for a
 //! power seated to its own handle (the token's name); `auditor` reads, and reveals nothing.
 
-use std::fmt;
-use std::str::FromStr;
-
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpRequest};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use futures_util::future::LocalBoxFuture;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 use warlog_store::games::{create_token, find_token};
 use warlog_store::{GenericClient, StoreError};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::AppState;
 
-/// What a token may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Admin,
-    Director,
-    Gm,
-    Player,
-    Auditor,
-}
-
-impl Role {
-    pub const ALL: [Role; 5] = [
-        Role::Admin,
-        Role::Director,
-        Role::Gm,
-        Role::Player,
-        Role::Auditor,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Admin => "admin",
-            Role::Director => "director",
-            Role::Gm => "gm",
-            Role::Player => "player",
-            Role::Auditor => "auditor",
-        }
-    }
-}
-
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Role {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Role::ALL
-            .into_iter()
-            .find(|r| r.as_str() == s)
-            .ok_or_else(|| format!("no role {s:?}; roles: admin, director, gm, player, auditor"))
-    }
-}
+pub use warlog_events::sender::Role;
 
 /// An authenticated caller.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +30,15 @@ pub struct Identity {
 impl Identity {
     /// How the caller appears in event metadata.
     pub fn actor(&self) -> String {
-        format!("{}:{}", self.role, self.name)
+        self.sender().actor()
+    }
+
+    /// The caller as the log records the sender of a command.
+    pub fn sender(&self) -> warlog_events::sender::Sender {
+        warlog_events::sender::Sender {
+            role: self.role,
+            name: self.name.clone(),
+        }
     }
 
     /// Refused unless the caller has one of `roles`.

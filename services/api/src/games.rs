@@ -16,6 +16,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 use warlog_events::game::{GameLog, GameStreamEvent};
+use warlog_events::orders::{Command, Decided, DiceSupply, OrdersGiven, Refusal};
 use warlog_events::{IdempotencyKey, Metadata, NewEvent, RecordedEvent, StreamId};
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
@@ -26,7 +27,7 @@ use warlog_store::{
     append, read_stream, AppendOutcome, ExpectedVersion, GenericClient, StoreError,
 };
 
-use crate::auth::{Identity, Role};
+use crate::auth::Identity;
 use crate::error::{ApiError, ErrorCode};
 use crate::routes::streams::EventView;
 use crate::views::{battle_view, BattleView};
@@ -460,13 +461,14 @@ pub(crate) async fn commit_all(
     }))
 }
 
-/// Writes to an existing game: `decide` gets the folded game and its seed and returns the
-/// events to append (or why not).
+/// Writes a command to an existing game: `command` reads the folded game and says what is
+/// commanded; the command is put on the record (`OrdersGiven`) and decided with the game's
+/// seed by [`GameLog::decide_command`], the same decision the auditor makes again.
 pub async fn write(
     state: &AppState,
     stream: &StreamId,
     request: &WriteRequest,
-    decide: impl Fn(&GameLog, &GameSeed) -> Result<Vec<GameStreamEvent>, ApiError>,
+    command: impl Fn(&GameLog) -> Result<Command, ApiError>,
 ) -> Result<WriteAnswer, ApiError> {
     let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
     if let Some(answer) = replayed(&client, request).await? {
@@ -479,13 +481,20 @@ pub async fn write(
             .await?
             .map(GameSeed::from_bytes)
             .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("{stream} has no seed")))?;
-        let decided = decide(&log, &seed)?;
-        if decided.is_empty() {
-            return Err(ApiError::malformed("the request asks for nothing"));
-        }
-        let mut after = log.clone();
-        for event in &decided {
-            after.apply(after.version + 1, event).map_err(corrupt)?;
+        let record = OrdersGiven {
+            sender: request.caller.sender(),
+            expected_version: log.version,
+            at: request.moment(),
+            command: command(&log)?,
+        };
+        let Decided {
+            events: decided,
+            after,
+        } = log.decide_command(&record, DiceSupply::Seed(&seed))?;
+        if decided.len() > warlog_store::MAX_EVENTS_PER_APPEND {
+            return Err(ApiError::malformed(
+                "these orders make too many events for one request: send them in parts",
+            ));
         }
         let events = request.encode(&decided)?;
         let battles_before = log.battles;
@@ -527,6 +536,23 @@ pub async fn write(
         ErrorCode::VersionConflict,
         "the game moved on twice while this request was decided; send it again",
     ))
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Forbidden(why) => ApiError::new(ErrorCode::Forbidden, why),
+            Refusal::Name(error) => error.into(),
+            Refusal::Rule { at, violation } => ApiError::rule_violation(&at, &violation),
+            Refusal::Version { expected, actual } => ApiError::new(
+                ErrorCode::VersionConflict,
+                format!("the request was written for version {expected}; the game is at version {actual}"),
+            )
+            .with_current_version(actual),
+            Refusal::Malformed(why) => ApiError::malformed(why),
+            Refusal::Fold(e) => corrupt(e),
+        }
+    }
 }
 
 /// Creates a game: a fresh seed from the OS, the seats drawn from it, `GameCreated`.
@@ -572,37 +598,4 @@ pub async fn create(
     })
     .await?
     .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a new game id was taken"))
-}
-
-/// Whether `caller` may act in this game (for `power`, when a player orders).
-pub fn authorize(
-    caller: &Identity,
-    log: &GameLog,
-    power: Option<warlog_rules::board::Power>,
-) -> Result<(), ApiError> {
-    let forbidden = |detail: String| Err(ApiError::new(ErrorCode::Forbidden, detail));
-    match caller.role {
-        Role::Admin => Ok(()),
-        Role::Gm | Role::Director if log.created.game_master == caller.name => Ok(()),
-        Role::Gm | Role::Director => forbidden(format!(
-            "{} is not the game master of this game ({} is)",
-            caller.name, log.created.game_master
-        )),
-        Role::Player => {
-            let Some(power) = power else {
-                return forbidden("a player acts only for a power".to_owned());
-            };
-            match log.state.seats.get(&power) {
-                Some(seat) if seat.player == caller.name => Ok(()),
-                Some(seat) => forbidden(format!(
-                    "{} plays {}, not {}",
-                    seat.player,
-                    power.name(),
-                    caller.name
-                )),
-                None => forbidden(format!("nobody is seated at {}", power.name())),
-            }
-        }
-        Role::Auditor => forbidden("an auditor reads and never acts".to_owned()),
-    }
 }

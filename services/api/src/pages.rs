@@ -7,7 +7,7 @@ use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use maud::{html, Markup, DOCTYPE};
 use serde::Deserialize;
-use warlog_events::audit::{audit_game, Verdict};
+use warlog_events::audit::{audit_game, Outcome, Verdict};
 
 use crate::error::ApiError;
 use crate::games::{game_stream, read_all_events};
@@ -352,10 +352,11 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
         let client = state.store.pool().get().await.map_err(StoreError::from)?;
         read_all_events(&client, &game_stream(id)?).await?
     };
-    let report = web::block(move || audit_game(&events, None))
+    let report = web::block(move || audit_game(&events, None, None))
         .await
         .map_err(|e| ApiError::new(crate::error::ErrorCode::Internal, e.to_string()))?;
-    let failed = report.checks.iter().any(|c| c.verdict == Verdict::Fail);
+    let failed = report.outcome == Outcome::Failed;
+    let partial = report.outcome == Outcome::Partial;
     Ok(layout(
         &format!("Game {}", &view.game_id),
         html! {
@@ -365,11 +366,21 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
                 " · " (view.turn.name()) " to play"
                 @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
             }
-            section.audit.failed[failed] {
-                h2 { "Audit: " @if failed { "FAILED" } @else { "passed" } }
+            section.audit.failed[failed].partial[partial] {
+                h2 { "Audit: " (report.outcome.as_str()) }
                 ul { @for check in &report.checks {
-                    li { strong { (check.name) } ": " (format!("{:?}", check.verdict).to_lowercase()) " · " (check.detail) }
+                    li { strong { (check.name) } ": " (verdict_word(check.verdict)) " · " (check.detail) }
                 } }
+                @if !report.findings.is_empty() {
+                    h3 { "Findings" }
+                    ul { @for finding in &report.findings {
+                        li { "Event " (finding.event) ": " (finding.message) }
+                    } }
+                }
+                @if !report.not_checked.is_empty() {
+                    h3 { "Not checked" }
+                    ul { @for what in &report.not_checked { li { (what) } } }
+                }
             }
             h2 { "Seats" }
             table {
@@ -422,4 +433,12 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
             }
         },
     ))
+}
+
+fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass => "passed",
+        Verdict::Fail => "failed",
+        Verdict::Skipped => "not checked",
+    }
 }

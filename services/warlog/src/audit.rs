@@ -1,17 +1,22 @@
-//! `warlog audit FILE.ndjson [--seed HEX]`: the offline auditor. It reads an export, runs
-//! the same checks as the server's `/audit` ([`warlog_events::audit`]) and exits non-zero
-//! naming the first mismatch. No database, no network.
+//! `warlog audit FILE... [--seed HEX] [--head VERSION:HASH] [--json]`: the offline auditor.
+//! It reads exports, runs the same checks as the server's `/audit`
+//! ([`warlog_events::audit`]), prints one line per check and per finding, and exits with
+//! 0 (passed), 1 (failed), 2 (partial) or 3 (the files could not be read). No database,
+//! no network.
 
-use std::io::{BufRead, Write};
-use std::path::Path;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-use warlog_events::audit::audit_game;
-use warlog_events::RecordedEvent;
+use warlog_events::audit::{audit_game, AuditReport, Outcome};
+use warlog_events::{ChainHead, Hash, RecordedEvent};
 use warlog_rules::dice::GameSeed;
 
 use crate::CliError;
 
-/// Reads an NDJSON export: one event a line, as `GET /v1/games/{id}/events` writes it.
+/// Exit code: the files could not be read, or the arguments are wrong.
+pub const UNREADABLE: u8 = 3;
+
+/// Reads an NDJSON export: one event a line, as `GET /v1/streams/{stream}/events` writes it.
 pub fn read_export(reader: impl BufRead) -> Result<Vec<RecordedEvent>, CliError> {
     let mut events = Vec::new();
     for (i, line) in reader.lines().enumerate() {
@@ -35,32 +40,97 @@ pub fn parse_seed(hex_seed: &str) -> Result<GameSeed, CliError> {
         .ok_or_else(|| CliError::Other("--seed takes 64 hex digits (32 bytes)".to_owned()))
 }
 
-pub fn run(file: &Path, seed: Option<&str>, json: bool) -> Result<(), CliError> {
+/// Parses a published head, `VERSION:HASH` (as `GET /v1/streams/{stream}/head` gives them).
+pub fn parse_head(text: &str) -> Result<ChainHead, CliError> {
+    let bad = || {
+        CliError::Other(format!(
+            "--head takes VERSION:HASH, a version and 64 hex digits, not {text:?}"
+        ))
+    };
+    let (version, hash) = text.trim().split_once(':').ok_or_else(bad)?;
+    Ok(ChainHead {
+        version: version.parse().map_err(|_| bad())?,
+        hash: Hash::try_from(hash.to_owned()).map_err(|_| bad())?,
+    })
+}
+
+fn read_file(file: &Path) -> Result<Vec<RecordedEvent>, CliError> {
     let reader = std::io::BufReader::new(
         std::fs::File::open(file)
             .map_err(|e| CliError::Other(format!("{}: {e}", file.display())))?,
     );
-    let events = read_export(reader)?;
+    read_export(reader).map_err(|e| CliError::Other(format!("{}: {e}", file.display())))
+}
+
+/// Runs the audit and prints its report; the error carries the exit code.
+pub fn run(
+    files: &[PathBuf],
+    seed: Option<&str>,
+    head: Option<&str>,
+    json: bool,
+) -> Result<(), CliError> {
+    match audit_files(files, seed, head) {
+        Ok(report) => {
+            print(&report, json)?;
+            match report.outcome {
+                Outcome::Passed => Ok(()),
+                Outcome::Failed => Err(CliError::Exit(1)),
+                Outcome::Partial => Err(CliError::Exit(2)),
+            }
+        }
+        Err(error) => {
+            writeln!(std::io::stderr(), "warlog audit: {error}")?;
+            Err(CliError::Exit(UNREADABLE))
+        }
+    }
+}
+
+pub fn audit_files(
+    files: &[PathBuf],
+    seed: Option<&str>,
+    head: Option<&str>,
+) -> Result<AuditReport, CliError> {
     let seed = seed.map(parse_seed).transpose()?;
-    let report = audit_game(&events, seed.as_ref());
+    let head = head.map(parse_head).transpose()?;
+    let [file] = files else {
+        return Err(CliError::Other(
+            "a game is audited from its one export; give one file".to_owned(),
+        ));
+    };
+    let events = read_file(file)?;
+    Ok(audit_game(&events, seed.as_ref(), head.as_ref()))
+}
+
+fn print(report: &AuditReport, json: bool) -> Result<(), CliError> {
     let mut out = std::io::stdout();
     if json {
         let text =
-            serde_json::to_string_pretty(&report).map_err(|e| CliError::Other(e.to_string()))?;
+            serde_json::to_string_pretty(report).map_err(|e| CliError::Other(e.to_string()))?;
         writeln!(out, "{text}")?;
     } else {
-        write!(out, "{}", report.render())?;
+        let colour = out.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        write!(out, "{}", paint(&report.render(), colour))?;
     }
-    match report.first_failure() {
-        None => Ok(()),
-        Some(check) => Err(CliError::Other(format!(
-            "audit failed: {}{}: {}",
-            check.name,
-            check
-                .event
-                .map(|v| format!(" at event {v}"))
-                .unwrap_or_default(),
-            check.detail
-        ))),
+    Ok(())
+}
+
+/// Colours the verdict words, and only for a terminal.
+fn paint(text: &str, colour: bool) -> String {
+    if !colour {
+        return text.to_owned();
     }
+    text.lines()
+        .map(|line| {
+            let code = if line.starts_with("FAIL") || line.starts_with("verdict: failed") {
+                "31"
+            } else if line.starts_with("PASS") || line.starts_with("verdict: passed") {
+                "32"
+            } else if line.starts_with("SKIP") || line.starts_with("verdict: partial") {
+                "33"
+            } else {
+                return format!("{line}\n");
+            };
+            format!("\u{1b}[{code}m{line}\u{1b}[0m\n")
+        })
+        .collect()
 }

@@ -116,6 +116,24 @@ pub struct ServeArgs {
     pub cors_origins: Vec<String>,
 }
 
+/// What `warlog audit` checks, and its exit codes.
+const AUDIT_HELP: &str = "\
+A game's audit: the file is a whole stream from version 1 and its hash chain holds; it
+reaches the --head given; the seed matches the commitment in GameCreated; the seats are
+the seed's draw; every recorded order (OrdersGiven) is decided again on the board before
+it, by its sender's right, and gives exactly the events that follow it; every die is the
+seed's; the final IPC counts and the placements are the board's.
+A tournament's audit seats every round again from its revealed seed and checks the
+standings against its games' results; the league's recomputes the ladders.
+
+One line per check, one line per finding (with the event's version), then the verdict.
+
+Exit codes:
+  0  passed: every check was made and held
+  1  failed: at least one finding
+  2  partial: nothing failed, but some checks could not be made (listed)
+  3  the files could not be read";
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the HTTP API (the default).
@@ -139,15 +157,22 @@ pub enum Command {
         #[command(subcommand)]
         token: TokenCommand,
     },
-    /// Audit a game's exported log (`GET /v1/games/{id}/events` as NDJSON) offline: the
-    /// chain, the seed commitment, every die and the power draw, the final board and the
-    /// placements. Exits non-zero naming the first mismatch. Needs no database.
+    /// Audit exported logs offline, with no database: a game's, or a tournament's with its
+    /// games', or the league's with a season's games'.
+    #[command(after_help = AUDIT_HELP)]
     Audit {
-        /// The NDJSON export.
-        file: PathBuf,
+        /// NDJSON exports (`GET /v1/streams/{stream}/events` with
+        /// `Accept: application/x-ndjson`): one game's; or a tournament's and its games';
+        /// or the league's and the games it ranks.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// The game's seed (64 hex digits), if not revealed in the log.
         #[arg(long)]
         seed: Option<String>,
+        /// A head published earlier (`GET /v1/streams/{stream}/head`), as VERSION:HASH: the
+        /// file must reach that version with that hash, so a file cut short is caught.
+        #[arg(long)]
+        head: Option<String>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,

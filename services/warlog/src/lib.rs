@@ -38,6 +38,9 @@ pub enum CliError {
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Other(String),
+    /// The command has said what it had to and ends with this exit code.
+    #[error("exit code {0}")]
+    Exit(u8),
 }
 
 pub fn init_tracing(format: LogFormat) {
@@ -96,7 +99,12 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             writeln!(std::io::stdout(), "{}", result?)?;
             Ok(())
         }
-        Command::Audit { file, seed, json } => audit::run(&file, seed.as_deref(), json),
+        Command::Audit {
+            files,
+            seed,
+            head,
+            json,
+        } => audit::run(&files, seed.as_deref(), head.as_deref(), json),
         Command::Openapi => {
             use std::io::Write;
             std::io::stdout().write_all(warlog_api::openapi_pretty_json().as_bytes())?;

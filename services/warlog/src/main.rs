@@ -17,6 +17,7 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(warlog::run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(warlog::CliError::Exit(code)) => ExitCode::from(code),
         Err(error) => {
             tracing::error!("{error}");
             eprintln!("warlog: {error}");

@@ -257,6 +257,14 @@ pub(crate) fn write_export(events: &[RecordedEvent]) -> std::path::PathBuf {
     path
 }
 
+/// The offline auditor's report on an export file.
+pub(crate) fn offline_audit(
+    path: &std::path::Path,
+    seed: Option<&str>,
+) -> warlog_events::audit::AuditReport {
+    warlog::audit::audit_files(&[path.to_path_buf()], seed, None).expect("the file reads")
+}
+
 /// The Cut-Throat game of the rules engine's scripted test, over HTTP with the server's
 /// dice: treaties in round 1, Moscow taken in round 2, a treaty broken by a bombing raid
 /// and a sea battle, Kazakh taken in round 3, Russia's war loan in round 4, the end.
@@ -339,7 +347,9 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
         json!([{"type": "apply_for_war_loan"}]),
     )
     .await;
-    assert_eq!(loan["events"][0]["event_type"], "WarLoanApplied", "{loan}");
+    // The record of the order first, then what it caused.
+    assert_eq!(loan["events"][0]["event_type"], "OrdersGiven", "{loan}");
+    assert_eq!(loan["events"][1]["event_type"], "WarLoanApplied", "{loan}");
 
     // The battles, as JSON and in the seed's notation.
     let battles = call(&app, get(&format!("/v1/games/{game}/battles")))
@@ -375,7 +385,7 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
         .as_array()
         .map(|e| e.iter().filter_map(|x| x["event_type"].as_str()).collect())
         .unwrap_or_default();
-    assert_eq!(types, ["GameEnded", "SeedRevealed"]);
+    assert_eq!(types, ["OrdersGiven", "GameEnded", "SeedRevealed"]);
     let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
         .await
         .json();
@@ -404,7 +414,8 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
     );
     let events = export(&app, &game).await;
     let path = write_export(&events);
-    warlog::audit::run(&path, None, false).expect("the export passes the offline audit");
+    warlog::audit::run(std::slice::from_ref(&path), None, None, false)
+        .expect("the export passes the offline audit");
 
     // (a) One die in a battle changed: the chain names the event; with the chain
     // recomputed by a forger, the dice check names it.
@@ -421,15 +432,15 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
         .as_u64()
         .expect("a die");
     forged[battle_at].payload["dice"][0] = json!(die % 6 + 1);
-    let error = warlog::audit::run(&write_export(&forged), None, false).expect_err("fails");
-    assert!(
-        error
-            .to_string()
-            .contains(&format!("chain at event {version}")),
-        "{error}"
+    let report = offline_audit(&write_export(&forged), None);
+    assert_eq!(
+        report.check("chain").map(|c| (c.verdict, c.event)),
+        Some((Verdict::Fail, Some(version))),
+        "{}",
+        report.render()
     );
     relink(&mut forged);
-    let report = audit_game(&forged, None);
+    let report = audit_game(&forged, None, None);
     let dice = report
         .checks
         .iter()
@@ -446,20 +457,22 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
     let mut forged = events.clone();
     let middle = forged.len() / 2;
     forged[middle].payload["power"] = json!("japan");
-    let error = warlog::audit::run(&write_export(&forged), None, false).expect_err("fails");
-    assert!(
-        error
-            .to_string()
-            .contains(&format!("at event {}", middle + 1)),
-        "{error}"
+    let report = offline_audit(&write_export(&forged), None);
+    assert_eq!(
+        report.first_failure().and_then(|c| c.event),
+        Some(middle as u64 + 1),
+        "{}",
+        report.render()
     );
 
     // (c) The wrong seed.
     let wrong = hex::encode([7u8; 32]);
-    let error = warlog::audit::run(&path, Some(&wrong), false).expect_err("fails");
-    assert!(
-        error.to_string().contains("commitment at event 1"),
-        "{error}"
+    let report = offline_audit(&path, Some(&wrong));
+    assert_eq!(
+        report.first_failure().map(|c| (c.name, c.event)),
+        Some(("commitment", Some(1))),
+        "{}",
+        report.render()
     );
 
     // The right seed, given by hand, passes too.
@@ -467,7 +480,8 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
         .as_str()
         .expect("revealed")
         .to_owned();
-    warlog::audit::run(&path, Some(&revealed), false).expect("passes with the seed given");
+    warlog::audit::run(std::slice::from_ref(&path), Some(&revealed), None, false)
+        .expect("passes with the seed given");
     let _ = std::fs::remove_file(path);
 
     // The game is listed by the projector, and filters find it.

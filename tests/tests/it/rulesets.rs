@@ -217,7 +217,8 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
     );
     act(&app, &gm, &old, "end").await;
     let events = export(&app, &old).await;
-    warlog::audit::run(&write_export(&events), None, false).expect("the old revision replays");
+    warlog::audit::run(&[write_export(&events)], None, None, false)
+        .expect("the old revision replays");
 
     // Its points go to the uploaded ruleset's own ladder, not Cut-Throat's.
     crate::league::project_league(&db).await;
@@ -459,7 +460,8 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         events[0].payload.get("ruleset_document").is_none(),
         "a built-in is not copied"
     );
-    warlog::audit::run(&write_export(&events), None, false).expect("the export passes the audit");
+    warlog::audit::run(&[write_export(&events)], None, None, false)
+        .expect("the export passes the audit");
 }
 
 /// A power's treasury on a board view.
@@ -712,7 +714,8 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
         events[0].payload["ruleset_document"]["victory"]["round"],
         10
     );
-    warlog::audit::run(&write_export(&events), None, false).expect("the export passes the audit");
+    warlog::audit::run(&[write_export(&events)], None, None, false)
+        .expect("the export passes the audit");
 
     crate::league::project_league(&db).await;
     let ladder = call(&app, get("/v1/leaderboards/points?ruleset=aap-pacific"))

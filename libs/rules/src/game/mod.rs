@@ -21,6 +21,7 @@ pub mod diplomacy;
 mod economy;
 mod guerrillas;
 mod movement;
+pub mod named;
 mod rail;
 pub mod replay;
 pub mod seats;
@@ -62,6 +63,23 @@ impl Phase {
         Phase::Placement,
         Phase::Income,
     ];
+
+    /// In plain words, for people: "non-combat move".
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Repairs => "repairs",
+            Phase::WeaponsDevelopment => "weapons development",
+            Phase::Purchase => "purchase",
+            Phase::CombatMove => "combat move",
+            Phase::Battles => "battles",
+            Phase::NonCombatMove => "non-combat move",
+            Phase::Placement => "placement",
+            Phase::Income => "income",
+            Phase::StartZones => "start zones",
+            Phase::Initiative => "initiative",
+            Phase::Reinforcements => "reinforcements",
+        }
+    }
 
     fn next(self) -> Option<Phase> {
         let i = Phase::ALL.iter().position(|p| *p == self)?;

@@ -8,13 +8,11 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::audit::audit_game;
-use warlog_events::game::GameLog;
-use warlog_events::game::{GameStatus, GameStreamEvent, SeedRevealed};
+use warlog_events::game::GameStatus;
+use warlog_events::orders::Command;
 use warlog_events::IdempotencyKey;
 use warlog_rules::board::Power;
-use warlog_rules::dice::GameSeed;
 use warlog_rules::document::GameOptions;
-use warlog_rules::game::DirectorOrder;
 use warlog_store::games::{list_games, GameFilter, GameSummary};
 use warlog_store::StoreError;
 
@@ -407,36 +405,18 @@ pub async fn submit_orders(
     }
     let expected = expectation(&req, body.value.expected_version)?;
     let request = write_request(&req, caller, &body.raw, expected)?;
-    let at = request.moment();
-    let written = games::write(&state, &stream, &request, |log, seed| {
+    let written = games::write(&state, &stream, &request, |log| {
         let power = body
             .value
             .power
             .unwrap_or_else(|| log.state.to_act(log.ruleset.rules()));
-        games::authorize(caller, log, Some(power))?;
-        // Every order is decided on the state the earlier ones left: all or nothing.
-        let mut working = log.clone();
-        let mut decided = Vec::new();
-        for (i, input) in request_orders.iter().enumerate() {
-            let context = format!("orders[{i}]");
-            let order = input.resolve(log.ruleset, &context)?;
-            let events = working
-                .decide(power, &order, at, seed)
-                .map_err(|v| ApiError::rule_violation(&context, &v))?;
-            for event in events {
-                let event = GameStreamEvent::Played(event);
-                working
-                    .apply(working.version + 1, &event)
-                    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?;
-                decided.push(event);
-            }
-        }
-        if decided.len() > warlog_store::MAX_EVENTS_PER_APPEND {
-            return Err(ApiError::malformed(
-                "these orders make too many events for one request: send them in parts",
-            ));
-        }
-        Ok(decided)
+        // Recorded as the server understood them: the board's names, the units' codes.
+        let orders = request_orders
+            .iter()
+            .enumerate()
+            .map(|(i, order)| order.normalised(log.ruleset, &format!("orders[{i}]")))
+            .collect::<Result<_, _>>()?;
+        Ok(Command::Orders { power, orders })
     })
     .await?;
     Ok(answer(written, None))
@@ -461,21 +441,7 @@ pub async fn end_game(
     id: web::Path<String>,
     caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    game_action(&req, &state, &id, caller, |request, log, seed| {
-        games::authorize(&request.caller, log, None)?;
-        let at = request.moment();
-        let mut events: Vec<GameStreamEvent> = log
-            .decide_director(&DirectorOrder::EndGame, at)
-            .map_err(|v| ApiError::rule_violation("end", &v))?
-            .into_iter()
-            .map(GameStreamEvent::Played)
-            .collect();
-        if log.revealed_seed.is_none() {
-            events.push(reveal_event(seed));
-        }
-        Ok(events)
-    })
-    .await
+    game_action(&req, &state, &id, caller, Command::EndGame).await
 }
 
 /// A write with no body on one game (end, reveal): authenticate, decide, append, answer.
@@ -484,22 +450,13 @@ async fn game_action(
     state: &AppState,
     game_id: &str,
     caller: Caller,
-    decide: impl Fn(&WriteRequest, &GameLog, &GameSeed) -> Result<Vec<GameStreamEvent>, ApiError>,
+    command: Command,
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     let stream = game_stream(game_id)?;
     let request = write_request(req, caller, &[], expectation(req, None)?)?;
-    let written = games::write(state, &stream, &request, |log, seed| {
-        decide(&request, log, seed)
-    })
-    .await?;
+    let written = games::write(state, &stream, &request, |_| Ok(command.clone())).await?;
     Ok(answer(written, None))
-}
-
-fn reveal_event(seed: &warlog_rules::dice::GameSeed) -> GameStreamEvent {
-    GameStreamEvent::SeedRevealed(SeedRevealed {
-        seed: hex::encode(seed.expose()),
-    })
 }
 
 /// Reveals the dice seed now (director or admin); the end of a game reveals it anyway.
@@ -521,23 +478,7 @@ pub async fn reveal_seed(
     id: web::Path<String>,
     caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    game_action(&req, &state, &id, caller, |request, log, seed| {
-        request
-            .caller
-            .require_role(&[Role::Admin, Role::Director], "revealing a game's seed")?;
-        if log.revealed_seed.is_some() {
-            return Err(ApiError::rule_violation(
-                "reveal",
-                &warlog_rules::game::RuleViolation {
-                    code: "already-revealed",
-                    rule: "DESIGN.md, The dice",
-                    message: "the seed is revealed already".to_owned(),
-                },
-            ));
-        }
-        Ok(vec![reveal_event(seed)])
-    })
-    .await
+    game_action(&req, &state, &id, caller, Command::RevealSeed).await
 }
 
 /// Every battle and bombing raid of the game, in order.
@@ -668,8 +609,10 @@ pub async fn game_events(
     }
 }
 
-/// The server's audit of the game: chain, commitment, every die, board and placements.
-/// Before the reveal the dice are skipped: the server audits with what the public has.
+/// The server's audit of the game: chain, commitment, every recorded order decided again,
+/// every die, board and placements. `outcome` is `passed`, `partial` (nothing failed, but
+/// `not_checked` lists what could not be checked, such as the dice before the reveal) or
+/// `failed` (`findings` name each fault with its event's version).
 #[utoipa::path(get, path = "/v1/games/{id}/audit", tag = "games",
     params(("id" = String, Path, description = "Game id")),
     responses(
@@ -692,7 +635,7 @@ pub async fn game_audit(
             format!("no game {id:?}"),
         ));
     }
-    let report = web::block(move || audit_game(&events, None))
+    let report = web::block(move || audit_game(&events, None, None))
         .await
         .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?;
     respond::json(&req, &report)

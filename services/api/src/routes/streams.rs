@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::{RecordedEvent, StreamCategory, StreamId};
 use warlog_store::catalog::{list_streams, StreamSummary};
-use warlog_store::FeedPosition;
+use warlog_store::{FeedPosition, StoreError};
 
 use crate::cursor::FeedCursor;
 use crate::error::{ApiError, ErrorCode, Problem};
@@ -123,7 +123,9 @@ pub struct StreamEventsPage {
     pub next: Option<String>,
 }
 
-/// A stream's events in order (JSON, or NDJSON with `Accept: application/x-ndjson`).
+/// A stream's events in order: JSON pages, or NDJSON with `Accept: application/x-ndjson`.
+/// NDJSON without `limit` is an export: every event from `from` (default 1) to the head,
+/// in one response, as `warlog audit` reads it.
 #[utoipa::path(get, path = "/v1/streams/{stream}/events", tag = "events",
     params(("stream" = String, Path, description = "`league`, `game-<id>`, `tournament-<id>` or `player-<id>`"), StreamEventsQuery),
     responses(
@@ -149,6 +151,14 @@ pub async fn stream_events(
         .stream_head(&stream)
         .await?
         .ok_or_else(|| not_found(&stream))?;
+    if format == Format::Ndjson && query.limit.is_none() {
+        // An export: the whole stream up to the head read above, for `warlog audit`.
+        let client = state.store.pool().get().await.map_err(StoreError::from)?;
+        let mut events = crate::games::read_all_events(&client, &stream).await?;
+        events.retain(|e| e.stream_version >= from && e.stream_version <= head.version);
+        let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
+        return respond::ndjson(&req, &events, None);
+    }
     let events = state.store.read_stream(&stream, from, limit.get()).await?;
     let next = events
         .last()

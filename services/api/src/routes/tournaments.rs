@@ -15,6 +15,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 use warlog_events::game::{GameLog, GameStreamEvent, TournamentTable};
+use warlog_events::orders::{Command, DiceSupply, OrdersGiven};
 use warlog_events::{NewEvent, StreamCategory, StreamId};
 use warlog_league::players::Handle;
 use warlog_league::seating::ShortTablePolicy;
@@ -26,7 +27,7 @@ use warlog_league::tournament::{
 use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::seats::{INACTIVITY_LIMIT_SECONDS, ROUNDS_TO_PERMANENT};
-use warlog_rules::game::{DirectorOrder, Moment};
+use warlog_rules::game::Moment;
 use warlog_rules::ruleset::Ruleset;
 use warlog_rules::scoring::Fraction;
 use warlog_store::games::load_seed;
@@ -1010,23 +1011,22 @@ pub async fn appoint_substitute(
             let Some(TournamentEvent::SubstituteAppointed(appointed)) = events.first() else {
                 return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
             };
-            let game_events = log
-                .decide_director(
-                    &DirectorOrder::ReplaceInactivePlayer {
-                        substitute: appointed.substitute.clone(),
-                    },
-                    request.moment(),
-                )
-                .map_err(|v| ApiError::rule_violation("substitute", &v))?;
+            // On the game's record too: the auditor decides the substitution again.
+            let record = OrdersGiven {
+                sender: request.caller.sender(),
+                expected_version: log.version,
+                at: request.moment(),
+                command: Command::ReplaceInactivePlayer {
+                    substitute: appointed.substitute.clone(),
+                },
+            };
+            let decided = log.decide_command(&record, DiceSupply::None)?;
             Ok(Decision {
                 events,
                 game_appends: vec![GameAppend {
                     stream: game_stream_id.clone(),
                     version: log.version,
-                    events: game_events
-                        .into_iter()
-                        .map(GameStreamEvent::Played)
-                        .collect(),
+                    events: decided.events,
                 }],
                 ..Decision::default()
             })

@@ -1,0 +1,286 @@
+//! Deciding a recorded command again: the heart of the audit. The command is decided on
+//! the board before it with [`GameLog::decide_command`] (the server's own decision) and
+//! must give exactly the events that follow its record, written by its sender.
+
+use warlog_rules::dice::{Die, GameSeed};
+use warlog_rules::game::replay::dice_rolled;
+
+use super::Ledger;
+use crate::game::{GameLog, GameStreamEvent};
+use crate::orders::{Decided, DiceSupply, OrdersGiven, Refusal};
+use crate::RecordedEvent;
+
+/// What deciding one command again found.
+pub(super) struct CommandOutcome {
+    /// The game after the command, when its events are exactly the decided ones.
+    pub after: Option<GameLog>,
+    /// Dice-bearing events checked against the seed.
+    pub dice_events: usize,
+}
+
+/// Decides `given` again on `log` and compares it with `batch` (its record, then the
+/// events up to the next record), whose raw events are `raw`. `all` is the whole log
+/// (recorded dice are looked up by version).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_command(
+    ledger: &mut Ledger,
+    log: &GameLog,
+    given: &OrdersGiven,
+    batch: &[(u64, GameStreamEvent)],
+    raw: &[RecordedEvent],
+    all: &[(u64, GameStreamEvent)],
+    seed: Option<&GameSeed>,
+    revealed: Option<&str>,
+) -> CommandOutcome {
+    let record = batch[0].0;
+    let sender = given.sender.actor();
+    if let Some(event) = raw.iter().find(|e| actor(e) != Some(sender.as_str())) {
+        ledger.fail(
+            "orders",
+            event.stream_version,
+            format!(
+                "{} was written by {}; the orders recorded at event {record} were sent by {sender}",
+                event_name_raw(event),
+                actor(event).unwrap_or("nobody")
+            ),
+        );
+    }
+    let dice_at = |version: u64| -> Vec<Die> {
+        version
+            .checked_sub(1)
+            .and_then(|i| all.get(i as usize))
+            .map(|(_, e)| match e {
+                GameStreamEvent::Played(played) => dice_rolled(played),
+                _ => Vec::new(),
+            })
+            .unwrap_or_default()
+    };
+    let own_dice = DiceSupply::Recorded {
+        dice_at: &dice_at,
+        revealed,
+    };
+    let dice_events = batch
+        .iter()
+        .filter(|(_, e)| matches!(e, GameStreamEvent::Played(p) if !dice_rolled(p).is_empty()))
+        .count();
+    let Some(seed) = seed else {
+        let own = log.decide_command(given, own_dice);
+        if let Some(after) = same(&own, batch) {
+            return CommandOutcome {
+                after: Some(after),
+                dice_events: 0,
+            };
+        }
+        describe(ledger, given, record, &own, batch);
+        return CommandOutcome {
+            after: None,
+            dice_events: 0,
+        };
+    };
+    let seeded = log.decide_command(given, DiceSupply::Seed(seed));
+    if let Some(after) = same(&seeded, batch) {
+        return CommandOutcome {
+            after: Some(after),
+            dice_events,
+        };
+    }
+    // Not the seed's outcome. Dice that are not the seed's are named; and unless the events
+    // are what their own dice give, so are the events.
+    if let Some((version, message)) = dice_difference(&seeded, batch) {
+        ledger.fail("dice", version, message);
+    }
+    let own = log.decide_command(given, own_dice);
+    if let Some(after) = same(&own, batch) {
+        return CommandOutcome {
+            after: Some(after),
+            dice_events,
+        };
+    }
+    describe(ledger, given, record, &own, batch);
+    CommandOutcome {
+        after: None,
+        dice_events,
+    }
+}
+
+/// The game after the decision, if its events are exactly the batch's.
+fn same(decided: &Result<Decided, Refusal>, batch: &[(u64, GameStreamEvent)]) -> Option<GameLog> {
+    let decided = decided.as_ref().ok()?;
+    let equal = decided.events.len() == batch.len()
+        && decided.events.iter().zip(batch).all(|(a, (_, b))| a == b);
+    equal.then(|| decided.after.clone())
+}
+
+fn actor(event: &RecordedEvent) -> Option<&str> {
+    event.metadata.get("actor").and_then(|a| a.as_str())
+}
+
+/// The stored type of an event (`UnitsMoved`).
+pub(super) fn event_name(event: &GameStreamEvent) -> String {
+    event
+        .encode()
+        .map(|(t, _, _)| t.to_string())
+        .unwrap_or_else(|_| "an event".to_owned())
+}
+
+fn event_name_raw(event: &RecordedEvent) -> String {
+    event.event_type.to_string()
+}
+
+/// Names, in a plain sentence, the first place where the decision and the log part.
+fn describe(
+    ledger: &mut Ledger,
+    given: &OrdersGiven,
+    record: u64,
+    decided: &Result<Decided, Refusal>,
+    batch: &[(u64, GameStreamEvent)],
+) {
+    let what = given.command.describe();
+    let decided = match decided {
+        Ok(decided) => decided,
+        Err(Refusal::Forbidden(why)) => {
+            ledger.fail(
+                "orders",
+                record,
+                format!("{} may not give {what}: {why}", given.sender),
+            );
+            return;
+        }
+        Err(Refusal::Version { expected, actual }) => {
+            ledger.fail(
+                "orders",
+                record,
+                format!(
+                    "the orders recorded here say they were decided on version {expected}, but \
+                     they follow version {actual}"
+                ),
+            );
+            return;
+        }
+        Err(refusal) => {
+            ledger.fail(
+                "orders",
+                record,
+                format!("the rules refuse the orders recorded here ({what}): {refusal}"),
+            );
+            return;
+        }
+    };
+    let last = batch.last().map_or(record, |(v, _)| *v);
+    for k in 0..decided.events.len().max(batch.len()) {
+        match (decided.events.get(k), batch.get(k)) {
+            (Some(a), Some((version, b))) if a != b => {
+                ledger.fail(
+                    "orders",
+                    *version,
+                    format!(
+                        "{} is not what the orders recorded at event {record} ({what}) give: {}",
+                        event_name(b),
+                        difference(a, b)
+                    ),
+                );
+                return;
+            }
+            (Some(_), None) => {
+                let missing: Vec<String> = decided.events[k..].iter().map(event_name).collect();
+                ledger.fail(
+                    "orders",
+                    last + 1,
+                    format!(
+                        "the orders recorded at event {record} ({what}) give {} more event{} \
+                         than the log holds after them: {}",
+                        missing.len(),
+                        if missing.len() == 1 { "" } else { "s" },
+                        missing.join(", ")
+                    ),
+                );
+                return;
+            }
+            (None, Some((version, b))) => {
+                ledger.fail(
+                    "orders",
+                    *version,
+                    format!(
+                        "{} is not explained by the orders recorded at event {record} ({what}), \
+                         which give {} event{}",
+                        event_name(b),
+                        decided.events.len() - 1,
+                        if decided.events.len() == 2 { "" } else { "s" }
+                    ),
+                );
+                return;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How a decided event and a recorded one differ: the type, or the first field.
+fn difference(decided: &GameStreamEvent, recorded: &GameStreamEvent) -> String {
+    let (Ok((dt, _, dp)), Ok((rt, _, rp))) = (decided.encode(), recorded.encode()) else {
+        return "they differ".to_owned();
+    };
+    if dt != rt {
+        return format!("the orders give {dt} here");
+    }
+    let field = match (dp.as_object(), rp.as_object()) {
+        (Some(d), Some(r)) => d
+            .keys()
+            .chain(r.keys())
+            .find(|k| d.get(*k) != r.get(*k))
+            .cloned(),
+        _ => None,
+    };
+    match field {
+        Some(key) => format!(
+            "its {key} is {} in the log, {} by the orders",
+            short(rp.get(&key)),
+            short(dp.get(&key))
+        ),
+        None => "they differ".to_owned(),
+    }
+}
+
+fn short(value: Option<&serde_json::Value>) -> String {
+    let text = value.map_or_else(|| "absent".to_owned(), |v| v.to_string());
+    if text.chars().count() > 120 {
+        format!("{}...", text.chars().take(117).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// The first event whose dice are not the seed's, if any.
+fn dice_difference(
+    seeded: &Result<Decided, Refusal>,
+    batch: &[(u64, GameStreamEvent)],
+) -> Option<(u64, String)> {
+    let seeded = seeded.as_ref().ok()?;
+    batch
+        .iter()
+        .zip(&seeded.events)
+        .find_map(|((version, recorded), from_seed)| {
+            let (GameStreamEvent::Played(recorded), GameStreamEvent::Played(from_seed)) =
+                (recorded, from_seed)
+            else {
+                return None;
+            };
+            let (own, theirs) = (dice_rolled(recorded), dice_rolled(from_seed));
+            (own != theirs).then(|| {
+                (
+                    *version,
+                    format!(
+                        "{} records dice {} but the seed gives {}",
+                        event_name(&GameStreamEvent::Played(recorded.clone())),
+                        dice_text(&own),
+                        dice_text(&theirs)
+                    ),
+                )
+            })
+        })
+}
+
+pub(super) fn dice_text(dice: &[Die]) -> String {
+    let values: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", values.join(" "))
+}

@@ -1,0 +1,299 @@
+//! Orders on the record. Every accepted command on a game (a player's orders, the game
+//! master's end, a director's reveal or substitution) is appended as an `OrdersGiven` event
+//! in the same append as the events it caused, which follow it. The record holds who sent
+//! it, for which power, the orders as the server understood them (board names and unit
+//! codes), the version they were decided on and the time the server used.
+//!
+//! [`GameLog::decide_command`] is the one decision both sides use: the server decides a
+//! command with it before appending, and the auditor decides every recorded command again
+//! with it and requires exactly the events that follow the record.
+
+use serde::{Deserialize, Serialize};
+use warlog_rules::board::Power;
+use warlog_rules::dice::{DiceSource, Die, GameSeed, RecordedDice};
+use warlog_rules::game::named::{NameError, NamedOrder};
+use warlog_rules::game::{decide, DirectorOrder, Moment, RuleViolation};
+
+use crate::game::{GameLog, GameLogError, GameStreamEvent, SeedRevealed};
+use crate::sender::{Role, Sender};
+
+/// The record of one accepted command, the first event of its append.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrdersGiven {
+    pub sender: Sender,
+    /// The game version the command was decided on; the record itself is the next one.
+    pub expected_version: u64,
+    /// The time the server used for the command's events.
+    pub at: Moment,
+    pub command: Command,
+}
+
+/// What was commanded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Orders for one power, decided in turn and all or nothing.
+    Orders {
+        power: Power,
+        orders: Vec<NamedOrder>,
+    },
+    /// Fighting has ceased: the final counts, then the seed's reveal.
+    EndGame,
+    /// The seed revealed before the end (a director or an admin).
+    RevealSeed,
+    /// A substitute for the player whose turn is due and who has been inactive.
+    ReplaceInactivePlayer { substitute: String },
+}
+
+impl Command {
+    /// In a sentence, for verdicts.
+    pub fn describe(&self) -> String {
+        match self {
+            Command::Orders { power, orders } => format!(
+                "{} order{} for {}",
+                orders.len(),
+                if orders.len() == 1 { "" } else { "s" },
+                power.name()
+            ),
+            Command::EndGame => "the end of the game".to_owned(),
+            Command::RevealSeed => "the seed's reveal".to_owned(),
+            Command::ReplaceInactivePlayer { substitute } => {
+                format!("{substitute} as a substitute")
+            }
+        }
+    }
+}
+
+/// Where an order's dice come from.
+#[derive(Clone, Copy)]
+pub enum DiceSupply<'a> {
+    /// The server, and an auditor holding the seed: each order's dice from the seed at the
+    /// stream version of the order's first event.
+    Seed(&'a GameSeed),
+    /// An auditor without the seed: each order's dice as the log recorded them in the
+    /// event at that version, and the seed as the log revealed it (hex), if it did.
+    Recorded {
+        dice_at: &'a dyn Fn(u64) -> Vec<Die>,
+        revealed: Option<&'a str>,
+    },
+    /// A command that rolls nothing (a substitution).
+    None,
+}
+
+impl std::fmt::Debug for DiceSupply<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DiceSupply::Seed(_) => "DiceSupply::Seed",
+            DiceSupply::Recorded { .. } => "DiceSupply::Recorded",
+            DiceSupply::None => "DiceSupply::None",
+        })
+    }
+}
+
+impl DiceSupply<'_> {
+    fn dice_at(&self, game_id: &str, version: u64) -> Box<dyn DiceSource> {
+        match self {
+            DiceSupply::Seed(seed) => Box::new(seed.dice_for(game_id, version)),
+            DiceSupply::Recorded { dice_at, .. } => Box::new(RecordedDice::new(&dice_at(version))),
+            DiceSupply::None => Box::new(RecordedDice::new(&[])),
+        }
+    }
+
+    fn revealed_seed(&self) -> Option<String> {
+        match self {
+            DiceSupply::Seed(seed) => Some(hex::encode(seed.expose())),
+            DiceSupply::Recorded { revealed, .. } => revealed.map(str::to_owned),
+            DiceSupply::None => None,
+        }
+    }
+}
+
+/// Why a command is refused. Nothing is appended.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The sender may not give this command.
+    #[error("{0}")]
+    Forbidden(String),
+    /// A name the ruleset does not know.
+    #[error("{0}")]
+    Name(#[from] NameError),
+    /// A rule forbids it; `at` says which order (`orders[2]`, `end`, ...).
+    #[error("{at}: {violation}")]
+    Rule {
+        at: String,
+        violation: RuleViolation,
+    },
+    /// Decided on another version than the game's.
+    #[error("the command was decided on version {expected}; the game was at version {actual}")]
+    Version { expected: u64, actual: u64 },
+    /// Asks for nothing, or for something the decider cannot make (a reveal without the seed).
+    #[error("{0}")]
+    Malformed(String),
+    /// The decided events do not fold (a defect, or an untrusted log).
+    #[error("{0}")]
+    Fold(#[from] GameLogError),
+}
+
+/// A decided command: the events to append (the record first), and the game after them.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub events: Vec<GameStreamEvent>,
+    pub after: GameLog,
+}
+
+fn rule(at: &str, violation: RuleViolation) -> Refusal {
+    Refusal::Rule {
+        at: at.to_owned(),
+        violation,
+    }
+}
+
+impl GameLog {
+    /// Whether `sender` may act in this game now: for `power` when orders are given for
+    /// one. admin: everything; gm and director: the games they created (their master);
+    /// player: only the power seated to their name; auditor: nothing.
+    pub fn authorize(&self, sender: &Sender, power: Option<Power>) -> Result<(), String> {
+        match sender.role {
+            Role::Admin => Ok(()),
+            Role::Gm | Role::Director if self.created.game_master == sender.name => Ok(()),
+            Role::Gm | Role::Director => Err(format!(
+                "{} is not the game master of this game ({} is)",
+                sender.name, self.created.game_master
+            )),
+            Role::Player => {
+                let Some(power) = power else {
+                    return Err("a player acts only for a power".to_owned());
+                };
+                match self.state.seats.get(&power) {
+                    Some(seat) if seat.player == sender.name => Ok(()),
+                    Some(seat) => Err(format!(
+                        "{} plays {}, not {}",
+                        seat.player,
+                        power.name(),
+                        sender.name
+                    )),
+                    None => Err(format!("nobody is seated at {}", power.name())),
+                }
+            }
+            Role::Auditor => Err("an auditor reads and never acts".to_owned()),
+        }
+    }
+
+    /// Whether `sender` may give `command` on this game now.
+    pub fn may_command(&self, sender: &Sender, command: &Command) -> Result<(), String> {
+        let one_of = |roles: &[Role], what: &str| {
+            if roles.contains(&sender.role) {
+                Ok(())
+            } else {
+                let allowed: Vec<&str> = roles.iter().map(|r| r.as_str()).collect();
+                Err(format!(
+                    "{what} needs the role {}; {} is a {}",
+                    allowed.join(" or "),
+                    sender.name,
+                    sender.role
+                ))
+            }
+        };
+        match command {
+            Command::Orders { power, .. } => self.authorize(sender, Some(*power)),
+            Command::EndGame => self.authorize(sender, None),
+            Command::RevealSeed => {
+                one_of(&[Role::Admin, Role::Director], "revealing a game's seed")
+            }
+            Command::ReplaceInactivePlayer { .. } => {
+                one_of(&[Role::Admin, Role::Director], "appointing a substitute")
+            }
+        }
+    }
+
+    /// Decides a command on this game: the sender's right to give it, then each order in
+    /// turn on the state the earlier ones left (all or nothing), each with its dice from
+    /// `dice` at the version of its first event. The record comes first, so the events it
+    /// explains follow it.
+    pub fn decide_command(
+        &self,
+        given: &OrdersGiven,
+        dice: DiceSupply<'_>,
+    ) -> Result<Decided, Refusal> {
+        self.may_command(&given.sender, &given.command)
+            .map_err(Refusal::Forbidden)?;
+        if given.expected_version != self.version {
+            return Err(Refusal::Version {
+                expected: given.expected_version,
+                actual: self.version,
+            });
+        }
+        let mut after = self.clone();
+        let record = GameStreamEvent::Orders(given.clone());
+        after.apply(after.version + 1, &record)?;
+        let mut events = vec![record];
+        let mut push = |after: &mut GameLog, event: GameStreamEvent| -> Result<(), Refusal> {
+            after.apply(after.version + 1, &event)?;
+            events.push(event);
+            Ok(())
+        };
+        let game_id = self.created.game_id.clone();
+        let rules = self.ruleset.rules();
+        match &given.command {
+            Command::Orders { power, orders } => {
+                if orders.is_empty() {
+                    return Err(Refusal::Malformed("orders: name at least one order".into()));
+                }
+                for (i, named) in orders.iter().enumerate() {
+                    let at = format!("orders[{i}]");
+                    let order = named.resolve(after.ruleset, &at)?;
+                    let mut rolls = dice.dice_at(&game_id, after.version + 1);
+                    let decided =
+                        decide(rules, &after.state, *power, &order, given.at, &mut *rolls)
+                            .map_err(|v| rule(&at, v))?;
+                    for event in decided {
+                        push(&mut after, GameStreamEvent::Played(event))?;
+                    }
+                }
+            }
+            Command::EndGame => {
+                for event in after
+                    .decide_director(&DirectorOrder::EndGame, given.at)
+                    .map_err(|v| rule("end", v))?
+                {
+                    push(&mut after, GameStreamEvent::Played(event))?;
+                }
+                if after.revealed_seed.is_none() {
+                    push(&mut after, reveal(&dice)?)?;
+                }
+            }
+            Command::RevealSeed => {
+                if after.revealed_seed.is_some() {
+                    return Err(rule(
+                        "reveal",
+                        RuleViolation {
+                            code: "already-revealed",
+                            rule: "DESIGN.md, The dice",
+                            message: "the seed is revealed already".to_owned(),
+                        },
+                    ));
+                }
+                push(&mut after, reveal(&dice)?)?;
+            }
+            Command::ReplaceInactivePlayer { substitute } => {
+                let order = DirectorOrder::ReplaceInactivePlayer {
+                    substitute: substitute.clone(),
+                };
+                for event in after
+                    .decide_director(&order, given.at)
+                    .map_err(|v| rule("substitute", v))?
+                {
+                    push(&mut after, GameStreamEvent::Played(event))?;
+                }
+            }
+        }
+        Ok(Decided { events, after })
+    }
+}
+
+fn reveal(dice: &DiceSupply<'_>) -> Result<GameStreamEvent, Refusal> {
+    dice.revealed_seed()
+        .map(|seed| GameStreamEvent::SeedRevealed(SeedRevealed { seed }))
+        .ok_or_else(|| Refusal::Malformed("the seed to reveal is not known here".to_owned()))
+}

@@ -1,0 +1,176 @@
+//! Sample games for tests and benchmarks: random orders played through the server's own
+//! decision ([`GameLog::decide_command`]) and recorded as the server records them, each
+//! command's `OrdersGiven` first, with a proper hash chain. No database.
+
+use warlog_rules::dice::GameSeed;
+use warlog_rules::game::autoplay::random_order;
+use warlog_rules::game::named::NamedOrder;
+use warlog_rules::game::Moment;
+use warlog_rules::ruleset::Ruleset;
+
+use crate::game::{GameLog, GameStreamEvent};
+use crate::orders::{Command, DiceSupply, OrdersGiven};
+use crate::sender::{Role, Sender};
+use crate::{relink, Hash, RecordedEvent, StreamId};
+
+/// A game being played and recorded.
+#[derive(Debug)]
+pub struct SampleGame {
+    pub log: GameLog,
+    pub seed: GameSeed,
+    /// The stream so far, with the actor who wrote each event.
+    pub stream: Vec<(GameStreamEvent, String)>,
+    /// The time of the next command.
+    pub now: Moment,
+    /// How many random orders were tried and refused (the generator is not a player).
+    pub refused: usize,
+    choice: u64,
+}
+
+/// The game master every sample game has.
+pub const GAME_MASTER: &str = "gm";
+
+impl SampleGame {
+    /// A new game of `ruleset` for five players, its seats drawn from `seed`.
+    pub fn new(ruleset: &'static Ruleset, game_id: &str, seed: GameSeed, choice: u64) -> Self {
+        let players = ["ann", "bob", "cy", "di", "ed"].map(String::from).to_vec();
+        let now = Moment::from_unix_seconds(1_800_000_000);
+        let created = GameLog::create(
+            ruleset,
+            game_id,
+            players,
+            GAME_MASTER.into(),
+            None,
+            now,
+            &seed,
+        )
+        .expect("five players can sit down");
+        let log = GameLog::new(created.clone()).expect("a new game folds");
+        SampleGame {
+            log,
+            seed,
+            stream: vec![(
+                GameStreamEvent::Created(created),
+                format!("gm:{GAME_MASTER}"),
+            )],
+            now,
+            refused: 0,
+            choice,
+        }
+    }
+
+    /// Sends `command` as `sender`, as the server would; whether it was accepted.
+    pub fn send(&mut self, sender: Sender, command: Command) -> bool {
+        self.now = self.now.plus_seconds(60);
+        let given = OrdersGiven {
+            sender: sender.clone(),
+            expected_version: self.log.version,
+            at: self.now,
+            command,
+        };
+        match self
+            .log
+            .decide_command(&given, DiceSupply::Seed(&self.seed))
+        {
+            Ok(decided) => {
+                let actor = sender.actor();
+                self.stream
+                    .extend(decided.events.into_iter().map(|e| (e, actor.clone())));
+                self.log = decided.after;
+                true
+            }
+            Err(_) => {
+                self.refused += 1;
+                false
+            }
+        }
+    }
+
+    /// One random order from the player whose order it is; whether it was accepted.
+    pub fn play_random_order(&mut self) -> bool {
+        let rules = self.log.ruleset.rules();
+        let mut choice = self.choice;
+        let (power, order) =
+            random_order(rules, &self.log.state, &mut |n| next_choice(&mut choice, n));
+        self.choice = choice;
+        let player = self
+            .log
+            .state
+            .seats
+            .get(&power)
+            .map(|s| s.player.clone())
+            .unwrap_or_default();
+        let orders = vec![NamedOrder::of(&order, self.log.ruleset)];
+        self.send(
+            Sender {
+                role: Role::Player,
+                name: player,
+            },
+            Command::Orders { power, orders },
+        )
+    }
+
+    /// Plays random orders until the log holds at least `events` events (or `tries` run out).
+    pub fn play_until(&mut self, events: usize, tries: usize) {
+        for _ in 0..tries {
+            if self.stream.len() >= events || self.log.state.ended.is_some() {
+                break;
+            }
+            self.play_random_order();
+        }
+    }
+
+    /// The game master ends the game (and so reveals the seed).
+    pub fn end(&mut self) -> bool {
+        self.send(
+            Sender {
+                role: Role::Gm,
+                name: GAME_MASTER.into(),
+            },
+            Command::EndGame,
+        )
+    }
+
+    /// The stream as an export holds it: versions, ids, metadata and the hash chain.
+    pub fn recorded(&self) -> Vec<RecordedEvent> {
+        record(&self.stream, &self.log.created.game_id)
+    }
+}
+
+/// A linear congruential step: the generator's choices, repeatable from its start.
+fn next_choice(state: &mut u64, n: usize) -> usize {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    ((*state >> 33) % n.max(1) as u64) as usize
+}
+
+/// Records events (with their actors) as stream `game-<id>`, chained.
+pub fn record(stream: &[(GameStreamEvent, String)], game_id: &str) -> Vec<RecordedEvent> {
+    let stream_id = StreamId::try_from(format!("game-{game_id}")).expect("a game stream id");
+    let mut recorded: Vec<RecordedEvent> = stream
+        .iter()
+        .enumerate()
+        .map(|(i, (event, actor))| {
+            let (event_type, event_version, payload) = event.encode().expect("encodes");
+            RecordedEvent {
+                position: i as i64 + 1,
+                stream_id: stream_id.clone(),
+                stream_version: i as u64 + 1,
+                event_id: uuid::Uuid::from_u128(i as u128 + 1),
+                event_type,
+                event_version,
+                payload,
+                metadata: serde_json::json!({
+                    "actor": actor,
+                    "recorded_at": "2027-01-15T12:00:00Z"
+                }),
+                tx_id: 0,
+                prev_hash: Hash::genesis(&stream_id),
+                hash: Hash::genesis(&stream_id),
+            }
+        })
+        .collect();
+    relink(&mut recorded);
+    recorded
+}
