@@ -2,6 +2,7 @@
 //! typed events with no database in sight (the store's projectors persist the results).
 //! Dependencies run `rules <- events <- league <- store <- api`.
 
+pub mod audit;
 pub mod players;
 pub mod rating;
 pub mod seating;

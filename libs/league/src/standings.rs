@@ -9,6 +9,7 @@ use warlog_rules::board::Power;
 use warlog_rules::scoring::{assign_titles, Fraction, PointsTable, Standing, Title};
 
 use crate::tournament::{EntrantStatus, Tiebreaker, Tournament};
+use warlog_events::game::GameLog;
 
 /// A finished (or running) tournament game, as the standings need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +59,35 @@ pub struct StandingRow {
     pub results: Vec<RoundResult>,
     /// The tiebreaker that put this row below the one above (None for the first row).
     pub decided_by: Option<Tiebreaker>,
+}
+
+/// A game's result as the standings need it, from its folded log.
+pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
+    let game_id = log.created.game_id.clone();
+    let Some(placed) = log.placements() else {
+        return Ok(GameResult {
+            game_id,
+            ended: false,
+            rows: Vec::new(),
+        });
+    };
+    let rows = placed?
+        .into_iter()
+        .filter_map(|row| {
+            Some(ResultRow {
+                player: row.player?,
+                power: row.power,
+                place: row.place,
+                tied_with: row.tied_with,
+                percent_gain: row.percent_gain.parse::<Fraction>().ok()?,
+            })
+        })
+        .collect();
+    Ok(GameResult {
+        game_id,
+        ended: true,
+        rows,
+    })
 }
 
 /// The standings after the results so far.

@@ -8,7 +8,8 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use warlog_events::audit::{audit_game, AuditReport, Outcome};
-use warlog_events::{ChainHead, Hash, RecordedEvent};
+use warlog_events::{ChainHead, Hash, RecordedEvent, StreamCategory};
+use warlog_league::audit::audit_tournament;
 use warlog_rules::dice::GameSeed;
 
 use crate::CliError;
@@ -92,13 +93,32 @@ pub fn audit_files(
 ) -> Result<AuditReport, CliError> {
     let seed = seed.map(parse_seed).transpose()?;
     let head = head.map(parse_head).transpose()?;
-    let [file] = files else {
-        return Err(CliError::Other(
-            "a game is audited from its one export; give one file".to_owned(),
-        ));
+    let Some((first, rest)) = files.split_first() else {
+        return Err(CliError::Other("give the export to audit".to_owned()));
     };
-    let events = read_file(file)?;
-    Ok(audit_game(&events, seed.as_ref(), head.as_ref()))
+    let events = read_file(first)?;
+    let category = events.first().map(|e| e.stream_id.category());
+    match category {
+        Some(StreamCategory::Tournament) => {
+            let games = rest
+                .iter()
+                .map(|f| read_file(f))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(audit_tournament(&events, &games, head.as_ref()))
+        }
+        Some(StreamCategory::Game) | None if rest.is_empty() => {
+            Ok(audit_game(&events, seed.as_ref(), head.as_ref()))
+        }
+        Some(StreamCategory::Game) | None => Err(CliError::Other(
+            "a game is audited from its one export; give one file".to_owned(),
+        )),
+        Some(other) => Err(CliError::Other(format!(
+            "{}: a {} stream; warlog audit reads a game's export, or a tournament's \
+             followed by its games'",
+            first.display(),
+            other.as_str()
+        ))),
+    }
 }
 
 fn print(report: &AuditReport, json: bool) -> Result<(), CliError> {

@@ -247,6 +247,22 @@ pub(crate) async fn export<B: MessageBody>(
     warlog::audit::read_export(reply.body.as_ref()).expect("an export")
 }
 
+/// A stream's export: `/v1/streams/{stream}/events` as NDJSON without a limit, the whole
+/// stream.
+pub(crate) async fn stream_export<B: MessageBody>(
+    app: &impl TestApp<B>,
+    stream: &str,
+) -> Vec<RecordedEvent> {
+    let reply = call(
+        app,
+        get(&format!("/v1/streams/{stream}/events"))
+            .insert_header(("Accept", "application/x-ndjson")),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    warlog::audit::read_export(reply.body.as_ref()).expect("an export")
+}
+
 pub(crate) fn write_export(events: &[RecordedEvent]) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("warlog-export-{}.ndjson", uuid::Uuid::new_v4()));
     let mut file = std::fs::File::create(&path).expect("a temp file");
@@ -413,6 +429,9 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
         "{audit}"
     );
     let events = export(&app, &game).await;
+    // The stream's NDJSON export is the whole stream too, not one page of it.
+    assert!(events.len() > 200, "{} events", events.len());
+    assert_eq!(stream_export(&app, &format!("game-{game}")).await, events);
     let path = write_export(&events);
     warlog::audit::run(std::slice::from_ref(&path), None, None, false)
         .expect("the export passes the offline audit");

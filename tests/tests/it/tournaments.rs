@@ -10,10 +10,14 @@ use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use warlog_api::auth::Role;
 use warlog_api::{AppState, Clock, Telemetry};
+use warlog_events::audit::Outcome;
+use warlog_events::relink;
+use warlog_league::audit::audit_tournament;
 use warlog_tests::TestDb;
 
 use crate::games::{
-    act, assert_problem, call, german_armour_takes, get, order, pass_until, post, token, TestApp,
+    act, assert_problem, call, export, german_armour_takes, get, order, pass_until, post,
+    stream_export, token, TestApp,
 };
 
 /// The moment the tests' clock starts at (2026-11-02T10:00:00Z).
@@ -427,6 +431,44 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
             warlog_rules::dice::GameSeed::from_bytes(seed).commitment()
         )),
         detail["seed_commitment"]
+    );
+
+    // The auditor, with the tournament's export and its games': every round seated again
+    // from the revealed seed, every game created with its table's seats and passing its
+    // own audit (the substitution included).
+    let tournament_events = stream_export(&app, &format!("tournament-{tournament}")).await;
+    let mut games = Vec::new();
+    for round in [&round1, &round2, &round3] {
+        for game in game_ids(round) {
+            games.push(export(&app, &game).await);
+        }
+    }
+    let report = audit_tournament(&tournament_events, &games, None);
+    assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
+    assert!(
+        report.render().contains("3 rounds seated again"),
+        "{}",
+        report.render()
+    );
+    // A forger swaps two players between tables of round 2 and recomputes the chain.
+    let mut forged = tournament_events.clone();
+    let at = forged
+        .iter()
+        .position(|e| e.event_type.as_str() == "RoundSeated" && e.payload["round"] == 2)
+        .expect("round 2");
+    let tables = &mut forged[at].payload["seating"]["tables"];
+    let first = tables[0]["seats"][0][1].clone();
+    tables[0]["seats"][0][1] = tables[1]["seats"][0][1].clone();
+    tables[1]["seats"][0][1] = first;
+    relink(&mut forged);
+    let report = audit_tournament(&forged, &games, None);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.check == "seating" && f.event == forged[at].stream_version),
+        "{}",
+        report.render()
     );
 
     // By hand: Germany 5, Russia -2, the others 4/3 in rounds 1 and 2; 7/5 each in round 3.

@@ -223,31 +223,7 @@ fn difference(decided: &GameStreamEvent, recorded: &GameStreamEvent) -> String {
     if dt != rt {
         return format!("the orders give {dt} here");
     }
-    let field = match (dp.as_object(), rp.as_object()) {
-        (Some(d), Some(r)) => d
-            .keys()
-            .chain(r.keys())
-            .find(|k| d.get(*k) != r.get(*k))
-            .cloned(),
-        _ => None,
-    };
-    match field {
-        Some(key) => format!(
-            "its {key} is {} in the log, {} by the orders",
-            short(rp.get(&key)),
-            short(dp.get(&key))
-        ),
-        None => "they differ".to_owned(),
-    }
-}
-
-fn short(value: Option<&serde_json::Value>) -> String {
-    let text = value.map_or_else(|| "absent".to_owned(), |v| v.to_string());
-    if text.chars().count() > 120 {
-        format!("{}...", text.chars().take(117).collect::<String>())
-    } else {
-        text
-    }
+    super::field_difference(&dp, &rp)
 }
 
 /// The first event whose dice are not the seed's, if any.

@@ -130,6 +130,8 @@ pub struct AuditReport {
     pub final_ipc: Vec<PowerIpc>,
     /// Places and points, if the game has ended.
     pub placements: Option<Vec<PlacementRow>>,
+    /// What the audit computed besides (a tournament's standings), one line each.
+    pub notes: Vec<String>,
 }
 
 /// Findings kept in a report; a forged log can have a fault at every event.
@@ -183,6 +185,9 @@ impl AuditReport {
         for what in &self.not_checked {
             out.push_str(&format!("not checked: {what}\n"));
         }
+        for note in &self.notes {
+            out.push_str(&format!("{note}\n"));
+        }
         for row in self.placements.iter().flatten() {
             out.push_str(&format!(
                 "place {}{} {}: {} -> {} IPC, gain {:.2}%, points {:.2} ({})\n",
@@ -211,16 +216,53 @@ impl AuditReport {
     }
 }
 
+impl AuditReport {
+    /// A report on `events`, to be finished with the checks made.
+    pub fn of(events: &[RecordedEvent]) -> AuditReport {
+        AuditReport {
+            stream_id: events.first().map(|e| e.stream_id.to_string()),
+            events: events.len(),
+            head_hash: events.last().map(|e| e.hash.to_hex()),
+            seed: SeedSource::None,
+            outcome: Outcome::Failed,
+            checks: Vec::new(),
+            findings: Vec::new(),
+            findings_total: 0,
+            not_checked: Vec::new(),
+            commands_decided: 0,
+            final_ipc: Vec::new(),
+            placements: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The checks made, their findings and what was not checked: the outcome follows.
+    pub fn finish(&mut self, ledger: Ledger, checks: Vec<Check>, not_checked: Vec<String>) {
+        self.findings_total = ledger.total;
+        self.findings = ledger.findings;
+        self.checks = checks;
+        self.not_checked = not_checked;
+        self.outcome =
+            if self.findings_total > 0 || self.checks.iter().any(|c| c.verdict == Verdict::Fail) {
+                Outcome::Failed
+            } else if self.not_checked.is_empty() {
+                Outcome::Passed
+            } else {
+                Outcome::Partial
+            };
+    }
+}
+
 /// Findings as they are made, and the checks' verdicts at the end.
 #[derive(Debug, Default)]
-pub(crate) struct Ledger {
+pub struct Ledger {
     findings: Vec<Finding>,
     total: usize,
     first: Vec<(&'static str, u64)>,
 }
 
 impl Ledger {
-    pub(crate) fn fail(&mut self, check: &'static str, event: u64, message: impl Into<String>) {
+    pub fn fail(&mut self, check: &'static str, event: u64, message: impl Into<String>) {
         self.total += 1;
         if !self.first.iter().any(|(c, _)| *c == check) {
             self.first.push((check, event));
@@ -239,7 +281,12 @@ impl Ledger {
     }
 
     /// The check's verdict: failed if it has findings, else `otherwise`.
-    fn verdict(&self, name: &'static str, otherwise: Verdict, detail: impl Into<String>) -> Check {
+    pub fn verdict(
+        &self,
+        name: &'static str,
+        otherwise: Verdict,
+        detail: impl Into<String>,
+    ) -> Check {
         match self.first.iter().find(|(c, _)| *c == name) {
             Some((_, event)) => {
                 let n = self.count(name).max(1);
@@ -284,111 +331,90 @@ pub fn audit_game(
         checks: Vec::new(),
         not_checked: Vec::new(),
     };
-    let mut report = AuditReport {
-        stream_id: events.first().map(|e| e.stream_id.to_string()),
-        events: events.len(),
-        head_hash: events.last().map(|e| e.hash.to_hex()),
-        seed: SeedSource::None,
-        outcome: Outcome::Failed,
-        checks: Vec::new(),
-        findings: Vec::new(),
-        findings_total: 0,
-        not_checked: Vec::new(),
-        commands_decided: 0,
-        final_ipc: Vec::new(),
-        placements: None,
-    };
-    if audit.chain(published_head) {
+    let mut report = AuditReport::of(events);
+    if check_chain(events, published_head, &mut audit.ledger, &mut audit.checks) {
         if let Some((log, seed)) = audit.created(&mut report, given_seed) {
             audit.replay(log, seed.as_ref(), &mut report);
         }
     }
-    report.findings_total = audit.ledger.total;
-    report.findings = audit.ledger.findings;
-    report.checks = audit.checks;
-    report.not_checked = audit.not_checked;
-    report.outcome =
-        if report.findings_total > 0 || report.checks.iter().any(|c| c.verdict == Verdict::Fail) {
-            Outcome::Failed
-        } else if report.not_checked.is_empty() {
-            Outcome::Passed
-        } else {
-            Outcome::Partial
-        };
+    report.finish(audit.ledger, audit.checks, audit.not_checked);
     report
 }
 
-impl Audit<'_> {
-    /// The chain and the head; `false` when the file is not a stream the rest can read.
-    fn chain(&mut self, published_head: Option<&ChainHead>) -> bool {
-        let Some(first) = self.raw.first() else {
-            self.ledger.fail("chain", 1, "the file holds no events");
-            self.checks
-                .push(self.ledger.verdict("chain", Verdict::Fail, ""));
-            return false;
-        };
-        if first.stream_version != 1 {
-            self.ledger.fail(
-                "chain",
-                first.stream_version,
-                format!(
-                    "the file starts at version {}: an export holds the whole stream from \
-                     version 1, and a part of one cannot be audited",
-                    first.stream_version
-                ),
-            );
-            self.checks
-                .push(self.ledger.verdict("chain", Verdict::Fail, ""));
-            return false;
+/// The chain and the head of any stream's export: the file is a whole stream from version
+/// 1, every link holds, and it reaches the head published earlier, if one is given.
+/// `false` when the file is not a stream the other checks can read.
+pub fn check_chain(
+    raw: &[RecordedEvent],
+    published_head: Option<&ChainHead>,
+    ledger: &mut Ledger,
+    checks: &mut Vec<Check>,
+) -> bool {
+    let Some(first) = raw.first() else {
+        ledger.fail("chain", 1, "the file holds no events");
+        checks.push(ledger.verdict("chain", Verdict::Fail, ""));
+        return false;
+    };
+    if first.stream_version != 1 {
+        ledger.fail(
+            "chain",
+            first.stream_version,
+            format!(
+                "the file starts at version {}: an export holds the whole stream from \
+                 version 1, and a part of one cannot be audited",
+                first.stream_version
+            ),
+        );
+        checks.push(ledger.verdict("chain", Verdict::Fail, ""));
+        return false;
+    }
+    let chain = match verify_chain(&first.stream_id, raw) {
+        Ok(head) => format!("{} links hold", head.version),
+        Err(broken) => {
+            ledger.fail("chain", broken.stream_version, broken.kind.to_string());
+            String::new()
         }
-        let chain = match verify_chain(&first.stream_id, self.raw) {
-            Ok(head) => format!("{} links hold", head.version),
-            Err(broken) => {
-                self.ledger
-                    .fail("chain", broken.stream_version, broken.kind.to_string());
-                String::new()
-            }
-        };
-        self.checks
-            .push(self.ledger.verdict("chain", Verdict::Pass, chain));
-        if let Some(head) = published_head {
-            let last = self.raw.last().map_or(0, |e| e.stream_version);
-            match self.raw.iter().find(|e| e.stream_version == head.version) {
-                None => self.ledger.fail(
-                    "head",
-                    last + 1,
-                    format!(
-                        "the file ends at version {last}, but the published head is at version \
-                         {}: events {} to {} are missing",
-                        head.version,
-                        last + 1,
-                        head.version
-                    ),
-                ),
-                Some(event) if event.hash != head.hash => self.ledger.fail(
-                    "head",
-                    head.version,
-                    format!(
-                        "event {} hashes to {}, but the published head has {}",
-                        head.version,
-                        event.hash.to_hex(),
-                        head.hash.to_hex()
-                    ),
-                ),
-                Some(_) => {}
-            }
-            self.checks.push(self.ledger.verdict(
+    };
+    checks.push(ledger.verdict("chain", Verdict::Pass, chain));
+    if let Some(head) = published_head {
+        let last = raw.last().map_or(0, |e| e.stream_version);
+        match raw.iter().find(|e| e.stream_version == head.version) {
+            None => ledger.fail(
                 "head",
-                Verdict::Pass,
+                last + 1,
                 format!(
-                    "the file reaches the published head at version {}",
+                    "the file ends at version {last}, but the published head is at version \
+                     {}: events {} to {} are missing",
+                    head.version,
+                    last + 1,
                     head.version
                 ),
-            ));
+            ),
+            Some(event) if event.hash != head.hash => ledger.fail(
+                "head",
+                head.version,
+                format!(
+                    "event {} hashes to {}, but the published head has {}",
+                    head.version,
+                    event.hash.to_hex(),
+                    head.hash.to_hex()
+                ),
+            ),
+            Some(_) => {}
         }
-        true
+        checks.push(ledger.verdict(
+            "head",
+            Verdict::Pass,
+            format!(
+                "the file reaches the published head at version {}",
+                head.version
+            ),
+        ));
     }
+    true
+}
 
+impl Audit<'_> {
     /// Decodes the log, checks `GameCreated`, the commitment and the power draw; the game
     /// as created and the seed the dice can be checked with.
     fn created(
@@ -707,6 +733,35 @@ impl Audit<'_> {
             Verdict::Pass,
             "places and points from the final IPC counts",
         ));
+    }
+}
+
+/// How a decided payload and a recorded one differ, in words: their first field that does.
+pub fn field_difference(decided: &serde_json::Value, recorded: &serde_json::Value) -> String {
+    let field = match (decided.as_object(), recorded.as_object()) {
+        (Some(d), Some(r)) => d
+            .keys()
+            .chain(r.keys())
+            .find(|k| d.get(*k) != r.get(*k))
+            .cloned(),
+        _ => None,
+    };
+    match field {
+        Some(key) => format!(
+            "its {key} is {} in the log, {} by the rules",
+            short(recorded.get(&key)),
+            short(decided.get(&key))
+        ),
+        None => "they differ".to_owned(),
+    }
+}
+
+fn short(value: Option<&serde_json::Value>) -> String {
+    let text = value.map_or_else(|| "absent".to_owned(), |v| v.to_string());
+    if text.chars().count() > 120 {
+        format!("{}...", text.chars().take(117).collect::<String>())
+    } else {
+        text
     }
 }
 

@@ -19,7 +19,7 @@ use warlog_events::orders::{Command, DiceSupply, OrdersGiven};
 use warlog_events::{NewEvent, StreamCategory, StreamId};
 use warlog_league::players::Handle;
 use warlog_league::seating::ShortTablePolicy;
-use warlog_league::standings::{standings, GameResult, ResultRow, StandingRow};
+use warlog_league::standings::{result_of, standings, GameResult, StandingRow};
 use warlog_league::tournament::{
     Context, RoundSeated, Tiebreaker, Tournament, TournamentCommand, TournamentCreated,
     TournamentEvent, TournamentViolation,
@@ -29,7 +29,6 @@ use warlog_rules::dice::GameSeed;
 use warlog_rules::game::seats::{INACTIVITY_LIMIT_SECONDS, ROUNDS_TO_PERMANENT};
 use warlog_rules::game::Moment;
 use warlog_rules::ruleset::Ruleset;
-use warlog_rules::scoring::Fraction;
 use warlog_store::games::load_seed;
 use warlog_store::{read_stream, stream_head, ExpectedVersion, GenericClient, StoreError};
 
@@ -118,37 +117,11 @@ async fn games_of(
     for game in tournament.rounds.iter().flat_map(|r| &r.games) {
         games.push(load(client, &state.games, &game_stream(&game.game_id)?).await?);
     }
-    let results = games.iter().map(result_of).collect::<Result<_, _>>()?;
+    let results = games
+        .iter()
+        .map(|g| result_of(g).map_err(corrupt))
+        .collect::<Result<_, _>>()?;
     Ok((games, results))
-}
-
-fn result_of(log: &GameLog) -> Result<GameResult, ApiError> {
-    let game_id = log.created.game_id.clone();
-    let Some(placed) = log.placements() else {
-        return Ok(GameResult {
-            game_id,
-            ended: false,
-            rows: Vec::new(),
-        });
-    };
-    let rows = placed
-        .map_err(corrupt)?
-        .into_iter()
-        .filter_map(|row| {
-            Some(ResultRow {
-                player: row.player?,
-                power: row.power,
-                place: row.place,
-                tied_with: row.tied_with,
-                percent_gain: row.percent_gain.parse::<Fraction>().ok()?,
-            })
-        })
-        .collect();
-    Ok(GameResult {
-        game_id,
-        ended: true,
-        rows,
-    })
 }
 
 /// The director of this tournament, or an admin.
