@@ -444,6 +444,25 @@ impl GameLog {
         Ok(())
     }
 
+    /// Folds the next event of a decision the engine just made on this game. Its ids come
+    /// from this ruleset, so the state is changed in place, with no copy kept against an
+    /// off-board id as [`GameLog::apply`] keeps for events read from outside.
+    pub(crate) fn apply_decided(&mut self, event: &GameStreamEvent) {
+        match event {
+            GameStreamEvent::Created(_) | GameStreamEvent::Orders(_) => {}
+            GameStreamEvent::SeedRevealed(revealed) => {
+                self.revealed_seed = Some(revealed.seed.clone());
+            }
+            GameStreamEvent::Played(played) => {
+                apply(self.ruleset.rules(), &mut self.state, played);
+                if played.is_battle() {
+                    self.battles += 1;
+                }
+            }
+        }
+        self.version += 1;
+    }
+
     /// Folds a whole stream, from its `GameCreated`.
     pub fn fold<'a>(
         events: impl IntoIterator<Item = &'a RecordedEvent>,

@@ -226,10 +226,10 @@ impl GameLog {
         }
         let mut after = self.clone();
         let record = GameStreamEvent::Orders(given.clone());
-        after.apply(after.version + 1, &record)?;
+        after.apply_decided(&record);
         let mut events = vec![record];
         let mut push = |after: &mut GameLog, event: GameStreamEvent| -> Result<(), Refusal> {
-            after.apply(after.version + 1, &event)?;
+            after.apply_decided(&event);
             events.push(event);
             Ok(())
         };

@@ -64,38 +64,44 @@ pub(super) fn check_command(
         .filter(|(_, e)| matches!(e, GameStreamEvent::Played(p) if !dice_rolled(p).is_empty()))
         .count();
     let Some(seed) = seed else {
-        let own = log.decide_command(given, own_dice);
-        if let Some(after) = same(&own, batch) {
-            return CommandOutcome {
-                after: Some(after),
-                dice_events: 0,
-            };
-        }
+        let own = match same(log.decide_command(given, own_dice), batch) {
+            Ok(after) => {
+                return CommandOutcome {
+                    after: Some(after),
+                    dice_events: 0,
+                }
+            }
+            Err(own) => own,
+        };
         describe(ledger, given, record, &own, batch);
         return CommandOutcome {
             after: None,
             dice_events: 0,
         };
     };
-    let seeded = log.decide_command(given, DiceSupply::Seed(seed));
-    if let Some(after) = same(&seeded, batch) {
-        return CommandOutcome {
-            after: Some(after),
-            dice_events,
-        };
-    }
+    let seeded = match same(log.decide_command(given, DiceSupply::Seed(seed)), batch) {
+        Ok(after) => {
+            return CommandOutcome {
+                after: Some(after),
+                dice_events,
+            }
+        }
+        Err(seeded) => seeded,
+    };
     // Not the seed's outcome. Dice that are not the seed's are named; and unless the events
     // are what their own dice give, so are the events.
     if let Some((version, message)) = dice_difference(&seeded, batch) {
         ledger.fail("dice", version, message);
     }
-    let own = log.decide_command(given, own_dice);
-    if let Some(after) = same(&own, batch) {
-        return CommandOutcome {
-            after: Some(after),
-            dice_events,
-        };
-    }
+    let own = match same(log.decide_command(given, own_dice), batch) {
+        Ok(after) => {
+            return CommandOutcome {
+                after: Some(after),
+                dice_events,
+            }
+        }
+        Err(own) => own,
+    };
     describe(ledger, given, record, &own, batch);
     CommandOutcome {
         after: None,
@@ -104,11 +110,19 @@ pub(super) fn check_command(
 }
 
 /// The game after the decision, if its events are exactly the batch's.
-fn same(decided: &Result<Decided, Refusal>, batch: &[(u64, GameStreamEvent)]) -> Option<GameLog> {
-    let decided = decided.as_ref().ok()?;
-    let equal = decided.events.len() == batch.len()
-        && decided.events.iter().zip(batch).all(|(a, (_, b))| a == b);
-    equal.then(|| decided.after.clone())
+fn same(
+    decided: Result<Decided, Refusal>,
+    batch: &[(u64, GameStreamEvent)],
+) -> Result<GameLog, Result<Decided, Refusal>> {
+    match decided {
+        Ok(d)
+            if d.events.len() == batch.len()
+                && d.events.iter().zip(batch).all(|(a, (_, b))| a == b) =>
+        {
+            Ok(d.after)
+        }
+        other => Err(other),
+    }
 }
 
 fn actor(event: &RecordedEvent) -> Option<&str> {
