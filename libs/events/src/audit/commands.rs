@@ -64,44 +64,38 @@ pub(super) fn check_command(
         .filter(|(_, e)| matches!(e, GameStreamEvent::Played(p) if !dice_rolled(p).is_empty()))
         .count();
     let Some(seed) = seed else {
-        let own = match same(log.decide_command(given, own_dice), batch) {
-            Ok(after) => {
-                return CommandOutcome {
-                    after: Some(after),
-                    dice_events: 0,
-                }
-            }
-            Err(own) => own,
-        };
+        let own = log.decide_command(given, own_dice);
+        if matches(&own, batch) {
+            return CommandOutcome {
+                after: own.ok().map(|d| d.after),
+                dice_events: 0,
+            };
+        }
         describe(ledger, given, record, &own, batch);
         return CommandOutcome {
             after: None,
             dice_events: 0,
         };
     };
-    let seeded = match same(log.decide_command(given, DiceSupply::Seed(seed)), batch) {
-        Ok(after) => {
-            return CommandOutcome {
-                after: Some(after),
-                dice_events,
-            }
-        }
-        Err(seeded) => seeded,
-    };
+    let seeded = log.decide_command(given, DiceSupply::Seed(seed));
+    if matches(&seeded, batch) {
+        return CommandOutcome {
+            after: seeded.ok().map(|d| d.after),
+            dice_events,
+        };
+    }
     // Not the seed's outcome. Dice that are not the seed's are named; and unless the events
     // are what their own dice give, so are the events.
     if let Some((version, message)) = dice_difference(&seeded, batch) {
         ledger.fail("dice", version, message);
     }
-    let own = match same(log.decide_command(given, own_dice), batch) {
-        Ok(after) => {
-            return CommandOutcome {
-                after: Some(after),
-                dice_events,
-            }
-        }
-        Err(own) => own,
-    };
+    let own = log.decide_command(given, own_dice);
+    if matches(&own, batch) {
+        return CommandOutcome {
+            after: own.ok().map(|d| d.after),
+            dice_events,
+        };
+    }
     describe(ledger, given, record, &own, batch);
     CommandOutcome {
         after: None,
@@ -109,20 +103,11 @@ pub(super) fn check_command(
     }
 }
 
-/// The game after the decision, if its events are exactly the batch's.
-fn same(
-    decided: Result<Decided, Refusal>,
-    batch: &[(u64, GameStreamEvent)],
-) -> Result<GameLog, Result<Decided, Refusal>> {
-    match decided {
-        Ok(d)
-            if d.events.len() == batch.len()
-                && d.events.iter().zip(batch).all(|(a, (_, b))| a == b) =>
-        {
-            Ok(d.after)
-        }
-        other => Err(other),
-    }
+/// Whether the decision gives exactly the batch's events.
+fn matches(decided: &Result<Decided, Refusal>, batch: &[(u64, GameStreamEvent)]) -> bool {
+    decided.as_ref().is_ok_and(|d| {
+        d.events.len() == batch.len() && d.events.iter().zip(batch).all(|(a, (_, b))| a == b)
+    })
 }
 
 fn actor(event: &RecordedEvent) -> Option<&str> {
