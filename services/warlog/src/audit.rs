@@ -154,3 +154,29 @@ fn paint(text: &str, colour: bool) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_published_head_reads_as_version_and_hash_and_anything_else_is_refused() {
+        let hash = "ab".repeat(32);
+        let head = parse_head(&format!("212:{hash}")).expect("a head");
+        assert_eq!(head.version, 212);
+        assert_eq!(head.hash.to_hex(), hash);
+        for bad in ["212", "x:ab", &format!("-1:{hash}"), "212:abc"] {
+            let error = parse_head(bad).expect_err("refused");
+            assert!(error.to_string().contains("VERSION:HASH"), "{error}");
+        }
+    }
+
+    #[test]
+    fn verdicts_are_coloured_only_for_a_terminal() {
+        let text = "FAIL orders: 1 finding\n  event 7: ...\nverdict: failed (1 finding)\n";
+        assert_eq!(paint(text, false), text);
+        let coloured = paint(text, true);
+        assert!(coloured.starts_with("\u{1b}[31mFAIL"), "{coloured:?}");
+        assert!(coloured.contains("  event 7: ...\n"), "{coloured:?}");
+    }
+}

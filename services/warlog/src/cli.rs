@@ -123,8 +123,9 @@ reaches the --head given; the seed matches the commitment in GameCreated; the se
 the seed's draw; every recorded order (OrdersGiven) is decided again on the board before
 it, by its sender's right, and gives exactly the events that follow it; every die is the
 seed's; the final IPC counts and the placements are the board's.
-A tournament's audit seats every round again from its revealed seed and checks the
-standings against its games' results; the league's recomputes the ladders.
+A tournament's audit (its export, then its games') seats every round again from its
+revealed seed, checks each game against its table and its own audit, and prints the
+standings computed from the games' results.
 
 One line per check, one line per finding (with the event's version), then the verdict.
 
@@ -158,12 +159,11 @@ pub enum Command {
         token: TokenCommand,
     },
     /// Audit exported logs offline, with no database: a game's, or a tournament's with its
-    /// games', or the league's with a season's games'.
+    /// games'.
     #[command(after_help = AUDIT_HELP)]
     Audit {
         /// NDJSON exports (`GET /v1/streams/{stream}/events` with
-        /// `Accept: application/x-ndjson`): one game's; or a tournament's and its games';
-        /// or the league's and the games it ranks.
+        /// `Accept: application/x-ndjson`): one game's, or a tournament's and its games'.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The game's seed (64 hex digits), if not revealed in the log.
