@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use warlog_events::audit::{audit_game, AuditReport, Outcome};
 use warlog_events::{ChainHead, Hash, RecordedEvent, StreamCategory};
 use warlog_league::audit::audit_tournament;
+use warlog_league::ladder_audit::{audit_ladder, PublishedLadder};
 use warlog_rules::dice::GameSeed;
 
 use crate::CliError;
@@ -63,14 +64,31 @@ fn read_file(file: &Path) -> Result<Vec<RecordedEvent>, CliError> {
     read_export(reader).map_err(|e| CliError::Other(format!("{}: {e}", file.display())))
 }
 
+/// What `warlog audit` was given.
+#[derive(Debug, Clone, Default)]
+pub struct AuditInput {
+    pub files: Vec<PathBuf>,
+    /// The game's seed, 64 hex digits.
+    pub seed: Option<String>,
+    /// A published head, VERSION:HASH.
+    pub head: Option<String>,
+    /// The pages of a published points ladder.
+    pub ladder: Vec<PathBuf>,
+}
+
+impl AuditInput {
+    /// Files to audit, and nothing else.
+    pub fn files(files: &[PathBuf]) -> Self {
+        AuditInput {
+            files: files.to_vec(),
+            ..AuditInput::default()
+        }
+    }
+}
+
 /// Runs the audit and prints its report; the error carries the exit code.
-pub fn run(
-    files: &[PathBuf],
-    seed: Option<&str>,
-    head: Option<&str>,
-    json: bool,
-) -> Result<(), CliError> {
-    match audit_files(files, seed, head) {
+pub fn run(input: &AuditInput, json: bool) -> Result<(), CliError> {
+    match audit_files(input) {
         Ok(report) => {
             print(&report, json)?;
             match report.outcome {
@@ -86,14 +104,23 @@ pub fn run(
     }
 }
 
-pub fn audit_files(
-    files: &[PathBuf],
-    seed: Option<&str>,
-    head: Option<&str>,
-) -> Result<AuditReport, CliError> {
-    let seed = seed.map(parse_seed).transpose()?;
-    let head = head.map(parse_head).transpose()?;
-    let Some((first, rest)) = files.split_first() else {
+pub fn audit_files(input: &AuditInput) -> Result<AuditReport, CliError> {
+    let seed = input.seed.as_deref().map(parse_seed).transpose()?;
+    let head = input.head.as_deref().map(parse_head).transpose()?;
+    if !input.ladder.is_empty() {
+        let pages = input
+            .ladder
+            .iter()
+            .map(|f| read_ladder(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let games = input
+            .files
+            .iter()
+            .map(|f| read_file(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(audit_ladder(&pages, &games));
+    }
+    let Some((first, rest)) = input.files.split_first() else {
         return Err(CliError::Other("give the export to audit".to_owned()));
     };
     let events = read_file(first)?;
@@ -119,6 +146,17 @@ pub fn audit_files(
             other.as_str()
         ))),
     }
+}
+
+fn read_ladder(file: &Path) -> Result<PublishedLadder, CliError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Other(format!("{}: {e}", file.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        CliError::Other(format!(
+            "{}: not a ladder page as GET /v1/leaderboards/points gives it: {e}",
+            file.display()
+        ))
+    })
 }
 
 fn print(report: &AuditReport, json: bool) -> Result<(), CliError> {

@@ -126,6 +126,9 @@ seed's; the final IPC counts and the placements are the board's.
 A tournament's audit (its export, then its games') seats every round again from its
 revealed seed, checks each game against its table and its own audit, and prints the
 standings computed from the games' results.
+The league's audit (--ladder, with the exports of the games it ranks) audits each game,
+recomputes every player's points, games, wins and title, and names the first row of the
+published ladder that differs.
 
 One line per check, one line per finding (with the event's version), then the verdict.
 
@@ -158,12 +161,13 @@ pub enum Command {
         #[command(subcommand)]
         token: TokenCommand,
     },
-    /// Audit exported logs offline, with no database: a game's, or a tournament's with its
-    /// games'.
+    /// Audit exported logs offline, with no database: a game's, a tournament's with its
+    /// games', or a published points ladder with the games it ranks.
     #[command(after_help = AUDIT_HELP)]
     Audit {
         /// NDJSON exports (`GET /v1/streams/{stream}/events` with
-        /// `Accept: application/x-ndjson`): one game's, or a tournament's and its games'.
+        /// `Accept: application/x-ndjson`): one game's, a tournament's and its games', or
+        /// (with --ladder) the games a ladder ranks.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The game's seed (64 hex digits), if not revealed in the log.
@@ -173,6 +177,10 @@ pub enum Command {
         /// file must reach that version with that hash, so a file cut short is caught.
         #[arg(long)]
         head: Option<String>,
+        /// A published points ladder (`GET /v1/leaderboards/points?ruleset=R&season=S` as
+        /// JSON, every page in order: repeat the flag) to recompute from the game files.
+        #[arg(long)]
+        ladder: Vec<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,

@@ -103,8 +103,17 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             files,
             seed,
             head,
+            ladder,
             json,
-        } => audit::run(&files, seed.as_deref(), head.as_deref(), json),
+        } => audit::run(
+            &audit::AuditInput {
+                files,
+                seed,
+                head,
+                ladder,
+            },
+            json,
+        ),
         Command::Openapi => {
             use std::io::Write;
             std::io::stdout().write_all(warlog_api::openapi_pretty_json().as_bytes())?;

@@ -4,6 +4,7 @@
 
 use std::io::Write as _;
 use std::sync::{Arc, Mutex};
+use warlog::audit::AuditInput;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
@@ -278,7 +279,11 @@ pub(crate) fn offline_audit(
     path: &std::path::Path,
     seed: Option<&str>,
 ) -> warlog_events::audit::AuditReport {
-    warlog::audit::audit_files(&[path.to_path_buf()], seed, None).expect("the file reads")
+    warlog::audit::audit_files(&AuditInput {
+        seed: seed.map(str::to_owned),
+        ..AuditInput::files(&[path.to_path_buf()])
+    })
+    .expect("the file reads")
 }
 
 /// The Cut-Throat game of the rules engine's scripted test, over HTTP with the server's
@@ -433,7 +438,7 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
     assert!(events.len() > 200, "{} events", events.len());
     assert_eq!(stream_export(&app, &format!("game-{game}")).await, events);
     let path = write_export(&events);
-    warlog::audit::run(std::slice::from_ref(&path), None, None, false)
+    warlog::audit::run(&AuditInput::files(std::slice::from_ref(&path)), false)
         .expect("the export passes the offline audit");
 
     // (a) One die in a battle changed: the chain names the event; with the chain
@@ -499,8 +504,14 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
         .as_str()
         .expect("revealed")
         .to_owned();
-    warlog::audit::run(std::slice::from_ref(&path), Some(&revealed), None, false)
-        .expect("passes with the seed given");
+    warlog::audit::run(
+        &AuditInput {
+            seed: Some(revealed.clone()),
+            ..AuditInput::files(std::slice::from_ref(&path))
+        },
+        false,
+    )
+    .expect("passes with the seed given");
     let _ = std::fs::remove_file(path);
 
     // The game is listed by the projector, and filters find it.

@@ -10,15 +10,17 @@ use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use warlog_api::auth::Role;
 use warlog_api::{AppState, Telemetry};
-use warlog_events::{StreamCategory, StreamId};
+use warlog_events::audit::Outcome;
+use warlog_events::{relink, StreamCategory, StreamId};
+use warlog_league::ladder_audit::{audit_ladder, PublishedLadder};
 use warlog_store::league::League;
 use warlog_store::projector::Projector;
 use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
 use crate::games::{
-    act, app, assert_problem, call, create_game_for, german_armour_takes, get, order, pass_until,
-    post, token, TestApp,
+    act, app, assert_problem, call, create_game_for, export, german_armour_takes, get, order,
+    pass_until, post, token, TestApp,
 };
 
 /// Runs the league projector until it has applied every event (the feed holds back events
@@ -196,7 +198,7 @@ async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
     let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
         .await
         .json();
-    finished_game(&app, &gm, &["ann", "fay", "gil", "hal", "ida"]).await;
+    let tied = finished_game(&app, &gm, &["ann", "fay", "gil", "hal", "ida"]).await;
     project_league(&db).await;
 
     let ladder = call(&app, get("/v1/leaderboards/points")).await;
@@ -248,6 +250,54 @@ async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
         };
         assert_eq!(row["title"], band, "{row}");
     }
+
+    // The league's auditor: the published ladder, recomputed from the games' exports.
+    let exports = vec![export(&app, &game).await, export(&app, &tied).await];
+    let published: PublishedLadder = serde_json::from_value(page.clone()).expect("a ladder page");
+    let report = audit_ladder(std::slice::from_ref(&published), &exports);
+    assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
+    // A ladder that credits fay with 12/5 instead of 7/5 is named at her row.
+    let mut forged = published.clone();
+    let fay = forged
+        .rows
+        .iter()
+        .position(|r| r.player == "fay")
+        .expect("fay");
+    forged.rows[fay].points = "12/5".to_owned();
+    let report = audit_ladder(&[forged], &exports);
+    assert_eq!(
+        report
+            .findings
+            .first()
+            .map(|f| (f.check, f.location, f.event)),
+        Some(("ladder", "ladder row", fay as u64 + 1)),
+        "{}",
+        report.render()
+    );
+    assert!(
+        report.findings[0]
+            .message
+            .contains("fay has 2.40 points in the ladder, 1.40 (7/5)"),
+        "{}",
+        report.render()
+    );
+
+    // A game whose final counts were changed (the chain recomputed) is named, not counted.
+    let mut forged_games = exports.clone();
+    let ended = forged_games[0]
+        .iter()
+        .position(|e| e.event_type.as_str() == "GameEnded")
+        .expect("GameEnded");
+    forged_games[0][ended].payload["final_ipc"][0][1] = json!(99);
+    relink(&mut forged_games[0]);
+    let report = audit_ladder(std::slice::from_ref(&published), &forged_games);
+    assert!(
+        report.findings.iter().any(|f| f.check == "games"
+            && f.event == ended as u64 + 1
+            && f.message.contains("fails its own audit")),
+        "{}",
+        report.render()
+    );
 
     let skill = call(&app, get("/v1/leaderboards/skill")).await.json();
     let skill_rows = skill["rows"].as_array().expect("rows");

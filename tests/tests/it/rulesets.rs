@@ -6,6 +6,7 @@
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{json, Value};
+use warlog::audit::AuditInput;
 use warlog_api::auth::Role;
 use warlog_api::{AppState, Telemetry};
 use warlog_tests::TestDb;
@@ -217,7 +218,7 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
     );
     act(&app, &gm, &old, "end").await;
     let events = export(&app, &old).await;
-    warlog::audit::run(&[write_export(&events)], None, None, false)
+    warlog::audit::run(&AuditInput::files(&[write_export(&events)]), false)
         .expect("the old revision replays");
 
     // Its points go to the uploaded ruleset's own ladder, not Cut-Throat's.
@@ -460,7 +461,7 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         events[0].payload.get("ruleset_document").is_none(),
         "a built-in is not copied"
     );
-    warlog::audit::run(&[write_export(&events)], None, None, false)
+    warlog::audit::run(&AuditInput::files(&[write_export(&events)]), false)
         .expect("the export passes the audit");
 }
 
@@ -714,7 +715,7 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
         events[0].payload["ruleset_document"]["victory"]["round"],
         10
     );
-    warlog::audit::run(&[write_export(&events)], None, None, false)
+    warlog::audit::run(&AuditInput::files(&[write_export(&events)]), false)
         .expect("the export passes the audit");
 
     crate::league::project_league(&db).await;

@@ -5,6 +5,7 @@
 //! uploaded as data, that the bases are rolled on.
 
 use std::collections::BTreeSet;
+use warlog::audit::AuditInput;
 
 use actix_web::http::StatusCode;
 use serde_json::{json, Value};
@@ -513,7 +514,7 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
         html.contains("war-battle") || html.contains("militia"),
         "{html}"
     );
-    warlog::audit::run(&[write_export(&events)], None, None, false)
+    warlog::audit::run(&AuditInput::files(&[write_export(&events)]), false)
         .expect("the export passes the audit");
     let report = audit_game(&events, None, None);
     let dice = report

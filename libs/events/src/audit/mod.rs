@@ -68,6 +68,9 @@ pub struct Check {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub check: &'static str,
+    /// What `event` counts: a stream version (`event`), or a row of a published ladder
+    /// (`ladder row`).
+    pub location: &'static str,
     pub event: u64,
     pub message: String,
 }
@@ -173,7 +176,10 @@ impl AuditReport {
                 check.detail
             ));
             for finding in self.findings.iter().filter(|f| f.check == check.name) {
-                out.push_str(&format!("  event {}: {}\n", finding.event, finding.message));
+                out.push_str(&format!(
+                    "  {} {}: {}\n",
+                    finding.location, finding.event, finding.message
+                ));
             }
         }
         if self.findings_total > self.findings.len() {
@@ -263,6 +269,21 @@ pub struct Ledger {
 
 impl Ledger {
     pub fn fail(&mut self, check: &'static str, event: u64, message: impl Into<String>) {
+        self.fail_at(check, "event", event, message);
+    }
+
+    /// A finding at a row of a published ladder (1 for the first).
+    pub fn fail_row(&mut self, check: &'static str, row: u64, message: impl Into<String>) {
+        self.fail_at(check, "ladder row", row, message);
+    }
+
+    fn fail_at(
+        &mut self,
+        check: &'static str,
+        location: &'static str,
+        event: u64,
+        message: impl Into<String>,
+    ) {
         self.total += 1;
         if !self.first.iter().any(|(c, _)| *c == check) {
             self.first.push((check, event));
@@ -270,6 +291,7 @@ impl Ledger {
         if self.findings.len() < MAX_FINDINGS {
             self.findings.push(Finding {
                 check,
+                location,
                 event,
                 message: message.into(),
             });

@@ -1,0 +1,303 @@
+//! The league auditor: with a published points ladder (`GET /v1/leaderboards/points` as
+//! JSON, with its ruleset and season) and the exports of the games it ranks, and nothing
+//! else, it audits each game, recomputes every player's points, games, wins and title from
+//! the games' placements, and names the first row of the ladder that differs.
+//!
+//! There is no league stream to replay: the ladder is a read model of the games'
+//! placements, so the games' exports are its record and the published ladder is the claim
+//! checked against them.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use warlog_events::audit::{audit_game, AuditReport, Check, Ledger, Outcome, Verdict};
+use warlog_events::game::{GameLog, GameStreamEvent};
+use warlog_events::RecordedEvent;
+use warlog_rules::game::GameEvent;
+use warlog_rules::scoring::{Fraction, Title};
+
+/// A page of a published ladder, as `GET /v1/leaderboards/points` serves it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PublishedLadder {
+    pub ladder: String,
+    pub ruleset: String,
+    /// The calendar year of the games' ends; none for all of them.
+    pub season: Option<i32>,
+    pub rows: Vec<PublishedRow>,
+}
+
+/// One row of a published ladder.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PublishedRow {
+    pub position: u64,
+    pub player: String,
+    /// Exact (`116/15`).
+    pub points: String,
+    pub title: String,
+    pub games: i32,
+    pub wins: i32,
+}
+
+/// A player's line, recomputed.
+#[derive(Debug, Clone, PartialEq)]
+struct Line {
+    player: String,
+    points: Fraction,
+    games: i32,
+    wins: i32,
+    /// When the total was last changed: (GameEnded time, game id).
+    reached: (u64, String),
+}
+
+/// Audits a published points ladder (its pages, in order) against the games' exports.
+pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> AuditReport {
+    let mut report = AuditReport::of(&[]);
+    let mut ledger = Ledger::default();
+    let mut checks: Vec<Check> = Vec::new();
+    let mut not_checked = Vec::new();
+    let Some(first) = pages.first() else {
+        ledger.fail_row("ladder", 1, "no ladder was given");
+        report.finish(ledger, vec![], not_checked);
+        return report;
+    };
+    report.stream_id = Some(format!(
+        "the {} ladder of {}, {}",
+        first.ladder,
+        first.ruleset,
+        first
+            .season
+            .map_or_else(|| "all seasons".to_owned(), |s| format!("season {s}"))
+    ));
+    report.events = games.iter().map(Vec::len).sum();
+    if first.ladder != "points" {
+        ledger.fail_row(
+            "ladder",
+            1,
+            format!(
+                "the {} ladder is not one this auditor recomputes (points is)",
+                first.ladder
+            ),
+        );
+    }
+
+    // Each game: its own audit, then its placements if it ended in this ruleset and season.
+    let mut finished: Vec<(u64, String, GameLog)> = Vec::new();
+    let mut failed = 0;
+    for game in games {
+        let audit = audit_game(game, None, None);
+        let id = audit.stream_id.clone().unwrap_or_default();
+        if audit.outcome == Outcome::Failed {
+            failed += 1;
+            let first = audit.findings.first();
+            ledger.fail(
+                "games",
+                first.map_or(1, |f| f.event),
+                format!(
+                    "{id} fails its own audit: {}",
+                    first.map_or_else(String::new, |f| f.message.clone())
+                ),
+            );
+            continue;
+        }
+        let Ok(log) = GameLog::fold(game) else {
+            continue;
+        };
+        let Some(ended) = ended_at(game) else {
+            continue;
+        };
+        let year = time_year(ended);
+        if log.created.ruleset == first.ruleset && first.season.is_none_or(|s| s == year) {
+            finished.push((ended, log.created.game_id.clone(), log));
+        }
+    }
+    checks.push(ledger.verdict(
+        "games",
+        Verdict::Pass,
+        format!(
+            "{} games given pass their own audits; {} ended in this ladder's ruleset and season",
+            games.len() - failed,
+            finished.len()
+        ),
+    ));
+
+    // The ladder, recomputed in the order the games ended.
+    finished.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let mut lines: BTreeMap<String, Line> = BTreeMap::new();
+    for (ended, game_id, log) in &finished {
+        let Some(Ok(rows)) = log.placements() else {
+            continue;
+        };
+        for row in rows {
+            let (Some(player), Ok(points)) = (row.player.clone(), row.points.parse::<Fraction>())
+            else {
+                continue;
+            };
+            let line = lines.entry(player.clone()).or_insert_with(|| Line {
+                player,
+                points: Fraction::whole(0),
+                games: 0,
+                wins: 0,
+                reached: (*ended, game_id.clone()),
+            });
+            if points != Fraction::whole(0) {
+                line.points = line.points + points;
+                line.reached = (*ended, game_id.clone());
+            }
+            line.games += 1;
+            line.wins += i32::from(row.place == 1);
+        }
+    }
+    let mut ladder: Vec<Line> = lines.into_values().collect();
+    ladder.sort_by(|a, b| {
+        b.points
+            .cmp(&a.points)
+            .then_with(|| a.reached.cmp(&b.reached))
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    let leader = ladder
+        .first()
+        .filter(|l| l.points >= Fraction::whole(23))
+        .map(|l| l.player.clone());
+
+    let published: Vec<&PublishedRow> = pages.iter().flat_map(|p| &p.rows).collect();
+    compare(&mut ledger, &ladder, &published, leader.as_deref());
+    checks.push(ledger.verdict(
+        "ladder",
+        Verdict::Pass,
+        format!(
+            "{} rows: points, games, wins and titles are the games' placements'",
+            published.len()
+        ),
+    ));
+    if published.len() < ladder.len() && pages.len() == 1 && published.len() >= 200 {
+        not_checked.push("the ladder's later pages: give every page with --ladder".to_owned());
+    }
+    for line in &ladder {
+        report.notes.push(format!(
+            "{}: {:.2} points ({}), {} games, {} wins, {}",
+            line.player,
+            line.points.to_f64(),
+            line.points,
+            line.games,
+            line.wins,
+            title(line, leader.as_deref()).name()
+        ));
+    }
+    report.finish(ledger, checks, not_checked);
+    report
+}
+
+fn title(line: &Line, leader: Option<&str>) -> Title {
+    if leader == Some(line.player.as_str()) {
+        Title::CommanderOfCutThroat
+    } else {
+        Title::for_total(line.points)
+    }
+}
+
+/// Names the first published row that is not the recomputed one. Players level on points
+/// whose totals were reached in the same second may stand in either order.
+fn compare(
+    ledger: &mut Ledger,
+    ladder: &[Line],
+    published: &[&PublishedRow],
+    leader: Option<&str>,
+) {
+    for (i, row) in published.iter().enumerate() {
+        let position = i as u64 + 1;
+        let Some(line) = ladder.iter().find(|l| l.player == row.player) else {
+            ledger.fail_row(
+                "ladder",
+                position,
+                format!(
+                    "{} has no finished game in this ruleset and season",
+                    row.player
+                ),
+            );
+            return;
+        };
+        let expected = &ladder[i.min(ladder.len() - 1)];
+        let same_place = expected.player == row.player
+            || (expected.points == line.points && expected.reached.0 == line.reached.0);
+        let points = row.points.parse::<Fraction>().ok();
+        let problem = if row.position != position {
+            Some(format!(
+                "it says position {}, but it is row {position}",
+                row.position
+            ))
+        } else if points != Some(line.points) {
+            Some(format!(
+                "{} has {} points in the ladder, {:.2} ({}) from the games",
+                row.player,
+                points.map_or_else(|| row.points.clone(), |p| format!("{:.2}", p.to_f64())),
+                line.points.to_f64(),
+                line.points
+            ))
+        } else if !same_place {
+            Some(format!(
+                "{} stands here in the ladder; the games put {} here",
+                row.player, expected.player
+            ))
+        } else if (row.games, row.wins) != (line.games, line.wins) {
+            Some(format!(
+                "{} has {} games and {} wins in the ladder, {} and {} from the games",
+                row.player, row.games, row.wins, line.games, line.wins
+            ))
+        } else if row.title != title(line, leader).name() {
+            Some(format!(
+                "{} is titled {} in the ladder, {} by the points",
+                row.player,
+                row.title,
+                title(line, leader).name()
+            ))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            ledger.fail_row("ladder", position, problem);
+            return;
+        }
+    }
+    if published.len() < ladder.len() && published.len() < 200 {
+        let missing = &ladder[published.len()];
+        ledger.fail_row(
+            "ladder",
+            published.len() as u64 + 1,
+            format!(
+                "the ladder ends here, but {} has finished games in it",
+                missing.player
+            ),
+        );
+    }
+}
+
+/// When the game ended (its `GameEnded`), in Unix seconds.
+fn ended_at(events: &[RecordedEvent]) -> Option<u64> {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match warlog_events::game::decode_recorded(e) {
+            Ok(GameStreamEvent::Played(GameEvent::GameEnded { at, .. })) => Some(at.unix_seconds()),
+            _ => None,
+        })
+}
+
+/// The calendar year of a Unix time (UTC), as the ladders' seasons count it.
+fn time_year(seconds: u64) -> i32 {
+    i64::try_from(seconds)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .map_or(1970, |t| t.year())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_season_is_the_calendar_year_of_the_end_in_utc() {
+        assert_eq!(time_year(0), 1970);
+        assert_eq!(time_year(1_798_761_599), 2026); // 2026-12-31T23:59:59Z
+        assert_eq!(time_year(1_798_761_600), 2027);
+    }
+}
