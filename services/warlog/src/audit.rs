@@ -1,7 +1,8 @@
 //! `warlog audit FILE... [--seed HEX] [--head VERSION:HASH] [--json]`: the offline auditor.
 //! It reads exports, runs the same checks as the server's `/audit`
 //! ([`warlog_events::audit`]), prints one line per check and per finding, and exits with
-//! 0 (passed), 1 (failed), 2 (partial) or 3 (the files could not be read). No database,
+//! 0 (passed), 1 (failed), 2 (the files or arguments could not be read, as for any usage
+//! error) or 3 (partial). No database,
 //! no network.
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -15,8 +16,11 @@ use warlog_rules::dice::GameSeed;
 
 use crate::CliError;
 
-/// Exit code: the files could not be read, or the arguments are wrong.
-pub const UNREADABLE: u8 = 3;
+/// Exit code: the files could not be read, or the arguments are wrong (clap's code for a
+/// usage error too).
+pub const UNREADABLE: u8 = 2;
+/// Exit code: nothing failed, but some checks could not be made.
+pub const PARTIAL: u8 = 3;
 
 /// Reads an NDJSON export: one event a line, as `GET /v1/streams/{stream}/events` writes it.
 pub fn read_export(reader: impl BufRead) -> Result<Vec<RecordedEvent>, CliError> {
@@ -94,7 +98,7 @@ pub fn run(input: &AuditInput, json: bool) -> Result<(), CliError> {
             match report.outcome {
                 Outcome::Passed => Ok(()),
                 Outcome::Failed => Err(CliError::Exit(1)),
-                Outcome::Partial => Err(CliError::Exit(2)),
+                Outcome::Partial => Err(CliError::Exit(PARTIAL)),
             }
         }
         Err(error) => {

@@ -135,8 +135,8 @@ One line per check, one line per finding (with the event's version), then the ve
 Exit codes:
   0  passed: every check was made and held
   1  failed: at least one finding
-  2  partial: nothing failed, but some checks could not be made (listed)
-  3  the files could not be read";
+  2  the files or the arguments could not be read
+  3  partial: nothing failed, but some checks could not be made (listed)";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {

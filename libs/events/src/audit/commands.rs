@@ -9,6 +9,7 @@ use super::Ledger;
 use crate::game::{GameLog, GameStreamEvent};
 use crate::orders::{Decided, DiceSupply, OrdersGiven, Refusal};
 use crate::RecordedEvent;
+use warlog_rules::ruleset::Ruleset;
 
 /// What deciding one command again found.
 pub(super) struct CommandOutcome {
@@ -71,7 +72,7 @@ pub(super) fn check_command(
                 dice_events: 0,
             };
         }
-        describe(ledger, given, record, &own, batch);
+        describe(ledger, log.ruleset, given, record, &own, batch);
         return CommandOutcome {
             after: None,
             dice_events: 0,
@@ -96,17 +97,19 @@ pub(super) fn check_command(
             dice_events,
         };
     }
-    describe(ledger, given, record, &own, batch);
+    describe(ledger, log.ruleset, given, record, &own, batch);
     CommandOutcome {
         after: None,
         dice_events,
     }
 }
 
-/// Whether the decision gives exactly the batch's events.
+/// Whether the decision gives exactly the batch's events after its record (the record
+/// itself is the batch's own, its version checked by the caller).
 fn matches(decided: &Result<Decided, Refusal>, batch: &[(u64, GameStreamEvent)]) -> bool {
     decided.as_ref().is_ok_and(|d| {
-        d.events.len() == batch.len() && d.events.iter().zip(batch).all(|(a, (_, b))| a == b)
+        d.events.len() == batch.len()
+            && d.events.iter().zip(batch).skip(1).all(|(a, (_, b))| a == b)
     })
 }
 
@@ -129,6 +132,7 @@ fn event_name_raw(event: &RecordedEvent) -> String {
 /// Names, in a plain sentence, the first place where the decision and the log part.
 fn describe(
     ledger: &mut Ledger,
+    ruleset: &Ruleset,
     given: &OrdersGiven,
     record: u64,
     decided: &Result<Decided, Refusal>,
@@ -145,17 +149,6 @@ fn describe(
             );
             return;
         }
-        Err(Refusal::Version { expected, actual }) => {
-            ledger.fail(
-                "orders",
-                record,
-                format!(
-                    "the orders recorded here say they were decided on version {expected}, but \
-                     they follow version {actual}"
-                ),
-            );
-            return;
-        }
         Err(refusal) => {
             ledger.fail(
                 "orders",
@@ -166,7 +159,8 @@ fn describe(
         }
     };
     let last = batch.last().map_or(record, |(v, _)| *v);
-    for k in 0..decided.events.len().max(batch.len()) {
+    // The record itself is the log's; its version is checked by the caller.
+    for k in 1..decided.events.len().max(batch.len()) {
         match (decided.events.get(k), batch.get(k)) {
             (Some(a), Some((version, b))) if a != b => {
                 ledger.fail(
@@ -175,7 +169,7 @@ fn describe(
                     format!(
                         "{} is not what the orders recorded at event {record} ({what}) give: {}",
                         event_name(b),
-                        difference(a, b)
+                        difference(ruleset, a, b)
                     ),
                 );
                 return;
@@ -215,14 +209,14 @@ fn describe(
 }
 
 /// How a decided event and a recorded one differ: the type, or the first field.
-fn difference(decided: &GameStreamEvent, recorded: &GameStreamEvent) -> String {
+fn difference(ruleset: &Ruleset, decided: &GameStreamEvent, recorded: &GameStreamEvent) -> String {
     let (Ok((dt, _, dp)), Ok((rt, _, rp))) = (decided.encode(), recorded.encode()) else {
         return "they differ".to_owned();
     };
     if dt != rt {
         return format!("the orders give {dt} here");
     }
-    super::field_difference(&dp, &rp)
+    super::field_difference_named(&dp, &rp, &|key, value| in_words(ruleset, key, value))
 }
 
 /// The first event whose dice are not the seed's, if any.
@@ -253,6 +247,72 @@ fn dice_difference(
                 )
             })
         })
+}
+
+/// A stored field in words: territory ids as board names, unit ids as codes with their
+/// counts, IPC counts by power. `None` for anything else, which is shown as stored.
+fn in_words(ruleset: &Ruleset, key: &str, value: &serde_json::Value) -> Option<String> {
+    let place = |v: &serde_json::Value| -> Option<String> {
+        let id = usize::try_from(v.as_u64()?).ok()?;
+        ruleset
+            .board
+            .territories()
+            .nth(id)
+            .map(|(_, t)| t.name.clone())
+    };
+    let unit = |v: &serde_json::Value| -> Option<String> {
+        let id = usize::try_from(v.as_u64()?).ok()?;
+        ruleset
+            .catalogue
+            .units()
+            .nth(id)
+            .map(|(_, u)| u.code.clone())
+    };
+    let list = |items: Vec<Option<String>>| -> Option<String> {
+        let items: Option<Vec<String>> = items.into_iter().collect();
+        items.map(|i| {
+            if i.is_empty() {
+                "none".to_owned()
+            } else {
+                i.join(", ")
+            }
+        })
+    };
+    match key {
+        "territory" | "from" | "to" | "target" | "sea_zone" | "retreat_to" | "contested" => {
+            if value.is_null() {
+                Some("none".to_owned())
+            } else {
+                place(value)
+            }
+        }
+        "path" | "captured" | "bombard_from" => list(value.as_array()?.iter().map(place).collect()),
+        "units" | "troops" => list(
+            value
+                .as_array()?
+                .iter()
+                .map(|pair| {
+                    Some(format!(
+                        "{} {}",
+                        unit(pair.get(0)?)?,
+                        pair.get(1)?.as_u64()?
+                    ))
+                })
+                .collect(),
+        ),
+        "final_ipc" => list(
+            value
+                .as_array()?
+                .iter()
+                .map(|pair| {
+                    let power: warlog_rules::board::Power =
+                        serde_json::from_value(pair.get(0)?.clone()).ok()?;
+                    Some(format!("{} {}", power.name(), pair.get(1)?.as_u64()?))
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
 }
 
 pub(super) fn dice_text(dice: &[Die]) -> String {

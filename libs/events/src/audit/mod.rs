@@ -586,6 +586,7 @@ impl Audit<'_> {
         });
         let mut undecided: Vec<u64> = Vec::new();
         let mut dice_events = 0;
+        let mut version_offset: i128 = 0;
         let n = self.decoded.len();
         let mut i = 1;
         while i < n {
@@ -594,7 +595,31 @@ impl Audit<'_> {
                     .iter()
                     .position(|(_, e)| matches!(e, GameStreamEvent::Orders(_)))
                     .map_or(n, |k| i + 1 + k);
-                let given = given.clone();
+                let mut given = given.clone();
+                // A record that names another version than the one it follows: an event
+                // was inserted or dropped before it. Named where the offset first changes
+                // (not at every later record), and the command still decided on the
+                // version it follows.
+                let offset = i128::from(log.version) - i128::from(given.expected_version);
+                if offset != version_offset {
+                    self.ledger.fail(
+                        "orders",
+                        self.decoded[i].0,
+                        format!(
+                            "the orders recorded here say they were decided on version {}, but \
+                             they follow version {}: {}",
+                            given.expected_version,
+                            log.version,
+                            if offset > version_offset {
+                                "an event was inserted before them"
+                            } else {
+                                "an event before them was dropped"
+                            }
+                        ),
+                    );
+                    version_offset = offset;
+                }
+                given.expected_version = log.version;
                 let outcome = commands::check_command(
                     &mut self.ledger,
                     &log,
@@ -760,6 +785,16 @@ impl Audit<'_> {
 
 /// How a decided payload and a recorded one differ, in words: their first field that does.
 pub fn field_difference(decided: &serde_json::Value, recorded: &serde_json::Value) -> String {
+    field_difference_named(decided, recorded, &|_, _| None)
+}
+
+/// The same, with `name` giving a field's value in words where it can (board names for
+/// territory ids, unit codes for unit ids).
+pub fn field_difference_named(
+    decided: &serde_json::Value,
+    recorded: &serde_json::Value,
+    name: &dyn Fn(&str, &serde_json::Value) -> Option<String>,
+) -> String {
     let field = match (decided.as_object(), recorded.as_object()) {
         (Some(d), Some(r)) => d
             .keys()
@@ -768,11 +803,16 @@ pub fn field_difference(decided: &serde_json::Value, recorded: &serde_json::Valu
             .cloned(),
         _ => None,
     };
-    match field {
+    let text = |value: Option<&serde_json::Value>| match value {
+        Some(v) => name(field.as_deref().unwrap_or_default(), v).unwrap_or_else(|| short(Some(v))),
+        None => "absent".to_owned(),
+    };
+    match &field {
         Some(key) => format!(
-            "its {key} is {} in the log, {} by the rules",
-            short(recorded.get(&key)),
-            short(decided.get(&key))
+            "its {} is {} in the log, {} by the rules",
+            key.replace('_', " "),
+            text(recorded.get(key)),
+            text(decided.get(key))
         ),
         None => "they differ".to_owned(),
     }

@@ -197,6 +197,8 @@ fn a_changed_purchase_count_is_named() {
         "{finding}"
     );
     assert!(finding.contains("its units is"), "{finding}");
+    // Units by their codes, not the stored ids.
+    assert!(!finding.contains("[["), "{finding}");
 }
 
 #[test]
@@ -280,6 +282,14 @@ fn an_inserted_event_is_named() {
     events.insert(i + 1, copy);
     renumber(&mut events);
     assert_names(&events, "orders", i as u64 + 2);
+    // Every later record now names a version one short: said once, where it starts.
+    let report = audit(&events);
+    let shifted = report
+        .findings
+        .iter()
+        .filter(|f| f.message.contains("an event was inserted before them"))
+        .count();
+    assert_eq!(shifted, 1, "{}", report.render());
 }
 
 #[test]
