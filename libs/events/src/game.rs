@@ -239,6 +239,8 @@ impl GameStreamEvent {
 pub enum GameStatus {
     Running,
     Ended,
+    /// Over, not counted: no placements, no points.
+    Voided,
 }
 
 impl GameStatus {
@@ -247,6 +249,7 @@ impl GameStatus {
         match self {
             GameStatus::Running => "running",
             GameStatus::Ended => "ended",
+            GameStatus::Voided => "voided",
         }
     }
 }
@@ -482,7 +485,9 @@ impl GameLog {
     }
 
     pub fn status(&self) -> GameStatus {
-        if self.state.ended.is_some() {
+        if self.state.voided.is_some() {
+            GameStatus::Voided
+        } else if self.state.ended.is_some() {
             GameStatus::Ended
         } else {
             GameStatus::Running

@@ -44,6 +44,9 @@ pub enum Command {
     RevealSeed,
     /// A substitute for the player whose turn is due and who has been inactive.
     ReplaceInactivePlayer { substitute: String },
+    /// The game does not count (a director or an admin): over, with no placements, the
+    /// reason on the record; the seed is revealed with it.
+    VoidGame { reason: String },
 }
 
 impl Command {
@@ -61,6 +64,7 @@ impl Command {
             Command::ReplaceInactivePlayer { substitute } => {
                 format!("{substitute} as a substitute")
             }
+            Command::VoidGame { .. } => "voiding the game".to_owned(),
         }
     }
 }
@@ -204,6 +208,7 @@ impl GameLog {
             Command::ReplaceInactivePlayer { .. } => {
                 one_of(&[Role::Admin, Role::Director], "appointing a substitute")
             }
+            Command::VoidGame { .. } => one_of(&[Role::Admin, Role::Director], "voiding a game"),
         }
     }
 
@@ -252,13 +257,23 @@ impl GameLog {
                     }
                 }
             }
-            Command::EndGame => {
+            Command::EndGame | Command::VoidGame { .. } => {
+                let (order, at) = match &given.command {
+                    Command::VoidGame { reason } => (
+                        DirectorOrder::VoidGame {
+                            reason: reason.clone(),
+                        },
+                        "void",
+                    ),
+                    _ => (DirectorOrder::EndGame, "end"),
+                };
                 for event in after
-                    .decide_director(&DirectorOrder::EndGame, given.at)
-                    .map_err(|v| rule("end", v))?
+                    .decide_director(&order, given.at)
+                    .map_err(|v| rule(at, v))?
                 {
                     push(&mut after, GameStreamEvent::Played(event))?;
                 }
+                // The game is over: its dice can be checked now.
                 if after.revealed_seed.is_none() {
                     push(&mut after, reveal(&dice)?)?;
                 }

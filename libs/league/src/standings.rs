@@ -64,6 +64,14 @@ pub struct StandingRow {
 /// A game's result as the standings need it, from its folded log.
 pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
     let game_id = log.created.game_id.clone();
+    if log.state.voided.is_some() {
+        // Over, and counted for nobody: no rows, no points.
+        return Ok(GameResult {
+            game_id,
+            ended: true,
+            rows: Vec::new(),
+        });
+    }
     let Some(placed) = log.placements() else {
         return Ok(GameResult {
             game_id,

@@ -283,10 +283,13 @@ impl Projection for GameSummaries {
                 .await?;
             }
             other => {
-                let ended = matches!(
-                    other,
-                    GameStreamEvent::Played(warlog_rules::game::GameEvent::GameEnded { .. })
-                );
+                use warlog_rules::game::GameEvent;
+                // The status the event leaves the game in, if it changes it.
+                let status: Option<&str> = match other {
+                    GameStreamEvent::Played(GameEvent::GameEnded { .. }) => Some("ended"),
+                    GameStreamEvent::Played(GameEvent::GameVoided { .. }) => Some("voided"),
+                    _ => None,
+                };
                 let game_id = event
                     .stream_id
                     .as_str()
@@ -294,10 +297,10 @@ impl Projection for GameSummaries {
                     .unwrap_or_default();
                 tx.execute(
                     "UPDATE game_summaries SET version = GREATEST(version, $2), \
-                         status = CASE WHEN $3 THEN 'ended' ELSE status END, \
+                         status = COALESCE($3, status), \
                          updated_at = ($4::text)::timestamptz \
                      WHERE game_id = $1",
-                    &[&game_id, &version, &ended, &recorded_at],
+                    &[&game_id, &version, &status, &recorded_at],
                 )
                 .await?;
             }

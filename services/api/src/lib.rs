@@ -142,6 +142,7 @@ impl AppState {
         routes::games::game_board,
         routes::games::submit_orders,
         routes::games::end_game,
+        routes::games::void_game,
         routes::games::reveal_seed,
         routes::games::game_battles,
         routes::games::game_battle,
@@ -164,7 +165,7 @@ impl AppState {
         routes::tournaments::tournament_standings_route,
         routes::tournaments::tournament_calendar,
     ),
-    components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput)),
+    components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame)),
     modifiers(&BearerAuth),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
@@ -257,6 +258,7 @@ pub fn app(
         .service(routes::games::game_board)
         .service(routes::games::submit_orders)
         .service(routes::games::end_game)
+        .service(routes::games::void_game)
         .service(routes::games::reveal_seed)
         .service(routes::games::game_battles)
         .service(routes::games::game_battle)

@@ -366,6 +366,9 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
                 " · " (view.turn.name()) " to play"
                 @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
             }
+            @if let Some(reason) = &view.void_reason {
+                p.note { "This game was voided and counts for nobody: " (reason) }
+            }
             section.audit.failed[failed].partial[partial] {
                 h2 { "Audit: " (report.outcome.as_str()) }
                 ul { @for check in &report.checks {

@@ -36,8 +36,11 @@ pub struct SeatView {
 pub struct GameView {
     pub game_id: String,
     pub ruleset: String,
-    /// `running` or `ended`.
+    /// `running`, `ended` or `voided`.
     pub status: String,
+    /// Why the game was voided (only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub void_reason: Option<String>,
     /// The game stream's version: send it back as `If-Match` or `expected_version`.
     pub version: u64,
     pub round: u32,
@@ -66,6 +69,7 @@ impl GameView {
             game_id: log.created.game_id.clone(),
             ruleset: log.created.ruleset.clone(),
             status: log.status().as_str().to_owned(),
+            void_reason: log.state.voided.clone(),
             version: log.version,
             round: log.state.round,
             phase: format!("{:?}", log.state.phase),

@@ -1202,3 +1202,87 @@ async fn the_board_at_version_n_is_the_board_folded_from_the_first_n_events() {
     );
     let _ = GameSeed::from_bytes([0; 32]);
 }
+
+/// Issue 16: "the director may end a game that should not count (nothing played,
+/// abandoned); no placements, no points, the reason in the log."
+#[actix_web::test]
+async fn a_director_voids_a_game_that_then_counts_for_nobody_and_passes_the_audit() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let gm = token(&db, "gus", Role::Gm).await;
+    let game = create_game(&app, &gm).await;
+    let uri = format!("/v1/games/{game}/void");
+
+    // Refused, with nothing appended: the game master (not a director), a reason of
+    // blanks, an unknown field.
+    let before = export(&app, &game).await.len();
+    let refused = call(&app, post(&uri, &gm, &json!({"reason": "bored"}))).await;
+    assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
+    let blank = call(&app, post(&uri, &director, &json!({"reason": "  "}))).await;
+    assert_problem(&blank, StatusCode::BAD_REQUEST, "malformed-request");
+    let extra = call(
+        &app,
+        post(&uri, &director, &json!({"reason": "x", "points": 5})),
+    )
+    .await;
+    assert_eq!(extra.status, StatusCode::BAD_REQUEST);
+    assert_eq!(export(&app, &game).await.len(), before);
+
+    // Voided: the record, GameVoided with the reason, and the seed revealed.
+    let voided = call(
+        &app,
+        post(&uri, &director, &json!({"reason": "abandoned in round 1"})),
+    )
+    .await;
+    assert_eq!(voided.status, StatusCode::OK, "{:?}", voided.json());
+    let types: Vec<String> = voided.json()["events"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter_map(|x| x["event_type"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(types, ["OrdersGiven", "GameVoided", "SeedRevealed"]);
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    assert_eq!(view["status"], "voided");
+    assert_eq!(view["void_reason"], "abandoned in round 1");
+
+    // No placements, no more orders, no second end.
+    let placements = call(&app, get(&format!("/v1/games/{game}/placements"))).await;
+    assert_problem(&placements, StatusCode::CONFLICT, "game-not-ended");
+    let late = call(
+        &app,
+        post(
+            &format!("/v1/games/{game}/orders"),
+            &gm,
+            &json!({"orders": [{"type": "end_phase"}]}),
+        ),
+    )
+    .await;
+    assert_eq!(late.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        late.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("voided: abandoned in round 1")),
+        "{:?}",
+        late.json()
+    );
+    let end = act(&app, &gm, &game, "end").await;
+    assert_eq!(end.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // The export passes the audit: the void is decided again from its record.
+    let events = export(&app, &game).await;
+    let report = offline_audit(&write_export(&events), None);
+    assert_eq!(
+        report.outcome,
+        warlog_events::audit::Outcome::Passed,
+        "{}",
+        report.render()
+    );
+    // The game's page says so.
+    let page = call(&app, get(&format!("/games/{game}"))).await;
+    let html = String::from_utf8_lossy(&page.body).into_owned();
+    assert!(html.contains("voided and counts for nobody"), "{html}");
+}

@@ -734,6 +734,17 @@ impl Audit<'_> {
             }
             _ => None,
         });
+        if let Some(reason) = &log.state.voided {
+            let detail = format!("the game was voided ({reason}): it has no final board to score");
+            self.checks
+                .push(self.ledger.verdict("final board", Verdict::Pass, detail));
+            self.checks.push(self.ledger.verdict(
+                "placements",
+                Verdict::Pass,
+                "a voided game has no places and no points",
+            ));
+            return;
+        }
         let Some((version, final_ipc)) = ended else {
             self.not_checked
                 .push("the final board and the placements: the game has not ended".to_owned());

@@ -535,3 +535,27 @@ fn the_stream_id_and_the_chain_bind_the_file_to_its_game() {
     let report = audit(&moved);
     assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
 }
+
+#[test]
+fn a_voided_game_passes_and_a_changed_reason_is_named() {
+    let mut game = SampleGame::new(cutthroat(), GAME, seed(), 3);
+    game.play_until(200, 8_000);
+    let director = crate::sender::Sender {
+        role: crate::sender::Role::Director,
+        name: "dora".into(),
+    };
+    assert!(game.send(
+        director,
+        crate::orders::Command::VoidGame {
+            reason: "abandoned".into()
+        }
+    ));
+    let mut events = game.recorded();
+    let report = audit(&events);
+    assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
+    assert!(report.placements.is_none());
+    let i = position(&events, "GameVoided");
+    events[i].payload["reason"] = serde_json::json!("never played");
+    relink(&mut events);
+    assert_names(&events, "orders", events[i].stream_version);
+}

@@ -155,6 +155,8 @@ pub struct GameState {
     pub last_progress_at: Option<Moment>,
     /// The final IPC counts, once the director has ended the game.
     pub ended: Option<Vec<(Power, u32)>>,
+    /// Set when the game was voided: why. A voided game is over, with no placements.
+    pub voided: Option<String>,
     /// Beaten powers that went passive: no movement, treasury turned into infantry.
     pub passive: BTreeSet<Power>,
     /// Territories taken this turn (aircraft may not land in them).
@@ -453,6 +455,12 @@ pub enum GameEvent {
     GameEnded {
         at: Moment,
         final_ipc: Vec<(Power, u32)>,
+    },
+    /// The game does not count (nothing played, abandoned): it is over, with no places
+    /// and no points, and the reason is on the record.
+    GameVoided {
+        at: Moment,
+        reason: String,
     },
     /// An agreement broken or voided, and what the war does at once.
     AgreementEnded(Box<AgreementEnded>),
@@ -813,6 +821,7 @@ impl GameState {
             seats: BTreeMap::new(),
             last_progress_at: None,
             ended: None,
+            voided: None,
             railed_infantry: 0,
             factory_railed: false,
             factories_setting_up: BTreeSet::new(),
@@ -960,8 +969,8 @@ pub fn decide(
     at: Moment,
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    if state.ended.is_some() {
-        return Err(seats::game_over());
+    if let Some(over) = seats::game_over_for(state) {
+        return Err(over);
     }
     if rules.special.war.is_some() {
         return war_flow::decide(rules, state, by, order, at, dice);
@@ -1896,7 +1905,8 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         GameEvent::SeatsAssigned { .. }
         | GameEvent::PlayerReplaced { .. }
         | GameEvent::SubstituteMadePermanent { .. }
-        | GameEvent::GameEnded { .. } => seats::apply(state, event),
+        | GameEvent::GameEnded { .. }
+        | GameEvent::GameVoided { .. } => seats::apply(state, event),
         GameEvent::WeaponsResearched {
             power,
             cost,

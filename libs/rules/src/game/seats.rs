@@ -67,6 +67,9 @@ pub enum DirectorOrder {
     ReplaceInactivePlayer { substitute: String },
     /// Fighting has ceased: the game ends and is scored.
     EndGame,
+    /// The game should not count (nothing played, abandoned): it ends with no placements
+    /// and no points, for this reason.
+    VoidGame { reason: String },
 }
 
 /// Checks a director's order given at `at`.
@@ -76,8 +79,8 @@ pub fn decide_director(
     order: &DirectorOrder,
     at: Moment,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    if state.ended.is_some() {
-        return Err(game_over());
+    if let Some(over) = game_over_for(state) {
+        return Err(over);
     }
     match order {
         DirectorOrder::AssignSeats(seats) => {
@@ -122,6 +125,20 @@ pub fn decide_director(
                 replaced: state.seats.get(&power).map(|s| s.player.clone()),
                 substitute: substitute.clone(),
                 at,
+            }])
+        }
+        DirectorOrder::VoidGame { reason } => {
+            let reason = reason.trim();
+            if reason.is_empty() {
+                return Err(violation(
+                    "void-without-reason",
+                    PLAYERS,
+                    "say why the game is voided: the reason goes on the record",
+                ));
+            }
+            Ok(vec![GameEvent::GameVoided {
+                at,
+                reason: reason.to_owned(),
             }])
         }
         DirectorOrder::EndGame => Ok(vec![GameEvent::GameEnded {
@@ -223,6 +240,18 @@ pub(super) fn game_over() -> RuleViolation {
         VICTORY,
         "the game has ended: fighting has ceased",
     )
+}
+
+/// Why no order is taken any more, if the game is over (ended or voided).
+pub(super) fn game_over_for(state: &GameState) -> Option<RuleViolation> {
+    if let Some(reason) = &state.voided {
+        return Some(violation(
+            "game-over",
+            VICTORY,
+            format!("the game was voided: {reason}"),
+        ));
+    }
+    state.ended.is_some().then(game_over)
 }
 
 impl GameState {
@@ -332,6 +361,7 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
             }
         }
         GameEvent::GameEnded { final_ipc, .. } => state.ended = Some(final_ipc.clone()),
+        GameEvent::GameVoided { reason, .. } => state.voided = Some(reason.clone()),
         _ => {}
     }
 }

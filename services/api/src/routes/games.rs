@@ -444,6 +444,54 @@ pub async fn end_game(
     game_action(&req, &state, &id, caller, Command::EndGame).await
 }
 
+/// Why a game is voided.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"reason": "abandoned: three players left the league in round 1"}))]
+pub struct VoidGame {
+    /// 1 to 500 printable characters; it goes on the record.
+    pub reason: String,
+}
+
+/// Voids the game (director or admin): it is over and counts for nobody, with no
+/// placements and no points; the reason is on the record and the seed is revealed.
+#[utoipa::path(post, path = "/v1/games/{id}/void", tag = "games",
+    params(("id" = String, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    request_body = VoidGame,
+    responses(
+        (status = 200, description = "GameVoided (and SeedRevealed) appended", body = WriteAccepted),
+        (status = 400, description = "Malformed body or reason", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only a director or an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The game is already over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/games/{id}/void")]
+pub async fn void_game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    caller: Caller,
+    body: JsonBody<VoidGame>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    let reason = body.value.reason.trim();
+    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
+        return Err(ApiError::malformed(
+            "reason: 1 to 500 printable characters, saying why the game does not count",
+        ));
+    }
+    let stream = game_stream(&id)?;
+    let request = write_request(&req, caller, &body.raw, expectation(&req, None)?)?;
+    let command = Command::VoidGame {
+        reason: reason.to_owned(),
+    };
+    let written = games::write(&state, &stream, &request, |_| Ok(command.clone())).await?;
+    Ok(answer(written, None))
+}
+
 /// A write with no body on one game (end, reveal): authenticate, decide, append, answer.
 async fn game_action(
     req: &HttpRequest,

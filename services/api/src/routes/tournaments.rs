@@ -877,7 +877,7 @@ pub async fn inactive_seats(
         .flat_map(|round| round.games.iter().map(move |game| (round, game)));
     let mut seats = Vec::new();
     for ((round, game), log) in tables.zip(&logs) {
-        if log.state.ended.is_some() {
+        if log.state.ended.is_some() || log.state.voided.is_some() {
             continue;
         }
         let power = log.state.to_act(log.ruleset.rules());

@@ -319,6 +319,57 @@ fn ending_the_game_scores_it_by_percent_gain_and_stops_all_orders() {
 }
 
 #[test]
+fn a_voided_game_is_over_with_no_placements_and_its_reason_on_the_record() {
+    // Issue 16: "the director may end a game that should not count (nothing played,
+    // abandoned); no placements, no points, the reason in the log."
+    let (mut state, t0) = seated();
+    // Given a game with no reason given, when it is voided, then it is refused.
+    let err = direct(
+        &mut state,
+        DirectorOrder::VoidGame {
+            reason: "  ".into(),
+        },
+        t0,
+    )
+    .expect_err("no reason");
+    assert_eq!(err.code, "void-without-reason");
+    // When the director voids it with a reason...
+    let events = direct(
+        &mut state,
+        DirectorOrder::VoidGame {
+            reason: "abandoned".into(),
+        },
+        t0,
+    )
+    .expect("voided");
+    assert_eq!(
+        events,
+        vec![GameEvent::GameVoided {
+            at: t0,
+            reason: "abandoned".into()
+        }]
+    );
+    // ...then it has no placements, takes no order, and cannot be ended or voided again.
+    assert!(state
+        .placements(rules(), &PointsTable::cut_throat())
+        .is_none());
+    let err = order(&mut state, Power::Russia, Order::EndPhase).expect_err("over");
+    assert_eq!(err.code, "game-over");
+    assert!(err.message.contains("voided: abandoned"), "{}", err.message);
+    for again in [
+        DirectorOrder::EndGame,
+        DirectorOrder::VoidGame {
+            reason: "twice".into(),
+        },
+    ] {
+        assert_eq!(
+            direct(&mut state, again, t0).expect_err("over").code,
+            "game-over"
+        );
+    }
+}
+
+#[test]
 fn a_new_complex_goes_on_land_held_since_the_turn_began_and_produces_from_the_next_turn() {
     let mut state = in_phase(1, Power::Japan, Phase::Placement);
     state.pending.insert(unit("IC"), 1);
