@@ -200,7 +200,23 @@ impl GameLog {
             }
         };
         match command {
-            Command::Orders { power, .. } => self.authorize(sender, Some(*power)),
+            Command::Orders { power, orders } => {
+                // "After a player is clearly defeated, but not eliminated, he may go to
+                // passive status" (Cut-Throat, Rules for players): whether a power is
+                // clearly defeated is the game master's or a director's judgement, so a
+                // player asks them rather than declaring it alone.
+                if sender.role == Role::Player
+                    && orders.iter().any(|o| matches!(o, NamedOrder::GoPassive))
+                {
+                    return Err(format!(
+                        "{} may not declare {} passive: the game master or a director \
+                         declares a clearly defeated power passive",
+                        sender.name,
+                        power.name()
+                    ));
+                }
+                self.authorize(sender, Some(*power))
+            }
             Command::EndGame => self.authorize(sender, None),
             Command::RevealSeed => {
                 one_of(&[Role::Admin, Role::Director], "revealing a game's seed")
@@ -311,4 +327,149 @@ fn reveal(dice: &DiceSupply<'_>) -> Result<GameStreamEvent, Refusal> {
     dice.revealed_seed()
         .map(|seed| GameStreamEvent::SeedRevealed(SeedRevealed { seed }))
         .ok_or_else(|| Refusal::Malformed("the seed to reveal is not known here".to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::SampleGame;
+    use warlog_rules::ruleset::Ruleset;
+
+    fn game() -> SampleGame {
+        SampleGame::new(
+            Ruleset::builtin("cutthroat").expect("cutthroat"),
+            "orders-test",
+            GameSeed::from_bytes([7; 32]),
+            1,
+        )
+    }
+
+    fn player_of(game: &SampleGame, power: Power) -> Sender {
+        Sender {
+            role: Role::Player,
+            name: game.log.state.seats[&power].player.clone(),
+        }
+    }
+
+    fn orders(game: &SampleGame, sender: Sender, orders: Vec<NamedOrder>) -> OrdersGiven {
+        OrdersGiven {
+            sender,
+            expected_version: game.log.version,
+            at: Moment::from_unix_seconds(1_800_000_100),
+            command: Command::Orders {
+                power: Power::Russia,
+                orders,
+            },
+        }
+    }
+
+    #[test]
+    fn the_record_comes_first_and_the_events_it_caused_follow_it() {
+        let game = game();
+        let given = orders(
+            &game,
+            player_of(&game, Power::Russia),
+            vec![NamedOrder::EndPhase, NamedOrder::EndPhase],
+        );
+        let decided = game
+            .log
+            .decide_command(&given, DiceSupply::Seed(&game.seed))
+            .expect("decided");
+        assert_eq!(decided.events[0], GameStreamEvent::Orders(given));
+        assert_eq!(decided.events.len(), 3, "the record and two phase ends");
+        assert_eq!(decided.after.version, game.log.version + 3);
+    }
+
+    #[test]
+    fn a_player_may_not_order_another_players_power() {
+        let game = game();
+        let given = orders(
+            &game,
+            player_of(&game, Power::Germany),
+            vec![NamedOrder::EndPhase],
+        );
+        let refused = game
+            .log
+            .decide_command(&given, DiceSupply::Seed(&game.seed))
+            .expect_err("not theirs");
+        assert!(matches!(refused, Refusal::Forbidden(_)), "{refused}");
+    }
+
+    #[test]
+    fn a_command_decided_on_another_version_is_refused() {
+        let game = game();
+        let mut given = orders(
+            &game,
+            player_of(&game, Power::Russia),
+            vec![NamedOrder::EndPhase],
+        );
+        given.expected_version += 1;
+        let refused = game
+            .log
+            .decide_command(&given, DiceSupply::Seed(&game.seed))
+            .expect_err("stale");
+        assert!(matches!(refused, Refusal::Version { .. }), "{refused}");
+    }
+
+    #[test]
+    fn only_the_game_master_or_a_director_declares_a_power_passive() {
+        // Cut-Throat, Rules for players: "After a player is clearly defeated, but not
+        // eliminated, he may go to passive status."
+        let game = game();
+        let by_player = orders(
+            &game,
+            player_of(&game, Power::Russia),
+            vec![NamedOrder::GoPassive],
+        );
+        let refused = game
+            .log
+            .decide_command(&by_player, DiceSupply::Seed(&game.seed))
+            .expect_err("the player alone");
+        assert!(refused
+            .to_string()
+            .contains("declares a clearly defeated power passive"));
+        let by_master = orders(
+            &game,
+            Sender {
+                role: Role::Gm,
+                name: crate::sample::GAME_MASTER.into(),
+            },
+            vec![NamedOrder::GoPassive],
+        );
+        let decided = game
+            .log
+            .decide_command(&by_master, DiceSupply::Seed(&game.seed))
+            .expect("the game master declares it");
+        assert!(decided.after.state.passive.contains(&Power::Russia));
+    }
+
+    #[test]
+    fn a_void_needs_a_director_and_reveals_the_seed() {
+        let game = game();
+        let void = |role| OrdersGiven {
+            sender: Sender {
+                role,
+                name: crate::sample::GAME_MASTER.into(),
+            },
+            expected_version: game.log.version,
+            at: Moment::from_unix_seconds(1_800_000_100),
+            command: Command::VoidGame {
+                reason: "nobody came".into(),
+            },
+        };
+        let refused = game
+            .log
+            .decide_command(&void(Role::Gm), DiceSupply::Seed(&game.seed))
+            .expect_err("a game master may not");
+        assert!(matches!(refused, Refusal::Forbidden(_)), "{refused}");
+        let decided = game
+            .log
+            .decide_command(&void(Role::Director), DiceSupply::Seed(&game.seed))
+            .expect("a director may");
+        assert!(matches!(
+            decided.events.last(),
+            Some(GameStreamEvent::SeedRevealed(_))
+        ));
+        assert_eq!(decided.after.state.voided.as_deref(), Some("nobody came"));
+    }
 }

@@ -990,10 +990,14 @@ pub fn decide(
         _ => None,
     };
     if let Some(rule) = left_out.filter(|r| rules.special.without.contains(r)) {
+        let name = match rule {
+            crate::document::CutThroatRule::WarLoans => "war loans",
+            crate::document::CutThroatRule::Rail => "rail movement",
+        };
         return Err(violation(
             "not-in-this-ruleset",
             "the ruleset's special_rules.without",
-            format!("this ruleset leaves out Cut-Throat's {rule:?}"),
+            format!("this ruleset leaves out Cut-Throat's {name}"),
         ));
     }
     let power = state.power(rules.board);
