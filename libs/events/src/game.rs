@@ -76,6 +76,14 @@ impl GameCreated {
         if let Some(ruleset) = self.ruleset_hash.as_deref().and_then(Ruleset::installed) {
             return Ok(ruleset);
         }
+        if let (None, Some(hash)) = (&self.ruleset_document, &self.ruleset_hash) {
+            // A built-in: its current revision, or the earlier one the game was created with.
+            if let Some(ruleset) = Ruleset::builtin_revision(&self.ruleset, &self.options, hash)
+                .map_err(|e| e.to_string())?
+            {
+                return Ok(ruleset);
+            }
+        }
         let ruleset = match &self.ruleset_document {
             Some(document) => Ruleset::install((**document).clone(), self.options, true),
             None => Ruleset::builtin_with(&self.ruleset, &self.options),

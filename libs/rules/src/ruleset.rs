@@ -94,6 +94,21 @@ impl RulesetDocument {
         Ok(entry)
     }
 
+    /// Earlier revisions of a built-in document, oldest first. A game records the hash of
+    /// the document it was created with, so a change to a built-in keeps the revision
+    /// before it here, and recorded games go on playing (and auditing) under it.
+    pub fn builtin_revisions(id: &str) -> Result<Vec<RulesetDocument>, RulesetError> {
+        let texts: &[&str] = match id {
+            // Before Japan's home complex and AA gun, and South Africa's complex as new.
+            "cutthroat" => &[include_str!("../data/revisions/cutthroat-r1.json")],
+            _ => &[],
+        };
+        texts
+            .iter()
+            .map(|text| serde_json::from_str(text).map_err(data))
+            .collect()
+    }
+
     fn assemble(id: &str) -> Result<RulesetDocument, RulesetError> {
         match id {
             "cutthroat" => {
@@ -351,6 +366,28 @@ impl Ruleset {
         let ruleset = Self::install(document, *options, false)?;
         built.lock().map_err(data)?.insert(key, ruleset);
         Ok(ruleset)
+    }
+
+    /// The built-in `id`, `options` applied, whose document hashes to `hash`: the current
+    /// revision or an earlier one (`None` when no revision does).
+    pub fn builtin_revision(
+        id: &str,
+        options: &GameOptions,
+        hash: &str,
+    ) -> Result<Option<&'static Ruleset>, RulesetError> {
+        let current = Self::builtin_with(id, options)?;
+        if current.hash == hash {
+            return Ok(Some(current));
+        }
+        for revision in RulesetDocument::builtin_revisions(id)? {
+            let played = revision
+                .with_options(options)
+                .map_err(RulesetError::Invalid)?;
+            if played.hash() == hash {
+                return Self::install(played, *options, false).map(Some);
+            }
+        }
+        Ok(None)
     }
 
     /// An uploaded document with a game's options applied.

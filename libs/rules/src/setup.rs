@@ -18,6 +18,9 @@ pub struct StartingPlace {
     pub units: Vec<(UnitTypeId, u32)>,
     /// The IPC value the seed prints beside it, where it prints one.
     pub seed_ipc: Option<u32>,
+    /// Its industrial complex is a new one, not original: it produces up to the
+    /// territory's value.
+    pub new_complex: bool,
 }
 
 /// The whole starting position.
@@ -51,6 +54,11 @@ pub struct PlaceDocument {
     pub seed_ipc: Option<u32>,
     /// The units, as `3 INF, 1 ARM` (may be empty: held, no units).
     pub units: String,
+    /// The industrial complex placed here is a new one, not original: it produces up to
+    /// the territory's value, where an original complex produces without limit for its
+    /// owner (Cut-Throat names only India's new complex original; South Africa's is new).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new_complex: bool,
 }
 
 impl Setup {
@@ -108,6 +116,7 @@ impl Setup {
                 territory,
                 units,
                 seed_ipc: p.seed_ipc,
+                new_complex: p.new_complex,
             });
         }
         Ok(Setup { places })
@@ -189,6 +198,7 @@ mod tests {
                 "East US",
                 "Germany",
                 "India",
+                "Japan",
                 "Karelia S.S.R.",
                 "Russia",
                 "South Africa",
@@ -206,6 +216,7 @@ mod tests {
             vec![
                 "East US",
                 "Germany",
+                "Japan",
                 "Karelia S.S.R.",
                 "Russia",
                 "South Europe",

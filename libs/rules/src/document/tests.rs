@@ -205,16 +205,71 @@ fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables
 
 /// Games record the hash of the document they were created with and refuse to fold under
 /// another: a change to a playable built-in document (a new field not left out when
-/// empty, say) would strand every recorded game. A deliberate change takes a new id.
+/// empty, say) would strand every recorded game. A deliberate change keeps the revision
+/// before it in `data/revisions/`, where recorded games find it by their hash.
 #[test]
 fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
     let hash = |id| RulesetDocument::builtin_hashed(id).expect(id).1;
+    // Revision 2: Japan's home complex and AA gun, South Africa's complex a new one.
     assert_eq!(
         hash("cutthroat"),
-        "a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa"
+        "71113d5348de209b333389f4878fc641c8904ecb68f1ab2ef2a936bd1856d567"
     );
     assert_eq!(
         hash("war"),
         "a6f8949832084b87a346b6cfecbbc0146be3049e18d56b1f4d7921a4cce6d45f"
+    );
+    let earlier: Vec<String> = RulesetDocument::builtin_revisions("cutthroat")
+        .expect("revisions")
+        .iter()
+        .map(RulesetDocument::hash)
+        .collect();
+    assert_eq!(
+        earlier,
+        ["a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa"]
+    );
+}
+
+/// A game created under revision 1 (Japan without its complex) plays on under it.
+#[test]
+fn a_game_recorded_under_an_earlier_revision_plays_under_that_revision() {
+    let options = GameOptions::default();
+    let r1 = "a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa";
+    let earlier = Ruleset::builtin_revision("cutthroat", &options, r1)
+        .expect("built")
+        .expect("revision 1 is kept");
+    let current = Ruleset::builtin("cutthroat").expect("current");
+    assert_eq!(earlier.hash, r1);
+    assert_ne!(earlier.hash, current.hash);
+    let complexes_in_japan = |ruleset: &Ruleset| {
+        let japan = ruleset.board.id("Japan").expect("Japan");
+        let ic = ruleset.catalogue.id("IC").expect("IC");
+        ruleset
+            .setup
+            .places
+            .iter()
+            .filter(|p| p.territory == japan)
+            .flat_map(|p| &p.units)
+            .filter(|(u, _)| *u == ic)
+            .count()
+    };
+    assert_eq!(complexes_in_japan(earlier), 0);
+    assert_eq!(complexes_in_japan(current), 1);
+    // With options applied, the same: Enhanced Realism games of revision 1 find it too.
+    let er = GameOptions {
+        alternate_turn_order: true,
+        ..GameOptions::default()
+    };
+    let r1_er = RulesetDocument::builtin_revisions("cutthroat").expect("revisions")[0]
+        .with_options(&er)
+        .expect("options")
+        .hash();
+    assert!(Ruleset::builtin_revision("cutthroat", &er, &r1_er)
+        .expect("built")
+        .is_some());
+    assert!(
+        Ruleset::builtin_revision("cutthroat", &options, &"00".repeat(32))
+            .expect("built")
+            .is_none()
     );
 }

@@ -793,7 +793,7 @@ impl GameState {
                 *forces[place.territory.index()]
                     .entry((place.power, unit, 0))
                     .or_default() += count;
-                if Some(unit) == factory {
+                if Some(unit) == factory && !place.new_complex {
                     original_factories.insert(place.territory, place.power);
                 }
             }

@@ -319,6 +319,40 @@ fn ending_the_game_scores_it_by_percent_gain_and_stops_all_orders() {
 }
 
 #[test]
+fn in_round_one_japan_places_its_infantry_at_its_home_complex() {
+    // Cut-Throat, IC movement: "Exception to the rule is the capital's home IC, this is a
+    // NON-MOBILE IC" - every capital has one, Japan's included (the setup table omits it).
+    let mut state = in_phase(1, Power::Japan, Phase::Placement);
+    state.pending.insert(unit("INF"), 3);
+    place(&mut state, Power::Japan, "Japan", &[("INF", 3)]).expect("placed at home");
+    assert_eq!(count(&state, "Japan", Power::Japan, "INF"), 6);
+    assert_eq!(count(&state, "Japan", Power::Japan, "AA"), 1);
+}
+
+#[test]
+fn south_africas_complex_produces_up_to_its_territorys_value() {
+    // Cut-Throat, UK setup: "The Industrial Complex in India is considered an original
+    // complex (unlimited unit production capability)" - India's, not South Africa's.
+    let mut state = in_phase(1, Power::UnitedKingdom, Phase::Placement);
+    state.pending.insert(unit("INF"), 3);
+    place(
+        &mut state,
+        Power::UnitedKingdom,
+        "South Africa",
+        &[("INF", 3)],
+    )
+    .expect_err("South Africa is worth 2");
+    place(
+        &mut state,
+        Power::UnitedKingdom,
+        "South Africa",
+        &[("INF", 2)],
+    )
+    .expect("2 fit");
+    place(&mut state, Power::UnitedKingdom, "India", &[("INF", 1)]).expect("India: unlimited");
+}
+
+#[test]
 fn a_voided_game_is_over_with_no_placements_and_its_reason_on_the_record() {
     // Issue 16: "the director may end a game that should not count (nothing played,
     // abandoned); no placements, no points, the reason in the log."
@@ -397,6 +431,8 @@ fn a_new_complex_goes_on_land_held_since_the_turn_began_and_produces_from_the_ne
 #[test]
 fn units_with_nowhere_to_be_placed_are_forfeited_when_placement_ends() {
     let mut state = in_phase(1, Power::Japan, Phase::Placement);
+    // Japan's complex gone (taken off the board for the test): nowhere to place.
+    state.forces[place_id("Japan").index()].retain(|(_, u, _), _| *u != unit("IC"));
     state.pending.insert(unit("INF"), 2);
     let events = order(&mut state, Power::Japan, Order::EndPhase).expect("ends");
     assert!(matches!(
