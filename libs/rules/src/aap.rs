@@ -191,6 +191,10 @@ pub fn special_rules() -> crate::document::SpecialRules {
         .collect();
     SpecialRules {
         combat_from_round: None,
+        // The AAP document's battles are its own; Cut-Throat's Part 13 defaults are not
+        // switched on here (an upload may).
+        saac_from_round: None,
+        defender_hits_by_column: false,
         heavy_weapons: true,
         reinforcements,
         printed_values: ["Manchuria", "Shantung", "Tsinghai", "Sinkiang", "Shansi"]

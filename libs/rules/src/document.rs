@@ -78,6 +78,14 @@ pub struct SpecialRules {
     /// The first round with combat (Cut-Throat: 2; default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat_from_round: Option<u32>,
+    /// IAAPA's land default: from this round on, an attacker who gave no combat order
+    /// fights Save Air At All Costs (Cut-Throat: 2); absent, Save Air throughout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saac_from_round: Option<u32>,
+    /// Part 13, step 5: the defender's hits are taken column by column from the 1s up,
+    /// each column's submarine hits only on the units they may hit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub defender_hits_by_column: bool,
     /// AAP's Heavy Weapons Fire Vulnerability in every battle.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub heavy_weapons: bool,

@@ -99,8 +99,12 @@ impl RulesetDocument {
     /// before it here, and recorded games go on playing (and auditing) under it.
     pub fn builtin_revisions(id: &str) -> Result<Vec<RulesetDocument>, RulesetError> {
         let texts: &[&str] = match id {
-            // Before Japan's home complex and AA gun, and South Africa's complex as new.
-            "cutthroat" => &[include_str!("../data/revisions/cutthroat-r1.json")],
+            "cutthroat" => &[
+                // Before Japan's home complex and AA gun, and South Africa's complex as new.
+                include_str!("../data/revisions/cutthroat-r1.json"),
+                // Before SAAC from round 2 and the defender's hits column by column.
+                include_str!("../data/revisions/cutthroat-r2.json"),
+            ],
             _ => &[],
         };
         texts
@@ -136,6 +140,9 @@ impl RulesetDocument {
                     // "No combat in the first round."
                     special_rules: SpecialRules {
                         combat_from_round: Some(2),
+                        // Revision 3: Part 13's and IAAPA's defaults in battle.
+                        saac_from_round: Some(2),
+                        defender_hits_by_column: true,
                         ..SpecialRules::default()
                     },
                 })
@@ -218,6 +225,8 @@ fn special(
     let place = |name: &str| board.id(name).map_err(data);
     Ok(Special {
         combat_from_round: rules.combat_from_round.unwrap_or(1),
+        saac_from_round: rules.saac_from_round,
+        defender_hits_by_column: rules.defender_hits_by_column,
         heavy_weapons: rules.heavy_weapons,
         reinforcements: rules
             .reinforcements

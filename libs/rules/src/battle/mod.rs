@@ -148,6 +148,14 @@ pub struct Battle<'c> {
     pub attacker_technologies: Vec<Technology>,
     /// Weapons the defender has developed (jet fighters ...).
     pub defender_technologies: Vec<Technology>,
+    /// IAAPA's land default: from this round on, an attacker who gave no combat order
+    /// fights Save Air At All Costs (rules-facts.md: SAAC, "default from round 2");
+    /// `None`: Save Air throughout.
+    pub saac_from_round: Option<u32>,
+    /// Part 13, step 5: the defender's hits are taken column by column from the 1s up,
+    /// each column's submarine hits only on the units they may hit. `false`: every
+    /// defending hit first, then the submarines' (the engine's first reading).
+    pub defender_hits_by_column: bool,
 }
 
 impl<'c> Battle<'c> {
@@ -166,7 +174,17 @@ impl<'c> Battle<'c> {
             attacker_air_cannot_retreat: false,
             attacker_technologies: Vec::new(),
             defender_technologies: Vec::new(),
+            saac_from_round: None,
+            defender_hits_by_column: false,
         }
+    }
+
+    /// The IAAPA defaults Part 13 leaves to them: SAAC on land from round 2, defending
+    /// hits column by column.
+    pub fn with_iaapa_defaults(mut self) -> Self {
+        self.saac_from_round = Some(2);
+        self.defender_hits_by_column = true;
+        self
     }
 
     /// Parses `"3 inf, 1 arm"` style lists against the catalogue.
@@ -318,10 +336,33 @@ enum Step {
     SupportShot,
     FirstStrike,
     AttackerColumn(u8),
+    /// Every defending column at once, its hits taken together.
     DefenderColumns,
+    /// One defending column, its hits taken before the next column's (Part 13, step 5).
+    DefenderColumn(u8),
 }
 
 impl Step {
+    /// The defender's columns one by one.
+    const BY_COLUMN: [Step; 16] = [
+        Step::Kamikaze,
+        Step::AntiAircraft,
+        Step::SupportShot,
+        Step::FirstStrike,
+        Step::AttackerColumn(1),
+        Step::AttackerColumn(2),
+        Step::AttackerColumn(3),
+        Step::AttackerColumn(4),
+        Step::AttackerColumn(5),
+        Step::AttackerColumn(6),
+        Step::DefenderColumn(1),
+        Step::DefenderColumn(2),
+        Step::DefenderColumn(3),
+        Step::DefenderColumn(4),
+        Step::DefenderColumn(5),
+        Step::DefenderColumn(6),
+    ];
+
     const ALL: [Step; 11] = [
         Step::Kamikaze,
         Step::AntiAircraft,
@@ -339,7 +380,7 @@ impl Step {
     /// Who fires.
     fn side(self) -> Side {
         match self {
-            Step::AntiAircraft | Step::DefenderColumns => Side::Defender,
+            Step::AntiAircraft | Step::DefenderColumns | Step::DefenderColumn(_) => Side::Defender,
             _ => Side::Attacker,
         }
     }
@@ -350,7 +391,9 @@ impl Step {
             Step::AntiAircraft => Phase::AntiAircraft,
             Step::SupportShot => Phase::SupportShot,
             Step::FirstStrike => Phase::FirstStrike,
-            Step::AttackerColumn(_) | Step::DefenderColumns => Phase::Columns,
+            Step::AttackerColumn(_) | Step::DefenderColumns | Step::DefenderColumn(_) => {
+                Phase::Columns
+            }
         }
     }
 }
@@ -427,6 +470,8 @@ struct Fight<'b, 'c> {
     /// Whether the defender has an AA gun (it fires in its own phase, never as a column).
     defender_aa: bool,
     combat: CombatOrder,
+    /// The round being fought (its combat order may differ from the first's).
+    current_round: u32,
     attacker_order: Rc<LossOrder>,
     defender_order: Rc<LossOrder>,
     rounds: Vec<RoundLog>,
@@ -537,6 +582,7 @@ impl<'b, 'c> Fight<'b, 'c> {
             defender,
             defender_aa,
             combat,
+            current_round: 1,
             attacker_order: Rc::new(attacker_order),
             defender_order: Rc::new(defender_order),
             rounds: Vec::new(),
@@ -545,6 +591,29 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     fn cat(&self) -> &'c Catalogue {
         self.battle.catalogue
+    }
+
+    /// The combat order in force in `round`: the attacker's, or the default for it.
+    fn combat_in(&self, round: u32) -> CombatOrder {
+        match self.battle.saac_from_round {
+            Some(from)
+                if self.battle.attacker_orders.combat.is_none()
+                    && self.battle.kind == BattleKind::Land
+                    && round >= from =>
+            {
+                CombatOrder::SaveAirAtAllCosts
+            }
+            _ => self.combat,
+        }
+    }
+
+    /// The steps of a round, in order.
+    fn steps(&self) -> &'static [Step] {
+        if self.battle.defender_hits_by_column {
+            &Step::BY_COLUMN
+        } else {
+            &Step::ALL
+        }
     }
 
     fn run(mut self, dice: &mut (impl DiceSource + ?Sized)) -> Result<BattleLog, BattleError> {
@@ -604,7 +673,8 @@ impl<'b, 'c> Fight<'b, 'c> {
         };
         let ground_left = self.attacker.iter().any(|u| !self.is_air(u));
         let air_left = self.attacker.iter().any(|u| self.is_air(u));
-        let by_combat_order = match self.combat {
+        // Whether to fight the next round is decided by the order in force for it.
+        let by_combat_order = match self.combat_in(number.saturating_add(1)) {
             CombatOrder::SaveAir => {
                 self.battle.kind == BattleKind::Land && !ground_left && air_left
             }
@@ -703,7 +773,7 @@ impl<'b, 'c> Fight<'b, 'c> {
     fn round(&mut self, number: u32, dice: &mut (impl DiceSource + ?Sized)) -> Vec<Volley> {
         let mut ctx = self.begin_round(number);
         let mut volleys: Vec<Volley> = Vec::new();
-        for step in Step::ALL {
+        for &step in self.steps() {
             let shots = self.shots(step, &ctx);
             if shots.is_empty() && !self.kamikaze_due(step, &ctx) {
                 continue;
@@ -724,13 +794,12 @@ impl<'b, 'c> Fight<'b, 'c> {
                 overkill,
                 casualties,
             };
-            // The attacker's columns are one line in the listing.
+            // Each side's columns are one line in the listing.
             match volleys.last_mut() {
                 Some(last)
                     if last.phase == Phase::Columns
-                        && last.side == Side::Attacker
                         && volley.phase == Phase::Columns
-                        && volley.side == Side::Attacker =>
+                        && last.side == volley.side =>
                 {
                     last.dice.extend(volley.dice);
                     last.hits += volley.hits;
@@ -751,6 +820,7 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     /// Sets a round up: submerged subs step aside, heavy-weapons groups are counted.
     fn begin_round(&mut self, number: u32) -> RoundContext {
+        self.current_round = number;
         let submerged: Vec<Unit> = if number == 1 && self.battle.defender_orders.submerge_subs {
             let (subs, rest): (Vec<Unit>, Vec<Unit>) =
                 self.defender.iter().partition(|u| self.is_sub(u));
@@ -832,6 +902,26 @@ impl<'b, 'c> Fight<'b, 'c> {
                     })
                     .collect()
             }
+            Step::DefenderColumn(column) => {
+                let firing = self.defender.iter().chain(ctx.casualty_area.iter());
+                // Within the column, submarines' dice come last, as in the whole-step form.
+                let mut shots: Vec<Shot> = Vec::new();
+                for subs in [false, true] {
+                    shots.extend(
+                        firing
+                            .clone()
+                            .filter(|u| {
+                                self.to_hit(Side::Defender, u) == column
+                                    && self.cat().get(u.kind).has(Ability::CannotHitAir) == subs
+                            })
+                            .map(|u| Shot {
+                                unit: u.kind,
+                                to_hit: column,
+                            }),
+                    );
+                }
+                shots
+            }
             Step::DefenderColumns => {
                 let firing = || self.defender.iter().chain(ctx.casualty_area.iter());
                 let mut shots = Vec::with_capacity(self.defender.len() + ctx.casualty_area.len());
@@ -911,7 +1001,7 @@ impl<'b, 'c> Fight<'b, 'c> {
             Step::FirstStrike => {
                 self.apply_split(Side::Defender, hits, Effect::Removed, &mut Vec::new())
             }
-            Step::DefenderColumns => {
+            Step::DefenderColumns | Step::DefenderColumn(_) => {
                 self.apply_split(Side::Attacker, hits, Effect::Removed, &mut Vec::new())
             }
         }
@@ -952,7 +1042,15 @@ impl<'b, 'c> Fight<'b, 'c> {
     /// defense would drop if damaged in this round's attack.
     fn columns_are_independent(&self) -> bool {
         let cat = self.cat();
-        !self.attacker.iter().any(|u| self.is_sub(u))
+        // Column by column, hits that not every unit may take land differently than all
+        // at once: such a round is worked out step by step.
+        let restricted_defenders = self.battle.defender_hits_by_column
+            && self
+                .defender
+                .iter()
+                .any(|u| targets_of(cat, u.kind) != Targets::Anyone);
+        !restricted_defenders
+            && !self.attacker.iter().any(|u| self.is_sub(u))
             && !self.defender.iter().any(|u| {
                 let t = cat.get(u.kind);
                 t.hit_points.saturating_sub(u.damage) > 1
@@ -1048,10 +1146,11 @@ impl<'b, 'c> Fight<'b, 'c> {
             return (Vec::new(), 0);
         }
         let cat = self.cat();
-        let keep_last = side == Side::Attacker && self.combat == CombatOrder::TakeAtAllCosts;
+        let combat = self.combat_in(self.current_round);
+        let keep_last = side == Side::Attacker && combat == CombatOrder::TakeAtAllCosts;
         let by_combat_order = side == Side::Attacker
             && matches!(
-                self.combat,
+                combat,
                 CombatOrder::TakeAtAllCosts | CombatOrder::SaveAirAtAllCosts
             );
         let subs_first = side == Side::Defender
@@ -1076,7 +1175,7 @@ impl<'b, 'c> Fight<'b, 'c> {
             Cow::Owned(exception)
         } else if by_combat_order {
             let mut owned = base.clone();
-            owned.reason = LossReason::CombatOrder(self.combat);
+            owned.reason = LossReason::CombatOrder(combat);
             Cow::Owned(owned)
         } else {
             Cow::Borrowed(base)

@@ -138,7 +138,8 @@ pub fn exact_odds(battle: &Battle<'_>) -> Result<Odds, BattleError> {
     let steady_round = match battle.attacker_orders.retreat {
         Some(RetreatOrder::AfterRound(n)) => n.saturating_add(1).max(2),
         _ => 2,
-    };
+    }
+    .max(battle.saac_from_round.unwrap_or(0));
     let mut template = initial;
     canonical(&mut template);
     let mut armies = [Armies::default(), Armies::default()];
@@ -392,8 +393,9 @@ impl Fight<'_, '_> {
 fn round_distribution<'b, 'c>(fight: &Fight<'b, 'c>, round: u32) -> Vec<(Fight<'b, 'c>, f64)> {
     let mut start = fight.clone();
     let ctx = start.begin_round(round);
+    let steps = start.steps();
     let mut partial: Vec<(Fight<'b, 'c>, RoundContext, f64)> = vec![(start, ctx, 1.0)];
-    for step in Step::ALL {
+    for &step in steps {
         let mut next: HashMap<(Key, Vec<Unit>), (Fight<'b, 'c>, RoundContext, f64)> =
             HashMap::new();
         for (f, ctx, p) in partial {

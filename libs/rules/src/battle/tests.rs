@@ -637,6 +637,41 @@ mod exact {
     }
 
     #[test]
+    fn a_land_attack_without_orders_switches_to_save_air_at_all_costs_from_round_two() {
+        // rules-facts.md: SA is "the land default"; SAAC, "aircraft are never taken as
+        // casualties; retreat when only air would be lost (default from round 2)".
+        let cat = catalogue("cutthroat");
+        let plain = battle(&cat, BattleKind::Land, "2 inf, 1 ftr, 1 bmb", "3 inf");
+        let sa_throughout = exact_odds(&plain).expect("odds").attacker_win;
+        let iaapa = exact_odds(&plain.clone().with_iaapa_defaults())
+            .expect("odds")
+            .attacker_win;
+        assert!((sa_throughout - 0.638).abs() < 0.0005, "{sa_throughout}");
+        assert!((iaapa - 0.487).abs() < 0.0005, "{iaapa}");
+        // An attacker's own order stands in every round.
+        let mut ordered = plain.clone().with_iaapa_defaults();
+        ordered.attacker_orders.combat = Some(CombatOrder::SaveAir);
+        let ordered = exact_odds(&ordered).expect("odds").attacker_win;
+        assert!(close(ordered, sa_throughout), "{ordered} {sa_throughout}");
+    }
+
+    #[test]
+    fn defending_hits_are_taken_column_by_column_and_submarines_hit_no_aircraft() {
+        // Part 13, step 5: "roll for the defending units in the order that they appear on
+        // the battle board, from '1s' column onward ... and remove the appropriate type
+        // and number of attacking units". The submarines' 2s take the transport first;
+        // the carrier's 3s then take fighters.
+        let cat = catalogue("cutthroat");
+        let plain = battle(&cat, BattleKind::Sea, "1 trn, 2 ftr", "2 sub, 1 ac");
+        let all_at_once = exact_odds(&plain).expect("odds").attacker_win;
+        let by_column = exact_odds(&plain.clone().with_iaapa_defaults())
+            .expect("odds")
+            .attacker_win;
+        assert!((all_at_once - 0.7026).abs() < 0.00005, "{all_at_once}");
+        assert!((by_column - 0.5448).abs() < 0.00005, "{by_column}");
+    }
+
+    #[test]
     fn the_survivor_distribution_adds_up_to_the_outcomes() {
         let cat = catalogue("classic");
         let odds =
@@ -693,6 +728,20 @@ mod exact {
         weapons.attacker_technologies = vec![crate::tech::Technology::HeavyBombers];
         weapons.defender_technologies = vec![crate::tech::Technology::JetFighters];
         list.push(("heavy bomber vs jet fighter", weapons));
+        list.push((
+            "IAAPA defaults: SAAC from round 2",
+            battle(cat, BattleKind::Land, "2 inf, 1 ftr, 1 bmb", "3 inf").with_iaapa_defaults(),
+        ));
+        list.push((
+            "IAAPA defaults: defending columns with submarines",
+            battle(
+                cat,
+                BattleKind::Sea,
+                "1 trn, 2 ftr, 1 bb",
+                "2 sub, 1 ac, 1 trn",
+            )
+            .with_iaapa_defaults(),
+        ));
         list
     }
 

@@ -210,10 +210,10 @@ fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables
 #[test]
 fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
     let hash = |id| RulesetDocument::builtin_hashed(id).expect(id).1;
-    // Revision 2: Japan's home complex and AA gun, South Africa's complex a new one.
+    // Revision 3: SAAC from round 2 on land, the defender's hits column by column.
     assert_eq!(
         hash("cutthroat"),
-        "71113d5348de209b333389f4878fc641c8904ecb68f1ab2ef2a936bd1856d567"
+        "f6fe674c9aa26ca0ecd15237acbc1ee76f1ccd529b31c1cfdd562a7880586fd9"
     );
     assert_eq!(
         hash("war"),
@@ -226,8 +226,28 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         .collect();
     assert_eq!(
         earlier,
-        ["a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa"]
+        [
+            // 1: as first published.
+            "a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa",
+            // 2: Japan's home complex and AA gun, South Africa's complex a new one.
+            "71113d5348de209b333389f4878fc641c8904ecb68f1ab2ef2a936bd1856d567",
+        ]
     );
+}
+
+/// Revision 3 fights Cut-Throat's battles with Part 13's and IAAPA's defaults; games of
+/// revision 2 keep the engine's first reading.
+#[test]
+fn cut_throat_battles_take_saac_from_round_two_and_defending_hits_by_column() {
+    let current = Ruleset::builtin("cutthroat").expect("current");
+    assert_eq!(current.special.saac_from_round, Some(2));
+    assert!(current.special.defender_hits_by_column);
+    let r2 = "71113d5348de209b333389f4878fc641c8904ecb68f1ab2ef2a936bd1856d567";
+    let earlier = Ruleset::builtin_revision("cutthroat", &GameOptions::default(), r2)
+        .expect("built")
+        .expect("revision 2 is kept");
+    assert_eq!(earlier.special.saac_from_round, None);
+    assert!(!earlier.special.defender_hits_by_column);
 }
 
 /// A game created under revision 1 (Japan without its complex) plays on under it.

@@ -146,6 +146,8 @@ pub(super) fn decide_battle(
     };
     let mut battle = Battle::new(rules.catalogue, kind);
     battle.heavy_weapons = rules.special.heavy_weapons;
+    battle.saac_from_round = rules.special.saac_from_round;
+    battle.defender_hits_by_column = rules.special.defender_hits_by_column;
     let mut attacker_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
     let mut defender_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
     // Cargo does not fight at sea.

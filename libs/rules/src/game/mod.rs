@@ -680,6 +680,10 @@ pub struct Rules<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Special {
     pub combat_from_round: u32,
+    /// Battles: SAAC from this round when the attacker gave no combat order.
+    pub saac_from_round: Option<u32>,
+    /// Battles: the defender's hits taken column by column (Part 13, step 5).
+    pub defender_hits_by_column: bool,
     pub heavy_weapons: bool,
     pub reinforcements: Vec<Arrival>,
     /// (territory, base, per round): the value during round `r` is `base + per_round * r`.
@@ -737,6 +741,8 @@ impl Special {
     /// Cut-Throat's: no combat in the first round, nothing else.
     pub const CUT_THROAT: Special = Special {
         combat_from_round: 2,
+        saac_from_round: None,
+        defender_hits_by_column: false,
         heavy_weapons: false,
         reinforcements: Vec::new(),
         growing_values: Vec::new(),

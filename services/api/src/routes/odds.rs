@@ -5,6 +5,7 @@ use actix_web::{post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use warlog_rules::battle::{describe, exact_odds, Battle, BattleKind, CombatOrder, Survivors};
+use warlog_rules::document::RulesetDocument;
 use warlog_rules::units::Catalogue;
 
 use crate::body::JsonBody;
@@ -28,7 +29,9 @@ pub struct OddsRequest {
     /// Battleships bombarding an amphibious assault.
     #[serde(default)]
     pub support_shots: u32,
-    /// The attacker's combat order: SA, SAAC, TAAC, KAAC or WI.
+    /// The attacker's combat order: SA, SAAC, TAAC, KAAC or WI. Without one, the ruleset's
+    /// defaults: for Cut-Throat and the Classic units, Save Air, then Save Air At All Costs
+    /// from round 2 on land, and Kill At All Costs at sea.
     #[serde(default)]
     pub order: Option<String>,
     /// Whose units: classic, cutthroat (default) or aap-historical.
@@ -79,6 +82,15 @@ pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
         ApiError::new(code, format!("{side}: {}", e.message))
     };
     let mut battle = Battle::new(&catalogue, kind);
+    // The ruleset's battle defaults (Cut-Throat: SAAC from round 2, the defender's hits
+    // column by column); the bare Classic units are fought as IAAPA GMs fight them.
+    match RulesetDocument::builtin(ruleset) {
+        Ok(document) => {
+            battle.saac_from_round = document.special_rules.saac_from_round;
+            battle.defender_hits_by_column = document.special_rules.defender_hits_by_column;
+        }
+        Err(_) => battle = battle.with_iaapa_defaults(),
+    }
     battle.attacker =
         Battle::army(&catalogue, &request.attacker).map_err(|e| invalid("attacker", e))?;
     battle.defender =
