@@ -250,6 +250,15 @@ pub struct OddsArgs {
     /// Ruleset whose units to use: classic, cutthroat, aap-historical.
     #[arg(long, default_value = "cutthroat")]
     pub ruleset: String,
+    /// The defender's standing order of loss, unit codes first lost first, e.g. "arm, inf".
+    #[arg(long)]
+    pub defender_order_of_loss: Option<String>,
+    /// The defender's submarines submerge when attacked (sea battles).
+    #[arg(long)]
+    pub submerge: bool,
+    /// The defender's battleships do not take the first hits as damage.
+    #[arg(long)]
+    pub battleships_do_not_absorb: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

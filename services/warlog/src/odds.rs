@@ -15,6 +15,9 @@ pub fn report(args: &OddsArgs) -> Result<String, CliError> {
         support_shots: args.support_shots,
         order: args.order.clone(),
         ruleset: Some(args.ruleset.clone()),
+        defender_order_of_loss: args.defender_order_of_loss.clone(),
+        submerge: args.submerge,
+        battleships_absorb: args.battleships_do_not_absorb.then_some(false),
     })
     .map_err(|e| CliError::Other(e.detail))?;
     if args.json {

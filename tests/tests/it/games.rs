@@ -1200,6 +1200,42 @@ async fn the_board_at_version_n_is_the_board_folded_from_the_first_n_events() {
         (odds["attacker_win"].as_f64().unwrap_or_default() - 0.25).abs() < 1e-12,
         "{odds}"
     );
+    // Cut-Throat's defaults: SAAC from round 2 on land (rules-facts.md), 48.7%.
+    let saac = call(
+        &app,
+        TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({"attacker": "2 inf, 1 ftr, 1 bmb", "defender": "3 inf"})),
+    )
+    .await
+    .json();
+    assert!(
+        (saac["attacker_win"].as_f64().unwrap_or_default() - 0.487).abs() < 0.0005,
+        "{saac}"
+    );
+    // The defender's standing orders: an unknown unit is named; submerging subs count.
+    let unknown = call(
+        &app,
+        TestRequest::post().uri("/v1/odds").set_json(
+            json!({"attacker": "2 ftr", "defender": "2 sub", "sea": true, "defender_order_of_loss": "zep"}),
+        ),
+    )
+    .await;
+    assert_problem(&unknown, StatusCode::UNPROCESSABLE_ENTITY, "unknown-unit");
+    let sea = |submerge: bool| json!({"attacker": "2 ftr, 1 ac", "defender": "2 sub, 1 trn", "sea": true, "submerge": submerge});
+    let staying = call(
+        &app,
+        TestRequest::post().uri("/v1/odds").set_json(sea(false)),
+    )
+    .await
+    .json();
+    let hidden = call(
+        &app,
+        TestRequest::post().uri("/v1/odds").set_json(sea(true)),
+    )
+    .await
+    .json();
+    assert_ne!(staying["attacker_win"], hidden["attacker_win"]);
     let _ = GameSeed::from_bytes([0; 32]);
 }
 
@@ -1285,4 +1321,61 @@ async fn a_director_voids_a_game_that_then_counts_for_nobody_and_passes_the_audi
     let page = call(&app, get(&format!("/games/{game}"))).await;
     let html = String::from_utf8_lossy(&page.body).into_owned();
     assert!(html.contains("voided and counts for nobody"), "{html}");
+}
+
+/// Issue 16: "Standing battle orders for defenders (any time, any power)": a player leaves
+/// them with the game master on another power's turn; they are on the record and pass the
+/// audit.
+#[actix_web::test]
+async fn a_player_leaves_standing_orders_on_another_powers_turn_and_they_are_on_the_record() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let game = create_game(&app, &gm).await;
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    let germany_player = view["seats"]
+        .as_array()
+        .and_then(|seats| seats.iter().find(|s| s["power"] == "germany"))
+        .and_then(|s| s["player"].as_str())
+        .expect("Germany is seated")
+        .to_owned();
+    let player = token(&db, &germany_player, Role::Player).await;
+    // Russia's turn; Germany's player sends standing orders for Germany.
+    let set = order(
+        &app,
+        &player,
+        &game,
+        "germany",
+        json!([{"type": "set_standing_orders", "territory": "germany",
+                "order_of_loss": ["arm", "inf"], "battleships_absorb": false}]),
+    )
+    .await;
+    let record = &set["events"][0];
+    assert_eq!(record["event_type"], "OrdersGiven");
+    // Recorded as the server understood them: the board's names, the units' codes.
+    assert_eq!(
+        record["payload"]["command"]["orders"][0],
+        json!({"type": "set_standing_orders", "territory": "Germany",
+               "order_of_loss": ["ARM", "INF"], "battleships_absorb": false})
+    );
+    assert_eq!(set["events"][1]["event_type"], "StandingOrdersSet");
+    // Another player may not set Germany's.
+    let other = token(&db, "mallory", Role::Player).await;
+    let refused = send_orders(
+        &app,
+        &other,
+        &game,
+        "germany",
+        &json!([{"type": "set_standing_orders", "submerge_subs": true}]),
+    )
+    .await;
+    assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
+    assert_eq!(act(&app, &gm, &game, "end").await.status, StatusCode::OK);
+    let report = offline_audit(&write_export(&export(&app, &game).await), None);
+    assert_eq!(
+        report.outcome,
+        warlog_events::audit::Outcome::Passed,
+        "{}",
+        report.render()
+    );
 }

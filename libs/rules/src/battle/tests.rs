@@ -672,6 +672,49 @@ mod exact {
     }
 
     #[test]
+    fn a_defenders_orders_change_the_odds_as_they_should() {
+        let cat = catalogue("cutthroat");
+        // Losing the tanks first leaves infantry, which defend as well: the same odds of
+        // winning, but the defender's survivors are infantry.
+        let plain = battle(&cat, BattleKind::Land, "3 inf, 2 arm", "2 inf, 2 arm");
+        let mut ordered = plain.clone();
+        ordered.defender_orders.order_of_loss = vec![cat.id("ARM").expect("ARM")];
+        let (a, b) = (
+            exact_odds(&plain).expect("odds"),
+            exact_odds(&ordered).expect("odds"),
+        );
+        assert!(close(a.attacker_win, b.attacker_win), "{a:?} {b:?}");
+        let armour_left = |odds: &Odds| -> f64 {
+            odds.defender_survivors
+                .iter()
+                .filter(|(s, _)| s.keys().any(|(u, _)| *u == cat.id("ARM").expect("ARM")))
+                .map(|(_, p)| p)
+                .sum()
+        };
+        assert!(armour_left(&b) < armour_left(&a), "{a:?} {b:?}");
+        // Submarines that submerge sit out round one: fewer attackers are lost to them.
+        let mut submerging = battle(&cat, BattleKind::Sea, "2 ftr, 1 ac", "2 sub, 1 trn");
+        let staying = exact_odds(&submerging).expect("odds");
+        submerging.defender_orders.submerge_subs = true;
+        let hidden = exact_odds(&submerging).expect("odds");
+        assert!(close(hidden.total(), 1.0));
+        assert!(
+            (hidden.attacker_win - staying.attacker_win).abs() > 1e-6,
+            "{staying:?} {hidden:?}"
+        );
+        // A battleship that does not absorb the first hit: the transport is kept and the
+        // battleship lost sooner, so the defender wins less often.
+        let mut absorbing = battle(&cat, BattleKind::Sea, "2 sub, 1 ftr", "1 bb, 1 trn");
+        let with_absorb = exact_odds(&absorbing).expect("odds");
+        absorbing.defender_orders.battleships_absorb = Some(false);
+        let without = exact_odds(&absorbing).expect("odds");
+        assert!(
+            without.defender_win < with_absorb.defender_win,
+            "{with_absorb:?} {without:?}"
+        );
+    }
+
+    #[test]
     fn the_survivor_distribution_adds_up_to_the_outcomes() {
         let cat = catalogue("classic");
         let odds =
@@ -728,6 +771,15 @@ mod exact {
         weapons.attacker_technologies = vec![crate::tech::Technology::HeavyBombers];
         weapons.defender_technologies = vec![crate::tech::Technology::JetFighters];
         list.push(("heavy bomber vs jet fighter", weapons));
+        let mut lose_armour = battle(cat, BattleKind::Land, "3 inf, 2 arm", "2 inf, 2 arm");
+        lose_armour.defender_orders.order_of_loss = vec![cat.id("ARM").expect("ARM")];
+        list.push(("defender's order of loss", lose_armour));
+        let mut submerging = battle(cat, BattleKind::Sea, "2 ftr, 1 ac", "2 sub, 1 trn");
+        submerging.defender_orders.submerge_subs = true;
+        list.push(("defending submarines submerge", submerging));
+        let mut no_absorb = battle(cat, BattleKind::Sea, "2 sub, 1 ftr", "1 bb, 1 trn");
+        no_absorb.defender_orders.battleships_absorb = Some(false);
+        list.push(("battleship does not absorb", no_absorb));
         list.push((
             "IAAPA defaults: SAAC from round 2",
             battle(cat, BattleKind::Land, "2 inf, 1 ftr, 1 bmb", "3 inf").with_iaapa_defaults(),

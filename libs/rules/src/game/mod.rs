@@ -52,6 +52,20 @@ pub enum Phase {
     Reinforcements,
 }
 
+impl GameState {
+    /// `power`'s standing battle orders for a battle in `territory`: that place's, else
+    /// those for all its battles.
+    pub fn standing_orders_for(
+        &self,
+        power: Power,
+        territory: TerritoryId,
+    ) -> Option<&combat::StandingOrders> {
+        self.standing_orders
+            .get(&(power, Some(territory)))
+            .or_else(|| self.standing_orders.get(&(power, None)))
+    }
+}
+
 impl Phase {
     pub const ALL: [Phase; 8] = [
         Phase::Repairs,
@@ -157,6 +171,9 @@ pub struct GameState {
     pub ended: Option<Vec<(Power, u32)>>,
     /// Set when the game was voided: why. A voided game is over, with no placements.
     pub voided: Option<String>,
+    /// Each power's standing battle orders as a defender: for one place, or (`None`) for
+    /// all its battles.
+    pub standing_orders: BTreeMap<(Power, Option<TerritoryId>), combat::StandingOrders>,
     /// Beaten powers that went passive: no movement, treasury turned into infantry.
     pub passive: BTreeSet<Power>,
     /// Territories taken this turn (aircraft may not land in them).
@@ -462,6 +479,12 @@ pub enum GameEvent {
         at: Moment,
         reason: String,
     },
+    /// A power's standing battle orders as a defender, for one place or (`None`) all.
+    StandingOrdersSet {
+        power: Power,
+        territory: Option<TerritoryId>,
+        orders: combat::StandingOrders,
+    },
     /// An agreement broken or voided, and what the war does at once.
     AgreementEnded(Box<AgreementEnded>),
     /// A damaged battleship repaired for 5 IPC and the die.
@@ -576,6 +599,11 @@ pub enum Order {
     /// "War": the unit types a player loses first in its battles ("remove units as they
     /// desire"); any time.
     SetOrderOfLoss(Vec<UnitTypeId>),
+    /// A defender's standing battle orders, for one place or (`None`) all; any time.
+    SetStandingOrders {
+        territory: Option<TerritoryId>,
+        orders: combat::StandingOrders,
+    },
 }
 
 impl GameEvent {
@@ -828,6 +856,7 @@ impl GameState {
             last_progress_at: None,
             ended: None,
             voided: None,
+            standing_orders: BTreeMap::new(),
             railed_infantry: 0,
             factory_railed: false,
             factories_setting_up: BTreeSet::new(),
@@ -981,6 +1010,9 @@ pub fn decide(
     if rules.special.war.is_some() {
         return war_flow::decide(rules, state, by, order, at, dice);
     }
+    if let Order::SetStandingOrders { territory, orders } = order {
+        return combat::decide_standing_orders(rules, by, *territory, orders);
+    }
     if order.is_diplomatic() {
         return diplomacy::decide(rules, state, by, order);
     }
@@ -1055,6 +1087,9 @@ pub fn decide(
         | Order::GrantPermission { .. }
         | Order::RevokePermission { .. }
         | Order::BreakAgreement { .. } => diplomacy::decide(rules, state, by, order),
+        Order::SetStandingOrders { territory, orders } => {
+            combat::decide_standing_orders(rules, by, *territory, orders)
+        }
         Order::RollStartZones
         | Order::RollInitiative
         | Order::RollReinforcements
@@ -1917,6 +1952,19 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         | GameEvent::SubstituteMadePermanent { .. }
         | GameEvent::GameEnded { .. }
         | GameEvent::GameVoided { .. } => seats::apply(state, event),
+        GameEvent::StandingOrdersSet {
+            power,
+            territory,
+            orders,
+        } => {
+            if *orders == combat::StandingOrders::default() {
+                state.standing_orders.remove(&(*power, *territory));
+            } else {
+                state
+                    .standing_orders
+                    .insert((*power, *territory), orders.clone());
+            }
+        }
         GameEvent::WeaponsResearched {
             power,
             cost,

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::combat::BattleOrders;
+use super::combat::{BattleOrders, StandingOrders};
 use super::{Order, Permission};
 use crate::battle::{CombatOrder, RetreatOrder};
 use crate::board::{Power, TerritoryId};
@@ -183,6 +183,21 @@ pub enum NamedOrder {
     /// War: the unit codes this power loses first in its battles, any time.
     SetOrderOfLoss {
         units: Vec<String>,
+    },
+    /// A defender's standing battle orders, any time: for one territory or sea zone, or
+    /// (without `territory`) for all its battles. Orders equal to the defaults clear them.
+    SetStandingOrders {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        territory: Option<String>,
+        /// Unit codes, first lost first.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        order_of_loss: Vec<String>,
+        /// Defending submarines submerge when attacked (sea battles).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        submerge_subs: bool,
+        /// `false`: battleships do not take the first hits as damage (default `true`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        battleships_absorb: Option<bool>,
     },
     /// War: aircraft raid another player's zone, 1d6 each off its cash.
     AirRaid {
@@ -440,6 +455,19 @@ impl NamedOrder {
                 units: names.units(units)?,
                 path: names.path(path)?,
             },
+            NamedOrder::SetStandingOrders {
+                territory,
+                order_of_loss,
+                submerge_subs,
+                battleships_absorb,
+            } => Order::SetStandingOrders {
+                territory: territory.as_deref().map(|t| names.place(t)).transpose()?,
+                orders: StandingOrders {
+                    order_of_loss: names.unit_codes(order_of_loss)?,
+                    submerge_subs: *submerge_subs,
+                    battleships_absorb: battleships_absorb.unwrap_or(true),
+                },
+            },
         })
     }
 
@@ -535,6 +563,12 @@ impl NamedOrder {
             },
             Order::SetOrderOfLoss(units) => NamedOrder::SetOrderOfLoss {
                 units: n.unit_codes(units),
+            },
+            Order::SetStandingOrders { territory, orders } => NamedOrder::SetStandingOrders {
+                territory: territory.map(|t| n.place(t)),
+                order_of_loss: n.unit_codes(&orders.order_of_loss),
+                submerge_subs: orders.submerge_subs,
+                battleships_absorb: (!orders.battleships_absorb).then_some(false),
             },
         }
     }

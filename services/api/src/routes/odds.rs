@@ -37,6 +37,15 @@ pub struct OddsRequest {
     /// Whose units: classic, cutthroat (default) or aap-historical.
     #[serde(default)]
     pub ruleset: Option<String>,
+    /// The defender's standing order of loss: unit codes, first lost first (`"arm, inf"`).
+    #[serde(default)]
+    pub defender_order_of_loss: Option<String>,
+    /// The defender's submarines submerge when attacked (sea battles).
+    #[serde(default)]
+    pub submerge: bool,
+    /// `false`: the defender's battleships do not take the first hits as damage.
+    #[serde(default)]
+    pub battleships_absorb: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -118,6 +127,23 @@ pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
             })
         })
         .transpose()?;
+    if let Some(codes) = &request.defender_order_of_loss {
+        battle.defender_orders.order_of_loss = codes
+            .split(',')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(|code| {
+                catalogue.id(code).map_err(|_| {
+                    ApiError::new(
+                        ErrorCode::UnknownUnit,
+                        format!("defender_order_of_loss: no unit {code:?} in {ruleset}"),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    battle.defender_orders.submerge_subs = request.submerge && request.sea;
+    battle.defender_orders.battleships_absorb = request.battleships_absorb;
     let odds = exact_odds(&battle).map_err(|e| invalid("battle", e))?;
     let survivors = |list: &[(Survivors, f64)]| {
         list.iter()

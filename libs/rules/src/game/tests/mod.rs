@@ -8,6 +8,7 @@ mod properties;
 mod rail;
 mod replay;
 mod scripted;
+mod standing_orders;
 mod war;
 
 fn rules() -> Rules<'static> {
