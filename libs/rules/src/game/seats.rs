@@ -291,8 +291,10 @@ impl GameState {
         })
     }
 
-    /// Whether the survivor has won: it holds its capital and has lasted to the end of
-    /// its round, or has taken the capital it may win by.
+    /// Whether the survivor has won: it holds its capital and has reached its round, or
+    /// has taken the capital it may win by. AAP Historical, 9: "Japan must win by
+    /// surviving until turn 12 ... If Japan is captured or Nuked on or before turn 11 then
+    /// the Allies win": reaching turn 12 is the survival, so Japan held through turn 11.
     pub fn survived(&self, rules: Rules<'_>, survival: crate::game::Survival) -> bool {
         let capital_of = |power: Power| {
             rules
@@ -309,7 +311,7 @@ impl GameState {
             return false;
         }
         holds(survival.power)
-            && (self.round > survival.round
+            && (self.round >= survival.round
                 || survival
                     .or_take
                     .is_some_and(|other| holds(other) || surrendered(other)))

@@ -175,14 +175,19 @@ fn hawaii_places_two_units_a_turn_and_the_us_builds_no_complexes() {
 }
 
 #[test]
-fn japan_wins_by_lasting_through_round_twelve_or_taking_the_us_mainland() {
+fn japan_wins_by_reaching_turn_twelve_or_taking_the_us_mainland() {
+    // AAP Historical, 9: "Japan must win by surviving until turn 12 ... If Japan is
+    // captured or Nuked on or before turn 11 then the Allies win."
     let ruleset = aap();
     let rules = ruleset.rules();
     let survival = rules.special.survival.expect("AAP's victory");
-    let mut state = aap_in(12, Power::Japan, Phase::Repairs);
-    assert!(!state.survived(rules, survival), "not through round 12 yet");
-    state.round = 13;
-    assert!(state.survived(rules, survival));
+    let mut state = aap_in(11, Power::Japan, Phase::Income);
+    assert!(
+        !state.survived(rules, survival),
+        "turn 11 is still the Allies'"
+    );
+    state.round = 12;
+    assert!(state.survived(rules, survival), "turn 12 reached");
     state.holder[at(ruleset, "Japan").index()] = Some(Power::UnitedStates);
     assert!(!state.survived(rules, survival), "Japan fell");
     let mut state = aap_in(4, Power::Japan, Phase::Repairs);
