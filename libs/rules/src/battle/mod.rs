@@ -25,6 +25,7 @@ use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
 pub use bombing::{bombing_raid, BombingRaid};
+
 pub(crate) use casualties::default_loss_orders;
 pub use casualties::{HitRules, LossOrder};
 pub use odds::{describe, exact_odds, Odds, Survivors};
@@ -122,6 +123,14 @@ pub struct Orders {
     pub submerge_subs: bool,
 }
 
+/// One defending nation's units, for AAP's heavy-weapons count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefendingGroup {
+    pub units: Vec<(UnitTypeId, u32)>,
+    /// Whether the group can make the side vulnerable (the CCP's cannot).
+    pub counts: bool,
+}
+
 /// Everything a battle needs.
 #[derive(Debug, Clone)]
 pub struct Battle<'c> {
@@ -140,6 +149,10 @@ pub struct Battle<'c> {
     pub kamikaze_target: Option<UnitTypeId>,
     /// AAP heavy-weapons vulnerability.
     pub heavy_weapons: bool,
+    /// The defending nations' groups, the holder's last (it keeps its own units longest):
+    /// AAP's heavy weapons count each nation's group on its own (allies' groups are not
+    /// added together, the CCP's never counts). Empty: the side is one group.
+    pub defender_groups: Vec<DefendingGroup>,
     /// The attacking aircraft have nowhere to retreat to (known from the board): when only
     /// they remain, defending submarines are lost before other defending units
     /// (reference/rules-facts.md, the exception to the default orders of loss).
@@ -171,6 +184,7 @@ impl<'c> Battle<'c> {
             defender_orders: Orders::default(),
             kamikaze_target: None,
             heavy_weapons: false,
+            defender_groups: Vec::new(),
             attacker_air_cannot_retreat: false,
             attacker_technologies: Vec::new(),
             defender_technologies: Vec::new(),
@@ -1085,14 +1099,31 @@ impl<'b, 'c> Fight<'b, 'c> {
         if !self.battle.heavy_weapons {
             return (false, false);
         }
-        let counted = |units: &[Unit]| {
-            units
-                .iter()
-                .filter(|u| !self.cat().get(u.kind).has(Ability::HwvExempt))
-                .count()
-                > 20
+        let counts = |unit: UnitTypeId| !self.cat().get(unit).has(Ability::HwvExempt);
+        let counted = |units: &[Unit]| units.iter().filter(|u| counts(u.kind)).count() > 20;
+        let defender = if self.battle.defender_groups.is_empty() {
+            counted(&self.defender)
+        } else {
+            // Who holds what is left: of each type, the groups listed last keep theirs
+            // first (the holder's own units, then its guests'), as the survivors are shared.
+            let mut left: std::collections::BTreeMap<UnitTypeId, u32> = Default::default();
+            for u in &self.defender {
+                *left.entry(u.kind).or_default() += 1;
+            }
+            self.battle.defender_groups.iter().rev().any(|group| {
+                let mut size = 0;
+                for &(unit, n) in &group.units {
+                    let remaining = left.entry(unit).or_default();
+                    let kept = n.min(*remaining);
+                    *remaining -= kept;
+                    if counts(unit) {
+                        size += kept;
+                    }
+                }
+                group.counts && size > 20
+            })
         };
-        (counted(&self.attacker), counted(&self.defender))
+        (counted(&self.attacker), defender)
     }
 
     fn kamikaze(&mut self, target: UnitTypeId) -> Volley {

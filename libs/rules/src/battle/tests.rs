@@ -446,6 +446,42 @@ fn heavy_weapons_hits_count_double_against_a_group_of_more_than_twenty() {
 }
 
 #[test]
+fn heavy_weapons_count_each_defending_nations_group_on_its_own_and_never_the_ccps() {
+    // AAP Historical, heavy weapons: a nation's group above 20 counted units is vulnerable;
+    // allies' groups are not added together, and the CCP's forces never count.
+    let cat = catalogue("aap-historical");
+    let inf = cat.id("INF").expect("INF");
+    let casualties_of_one_artillery_hit = |groups: Vec<DefendingGroup>, defenders: u32| {
+        let mut b = battle(&cat, BattleKind::Land, "1 art", &format!("{defenders} inf"));
+        b.heavy_weapons = true;
+        b.defender_groups = groups;
+        b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+        let mut dice = vec![1];
+        dice.extend(std::iter::repeat_n(6, defenders as usize));
+        fight(&b, &dice).rounds[0].volleys[0].casualties.len()
+    };
+    let group = |n: u32, counts: bool| DefendingGroup {
+        units: vec![(inf, n)],
+        counts,
+    };
+    // Two allies of 15 each: 30 on the side, but no group above 20.
+    assert_eq!(
+        casualties_of_one_artillery_hit(vec![group(15, true), group(15, true)], 30),
+        1
+    );
+    // One nation's 21: vulnerable, and the hit counts twice.
+    assert_eq!(
+        casualties_of_one_artillery_hit(vec![group(9, true), group(21, true)], 30),
+        2
+    );
+    // The CCP's 25 never count.
+    assert_eq!(
+        casualties_of_one_artillery_hit(vec![group(25, false), group(5, true)], 30),
+        1
+    );
+}
+
+#[test]
 fn without_the_heavy_weapons_option_a_hit_is_one_casualty() {
     let cat = catalogue("aap-historical");
     let mut b = battle(&cat, BattleKind::Land, "1 art", "21 inf");

@@ -11,7 +11,8 @@ use super::{
     require_phase, take_units, violation, GameEvent, GameState, Phase, RuleViolation, Rules,
 };
 use crate::battle::{
-    bombing_raid, resolve, Battle, BattleKind, BombingRaid, CombatOrder, Outcome, RetreatOrder,
+    bombing_raid, resolve, Battle, BattleKind, BombingRaid, CombatOrder, DefendingGroup, Outcome,
+    RetreatOrder,
 };
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die, RecordingDice};
@@ -245,6 +246,20 @@ pub(super) fn decide_battle(
     }
     battle.attacker = attacker_units.into_iter().collect();
     battle.defender = defender_units.into_iter().collect();
+    if battle.heavy_weapons {
+        // AAP 3.3: each nation's group counts on its own; the CCP's forces never count.
+        battle.defender_groups = defenders
+            .iter()
+            .map(|owner| DefendingGroup {
+                units: forces
+                    .iter()
+                    .filter(|((o, unit, _), _)| o == owner && fights(unit))
+                    .map(|((_, unit, _), n)| (*unit, *n))
+                    .collect(),
+                counts: *owner != Power::Ccp,
+            })
+            .collect();
+    }
     battle.defender_damaged = forces
         .iter()
         .filter(|((owner, _, damage), _)| defenders.contains(owner) && *damage > 0)
