@@ -14,7 +14,7 @@ use warlog_rules::dice::{DiceSource, Die, GameSeed, RecordedDice};
 use warlog_rules::game::named::{NameError, NamedOrder};
 use warlog_rules::game::{decide, DirectorOrder, Moment, RuleViolation};
 
-use crate::game::{GameLog, GameLogError, GameStreamEvent, SeedRevealed};
+use crate::game::{GameLog, GameStreamEvent, SeedRevealed};
 use crate::sender::{Role, Sender};
 
 /// The record of one accepted command, the first event of its append.
@@ -134,9 +134,6 @@ pub enum Refusal {
     /// Asks for nothing, or for something the decider cannot make (a reveal without the seed).
     #[error("{0}")]
     Malformed(String),
-    /// The decided events do not fold (a defect, or an untrusted log).
-    #[error("{0}")]
-    Fold(#[from] GameLogError),
 }
 
 /// A decided command: the events to append (the record first), and the game after them.
@@ -249,10 +246,9 @@ impl GameLog {
         let record = GameStreamEvent::Orders(given.clone());
         after.apply_decided(&record);
         let mut events = vec![record];
-        let mut push = |after: &mut GameLog, event: GameStreamEvent| -> Result<(), Refusal> {
+        let mut push = |after: &mut GameLog, event: GameStreamEvent| {
             after.apply_decided(&event);
             events.push(event);
-            Ok(())
         };
         let game_id = self.created.game_id.clone();
         let rules = self.ruleset.rules();
@@ -269,7 +265,7 @@ impl GameLog {
                         decide(rules, &after.state, *power, &order, given.at, &mut *rolls)
                             .map_err(|v| rule(&at, v))?;
                     for event in decided {
-                        push(&mut after, GameStreamEvent::Played(event))?;
+                        push(&mut after, GameStreamEvent::Played(event));
                     }
                 }
             }
@@ -287,11 +283,11 @@ impl GameLog {
                     .decide_director(&order, given.at)
                     .map_err(|v| rule(at, v))?
                 {
-                    push(&mut after, GameStreamEvent::Played(event))?;
+                    push(&mut after, GameStreamEvent::Played(event));
                 }
                 // The game is over: its dice can be checked now.
                 if after.revealed_seed.is_none() {
-                    push(&mut after, reveal(&dice)?)?;
+                    push(&mut after, reveal(&dice)?);
                 }
             }
             Command::RevealSeed => {
@@ -305,7 +301,7 @@ impl GameLog {
                         },
                     ));
                 }
-                push(&mut after, reveal(&dice)?)?;
+                push(&mut after, reveal(&dice)?);
             }
             Command::ReplaceInactivePlayer { substitute } => {
                 let order = DirectorOrder::ReplaceInactivePlayer {
@@ -315,7 +311,7 @@ impl GameLog {
                     .decide_director(&order, given.at)
                     .map_err(|v| rule("substitute", v))?
                 {
-                    push(&mut after, GameStreamEvent::Played(event))?;
+                    push(&mut after, GameStreamEvent::Played(event));
                 }
             }
         }

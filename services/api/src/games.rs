@@ -550,7 +550,6 @@ impl From<Refusal> for ApiError {
             )
             .with_current_version(actual),
             Refusal::Malformed(why) => ApiError::malformed(why),
-            Refusal::Fold(e) => corrupt(e),
         }
     }
 }
