@@ -2,6 +2,7 @@
 //! render), RFC 9457 problem documents for every error, Prometheus metrics, and the
 //! OpenAPI document generated from the handlers.
 
+pub mod audit_cache;
 pub mod auth;
 pub mod body;
 pub mod cursor;
@@ -42,6 +43,8 @@ pub struct AppState {
     pub cors_origins: std::sync::Arc<Vec<String>>,
     /// Rendered leaderboard pages and recently read ladder heads.
     pub ladders: std::sync::Arc<ladder_cache::LadderCache>,
+    /// Games' audits by version.
+    pub audits: std::sync::Arc<audit_cache::AuditCache>,
 }
 
 /// Where the service reads the time: the system clock, or one a test sets and advances
@@ -105,6 +108,7 @@ impl AppState {
             clock: Clock::system(),
             cors_origins: Default::default(),
             ladders: Default::default(),
+            audits: Default::default(),
         }
     }
 

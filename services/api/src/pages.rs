@@ -7,17 +7,15 @@ use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use maud::{html, Markup, DOCTYPE};
 use serde::Deserialize;
-use warlog_events::audit::{audit_game, Outcome, Verdict};
+use warlog_events::audit::{Outcome, Verdict};
 
 use crate::error::ApiError;
-use crate::games::{game_stream, read_all_events};
 use crate::query::parse_query;
 use crate::routes::games::{all_battles, load};
 use crate::routes::league::{leaderboard_page, player_view, LeaderboardPage, LeaderboardParams};
 use crate::routes::tournaments::{tournament_standings, TournamentView};
 use crate::views::{BoardView, GameView, PlacementsView};
 use crate::AppState;
-use warlog_store::StoreError;
 
 const STYLESHEET: &str = include_str!("pages/warlog.css");
 
@@ -348,13 +346,7 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
         .and_then(Result::ok)
         .map(|rows| PlacementsView::new(&log, rows));
     let battles = all_battles(state, id).await?;
-    let events = {
-        let client = state.store.pool().get().await.map_err(StoreError::from)?;
-        read_all_events(&client, &game_stream(id)?).await?
-    };
-    let report = web::block(move || audit_game(&events, None, None))
-        .await
-        .map_err(|e| ApiError::new(crate::error::ErrorCode::Internal, e.to_string()))?;
+    let report = crate::audit_cache::audit_of(state, id).await?;
     let failed = report.outcome == Outcome::Failed;
     let partial = report.outcome == Outcome::Partial;
     Ok(layout(

@@ -1265,6 +1265,11 @@ async fn a_director_voids_a_game_that_then_counts_for_nobody_and_passes_the_audi
     assert_eq!(extra.status, StatusCode::BAD_REQUEST);
     assert_eq!(export(&app, &game).await.len(), before);
 
+    // The server's audit before: partial (the seed is not revealed yet).
+    let audit_uri = format!("/v1/games/{game}/audit");
+    let before = call(&app, get(&audit_uri)).await.json();
+    assert_eq!(before["outcome"], "partial", "{before}");
+
     // Voided: the record, GameVoided with the reason, and the seed revealed.
     let voided = call(
         &app,
@@ -1283,6 +1288,9 @@ async fn a_director_voids_a_game_that_then_counts_for_nobody_and_passes_the_audi
     assert_eq!(types, ["OrdersGiven", "GameVoided", "SeedRevealed"]);
     let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     assert_eq!(view["status"], "voided");
+    // The audit kept for the earlier version is not served for the new one.
+    let after = call(&app, get(&audit_uri)).await.json();
+    assert_eq!(after["outcome"], "passed", "{after}");
     assert_eq!(view["void_reason"], "abandoned in round 1");
 
     // No placements, no more orders, no second end.

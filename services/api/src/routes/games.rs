@@ -7,7 +7,6 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
-use warlog_events::audit::audit_game;
 use warlog_events::game::GameStatus;
 use warlog_events::orders::Command;
 use warlog_events::IdempotencyKey;
@@ -673,18 +672,6 @@ pub async fn game_audit(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = game_stream(&id)?;
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let events = games::read_all_events(&client, &stream).await?;
-    drop(client);
-    if events.is_empty() {
-        return Err(ApiError::new(
-            ErrorCode::GameNotFound,
-            format!("no game {id:?}"),
-        ));
-    }
-    let report = web::block(move || audit_game(&events, None, None))
-        .await
-        .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?;
-    respond::json(&req, &report)
+    let report = crate::audit_cache::audit_of(&state, &id).await?;
+    respond::json(&req, &*report)
 }
