@@ -195,6 +195,7 @@ pub fn special_rules() -> crate::document::SpecialRules {
         // switched on here (an upload may).
         saac_from_round: None,
         defender_hits_by_column: false,
+        subs_withdraw_from_aircraft: false,
         heavy_weapons: true,
         reinforcements,
         printed_values: ["Manchuria", "Shantung", "Tsinghai", "Sinkiang", "Shansi"]

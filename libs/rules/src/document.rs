@@ -86,6 +86,10 @@ pub struct SpecialRules {
     /// each column's submarine hits only on the units they may hit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub defender_hits_by_column: bool,
+    /// IAAPA sub rule: "After any round where only aircraft face only subs, the battle
+    /// ends and surviving subs withdraw to an adjacent friendly or empty sea zone."
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subs_withdraw_from_aircraft: bool,
     /// AAP's Heavy Weapons Fire Vulnerability in every battle.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub heavy_weapons: bool,

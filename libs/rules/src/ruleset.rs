@@ -104,6 +104,8 @@ impl RulesetDocument {
                 include_str!("../data/revisions/cutthroat-r1.json"),
                 // Before SAAC from round 2 and the defender's hits column by column.
                 include_str!("../data/revisions/cutthroat-r2.json"),
+                // Before submarines facing only aircraft withdrew.
+                include_str!("../data/revisions/cutthroat-r3.json"),
             ],
             _ => &[],
         };
@@ -143,6 +145,8 @@ impl RulesetDocument {
                         // Revision 3: Part 13's and IAAPA's defaults in battle.
                         saac_from_round: Some(2),
                         defender_hits_by_column: true,
+                        // Revision 4: the IAAPA sub rule's withdrawal.
+                        subs_withdraw_from_aircraft: true,
                         ..SpecialRules::default()
                     },
                 })
@@ -227,6 +231,7 @@ fn special(
         combat_from_round: rules.combat_from_round.unwrap_or(1),
         saac_from_round: rules.saac_from_round,
         defender_hits_by_column: rules.defender_hits_by_column,
+        subs_withdraw_from_aircraft: rules.subs_withdraw_from_aircraft,
         heavy_weapons: rules.heavy_weapons,
         reinforcements: rules
             .reinforcements

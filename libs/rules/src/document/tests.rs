@@ -210,10 +210,10 @@ fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables
 #[test]
 fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
     let hash = |id| RulesetDocument::builtin_hashed(id).expect(id).1;
-    // Revision 3: SAAC from round 2 on land, the defender's hits column by column.
+    // Revision 4: submarines facing only aircraft withdraw (the IAAPA sub rule).
     assert_eq!(
         hash("cutthroat"),
-        "f6fe674c9aa26ca0ecd15237acbc1ee76f1ccd529b31c1cfdd562a7880586fd9"
+        "24531e64da5688993b60a2ee725d1020db30bba298f05ccde098aa4a7584cdb3"
     );
     assert_eq!(
         hash("war"),
@@ -231,6 +231,8 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
             "a8c76733cf73032ff997d53f7d926e75844e2d1c30ff6e4f546e8bdf081fb3fa",
             // 2: Japan's home complex and AA gun, South Africa's complex a new one.
             "71113d5348de209b333389f4878fc641c8904ecb68f1ab2ef2a936bd1856d567",
+            // 3: SAAC from round 2 on land, the defender's hits column by column.
+            "f6fe674c9aa26ca0ecd15237acbc1ee76f1ccd529b31c1cfdd562a7880586fd9",
         ]
     );
 }

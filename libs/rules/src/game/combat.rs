@@ -14,6 +14,7 @@ use crate::battle::{
     bombing_raid, resolve, Battle, BattleKind, BombingRaid, CombatOrder, DefendingGroup, Outcome,
     RetreatOrder,
 };
+use crate::battle::{BattleLog, Side};
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die, RecordingDice};
 use crate::units::{Ability, Domain, UnitTypeId};
@@ -144,6 +145,10 @@ pub struct BattleFought {
     pub attacker_left: Survivors,
     pub defender_left: DefenderSurvivors,
     pub retreat_to: Option<TerritoryId>,
+    /// Where the defender's submarines withdrew, when only aircraft faced them (IAAPA sub
+    /// rule); the attacker's go to `retreat_to`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subs_withdrew_to: Option<TerritoryId>,
     /// Whether the attacker took the territory.
     pub captured: bool,
     /// A partner's original territory taken back: it returns to that partner (never a
@@ -336,6 +341,19 @@ pub(super) fn decide_battle(
     } else {
         None
     };
+    // IAAPA sub rule: after a round where only aircraft face only submarines, the battle
+    // ends and the surviving submarines withdraw to a neighbouring friendly or empty zone.
+    let (retreat_to, subs_withdrew_to) = match subs_facing_only_aircraft(rules, place.sea, &log) {
+        Some(Side::Attacker) if rules.special.subs_withdraw_from_aircraft => (
+            retreat_to.or_else(|| withdrawal_zone(rules, state, territory, power)),
+            None,
+        ),
+        Some(Side::Defender) if rules.special.subs_withdraw_from_aircraft => (
+            retreat_to,
+            defender.and_then(|d| withdrawal_zone(rules, state, territory, d)),
+        ),
+        _ => (retreat_to, None),
+    };
     let captured = log.outcome == Outcome::AttackerWins
         && !place.sea
         && log
@@ -372,6 +390,7 @@ pub(super) fn decide_battle(
         dice,
         attacker_left: group(&log.attacker_left),
         retreat_to,
+        subs_withdrew_to,
         captured,
         liberated_for,
         plunder,
@@ -388,6 +407,52 @@ pub(super) fn decide_battle(
         events.extend(voided);
     }
     Ok(events)
+}
+
+/// Which side's submarines face only the other side's aircraft at the end of a battle
+/// that ended for that reason.
+fn subs_facing_only_aircraft(rules: Rules<'_>, sea: bool, log: &BattleLog) -> Option<Side> {
+    if !sea || log.outcome != Outcome::Disengaged {
+        return None;
+    }
+    let cat = rules.catalogue;
+    let only = |units: &[crate::battle::Unit], test: &dyn Fn(UnitTypeId) -> bool| {
+        !units.is_empty() && units.iter().all(|u| test(u.kind))
+    };
+    let sub = |u: UnitTypeId| cat.get(u).has(Ability::FirstStrike);
+    let air = |u: UnitTypeId| cat.get(u).domain == Domain::Air;
+    if only(&log.attacker_left, &sub) && only(&log.defender_left, &air) {
+        Some(Side::Attacker)
+    } else if only(&log.defender_left, &sub) && only(&log.attacker_left, &air) {
+        Some(Side::Defender)
+    } else {
+        None
+    }
+}
+
+/// Where `power`'s submarines withdraw from `territory`: the first neighbouring sea zone,
+/// in the board's order, where no power at war with it has units ("an adjacent friendly or
+/// empty sea zone": the rule names none, so the choice is mechanical); none, they stay.
+fn withdrawal_zone(
+    rules: Rules<'_>,
+    state: &GameState,
+    territory: TerritoryId,
+    power: Power,
+) -> Option<TerritoryId> {
+    let mut zones: Vec<TerritoryId> = rules
+        .board
+        .neighbours(territory)
+        .iter()
+        .copied()
+        .filter(|z| rules.board.get(*z).sea)
+        .collect();
+    zones.sort();
+    zones.into_iter().find(|z| {
+        !state.contested.contains_key(z)
+            && state.forces[z.index()]
+                .keys()
+                .all(|(owner, _, _)| *owner == power || !state.at_war(power, *owner))
+    })
 }
 
 /// The defender's standing orders the battle followed, as the listing's first line (empty
@@ -626,8 +691,11 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
             .entry((fought.attacker, unit, damage))
             .or_default() += n;
     }
+    let defender_place = fought.subs_withdrew_to.map_or(here, TerritoryId::index);
     for &(owner, unit, damage, n) in &fought.defender_left {
-        *state.forces[here].entry((owner, unit, damage)).or_default() += n;
+        *state.forces[defender_place]
+            .entry((owner, unit, damage))
+            .or_default() += n;
     }
     if fought.captured {
         let taker = fought.liberated_for.unwrap_or(fought.attacker);

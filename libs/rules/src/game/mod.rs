@@ -712,6 +712,8 @@ pub struct Special {
     pub saac_from_round: Option<u32>,
     /// Battles: the defender's hits taken column by column (Part 13, step 5).
     pub defender_hits_by_column: bool,
+    /// Battles: submarines that face only aircraft withdraw to a neighbouring zone.
+    pub subs_withdraw_from_aircraft: bool,
     pub heavy_weapons: bool,
     pub reinforcements: Vec<Arrival>,
     /// (territory, base, per round): the value during round `r` is `base + per_round * r`.
@@ -771,6 +773,7 @@ impl Special {
         combat_from_round: 2,
         saac_from_round: None,
         defender_hits_by_column: false,
+        subs_withdraw_from_aircraft: false,
         heavy_weapons: false,
         reinforcements: Vec::new(),
         growing_values: Vec::new(),

@@ -9,6 +9,7 @@ mod rail;
 mod replay;
 mod scripted;
 mod standing_orders;
+mod sub_rule;
 mod war;
 
 fn rules() -> Rules<'static> {
