@@ -354,7 +354,7 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
         html! {
             h1 { "Game " small { (view.game_id) } }
             p.lead {
-                (view.ruleset) " · " (view.status) " · round " (view.round) " · " (board.phase)
+                (view.ruleset) " · " (view.status) " · round " (view.round) " · " (board.phase_name)
                 " · " (view.turn.name()) " to play"
                 @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
             }
@@ -422,7 +422,7 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
             @if battles.is_empty() { p.empty { "No battles yet." } }
             @for battle in &battles {
                 section.battle {
-                    h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.outcome) }
+                    h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.result) }
                     pre.listing { (battle.listing) }
                 }
             }

@@ -161,7 +161,10 @@ pub struct BoardView {
     pub game_id: String,
     pub version: u64,
     pub round: u32,
+    /// The phase's name, for tools (`NonCombatMove`).
     pub phase: String,
+    /// The phase in plain words, for people (`non-combat move`).
+    pub phase_name: String,
     #[schema(value_type = String)]
     pub turn: Power,
     pub powers: Vec<PowerView>,
@@ -212,6 +215,7 @@ impl BoardView {
             version: log.version,
             round: state.round,
             phase: format!("{:?}", state.phase),
+            phase_name: state.phase.name().to_owned(),
             turn: state.power(board),
             powers: log
                 .ruleset
@@ -295,7 +299,10 @@ pub struct BattleView {
     pub attacker: Power,
     #[schema(value_type = Vec<String>)]
     pub defenders: Vec<Power>,
+    /// The outcome's name, for tools (`AttackerWins`).
     pub outcome: String,
+    /// The outcome in plain words, for people (`Attacker wins`).
+    pub result: String,
     pub captured: bool,
     /// Every die, in the order rolled.
     pub dice: Vec<u8>,
@@ -325,6 +332,7 @@ pub fn battle_view(
             attacker: fought.attacker,
             defenders: fought.defenders.clone(),
             outcome: format!("{:?}", fought.outcome),
+            result: fought.outcome.describe().to_owned(),
             captured: fought.captured,
             dice,
             listing: fought.listing.clone(),
@@ -338,6 +346,7 @@ pub fn battle_view(
             attacker: raid.attacker,
             defenders: vec![raid.victim],
             outcome: format!("{} IPC lost", raid.raid.ipc_lost),
+            result: format!("{} IPC lost", raid.raid.ipc_lost),
             captured: false,
             dice,
             listing: raid.raid.render(),
@@ -351,6 +360,7 @@ pub fn battle_view(
             attacker: raid.power,
             defenders: vec![raid.victim],
             outcome: format!("${} lost", raid.cash_lost),
+            result: format!("${} lost", raid.cash_lost),
             captured: false,
             dice,
             listing: format!(
@@ -389,6 +399,7 @@ pub fn battle_view(
                 attacker: battle.attacker,
                 defenders,
                 outcome: format!("{:?}", battle.outcome),
+                result: battle.outcome.describe().to_owned(),
                 captured: moved.taken,
                 dice,
                 listing: battle.listing(ruleset.rules()),

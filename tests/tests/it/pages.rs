@@ -210,6 +210,10 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     assert!(board.contains("Karelia"), "the board by territory: {board}");
     assert!(board.contains("Battles"), "{board}");
     assert!(board.contains("Attacker wins"), "the battle log: {board}");
+    // Plain words, not the engine's names.
+    for name in ["AttackerWins", "NonCombatMove", "CombatMove"] {
+        assert!(!board.contains(name), "{name} on the page: {board}");
+    }
 
     // A missing page is a page too, with the API's words.
     for (path, status, words) in [

@@ -129,13 +129,20 @@ fn reason_text(reason: LossReason) -> String {
 }
 
 fn outcome_text(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::AttackerWins => "Attacker wins",
-        Outcome::DefenderWins => "Defender wins",
-        Outcome::MutualDestruction => "Both sides destroyed",
-        Outcome::AttackerRetreated => "Attacker retreats",
-        Outcome::Disengaged => "No further combat possible",
-        Outcome::WalkedIn => "Walked in, no battle",
+    outcome.describe()
+}
+
+impl Outcome {
+    /// In plain words, as the listing and the pages write it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Outcome::AttackerWins => "Attacker wins",
+            Outcome::DefenderWins => "Defender wins",
+            Outcome::MutualDestruction => "Both sides destroyed",
+            Outcome::AttackerRetreated => "Attacker retreats",
+            Outcome::Disengaged => "No further combat possible",
+            Outcome::WalkedIn => "Walked in, no battle",
+        }
     }
 }
 

@@ -39,6 +39,17 @@ pub enum WarBattleOutcome {
     Stalemate,
 }
 
+impl WarBattleOutcome {
+    /// In plain words, for pages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            WarBattleOutcome::AttackerWon => "Attacker wins",
+            WarBattleOutcome::DefenderHeld => "Defender holds",
+            WarBattleOutcome::Stalemate => "Stalemate: neither side could hit the other",
+        }
+    }
+}
+
 /// A War battle: who fought, every round's dice, and who was lost.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarBattle {
