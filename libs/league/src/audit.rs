@@ -135,7 +135,7 @@ fn audit_stream(
     let mut seatings = 0;
     for (version, event) in decoded.iter().skip(1) {
         if let TournamentEvent::RoundSeated(seated) = event {
-            let results = results_before(&tournament, &logs);
+            let results = all_results(&tournament, &logs);
             match (&seed, ruleset) {
                 (Some(seed), Some(ruleset)) => {
                     seatings += 1;
@@ -252,12 +252,8 @@ fn audit_stream(
     }
 }
 
-/// The results of the games of the rounds seated so far (all ended when the next round is
-/// seated: the rules refuse a seating before).
-fn results_before(tournament: &Tournament, logs: &[(GameLog, AuditReport)]) -> Vec<GameResult> {
-    all_results(tournament, logs)
-}
-
+/// The results of the games of the rounds seated so far. Before a round is seated these
+/// are all ended: the rules refuse a seating before.
 fn all_results(tournament: &Tournament, logs: &[(GameLog, AuditReport)]) -> Vec<GameResult> {
     tournament
         .rounds

@@ -11,10 +11,13 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use warlog_events::audit::{audit_game, AuditReport, Check, Ledger, Outcome, Verdict};
-use warlog_events::game::{GameLog, GameStreamEvent};
+use warlog_events::game::{GameCreated, GameStreamEvent, PlacementRow};
 use warlog_events::RecordedEvent;
 use warlog_rules::game::GameEvent;
 use warlog_rules::scoring::{Fraction, Title};
+
+/// The most rows a ladder page holds (`limit` is at most 200).
+const MAX_PAGE_ROWS: usize = 200;
 
 /// A page of a published ladder, as `GET /v1/leaderboards/points` serves it.
 #[derive(Debug, Clone, Deserialize)]
@@ -80,8 +83,9 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         );
     }
 
-    // Each game: its own audit, then its placements if it ended in this ruleset and season.
-    let mut finished: Vec<(u64, String, GameLog)> = Vec::new();
+    // Each game: its own audit, whose placements (the board replayed) are the ladder's
+    // input if the game ended in this ruleset and season.
+    let mut finished: Vec<(u64, String, Vec<PlacementRow>)> = Vec::new();
     let mut failed = 0;
     for game in games {
         let audit = audit_game(game, None, None);
@@ -99,15 +103,13 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
             );
             continue;
         }
-        let Ok(log) = GameLog::fold(game) else {
+        let (Some(rows), Some(ended), Some(created)) =
+            (audit.placements, ended_at(game), created_of(game))
+        else {
             continue;
         };
-        let Some(ended) = ended_at(game) else {
-            continue;
-        };
-        let year = time_year(ended);
-        if log.created.ruleset == first.ruleset && first.season.is_none_or(|s| s == year) {
-            finished.push((ended, log.created.game_id.clone(), log));
+        if created.ruleset == first.ruleset && first.season.is_none_or(|s| s == time_year(ended)) {
+            finished.push((ended, created.game_id, rows));
         }
     }
     checks.push(ledger.verdict(
@@ -123,10 +125,7 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
     // The ladder, recomputed in the order the games ended.
     finished.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     let mut lines: BTreeMap<String, Line> = BTreeMap::new();
-    for (ended, game_id, log) in &finished {
-        let Some(Ok(rows)) = log.placements() else {
-            continue;
-        };
+    for (ended, game_id, rows) in &finished {
         for row in rows {
             let (Some(player), Ok(points)) = (row.player.clone(), row.points.parse::<Fraction>())
             else {
@@ -160,7 +159,14 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         .map(|l| l.player.clone());
 
     let published: Vec<&PublishedRow> = pages.iter().flat_map(|p| &p.rows).collect();
-    compare(&mut ledger, &ladder, &published, leader.as_deref());
+    let full_last_page = pages.last().is_some_and(|p| p.rows.len() >= MAX_PAGE_ROWS);
+    compare(
+        &mut ledger,
+        &ladder,
+        &published,
+        full_last_page,
+        leader.as_deref(),
+    );
     checks.push(ledger.verdict(
         "ladder",
         Verdict::Pass,
@@ -169,7 +175,8 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
             published.len()
         ),
     ));
-    if published.len() < ladder.len() && pages.len() == 1 && published.len() >= 200 {
+    // A full last page may be followed by more: the rows past it are not compared.
+    if published.len() < ladder.len() && full_last_page {
         not_checked.push("the ladder's later pages: give every page with --ladder".to_owned());
     }
     for line in &ladder {
@@ -201,6 +208,7 @@ fn compare(
     ledger: &mut Ledger,
     ladder: &[Line],
     published: &[&PublishedRow],
+    full_last_page: bool,
     leader: Option<&str>,
 ) {
     for (i, row) in published.iter().enumerate() {
@@ -258,7 +266,7 @@ fn compare(
             return;
         }
     }
-    if published.len() < ladder.len() && published.len() < 200 {
+    if published.len() < ladder.len() && !full_last_page {
         let missing = &ladder[published.len()];
         ledger.fail_row(
             "ladder",
@@ -268,6 +276,14 @@ fn compare(
                 missing.player
             ),
         );
+    }
+}
+
+/// The game's first event.
+fn created_of(events: &[RecordedEvent]) -> Option<GameCreated> {
+    match events.first().map(warlog_events::game::decode_recorded) {
+        Some(Ok(GameStreamEvent::Created(created))) => Some(created),
+        _ => None,
     }
 }
 

@@ -12,7 +12,7 @@ use warlog_events::StreamId;
 use warlog_store::StoreError;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::games::{game_stream, read_all_events};
+use crate::games::{game_stream, read_events};
 use crate::AppState;
 
 /// At most this many games' audits are kept; the cache is emptied when full.
@@ -53,12 +53,11 @@ pub async fn audit_of(state: &AppState, game_id: &str) -> Result<Arc<AuditReport
     if let Some(report) = state.audits.get(&stream, head.version) {
         return Ok(report);
     }
-    let mut events = {
-        let client = state.store.pool().get().await.map_err(StoreError::from)?;
-        read_all_events(&client, &stream).await?
-    };
     // The audit of exactly the version the key names, whatever was appended meanwhile.
-    events.retain(|e| e.stream_version <= head.version);
+    let events = {
+        let client = state.store.pool().get().await.map_err(StoreError::from)?;
+        read_events(&client, &stream, 1..=head.version).await?
+    };
     let report = web::block(move || audit_game(&events, None, None))
         .await
         .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?;

@@ -168,11 +168,23 @@ pub async fn read_all_events(
     client: &impl GenericClient,
     stream: &StreamId,
 ) -> Result<Vec<RecordedEvent>, ApiError> {
-    let mut all = Vec::new();
+    read_events(client, stream, 1..=u64::MAX).await
+}
+
+/// A stream's events with versions in `versions`, in order, read a page at a time.
+pub async fn read_events(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    versions: std::ops::RangeInclusive<u64>,
+) -> Result<Vec<RecordedEvent>, ApiError> {
+    let (first, last) = (*versions.start(), *versions.end());
+    let mut all: Vec<RecordedEvent> = Vec::new();
     loop {
-        let page = read_stream(client, stream, all.len() as u64 + 1, PAGE).await?;
-        let done = page.len() < PAGE as usize;
-        all.extend(page);
+        let from = all.last().map_or(first, |e| e.stream_version + 1);
+        let page = read_stream(client, stream, from, PAGE).await?;
+        let done =
+            page.len() < PAGE as usize || page.last().is_some_and(|e| e.stream_version >= last);
+        all.extend(page.into_iter().take_while(|e| e.stream_version <= last));
         if done {
             return Ok(all);
         }

@@ -213,6 +213,32 @@ mod tests {
         }
     }
 
+    fn temp_file(text: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("warlog-audit-{}.txt", uuid::Uuid::new_v4()));
+        std::fs::write(&path, text).expect("written");
+        path
+    }
+
+    #[test]
+    fn files_that_are_not_exports_or_ladders_are_refused_by_name() {
+        let garbage = temp_file("not json\n");
+        let error = audit_files(&AuditInput::files(std::slice::from_ref(&garbage)))
+            .expect_err("not an export");
+        assert!(
+            error.to_string().contains("line 1: not an exported event"),
+            "{error}"
+        );
+        let error = audit_files(&AuditInput {
+            ladder: vec![garbage.clone()],
+            ..AuditInput::default()
+        })
+        .expect_err("not a ladder");
+        assert!(error.to_string().contains("not a ladder page"), "{error}");
+        let error = audit_files(&AuditInput::default()).expect_err("no file");
+        assert!(error.to_string().contains("give the export"), "{error}");
+        let _ = std::fs::remove_file(garbage);
+    }
+
     #[test]
     fn verdicts_are_coloured_only_for_a_terminal() {
         let text = "FAIL orders: 1 finding\n  event 7: ...\nverdict: failed (1 finding)\n";

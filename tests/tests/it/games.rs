@@ -437,6 +437,16 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
     // The stream's NDJSON export is the whole stream too, not one page of it.
     assert!(events.len() > 200, "{} events", events.len());
     assert_eq!(stream_export(&app, &format!("game-{game}")).await, events);
+    let tail = call(
+        &app,
+        get(&format!("/v1/streams/game-{game}/events?from=101"))
+            .insert_header(("Accept", "application/x-ndjson")),
+    )
+    .await;
+    assert_eq!(
+        warlog::audit::read_export(tail.body.as_ref()).expect("an export"),
+        events[100..]
+    );
     let path = write_export(&events);
     warlog::audit::run(&AuditInput::files(std::slice::from_ref(&path)), false)
         .expect("the export passes the offline audit");
@@ -1255,8 +1265,10 @@ async fn a_director_voids_a_game_that_then_counts_for_nobody_and_passes_the_audi
     let before = export(&app, &game).await.len();
     let refused = call(&app, post(&uri, &gm, &json!({"reason": "bored"}))).await;
     assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
-    let blank = call(&app, post(&uri, &director, &json!({"reason": "  "}))).await;
-    assert_problem(&blank, StatusCode::BAD_REQUEST, "malformed-request");
+    for reason in ["  ".to_owned(), "line\nbreak".to_owned(), "x".repeat(501)] {
+        let bad = call(&app, post(&uri, &director, &json!({ "reason": reason }))).await;
+        assert_problem(&bad, StatusCode::BAD_REQUEST, "malformed-request");
+    }
     let extra = call(
         &app,
         post(&uri, &director, &json!({"reason": "x", "points": 5})),
@@ -1378,6 +1390,30 @@ async fn a_player_leaves_standing_orders_on_another_powers_turn_and_they_are_on_
     )
     .await;
     assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
+    // Unknown names and a unit named twice are refused, naming what is wrong, and append
+    // nothing.
+    let before = export(&app, &game).await.len();
+    for (orders, status, code) in [
+        (
+            json!([{"type": "set_standing_orders", "order_of_loss": ["zeppelin"]}]),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown-unit",
+        ),
+        (
+            json!([{"type": "set_standing_orders", "territory": "Atlantis"}]),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown-territory",
+        ),
+        (
+            json!([{"type": "set_standing_orders", "order_of_loss": ["INF", "inf"]}]),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rule-violation",
+        ),
+    ] {
+        let reply = send_orders(&app, &player, &game, "germany", &orders).await;
+        assert_problem(&reply, status, code);
+    }
+    assert_eq!(export(&app, &game).await.len(), before);
     assert_eq!(act(&app, &gm, &game, "end").await.status, StatusCode::OK);
     let report = offline_audit(&write_export(&export(&app, &game).await), None);
     assert_eq!(

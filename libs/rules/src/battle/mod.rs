@@ -357,8 +357,8 @@ enum Step {
 }
 
 impl Step {
-    /// The defender's columns one by one.
-    const BY_COLUMN: [Step; 16] = [
+    /// Every step before the defender fires, in order.
+    const BEFORE_DEFENCE: [Step; 10] = [
         Step::Kamikaze,
         Step::AntiAircraft,
         Step::SupportShot,
@@ -369,26 +369,16 @@ impl Step {
         Step::AttackerColumn(4),
         Step::AttackerColumn(5),
         Step::AttackerColumn(6),
+    ];
+
+    /// The defender's columns one by one (Part 13, step 5).
+    const DEFENCE_BY_COLUMN: [Step; 6] = [
         Step::DefenderColumn(1),
         Step::DefenderColumn(2),
         Step::DefenderColumn(3),
         Step::DefenderColumn(4),
         Step::DefenderColumn(5),
         Step::DefenderColumn(6),
-    ];
-
-    const ALL: [Step; 11] = [
-        Step::Kamikaze,
-        Step::AntiAircraft,
-        Step::SupportShot,
-        Step::FirstStrike,
-        Step::AttackerColumn(1),
-        Step::AttackerColumn(2),
-        Step::AttackerColumn(3),
-        Step::AttackerColumn(4),
-        Step::AttackerColumn(5),
-        Step::AttackerColumn(6),
-        Step::DefenderColumns,
     ];
 
     /// Who fires.
@@ -622,12 +612,15 @@ impl<'b, 'c> Fight<'b, 'c> {
     }
 
     /// The steps of a round, in order.
-    fn steps(&self) -> &'static [Step] {
-        if self.battle.defender_hits_by_column {
-            &Step::BY_COLUMN
+    fn steps(&self) -> impl Iterator<Item = Step> {
+        let defence: &'static [Step] = if self.battle.defender_hits_by_column {
+            &Step::DEFENCE_BY_COLUMN
         } else {
-            &Step::ALL
-        }
+            &[Step::DefenderColumns]
+        };
+        Step::BEFORE_DEFENCE
+            .into_iter()
+            .chain(defence.iter().copied())
     }
 
     fn run(mut self, dice: &mut (impl DiceSource + ?Sized)) -> Result<BattleLog, BattleError> {
@@ -787,7 +780,7 @@ impl<'b, 'c> Fight<'b, 'c> {
     fn round(&mut self, number: u32, dice: &mut (impl DiceSource + ?Sized)) -> Vec<Volley> {
         let mut ctx = self.begin_round(number);
         let mut volleys: Vec<Volley> = Vec::new();
-        for &step in self.steps() {
+        for step in self.steps() {
             let shots = self.shots(step, &ctx);
             if shots.is_empty() && !self.kamikaze_due(step, &ctx) {
                 continue;
@@ -916,50 +909,34 @@ impl<'b, 'c> Fight<'b, 'c> {
                     })
                     .collect()
             }
-            Step::DefenderColumn(column) => {
-                let firing = self.defender.iter().chain(ctx.casualty_area.iter());
-                // Within the column, submarines' dice come last, as in the whole-step form.
-                let mut shots: Vec<Shot> = Vec::new();
-                for subs in [false, true] {
-                    shots.extend(
-                        firing
-                            .clone()
-                            .filter(|u| {
-                                self.to_hit(Side::Defender, u) == column
-                                    && self.cat().get(u.kind).has(Ability::CannotHitAir) == subs
-                            })
-                            .map(|u| Shot {
-                                unit: u.kind,
-                                to_hit: column,
-                            }),
-                    );
-                }
-                shots
-            }
-            Step::DefenderColumns => {
-                let firing = || self.defender.iter().chain(ctx.casualty_area.iter());
-                let mut shots = Vec::with_capacity(self.defender.len() + ctx.casualty_area.len());
-                for column in 1..=6u8 {
-                    // Within a column, submarines' dice come last: they cannot hit aircraft,
-                    // so their hits are told apart.
-                    for subs in [false, true] {
-                        shots.extend(
-                            firing()
-                                .filter(|u| {
-                                    self.to_hit(Side::Defender, u) == column
-                                        && self.cat().get(u.kind).has(Ability::CannotHitAir) == subs
-                                })
-                                .map(|u| Shot {
-                                    unit: u.kind,
-                                    to_hit: column,
-                                }),
-                        );
-                    }
-                }
-                shots
-            }
+            Step::DefenderColumn(column) => self.defender_column_shots(column, ctx),
+            Step::DefenderColumns => (1..=6u8)
+                .flat_map(|column| self.defender_column_shots(column, ctx))
+                .collect(),
             _ => Vec::new(),
         }
+    }
+
+    /// One defending column's dice, the casualty area's included. Within the column,
+    /// submarines' dice come last: they cannot hit aircraft, so their hits are told apart.
+    fn defender_column_shots(&self, column: u8, ctx: &RoundContext) -> Vec<Shot> {
+        let firing = self.defender.iter().chain(ctx.casualty_area.iter());
+        let mut shots: Vec<Shot> = Vec::new();
+        for subs in [false, true] {
+            shots.extend(
+                firing
+                    .clone()
+                    .filter(|u| {
+                        self.to_hit(Side::Defender, u) == column
+                            && self.cat().get(u.kind).has(Ability::CannotHitAir) == subs
+                    })
+                    .map(|u| Shot {
+                        unit: u.kind,
+                        to_hit: column,
+                    }),
+            );
+        }
+        shots
     }
 
     /// How much one hit of `unit` in `step` counts (two under heavy-weapons fire).

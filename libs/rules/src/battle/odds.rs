@@ -393,9 +393,9 @@ impl Fight<'_, '_> {
 fn round_distribution<'b, 'c>(fight: &Fight<'b, 'c>, round: u32) -> Vec<(Fight<'b, 'c>, f64)> {
     let mut start = fight.clone();
     let ctx = start.begin_round(round);
-    let steps = start.steps();
+    let steps: Vec<Step> = start.steps().collect();
     let mut partial: Vec<(Fight<'b, 'c>, RoundContext, f64)> = vec![(start, ctx, 1.0)];
-    for &step in steps {
+    for step in steps {
         let mut next: HashMap<(Key, Vec<Unit>), (Fight<'b, 'c>, RoundContext, f64)> =
             HashMap::new();
         for (f, ctx, p) in partial {

@@ -154,8 +154,7 @@ pub async fn stream_events(
     if format == Format::Ndjson && query.limit.is_none() {
         // An export: the whole stream up to the head read above, for `warlog audit`.
         let client = state.store.pool().get().await.map_err(StoreError::from)?;
-        let mut events = crate::games::read_all_events(&client, &stream).await?;
-        events.retain(|e| e.stream_version >= from && e.stream_version <= head.version);
+        let events = crate::games::read_events(&client, &stream, from..=head.version).await?;
         let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
         return respond::ndjson(&req, &events, None);
     }

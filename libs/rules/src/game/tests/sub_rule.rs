@@ -24,8 +24,9 @@ fn fighters_over_a_submarine() -> (GameState, TerritoryId) {
 /// Both fighters miss (6, 6), the submarine misses (6): only aircraft face only a sub.
 const ALL_MISS: [u8; 3] = [6, 6, 6];
 
-#[test]
-fn a_submarine_facing_only_aircraft_withdraws_to_the_first_zone_free_of_enemies() {
+/// The fighters attack, every die missing, under Cut-Throat's rules with the withdrawal
+/// switched on (revision 4).
+fn fight_with_withdrawal(state: &mut GameState, zone: TerritoryId) {
     let special = Special {
         subs_withdraw_from_aircraft: true,
         ..Special::CUT_THROAT
@@ -34,48 +35,40 @@ fn a_submarine_facing_only_aircraft_withdraws_to_the_first_zone_free_of_enemies(
         special: &special,
         ..rules()
     };
-    let (mut state, baltic) = fighters_over_a_submarine();
-    let expected = {
-        let mut zones: Vec<TerritoryId> = rules
-            .board
-            .neighbours(baltic)
-            .iter()
-            .copied()
-            .filter(|z| rules.board.get(*z).sea)
-            .collect();
-        zones.sort();
-        zones.into_iter().find(|z| {
-            state.forces[z.index()].keys().all(|(owner, _, _)| {
-                *owner == Power::UnitedKingdom || !state.at_war(Power::UnitedKingdom, *owner)
-            })
-        })
-    }
-    .expect("a zone free of enemies next to the Baltic");
-    let subs_there = |state: &GameState| {
-        state.count_units(rules, expected, Power::UnitedKingdom, |u, _| {
-            u == unit("SUB")
-        })
-    };
-    let before = subs_there(&state);
     order_under(
         rules,
-        &mut state,
+        state,
         Power::Germany,
-        Order::FightBattle(BattleOrders::at(baltic)),
+        Order::FightBattle(BattleOrders::at(zone)),
         &ALL_MISS,
     )
     .expect("fought");
+}
+
+fn subs(state: &GameState, place: &str) -> u32 {
+    count(state, place, Power::UnitedKingdom, "SUB")
+}
+
+#[test]
+fn a_submarine_facing_only_aircraft_withdraws_to_a_neighbouring_zone_free_of_enemies() {
+    // The Baltic's only sea neighbour is the North Sea, where the British fleet stands.
+    let (mut state, baltic) = fighters_over_a_submarine();
+    let before = subs(&state, "North Sea Zone");
+    fight_with_withdrawal(&mut state, baltic);
+    assert_eq!(subs(&state, "Baltic Sea Zone"), 0, "the submarine left");
     assert_eq!(
-        state.count_units(rules, baltic, Power::UnitedKingdom, |u, _| u == unit("SUB")),
-        0,
-        "the submarine left the Baltic"
-    );
-    assert_eq!(
-        subs_there(&state),
+        subs(&state, "North Sea Zone"),
         before + 1,
-        "and withdrew to {}",
-        rules.board.get(expected).name
+        "for the North Sea"
     );
+}
+
+#[test]
+fn with_no_neighbouring_zone_free_of_enemies_the_submarine_stays() {
+    let (mut state, baltic) = fighters_over_a_submarine();
+    state.forces[place_id("North Sea Zone").index()].insert((Power::Germany, unit("SUB"), 0), 1);
+    fight_with_withdrawal(&mut state, baltic);
+    assert_eq!(subs(&state, "Baltic Sea Zone"), 1);
 }
 
 #[test]
@@ -88,8 +81,5 @@ fn before_revision_four_the_submarine_stays() {
         &ALL_MISS,
     )
     .expect("fought");
-    assert_eq!(
-        count(&state, "Baltic Sea Zone", Power::UnitedKingdom, "SUB"),
-        1
-    );
+    assert_eq!(subs(&state, "Baltic Sea Zone"), 1);
 }
