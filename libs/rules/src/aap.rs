@@ -5,6 +5,8 @@
 //! Units are named by the seed's abbreviations (`inf`, `art`, `arm`, `ftr`, `bmr`, `trn`,
 //! `sub`, `des`, `cv`, `bb`, plus the 3-hit battleships Yamato and Musashi).
 
+pub mod board;
+
 /// The players, in the seed's order of play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -103,6 +105,8 @@ pub const SUPER_BATTLESHIP_HITS: u8 = 3;
 /// The printed values the seed changes (2. IPC Changes); `None` for the others.
 pub fn ipc_value(territory: &str) -> Option<u32> {
     match territory {
+        // 2f: "US mainland IPC Value = 10 + 10 per turn"; the board prints 55.
+        US_MAINLAND => Some(us_mainland_value(0)),
         "Manchuria" => Some(4),
         "Shantung" => Some(6),
         "Tsinghai" | "Sinkiang" | "Shansi" => Some(1),
@@ -168,7 +172,8 @@ pub fn unit_code(unit: &str) -> &'static str {
 /// complex, no US complexes, and HWV.
 pub fn special_rules() -> crate::document::SpecialRules {
     use crate::document::{
-        GrowingValue, LimitedComplex, PrintedValue, ReinforcementDocument, SpecialRules,
+        ConvoyCentre, GrowingValue, LimitedComplex, PrintedValue, ReinforcementDocument,
+        SpecialRules,
     };
     let reinforcements = AapPower::ORDER
         .iter()
@@ -198,13 +203,28 @@ pub fn special_rules() -> crate::document::SpecialRules {
         subs_withdraw_from_aircraft: false,
         heavy_weapons: true,
         reinforcements,
-        printed_values: ["Manchuria", "Shantung", "Tsinghai", "Sinkiang", "Shansi"]
+        printed_values: [
+            "Manchuria",
+            "Shantung",
+            "Tsinghai",
+            "Sinkiang",
+            "Shansi",
+            US_MAINLAND,
+        ]
+        .iter()
+        .filter_map(|t| {
+            ipc_value(t).map(|ipc| PrintedValue {
+                territory: (*t).to_owned(),
+                ipc,
+            })
+        })
+        .collect(),
+        convoy_centres: CONVOY_CENTRES
             .iter()
-            .filter_map(|t| {
-                ipc_value(t).map(|ipc| PrintedValue {
-                    territory: (*t).to_owned(),
-                    ipc,
-                })
+            .map(|(zone, ipc, power)| ConvoyCentre {
+                sea_zone: (*zone).to_owned(),
+                ipc: *ipc,
+                power: *power,
             })
             .collect(),
         growing_values: vec![GrowingValue {
@@ -256,7 +276,7 @@ pub fn special_rules() -> crate::document::SpecialRules {
                 power: crate::board::Power::Kmt,
                 per_turn: 0,
                 per_sole_area: 1,
-                for_holding: vec![BURMA_ROAD.to_owned()],
+                for_holding: BURMA_ROAD.map(str::to_owned).to_vec(),
                 held_by: vec![
                     crate::board::Power::Kmt,
                     crate::board::Power::UnitedKingdom,
@@ -271,8 +291,21 @@ pub fn special_rules() -> crate::document::SpecialRules {
 /// The board names the seed's land-space list gives them ("US", "HAW").
 pub const US_MAINLAND: &str = "United States";
 pub const HAWAII: &str = "Hawaiian Isl";
-/// The land the Burma Road runs through, held by the Allies for the KMT's extra recruit.
-pub const BURMA_ROAD: &str = "Burma";
+/// The Burma Road, from India's supply ports through Burma and Yunnan to Szechwan: the
+/// KMT's extra recruit while the Allies hold all of it (the seed does not draw the road;
+/// this is the route TripleA's Pacific map checks).
+pub const BURMA_ROAD: [&str; 4] = ["India", "Burma", "Yunnan", "Szechwan"];
+
+/// The Pacific board's convoy centres, their values and owners (the Australians' SZ 15
+/// goes to the UK, which plays Australia). The seed's "USA: 30" at start is the mainland's
+/// 10, Hawaii's 2, the Philippines' 3 and these US centres' 15.
+pub const CONVOY_CENTRES: [(&str, u32, crate::board::Power); 5] = [
+    ("SZ 3", 10, crate::board::Power::UnitedStates),
+    ("SZ 6", 5, crate::board::Power::UnitedStates),
+    ("SZ 15", 5, crate::board::Power::UnitedKingdom),
+    ("SZ 49", 3, crate::board::Power::UnitedKingdom),
+    ("SZ 52", 4, crate::board::Power::UnitedKingdom),
+];
 
 /// Heavy Weapons Fire Vulnerability.
 pub mod hwv {
@@ -289,21 +322,15 @@ pub mod hwv {
         matches!(unit, "art" | "ftr" | "bmr" | "des" | "bb")
     }
 
-    /// Whether a side is vulnerable this round: one nation's group (not CCP, whose forces
-    /// never count) above 20 counted units. Allies' groups are not added together, but
-    /// when one is vulnerable the whole stack is.
-    pub fn vulnerable(groups: &[(super::AapPower, &[(&str, u32)])]) -> bool {
+    /// Whether a side is vulnerable this round, from its groups: one nation's group above
+    /// 20 counted units (4.1), where a group that cannot count (the CCP's) never does.
+    /// Allies' groups are not added together, but when one is vulnerable the whole stack
+    /// is (4.2). Each group is `(whether it may count, its counted units)`; the battle
+    /// engine sizes them by its catalogue's `hwv_exempt`.
+    pub fn vulnerable(groups: impl IntoIterator<Item = (bool, u32)>) -> bool {
         groups
-            .iter()
-            .filter(|(owner, _)| *owner != super::AapPower::Ccp)
-            .any(|(_, units)| {
-                units
-                    .iter()
-                    .filter(|(unit, _)| counts(unit))
-                    .map(|(_, n)| n)
-                    .sum::<u32>()
-                    > MAX_UNITS
-            })
+            .into_iter()
+            .any(|(may_count, size)| may_count && size > MAX_UNITS)
     }
 
     /// Casualties the hits inflict: heavy weapons' hits twice against a vulnerable side.

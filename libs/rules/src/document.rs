@@ -102,6 +102,10 @@ pub struct SpecialRules {
     /// Territories whose value grows each round: `base + per_round * round`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub growing_values: Vec<GrowingValue>,
+    /// Sea zones that pay their power income while no enemy ship or aircraft is in them
+    /// (the Pacific board's convoy centres).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub convoy_centres: Vec<ConvoyCentre>,
     /// Complexes that place at most `units` a turn, whoever holds them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub limited_complexes: Vec<LimitedComplex>,
@@ -166,7 +170,7 @@ pub struct RecruitsDocument {
     /// Infantry per IPC area it holds with no other power's units in it.
     #[serde(default)]
     pub per_sole_area: u32,
-    /// One more for each of these held by any of `held_by` (the Burma Road).
+    /// One more while every one of these is held by one of `held_by` (the Burma Road).
     #[serde(default)]
     pub for_holding: Vec<String>,
     #[serde(default)]
@@ -199,6 +203,15 @@ pub struct ReinforcementDocument {
 pub struct PrintedValue {
     pub territory: String,
     pub ipc: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ConvoyCentre {
+    pub sea_zone: String,
+    pub ipc: u32,
+    pub power: Power,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -916,6 +929,22 @@ impl Parts<'_> {
             let at = format!("{AT}/growing_values/{i}/territory");
             self.on_board(r, names, at, &growing.territory);
         }
+        for (i, centre) in special.convoy_centres.iter().enumerate() {
+            let at = format!("{AT}/convoy_centres/{i}");
+            self.on_board(r, names, format!("{at}/sea_zone"), &centre.sea_zone);
+            if names.and_then(|n| n.get(&normalise(&centre.sea_zone))) == Some(&false) {
+                r.push(
+                    format!("{at}/sea_zone"),
+                    format!("{} is land; a convoy centre is a sea zone", centre.sea_zone),
+                );
+            }
+            if !self.seats(centre.power) {
+                r.push(
+                    format!("{at}/power"),
+                    format!("{} is not in the turn order", centre.power),
+                );
+            }
+        }
         for (i, limited) in special.limited_complexes.iter().enumerate() {
             let at = format!("{AT}/limited_complexes/{i}/territory");
             self.on_board(r, names, at, &limited.territory);
@@ -1200,25 +1229,64 @@ impl Parts<'_> {
                     format!("{} is listed twice", place.territory),
                 );
             }
-            let (Some(units), Some(codes)) = (self.units, self.unit_codes) else {
-                continue;
-            };
-            for (part, count, code) in army_parts(&place.units) {
-                let unit = units.get(code);
-                if count.is_none() {
+            for (j, other) in place.others.iter().enumerate() {
+                if !self.seats(other.power) {
                     r.push(
-                        format!("{at}/units"),
-                        format!("{part:?} is not `<count> <unit>`"),
+                        format!("{at}/others/{j}/power"),
+                        format!("{} is not in the turn order", other.power),
                     );
-                } else if !codes.contains(code) {
-                    r.push(format!("{at}/units"), format!("no unit {code:?} in /units"));
-                } else if let (Some(unit), Some(false)) = (unit, sea) {
-                    if unit.domain == Domain::Sea {
-                        r.push(
-                            format!("{at}/units"),
-                            format!("{} is a ship, and {} is land", unit.name, place.territory),
-                        );
-                    }
+                }
+                if other.power == place.power {
+                    r.push(
+                        format!("{at}/others/{j}/power"),
+                        format!(
+                            "{} holds {}: its units go in /units",
+                            other.power, place.territory
+                        ),
+                    );
+                }
+                self.check_place_units(
+                    r,
+                    format!("{at}/others/{j}/units"),
+                    &other.units,
+                    &place.territory,
+                    sea,
+                );
+            }
+            self.check_place_units(
+                r,
+                format!("{at}/units"),
+                &place.units,
+                &place.territory,
+                sea,
+            );
+        }
+    }
+
+    /// A setup place's units: each `<count> <unit>` of a unit in /units, no ship on land.
+    fn check_place_units(
+        &self,
+        r: &mut Reader,
+        at: String,
+        text: &str,
+        territory: &str,
+        sea: Option<bool>,
+    ) {
+        let (Some(units), Some(codes)) = (self.units, self.unit_codes) else {
+            return;
+        };
+        for (part, count, code) in army_parts(text) {
+            let unit = units.get(code);
+            if count.is_none() {
+                r.push(at.clone(), format!("{part:?} is not `<count> <unit>`"));
+            } else if !codes.contains(code) {
+                r.push(at.clone(), format!("no unit {code:?} in /units"));
+            } else if let (Some(unit), Some(false)) = (unit, sea) {
+                if unit.domain == Domain::Sea {
+                    r.push(
+                        at.clone(),
+                        format!("{} is a ship, and {territory} is land", unit.name),
+                    );
                 }
             }
         }

@@ -151,34 +151,37 @@ impl RulesetDocument {
                     },
                 })
             }
-            "aap-historical" => Ok(RulesetDocument {
-                format: FORMAT,
-                id: id.to_owned(),
-                name: "AAP Historical".to_owned(),
-                sources: vec!["aap-historical-rules.txt".to_owned()],
-                turn_order: crate::aap::AapPower::ORDER
-                    .iter()
-                    .map(|p| p.power())
-                    .collect(),
-                units: Catalogue::builtin_units("aap-historical").map_err(data)?,
-                // The seed names the land spaces but not the Pacific board's adjacencies.
-                board: None,
-                setup: Vec::new(),
-                income: IncomeRule::PrintedValues,
-                production: ProductionRule::ClassicComplexes,
-                dice_tables: Vec::new(),
-                victory: VictoryRule::SurviveToRound {
-                    power: Power::Japan,
-                    round: 12,
-                    or_take: Some(Power::UnitedStates),
-                },
-                // The seed gives no ranking points: these are the association's table.
-                scoring: ScoringRule::Survival {
-                    points: vec![5, 3, 2, -1, -2],
-                },
-                options: Vec::new(),
-                special_rules: crate::aap::special_rules(),
-            }),
+            "aap-historical" => {
+                let (board, setup) = crate::aap::board::pacific().map_err(RulesetError::Data)?;
+                Ok(RulesetDocument {
+                    format: FORMAT,
+                    id: id.to_owned(),
+                    name: "AAP Historical".to_owned(),
+                    sources: vec!["aap-historical-rules.txt".to_owned()],
+                    turn_order: crate::aap::AapPower::ORDER
+                        .iter()
+                        .map(|p| p.power())
+                        .collect(),
+                    units: Catalogue::builtin_units("aap-historical").map_err(data)?,
+                    // The Avalon Hill Pacific board and setup, with the seed's changes.
+                    board: Some(board),
+                    setup,
+                    income: IncomeRule::PrintedValues,
+                    production: ProductionRule::ClassicComplexes,
+                    dice_tables: Vec::new(),
+                    victory: VictoryRule::SurviveToRound {
+                        power: Power::Japan,
+                        round: 12,
+                        or_take: Some(Power::UnitedStates),
+                    },
+                    // The seed gives no ranking points: these are the association's table.
+                    scoring: ScoringRule::Survival {
+                        points: vec![5, 3, 2, -1, -2],
+                    },
+                    options: Vec::new(),
+                    special_rules: crate::aap::special_rules(),
+                })
+            }
             "war" => {
                 let (turn_order, board) = Board::classic_document().map_err(data)?;
                 Ok(RulesetDocument {
@@ -249,6 +252,11 @@ fn special(
             .growing_values
             .iter()
             .map(|g| Ok((place(&g.territory)?, g.base, g.per_round)))
+            .collect::<Result<_, RulesetError>>()?,
+        convoy_centres: rules
+            .convoy_centres
+            .iter()
+            .map(|c| Ok((place(&c.sea_zone)?, c.ipc, c.power)))
             .collect::<Result<_, RulesetError>>()?,
         limited_complexes: rules
             .limited_complexes
@@ -555,10 +563,24 @@ mod tests {
     }
 
     #[test]
-    fn aap_historical_cannot_start_without_an_uploaded_board() {
-        let error = Ruleset::builtin("aap-historical").expect_err("no board");
-        assert_eq!(error, RulesetError::BoardRequired("aap-historical".into()));
+    fn a_ruleset_document_without_a_board_cannot_start_until_one_is_uploaded() {
+        let mut document = RulesetDocument::builtin("aap-historical").expect("aap");
+        document.id = "aap-boardless".into();
+        document.board = None;
+        document.setup = Vec::new();
+        let error = Ruleset::uploaded(&document, &GameOptions::default()).expect_err("no board");
+        assert_eq!(error, RulesetError::BoardRequired("aap-boardless".into()));
         assert!(error.to_string().contains("uploads one"), "{error}");
+    }
+
+    #[test]
+    fn aap_historical_is_playable_out_of_the_box_on_the_pacific_board() {
+        let aap = Ruleset::builtin("aap-historical").expect("playable");
+        assert_eq!(
+            aap.board.territories().count(),
+            62 + 1 + 54,
+            "with Sinkiang"
+        );
     }
 
     #[test]

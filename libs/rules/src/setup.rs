@@ -21,6 +21,8 @@ pub struct StartingPlace {
     /// Its industrial complex is a new one, not original: it produces up to the
     /// territory's value.
     pub new_complex: bool,
+    /// Other powers' units standing here at the start, by power.
+    pub others: Vec<(Power, Vec<(UnitTypeId, u32)>)>,
 }
 
 /// The whole starting position.
@@ -59,6 +61,20 @@ pub struct PlaceDocument {
     /// owner (Cut-Throat names only India's new complex original; South Africa's is new).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub new_complex: bool,
+    /// Other powers' units standing here at the start (AAP: the CCP's beside the KMT's in
+    /// Kweichow, American infantry on the British Line Islands).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<UnitsOf>,
+}
+
+/// One power's units in a place another power holds.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct UnitsOf {
+    pub power: Power,
+    /// As `2 INF`.
+    pub units: String,
 }
 
 impl Setup {
@@ -109,14 +125,22 @@ impl Setup {
             {
                 return Err(SetupError::Data(format!("{} is listed twice", p.territory)));
             }
-            let units = Battle::army(catalogue, &p.units)
-                .map_err(|e| SetupError::Data(format!("{}: {e}", p.territory)))?;
+            let army = |text: &str| {
+                Battle::army(catalogue, text)
+                    .map_err(|e| SetupError::Data(format!("{}: {e}", p.territory)))
+            };
+            let others = p
+                .others
+                .iter()
+                .map(|o| Ok((o.power, army(&o.units)?)))
+                .collect::<Result<_, SetupError>>()?;
             places.push(StartingPlace {
                 power: p.power,
                 territory,
-                units,
+                units: army(&p.units)?,
                 seed_ipc: p.seed_ipc,
                 new_complex: p.new_complex,
+                others,
             });
         }
         Ok(Setup { places })

@@ -143,11 +143,22 @@ fn chinese_recruits_follow_their_formulas() {
 #[test]
 fn hwv_doubles_heavy_weapons_hits_on_a_group_above_20_counted_units() {
     use hwv::*;
+    // Each nation's group by the seed's counting; the CCP's never counts.
+    let side = |groups: &[(AapPower, &[(&str, u32)])]| {
+        vulnerable(groups.iter().map(|(owner, units)| {
+            let size = units
+                .iter()
+                .filter(|(u, _)| counts(u))
+                .map(|(_, n)| n)
+                .sum();
+            (*owner != AapPower::Ccp, size)
+        }))
+    };
     let inf = |n| ("inf", n);
-    assert!(!vulnerable(&[(AapPower::Japan, &[inf(20)])]));
-    assert!(vulnerable(&[(AapPower::Japan, &[inf(21)])]));
+    assert!(!side(&[(AapPower::Japan, &[inf(20)])]));
+    assert!(side(&[(AapPower::Japan, &[inf(21)])]));
     // Subs, fighters, bombers and AA guns do not count.
-    assert!(!vulnerable(&[(
+    assert!(!side(&[(
         AapPower::Japan,
         &[
             inf(17),
@@ -159,16 +170,16 @@ fn hwv_doubles_heavy_weapons_hits_on_a_group_above_20_counted_units() {
         ]
     )]));
     // Allies are not added together, but one group over the line exposes the stack.
-    assert!(!vulnerable(&[
+    assert!(!side(&[
         (AapPower::UnitedKingdom, &[inf(15)]),
         (AapPower::UnitedStates, &[inf(15)]),
     ]));
-    assert!(vulnerable(&[
+    assert!(side(&[
         (AapPower::UnitedKingdom, &[inf(21)]),
         (AapPower::UnitedStates, &[inf(3)]),
     ]));
     // CCP forces never count.
-    assert!(!vulnerable(&[(AapPower::Ccp, &[inf(30)])]));
+    assert!(!side(&[(AapPower::Ccp, &[inf(30)])]));
 
     // Artillery, fighters, bombers, destroyers and battleships hit twice; others once.
     let hits = [
@@ -182,4 +193,27 @@ fn hwv_doubles_heavy_weapons_hits_on_a_group_above_20_counted_units() {
     ];
     assert_eq!(casualties(&hits, true), 2 * 2 + 1 + 1 + 2 + 2 + 2 + 2);
     assert_eq!(casualties(&hits, false), 8);
+}
+
+#[test]
+fn the_catalogue_counts_and_doubles_the_units_the_seed_names_for_hwv() {
+    // 4.1: "Units that don't count towards HWV include: Subs, FTRs, BMRs, AA"; 4.3: "only
+    // Artillery, Fighters, Bombers, Destroyers, and Battleships inflict double".
+    use crate::units::{Ability, Catalogue};
+    let catalogue = Catalogue::builtin("aap-historical").expect("aap");
+    for unit in [
+        "inf", "art", "arm", "mar", "ftr", "bmr", "trn", "sub", "des", "cv", "bb",
+    ] {
+        let profile = catalogue.get(catalogue.id(unit_code(unit)).expect(unit));
+        assert_eq!(
+            !profile.has(Ability::HwvExempt),
+            hwv::counts(unit),
+            "{unit} counts"
+        );
+        assert_eq!(
+            profile.has(Ability::HwvInflicts),
+            hwv::heavy(unit),
+            "{unit} doubles"
+        );
+    }
 }

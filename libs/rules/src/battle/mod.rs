@@ -1077,9 +1077,10 @@ impl<'b, 'c> Fight<'b, 'c> {
             return (false, false);
         }
         let counts = |unit: UnitTypeId| !self.cat().get(unit).has(Ability::HwvExempt);
-        let counted = |units: &[Unit]| units.iter().filter(|u| counts(u.kind)).count() > 20;
+        let size = |units: &[Unit]| units.iter().filter(|u| counts(u.kind)).count() as u32;
+        let one_group = |units: &[Unit]| crate::aap::hwv::vulnerable([(true, size(units))]);
         let defender = if self.battle.defender_groups.is_empty() {
-            counted(&self.defender)
+            one_group(&self.defender)
         } else {
             // Who holds what is left: of each type, the groups listed last keep theirs
             // first (the holder's own units, then its guests'), as the survivors are shared.
@@ -1087,20 +1088,27 @@ impl<'b, 'c> Fight<'b, 'c> {
             for u in &self.defender {
                 *left.entry(u.kind).or_default() += 1;
             }
-            self.battle.defender_groups.iter().rev().any(|group| {
-                let mut size = 0;
-                for &(unit, n) in &group.units {
-                    let remaining = left.entry(unit).or_default();
-                    let kept = n.min(*remaining);
-                    *remaining -= kept;
-                    if counts(unit) {
-                        size += kept;
+            let groups: Vec<(bool, u32)> = self
+                .battle
+                .defender_groups
+                .iter()
+                .rev()
+                .map(|group| {
+                    let mut size = 0;
+                    for &(unit, n) in &group.units {
+                        let remaining = left.entry(unit).or_default();
+                        let kept = n.min(*remaining);
+                        *remaining -= kept;
+                        if counts(unit) {
+                            size += kept;
+                        }
                     }
-                }
-                group.counts && size > 20
-            })
+                    (group.counts, size)
+                })
+                .collect();
+            crate::aap::hwv::vulnerable(groups)
         };
-        (counted(&self.attacker), defender)
+        (one_group(&self.attacker), defender)
     }
 
     fn kamikaze(&mut self, target: UnitTypeId) -> Volley {

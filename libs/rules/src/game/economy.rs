@@ -26,11 +26,29 @@ pub(super) fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
     if rules.special.recruits.iter().any(|r| r.power == power) {
         return 0;
     }
-    base_income(rules, state, power) + growth(rules, state, power)
+    base_income(rules, state, power) + growth(rules, state, power) + convoys(rules, state, power)
+}
+
+/// What `power`'s convoy centres pay: each one with no unit of a power at war with it in
+/// the zone. (The Pacific board's capture and liberation of convoys is simplified to this:
+/// an enemy in the zone stops the convoy while it stays.)
+fn convoys(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+    rules
+        .special
+        .convoy_centres
+        .iter()
+        .filter(|(zone, _, owner)| {
+            *owner == power
+                && !state.forces[zone.index()]
+                    .iter()
+                    .any(|((unit_owner, _, _), n)| *n > 0 && state.at_war(*unit_owner, power))
+        })
+        .map(|(_, ipc, _)| ipc)
+        .sum()
 }
 
 /// The free infantry `power` raises at the start of its turn: so many a turn while it has
-/// units, one per IPC area it alone occupies, one per road territory held by a friend;
+/// units, one per IPC area it alone occupies, one while friends hold the whole road;
 /// raised where the ruleset says, or where it has the most units (the first on the board
 /// among equals; the seed lets the CCP choose, and it moves them on from there).
 pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec<GameEvent> {
@@ -64,11 +82,13 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
         .map(|(id, _)| (units_in(id, &mine), id))
         .filter(|(n, _)| *n > 0)
         .max_by_key(|(n, id)| (*n, std::cmp::Reverse(*id)));
-    let road = plan
-        .for_holding
-        .iter()
-        .filter(|t| state.holder[t.index()].is_some_and(|h| plan.held_by.contains(&h)))
-        .count() as u32;
+    let road = u32::from(
+        !plan.for_holding.is_empty()
+            && plan
+                .for_holding
+                .iter()
+                .all(|t| state.holder[t.index()].is_some_and(|h| plan.held_by.contains(&h))),
+    );
     let per_turn = if has_units { plan.per_turn } else { 0 };
     let infantry = per_turn + plan.per_sole_area * sole_areas + road;
     let place = plan.place_at.or(most.map(|(_, id)| id));

@@ -718,6 +718,8 @@ pub struct Special {
     pub reinforcements: Vec<Arrival>,
     /// (territory, base, per round): the value during round `r` is `base + per_round * r`.
     pub growing_values: Vec<(TerritoryId, u32, u32)>,
+    /// (sea zone, value, power): paid to the power while no enemy is in the zone.
+    pub convoy_centres: Vec<(TerritoryId, u32, Power)>,
     pub limited_complexes: BTreeMap<TerritoryId, u32>,
     pub no_new_complexes: BTreeSet<Power>,
     pub surrender_when_bombed_out: BTreeSet<TerritoryId>,
@@ -777,6 +779,7 @@ impl Special {
         heavy_weapons: false,
         reinforcements: Vec::new(),
         growing_values: Vec::new(),
+        convoy_centres: Vec::new(),
         limited_complexes: BTreeMap::new(),
         no_new_complexes: BTreeSet::new(),
         surrender_when_bombed_out: BTreeSet::new(),
@@ -826,16 +829,23 @@ impl GameState {
             .map(|(id, _)| id);
         for place in &setup.places {
             holder[place.territory.index()] = Some(place.power);
-            for &(unit, count) in &place.units {
-                *forces[place.territory.index()]
-                    .entry((place.power, unit, 0))
-                    .or_default() += count;
-                if Some(unit) == factory && !place.new_complex {
-                    original_factories.insert(place.territory, place.power);
+            if !place.new_complex && place.units.iter().any(|(unit, _)| Some(*unit) == factory) {
+                original_factories.insert(place.territory, place.power);
+            }
+            let everyone = std::iter::once((place.power, &place.units))
+                .chain(place.others.iter().map(|(power, units)| (*power, units)));
+            for (power, units) in everyone {
+                for &(unit, count) in units {
+                    *forces[place.territory.index()]
+                        .entry((power, unit, 0))
+                        .or_default() += count;
                 }
             }
         }
-        let starting_ipc = setup.initial_ipc(rules.board);
+        let mut starting_ipc = setup.initial_ipc(rules.board);
+        for (_, ipc, power) in &rules.special.convoy_centres {
+            *starting_ipc.entry(*power).or_default() += ipc;
+        }
         let mut treasury = starting_ipc.clone();
         for recruiting in &rules.special.recruits {
             // They raise infantry instead: no money.

@@ -29,9 +29,18 @@ fn at(ruleset: &Ruleset, name: &str) -> TerritoryId {
     ruleset.board.id(name).expect(name)
 }
 
+/// The built-in ruleset: the Pacific board, its standard setup and the seed's changes.
+fn pacific() -> &'static Ruleset {
+    Ruleset::builtin("aap-historical").expect("playable out of the box")
+}
+
 /// `power`'s turn in `round`, at `phase`.
 fn aap_in(round: u32, power: Power, phase: Phase) -> GameState {
-    let ruleset = aap();
+    turn_of(aap(), round, power, phase)
+}
+
+/// `power`'s turn in `round` of a game of `ruleset`, at `phase`.
+fn turn_of(ruleset: &Ruleset, round: u32, power: Power, phase: Phase) -> GameState {
     let mut state = ruleset.start();
     state.round = round;
     state.turn = ruleset
@@ -128,8 +137,8 @@ fn the_free_reinforcements_arrive_at_the_end_of_turns_one_to_three_as_scheduled(
 
 #[test]
 fn the_us_mainland_is_worth_ten_more_each_round() {
-    // The test board's other US holdings are worth 2 (the seed's full map: 20).
-    for (round, income) in [(1, 22), (2, 32), (3, 42)] {
+    // The test board's other US holdings are worth 2, its convoy centres 15.
+    for (round, income) in [(1, 37), (2, 47), (3, 57)] {
         let mut state = aap_in(round, Power::UnitedStates, Phase::Income);
         let events = end_phase(&mut state, Power::UnitedStates);
         assert!(
@@ -269,8 +278,13 @@ fn a_raid_that_takes_all_of_japans_money_is_its_surrender_and_the_allies_win() {
 }
 
 fn recruits_of(state: &mut GameState, power: Power) -> Vec<(String, u32)> {
-    let ruleset = aap();
-    end_phase(state, power)
+    recruits_under(aap(), state, power)
+}
+
+/// The infantry `power` raises as its first phase ends, and where.
+fn recruits_under(ruleset: &Ruleset, state: &mut GameState, power: Power) -> Vec<(String, u32)> {
+    order_under(ruleset.rules(), state, power, Order::EndPhase, &[])
+        .expect("ends")
         .iter()
         .filter_map(|e| match e {
             GameEvent::RecruitsRaised {
@@ -609,4 +623,96 @@ fn aap_has_no_war_loans_and_no_rail() {
     };
     let refused = order_under(ruleset.rules(), &mut state, Power::UnitedKingdom, rail, &[]);
     assert_eq!(refused.expect_err("no rail").code, "not-in-this-ruleset");
+}
+
+/// What `power` collects at the end of its turn in `state`.
+fn income_under(ruleset: &Ruleset, state: &mut GameState, power: Power) -> Option<u32> {
+    order_under(ruleset.rules(), state, power, Order::EndPhase, &[])
+        .expect("ends")
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::IncomeCollected { power: p, amount } if *p == power => Some(*amount),
+            _ => None,
+        })
+}
+
+#[test]
+fn on_the_built_in_board_the_seeds_starting_figures_hold() {
+    // 2: "At start: Japan: 24, India: 15, Aus.: 20, USA: 30+10 per turn, KMT produces
+    // 5 INF, CCP produces 2 INF - Note no units for Shansi since it is not starting sole
+    // occupier".
+    let ruleset = pacific();
+    let start = ruleset.start();
+    assert_eq!(start.treasury[&Power::Japan], 24);
+    // The UK plays India and Australia: 15 + 20 of land, and 12 of British convoy centres.
+    assert_eq!(start.treasury[&Power::UnitedKingdom], 15 + 20 + 12);
+    // The mainland's 10, Hawaii's 2, the Philippines' 3 and the US convoy centres' 15.
+    assert_eq!(start.treasury[&Power::UnitedStates], 30);
+    // The KMT: Tsinghai, Sikang, Szechwan and Sinkiang, which it alone holds, and the
+    // Burma Road; all in Szechwan.
+    let mut state = turn_of(ruleset, 1, Power::Kmt, Phase::Repairs);
+    assert_eq!(
+        recruits_under(ruleset, &mut state, Power::Kmt),
+        [("Szechwan".to_owned(), 5)]
+    );
+    // The CCP: its 2 a turn; Shansi is shared with the KMT.
+    let mut state = turn_of(ruleset, 1, Power::Ccp, Phase::Repairs);
+    assert_eq!(
+        recruits_under(ruleset, &mut state, Power::Ccp),
+        [("Shansi".to_owned(), 2)]
+    );
+}
+
+#[test]
+fn on_the_built_in_board_the_us_collects_forty_at_the_end_of_turn_one() {
+    // 2f: "US starts with $30 and production then increases to $40 at the end of turn 1
+    // .... Then +10 a turn".
+    let ruleset = pacific();
+    for (round, income) in [(1, 40), (2, 50), (3, 60)] {
+        let mut state = turn_of(ruleset, round, Power::UnitedStates, Phase::Income);
+        assert_eq!(
+            income_under(ruleset, &mut state, Power::UnitedStates),
+            Some(income),
+            "round {round}"
+        );
+    }
+}
+
+#[test]
+fn an_enemy_ship_in_a_convoy_centre_stops_its_income() {
+    // 6: "Subs can capture but cannot liberate convoy zones": a Japanese submarine in
+    // SZ 3 takes its 10 from the US while it stays.
+    let ruleset = pacific();
+    let mut state = turn_of(ruleset, 1, Power::UnitedStates, Phase::Income);
+    let sub = ruleset.catalogue.id("SUB").expect("SUB");
+    state.forces[at(ruleset, "SZ 3").index()].insert((Power::Japan, sub, 0), 1);
+    assert_eq!(
+        income_under(ruleset, &mut state, Power::UnitedStates),
+        Some(40 - 10)
+    );
+}
+
+#[test]
+fn in_round_one_japan_places_infantry_in_japan_on_the_built_in_board() {
+    let ruleset = pacific();
+    let mut state = turn_of(ruleset, 1, Power::Japan, Phase::Placement);
+    let inf = ruleset.catalogue.infantry().expect("INF");
+    state.pending.insert(inf, 3);
+    let japan = at(ruleset, "Japan");
+    let before = state.count_units(ruleset.rules(), japan, Power::Japan, |u, _| u == inf);
+    order_under(
+        ruleset.rules(),
+        &mut state,
+        Power::Japan,
+        Order::Place {
+            territory: japan,
+            units: vec![(inf, 3)],
+        },
+        &[],
+    )
+    .expect("placed at its home complex");
+    assert_eq!(
+        state.count_units(ruleset.rules(), japan, Power::Japan, |u, _| u == inf),
+        before + 3
+    );
 }
