@@ -2,6 +2,8 @@
 //! and the units' codes. Nothing here can show a seed before its reveal: the seed is not
 //! in a `GameLog` until `SeedRevealed` is.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::game::{GameLog, PlacementRow};
@@ -9,7 +11,7 @@ use warlog_rules::board::Power;
 use warlog_rules::game::GameEvent;
 use warlog_rules::ruleset::Ruleset;
 use warlog_rules::scoring::{PointsTable, TIE_POLICY};
-use warlog_rules::units::Catalogue;
+use warlog_rules::units::{Catalogue, UnitTypeId};
 
 use crate::error::ApiError;
 use crate::games::corrupt;
@@ -462,13 +464,25 @@ pub struct TerritoryView {
     pub neighbours: Vec<String>,
 }
 
+/// A place at the start: who holds it, its units by code, and any other powers' units.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct SetupPlaceView {
     pub territory: String,
     #[schema(value_type = String)]
     pub power: Power,
-    #[schema(value_type = Object)]
-    pub units: Vec<(String, u32)>,
+    /// The holder's units: code to count.
+    pub units: BTreeMap<String, u32>,
+    /// Other powers' units standing here (AAP: the CCP's beside the KMT's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<SetupUnitsView>,
+}
+
+/// One power's units in a place another holds.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SetupUnitsView {
+    #[schema(value_type = String)]
+    pub power: Power,
+    pub units: BTreeMap<String, u32>,
 }
 
 /// A ruleset in summary.
@@ -586,13 +600,23 @@ impl RulesetView {
             setup: ruleset
                 .into_iter()
                 .flat_map(|r| {
-                    r.setup.places.iter().map(|p| SetupPlaceView {
-                        territory: r.board.get(p.territory).name.clone(),
-                        power: p.power,
-                        units: p
-                            .units
+                    let by_code = |units: &[(UnitTypeId, u32)]| {
+                        units
                             .iter()
                             .map(|(u, n)| (r.catalogue.get(*u).code.clone(), *n))
+                            .collect()
+                    };
+                    r.setup.places.iter().map(move |p| SetupPlaceView {
+                        territory: r.board.get(p.territory).name.clone(),
+                        power: p.power,
+                        units: by_code(&p.units),
+                        others: p
+                            .others
+                            .iter()
+                            .map(|(power, units)| SetupUnitsView {
+                                power: *power,
+                                units: by_code(units),
+                            })
                             .collect(),
                     })
                 })

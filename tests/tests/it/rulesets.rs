@@ -1,6 +1,7 @@
 //! Rulesets as data over HTTP: uploads checked whole, every problem named by its path and
 //! nothing written; a game keeps the revision it was created with; the document format's
-//! JSON Schema; AAP Historical refused until a board is uploaded; Enhanced Realism as a
+//! JSON Schema; a ruleset without a board refused until one is uploaded; AAP Historical
+//! played out of the box on the Pacific board; Enhanced Realism as a
 //! Cut-Throat option, from creation to placements and an offline audit.
 
 use actix_web::http::StatusCode;
@@ -304,36 +305,35 @@ fn collect_refs(value: &Value, refs: &mut Vec<String>) {
 }
 
 #[actix_web::test]
-async fn a_game_of_aap_historical_is_refused_until_a_board_is_uploaded() {
+async fn a_ruleset_without_a_board_is_refused_until_a_board_is_uploaded() {
     let db = TestDb::new().await;
     let app = app!(db);
     let gm = token(&db, "gus", Role::Gm).await;
-    let listed = call(&app, get("/v1/rulesets")).await.json();
-    let aap = listed
-        .as_array()
-        .and_then(|l| l.iter().find(|r| r["id"] == "aap-historical"))
-        .expect("listed")
-        .clone();
-    assert_eq!(aap["playable"], false);
+    let director = token(&db, "dora", Role::Director).await;
+    let mut document = call(&app, get("/v1/rulesets/aap-historical/document"))
+        .await
+        .json();
+    document["id"] = json!("aap-own-board");
+    document["board"] = Value::Null;
+    document["setup"] = json!([]);
+    let uploaded = upload(&app, &director, &document).await;
     assert_eq!(
-        aap["powers"],
-        json!(["japan", "ccp", "kmt", "united-kingdom", "united-states"])
+        uploaded.status,
+        StatusCode::CREATED,
+        "{:?}",
+        uploaded.json()
     );
+    assert_eq!(uploaded.json()["playable"], false);
     let reply = new_game(
         &app,
         &gm,
-        json!({"ruleset": "aap-historical", "players": PLAYERS}),
+        json!({"ruleset": "aap-own-board", "players": PLAYERS}),
     )
     .await;
     assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "board-required");
     assert!(reply.json()["detail"]
         .as_str()
         .is_some_and(|d| d.contains("POST /v1/rulesets")));
-    let detail = call(&app, get("/v1/rulesets/aap-historical")).await.json();
-    assert!(detail["units"]
-        .as_array()
-        .is_some_and(|u| u.iter().any(|x| x["code"] == "BB3")));
-    assert_eq!(detail["territories"], json!([]));
 
     // The War rules are a document with their dice tables (played in `war.rs`).
     let war = call(&app, get("/v1/rulesets/war/document")).await.json();
@@ -581,8 +581,8 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
     assert_eq!(board["turn"], "japan", "Japan plays first");
     assert_eq!(
         treasury(&board, "united-states"),
-        12,
-        "10 for the mainland, 2 for the rest"
+        12 + 15,
+        "10 for the mainland, 2 for the rest, 15 for the convoy centres"
     );
 
     // Round 1 passes: Japan's free units arrive at SZ 36; the US mainland is worth 20.
@@ -600,7 +600,7 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
         1,
         "the US's turn-1 carrier"
     );
-    assert_eq!(treasury(&board, "united-states"), 12 + 22);
+    assert_eq!(treasury(&board, "united-states"), 27 + 37);
     // The Chinese raised infantry instead of money: the CCP 2 + 2 areas, the KMT 3 areas
     // + the Burma Road.
     assert_eq!(units_in(&board, "Shansi", "ccp", "INF"), 4 + 4);
@@ -688,8 +688,8 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
     let board = board_at(game.clone()).await;
     assert_eq!(
         treasury(&board, "united-states"),
-        12 + 22 - 9 + 32,
-        "3 INF bought, then 32 of income"
+        27 + 37 - 9 + 47,
+        "3 INF bought, then 47 of income"
     );
 
     // Ended in round 3, before Japan has lasted through round 12: the Allies win, sharing
@@ -723,4 +723,122 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
         .await
         .json();
     assert_eq!(ladder["rows"].as_array().map(Vec::len), Some(5), "{ladder}");
+}
+
+#[actix_web::test]
+async fn aap_historical_plays_out_of_the_box_from_creation_to_japans_survival_and_passes_the_audit()
+{
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let listed = call(&app, get("/v1/rulesets")).await.json();
+    let aap = listed
+        .as_array()
+        .and_then(|l| l.iter().find(|r| r["id"] == "aap-historical"))
+        .expect("listed")
+        .clone();
+    assert_eq!(aap["playable"], true, "{aap}");
+    assert_eq!(
+        aap["powers"],
+        json!(["japan", "ccp", "kmt", "united-kingdom", "united-states"])
+    );
+    let game = created_game(
+        &app,
+        &gm,
+        json!({"ruleset": "aap-historical", "players": PLAYERS}),
+    )
+    .await;
+    let board_url = format!("/v1/games/{game}/board");
+    let board = call(&app, get(&board_url)).await.json();
+    // 2: "At start: Japan: 24, India: 15, Aus.: 20, USA: 30"; the UK also holds the
+    // British convoy centres (12).
+    for (power, money) in [
+        ("japan", 24),
+        ("united-kingdom", 47),
+        ("united-states", 30),
+        ("ccp", 0),
+        ("kmt", 0),
+    ] {
+        assert_eq!(treasury(&board, power), money, "{power}");
+    }
+    assert_eq!(units_in(&board, "36 Sea Zone", "japan", "BB"), 6);
+    assert_eq!(units_in(&board, "Shansi", "ccp", "INF"), 4);
+    assert_eq!(units_in(&board, "Shansi", "kmt", "INF"), 2);
+
+    // Round 1: Japan buys three infantry, and its army in French Indo-China attacks the
+    // KMT in Kwangsi; SZ 20's battleships stay put all round (1h, 2.4).
+    pass_until(&app, &gm, &game, 1, "japan", "Purchase").await;
+    order(
+        &app,
+        &gm,
+        &game,
+        "japan",
+        json!([
+            {"type": "purchase", "units": {"INF": 3}},
+            {"type": "end_phase"},
+            {"type": "move", "units": {"INF": 2, "ART": 2, "ARM": 1},
+             "path": ["French Indo-China", "Kwangsi"]},
+            {"type": "end_phase"},
+            {"type": "fight_battle", "territory": "Kwangsi"},
+            {"type": "end_phase"},
+        ]),
+    )
+    .await;
+    let held = refused(
+        &app,
+        &gm,
+        &game,
+        "japan",
+        json!([{"type": "move", "units": {"BB": 1}, "path": ["SZ 20", "SZ 21"]}]),
+    )
+    .await;
+    assert!(
+        held["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("SZ 20") || d.contains("20 Sea Zone")),
+        "{held}"
+    );
+    pass_until(&app, &gm, &game, 1, "japan", "Placement").await;
+    order(
+        &app,
+        &gm,
+        &game,
+        "japan",
+        json!([{"type": "place", "territory": "Japan", "units": {"INF": 3}}]),
+    )
+    .await;
+    let board = call(&app, get(&board_url)).await.json();
+    assert_eq!(units_in(&board, "Japan", "japan", "INF"), 8 + 3 + 3);
+
+    // The KMT raises 5 in Szechwan at the start of its turn (the US's 40 comes at the end
+    // of its first).
+    pass_until(&app, &gm, &game, 1, "kmt", "WeaponsDevelopment").await;
+    let board = call(&app, get(&board_url)).await.json();
+    assert_eq!(units_in(&board, "Szechwan", "kmt", "INF"), 3 + 2 + 5);
+    pass_until(&app, &gm, &game, 2, "japan", "Repairs").await;
+    let board = call(&app, get(&board_url)).await.json();
+    assert_eq!(treasury(&board, "united-states"), 30 + 40);
+
+    // Japan holds out to turn 12 (9: "Japan must win by surviving until turn 12"): the
+    // director's end then gives Japan the first place alone.
+    for round in 3..=12 {
+        pass_until(&app, &gm, &game, round, "japan", "Repairs").await;
+    }
+    let ended = act(&app, &gm, &game, "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
+        .await
+        .json();
+    let rows = placements["placements"].as_array().expect("rows");
+    for row in rows {
+        let place = if row["power"] == "japan" { 1 } else { 2 };
+        assert_eq!(row["place"], place, "{placements}");
+    }
+    let events = export(&app, &game).await;
+    assert!(
+        events[0].payload.get("ruleset_document").is_none(),
+        "a built-in is not copied"
+    );
+    warlog::audit::run(&AuditInput::files(&[write_export(&events)]), false)
+        .expect("the export passes the audit");
 }

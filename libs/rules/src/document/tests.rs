@@ -215,6 +215,11 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         hash("cutthroat"),
         "24531e64da5688993b60a2ee725d1020db30bba298f05ccde098aa4a7584cdb3"
     );
+    // The first playable AAP Historical: the Pacific board, its setup and the seed's.
+    assert_eq!(
+        hash("aap-historical"),
+        "04d3368adaf3e6c6a6521c08eaf6a48d3810457a7ac6c97da20ccfe1b49bf2bd"
+    );
     assert_eq!(
         hash("war"),
         "a6f8949832084b87a346b6cfecbbc0146be3049e18d56b1f4d7921a4cce6d45f"

@@ -842,11 +842,12 @@ impl GameState {
                 }
             }
         }
-        let mut starting_ipc = setup.initial_ipc(rules.board);
-        for (_, ipc, power) in &rules.special.convoy_centres {
-            *starting_ipc.entry(*power).or_default() += ipc;
-        }
+        let starting_ipc = setup.initial_ipc(rules.board);
         let mut treasury = starting_ipc.clone();
+        // Convoy centres pay from the start, but are not land: the IPC count leaves them out.
+        for (_, ipc, power) in &rules.special.convoy_centres {
+            *treasury.entry(*power).or_default() += ipc;
+        }
         for recruiting in &rules.special.recruits {
             // They raise infantry instead: no money.
             treasury.insert(recruiting.power, 0);

@@ -30,7 +30,7 @@ fn at(ruleset: &Ruleset, name: &str) -> TerritoryId {
 }
 
 /// The built-in ruleset: the Pacific board, its standard setup and the seed's changes.
-fn pacific() -> &'static Ruleset {
+pub(super) fn pacific() -> &'static Ruleset {
     Ruleset::builtin("aap-historical").expect("playable out of the box")
 }
 

@@ -237,11 +237,11 @@ proptest! {
     }
 
     #[test]
-    fn random_legal_orders_keep_an_aap_board_sound(
+    fn random_legal_orders_keep_the_pacific_board_of_aap_sound(
         numbers in prop::collection::vec(any::<u32>(), 50..400),
         seed in any::<[u8; 32]>(),
     ) {
-        let ruleset = super::aap::aap();
+        let ruleset = super::aap::pacific();
         play_randomly(ruleset.rules(), ruleset.start(), &numbers, seed)?;
     }
 }
