@@ -211,6 +211,34 @@ pub(crate) async fn pass_until<B: MessageBody>(
     panic!("never reached round {round}, {power}, {phase}");
 }
 
+/// In round 1, `power` buys three infantry and places them in `territory`.
+pub(crate) async fn buys_and_places_infantry<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+    power: &str,
+    territory: &str,
+) {
+    pass_until(app, token, game, 1, power, "Purchase").await;
+    order(
+        app,
+        token,
+        game,
+        power,
+        json!([{"type": "purchase", "units": {"INF": 3}}]),
+    )
+    .await;
+    pass_until(app, token, game, 1, power, "Placement").await;
+    order(
+        app,
+        token,
+        game,
+        power,
+        json!([{"type": "place", "territory": territory, "units": {"INF": 3}}]),
+    )
+    .await;
+}
+
 /// In `round`, a German armour moves along `path` and takes its last place.
 pub(crate) async fn german_armour_takes<B: MessageBody>(
     app: &impl TestApp<B>,
@@ -1157,24 +1185,7 @@ fn seat_of_power(seats: &Value, power: &str) -> String {
 #[actix_web::test]
 async fn the_board_at_version_n_is_the_board_folded_from_the_first_n_events() {
     let (_db, app, gm, game) = given_a_game!();
-    pass_until(&app, &gm, &game, 1, "russia", "Purchase").await;
-    order(
-        &app,
-        &gm,
-        &game,
-        "russia",
-        json!([{"type": "purchase", "units": {"INF": 3}}]),
-    )
-    .await;
-    pass_until(&app, &gm, &game, 1, "russia", "Placement").await;
-    order(
-        &app,
-        &gm,
-        &game,
-        "russia",
-        json!([{"type": "place", "territory": "Russia", "units": {"INF": 3}}]),
-    )
-    .await;
+    buys_and_places_infantry(&app, &gm, &game, "russia", "Russia").await;
     pass_until(&app, &gm, &game, 1, "germany", "Purchase").await;
     let events = export(&app, &game).await;
     for n in [1, 2, events.len() / 2, events.len() - 1, events.len()] {
@@ -1421,5 +1432,25 @@ async fn a_player_leaves_standing_orders_on_another_powers_turn_and_they_are_on_
         warlog_events::audit::Outcome::Passed,
         "{}",
         report.render()
+    );
+}
+
+#[actix_web::test]
+async fn in_round_one_of_a_new_cut_throat_game_japan_places_infantry_in_japan() {
+    // Cut-Throat, IC movement: "Exception to the rule is the capital's home IC, this is a
+    // NON-MOBILE IC": Japan's home complex stands in Japan from the start.
+    let (_db, app, gm, game) = given_a_game!();
+    let board_url = format!("/v1/games/{game}/board");
+    let before = call(&app, get(&board_url)).await.json();
+    assert_eq!(
+        crate::rulesets::units_in(&before, "Japan", "japan", "IC"),
+        1
+    );
+    let infantry = crate::rulesets::units_in(&before, "Japan", "japan", "INF");
+    buys_and_places_infantry(&app, &gm, &game, "japan", "Japan").await;
+    let after = call(&app, get(&board_url)).await.json();
+    assert_eq!(
+        crate::rulesets::units_in(&after, "Japan", "japan", "INF"),
+        infantry + 3
     );
 }
