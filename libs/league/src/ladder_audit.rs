@@ -38,7 +38,8 @@ pub struct PublishedRow {
     pub points: String,
     pub title: String,
     pub games: i32,
-    pub wins: i32,
+    /// Exact (`3/2`): a shared first place is a share of a win.
+    pub wins_exact: String,
 }
 
 /// A player's line, recomputed.
@@ -47,7 +48,7 @@ struct Line {
     player: String,
     points: Fraction,
     games: i32,
-    wins: i32,
+    wins: Fraction,
     /// When the total was last changed: (GameEnded time, game id).
     reached: (u64, String),
 }
@@ -135,7 +136,7 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
                 player,
                 points: Fraction::whole(0),
                 games: 0,
-                wins: 0,
+                wins: Fraction::whole(0),
                 reached: (*ended, game_id.clone()),
             });
             if points != Fraction::whole(0) {
@@ -143,7 +144,7 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
                 line.reached = (*ended, game_id.clone());
             }
             line.games += 1;
-            line.wins += i32::from(row.place == 1);
+            line.wins = line.wins + crate::wins::win_share(row.place, row.tied_with, rows.len());
         }
     }
     let mut ladder: Vec<Line> = lines.into_values().collect();
@@ -181,12 +182,12 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
     }
     for line in &ladder {
         report.notes.push(format!(
-            "{}: {:.2} points ({}), {} games, {} wins, {}",
+            "{}: {:.2} points ({}), {} games, {:.2} wins, {}",
             line.player,
             line.points.to_f64(),
             line.points,
             line.games,
-            line.wins,
+            line.wins.to_f64(),
             title(line, leader.as_deref()).name()
         ));
     }
@@ -246,10 +247,16 @@ fn compare(
                 "{} stands here in the ladder; the games put {} here",
                 row.player, expected.player
             ))
-        } else if (row.games, row.wins) != (line.games, line.wins) {
+        } else if (row.games, row.wins_exact.parse::<Fraction>().ok())
+            != (line.games, Some(line.wins))
+        {
             Some(format!(
-                "{} has {} games and {} wins in the ladder, {} and {} from the games",
-                row.player, row.games, row.wins, line.games, line.wins
+                "{} has {} games and {} wins in the ladder, {} and {:.2} from the games",
+                row.player,
+                row.games,
+                row.wins_exact,
+                line.games,
+                line.wins.to_f64()
             ))
         } else if row.title != title(line, leader).name() {
             Some(format!(

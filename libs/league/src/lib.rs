@@ -9,3 +9,4 @@ pub mod rating;
 pub mod seating;
 pub mod standings;
 pub mod tournament;
+pub mod wins;

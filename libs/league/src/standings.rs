@@ -53,6 +53,8 @@ pub struct StandingRow {
     /// The most points in one game.
     pub best_result: Option<Fraction>,
     pub games: u32,
+    /// Sole first places, and shares of shared ones ([`crate::wins::win_share`]).
+    pub wins: Fraction,
     pub byes: u32,
     /// The Cut-Throat title these points earn (one Commander of CT).
     pub title: Title,
@@ -120,6 +122,7 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
             percent_gain: Fraction::whole(0),
             best_result: None,
             games: 0,
+            wins: Fraction::whole(0),
             byes: 0,
             title: Title::Enlisted,
             results: Vec::new(),
@@ -159,6 +162,12 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
                 let points = points_table.shared(line.place, line.tied_with);
                 let row = &mut rows[i];
                 row.games += 1;
+                row.wins = row.wins
+                    + crate::wins::win_share(
+                        line.place,
+                        line.tied_with,
+                        tournament.created.table_size as usize,
+                    );
                 row.points = row.points + points;
                 row.percent_gain = row.percent_gain + line.percent_gain;
                 row.best_result = Some(row.best_result.map_or(points, |b| b.max(points)));

@@ -10,6 +10,7 @@ use warlog_events::game::{decode_recorded, GameLog, GameStreamEvent};
 use warlog_events::{RecordedEvent, StreamCategory};
 use warlog_league::players::PlayerEvent;
 use warlog_league::rating::{Rating, SkillModel};
+use warlog_league::wins::win_share;
 use warlog_rules::game::GameEvent;
 use warlog_rules::scoring::Fraction;
 
@@ -252,7 +253,7 @@ impl League {
         let players: Vec<String> = game.seats.iter().map(|s| s.0.clone()).collect();
         let current = tx
             .prepare_cached(
-                "SELECT player, tiebreak, points_scaled, games, wins, mu, sigma FROM ladder_rows \
+                "SELECT player, tiebreak, points_scaled, games, wins_scaled, mu, sigma FROM ladder_rows \
                  WHERE ladder = $1 AND ruleset = $2 AND season = $3 AND player = ANY($4) \
                    AND valid_to IS NULL",
             )
@@ -267,10 +268,10 @@ impl League {
         let insert = tx
             .prepare_cached(
                 "INSERT INTO ladder_rows (ladder, ruleset, season, player, valid_from, sort_key, \
-                     tiebreak, points_scaled, games, wins, mu, sigma) \
+                     tiebreak, points_scaled, games, wins_scaled, mu, sigma) \
                  SELECT $1, $2, $3, p, $4, k, t, s, g, w, m, sg \
                    FROM unnest($5::text[], $6::float8[], $7::int8[], $8::int8[], $9::int4[], \
-                               $10::int4[], $11::float8[], $12::float8[]) \
+                               $10::int8[], $11::float8[], $12::float8[]) \
                         AS u(p, k, t, s, g, w, m, sg)",
             )
             .await?;
@@ -290,7 +291,7 @@ impl League {
                             r.get::<_, i64>(1),
                             r.get::<_, i64>(2),
                             r.get::<_, i32>(3),
-                            r.get::<_, i32>(4),
+                            r.get::<_, i64>(4),
                             Rating {
                                 mu: r.get(5),
                                 sigma: r.get(6),
@@ -322,7 +323,9 @@ impl League {
                 });
                 columns.points.push(total);
                 columns.games.push(games + 1);
-                columns.wins.push(wins + i32::from(seat.2 == 1));
+                columns
+                    .wins
+                    .push(wins + scaled(win_share(seat.2, seat.3, game.seats.len())));
                 columns.mu.push(rating.mu);
                 columns.sigma.push(rating.sigma);
             }
@@ -367,7 +370,7 @@ struct LadderColumns {
     tiebreak: Vec<i64>,
     points: Vec<i64>,
     games: Vec<i32>,
-    wins: Vec<i32>,
+    wins: Vec<i64>,
     mu: Vec<f64>,
     sigma: Vec<f64>,
 }
@@ -395,7 +398,8 @@ pub struct LadderRow {
     pub tiebreak: i64,
     pub points_scaled: i64,
     pub games: i32,
-    pub wins: i32,
+    /// Wins times [`POINTS_SCALE`] (a shared first place is a share of a win).
+    pub wins_scaled: i64,
     pub mu: f64,
     pub sigma: f64,
 }
@@ -444,7 +448,7 @@ pub async fn ladder_page(
                         (l.tiebreak > $6 OR (l.tiebreak = $6 AND l.player > $7))))) \
              ) \
              SELECT l.player, p.display_name, l.sort_key, l.tiebreak, l.points_scaled, l.games, \
-                    l.wins, l.mu, l.sigma \
+                    l.wins_scaled, l.mu, l.sigma \
                FROM valid l LEFT JOIN players p ON p.handle = l.player \
               ORDER BY l.sort_key DESC, l.tiebreak, l.player \
               LIMIT $8",
@@ -478,7 +482,7 @@ pub async fn ladder_page(
             tiebreak: r.get(3),
             points_scaled: r.get(4),
             games: r.get(5),
-            wins: r.get(6),
+            wins_scaled: r.get(6),
             mu: r.get(7),
             sigma: r.get(8),
         })
@@ -515,7 +519,8 @@ pub struct ScopeStanding {
     pub season: i32,
     pub points_scaled: i64,
     pub games: i32,
-    pub wins: i32,
+    /// Wins times [`POINTS_SCALE`] (a shared first place is a share of a win).
+    pub wins_scaled: i64,
     pub mu: f64,
     pub sigma: f64,
     /// 1-based, in the points ladder.
@@ -532,7 +537,7 @@ pub async fn player_standings(
 ) -> Result<Vec<ScopeStanding>, StoreError> {
     let statement = client
         .prepare_cached(
-            "SELECT pt.ruleset, pt.season, pt.points_scaled, pt.games, pt.wins, sk.mu, sk.sigma, \
+            "SELECT pt.ruleset, pt.season, pt.points_scaled, pt.games, pt.wins_scaled, sk.mu, sk.sigma, \
                     (SELECT count(*) + 1 FROM ladder_rows o \
                       WHERE o.ladder = 'points' AND o.ruleset = pt.ruleset \
                         AND o.season = pt.season AND o.valid_to IS NULL \
@@ -560,7 +565,7 @@ pub async fn player_standings(
             season: r.get(1),
             points_scaled: r.get(2),
             games: r.get(3),
-            wins: r.get(4),
+            wins_scaled: r.get(4),
             mu: r.get(5),
             sigma: r.get(6),
             points_position: r.get(7),

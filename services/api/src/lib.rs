@@ -12,6 +12,7 @@ pub mod ladder_cache;
 pub mod metrics;
 pub mod orders;
 pub mod pages;
+pub mod public_url;
 pub mod query;
 pub mod respond;
 pub mod routes;
@@ -45,6 +46,9 @@ pub struct AppState {
     pub ladders: std::sync::Arc<ladder_cache::LadderCache>,
     /// Games' audits by version.
     pub audits: std::sync::Arc<audit_cache::AuditCache>,
+    /// Where the service is reached from outside, for links in documents that leave the
+    /// site (calendars, CSV, `Location`); none: such documents carry no link.
+    pub public_url: Option<public_url::PublicUrl>,
 }
 
 /// Where the service reads the time: the system clock, or one a test sets and advances
@@ -109,6 +113,7 @@ impl AppState {
             cors_origins: Default::default(),
             ladders: Default::default(),
             audits: Default::default(),
+            public_url: None,
         }
     }
 

@@ -11,6 +11,7 @@ use warlog_events::audit::{Outcome, Verdict};
 
 use crate::error::ApiError;
 use crate::query::parse_query;
+use crate::respond::decimal;
 use crate::routes::games::{all_battles, load};
 use crate::routes::league::{leaderboard_page, player_view, LeaderboardPage, LeaderboardParams};
 use crate::routes::tournaments::{tournament_standings, TournamentView};
@@ -140,11 +141,11 @@ fn ladder_table(page: &LeaderboardPage, base: &str) -> Markup {
                                 td.num { (format!("{:.2}", row.mu)) }
                                 td.num { (format!("{:.2}", row.sigma)) }
                             } @else {
-                                td.num title=(row.points) { (trim_points(row.points_value)) }
+                                td.num title=(row.points) { (decimal(row.points_value)) }
                                 td { (row.title) }
                             }
                             td.num { (row.games) }
-                            td.num { (row.wins) }
+                            td.num title=(row.wins_exact) { (decimal(row.wins)) }
                         }
                     }
                 }
@@ -152,11 +153,6 @@ fn ladder_table(page: &LeaderboardPage, base: &str) -> Markup {
             @if let Some(next) = next { p.next { a href=(next) { "Next page →" } } }
         }
     }
-}
-
-fn trim_points(value: f64) -> String {
-    let text = format!("{value:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 fn ladder_heading(page: &LeaderboardPage) -> String {
@@ -233,16 +229,17 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
                     table {
                         thead { tr {
                             th { "Ruleset" } th { "Season" } th.num { "Points" } th { "Title" }
-                            th.num { "Position" } th.num { "Games" } th { "Places" }
+                            th.num { "Position" } th.num { "Games" } th.num { "Wins" } th { "Places" }
                             th.num { "Avg gain" } th.num { "Rating" }
                         } }
                         tbody { @for s in &view.standings { tr {
                             td { (s.ruleset) }
                             td { @if let Some(season) = s.season { (season) } @else { "lifetime" } }
-                            td.num title=(s.points) { (trim_points(s.points_value)) }
+                            td.num title=(s.points) { (decimal(s.points_value)) }
                             td { (s.title) }
                             td.num { (s.position) }
                             td.num { (s.games) }
+                            td.num title=(s.wins_exact) { (decimal(s.wins)) }
                             td { (s.places.iter().map(ToString::to_string).collect::<Vec<_>>().join(" / ")) }
                             td.num { @if let Some(g) = s.average_percent_gain { (format!("{g:+.1}%")) } }
                             td.num { (format!("{:.2}", s.rating.ordinal)) }
@@ -292,15 +289,16 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                 table.standings {
                     thead { tr {
                         th.num { "#" } th { "Player" } th.num { "Points" } th.num { "Gain" }
-                        th.num { "Games" } th.num { "Byes" } th { "Title" } th { "Placed by" }
+                        th.num { "Games" } th.num { "Wins" } th.num { "Byes" } th { "Title" } th { "Placed by" }
                     } }
                     tbody { @for row in &standings.rows { tr.replaced[row.status != "playing"] {
                         td.num { (row.rank) }
                         td { a href={ "/players/" (row.player) } { (row.player) }
                              @if row.status != "playing" { " " small { "(" (row.status) ")" } } }
-                        td.num title=(row.points) { (trim_points(row.points_value)) }
+                        td.num title=(row.points) { (decimal(row.points_value)) }
                         td.num { (row.percent_gain) }
                         td.num { (row.games) }
+                        td.num title=(row.wins_exact) { (decimal(row.wins)) }
                         td.num { (row.byes) }
                         td { (row.title) }
                         td { @if let Some(by) = &row.decided_by { (by) } }

@@ -169,3 +169,15 @@ pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
         text.into()
     }
 }
+
+/// A number as people read it: at most two decimals, no trailing zeros (`7.73`, `1.5`,
+/// `2`); the exact value goes in a field of its own.
+pub fn decimal(value: f64) -> String {
+    let text = format!("{value:.2}");
+    let trimmed = text.trim_end_matches('0').trim_end_matches('.');
+    if trimmed == "-0" {
+        "0".to_owned()
+    } else {
+        trimmed.to_owned()
+    }
+}

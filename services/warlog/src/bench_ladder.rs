@@ -44,7 +44,7 @@ CREATE TEMP TABLE bench_history AS
 SELECT player, seq, 0 AS season,
        sum(points) OVER w AS points_scaled,
        count(*) OVER w AS games,
-       sum((place = 1)::int) OVER w AS wins,
+       sum(CASE WHEN place = 1 THEN 2520 ELSE 0 END) OVER w AS wins_scaled,
        lead(seq) OVER w AS valid_to
   FROM bench_seats
 WINDOW w AS (PARTITION BY player ORDER BY seq)
@@ -52,17 +52,17 @@ UNION ALL
 SELECT player, seq, season,
        sum(points) OVER w AS points_scaled,
        count(*) OVER w AS games,
-       sum((place = 1)::int) OVER w AS wins,
+       sum(CASE WHEN place = 1 THEN 2520 ELSE 0 END) OVER w AS wins_scaled,
        lead(seq) OVER w AS valid_to
   FROM bench_seats
 WINDOW w AS (PARTITION BY player, season ORDER BY seq);
 
 INSERT INTO ladder_rows (ladder, ruleset, season, player, valid_from, valid_to, sort_key,
-                         tiebreak, points_scaled, games, wins, mu, sigma)
+                         tiebreak, points_scaled, games, wins_scaled, mu, sigma)
 SELECT l.ladder, 'cutthroat', h.season, h.player, h.seq, h.valid_to,
        CASE WHEN l.ladder = 'points' THEN h.points_scaled / 2520.0
             ELSE (25 + h.points_scaled / 25200.0) - 3 * (25.0 / 3 / sqrt(1 + h.games / 5.0)) END,
-       h.seq, h.points_scaled, h.games, h.wins,
+       h.seq, h.points_scaled, h.games, h.wins_scaled,
        25 + h.points_scaled / 25200.0, 25.0 / 3 / sqrt(1 + h.games / 5.0)
   FROM bench_history h, (VALUES ('points'), ('skill')) l(ladder);
 

@@ -114,6 +114,11 @@ pub struct ServeArgs {
         global = true
     )]
     pub cors_origins: Vec<String>,
+
+    /// The address the service is reached at from outside (`https://league.example`):
+    /// calendar events link to their games with it. Without it they carry no link.
+    #[arg(long, env = "WARLOG_PUBLIC_URL", global = true)]
+    pub public_url: Option<String>,
 }
 
 /// What `warlog audit` checks, and its exit codes.

@@ -244,6 +244,12 @@ async fn serve_on(
     config: &tokio_postgres::Config,
     demo: bool,
 ) -> Result<(), CliError> {
+    let public_url = args
+        .public_url
+        .as_deref()
+        .map(warlog_api::public_url::PublicUrl::try_from)
+        .transpose()
+        .map_err(|e| CliError::Other(e.to_string()))?;
     let applied = migrate(config).await?;
     if !applied.is_empty() {
         tracing::info!(?applied, "migrations applied");
@@ -255,6 +261,7 @@ async fn serve_on(
     let store = EventStore::new(pool.clone(), telemetry.store.clone()).with_notifier(notifier);
     let mut state = AppState::new(store, &telemetry);
     state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
+    state.public_url = public_url;
     state.ladders = std::sync::Arc::new(warlog_api::ladder_cache::LadderCache::new(
         Duration::from_millis(args.ladder_head_max_age_ms),
     ));

@@ -70,7 +70,7 @@ async fn ladder_rows(db: &TestDb) -> Vec<String> {
     client
         .query(
             "SELECT concat_ws('|', ladder, ruleset, season, player, valid_from, valid_to, \
-                    sort_key, tiebreak, points_scaled, games, wins, mu, sigma) \
+                    sort_key, tiebreak, points_scaled, games, wins_scaled, mu, sigma) \
                FROM ladder_rows ORDER BY 1",
             &[],
         )

@@ -27,7 +27,7 @@ use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::{commit, corrupt, replayed, Append, Expected, Extra};
 use crate::ladder_cache::{CachedPage, PageKey};
 use crate::query::ValidQuery;
-use crate::respond::{self, csv_field, Format};
+use crate::respond::{self, csv_field, decimal, Format};
 use crate::routes::games::{answer, write_request};
 use crate::AppState;
 
@@ -143,7 +143,10 @@ pub struct PlayerStanding {
     /// 1-based, on the points ladder.
     pub position: i64,
     pub games: i32,
-    pub wins: i32,
+    /// Sole first places, and shares of shared ones; an all-tied game is nobody's win.
+    pub wins: f64,
+    /// The same, exact (`"3/2"`).
+    pub wins_exact: String,
     /// How many times at each place, first place first.
     pub places: Vec<u32>,
     /// Percentage points, over the games played.
@@ -263,7 +266,8 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
                 title: title_of(handle, points, leader).name().to_owned(),
                 position: s.points_position,
                 games: s.games,
-                wins: s.wins,
+                wins: points_of(s.wins_scaled).to_f64(),
+                wins_exact: points_of(s.wins_scaled).to_string(),
                 places,
                 average_percent_gain: (!gains.is_empty())
                     .then(|| gains.iter().sum::<f64>() / gains.len() as f64),
@@ -325,7 +329,10 @@ pub struct LeaderboardRow {
     pub points_value: f64,
     pub title: String,
     pub games: i32,
-    pub wins: i32,
+    /// Sole first places, and shares of shared ones; an all-tied game is nobody's win.
+    pub wins: f64,
+    /// The same, exact (`"3/2"`).
+    pub wins_exact: String,
     pub rating: f64,
     pub mu: f64,
     pub sigma: f64,
@@ -673,7 +680,8 @@ fn row_view(position: u64, row: LadderRow, leader: Option<&(String, Fraction)>) 
         points_value: points.to_f64(),
         title: title.name().to_owned(),
         games: row.games,
-        wins: row.wins,
+        wins: points_of(row.wins_scaled).to_f64(),
+        wins_exact: points_of(row.wins_scaled).to_string(),
         rating: row.mu - 3.0 * row.sigma,
         mu: row.mu,
         sigma: row.sigma,
@@ -692,7 +700,7 @@ fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
             csv_field(&r.points),
             csv_field(&r.title),
             r.games,
-            r.wins,
+            decimal(r.wins),
             r.rating,
             r.mu,
             r.sigma

@@ -39,7 +39,8 @@ use crate::games::{
     commit_all, corrupt, game_stream, load, replayed, Append, Expected, Extra, WriteAnswer,
     WriteRequest,
 };
-use crate::respond::{self, csv_field, Format};
+use crate::public_url::PublicUrl;
+use crate::respond::{self, csv_field, decimal, Format};
 use crate::routes::games::{answer, write_request};
 use crate::AppState;
 
@@ -1320,6 +1321,10 @@ pub struct StandingView {
     pub percent_gain: String,
     pub best_result: Option<String>,
     pub games: u32,
+    /// Sole first places, and shares of shared ones; an all-tied game is nobody's win.
+    pub wins: f64,
+    /// The same, exact (`"3/2"`).
+    pub wins_exact: String,
     pub byes: u32,
     pub title: String,
     /// The tiebreaker that placed this line below the one above (absent for the first).
@@ -1350,6 +1355,8 @@ impl StandingView {
             percent_gain: row.percent_gain.to_string(),
             best_result: row.best_result.map(|b| b.to_string()),
             games: row.games,
+            wins: row.wins.to_f64(),
+            wins_exact: row.wins.to_string(),
             byes: row.byes,
             title: row.title.name().to_owned(),
             decided_by: row.decided_by.map(|t| t.describe().to_owned()),
@@ -1426,7 +1433,7 @@ pub async fn tournament_standings_route(
 
 fn standings_csv(view: &StandingsView) -> Vec<u8> {
     let mut out = String::from(
-        "rank,player,status,points,points_value,percent_gain,best_result,games,byes,title,decided_by\r\n",
+        "rank,player,status,points,points_value,percent_gain,best_result,games,wins,byes,title,decided_by\r\n",
     );
     for row in &view.rows {
         let fields = [
@@ -1438,6 +1445,7 @@ fn standings_csv(view: &StandingsView) -> Vec<u8> {
             row.percent_gain.clone(),
             row.best_result.clone().unwrap_or_default(),
             row.games.to_string(),
+            decimal(row.wins),
             row.byes.to_string(),
             row.title.clone(),
             row.decided_by.clone().unwrap_or_default(),
@@ -1473,11 +1481,12 @@ pub async fn tournament_calendar(
             header::CONTENT_DISPOSITION,
             format!("attachment; filename=\"tournament-{id}.ics\""),
         ))
-        .body(calendar(&tournament)))
+        .body(calendar(&tournament, state.public_url.as_ref())))
 }
 
-/// The iCalendar text of a tournament.
-pub fn calendar(tournament: &Tournament) -> String {
+/// The iCalendar text of a tournament. A game's event links to its page only when the
+/// service knows its public address: a calendar application cannot open a bare path.
+pub fn calendar(tournament: &Tournament, public_url: Option<&PublicUrl>) -> String {
     let created = &tournament.created;
     let stamp = ics_time(created.at);
     let mut lines = vec![
@@ -1534,9 +1543,14 @@ pub fn calendar(tournament: &Tournament) -> String {
                     ))
                 ),
                 format!("DESCRIPTION:{}", ics_text(&seats)),
-                format!("URL:/games/{}", game.game_id),
-                "END:VEVENT".to_owned(),
             ]);
+            if let Some(base) = public_url {
+                lines.push(format!(
+                    "URL:{}",
+                    base.join(&format!("/games/{}", game.game_id))
+                ));
+            }
+            lines.push("END:VEVENT".to_owned());
         }
     }
     lines.push("END:VCALENDAR".to_owned());
