@@ -274,6 +274,9 @@ pub struct GameLog {
     pub revealed_seed: Option<String>,
     /// Battles and bombing raids fought so far (they are numbered in this order).
     pub battles: usize,
+    /// Players' and game masters' orders on the record so far (not the director's
+    /// commands): once there is one, the game has begun.
+    pub orders_given: usize,
 }
 
 /// A stream that is not a sound game log, naming the event at fault.
@@ -315,6 +318,7 @@ impl GameLog {
             version: 1,
             revealed_seed: None,
             battles: 0,
+            orders_given: 0,
         })
     }
 
@@ -430,7 +434,7 @@ impl GameLog {
                 self.revealed_seed = Some(revealed.seed.clone());
             }
             // A record changes nothing on the board; the events it caused do.
-            GameStreamEvent::Orders(_) => {}
+            GameStreamEvent::Orders(record) => self.count_orders(record),
             GameStreamEvent::Played(played) => {
                 let rules = self.ruleset.rules();
                 let mut next = self.state.clone();
@@ -460,7 +464,8 @@ impl GameLog {
     /// off-board id as [`GameLog::apply`] keeps for events read from outside.
     pub(crate) fn apply_decided(&mut self, event: &GameStreamEvent) {
         match event {
-            GameStreamEvent::Created(_) | GameStreamEvent::Orders(_) => {}
+            GameStreamEvent::Created(_) => {}
+            GameStreamEvent::Orders(record) => self.count_orders(record),
             GameStreamEvent::SeedRevealed(revealed) => {
                 self.revealed_seed = Some(revealed.seed.clone());
             }
@@ -472,6 +477,12 @@ impl GameLog {
             }
         }
         self.version += 1;
+    }
+
+    fn count_orders(&mut self, record: &crate::orders::OrdersGiven) {
+        if matches!(record.command, crate::orders::Command::Orders { .. }) {
+            self.orders_given += 1;
+        }
     }
 
     /// Folds a whole stream, from its `GameCreated`.

@@ -47,6 +47,13 @@ pub enum Command {
     /// The game does not count (a director or an admin): over, with no placements, the
     /// reason on the record; the seed is revealed with it.
     VoidGame { reason: String },
+    /// Before the game begins, a seat goes to another player (a tournament's swap; a
+    /// director or an admin).
+    TakeSeat {
+        power: Power,
+        player: String,
+        reason: String,
+    },
 }
 
 impl Command {
@@ -65,6 +72,9 @@ impl Command {
                 format!("{substitute} as a substitute")
             }
             Command::VoidGame { .. } => "voiding the game".to_owned(),
+            Command::TakeSeat { power, player, .. } => {
+                format!("{player} taking {}'s seat", power.name())
+            }
         }
     }
 }
@@ -222,6 +232,9 @@ impl GameLog {
                 one_of(&[Role::Admin, Role::Director], "appointing a substitute")
             }
             Command::VoidGame { .. } => one_of(&[Role::Admin, Role::Director], "voiding a game"),
+            Command::TakeSeat { .. } => {
+                one_of(&[Role::Admin, Role::Director], "changing a game's seats")
+            }
         }
     }
 
@@ -302,6 +315,36 @@ impl GameLog {
                     ));
                 }
                 push(&mut after, reveal(&dice)?);
+            }
+            Command::TakeSeat {
+                power,
+                player,
+                reason,
+            } => {
+                if self.orders_given > 0 {
+                    return Err(rule(
+                        "seat",
+                        RuleViolation {
+                            code: "game-begun",
+                            rule: "tournament seating",
+                            message: format!(
+                                "the game has begun ({} orders are on its record): its seats stand",
+                                self.orders_given
+                            ),
+                        },
+                    ));
+                }
+                let order = DirectorOrder::TakeSeat {
+                    power: *power,
+                    player: player.clone(),
+                    reason: reason.clone(),
+                };
+                for event in after
+                    .decide_director(&order, given.at)
+                    .map_err(|v| rule("seat", v))?
+                {
+                    push(&mut after, GameStreamEvent::Played(event));
+                }
             }
             Command::ReplaceInactivePlayer { substitute } => {
                 let order = DirectorOrder::ReplaceInactivePlayer {

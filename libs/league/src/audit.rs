@@ -284,7 +284,7 @@ fn seat_again(
     let mut ids = seated.games.iter().map(|g| g.game_id.clone());
     let mut new_game_id = || ids.next().unwrap_or_default();
     let again = tournament.decide(
-        &TournamentCommand::SeatRound,
+        &TournamentCommand::SeatRound(seated.constraints.clone()),
         &mut Context {
             at: seated.at,
             dice: &mut dice,

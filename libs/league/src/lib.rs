@@ -3,6 +3,7 @@
 //! Dependencies run `rules <- events <- league <- store <- api`.
 
 pub mod audit;
+pub mod constraints;
 pub mod ladder_audit;
 pub mod players;
 pub mod rating;

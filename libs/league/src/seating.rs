@@ -12,6 +12,8 @@
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
+
+use crate::constraints::{Rule, SeatingConstraints};
 use warlog_rules::board::Power;
 use warlog_rules::dice::DiceSource;
 
@@ -54,6 +56,10 @@ pub struct RoundSeating {
     pub least_possible_repeats: u32,
     /// Seats at a power the player has played before in this tournament.
     pub repeated_powers: u32,
+    /// With the director's constraints: the repeated table-mates of the best seating found
+    /// without them, so that their cost shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeats_without_constraints: Option<u32>,
     /// In words, for the director and the players.
     pub explanation: Vec<String>,
 }
@@ -73,6 +79,8 @@ pub struct SeatingRequest<'a> {
     pub powers: &'a [Power],
     pub policy: ShortTablePolicy,
     pub bye_points: i64,
+    /// The director's constraints for this round.
+    pub constraints: &'a SeatingConstraints,
 }
 
 /// Why a round cannot be seated.
@@ -88,6 +96,19 @@ const KICKS: usize = 200;
 const KICK_SWAPS: usize = 3;
 /// A repeated table-mate costs more than any number of repeated powers at one table.
 const TABLE_MATE_WEIGHT: u32 = 1_000;
+/// A broken director's constraint costs more than any number of repeated table-mates.
+const CONSTRAINT_WEIGHT: u32 = 10_000_000;
+
+/// The rules the search follows, in plain words (shown beside each round's explanation;
+/// not part of the recorded seating, so that rounds seated before it was written audit
+/// the same).
+pub const SEATING_RULES: &str = "How tables are chosen: first the director's constraints \
+     hold; then players who have shared a table share one again as rarely as possible, a \
+     pair's third meeting counting as three repeats (so no pair meets a third time while \
+     that can be avoided at the cost of fewer than three second meetings); then nobody \
+     plays a power they have played before, where that can be avoided; byes go to the \
+     lowest-ranked who have not had one; every random choice comes from the tournament's \
+     committed seed.";
 
 /// A uniform choice in `0..n` from d6 rolls: the dice are read as base-6 digits, and a
 /// number beyond the last whole multiple of `n` is rolled again, so no choice is favoured.
@@ -195,22 +216,41 @@ pub fn seat_round(
             request.players.len()
         )));
     }
-    let past = History::of(&players, request.history, request.powers);
     let tables_count = players.len() / size;
+    let rules = request
+        .constraints
+        .resolve(&players, tables_count)
+        .map_err(SeatingError)?;
+    let mut past = History::of(&players, request.history, request.powers);
     let target = past.least_possible_repeats(size);
-    let mut best: Option<(u32, Vec<usize>)> = None;
-    for _ in 0..RESTARTS {
-        let mut order: Vec<usize> = (0..players.len()).collect();
-        shuffle(&mut order, dice);
-        let cost = past.search(&mut order, size, target, dice);
-        if best.as_ref().is_none_or(|(b, _)| cost < *b) {
-            best = Some((cost, order));
-        }
-        if best.as_ref().is_some_and(|(b, _)| *b == past.ideal(target)) {
-            break;
-        }
+    // With constraints, the best seating without them first, so that their cost shows.
+    let repeats_without_constraints = if rules.is_empty() {
+        None
+    } else {
+        let free = best_order(&past, players.len(), size, target, dice);
+        Some(free.chunks(size).map(|t| past.meetings(t)).sum())
+    };
+    past.rules = rules;
+    let order = best_order(&past, players.len(), size, target, dice);
+    let broken: Vec<Rule> = past
+        .rules
+        .iter()
+        .copied()
+        .filter(|rule| {
+            order
+                .chunks(size)
+                .enumerate()
+                .any(|(t, members)| rule.broken_at(t, members))
+        })
+        .collect();
+    if !broken.is_empty() {
+        return Err(SeatingError(format!(
+            "the director's constraints cannot all hold at tables of {size} ({}): no seating \
+             keeps {} of them",
+            request.constraints.describe(),
+            broken.len()
+        )));
     }
-    let (_, order) = best.expect("at least one restart");
     let mut tables = Vec::with_capacity(tables_count);
     let mut repeated_table_mates = 0;
     let mut repeated_powers = 0;
@@ -251,6 +291,22 @@ pub fn seat_round(
         0 => "nobody plays a power they have played before".to_owned(),
         n => format!("{n} players play a power again: no seating of these tables avoids it"),
     });
+    if let Some(without) = repeats_without_constraints {
+        let cost = repeated_table_mates.saturating_sub(without);
+        explanation.push(format!(
+            "the director's constraints ({}): {}; {}",
+            request.constraints.reason.trim(),
+            request.constraints.describe(),
+            match cost {
+                0 => format!(
+                    "they cost no repeated table-mates (the best seating found without them \
+                     has {without})"
+                ),
+                1 => format!("they cost 1 more repeated table-mate than the {without} of the best seating found without them"),
+                n => format!("they cost {n} more repeated table-mates than the {without} of the best seating found without them"),
+            }
+        ));
+    }
     Ok(RoundSeating {
         tables,
         byes,
@@ -258,8 +314,33 @@ pub fn seat_round(
         repeated_table_mates,
         least_possible_repeats,
         repeated_powers,
+        repeats_without_constraints,
         explanation,
     })
+}
+
+/// The best order of players found (tables are its chunks of `size`): several random
+/// starts, each improved by local search, until one meets the bound.
+fn best_order(
+    past: &History,
+    players: usize,
+    size: usize,
+    target: u32,
+    dice: &mut dyn DiceSource,
+) -> Vec<usize> {
+    let mut best: Option<(u32, Vec<usize>)> = None;
+    for _ in 0..RESTARTS {
+        let mut order: Vec<usize> = (0..players).collect();
+        shuffle(&mut order, dice);
+        let cost = past.search(&mut order, size, target, dice);
+        if best.as_ref().is_none_or(|(b, _)| cost < *b) {
+            best = Some((cost, order));
+        }
+        if best.as_ref().is_some_and(|(b, _)| *b == past.ideal(target)) {
+            break;
+        }
+    }
+    best.map(|(_, order)| order).unwrap_or_default()
 }
 
 /// Who has met whom and played what, by index into the round's players.
@@ -270,6 +351,8 @@ struct History {
     rounds: Vec<Vec<Option<usize>>>,
     /// Every assignment of powers to seats, as a power index for each seat.
     permutations: Vec<Vec<usize>>,
+    /// The director's constraints, which a seating may not break.
+    rules: Vec<Rule>,
 }
 
 impl History {
@@ -315,6 +398,7 @@ impl History {
             played,
             rounds,
             permutations: permutations(powers.len()),
+            rules: Vec::new(),
         }
     }
 
@@ -349,9 +433,15 @@ impl History {
         best
     }
 
-    /// A table's cost: its repeated meetings, weighted so that a third meeting of one pair
-    /// costs more than second meetings of two, then the fewest repeated powers it allows.
-    fn table_cost(&self, members: &[usize]) -> u32 {
+    /// A table's cost: the director's constraints it breaks, then its repeated meetings,
+    /// weighted so that a third meeting of one pair costs more than second meetings of
+    /// two, then the fewest repeated powers it allows.
+    fn table_cost(&self, table: usize, members: &[usize]) -> u32 {
+        let broken = self
+            .rules
+            .iter()
+            .filter(|rule| rule.broken_at(table, members))
+            .count() as u32;
         let mut meetings = 0;
         for (i, &a) in members.iter().enumerate() {
             for &b in &members[i + 1..] {
@@ -359,7 +449,9 @@ impl History {
                 meetings += m * (m + 1) / 2;
             }
         }
-        meetings * TABLE_MATE_WEIGHT + self.fewest_repeated_powers(members)
+        broken * CONSTRAINT_WEIGHT
+            + meetings * TABLE_MATE_WEIGHT
+            + self.fewest_repeated_powers(members)
     }
 
     /// The cheapest assignment of powers, by dynamic programming over the sets of powers
@@ -404,8 +496,8 @@ impl History {
                         continue;
                     }
                     order.swap(i, j);
-                    let a = self.table_cost(&order[ti * size..(ti + 1) * size]);
-                    let b = self.table_cost(&order[tj * size..(tj + 1) * size]);
+                    let a = self.table_cost(ti, &order[ti * size..(ti + 1) * size]);
+                    let b = self.table_cost(tj, &order[tj * size..(tj + 1) * size]);
                     if a + b < costs[ti] + costs[tj] {
                         costs[ti] = a;
                         costs[tj] = b;
@@ -430,7 +522,11 @@ impl History {
         bound: u32,
         dice: &mut dyn DiceSource,
     ) -> u32 {
-        let mut costs: Vec<u32> = order.chunks(size).map(|t| self.table_cost(t)).collect();
+        let mut costs: Vec<u32> = order
+            .chunks(size)
+            .enumerate()
+            .map(|(i, t)| self.table_cost(i, t))
+            .collect();
         let mut best_cost = self.improve(order, size, &mut costs);
         if order.len() <= size {
             return best_cost;
@@ -446,8 +542,11 @@ impl History {
                 let j = uniform_below(trial.len(), dice);
                 trial.swap(i, j);
             }
-            let mut trial_costs: Vec<u32> =
-                trial.chunks(size).map(|t| self.table_cost(t)).collect();
+            let mut trial_costs: Vec<u32> = trial
+                .chunks(size)
+                .enumerate()
+                .map(|(i, t)| self.table_cost(i, t))
+                .collect();
             let cost = self.improve(&mut trial, size, &mut trial_costs);
             if cost <= best_cost {
                 best_cost = cost;

@@ -16,6 +16,8 @@ use warlog_events::game::GameLog;
 pub struct GameResult {
     pub game_id: String,
     pub ended: bool,
+    /// Whether a player's order is on its record (its seats then stand).
+    pub begun: bool,
     /// One row per seat, for the player holding it at the end; empty while running.
     pub rows: Vec<ResultRow>,
 }
@@ -66,11 +68,13 @@ pub struct StandingRow {
 /// A game's result as the standings need it, from its folded log.
 pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
     let game_id = log.created.game_id.clone();
+    let begun = log.orders_given > 0;
     if log.state.voided.is_some() {
         // Over, and counted for nobody: no rows, no points.
         return Ok(GameResult {
             game_id,
             ended: true,
+            begun,
             rows: Vec::new(),
         });
     }
@@ -78,6 +82,7 @@ pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
         return Ok(GameResult {
             game_id,
             ended: false,
+            begun,
             rows: Vec::new(),
         });
     };
@@ -96,6 +101,7 @@ pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
     Ok(GameResult {
         game_id,
         ended: true,
+        begun,
         rows,
     })
 }

@@ -12,6 +12,7 @@ use warlog_rules::board::Power;
 use warlog_rules::dice::{DiceSource, GameSeed};
 use warlog_rules::game::Moment;
 
+use crate::constraints::SeatingConstraints;
 use crate::seating::{
     seat_round, shuffle, RoundSeating, SeatingRequest, ShortTablePolicy, TableSeating,
 };
@@ -101,6 +102,19 @@ pub struct RoundSeated {
     /// The stream version whose dice seated the round (the event's own).
     pub dice_version: u64,
     pub at: Moment,
+    /// The director's constraints the round was seated under, with the reason.
+    #[serde(default, skip_serializing_if = "SeatingConstraints::is_empty")]
+    pub constraints: SeatingConstraints,
+}
+
+/// Two players of a round changed seats before its games began, by the director's word:
+/// each took the other's table and power.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatsSwapped {
+    pub round: u32,
+    pub players: [String; 2],
+    pub reason: String,
+    pub at: Moment,
 }
 
 /// A substitute from the waiting list takes an inactive player's seat.
@@ -131,6 +145,7 @@ pub enum TournamentEvent {
         at: Moment,
     },
     RoundSeated(Box<RoundSeated>),
+    SeatsSwapped(SeatsSwapped),
     SubstituteAppointed(SubstituteAppointed),
     /// The seed, hex, revealed at the end: every seating and draw can now be checked.
     TournamentFinished {
@@ -184,6 +199,7 @@ pub struct Tournament {
     pub entrants: Vec<Entrant>,
     pub waiting: Vec<String>,
     pub rounds: Vec<RoundSeated>,
+    pub swaps: Vec<SeatsSwapped>,
     pub substitutions: Vec<SubstituteAppointed>,
     pub finished: Option<Moment>,
     /// The seed, hex, once the tournament has finished.
@@ -220,7 +236,14 @@ pub enum TournamentCommand {
     Drop {
         player: String,
     },
-    SeatRound,
+    /// Seat the next round, under the director's constraints (none: the search alone).
+    SeatRound(SeatingConstraints),
+    /// Before any game of the round has an order: two players of the latest round change
+    /// seats (each takes the other's table and power), for the director's reason.
+    SwapSeats {
+        players: [String; 2],
+        reason: String,
+    },
     /// Give the seat of `replaced` (at `power` in `game_id`) to `substitute`, or to the
     /// first on the waiting list.
     Substitute {
@@ -233,6 +256,13 @@ pub enum TournamentCommand {
     Finish {
         seed: GameSeed,
     },
+}
+
+impl TournamentCommand {
+    /// Seat the next round with no constraints.
+    pub fn seat_round() -> TournamentCommand {
+        TournamentCommand::SeatRound(SeatingConstraints::default())
+    }
 }
 
 /// What a decision needs from outside.
@@ -257,6 +287,7 @@ impl Tournament {
             entrants: Vec::new(),
             waiting: Vec::new(),
             rounds: Vec::new(),
+            swaps: Vec::new(),
             substitutions: Vec::new(),
             finished: None,
             revealed_seed: None,
@@ -329,7 +360,10 @@ impl Tournament {
                     at,
                 }])
             }
-            TournamentCommand::SeatRound => self.seat(context),
+            TournamentCommand::SeatRound(constraints) => self.seat(constraints, context),
+            TournamentCommand::SwapSeats { players, reason } => {
+                self.swap(players, reason, context.results, at)
+            }
             TournamentCommand::Substitute {
                 game_id,
                 power,
@@ -434,7 +468,11 @@ impl Tournament {
         }
     }
 
-    fn seat(&self, context: &mut Context<'_>) -> Result<Vec<TournamentEvent>, TournamentViolation> {
+    fn seat(
+        &self,
+        constraints: &SeatingConstraints,
+        context: &mut Context<'_>,
+    ) -> Result<Vec<TournamentEvent>, TournamentViolation> {
         let round = self.next_round();
         if round > self.created.rounds {
             return refuse(
@@ -474,6 +512,7 @@ impl Tournament {
                 powers: context.powers,
                 policy: self.created.short_tables,
                 bye_points: self.created.bye_points,
+                constraints,
             },
             context.dice,
         )
@@ -499,7 +538,73 @@ impl Tournament {
             draw,
             dice_version: self.version + 1,
             at: context.at,
+            constraints: constraints.clone(),
         }))])
+    }
+
+    /// Two players of the latest round change seats, before any of its games has an order.
+    fn swap(
+        &self,
+        players: &[String; 2],
+        reason: &str,
+        results: &[GameResult],
+        at: Moment,
+    ) -> Result<Vec<TournamentEvent>, TournamentViolation> {
+        let Some(round) = self.rounds.last() else {
+            return refuse("no-round", "no round is seated yet");
+        };
+        let reason = reason.trim();
+        if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control)
+        {
+            return refuse(
+                "bad-reason",
+                "give the reason for the swap: one line of at most 500 characters",
+            );
+        }
+        let tables = self.tables_as_played();
+        let tables = tables.last().map(Vec::as_slice).unwrap_or_default();
+        let table_of = |player: &str| {
+            tables
+                .iter()
+                .find(|t| t.seats.iter().any(|(_, who)| who == player))
+                .map(|t| t.table)
+        };
+        let [a, b] = players;
+        let (Some(ta), Some(tb)) = (table_of(a), table_of(b)) else {
+            let missing = if table_of(a).is_none() { a } else { b };
+            return refuse(
+                "not-seated",
+                format!("{missing} has no seat in round {}", round.round),
+            );
+        };
+        if ta == tb {
+            return refuse(
+                "same-table",
+                format!("{a} and {b} both sit at table {ta}: a swap is between two tables"),
+            );
+        }
+        let begun: Vec<&str> = round
+            .games
+            .iter()
+            .filter(|g| results.iter().any(|r| r.game_id == g.game_id && r.begun))
+            .map(|g| g.game_id.as_str())
+            .collect();
+        if !begun.is_empty() {
+            return refuse(
+                "round-begun",
+                format!(
+                    "round {} has begun: game {} has an order, so its seats stand",
+                    round.round,
+                    begun.join(", ")
+                ),
+            );
+        }
+        Ok(vec![TournamentEvent::SeatsSwapped(SeatsSwapped {
+            round: round.round,
+            players: players.clone(),
+            reason: reason.to_owned(),
+            at,
+        })])
     }
 
     pub fn apply(&mut self, event: &TournamentEvent) {
@@ -528,6 +633,7 @@ impl Tournament {
                 }
                 self.rounds.push((**seated).clone());
             }
+            TournamentEvent::SeatsSwapped(swapped) => self.swaps.push(swapped.clone()),
             TournamentEvent::SubstituteAppointed(appointed) => {
                 self.waiting.retain(|w| w != &appointed.substitute);
                 self.set_status(&appointed.replaced, EntrantStatus::Replaced);
@@ -567,13 +673,23 @@ impl Tournament {
         Ok(tournament)
     }
 
-    /// Each round's tables with the substitutes in the seats they took: who actually met
-    /// whom, and who played which power.
+    /// Each round's tables with the director's swaps made and the substitutes in the seats
+    /// they took: who actually met whom, and who played which power.
     pub fn tables_as_played(&self) -> Vec<Vec<TableSeating>> {
         self.rounds
             .iter()
             .map(|r| {
                 let mut tables = r.seating.tables.clone();
+                for swap in self.swaps.iter().filter(|s| s.round == r.round) {
+                    let [a, b] = &swap.players;
+                    for seat in tables.iter_mut().flat_map(|t| t.seats.iter_mut()) {
+                        if &seat.1 == a {
+                            seat.1.clone_from(b);
+                        } else if &seat.1 == b {
+                            seat.1.clone_from(a);
+                        }
+                    }
+                }
                 for sub in self.substitutions.iter().filter(|s| s.round == r.round) {
                     let Some(table) = r
                         .games

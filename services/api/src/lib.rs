@@ -170,6 +170,7 @@ impl AppState {
         routes::tournaments::round_detail,
         routes::tournaments::inactive_seats,
         routes::tournaments::appoint_substitute,
+        routes::tournaments::swap_seats,
         routes::tournaments::finish_tournament,
         routes::tournaments::tournament_standings_route,
         routes::tournaments::tournament_calendar,
@@ -286,6 +287,7 @@ pub fn app(
         .service(routes::tournaments::round_detail)
         .service(routes::tournaments::inactive_seats)
         .service(routes::tournaments::appoint_substitute)
+        .service(routes::tournaments::swap_seats)
         .service(routes::tournaments::finish_tournament)
         .service(routes::tournaments::tournament_standings_route)
         .service(routes::tournaments::tournament_calendar)
@@ -293,6 +295,7 @@ pub fn app(
         .service(pages::leaderboard)
         .service(pages::embedded_leaderboard)
         .service(pages::player)
+        .service(pages::director_desk)
         .service(pages::tournament)
         .service(pages::game)
         .default_service(web::to(route_not_found))

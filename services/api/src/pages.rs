@@ -14,7 +14,7 @@ use crate::query::parse_query;
 use crate::respond::decimal;
 use crate::routes::games::{all_battles, load};
 use crate::routes::league::{leaderboard_page, player_view, LeaderboardPage, LeaderboardParams};
-use crate::routes::tournaments::{tournament_standings, TournamentView};
+use crate::routes::tournaments::{seats_waited_on, tournament_standings, TournamentView};
 use crate::views::{BoardView, GameView, PlacementsView};
 use crate::AppState;
 
@@ -283,6 +283,7 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                     @if view.finished_at.is_some() { " · finished" }
                     " · " a href={ "/v1/tournaments/" (view.tournament_id) "/calendar.ics" } { "calendar" }
                     " · " a href={ "/v1/tournaments/" (view.tournament_id) "/standings" } { "JSON" }
+                    " · " a href={ "/tournaments/" (view.tournament_id) "/director" } { "director's desk" }
                 }
                 h2 { "Standings" }
                 p.note { "Ties broken by " (standings.tiebreakers.join(", then ")) "." }
@@ -308,6 +309,10 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                     h2 { "Round " (round.round) }
                     @if let Some(deadline) = &round.deadline { p.note { "Deadline " (deadline) } }
                     ul.explanation { @for line in &round.explanation { li { (line) } } }
+                    @for swap in &round.swaps {
+                        p.note { "The director swapped " (swap.players[0]) " and " (swap.players[1]) ": " (swap.reason) }
+                    }
+                    p.note { (round.rules) }
                     div.tables { @for table in &round.tables {
                         section.table {
                             h3 { "Table " (table.table) " · " a href={ "/games/" (table.game_id) } { "game" } }
@@ -322,6 +327,76 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                         } }
                     }
                 }
+                @if !view.waiting.is_empty() { p.note { "Waiting list: " (view.waiting.join(", ")) } }
+            },
+        )
+    }))
+}
+
+/// A tournament director's desk: whose turns are waiting and since when, the seats open to
+/// a substitute, the substitutions and swaps made, and the rounds' deadlines.
+#[get("/tournaments/{id}/director")]
+pub async fn director_desk(state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    render(seats_waited_on(&state, &id).await.map(|(held, waiting)| {
+        let view = TournamentView::of(&held);
+        let offered = view.waiting.first().cloned();
+        layout(
+            &format!("{}: the director's desk", view.name),
+            html! {
+                h1 { (view.name) " " small { "the director's desk" } }
+                p.lead { a href={ "/tournaments/" (view.tournament_id) } { "standings and tables" } }
+                h2 { "Turns waiting" }
+                p.note { "A seat is open to a substitute once its player has let a due turn wait more than 3 days." }
+                @if waiting.is_empty() { p.empty { "No game is waiting on anyone." } } @else {
+                    table.waiting {
+                        thead { tr {
+                            th.num { "Round" } th.num { "Table" } th { "Game" } th { "Power" } th { "Player" }
+                            th { "Waiting since" } th.num { "Hours" } th { "Substitute from" } th { "Status" }
+                        } }
+                        tbody { @for w in &waiting { tr.due[w.due] {
+                            td.num { (w.round) }
+                            td.num { (w.table) }
+                            td { a href={ "/games/" (w.game_id) } { "game" } }
+                            td { (w.power.name()) }
+                            td { a href={ "/players/" (w.player) } { (w.player) } }
+                            td { time datetime=(w.idle_since) { (w.idle_since) } }
+                            td.num { (w.idle_hours) }
+                            td { time datetime=(w.due_at) { (w.due_at) } }
+                            td { @if w.due {
+                                "due for a substitute"
+                                @if let Some(next) = &offered { " (offered to " (next) ")" } @else { " (the waiting list is empty)" }
+                            } @else { "waiting" } }
+                        } } }
+                    }
+                }
+                h2 { "Substitutions" }
+                @if view.substitutions.is_empty() { p.empty { "None." } } @else {
+                    table {
+                        thead { tr { th.num { "Round" } th { "Game" } th { "Power" } th { "Replaced" } th { "Substitute" } th { "At" } } }
+                        tbody { @for sub in &view.substitutions { tr {
+                            td.num { (sub.round) }
+                            td { a href={ "/games/" (sub.game_id) } { "game" } }
+                            td { (sub.power.name()) }
+                            td { (sub.replaced) }
+                            td { (sub.substitute) }
+                            td { (sub.at) }
+                        } } }
+                    }
+                }
+                h2 { "Swaps" }
+                @let swaps: Vec<_> = view.seated.iter().flat_map(|r| r.swaps.iter().map(move |s| (r.round, s))).collect();
+                @if swaps.is_empty() { p.empty { "None." } } @else {
+                    ul { @for (round, swap) in &swaps {
+                        li { "Round " (round) ": " (swap.players[0]) " and " (swap.players[1]) " changed seats (" (swap.at) "): " (swap.reason) }
+                    } }
+                }
+                h2 { "Deadlines" }
+                ul { @for (i, deadline) in view.deadlines.iter().enumerate() {
+                    li {
+                        "Round " (i + 1) ": " time datetime=(deadline) { (deadline) }
+                        @if i < view.seated.len() { " · seated" } @else { " · not seated yet" }
+                    }
+                } }
                 @if !view.waiting.is_empty() { p.note { "Waiting list: " (view.waiting.join(", ")) } }
             },
         )

@@ -200,6 +200,24 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     for player in &players {
         assert!(event.contains(player.as_str()), "{player} in {event}");
     }
+    assert!(
+        event.contains("How tables are chosen"),
+        "the seating's rules: {event}"
+    );
+
+    let desk = render(
+        &browser,
+        &format!("{base}/tournaments/{tournament}/director"),
+        "director",
+    )
+    .await;
+    assert!(desk.contains("the director's desk"), "{desk}");
+    assert!(desk.contains("Turns waiting"), "{desk}");
+    assert!(desk.contains("Substitutions"), "{desk}");
+    assert!(desk.contains("Round 1: "), "deadlines: {desk}");
+    assert!(desk.contains("seated"), "{desk}");
+    assert!(desk.contains("Round 2: "), "{desk}");
+    assert!(desk.contains("not seated yet"), "{desk}");
 
     let board = render(&browser, &format!("{base}/games/{game}"), "game").await;
     // A tournament's game: its seats are the tournament's draw, checked by the tournament's

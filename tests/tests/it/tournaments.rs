@@ -187,7 +187,7 @@ fn title_for(points: Fifteenths) -> &'static str {
     }
 }
 
-fn tables_of(round: &Value) -> Vec<Vec<(String, String)>> {
+pub(crate) fn tables_of(round: &Value) -> Vec<Vec<(String, String)>> {
     round["tables"]
         .as_array()
         .expect("tables")

@@ -13,6 +13,13 @@ const POWERS: [Power; 5] = [
     Power::UnitedStates,
 ];
 
+static NO_CONSTRAINTS: SeatingConstraints = SeatingConstraints {
+    keep_apart: Vec::new(),
+    keep_together: Vec::new(),
+    fixed_tables: Vec::new(),
+    reason: String::new(),
+};
+
 fn players(n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("p{i:02}")).collect()
 }
@@ -31,6 +38,7 @@ fn request<'a>(
         powers: &POWERS,
         policy,
         bye_points: 2,
+        constraints: &NO_CONSTRAINTS,
     }
 }
 
@@ -278,4 +286,142 @@ fn uniform_choices_cover_every_value_and_reject_the_biased_tail() {
         seen[uniform_below(7, &mut dice)] += 1;
     }
     assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+}
+
+fn table_of(seating: &RoundSeating, player: &str) -> u32 {
+    seating
+        .tables
+        .iter()
+        .find(|t| t.seats.iter().any(|(_, who)| who == player))
+        .map(|t| t.table)
+        .expect("seated")
+}
+
+fn pair(a: &str, b: &str) -> [String; 2] {
+    [a.to_owned(), b.to_owned()]
+}
+
+#[test]
+fn a_directors_constraints_hold_and_the_explanation_names_their_cost() {
+    // Given 15 players after a round in which p01, p02 and p03 shared table 1,
+    let entrants = players(15);
+    let mut dice = GameSeed::from_bytes([3; 32]).dice_for("constraints", 1);
+    let first = seat_round(
+        &request(&entrants, &[], &[], ShortTablePolicy::Byes),
+        &mut dice,
+    )
+    .expect("round 1");
+    let history = vec![first.tables.clone()];
+    let mates: Vec<String> = first.tables[0]
+        .seats
+        .iter()
+        .map(|(_, p)| p.clone())
+        .collect();
+    // when the director keeps two of them together again, keeps two others apart and fixes
+    // a fifth to table 3,
+    let constraints = SeatingConstraints {
+        keep_apart: vec![pair("p14", "p15")],
+        keep_together: vec![pair(&mates[0], &mates[1])],
+        fixed_tables: vec![crate::constraints::FixedTable {
+            player: "p07".to_owned(),
+            table: 3,
+        }],
+        reason: "a household, and a player who can only play table 3's evenings".to_owned(),
+    };
+    let second = seat_round(
+        &SeatingRequest {
+            constraints: &constraints,
+            ..request(&entrants, &history, &[], ShortTablePolicy::Byes)
+        },
+        &mut dice,
+    )
+    .expect("round 2");
+    // then every constraint holds,
+    assert_eq!(table_of(&second, &mates[0]), table_of(&second, &mates[1]));
+    assert_ne!(table_of(&second, "p14"), table_of(&second, "p15"));
+    assert_eq!(table_of(&second, "p07"), 3);
+    // and the explanation says what they cost against the best seating without them.
+    let without = second.repeats_without_constraints.expect("measured");
+    assert!(
+        second.repeated_table_mates >= 1,
+        "the pair kept together met before"
+    );
+    let said = second.explanation.join(" | ");
+    assert!(
+        said.contains("the director's constraints (a household"),
+        "{said}"
+    );
+    let cost = second.repeated_table_mates - without;
+    assert!(
+        said.contains(&format!("{cost} more repeated table-mate")) || cost == 0,
+        "{said}"
+    );
+}
+
+#[test]
+fn constraints_that_cannot_all_hold_are_refused_naming_them() {
+    let entrants = players(10);
+    let mut dice = GameSeed::from_bytes([4; 32]).dice_for("constraints", 1);
+    // Six players chained together cannot sit at tables of five.
+    let chain: Vec<[String; 2]> = (1..=5)
+        .map(|i| pair(&format!("p{i:02}"), &format!("p{:02}", i + 1)))
+        .collect();
+    let constraints = SeatingConstraints {
+        keep_together: chain,
+        reason: "a club that travels together".to_owned(),
+        ..SeatingConstraints::default()
+    };
+    let refused = seat_round(
+        &SeatingRequest {
+            constraints: &constraints,
+            ..request(&entrants, &[], &[], ShortTablePolicy::Byes)
+        },
+        &mut dice,
+    )
+    .expect_err("cannot hold");
+    assert!(refused.0.contains("cannot all hold"), "{}", refused.0);
+    assert!(
+        refused.0.contains("seat p01 and p02 together"),
+        "{}",
+        refused.0
+    );
+    // A constraint naming someone not seated, or given without a reason, is refused too.
+    for (constraints, says) in [
+        (
+            SeatingConstraints {
+                keep_apart: vec![pair("p01", "zed")],
+                reason: "r".to_owned(),
+                ..SeatingConstraints::default()
+            },
+            "zed is not among the players",
+        ),
+        (
+            SeatingConstraints {
+                keep_apart: vec![pair("p01", "p02")],
+                ..SeatingConstraints::default()
+            },
+            "give the reason",
+        ),
+        (
+            SeatingConstraints {
+                fixed_tables: vec![crate::constraints::FixedTable {
+                    player: "p01".to_owned(),
+                    table: 3,
+                }],
+                reason: "r".to_owned(),
+                ..SeatingConstraints::default()
+            },
+            "tables 1 to 2",
+        ),
+    ] {
+        let refused = seat_round(
+            &SeatingRequest {
+                constraints: &constraints,
+                ..request(&entrants, &[], &[], ShortTablePolicy::Byes)
+            },
+            &mut dice,
+        )
+        .expect_err(says);
+        assert!(refused.0.contains(says), "{}", refused.0);
+    }
 }

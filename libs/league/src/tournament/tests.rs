@@ -91,6 +91,7 @@ fn results_in_seat_order(t: &Tournament, gains: &[i64; 5]) -> Vec<GameResult> {
                 GameResult {
                     game_id: g.game_id.clone(),
                     ended: true,
+                    begun: true,
                     rows: table
                         .seats
                         .iter()
@@ -138,7 +139,7 @@ fn entries_beyond_capacity_go_to_the_waiting_list() {
 #[test]
 fn a_round_is_seated_into_tables_that_each_get_a_game() {
     let t = with_entrants(10, ShortTablePolicy::Byes);
-    let events = when(&t, TournamentCommand::SeatRound, &[]).unwrap();
+    let events = when(&t, TournamentCommand::seat_round(), &[]).unwrap();
     let TournamentEvent::RoundSeated(seated) = &events[0] else {
         panic!("{events:?}")
     };
@@ -153,18 +154,18 @@ fn a_round_is_seated_into_tables_that_each_get_a_game() {
 #[test]
 fn the_next_round_waits_until_every_game_of_this_one_has_ended() {
     let mut t = with_entrants(10, ShortTablePolicy::Byes);
-    act(&mut t, TournamentCommand::SeatRound, &[]);
-    let refused = when(&t, TournamentCommand::SeatRound, &[]).unwrap_err();
+    act(&mut t, TournamentCommand::seat_round(), &[]);
+    let refused = when(&t, TournamentCommand::seat_round(), &[]).unwrap_err();
     assert_eq!(refused.code, "games-running");
     assert!(refused.message.contains("g1-1"), "{refused}");
     let results = results_in_seat_order(&t, &[50, 20, 0, -10, -40]);
-    assert!(when(&t, TournamentCommand::SeatRound, &results).is_ok());
+    assert!(when(&t, TournamentCommand::seat_round(), &results).is_ok());
 }
 
 #[test]
 fn late_entries_close_after_the_round_the_director_set() {
     let mut t = with_entrants(10, ShortTablePolicy::Byes);
-    act(&mut t, TournamentCommand::SeatRound, &[]);
+    act(&mut t, TournamentCommand::seat_round(), &[]);
     // late_entries_until_round is 2: round 2 is not yet seated, so a late entry plays.
     act(
         &mut t,
@@ -175,7 +176,7 @@ fn late_entries_close_after_the_round_the_director_set() {
     );
     assert!(t.playing().contains(&"late".to_owned()));
     let results = results_in_seat_order(&t, &[50, 20, 0, -10, -40]);
-    act(&mut t, TournamentCommand::SeatRound, &results);
+    act(&mut t, TournamentCommand::seat_round(), &results);
     let events = when(
         &t,
         TournamentCommand::Enter {
@@ -193,7 +194,7 @@ fn late_entries_close_after_the_round_the_director_set() {
 #[test]
 fn standings_add_the_tournaments_points_per_place_and_a_bye() {
     let mut t = with_entrants(11, ShortTablePolicy::Byes);
-    act(&mut t, TournamentCommand::SeatRound, &[]);
+    act(&mut t, TournamentCommand::seat_round(), &[]);
     let seated = &t.rounds[0];
     assert_eq!(seated.seating.byes.len(), 1);
     let bye = seated.seating.byes[0].player.clone();
@@ -218,7 +219,7 @@ fn standings_add_the_tournaments_points_per_place_and_a_bye() {
 #[test]
 fn shared_places_split_their_points_and_a_full_tie_falls_to_the_draw() {
     let mut t = with_entrants(5, ShortTablePolicy::Byes);
-    act(&mut t, TournamentCommand::SeatRound, &[]);
+    act(&mut t, TournamentCommand::seat_round(), &[]);
     let seats = t.rounds[0].seating.tables[0].seats.clone();
     let game = t.rounds[0].games[0].game_id.clone();
     let row = |i: usize, place: usize, tied: usize, gain: i64| ResultRow {
@@ -232,6 +233,7 @@ fn shared_places_split_their_points_and_a_full_tie_falls_to_the_draw() {
     let results = vec![GameResult {
         game_id: game,
         ended: true,
+        begun: true,
         rows: vec![
             row(0, 1, 2, 30),
             row(1, 1, 2, 30),
@@ -258,7 +260,7 @@ fn a_substitute_comes_from_the_waiting_list_and_the_replaced_player_leaves() {
             at: Moment::from_unix_seconds(3),
         }],
     );
-    act(&mut t, TournamentCommand::SeatRound, &[]);
+    act(&mut t, TournamentCommand::seat_round(), &[]);
     let game_id = t.rounds[0].games[0].game_id.clone();
     let (power, replaced) = t.rounds[0].seating.tables[0].seats[0].clone();
     let refused = when(
@@ -362,6 +364,7 @@ fn results_by_player(
             GameResult {
                 game_id: g.game_id.clone(),
                 ended: true,
+                begun: true,
                 rows: table
                     .seats
                     .iter()
@@ -390,7 +393,7 @@ fn results_by_player(
 /// round 2 as `second` says.
 fn two_rounds(second: &[(&str, usize, i64)]) -> (Tournament, Vec<GameResult>) {
     let mut t = with_entrants(5, ShortTablePolicy::Byes);
-    act(&mut t, TournamentCommand::SeatRound, &[]);
+    act(&mut t, TournamentCommand::seat_round(), &[]);
     let first = [
         ("p01", 1, 40),
         ("p02", 2, 20),
@@ -399,7 +402,7 @@ fn two_rounds(second: &[(&str, usize, i64)]) -> (Tournament, Vec<GameResult>) {
         ("p05", 5, -50),
     ];
     let mut results = results_by_player(&t, 1, &first);
-    act(&mut t, TournamentCommand::SeatRound, &results);
+    act(&mut t, TournamentCommand::seat_round(), &results);
     results.extend(results_by_player(&t, 2, second));
     (t, results)
 }
@@ -462,7 +465,7 @@ fn equal_points_fall_to_percent_gain_first() {
 #[test]
 fn head_to_head_separates_players_equal_on_everything_before_it() {
     let mut t = with_entrants(5, ShortTablePolicy::Byes);
-    act(&mut t, TournamentCommand::SeatRound, &[]);
+    act(&mut t, TournamentCommand::seat_round(), &[]);
     let results = results_by_player(
         &t,
         1,
@@ -483,4 +486,57 @@ fn head_to_head_separates_players_equal_on_everything_before_it() {
         rows[at("p03").max(at("p04"))].decided_by,
         Some(Tiebreaker::Draw)
     );
+}
+
+fn running(t: &Tournament, begun: bool) -> Vec<GameResult> {
+    t.rounds
+        .last()
+        .map(|r| {
+            r.games
+                .iter()
+                .map(|g| GameResult {
+                    game_id: g.game_id.clone(),
+                    ended: false,
+                    begun,
+                    rows: Vec::new(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn before_a_round_begins_the_director_swaps_two_players_between_tables() {
+    // Given a seated round of two tables whose games have no order yet,
+    let mut t = with_entrants(10, ShortTablePolicy::Byes);
+    act(&mut t, TournamentCommand::seat_round(), &[]);
+    let tables = t.tables_as_played()[0].clone();
+    let (a_power, a) = tables[0].seats[0].clone();
+    let (b_power, b) = tables[1].seats[2].clone();
+    // when the director swaps one player of each,
+    let swap = TournamentCommand::SwapSeats {
+        players: [a.clone(), b.clone()],
+        reason: "a's train arrives late".into(),
+    };
+    let not_begun = running(&t, false);
+    act(&mut t, swap.clone(), &not_begun);
+    // then each sits at the other's table at the other's power, and the reason is kept.
+    let after = t.tables_as_played()[0].clone();
+    assert_eq!(after[0].seats[0], (a_power, b.clone()));
+    assert_eq!(after[1].seats[2], (b_power, a.clone()));
+    assert_eq!(t.swaps[0].reason, "a's train arrives late");
+    // Two players of one table, or a round whose games have begun, are refused.
+    let same = when(
+        &t,
+        TournamentCommand::SwapSeats {
+            players: [after[0].seats[1].1.clone(), after[0].seats[2].1.clone()],
+            reason: "r".into(),
+        },
+        &running(&t, false),
+    )
+    .expect_err("one table");
+    assert_eq!(same.code, "same-table");
+    let begun = when(&t, swap, &running(&t, true)).expect_err("begun");
+    assert_eq!(begun.code, "round-begun");
+    assert!(begun.message.contains("has an order"), "{}", begun.message);
 }

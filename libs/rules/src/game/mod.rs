@@ -463,6 +463,15 @@ pub enum GameEvent {
         substitute: String,
         at: Moment,
     },
+    /// Before the game began, the director gave a seat to another player (a tournament's
+    /// swap between two tables), for this reason.
+    SeatTaken {
+        power: Power,
+        replaced: Option<String>,
+        player: String,
+        reason: String,
+        at: Moment,
+    },
     /// A substitute played two rounds: the seat is theirs.
     SubstituteMadePermanent {
         power: Power,
@@ -1963,6 +1972,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         | GameEvent::WarRocketFired { .. } => war_flow::apply(rules, state, event),
         GameEvent::SeatsAssigned { .. }
         | GameEvent::PlayerReplaced { .. }
+        | GameEvent::SeatTaken { .. }
         | GameEvent::SubstituteMadePermanent { .. }
         | GameEvent::GameEnded { .. }
         | GameEvent::GameVoided { .. } => seats::apply(state, event),

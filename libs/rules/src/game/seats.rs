@@ -70,6 +70,13 @@ pub enum DirectorOrder {
     /// The game should not count (nothing played, abandoned): it ends with no placements
     /// and no points, for this reason.
     VoidGame { reason: String },
+    /// Before the game begins, `power`'s seat goes to `player` (a tournament's swap), for
+    /// this reason. Whether the game has begun is the log's to say.
+    TakeSeat {
+        power: Power,
+        player: String,
+        reason: String,
+    },
 }
 
 /// Checks a director's order given at `at`.
@@ -124,6 +131,33 @@ pub fn decide_director(
                 power,
                 replaced: state.seats.get(&power).map(|s| s.player.clone()),
                 substitute: substitute.clone(),
+                at,
+            }])
+        }
+        DirectorOrder::TakeSeat {
+            power,
+            player,
+            reason,
+        } => {
+            let Some(seat) = state.seats.get(power) else {
+                return Err(violation(
+                    "bad-seats",
+                    PLAYERS,
+                    format!("{} has no seat in this game", power.name()),
+                ));
+            };
+            if player.is_empty() || reason.trim().is_empty() {
+                return Err(violation(
+                    "bad-seats",
+                    PLAYERS,
+                    "name the player who takes the seat, and why",
+                ));
+            }
+            Ok(vec![GameEvent::SeatTaken {
+                power: *power,
+                replaced: Some(seat.player.clone()),
+                player: player.clone(),
+                reason: reason.trim().to_owned(),
                 at,
             }])
         }
@@ -356,6 +390,15 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
                 },
             );
             state.last_progress_at = Some(*at);
+        }
+        GameEvent::SeatTaken { power, player, .. } => {
+            state.seats.insert(
+                *power,
+                Seat {
+                    player: player.clone(),
+                    substitute_turns: None,
+                },
+            );
         }
         GameEvent::SubstituteMadePermanent { power, .. } => {
             if let Some(seat) = state.seats.get_mut(power) {

@@ -17,8 +17,9 @@ use uuid::Uuid;
 use warlog_events::game::{GameLog, GameStreamEvent, TournamentTable};
 use warlog_events::orders::{Command, DiceSupply, OrdersGiven};
 use warlog_events::{NewEvent, StreamCategory, StreamId};
+use warlog_league::constraints::SeatingConstraints;
 use warlog_league::players::Handle;
-use warlog_league::seating::ShortTablePolicy;
+use warlog_league::seating::{ShortTablePolicy, SEATING_RULES};
 use warlog_league::standings::{result_of, standings, GameResult, StandingRow};
 use warlog_league::tournament::{
     Context, RoundSeated, Tiebreaker, Tournament, TournamentCommand, TournamentCreated,
@@ -33,7 +34,7 @@ use warlog_store::games::load_seed;
 use warlog_store::{read_stream, stream_head, ExpectedVersion, GenericClient, StoreError};
 
 use crate::auth::{Caller, Identity, Role};
-use crate::body::JsonBody;
+use crate::body::{parse_json, JsonBody};
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::{
     commit_all, corrupt, game_stream, load, replayed, Append, Expected, Extra, WriteAnswer,
@@ -68,7 +69,7 @@ fn moment_of(at: OffsetDateTime) -> Moment {
     Moment::from_unix_seconds(u64::try_from(at.unix_timestamp()).unwrap_or(0))
 }
 
-fn rfc3339(at: Moment) -> String {
+pub(crate) fn rfc3339(at: Moment) -> String {
     i64::try_from(at.unix_seconds())
         .ok()
         .and_then(|s| OffsetDateTime::from_unix_timestamp(s).ok())
@@ -152,6 +153,26 @@ struct GameAppend {
     stream: StreamId,
     version: u64,
     events: Vec<GameStreamEvent>,
+}
+
+/// A director's command on one of the tournament's games, decided by the game's log and
+/// put on its record, to append in the tournament's transaction.
+fn on_the_record(
+    request: &WriteRequest,
+    log: &GameLog,
+    command: Command,
+) -> Result<GameAppend, ApiError> {
+    let record = OrdersGiven {
+        sender: request.caller.sender(),
+        expected_version: log.version,
+        at: request.moment(),
+        command,
+    };
+    Ok(GameAppend {
+        stream: game_stream(&log.created.game_id)?,
+        version: log.version,
+        events: log.decide_command(&record, DiceSupply::None)?.events,
+    })
 }
 
 /// What a tournament write decides from.
@@ -716,15 +737,19 @@ async fn entry_change(
 // Rounds
 
 /// Seats the next round: tables from the tournament's seed, each a new game created in the
-/// same transaction. Refused while a game of the last round is running. The answer
-/// explains the seating: repeats avoided (and the fewest possible), byes and why.
+/// same transaction. Refused while a game of the last round is running. The body (optional)
+/// gives the director's constraints, with the reason: pairs kept apart or together, players
+/// fixed to a table; the seating keeps them or is refused. The answer explains the seating:
+/// repeats avoided (and the fewest possible), byes and why, and what the constraints cost.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/rounds", tag = "tournaments",
+    request_body(content = Option<SeatingConstraints>, description = "The director's constraints (optional)"),
     params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
         (status = 201, description = "The round, its tables and games", body = RoundView),
+        (status = 400, description = "Malformed constraints", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Games still running, all rounds seated, too few players", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Games still running, all rounds seated, too few players, constraints that cannot hold", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/rounds")]
@@ -733,8 +758,14 @@ pub async fn seat_round(
     req: HttpRequest,
     caller: Caller,
     id: web::Path<String>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let request = directing(&req, &caller, &[], "seat a round")?;
+    let constraints: SeatingConstraints = if body.iter().all(u8::is_ascii_whitespace) {
+        SeatingConstraints::default()
+    } else {
+        parse_json(&body)?
+    };
+    let request = directing(&req, &caller, &body, "seat a round")?;
     let written = write_tournament(
         &state,
         &id,
@@ -744,7 +775,7 @@ pub async fn seat_round(
             let tournament = given.tournament;
             let ruleset = Ruleset::builtin(&tournament.created.ruleset).map_err(corrupt)?;
             let events = given.decide_seating(
-                &TournamentCommand::SeatRound,
+                &TournamentCommand::SeatRound(constraints.clone()),
                 ruleset.powers(),
                 &mut || Uuid::now_v7().simple().to_string(),
             )?;
@@ -784,13 +815,7 @@ pub async fn seat_round(
                 ..Decision::default()
             })
         },
-        |after, _, _| {
-            let round = after
-                .rounds
-                .last()
-                .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no round seated"))?;
-            serde_json::to_value(RoundView::of(after, round)).map_err(corrupt)
-        },
+        |after, _, _| latest_round(after),
     )
     .await?;
     let round = written
@@ -799,6 +824,15 @@ pub async fn seat_round(
         .and_then(serde_json::Value::as_u64);
     let location = round.map(|r| format!("/v1/tournaments/{id}/rounds/{r}"));
     Ok(answer(written, location))
+}
+
+/// The latest round as it stands, as a write's answer.
+fn latest_round(after: &Tournament) -> Result<serde_json::Value, ApiError> {
+    let round = after
+        .rounds
+        .last()
+        .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no round seated"))?;
+    serde_json::to_value(RoundView::of(after, round)).map_err(corrupt)
 }
 
 /// One round: its tables and games, byes, and how it was seated.
@@ -835,6 +869,107 @@ pub async fn round_detail(
     respond::json(&req, &RoundView::of(&tournament, seated))
 }
 
+/// Two players of the latest round to swap seats.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": ["ann", "bob"], "reason": "ann can only play on Tuesdays"}))]
+pub struct SwapSeats {
+    #[schema(value_type = Vec<String>, min_items = 2, max_items = 2)]
+    pub players: [Handle; 2],
+    /// Why, in the director's words.
+    pub reason: String,
+}
+
+/// Swaps two players of the latest round between their tables (each takes the other's
+/// power), before any game of the round has an order: the tournament records the swap and
+/// each game the seat it gave, in one transaction, with the director's reason.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/swaps", tag = "tournaments",
+    request_body = SwapSeats,
+    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "Swapped: the round as it now stands", body = RoundView),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A game of the round has an order, a player is not seated, both sit at one table, no reason", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments/{id}/swaps")]
+pub async fn swap_seats(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+    body: JsonBody<SwapSeats>,
+) -> Result<HttpResponse, ApiError> {
+    let JsonBody { value, raw } = body;
+    let request = directing(&req, &caller, &raw, "swap seats")?;
+    let players = value.players.clone().map(|p| p.to_string());
+    let written = write_tournament(
+        &state,
+        &id,
+        &request,
+        StatusCode::CREATED,
+        |given| {
+            let events = given.decide(&TournamentCommand::SwapSeats {
+                players: players.clone(),
+                reason: value.reason.clone(),
+            })?;
+            let Some(TournamentEvent::SeatsSwapped(swapped)) = events.first() else {
+                return Err(ApiError::new(ErrorCode::Internal, "no swap decided"));
+            };
+            let round = given
+                .tournament
+                .rounds
+                .last()
+                .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no round seated"))?;
+            let tables = given.tournament.tables_as_played();
+            let tables = tables.last().map(Vec::as_slice).unwrap_or_default();
+            // Each player takes the other's seat: a record on each game, decided by it.
+            let mut game_appends = Vec::new();
+            for (leaving, taking) in [(&players[0], &players[1]), (&players[1], &players[0])] {
+                let (table, power) = tables
+                    .iter()
+                    .find_map(|t| {
+                        t.seats
+                            .iter()
+                            .find(|(_, who)| who == leaving)
+                            .map(|(power, _)| (t.table, *power))
+                    })
+                    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a swapped seat is gone"))?;
+                let game_id = round
+                    .games
+                    .iter()
+                    .find(|g| g.table == table)
+                    .map(|g| g.game_id.clone())
+                    .unwrap_or_default();
+                let log = given
+                    .games
+                    .iter()
+                    .find(|g| g.created.game_id == game_id)
+                    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a round's game is gone"))?;
+                game_appends.push(on_the_record(
+                    &request,
+                    log,
+                    Command::TakeSeat {
+                        power,
+                        player: taking.clone(),
+                        reason: swapped.reason.clone(),
+                    },
+                )?);
+            }
+            Ok(Decision {
+                events,
+                game_appends,
+                ..Decision::default()
+            })
+        },
+        |after, _, _| latest_round(after),
+    )
+    .await?;
+    Ok(answer(written, None))
+}
+
 // ---------------------------------------------------------------------------------------
 // Inactive seats and substitutes
 
@@ -868,10 +1003,50 @@ pub async fn inactive_seats(
     req: HttpRequest,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    let (tournament, watch) = seats_waited_on(&state, &id).await?;
+    let seats: Vec<InactiveSeat> = watch
+        .into_iter()
+        .filter(|w| w.due)
+        .map(|w| InactiveSeat {
+            round: w.round,
+            table: w.table,
+            game_id: w.game_id,
+            power: w.power,
+            player: w.player,
+            idle_since: w.idle_since,
+            idle_hours: w.idle_hours,
+            offered_to: tournament.waiting.first().cloned(),
+        })
+        .collect();
+    respond::json(&req, &seats)
+}
+
+/// A running game's seat whose turn is due: who, since when, and when a substitute may
+/// take it.
+#[derive(Debug)]
+pub struct SeatWaitedOn {
+    pub round: u32,
+    pub table: u32,
+    pub game_id: String,
+    pub power: Power,
+    pub player: String,
+    pub idle_since: String,
+    pub idle_hours: u64,
+    /// When the seat is open to a substitute (3 days after `idle_since`).
+    pub due_at: String,
+    /// Whether that time has passed.
+    pub due: bool,
+}
+
+/// The tournament, and every running game's seat whose turn is due, longest waiting first.
+pub async fn seats_waited_on(
+    state: &AppState,
+    id: &str,
+) -> Result<(Tournament, Vec<SeatWaitedOn>), ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let tournament = load_tournament(&client, &id).await?;
+    let tournament = load_tournament(&client, id).await?;
     let now = moment_of(state.clock.now()).unix_seconds();
-    let (logs, _) = games_of(&state, &client, &tournament).await?;
+    let (logs, _) = games_of(state, &client, &tournament).await?;
     let tables = tournament
         .rounds
         .iter()
@@ -887,21 +1062,20 @@ pub async fn inactive_seats(
         let Some(seat) = log.state.seats.get(&power) else {
             continue;
         };
-        if idle > INACTIVITY_LIMIT_SECONDS {
-            seats.push(InactiveSeat {
-                round: round.round,
-                table: game.table,
-                game_id: game.game_id.clone(),
-                power,
-                player: seat.player.clone(),
-                idle_since: rfc3339(since),
-                idle_hours: idle / 3600,
-                offered_to: tournament.waiting.first().cloned(),
-            });
-        }
+        seats.push(SeatWaitedOn {
+            round: round.round,
+            table: game.table,
+            game_id: game.game_id.clone(),
+            power,
+            player: seat.player.clone(),
+            idle_since: rfc3339(since),
+            idle_hours: idle / 3600,
+            due_at: rfc3339(since.plus_seconds(INACTIVITY_LIMIT_SECONDS)),
+            due: idle > INACTIVITY_LIMIT_SECONDS,
+        });
     }
     seats.sort_by_key(|s| std::cmp::Reverse(s.idle_hours));
-    respond::json(&req, &seats)
+    Ok((tournament, seats))
 }
 
 /// The director confirms a substitute for an inactive seat.
@@ -952,7 +1126,8 @@ pub async fn appoint_substitute(
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
     let request = directing(&req, &caller, &raw, "appoint a substitute")?;
-    let game_stream_id = game_stream(&value.game_id)?;
+    // A malformed game id is refused before anything is read.
+    game_stream(&value.game_id)?;
     let written = write_tournament(
         &state,
         &id,
@@ -986,22 +1161,16 @@ pub async fn appoint_substitute(
                 return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
             };
             // On the game's record too: the auditor decides the substitution again.
-            let record = OrdersGiven {
-                sender: request.caller.sender(),
-                expected_version: log.version,
-                at: request.moment(),
-                command: Command::ReplaceInactivePlayer {
+            let append = on_the_record(
+                &request,
+                log,
+                Command::ReplaceInactivePlayer {
                     substitute: appointed.substitute.clone(),
                 },
-            };
-            let decided = log.decide_command(&record, DiceSupply::None)?;
+            )?;
             Ok(Decision {
                 events,
-                game_appends: vec![GameAppend {
-                    stream: game_stream_id.clone(),
-                    version: log.version,
-                    events: decided.events,
-                }],
+                game_appends: vec![append],
                 ..Decision::default()
             })
         },
@@ -1107,10 +1276,29 @@ pub struct RoundView {
     pub least_possible_repeats: u32,
     /// Players given a power they had played before.
     pub repeated_powers: u32,
-    /// The seating in words: repeats avoided, byes and why.
+    /// The seating in words: repeats avoided, byes and why, what the director's constraints
+    /// cost.
     pub explanation: Vec<String>,
+    /// The rules every seating follows, in plain words.
+    pub rules: String,
+    /// The director's constraints the round was seated under (absent: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<SeatingConstraints>,
+    /// With constraints: the repeated table-mates of the best seating found without them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats_without_constraints: Option<u32>,
+    /// Seats the director swapped before the round's games began, and why.
+    pub swaps: Vec<SwapView>,
     /// The order drawn with the round's dice that breaks the last ties.
     pub draw: Vec<String>,
+}
+
+/// Two players who changed seats before their round's games began.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwapView {
+    pub players: [String; 2],
+    pub reason: String,
+    pub at: String,
 }
 
 impl RoundView {
@@ -1161,6 +1349,19 @@ impl RoundView {
             least_possible_repeats: round.seating.least_possible_repeats,
             repeated_powers: round.seating.repeated_powers,
             explanation: round.seating.explanation.clone(),
+            rules: SEATING_RULES.to_owned(),
+            constraints: (!round.constraints.is_empty()).then(|| round.constraints.clone()),
+            repeats_without_constraints: round.seating.repeats_without_constraints,
+            swaps: tournament
+                .swaps
+                .iter()
+                .filter(|s| s.round == round.round)
+                .map(|s| SwapView {
+                    players: s.players.clone(),
+                    reason: s.reason.clone(),
+                    at: rfc3339(s.at),
+                })
+                .collect(),
             draw: round.draw.clone(),
         }
     }

@@ -1,0 +1,325 @@
+//! What tournament directors need (issue 23), over HTTP against real PostgreSQL: calendar
+//! links that open, wins that mean a win, a director's hand on the seating (constraints
+//! before it, a swap after it), with the reason on the record.
+
+use actix_web::http::StatusCode;
+use serde_json::{json, Value};
+use warlog_api::auth::Role;
+use warlog_api::public_url::PublicUrl;
+use warlog_api::{AppState, Clock, Telemetry};
+use warlog_tests::TestDb;
+
+use crate::games::{act, assert_problem, call, get, order, post, token, TestApp};
+use crate::league::project_league;
+use crate::tournaments::{
+    deadlines, game_ids, germany_takes_moscow, names, open_tournament, seat, tables_of, START,
+};
+
+/// The app at the tournaments' start time, with `public_url` if given.
+macro_rules! director_app {
+    ($db:expr, $public_url:expr) => {{
+        let telemetry = Telemetry::new().expect("metrics");
+        let mut state = AppState::without_notifier($db.pool.clone(), &telemetry);
+        state.clock =
+            Clock::fixed(time::OffsetDateTime::from_unix_timestamp(START).expect("a start"));
+        state.public_url = $public_url;
+        actix_web::test::init_service(warlog_api::app(state, &telemetry)).await
+    }};
+}
+
+/// A tournament of `n` players with one round seated; its id and the round.
+async fn seated<B: actix_web::body::MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    n: usize,
+) -> (String, Value) {
+    let players = names("p", n);
+    let (tournament, _) = open_tournament(
+        app,
+        director,
+        &players,
+        json!({"name": "Spring Open", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes"}),
+    )
+    .await;
+    let round = seat(app, director, &tournament).await;
+    (tournament, round)
+}
+
+async fn calendar_of<B: actix_web::body::MessageBody>(
+    app: &impl TestApp<B>,
+    tournament: &str,
+) -> String {
+    let ics = call(
+        app,
+        get(&format!("/v1/tournaments/{tournament}/calendar.ics")),
+    )
+    .await;
+    assert_eq!(ics.status, StatusCode::OK);
+    std::str::from_utf8(&ics.body)
+        .expect("utf-8")
+        .replace("\r\n ", "")
+}
+
+#[actix_web::test]
+async fn with_a_public_url_calendar_events_link_to_their_games_and_without_one_they_carry_none() {
+    let db = TestDb::new().await;
+    let linked = director_app!(
+        db,
+        Some(PublicUrl::try_from("https://league.example/warlog/").expect("url"))
+    );
+    let bare = director_app!(db, None);
+    let director = token(&db, "dora", Role::Director).await;
+    let (tournament, round) = seated(&linked, &director, 10).await;
+    let calendar = calendar_of(&linked, &tournament).await;
+    for game in game_ids(&round) {
+        assert!(
+            calendar.contains(&format!(
+                "URL:https://league.example/warlog/games/{game}\r\n"
+            )),
+            "{calendar}"
+        );
+    }
+    // Without a public address there is no link, rather than a path no calendar can open.
+    let calendar = calendar_of(&bare, &tournament).await;
+    assert!(!calendar.contains("URL:"), "{calendar}");
+    assert_eq!(calendar.matches("BEGIN:VEVENT").count(), 2 + 2);
+}
+
+/// A refusal with this status and code whose detail says `says`.
+fn refused_saying(reply: &crate::games::Reply, status: StatusCode, code: &str, says: &str) {
+    assert_problem(reply, status, code);
+    assert!(
+        reply.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains(says)),
+        "{says}: {:?}",
+        reply.json()
+    );
+}
+
+/// The row of `player` in a JSON list of rows.
+fn row_of<'a>(rows: &'a Value, player: &str) -> &'a Value {
+    rows.as_array()
+        .and_then(|r| r.iter().find(|x| x["player"] == player))
+        .unwrap_or_else(|| panic!("{player} in {rows}"))
+}
+
+#[actix_web::test]
+async fn an_all_tied_game_is_no_ones_win_on_the_ladder_player_pages_csv_and_standings() {
+    let db = TestDb::new().await;
+    let app = director_app!(db, None);
+    let director = token(&db, "dora", Role::Director).await;
+    // Two tables: one ended unplayed (all five tie), one won by Germany.
+    let (tournament, round) = seated(&app, &director, 10).await;
+    let games = game_ids(&round);
+    let ended = act(&app, &director, &games[0], "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    germany_takes_moscow(&app, &director, &games[1]).await;
+    project_league(&db).await;
+    let tables = tables_of(&round);
+    let tied = &tables[0][0].1;
+    let german = &tables[1]
+        .iter()
+        .find(|(power, _)| power == "germany")
+        .expect("Germany")
+        .1;
+
+    let ladder = call(&app, get("/v1/leaderboards/points")).await.json();
+    assert_eq!(row_of(&ladder["rows"], tied)["wins"], json!(0.0));
+    assert_eq!(row_of(&ladder["rows"], german)["wins"], json!(1.0));
+    assert_eq!(row_of(&ladder["rows"], german)["wins_exact"], "1");
+    let page = call(&app, get(&format!("/v1/players/{tied}"))).await.json();
+    assert_eq!(page["standings"][0]["wins"], json!(0.0), "{page}");
+    let standings = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/standings")),
+    )
+    .await
+    .json();
+    assert_eq!(row_of(&standings["rows"], tied)["wins"], json!(0.0));
+    assert_eq!(row_of(&standings["rows"], german)["wins"], json!(1.0));
+    let csv = call(
+        &app,
+        get("/v1/leaderboards/points").insert_header(("Accept", "text/csv")),
+    )
+    .await;
+    let text = std::str::from_utf8(&csv.body).expect("utf-8");
+    let line = text
+        .lines()
+        .find(|l| l.split(',').nth(1) == Some(tied.as_str()))
+        .expect("the tied player's line");
+    assert_eq!(line.split(',').nth(6), Some("0"), "{line}");
+}
+
+#[actix_web::test]
+async fn a_keep_apart_constraint_holds_in_the_seating_and_the_explanation_names_its_cost() {
+    let db = TestDb::new().await;
+    let app = director_app!(db, None);
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("p", 10);
+    let (tournament, _) = open_tournament(
+        &app,
+        &director,
+        &players,
+        json!({"name": "Households", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes"}),
+    )
+    .await;
+    let rounds = format!("/v1/tournaments/{tournament}/rounds");
+    // A constraint without a reason, or naming someone not entered, is refused and
+    // nothing is seated.
+    for (body, code, says) in [
+        (
+            json!({"keep_apart": [["p01", "p02"]]}),
+            "tournament-rule",
+            "reason",
+        ),
+        (
+            json!({"keep_apart": [["p01", "zed"]], "reason": "r"}),
+            "tournament-rule",
+            "zed",
+        ),
+        (
+            json!({"keep_apart": "p01"}),
+            "malformed-request",
+            "keep_apart",
+        ),
+    ] {
+        let reply = call(&app, post(&rounds, &director, &body)).await;
+        let status = if code == "malformed-request" {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        refused_saying(&reply, status, code, says);
+    }
+    let detail = call(&app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json();
+    assert_eq!(detail["seated"], json!([]), "nothing seated");
+
+    let reply = call(
+        &app,
+        post(
+            &rounds,
+            &director,
+            &json!({"keep_apart": [["p01", "p02"], ["p03", "p04"]],
+                    "fixed_tables": [{"player": "p05", "table": 2}],
+                    "reason": "two households; p05 plays table 2's evenings"}),
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+    let round = reply.json();
+    let table_of = |player: &str| {
+        tables_of(&round)
+            .iter()
+            .position(|t| t.iter().any(|(_, who)| who == player))
+            .expect("seated")
+    };
+    assert_ne!(table_of("p01"), table_of("p02"));
+    assert_ne!(table_of("p03"), table_of("p04"));
+    assert_eq!(table_of("p05"), 1, "table 2");
+    let explanation = round["explanation"].to_string();
+    assert!(
+        explanation.contains("the director's constraints (two households"),
+        "{explanation}"
+    );
+    assert!(
+        explanation.contains("they cost no repeated table-mates"),
+        "round 1 has no history: {explanation}"
+    );
+    assert_eq!(round["constraints"]["keep_apart"][0], json!(["p01", "p02"]));
+    assert!(round["rules"]
+        .as_str()
+        .is_some_and(|r| r.contains("a pair's third meeting")));
+}
+
+#[actix_web::test]
+async fn a_swap_before_the_round_begins_moves_both_seats_and_is_refused_once_a_game_has_an_order() {
+    let db = TestDb::new().await;
+    let app = director_app!(db, None);
+    let director = token(&db, "dora", Role::Director).await;
+    let (tournament, round) = seated(&app, &director, 10).await;
+    let tables = tables_of(&round);
+    let games = game_ids(&round);
+    let (a_power, a) = tables[0][0].clone();
+    let (b_power, b) = tables[1][1].clone();
+    let swaps = format!("/v1/tournaments/{tournament}/swaps");
+    // Two players at one table, or no reason: refused.
+    for (body, says) in [
+        (
+            json!({"players": [a, tables[0][1].1], "reason": "r"}),
+            "both sit at table 1",
+        ),
+        (json!({"players": [a, b], "reason": " "}), "reason"),
+    ] {
+        let reply = call(&app, post(&swaps, &director, &body)).await;
+        refused_saying(
+            &reply,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "tournament-rule",
+            says,
+        );
+    }
+    let reply = call(
+        &app,
+        post(
+            &swaps,
+            &director,
+            &json!({"players": [a, b], "reason": "a can only play table 2's evenings"}),
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+    let after = tables_of(&reply.json());
+    assert_eq!(after[0][0], (a_power.clone(), b.clone()));
+    assert_eq!(after[1][1], (b_power.clone(), a.clone()));
+    assert_eq!(
+        reply.json()["swaps"][0]["reason"],
+        "a can only play table 2's evenings"
+    );
+    // The games' seats moved too, with the reason on each game's record.
+    for (game, power, player) in [(&games[0], &a_power, &b), (&games[1], &b_power, &a)] {
+        let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+        let seat = view["seats"]
+            .as_array()
+            .and_then(|s| s.iter().find(|x| &x["power"] == power))
+            .expect("the seat");
+        assert_eq!(&seat["player"], player, "{view}");
+    }
+    // Each game's audit decides the director's seat change again and finds it sound.
+    for game in &games {
+        let events = crate::games::export(&app, game).await;
+        let report = warlog_events::audit::audit_game(&events, None, None);
+        assert_ne!(
+            report.outcome,
+            warlog_events::audit::Outcome::Failed,
+            "{}",
+            report.render()
+        );
+    }
+    // Once a game of the round has an order, the seats stand.
+    order(
+        &app,
+        &director,
+        &games[1],
+        "russia",
+        json!([{"type": "end_phase"}]),
+    )
+    .await;
+    let reply = call(
+        &app,
+        post(
+            &swaps,
+            &director,
+            &json!({"players": [a, b], "reason": "changed our minds"}),
+        ),
+    )
+    .await;
+    refused_saying(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "tournament-rule",
+        "has an order",
+    );
+}
