@@ -12,7 +12,8 @@ use warlog_tests::TestDb;
 use crate::games::{act, assert_problem, call, get, order, post, token, TestApp};
 use crate::league::project_league;
 use crate::tournaments::{
-    deadlines, game_ids, germany_takes_moscow, names, open_tournament, seat, tables_of, START,
+    deadlines, exports, finish, game_ids, germany_takes_moscow, names, open_tournament,
+    passes_the_tournament_audit, round_seated_at, seat, tables_of, START,
 };
 
 /// The app at the tournaments' start time, with `public_url` if given.
@@ -27,12 +28,12 @@ macro_rules! director_app {
     }};
 }
 
-/// A tournament of `n` players with one round seated; its id and the round.
-async fn seated<B: actix_web::body::MessageBody>(
+/// A two-round tournament of `n` players, p01 to pNN, all entered; its id.
+async fn opened<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
     director: &str,
     n: usize,
-) -> (String, Value) {
+) -> String {
     let players = names("p", n);
     let (tournament, _) = open_tournament(
         app,
@@ -41,6 +42,16 @@ async fn seated<B: actix_web::body::MessageBody>(
         json!({"name": "Spring Open", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes"}),
     )
     .await;
+    tournament
+}
+
+/// A tournament of `n` players with one round seated; its id and the round.
+async fn seated<B: actix_web::body::MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    n: usize,
+) -> (String, Value) {
+    let tournament = opened(app, director, n).await;
     let round = seat(app, director, &tournament).await;
     (tournament, round)
 }
@@ -156,14 +167,7 @@ async fn a_keep_apart_constraint_holds_in_the_seating_and_the_explanation_names_
     let db = TestDb::new().await;
     let app = director_app!(db, None);
     let director = token(&db, "dora", Role::Director).await;
-    let players = names("p", 10);
-    let (tournament, _) = open_tournament(
-        &app,
-        &director,
-        &players,
-        json!({"name": "Households", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes"}),
-    )
-    .await;
+    let tournament = opened(&app, &director, 10).await;
     let rounds = format!("/v1/tournaments/{tournament}/rounds");
     // A constraint without a reason, or naming someone not entered, is refused and
     // nothing is seated.
@@ -321,5 +325,58 @@ async fn a_swap_before_the_round_begins_moves_both_seats_and_is_refused_once_a_g
         StatusCode::UNPROCESSABLE_ENTITY,
         "tournament-rule",
         "has an order",
+    );
+}
+
+#[actix_web::test]
+async fn the_tournament_audit_seats_constrained_rounds_again_and_accepts_the_directors_swap() {
+    let db = TestDb::new().await;
+    let app = director_app!(db, None);
+    let director = token(&db, "dora", Role::Director).await;
+    let tournament = opened(&app, &director, 10).await;
+    let rounds_url = format!("/v1/tournaments/{tournament}/rounds");
+    let constrained = json!({"keep_together": [["p01", "p02"]], "keep_apart": [["p03", "p04"]],
+                             "reason": "carpool; one household"});
+    let mut rounds = Vec::new();
+    for round in 1..=2 {
+        let reply = call(&app, post(&rounds_url, &director, &constrained)).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+        let seated = reply.json();
+        if round == 1 {
+            let tables = tables_of(&seated);
+            let swapped = call(
+                &app,
+                post(
+                    &format!("/v1/tournaments/{tournament}/swaps"),
+                    &director,
+                    &json!({"players": [tables[0][4].1, tables[1][4].1], "reason": "late train"}),
+                ),
+            )
+            .await;
+            assert_eq!(swapped.status, StatusCode::CREATED, "{:?}", swapped.json());
+        }
+        for game in game_ids(&seated) {
+            let ended = act(&app, &director, &game, "end").await;
+            assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+        }
+        rounds.push(seated);
+    }
+    finish(&app, &director, &tournament).await;
+    let (events, games) = exports(&app, &tournament, &rounds).await;
+    passes_the_tournament_audit(&events, &games, 2);
+    // Without the constraints on the record, the seed seats round 2 otherwise.
+    let mut forged = events.clone();
+    let at = round_seated_at(&forged, 2);
+    forged[at]
+        .payload
+        .as_object_mut()
+        .expect("an object")
+        .remove("constraints");
+    warlog_events::relink(&mut forged);
+    let report = warlog_league::audit::audit_tournament(&forged, &games, None);
+    assert!(
+        report.findings.iter().any(|f| f.check == "seating"),
+        "{}",
+        report.render()
     );
 }

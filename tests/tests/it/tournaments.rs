@@ -408,16 +408,7 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
         );
     }
 
-    let finished = call(
-        &app,
-        post(
-            &format!("/v1/tournaments/{tournament}/finish"),
-            &director,
-            &json!({}),
-        ),
-    )
-    .await;
-    assert_eq!(finished.status, StatusCode::OK, "{:?}", finished.json());
+    finish(&app, &director, &tournament).await;
     // The end reveals the seed that drew every seating, power and tiebreak.
     let detail = call(&app, get(&format!("/v1/tournaments/{tournament}")))
         .await
@@ -436,26 +427,16 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     // The auditor, with the tournament's export and its games': every round seated again
     // from the revealed seed, every game created with its table's seats and passing its
     // own audit (the substitution included).
-    let tournament_events = stream_export(&app, &format!("tournament-{tournament}")).await;
-    let mut games = Vec::new();
-    for round in [&round1, &round2, &round3] {
-        for game in game_ids(round) {
-            games.push(export(&app, &game).await);
-        }
-    }
-    let report = audit_tournament(&tournament_events, &games, None);
-    assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
-    assert!(
-        report.render().contains("3 rounds seated again"),
-        "{}",
-        report.render()
-    );
+    let (tournament_events, games) = exports(
+        &app,
+        &tournament,
+        &[round1.clone(), round2.clone(), round3.clone()],
+    )
+    .await;
+    passes_the_tournament_audit(&tournament_events, &games, 3);
     // A forger swaps two players between tables of round 2 and recomputes the chain.
     let mut forged = tournament_events.clone();
-    let at = forged
-        .iter()
-        .position(|e| e.event_type.as_str() == "RoundSeated" && e.payload["round"] == 2)
-        .expect("round 2");
+    let at = round_seated_at(&forged, 2);
     let tables = &mut forged[at].payload["seating"]["tables"];
     let first = tables[0]["seats"][0][1].clone();
     tables[0]["seats"][0][1] = tables[1]["seats"][0][1].clone();
@@ -604,6 +585,68 @@ async fn substitute<B: MessageBody>(
         ),
     )
     .await
+}
+
+/// The director finishes the tournament, revealing its seed.
+pub(crate) async fn finish<B: MessageBody>(
+    app: &impl TestApp<B>,
+    director: &str,
+    tournament: &str,
+) {
+    let finished = call(
+        app,
+        post(
+            &format!("/v1/tournaments/{tournament}/finish"),
+            director,
+            &json!({}),
+        ),
+    )
+    .await;
+    assert_eq!(finished.status, StatusCode::OK, "{:?}", finished.json());
+}
+
+/// The tournament's export and its rounds' games' exports, as an auditor is given them.
+pub(crate) async fn exports<B: MessageBody>(
+    app: &impl TestApp<B>,
+    tournament: &str,
+    rounds: &[Value],
+) -> (
+    Vec<warlog_events::RecordedEvent>,
+    Vec<Vec<warlog_events::RecordedEvent>>,
+) {
+    let events = stream_export(app, &format!("tournament-{tournament}")).await;
+    let mut games = Vec::new();
+    for round in rounds {
+        for game in game_ids(round) {
+            games.push(export(app, &game).await);
+        }
+    }
+    (events, games)
+}
+
+/// The tournament's export passes its audit with the games', every round seated again.
+pub(crate) fn passes_the_tournament_audit(
+    events: &[warlog_events::RecordedEvent],
+    games: &[Vec<warlog_events::RecordedEvent>],
+    rounds: usize,
+) {
+    let report = audit_tournament(events, games, None);
+    assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
+    assert!(
+        report
+            .render()
+            .contains(&format!("{rounds} rounds seated again")),
+        "{}",
+        report.render()
+    );
+}
+
+/// Where round `round`'s `RoundSeated` stands in a tournament's export.
+pub(crate) fn round_seated_at(events: &[warlog_events::RecordedEvent], round: u32) -> usize {
+    events
+        .iter()
+        .position(|e| e.event_type.as_str() == "RoundSeated" && e.payload["round"] == round)
+        .unwrap_or_else(|| panic!("round {round}"))
 }
 
 pub(crate) fn game_ids(round: &Value) -> Vec<String> {
