@@ -68,6 +68,11 @@ pub struct GameCreated {
     /// created before orders were recorded have `false`, and their audit is partial.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub orders_recorded: bool,
+    /// The seed stays secret until the game is over: a reveal while it runs is refused.
+    /// Games created before this rule have `false`, and their recorded mid-game reveals
+    /// audit as they were decided.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seed_secret_while_running: bool,
 }
 
 impl GameCreated {
@@ -352,6 +357,7 @@ impl GameLog {
             at,
             bids,
             orders_recorded: true,
+            seed_secret_while_running: true,
         })
     }
 
@@ -388,6 +394,7 @@ impl GameLog {
             at,
             bids: None,
             orders_recorded: true,
+            seed_secret_while_running: true,
         }
     }
 
@@ -609,6 +616,7 @@ mod tests {
             ruleset_document: None,
             bids: Some(vec![12]),
             orders_recorded: true,
+            seed_secret_while_running: true,
         });
         let (t, v, p) = created.encode().expect("encodes");
         assert_eq!(t.as_str(), "GameCreated");

@@ -304,6 +304,24 @@ impl GameLog {
                 }
             }
             Command::RevealSeed => {
+                // The seed decides every die still to come: known while the game runs, it
+                // would let anyone foresee them. The end (or a void) reveals it.
+                if after.created.seed_secret_while_running
+                    && after.revealed_seed.is_none()
+                    && after.state.ended.is_none()
+                    && after.state.voided.is_none()
+                {
+                    return Err(rule(
+                        "reveal",
+                        RuleViolation {
+                            code: "game-running",
+                            rule: "DESIGN.md, The dice",
+                            message: "the seed is revealed when the game ends (end, or void): \
+                                      while it runs, it would tell every die still to come"
+                                .to_owned(),
+                        },
+                    ));
+                }
                 if after.revealed_seed.is_some() {
                     return Err(rule(
                         "reveal",

@@ -675,11 +675,17 @@ async fn before_the_reveal_no_body_header_log_line_or_metric_shows_the_seed() {
         );
     }
 
-    // The search would have found it: after the reveal, the seed is public.
+    // Not even a director may reveal it while dice are still to be rolled.
     let player = token(&db, "ann", Role::Player).await;
     let refused = act(&app, &player, &game, "reveal").await;
     assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
-    let revealed = act(&app, &director, &game, "reveal").await;
+    let running = act(&app, &director, &game, "reveal").await;
+    assert_eq!(
+        (running.status, running.json()["violation"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("game-running"))
+    );
+    // The search would have found it: the end reveals it, and it is public.
+    let revealed = act(&app, &gm, &game, "end").await;
     assert_eq!(revealed.status, StatusCode::OK, "{:?}", revealed.json());
     let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     assert_eq!(view["seed"], needles[0].as_str());

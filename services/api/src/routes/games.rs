@@ -506,7 +506,9 @@ async fn game_action(
     Ok(answer(written, None))
 }
 
-/// Reveals the dice seed now (director or admin); the end of a game reveals it anyway.
+/// Reveals the dice seed of a game that is over (director or admin). The end and a void
+/// reveal it themselves; while the game runs the seed stays secret, since it decides every
+/// die still to come, so a reveal is refused (422 `game-running`).
 #[utoipa::path(post, path = "/v1/games/{id}/reveal", tag = "games",
     params(("id" = String, Path, description = "Game id"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -515,7 +517,7 @@ async fn game_action(
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only a director or an admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Already revealed", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The game is running, or the seed is revealed already", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/reveal")]
