@@ -5,6 +5,7 @@ mod directors;
 mod discovery;
 mod feed;
 mod games;
+mod hardening;
 mod http;
 mod immutability;
 mod league;

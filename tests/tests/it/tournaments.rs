@@ -912,7 +912,7 @@ async fn bad_tournament_requests_name_what_is_wrong_and_append_nothing() {
     );
 }
 
-async fn stream_count(db: &TestDb) -> i64 {
+pub(crate) async fn stream_count(db: &TestDb) -> i64 {
     let client = db.pool.get().await.expect("connection");
     client
         .query_one("SELECT count(DISTINCT stream_id) FROM events", &[])

@@ -80,6 +80,7 @@ pub struct CreateGame {
     pub ruleset: String,
     /// One player handle a power; the powers are drawn from the game's seed.
     pub players: Vec<String>,
+    /// The tournament the game counts in: only its director (or an admin) may name it.
     #[serde(default)]
     pub tournament: Option<String>,
     /// Options the ruleset offers (its `options`): Cut-Throat offers Enhanced Realism and
@@ -122,8 +123,8 @@ fn bids_of(
         (status = 201, description = "The game, its seats drawn and its seed committed", body = GameView),
         (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The role may not create games", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The role may not create games, or file one under a tournament it does not direct", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset or tournament", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Wrong number of players, or the key was used for another request", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -149,6 +150,12 @@ pub async fn create_game(
     }
     let rules = {
         let client = state.store.pool().get().await.map_err(StoreError::from)?;
+        // A game counts in a tournament's results only if its director (or an admin)
+        // filed it there.
+        if let Some(id) = &body.value.tournament {
+            let tournament = crate::routes::tournaments::load_tournament(&client, id).await?;
+            crate::routes::tournaments::require_director(caller, &tournament)?;
+        }
         crate::rulesets::find(&client, &body.value.ruleset)
             .await?
             .playable(&options)?

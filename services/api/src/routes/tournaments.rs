@@ -127,7 +127,7 @@ async fn games_of(
 }
 
 /// The director of this tournament, or an admin.
-fn require_director(caller: &Identity, tournament: &Tournament) -> Result<(), ApiError> {
+pub(crate) fn require_director(caller: &Identity, tournament: &Tournament) -> Result<(), ApiError> {
     match caller.role {
         Role::Admin => Ok(()),
         Role::Director if caller.name == tournament.created.director => Ok(()),
