@@ -33,6 +33,26 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether the database is unreachable or going away, rather than the request being
+    /// wrong: a lost or refused connection, a server shutting down or starting up, too
+    /// many connections, or a read-only standby. A client may try again shortly.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Pool(_) | StoreError::ConnectionClosed => true,
+            StoreError::Database(e) => {
+                e.is_closed()
+                    || e.code().is_some_and(|c| {
+                        let code = c.code();
+                        // 08: connection exception; 57P01-57P03: shutdown and startup;
+                        // 53300: too many connections; 25006: read-only transaction.
+                        code.starts_with("08")
+                            || matches!(code, "57P01" | "57P02" | "57P03" | "53300" | "25006")
+                    })
+            }
+            _ => false,
+        }
+    }
+
     /// The SQLSTATE of a database error, if this is one.
     pub fn sql_state(&self) -> Option<&str> {
         match self {

@@ -12,6 +12,38 @@ use serde::de::DeserializeOwned;
 
 use crate::error::{ApiError, ErrorCode};
 
+/// A body must say it is JSON (`application/json`, or a `+json` type): a page on another
+/// site can send `text/plain` without asking the browser's permission, and such bodies
+/// are refused with 415 rather than read.
+pub fn require_json(req: &HttpRequest) -> Result<(), ApiError> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        });
+    match declared.as_deref() {
+        Some("application/json") => Ok(()),
+        Some(other) if other.starts_with("application/") && other.ends_with("+json") => Ok(()),
+        Some(other) => Err(ApiError::new(
+            ErrorCode::UnsupportedMediaType,
+            format!("the body is declared {other:?}; send it as application/json"),
+        )),
+        None => Err(ApiError::new(
+            ErrorCode::UnsupportedMediaType,
+            "the body has no Content-Type; send it as application/json",
+        )),
+    }
+}
+
+/// How long a body may take to arrive once its headers have.
+pub const BODY_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// The largest body a write accepts: a whole phase of orders fits many times over.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
 
@@ -46,6 +78,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let json = require_json(req);
         let declared = req
             .headers()
             .get(header::CONTENT_LENGTH)
@@ -53,18 +86,35 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
             .and_then(|v| v.parse::<usize>().ok());
         let mut payload = payload.take();
         Box::pin(async move {
+            json?;
             if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
                 return Err(too_large());
             }
-            let mut body = Vec::new();
-            while let Some(chunk) = payload.next().await {
-                let chunk =
-                    chunk.map_err(|e| ApiError::malformed(format!("reading the body: {e}")))?;
-                if body.len() + chunk.len() > MAX_BODY_BYTES {
-                    return Err(too_large());
+            let read = async {
+                let mut body = Vec::new();
+                while let Some(chunk) = payload.next().await {
+                    let chunk =
+                        chunk.map_err(|e| ApiError::malformed(format!("reading the body: {e}")))?;
+                    if body.len() + chunk.len() > MAX_BODY_BYTES {
+                        return Err(too_large());
+                    }
+                    body.extend_from_slice(&chunk);
                 }
-                body.extend_from_slice(&chunk);
-            }
+                Ok(body)
+            };
+            // A body that never arrives must not hold its connection (and a worker's
+            // attention) for ever.
+            let body = actix_web::rt::time::timeout(BODY_READ_TIMEOUT, read)
+                .await
+                .map_err(|_| {
+                    ApiError::new(
+                        ErrorCode::RequestTimeout,
+                        format!(
+                            "the body did not arrive within {} seconds",
+                            BODY_READ_TIMEOUT.as_secs()
+                        ),
+                    )
+                })??;
             let value = parse_json(&body)?;
             Ok(JsonBody {
                 value,

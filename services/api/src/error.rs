@@ -39,10 +39,14 @@ pub enum ErrorCode {
     InvalidRuleset,
     BoardRequired,
     RulesetNotPlayable,
+    UnsupportedMediaType,
+    TooManyRequests,
+    ComputationTooLarge,
+    RequestTimeout,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 29] = [
+    pub const ALL: [ErrorCode; 33] = [
         ErrorCode::MalformedRequest,
         ErrorCode::InvalidStreamId,
         ErrorCode::InvalidCursor,
@@ -72,6 +76,10 @@ impl ErrorCode {
         ErrorCode::InvalidRuleset,
         ErrorCode::BoardRequired,
         ErrorCode::RulesetNotPlayable,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::TooManyRequests,
+        ErrorCode::ComputationTooLarge,
+        ErrorCode::RequestTimeout,
     ];
 
     /// The error-code table: status, code, title.
@@ -209,6 +217,26 @@ impl ErrorCode {
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "ruleset-not-playable",
                 "The engine does not play this ruleset yet",
+            ),
+            ErrorCode::UnsupportedMediaType => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
+                "The body must be sent as application/json",
+            ),
+            ErrorCode::TooManyRequests => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "too-many-requests",
+                "Too many requests from this client; try again after Retry-After seconds",
+            ),
+            ErrorCode::ComputationTooLarge => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "computation-too-large",
+                "The computation asked for is beyond this service's budget",
+            ),
+            ErrorCode::RequestTimeout => (
+                StatusCode::REQUEST_TIMEOUT,
+                "request-timeout",
+                "The request body did not arrive in time",
             ),
         }
     }
@@ -351,14 +379,27 @@ impl ResponseError for ApiError {
         if self.code == ErrorCode::Internal {
             tracing::error!(detail = %self.detail, "internal error");
         }
-        HttpResponse::build(self.status_code())
-            .insert_header((header::CONTENT_TYPE, "application/problem+json"))
-            .json(self.problem())
+        let mut response = HttpResponse::build(self.status_code());
+        response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
+        // A client may try again: the database comes back, the rate limit refills.
+        if matches!(self.code, ErrorCode::NotReady | ErrorCode::TooManyRequests) {
+            response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECONDS.to_string()));
+        }
+        response.json(self.problem())
     }
 }
 
+/// What a 503 or 429 tells a client to wait before trying again.
+pub const RETRY_AFTER_SECONDS: u32 = 2;
+
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
+        if error.is_unavailable() {
+            return ApiError::new(
+                ErrorCode::NotReady,
+                "the database is unavailable; try again shortly",
+            );
+        }
         match error {
             StoreError::Conflict { actual, .. } => {
                 ApiError::new(ErrorCode::VersionConflict, error.to_string())
@@ -368,10 +409,6 @@ impl From<StoreError> for ApiError {
                 ApiError::new(ErrorCode::IdempotencyKeyReused, error.to_string())
             }
             StoreError::BadEventCount { .. } => ApiError::malformed(error.to_string()),
-            StoreError::Pool(_) | StoreError::ConnectionClosed => ApiError::new(
-                ErrorCode::NotReady,
-                format!("database unavailable: {error}"),
-            ),
             other => ApiError::new(ErrorCode::Internal, other.to_string()),
         }
     }

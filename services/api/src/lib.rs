@@ -14,9 +14,11 @@ pub mod orders;
 pub mod pages;
 pub mod public_url;
 pub mod query;
+pub mod rate_limit;
 pub mod respond;
 pub mod routes;
 pub mod rulesets;
+pub mod security;
 pub mod views;
 
 use actix_web::body::MessageBody;
@@ -49,6 +51,8 @@ pub struct AppState {
     /// Where the service is reached from outside, for links in documents that leave the
     /// site (calendars, CSV, `Location`); none: such documents carry no link.
     pub public_url: Option<public_url::PublicUrl>,
+    /// Per-client limits on public endpoints that compute.
+    pub rate_limits: std::sync::Arc<rate_limit::RateLimits>,
 }
 
 /// Where the service reads the time: the system clock, or one a test sets and advances
@@ -114,6 +118,7 @@ impl AppState {
             ladders: Default::default(),
             audits: Default::default(),
             public_url: None,
+            rate_limits: Default::default(),
         }
     }
 
@@ -247,6 +252,7 @@ pub fn app(
                 .limit(256 * 1024)
                 .error_handler(|err, _| ApiError::malformed(format!("JSON body: {err}")).into()),
         )
+        .wrap(from_fn(security::headers))
         .wrap(from_fn(metrics::track))
         .service(routes::ops::healthz)
         .service(routes::ops::readyz)

@@ -210,7 +210,7 @@ pub async fn embedded_leaderboard(state: web::Data<AppState>, req: HttpRequest) 
     // Any site may frame it: that is its purpose.
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
-        header::HeaderValue::from_static("frame-ancestors *"),
+        header::HeaderValue::from_static(crate::security::EMBED_POLICY),
     );
     response
 }

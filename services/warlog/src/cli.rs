@@ -119,6 +119,15 @@ pub struct ServeArgs {
     /// calendar events link to their games with it. Without it they carry no link.
     #[arg(long, env = "WARLOG_PUBLIC_URL", global = true)]
     pub public_url: Option<String>,
+
+    /// Exact odds (`POST /v1/odds`) a minute per client address; 0 for no limit.
+    #[arg(
+        long,
+        env = "WARLOG_ODDS_PER_MINUTE",
+        default_value_t = warlog_api::rate_limit::DEFAULT_ODDS_PER_MINUTE,
+        global = true
+    )]
+    pub odds_per_minute: u32,
 }
 
 /// What `warlog audit` checks, and its exit codes.

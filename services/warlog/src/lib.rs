@@ -262,6 +262,9 @@ async fn serve_on(
     let mut state = AppState::new(store, &telemetry);
     state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
     state.public_url = public_url;
+    state.rate_limits = std::sync::Arc::new(warlog_api::rate_limit::RateLimits {
+        odds: warlog_api::rate_limit::RateLimit::per_minute(args.odds_per_minute),
+    });
     state.ladders = std::sync::Arc::new(warlog_api::ladder_cache::LadderCache::new(
         Duration::from_millis(args.ladder_head_max_age_ms),
     ));

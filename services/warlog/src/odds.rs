@@ -8,17 +8,20 @@ use crate::CliError;
 
 /// The report `warlog odds` prints.
 pub fn report(args: &OddsArgs) -> Result<String, CliError> {
-    let odds = compute(&OddsRequest {
-        attacker: args.attacker.clone(),
-        defender: args.defender.clone(),
-        sea: args.sea,
-        support_shots: args.support_shots,
-        order: args.order.clone(),
-        ruleset: Some(args.ruleset.clone()),
-        defender_order_of_loss: args.defender_order_of_loss.clone(),
-        submerge: args.submerge,
-        battleships_absorb: args.battleships_do_not_absorb.then_some(false),
-    })
+    let odds = compute(
+        &OddsRequest {
+            attacker: args.attacker.clone(),
+            defender: args.defender.clone(),
+            sea: args.sea,
+            support_shots: args.support_shots,
+            order: args.order.clone(),
+            ruleset: Some(args.ruleset.clone()),
+            defender_order_of_loss: args.defender_order_of_loss.clone(),
+            submerge: args.submerge,
+            battleships_absorb: args.battleships_do_not_absorb.then_some(false),
+        },
+        None,
+    )
     .map_err(|e| CliError::Other(e.detail))?;
     if args.json {
         return serde_json::to_string_pretty(&odds).map_err(|e| CliError::Other(e.to_string()));
@@ -27,6 +30,13 @@ pub fn report(args: &OddsArgs) -> Result<String, CliError> {
         "{} attacking {} ({}, {}):\n",
         args.attacker, args.defender, odds.kind, odds.ruleset
     );
+    if let (Some(trials), Some(error)) = (odds.trials, odds.standard_error) {
+        out.push_str(&format!(
+            "  estimated from {trials} battles (the exact odds are beyond the budget): \
+             standard error {:.2} percentage points\n",
+            error * 100.0
+        ));
+    }
     for (label, p) in [
         ("attacker wins", odds.attacker_win),
         ("defender wins", odds.defender_win),

@@ -53,3 +53,170 @@ async fn only_a_tournaments_director_or_an_admin_may_file_a_game_under_it() {
         assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
     }
 }
+
+#[actix_web::test]
+async fn the_odds_no_one_could_wait_for_are_estimated_clearly_marked_and_the_rest_are_exact() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    // The battle that once never answered: estimated from the engine's own battles.
+    let reply = call(
+        &app,
+        actix_web::test::TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({
+                "attacker": "20 bb, 20 ftr, 20 sub", "defender": "20 bb, 20 ac, 20 sub", "sea": true
+            })),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
+    let odds = reply.json();
+    assert_eq!(odds["method"], "estimate", "{odds}");
+    assert_eq!(odds["trials"], 2000);
+    let error = odds["standard_error"].as_f64().expect("a standard error");
+    assert!(error > 0.0 && error <= 0.5 / 2000f64.sqrt(), "{error}");
+    let total: f64 = [
+        "attacker_win",
+        "defender_win",
+        "mutual_destruction",
+        "attacker_retreated",
+        "disengaged",
+    ]
+    .iter()
+    .map(|k| odds[*k].as_f64().expect(k))
+    .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    // A small battle stays exact.
+    let reply = call(
+        &app,
+        actix_web::test::TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({"attacker": "3 inf, 1 arm", "defender": "2 inf"})),
+    )
+    .await;
+    assert_eq!(reply.json()["method"], "exact");
+    assert!(reply.json().get("trials").is_none());
+}
+
+#[test]
+fn a_cancelled_computation_stops_at_once_and_says_so() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use warlog_rules::battle::{exact_odds_within, Battle, BattleKind, Work};
+    let catalogue = warlog_rules::units::Catalogue::builtin("cutthroat").expect("units");
+    let mut battle = Battle::new(&catalogue, BattleKind::Sea);
+    battle.attacker = Battle::army(&catalogue, "20 bb, 20 ftr, 20 sub").expect("army");
+    battle.defender = Battle::army(&catalogue, "20 bb, 20 ac, 20 sub").expect("army");
+    // The client went away: the flag its request's guard sets on drop.
+    let cancelled = Arc::new(AtomicBool::new(true));
+    let work = Work::within(u64::MAX, Some(cancelled));
+    let stopped = exact_odds_within(&battle, &work).expect_err("cancelled");
+    assert_eq!(stopped.code, "cancelled");
+    assert!(work.spent() < 100_000, "{} steps", work.spent());
+}
+
+#[actix_web::test]
+async fn bodies_not_declared_json_are_refused_with_415_and_change_nothing() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let before = stream_count(&db).await;
+    let body = r#"{"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]}"#;
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut request = actix_web::test::TestRequest::post()
+            .uri("/v1/games")
+            .insert_header(("Authorization", format!("Bearer {gm}")))
+            .set_payload(body);
+        if let Some(value) = content_type {
+            request = request.insert_header(("Content-Type", value));
+        }
+        let reply = call(&app, request).await;
+        assert_problem(
+            &reply,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+        );
+    }
+    // The same for the public odds: no page elsewhere may make its visitors compute.
+    let reply = call(
+        &app,
+        actix_web::test::TestRequest::post()
+            .uri("/v1/odds")
+            .insert_header(("Content-Type", "text/plain"))
+            .set_payload(r#"{"attacker": "1 inf", "defender": "1 inf"}"#),
+    )
+    .await;
+    assert_problem(
+        &reply,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported-media-type",
+    );
+    assert_eq!(stream_count(&db).await, before);
+    // A JSON type with parameters, or a +json type, is JSON.
+    let reply = call(
+        &app,
+        actix_web::test::TestRequest::post()
+            .uri("/v1/games")
+            .insert_header(("Authorization", format!("Bearer {gm}")))
+            .insert_header(("Content-Type", "application/json; charset=utf-8"))
+            .set_payload(body),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
+}
+
+#[actix_web::test]
+async fn a_client_asking_too_often_for_odds_gets_429_with_retry_after() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let mut state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    state.rate_limits = std::sync::Arc::new(warlog_api::rate_limit::RateLimits {
+        odds: warlog_api::rate_limit::RateLimit::per_minute(2),
+    });
+    let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
+    let ask = || {
+        actix_web::test::TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({"attacker": "1 inf", "defender": "1 inf"}))
+    };
+    for _ in 0..2 {
+        assert_eq!(call(&app, ask()).await.status, StatusCode::OK);
+    }
+    let refused = call(&app, ask()).await;
+    assert_problem(&refused, StatusCode::TOO_MANY_REQUESTS, "too-many-requests");
+    assert!(refused.headers.get("retry-after").is_some());
+}
+
+#[actix_web::test]
+async fn pages_forbid_scripts_and_framing_and_nothing_is_sniffed() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let page = call(&app, crate::games::get("/")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let header = |reply: &crate::games::Reply, name: &str| {
+        reply
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let policy = header(&page, "content-security-policy");
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+    assert!(!policy.contains("script-src"), "no script at all: {policy}");
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert_eq!(header(&page, "x-frame-options"), "DENY");
+    assert_eq!(header(&page, "x-content-type-options"), "nosniff");
+    // The embeddable leaderboard may be framed by anyone, and still runs no script.
+    let embed = call(&app, crate::games::get("/embed/leaderboard")).await;
+    let policy = header(&embed, "content-security-policy");
+    assert!(policy.contains("frame-ancestors *"), "{policy}");
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+    assert!(header(&embed, "x-frame-options").is_empty());
+    // JSON too is never sniffed.
+    let json = call(&app, crate::games::get("/v1/games")).await;
+    assert_eq!(header(&json, "x-content-type-options"), "nosniff");
+}

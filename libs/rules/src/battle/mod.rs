@@ -28,7 +28,7 @@ pub use bombing::{bombing_raid, BombingRaid};
 
 pub(crate) use casualties::default_loss_orders;
 pub use casualties::{HitRules, LossOrder};
-pub use odds::{describe, exact_odds, Odds, Survivors};
+pub use odds::{describe, estimated_odds, exact_odds, exact_odds_within, Odds, Survivors, Work};
 
 /// A battle on land (including amphibious assaults) or at sea.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,18 +1,37 @@
 //! Exact battle odds for a described battle: the same engine and orders as real battles,
 //! as a Markov chain rather than a simulation.
 
-use actix_web::{post, web, HttpResponse};
+use actix_web::{post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use utoipa::ToSchema;
-use warlog_rules::battle::{describe, exact_odds, Battle, BattleKind, CombatOrder, Survivors};
+
+use warlog_rules::battle::{
+    describe, estimated_odds, exact_odds_within, Battle, BattleKind, CombatOrder, Survivors, Work,
+};
+use warlog_rules::dice::GameSeed;
 use warlog_rules::document::RulesetDocument;
 use warlog_rules::units::Catalogue;
 
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
+use crate::AppState;
 
 /// The most units a side may have: the chain grows with the product of the sides.
 pub const MAX_UNITS_PER_SIDE: u32 = 60;
+
+/// The exact odds' budget, in steps (a steady round's transition is one; a round expanded
+/// die by die, 200): about half a second on the machine in docs/benchmarks.md. Beyond
+/// it, the odds are estimated instead.
+pub const EXACT_WORK_BUDGET: u64 = 20_000_000;
+
+/// Battles fought for an estimate: each probability within about one percentage point
+/// (a standard error of at most 0.5 / sqrt(2000) = 1.1%).
+pub const ESTIMATE_TRIALS: u32 = 2_000;
+
+/// A bound on an estimate's work too (rounds fought), in case every battle runs long.
+pub const ESTIMATE_WORK_BUDGET: u64 = 2_000_000;
 
 /// A battle to compute.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -68,12 +87,27 @@ pub struct OddsView {
     pub disengaged: f64,
     pub attacker_survivors: Vec<SurvivorOdds>,
     pub defender_survivors: Vec<SurvivorOdds>,
-    /// States of the chain expanded.
+    /// States of the chain expanded (0 for an estimate).
     pub states: usize,
+    /// `exact` (a Markov chain over every roll), or `estimate` (the battle fought
+    /// `trials` times, when the exact odds are beyond this service's budget).
+    pub method: &'static str,
+    /// For an estimate: the battles fought.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trials: Option<u32>,
+    /// For an estimate: the standard error of `attacker_win` (every probability's is at
+    /// most `0.5 / sqrt(trials)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standard_error: Option<f64>,
 }
 
-/// Computes the odds of `request` (the `warlog odds` command shares this).
-pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
+/// Computes the odds of `request` (the `warlog odds` command shares this): exactly within
+/// [`EXACT_WORK_BUDGET`], else estimated from [`ESTIMATE_TRIALS`] battles; stopping when
+/// `cancelled` is set (the client went away).
+pub fn compute(
+    request: &OddsRequest,
+    cancelled: Option<Arc<AtomicBool>>,
+) -> Result<OddsView, ApiError> {
     let ruleset = request.ruleset.as_deref().unwrap_or("cutthroat");
     let catalogue = Catalogue::builtin(ruleset)
         .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
@@ -144,7 +178,20 @@ pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
     }
     battle.defender_orders.submerge_subs = request.submerge && request.sea;
     battle.defender_orders.battleships_absorb = request.battleships_absorb;
-    let odds = exact_odds(&battle).map_err(|e| invalid("battle", e))?;
+    let exact = exact_odds_within(&battle, &Work::within(EXACT_WORK_BUDGET, cancelled.clone()));
+    let (odds, trials) = match exact {
+        Ok(odds) => (odds, None),
+        Err(e) if e.code == "too-large" => {
+            // The same battle gives the same estimate: the dice come from a fixed seed.
+            let mut dice = GameSeed::from_bytes([0; 32]).dice_for("odds-estimate", 1);
+            let work = Work::within(ESTIMATE_WORK_BUDGET, cancelled.clone());
+            let odds = estimated_odds(&battle, ESTIMATE_TRIALS, &mut dice, &work)
+                .map_err(|e| budget_error(&e))?;
+            (odds, Some(ESTIMATE_TRIALS))
+        }
+        Err(e) if e.code == "cancelled" => return Err(budget_error(&e)),
+        Err(e) => return Err(invalid("battle", e)),
+    };
     let survivors = |list: &[(Survivors, f64)]| {
         list.iter()
             .map(|(s, p)| SurvivorOdds {
@@ -166,7 +213,35 @@ pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
         attacker_survivors: survivors(&odds.attacker_survivors),
         defender_survivors: survivors(&odds.defender_survivors),
         states: odds.states,
+        method: if trials.is_some() {
+            "estimate"
+        } else {
+            "exact"
+        },
+        trials,
+        standard_error: trials
+            .map(|n| (odds.attacker_win * (1.0 - odds.attacker_win) / f64::from(n)).sqrt()),
     })
+}
+
+/// A computation stopped by its budget or its client, as a problem; other battle errors
+/// are the request's.
+fn budget_error(e: &warlog_rules::battle::BattleError) -> ApiError {
+    match e.code {
+        "too-large" => ApiError::new(ErrorCode::ComputationTooLarge, e.message.clone()),
+        "cancelled" => ApiError::new(ErrorCode::ComputationTooLarge, "the client went away"),
+        _ => ApiError::malformed(format!("battle: {}", e.message)),
+    }
+}
+
+/// Sets its flag when dropped: when a client goes away, actix drops the request's future,
+/// and with it this, so the computation it started stops.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Exact odds of a described battle.
@@ -175,12 +250,21 @@ pub fn compute(request: &OddsRequest) -> Result<OddsView, ApiError> {
     responses(
         (status = 200, description = "The exact odds", body = OddsView),
         (status = 400, description = "Malformed battle", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An unknown unit", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not declared JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown unit, or a battle beyond even an estimate's budget", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many odds from this client; see Retry-After", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/v1/odds")]
-pub async fn battle_odds(body: JsonBody<OddsRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn battle_odds(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody<OddsRequest>,
+) -> Result<HttpResponse, ApiError> {
+    state.rate_limits.odds.admit(&req)?;
     let request = body.value;
-    let view = web::block(move || compute(&request))
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancelled.clone());
+    let view = web::block(move || compute(&request, Some(cancelled)))
         .await
         .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))??;
     Ok(HttpResponse::Ok().json(view))

@@ -34,7 +34,7 @@ use warlog_store::games::load_seed;
 use warlog_store::{read_stream, stream_head, ExpectedVersion, GenericClient, StoreError};
 
 use crate::auth::{Caller, Identity, Role};
-use crate::body::{parse_json, JsonBody};
+use crate::body::{parse_json, require_json, JsonBody};
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::{
     commit_all, corrupt, game_stream, load, replayed, Append, Expected, Extra, WriteAnswer,
@@ -763,6 +763,7 @@ pub async fn seat_round(
     let constraints: SeatingConstraints = if body.iter().all(u8::is_ascii_whitespace) {
         SeatingConstraints::default()
     } else {
+        require_json(&req)?;
         parse_json(&body)?
     };
     let request = directing(&req, &caller, &body, "seat a round")?;
