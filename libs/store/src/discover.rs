@@ -110,6 +110,22 @@ impl Server {
         }
     }
 
+    /// Stops this process's private cluster (for tests of a database going away).
+    pub fn stop_cluster(&self) -> Result<(), String> {
+        match &self.cluster {
+            Some(cluster) => cluster.stop(),
+            None => Err("not a private cluster".to_owned()),
+        }
+    }
+
+    /// Starts this process's private cluster again.
+    pub fn start_cluster(&self) -> Result<(), String> {
+        match &self.cluster {
+            Some(cluster) => cluster.start(),
+            None => Err("not a private cluster".to_owned()),
+        }
+    }
+
     /// The database warlog serves from: `DATABASE_URL`'s own, or `name` (created if
     /// missing) on a discovered server.
     pub async fn service_database(&self, name: &str) -> Result<Config, DiscoveryError> {

@@ -220,3 +220,86 @@ async fn pages_forbid_scripts_and_framing_and_nothing_is_sniffed() {
     let json = call(&app, crate::games::get("/v1/games")).await;
     assert_eq!(header(&json, "x-content-type-options"), "nosniff");
 }
+
+#[actix_web::test]
+async fn while_postgresql_is_down_requests_get_503_with_retry_after_and_then_recover() {
+    use warlog_store::discover::{discover, DiscoveryOptions};
+    // A private cluster of this test's own, on a free port, so stopping it stops no one else.
+    let dir = std::env::temp_dir()
+        .join(format!("warlog-down-{}", uuid::Uuid::new_v4().simple()))
+        .join("pg");
+    let server = discover(&DiscoveryOptions {
+        database_url: None,
+        probe_local: false,
+        data_dir: dir.clone(),
+    })
+    .await
+    .expect("a private cluster");
+    server
+        .create_database("warlog_down")
+        .await
+        .expect("database");
+    let config = server.config_for("warlog_down");
+    warlog::migrate(&config).await.expect("migrated");
+    let pool = warlog_store::connect_pool(
+        config,
+        &warlog_store::PoolOptions {
+            max_size: 4,
+            ..warlog_store::PoolOptions::default()
+        },
+    )
+    .await
+    .expect("pool");
+    let gm = {
+        let client = pool.get().await.expect("connection");
+        warlog_api::auth::issue_token(&client, "gus", Role::Gm)
+            .await
+            .expect("token")
+    };
+    let telemetry = Telemetry::new().expect("metrics");
+    let state = AppState::without_notifier(pool, &telemetry);
+    let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
+    let create = || {
+        post(
+            "/v1/games",
+            &gm,
+            &json!({"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]}),
+        )
+    };
+    assert_eq!(call(&app, create()).await.status, StatusCode::CREATED);
+
+    let stopper = tokio::task::spawn_blocking(move || {
+        server.stop_cluster().expect("stopped");
+        server
+    });
+    let server = stopper.await.expect("joined");
+    // Every pooled connection is gone with the server: reads and writes alike are 503.
+    for request in [create(), crate::games::get("/v1/games")] {
+        let reply = call(&app, request).await;
+        assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "not-ready");
+        assert!(
+            reply.headers.get("retry-after").is_some(),
+            "{:?}",
+            reply.json()
+        );
+        let detail = reply.json()["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(!detail.contains("tokio"), "no internals: {detail}");
+    }
+
+    let starter = tokio::task::spawn_blocking(move || {
+        server.start_cluster().expect("started");
+        server
+    });
+    let server = starter.await.expect("joined");
+    warlog_tests::eventually(
+        "the service to work again",
+        std::time::Duration::from_secs(30),
+        || async { (call(&app, create()).await.status == StatusCode::CREATED).then_some(()) },
+    )
+    .await;
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap_or(&dir));
+}
