@@ -182,6 +182,16 @@ impl IdempotencyKey {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The key as one caller's: two callers choosing the same key neither see each
+    /// other's answers nor block each other. The prefix is a digest of the caller, so the
+    /// stored key names no one.
+    pub fn for_caller(&self, caller: &str) -> IdempotencyKey {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(caller.as_bytes());
+        let prefix: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        IdempotencyKey(format!("{prefix}:{}", self.0))
+    }
 }
 
 impl TryFrom<String> for IdempotencyKey {

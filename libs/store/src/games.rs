@@ -70,24 +70,93 @@ pub async fn create_token(
     token_hash: &[u8; 32],
     name: &str,
     role: &str,
+    expires_in_days: Option<u32>,
 ) -> Result<(), StoreError> {
+    let days = expires_in_days
+        .map(i32::try_from)
+        .transpose()
+        .unwrap_or(Some(i32::MAX));
     client
         .execute(
-            "INSERT INTO api_tokens (token_hash, name, role) VALUES ($1, $2, $3)",
-            &[&token_hash.as_slice(), &name, &role],
+            "INSERT INTO api_tokens (token_hash, name, role, expires_at) \
+             VALUES ($1, $2, $3, now() + make_interval(days => $4))",
+            &[&token_hash.as_slice(), &name, &role, &days],
         )
         .await?;
     Ok(())
 }
 
-/// Who holds the token with this hash, unless it is unknown or revoked.
+/// A token as an administrator sees it: never the token, only its id (the first twelve
+/// hex digits of its hash), holder, role and dates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRow {
+    pub id: String,
+    pub name: String,
+    pub role: String,
+    pub created_at: String,
+    pub expires_at: Option<String>,
+    pub revoked_at: Option<String>,
+}
+
+/// Every token, oldest first.
+pub async fn list_tokens(client: &impl GenericClient) -> Result<Vec<TokenRow>, StoreError> {
+    let format = "YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"";
+    Ok(client
+        .query(
+            &format!(
+                "SELECT left(encode(token_hash, 'hex'), 12), name, role, \
+                        to_char(created_at AT TIME ZONE 'UTC', '{format}'), \
+                        to_char(expires_at AT TIME ZONE 'UTC', '{format}'), \
+                        to_char(revoked_at AT TIME ZONE 'UTC', '{format}') \
+                   FROM api_tokens ORDER BY created_at, token_hash"
+            ),
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|r| TokenRow {
+            id: r.get(0),
+            name: r.get(1),
+            role: r.get(2),
+            created_at: r.get(3),
+            expires_at: r.get(4),
+            revoked_at: r.get(5),
+        })
+        .collect())
+}
+
+/// Revokes the one live token whose id starts with `id` (at least 6 hex digits); how
+/// many matched (the caller refuses anything but one).
+pub async fn revoke_token(client: &impl GenericClient, id: &str) -> Result<u64, StoreError> {
+    let matching: i64 = client
+        .query_one(
+            "SELECT count(*) FROM api_tokens \
+              WHERE encode(token_hash, 'hex') LIKE $1 || '%' AND revoked_at IS NULL",
+            &[&id],
+        )
+        .await?
+        .get(0);
+    if matching != 1 {
+        return Ok(u64::try_from(matching).unwrap_or(0));
+    }
+    Ok(client
+        .execute(
+            "UPDATE api_tokens SET revoked_at = now() \
+              WHERE encode(token_hash, 'hex') LIKE $1 || '%' AND revoked_at IS NULL",
+            &[&id],
+        )
+        .await?)
+}
+
+/// Who holds the token with this hash, unless it is unknown, revoked or expired.
 pub async fn find_token(
     client: &impl GenericClient,
     token_hash: &[u8; 32],
 ) -> Result<Option<TokenHolder>, StoreError> {
     let statement = client
         .prepare_cached(
-            "SELECT name, role FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL",
+            "SELECT name, role FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL \
+               AND (expires_at IS NULL OR expires_at > now())",
         )
         .await?;
     Ok(client

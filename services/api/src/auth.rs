@@ -126,6 +126,16 @@ pub async fn issue_token(
     name: &str,
     role: Role,
 ) -> Result<String, ApiError> {
+    issue_token_expiring(client, name, role, None).await
+}
+
+/// [`issue_token`], refused after `expires_in_days` days (if given).
+pub async fn issue_token_expiring(
+    client: &impl GenericClient,
+    name: &str,
+    role: Role,
+    expires_in_days: Option<u32>,
+) -> Result<String, ApiError> {
     if name.is_empty() || name.len() > 100 || name.chars().any(char::is_control) {
         return Err(ApiError::malformed(
             "a token's name is 1 to 100 printable characters",
@@ -135,7 +145,14 @@ pub async fn issue_token(
     getrandom::fill(&mut bytes)
         .map_err(|e| ApiError::new(ErrorCode::Internal, format!("no OS randomness: {e}")))?;
     let token = format!("wl_{}", URL_SAFE_NO_PAD.encode(bytes));
-    create_token(client, &hash_token(&token), name, role.as_str()).await?;
+    create_token(
+        client,
+        &hash_token(&token),
+        name,
+        role.as_str(),
+        expires_in_days,
+    )
+    .await?;
     Ok(token)
 }
 

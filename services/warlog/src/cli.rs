@@ -216,6 +216,17 @@ pub enum TokenCommand {
         /// Who holds it; for a player, the handle seated in games.
         #[arg(long)]
         name: String,
+        /// Refuse it after this many days (default: it does not expire).
+        #[arg(long)]
+        expires_in_days: Option<u32>,
+    },
+    /// List the tokens: id, holder, role, created, expires, revoked (never the tokens).
+    List,
+    /// Revoke the token whose id starts with ID (six hex digits or more, from `list`):
+    /// refused from the next request on.
+    Revoke {
+        /// The token's id, or enough of it to name one live token.
+        id: String,
     },
 }
 

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod client;
 pub mod demo;
 pub mod odds;
+pub mod tokens;
 
 use std::time::Duration;
 
@@ -84,23 +85,27 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             writeln!(std::io::stdout(), "{report}")?;
             Ok(())
         }
-        Command::Token {
-            token: cli::TokenCommand::Create { role, name },
-        } => {
+        Command::Token { token } => {
             use std::io::Write;
-            let role: warlog_api::auth::Role = role.parse().map_err(CliError::Other)?;
             let (server, config) = open_database(&cli.database).await?;
             let result = async {
                 migrate(&config).await?;
-                let pool = connect_pool(config.clone(), &pool_options(&cli.database)).await?;
+                // Tokens are written on the administrator's own connection, not as the
+                // service's role.
+                let pool = connect_pool(
+                    config.clone(),
+                    &PoolOptions {
+                        max_size: 1,
+                        role: None,
+                    },
+                )
+                .await?;
                 let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
-                warlog_api::auth::issue_token(&client, &name, role)
-                    .await
-                    .map_err(|e| CliError::Other(e.detail))
+                tokens::run(&client, token).await
             }
             .await;
             server.shutdown().await;
-            writeln!(std::io::stdout(), "{}", result?)?;
+            write!(std::io::stdout(), "{}", result?)?;
             Ok(())
         }
         Command::Audit {

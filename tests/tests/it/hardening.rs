@@ -303,3 +303,93 @@ async fn while_postgresql_is_down_requests_get_503_with_retry_after_and_then_rec
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir.parent().unwrap_or(&dir));
 }
+
+#[actix_web::test]
+async fn idempotency_keys_are_each_callers_own() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gus = token(&db, "gus", Role::Gm).await;
+    let gwen = token(&db, "gwen", Role::Gm).await;
+    let with_key = |token: &str, players: [&str; 5]| {
+        post(
+            "/v1/games",
+            token,
+            &json!({"ruleset": "cutthroat", "players": players}),
+        )
+        .insert_header(("Idempotency-Key", "create-1"))
+    };
+    let first = call(&app, with_key(&gus, ["ann", "bob", "cy", "di", "ed"])).await;
+    assert_eq!(first.status, StatusCode::CREATED);
+    // Another caller's same key is another request: no 422, no replay of gus's answer.
+    let other = call(&app, with_key(&gwen, ["fay", "gil", "hal", "ivy", "jo"])).await;
+    assert_eq!(other.status, StatusCode::CREATED, "{:?}", other.json());
+    assert_ne!(other.json()["game_id"], first.json()["game_id"]);
+    assert!(other.headers.get("idempotent-replayed").is_none());
+    // Gus's retry gets gus's first answer.
+    let retry = call(&app, with_key(&gus, ["ann", "bob", "cy", "di", "ed"])).await;
+    assert_eq!(retry.json()["game_id"], first.json()["game_id"]);
+    assert!(retry.headers.get("idempotent-replayed").is_some());
+}
+
+#[actix_web::test]
+async fn tokens_are_listed_without_themselves_and_a_revoked_or_expired_one_is_refused_at_once() {
+    use warlog::cli::TokenCommand;
+    let db = TestDb::new().await;
+    let app = app!(db);
+    // The administrator's own connection, as `warlog token` uses.
+    let pool = warlog_store::connect_pool(
+        db.config.clone(),
+        &warlog_store::PoolOptions {
+            max_size: 1,
+            role: None,
+        },
+    )
+    .await
+    .expect("pool");
+    let admin = pool.get().await.expect("connection");
+    let run = |command| warlog::tokens::run(&admin, command);
+    let create = |expires_in_days| TokenCommand::Create {
+        role: "gm".to_owned(),
+        name: "gus".to_owned(),
+        expires_in_days,
+    };
+    let live = run(create(None)).await.expect("made").trim().to_owned();
+    let expired = run(create(Some(0))).await.expect("made").trim().to_owned();
+    let games = |token: &str| {
+        post(
+            "/v1/games",
+            token,
+            &json!({"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]}),
+        )
+    };
+    assert_eq!(call(&app, games(&live)).await.status, StatusCode::CREATED);
+    assert_problem(
+        &call(&app, games(&expired)).await,
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+    );
+    let listed = run(TokenCommand::List).await.expect("listed");
+    assert!(!listed.contains(&live), "never the token itself: {listed}");
+    let id = hex::encode(warlog_api::auth::hash_token(&live))[..12].to_owned();
+    assert!(listed.contains(&id), "{listed}");
+    let refused = run(TokenCommand::Revoke {
+        id: "12".to_owned(),
+    })
+    .await
+    .expect_err("too short");
+    assert!(refused.to_string().contains("six hex digits"), "{refused}");
+    run(TokenCommand::Revoke { id: id.clone() })
+        .await
+        .expect("revoked");
+    assert_problem(
+        &call(&app, games(&live)).await,
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+    );
+    let listed = run(TokenCommand::List).await.expect("listed");
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with(&id))
+        .expect("its line");
+    assert!(!line.ends_with(" -"), "revoked shows its time: {line}");
+}

@@ -43,6 +43,7 @@ pub(crate) fn write_request(
                 .map_err(|_| ApiError::malformed("Idempotency-Key is not text"))
                 .and_then(|k| {
                     IdempotencyKey::try_from(k)
+                        .map(|key| key.for_caller(&caller.actor()))
                         .map_err(|e| ApiError::malformed(format!("Idempotency-Key: {e}")))
                 })
         })
