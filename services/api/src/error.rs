@@ -43,10 +43,11 @@ pub enum ErrorCode {
     TooManyRequests,
     ComputationTooLarge,
     RequestTimeout,
+    MethodNotAllowed,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 33] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::MalformedRequest,
         ErrorCode::InvalidStreamId,
         ErrorCode::InvalidCursor,
@@ -80,6 +81,7 @@ impl ErrorCode {
         ErrorCode::TooManyRequests,
         ErrorCode::ComputationTooLarge,
         ErrorCode::RequestTimeout,
+        ErrorCode::MethodNotAllowed,
     ];
 
     /// The error-code table: status, code, title.
@@ -233,6 +235,11 @@ impl ErrorCode {
                 "computation-too-large",
                 "The computation asked for is beyond this service's budget",
             ),
+            ErrorCode::MethodNotAllowed => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method-not-allowed",
+                "The resource does not answer this method; Allow lists those it does",
+            ),
             ErrorCode::RequestTimeout => (
                 StatusCode::REQUEST_TIMEOUT,
                 "request-timeout",
@@ -292,6 +299,8 @@ pub struct ApiError {
     pub current_version: Option<u64>,
     /// The violated rule's code and rule, for [`ErrorCode::RuleViolation`].
     pub violation: Option<(String, String)>,
+    /// The methods a resource answers, for [`ErrorCode::MethodNotAllowed`] (`Allow`).
+    pub allow: Option<String>,
     /// Each problem of an invalid document, for [`ErrorCode::InvalidRuleset`].
     pub errors: Vec<warlog_rules::document::DocumentProblem>,
 }
@@ -303,7 +312,16 @@ impl ApiError {
             detail: detail.into(),
             current_version: None,
             violation: None,
+            allow: None,
             errors: Vec::new(),
+        }
+    }
+
+    /// A known resource asked with a method it does not answer.
+    pub fn method_not_allowed(detail: impl Into<String>, allow: String) -> Self {
+        ApiError {
+            allow: Some(allow),
+            ..Self::new(ErrorCode::MethodNotAllowed, detail)
         }
     }
 
@@ -384,6 +402,9 @@ impl ResponseError for ApiError {
         // A client may try again: the database comes back, the rate limit refills.
         if matches!(self.code, ErrorCode::NotReady | ErrorCode::TooManyRequests) {
             response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECONDS.to_string()));
+        }
+        if let Some(allow) = &self.allow {
+            response.insert_header((header::ALLOW, allow.clone()));
         }
         response.json(self.problem())
     }

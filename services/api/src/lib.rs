@@ -181,7 +181,7 @@ impl AppState {
         routes::tournaments::tournament_calendar,
     ),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame)),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &CommonResponses),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),
@@ -211,6 +211,70 @@ impl utoipa::Modify for BearerAuth {
                     .build(),
             ),
         );
+    }
+}
+
+/// The answers every route of a kind can give, added where a route's own list lacks them,
+/// so that a generated client knows them all: a write may be unauthenticated (401), carry
+/// a body not declared JSON (415), a malformed Idempotency-Key (400) or one reused for
+/// another request (422); any route may find the database unavailable (503).
+#[derive(Debug)]
+struct CommonResponses;
+
+impl utoipa::Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+        let problem = |description: &str| {
+            RefOr::T(
+                ResponseBuilder::new()
+                    .description(description)
+                    .content(
+                        "application/problem+json",
+                        ContentBuilder::new()
+                            .schema(Some(Ref::from_schema_name("Problem")))
+                            .build(),
+                    )
+                    .build(),
+            )
+        };
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.delete,
+                &mut item.patch,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+                let has_body = operation.request_body.is_some();
+                let keyed = operation
+                    .parameters
+                    .as_ref()
+                    .is_some_and(|params| params.iter().any(|p| p.name == "Idempotency-Key"));
+                let responses = &mut operation.responses.responses;
+                let mut add = |status: &str, description: &str| {
+                    responses
+                        .entry(status.to_owned())
+                        .or_insert_with(|| problem(description));
+                };
+                if secured {
+                    add("401", "No valid token");
+                }
+                if has_body || keyed {
+                    add("400", "A malformed body, query or Idempotency-Key");
+                }
+                if has_body {
+                    add("415", "The body is not declared application/json");
+                }
+                if keyed {
+                    add("422", "The Idempotency-Key was used for another request");
+                }
+                add("503", "The database is unavailable; see Retry-After");
+            }
+        }
     }
 }
 
@@ -307,7 +371,72 @@ pub fn app(
         .default_service(web::to(route_not_found))
 }
 
+/// Pages served besides the API (the OpenAPI document lists the API's own routes).
+const PAGE_ROUTES: [&str; 8] = [
+    "/",
+    "/embed/leaderboard",
+    "/players/{handle}",
+    "/tournaments/{id}",
+    "/tournaments/{id}/director",
+    "/games/{id}",
+    "/assets/warlog.css",
+    "/docs",
+];
+
+/// Every route and the methods it answers: a request at a known path with another method
+/// (TRACE, say) is told which it may use.
+fn known_routes() -> &'static [(actix_web::dev::ResourceDef, Vec<&'static str>)] {
+    static ROUTES: std::sync::OnceLock<Vec<(actix_web::dev::ResourceDef, Vec<&'static str>)>> =
+        std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| {
+        let document = ApiDoc::openapi();
+        let mut routes: Vec<(actix_web::dev::ResourceDef, Vec<&'static str>)> = document
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let methods = [
+                    ("GET", item.get.is_some()),
+                    ("POST", item.post.is_some()),
+                    ("PUT", item.put.is_some()),
+                    ("DELETE", item.delete.is_some()),
+                    ("PATCH", item.patch.is_some()),
+                ]
+                .into_iter()
+                .filter_map(|(method, has)| has.then_some(method))
+                .collect();
+                (actix_web::dev::ResourceDef::new(path.as_str()), methods)
+            })
+            .collect();
+        routes.extend(
+            PAGE_ROUTES
+                .iter()
+                .map(|path| (actix_web::dev::ResourceDef::new(*path), vec!["GET"])),
+        );
+        routes
+    })
+}
+
 async fn route_not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let allowed: Vec<&str> = known_routes()
+        .iter()
+        .filter(|(route, _)| route.is_match(req.path()))
+        .flat_map(|(_, methods)| methods.iter().copied())
+        .collect();
+    if !allowed.is_empty() {
+        let mut allowed = allowed;
+        allowed.sort_unstable();
+        allowed.dedup();
+        return Err(ApiError::method_not_allowed(
+            format!(
+                "{} is not answered at {}; {} is",
+                req.method(),
+                req.path(),
+                allowed.join(", ")
+            ),
+            allowed.join(", "),
+        ));
+    }
     Err(ApiError::new(
         ErrorCode::RouteNotFound,
         format!("no resource at {} {}", req.method(), req.path()),

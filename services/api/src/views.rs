@@ -175,9 +175,8 @@ pub struct BoardView {
     /// Agreements in force: the two partners and the terms.
     #[schema(value_type = Vec<Object>)]
     pub agreements: Vec<(Power, Power, String)>,
-    /// Units bought this turn and not yet placed.
-    #[schema(value_type = Object)]
-    pub pending: Vec<(String, u32)>,
+    /// Units bought this turn and not yet placed: code to count.
+    pub pending: BTreeMap<String, u32>,
     /// War games only: initiative, reinforcements and bases.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub war: Option<WarView>,

@@ -393,3 +393,32 @@ async fn tokens_are_listed_without_themselves_and_a_revoked_or_expired_one_is_re
         .expect("its line");
     assert!(!line.ends_with(" -"), "revoked shows its time: {line}");
 }
+
+#[actix_web::test]
+async fn a_known_resource_asked_with_another_method_is_405_with_allow() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    for (method, path, allow) in [
+        ("TRACE", "/v1/games", "GET, POST"),
+        ("DELETE", "/v1/leaderboards/points", "GET"),
+        ("PUT", "/v1/odds", "POST"),
+        ("TRACE", "/players/ann", "GET"),
+    ] {
+        let request = actix_web::test::TestRequest::default()
+            .method(actix_web::http::Method::from_bytes(method.as_bytes()).expect("method"))
+            .uri(path);
+        let reply = call(&app, request).await;
+        assert_problem(&reply, StatusCode::METHOD_NOT_ALLOWED, "method-not-allowed");
+        assert_eq!(
+            reply.headers.get("allow").and_then(|v| v.to_str().ok()),
+            Some(allow),
+            "{method} {path}"
+        );
+    }
+    // Nothing there at all is still 404.
+    let reply = call(&app, crate::games::get("/v1/nothing")).await;
+    assert_problem(&reply, StatusCode::NOT_FOUND, "route-not-found");
+    // Stream versions start at 1, as the document says.
+    let reply = call(&app, crate::games::get("/v1/streams/league/events?from=0")).await;
+    assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-request");
+}

@@ -144,7 +144,14 @@ pub async fn stream_events(
 ) -> Result<HttpResponse, ApiError> {
     let format = respond::negotiate(&req, &[Format::Json, Format::Ndjson])?;
     let stream = parse_stream(stream.into_inner())?;
-    let from = query.from.unwrap_or(1).max(1);
+    let from = match query.from {
+        Some(0) => {
+            return Err(ApiError::malformed(
+                "from: stream versions start at 1, so from is 1 or more",
+            ))
+        }
+        from => from.unwrap_or(1),
+    };
     let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
     let head = state
         .store
