@@ -298,7 +298,7 @@ pub struct ApiError {
     pub detail: String,
     pub current_version: Option<u64>,
     /// The violated rule's code and rule, for [`ErrorCode::RuleViolation`].
-    pub violation: Option<(String, String)>,
+    pub violation: Option<Box<(String, String)>>,
     /// The methods a resource answers, for [`ErrorCode::MethodNotAllowed`] (`Allow`).
     pub allow: Option<String>,
     /// Each problem of an invalid document, for [`ErrorCode::InvalidRuleset`].
@@ -355,7 +355,10 @@ impl ApiError {
     /// A refused order; `context` says which (e.g. `orders[2]`).
     pub fn rule_violation(context: &str, violation: &warlog_rules::game::RuleViolation) -> Self {
         ApiError {
-            violation: Some((violation.code.to_owned(), violation.rule.to_owned())),
+            violation: Some(Box::new((
+                violation.code.to_owned(),
+                violation.rule.to_owned(),
+            ))),
             ..Self::new(
                 ErrorCode::RuleViolation,
                 format!("{context}: {} ({})", violation.message, violation.rule),
@@ -381,8 +384,8 @@ impl ApiError {
             detail: self.detail.clone(),
             code: code.to_owned(),
             current_version: self.current_version,
-            violation: self.violation.as_ref().map(|(code, _)| code.clone()),
-            rule: self.violation.as_ref().map(|(_, rule)| rule.clone()),
+            violation: self.violation.as_deref().map(|(code, _)| code.clone()),
+            rule: self.violation.as_deref().map(|(_, rule)| rule.clone()),
             errors: self.errors.clone(),
         }
     }
