@@ -41,7 +41,10 @@ pub async fn server() -> &'static Server {
 pub struct TestDb {
     pub name: String,
     pub config: Config,
+    /// As the service works: the login user switched to the service's role.
     pub pool: Pool,
+    /// As an administrator works (`warlog token`): the login user's own rights.
+    pub admin_pool: Pool,
 }
 
 impl TestDb {
@@ -69,7 +72,21 @@ impl TestDb {
         )
         .await
         .unwrap_or_else(|e| panic!("pool for {name}: {e}"));
-        TestDb { name, config, pool }
+        let admin_pool = connect_pool(
+            config.clone(),
+            &PoolOptions {
+                max_size: 2,
+                role: None,
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("admin pool for {name}: {e}"));
+        TestDb {
+            name,
+            config,
+            pool,
+            admin_pool,
+        }
     }
 
     /// A connection as the login user (a superuser on the test servers), not the service's

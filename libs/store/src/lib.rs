@@ -24,4 +24,4 @@ pub use events::{
 };
 pub use metrics::StoreMetrics;
 pub use migrate::{migrate, schema_status, SchemaStatus};
-pub use pool::{connect_pool, PoolOptions, APP_ROLE};
+pub use pool::{connect_pool, PoolOptions, APP_ROLE, SERVICE_LOGIN};

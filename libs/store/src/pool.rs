@@ -8,6 +8,9 @@ use crate::StoreError;
 /// The role the service works as: it may read and append events, never change them
 /// (created by the first migration).
 pub const APP_ROLE: &str = "warlog_app";
+/// The login role the service connects as (schema V9): a member of [`APP_ROLE`] and
+/// nothing more.
+pub const SERVICE_LOGIN: &str = "warlog_service";
 
 #[derive(Debug, Clone)]
 pub struct PoolOptions {

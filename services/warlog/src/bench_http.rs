@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use actix_web::HttpServer;
-use warlog_api::auth::{issue_token, Role};
+use warlog_api::auth::Role;
 use warlog_api::{AppState, Telemetry};
 use warlog_store::discover::Server;
 use warlog_store::{connect_pool, PoolOptions};
@@ -167,12 +167,7 @@ pub async fn bench_pool(server: &Server, database: &str) -> Result<warlog_store:
 
 async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), CliError> {
     let pool = bench_pool(server, database).await?;
-    let token = {
-        let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
-        issue_token(&client, "bench", Role::Gm)
-            .await
-            .map_err(|e| fail(e.detail))?
-    };
+    let token = crate::owner_token(&server.config_for(database), "bench", Role::Gm).await?;
     let telemetry = Telemetry::new().map_err(fail)?;
     let state = AppState::without_notifier(pool.clone(), &telemetry);
     let server = BenchServer::start(state, &telemetry)?;

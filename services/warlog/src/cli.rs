@@ -57,6 +57,21 @@ pub struct DatabaseArgs {
     #[arg(long, env = "WARLOG_DB_ROLE", default_value = warlog_store::APP_ROLE, global = true)]
     pub db_role: String,
 
+    /// The login role the service connects as once the migrations (run as the owner) are
+    /// done: it has only the service role's rights and cannot RESET ROLE to more. Empty, or
+    /// a role that cannot log in, keeps the login user with SET ROLE (a warning says so).
+    #[arg(long, env = "WARLOG_DB_LOGIN_ROLE", default_value = warlog_store::SERVICE_LOGIN, global = true)]
+    pub db_login_role: String,
+
+    /// The login role's password, where the server asks for one.
+    #[arg(
+        long,
+        env = "WARLOG_DB_LOGIN_PASSWORD",
+        global = true,
+        hide_env_values = true
+    )]
+    pub db_login_password: Option<String>,
+
     /// Connections in the pool.
     #[arg(long, env = "WARLOG_POOL_SIZE", default_value_t = 16, global = true)]
     pub pool_size: usize,

@@ -8,7 +8,7 @@
 use std::net::SocketAddr;
 
 use serde_json::{json, Value};
-use warlog_api::auth::{issue_token, Role};
+use warlog_api::auth::Role;
 use warlog_events::{StreamCategory, StreamId};
 use warlog_store::{stream_head, Pool};
 
@@ -34,18 +34,20 @@ const PLAYERS: [(&str, &str); 10] = [
 ];
 
 /// Fills the database behind the server at `addr`, unless it is filled already.
-pub async fn fill(pool: &Pool, addr: SocketAddr) -> Result<(), CliError> {
-    let director = {
+pub async fn fill(
+    pool: &Pool,
+    owner: &tokio_postgres::Config,
+    addr: SocketAddr,
+) -> Result<(), CliError> {
+    {
         let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
         let first = StreamId::of(StreamCategory::Player, PLAYERS[0].0).map_err(fail)?;
         if stream_head(&client, &first).await?.is_some() {
             tracing::info!("demo data is there already");
             return Ok(());
         }
-        issue_token(&client, "demo-director", Role::Director)
-            .await
-            .map_err(|e| fail(e.detail))?
-    };
+    }
+    let director = crate::owner_token(owner, "demo-director", Role::Director).await?;
     let mut demo = Demo {
         http: listening(addr).await?,
         token: director,

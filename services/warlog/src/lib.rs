@@ -162,6 +162,63 @@ fn pool_options(args: &DatabaseArgs) -> PoolOptions {
     }
 }
 
+/// A token made on the owner's own connection: the service's roles may not write tokens.
+pub async fn owner_token(
+    config: &tokio_postgres::Config,
+    name: &str,
+    role: warlog_api::auth::Role,
+) -> Result<String, CliError> {
+    let pool = connect_pool(
+        config.clone(),
+        &PoolOptions {
+            max_size: 1,
+            role: None,
+        },
+    )
+    .await?;
+    let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
+    warlog_api::auth::issue_token(&client, name, role)
+        .await
+        .map_err(|e| CliError::Other(e.detail))
+}
+
+/// The service's pool: as the login role with the service's rights only, when it can log
+/// in; else the login user switching to the service role (`SET ROLE`), with a warning,
+/// since such a session could `RESET ROLE`.
+async fn service_pool(
+    config: &tokio_postgres::Config,
+    db: &DatabaseArgs,
+) -> Result<deadpool_postgres::Pool, CliError> {
+    if !db.db_login_role.is_empty() {
+        let mut login = config.clone();
+        login.user(&db.db_login_role);
+        if let Some(password) = &db.db_login_password {
+            login.password(password);
+        }
+        let options = PoolOptions {
+            max_size: db.pool_size.max(1),
+            role: None,
+        };
+        match connect_pool(login, &options).await {
+            Ok(pool) => match pool.get().await {
+                Ok(_) => {
+                    tracing::info!(role = %db.db_login_role, "connected as the service's login role");
+                    return Ok(pool);
+                }
+                Err(e) => tracing::warn!(
+                    role = %db.db_login_role, error = %e,
+                    "cannot log in as the service's login role: working as the login user with SET ROLE"
+                ),
+            },
+            Err(e) => tracing::warn!(
+                role = %db.db_login_role, error = %e,
+                "cannot log in as the service's login role: working as the login user with SET ROLE"
+            ),
+        }
+    }
+    Ok(connect_pool(config.clone(), &pool_options(db)).await?)
+}
+
 /// Finds the server and the service database on it (creating the database if needed).
 async fn open_database(args: &DatabaseArgs) -> Result<(Server, tokio_postgres::Config), CliError> {
     let server = discover::discover(&discovery_options(args)).await?;
@@ -259,7 +316,7 @@ async fn serve_on(
     if !applied.is_empty() {
         tracing::info!(?applied, "migrations applied");
     }
-    let pool = connect_pool(config.clone(), &pool_options(db)).await?;
+    let pool = service_pool(config, db).await?;
     let telemetry = Telemetry::new().map_err(|e| CliError::Other(e.to_string()))?;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let notifier = Notifier::spawn(pool.clone(), shutdown_rx.clone());
@@ -304,8 +361,9 @@ async fn serve_on(
             addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
         }
         let pool = pool.clone();
+        let owner = config.clone();
         tokio::spawn(async move {
-            if let Err(e) = demo::fill(&pool, addr).await {
+            if let Err(e) = demo::fill(&pool, &owner, addr).await {
                 tracing::error!("the demo could not fill the database: {e}");
             }
         });

@@ -15,7 +15,7 @@ async fn the_demo_plays_its_games_and_tournament_through_the_api_once() {
     let app = actix_web::test::init_service(warlog_api::app(state.clone(), &telemetry)).await;
     let (addr, handle) = listen(state, &telemetry);
 
-    warlog::demo::fill(&db.pool, addr)
+    warlog::demo::fill(&db.pool, &db.config, addr)
         .await
         .expect("the demo fills");
     project_league(&db).await;
@@ -43,7 +43,7 @@ async fn the_demo_plays_its_games_and_tournament_through_the_api_once() {
 
     // A second start leaves the data as it is.
     let events = event_count(&db).await;
-    warlog::demo::fill(&db.pool, addr)
+    warlog::demo::fill(&db.pool, &db.config, addr)
         .await
         .expect("nothing to do");
     assert_eq!(event_count(&db).await, events);

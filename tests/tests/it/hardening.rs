@@ -250,12 +250,9 @@ async fn while_postgresql_is_down_requests_get_503_with_retry_after_and_then_rec
     )
     .await
     .expect("pool");
-    let gm = {
-        let client = pool.get().await.expect("connection");
-        warlog_api::auth::issue_token(&client, "gus", Role::Gm)
-            .await
-            .expect("token")
-    };
+    let gm = warlog::owner_token(&server.config_for("warlog_down"), "gus", Role::Gm)
+        .await
+        .expect("token");
     let telemetry = Telemetry::new().expect("metrics");
     let state = AppState::without_notifier(pool, &telemetry);
     let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
@@ -421,4 +418,99 @@ async fn a_known_resource_asked_with_another_method_is_405_with_allow() {
     // Stream versions start at 1, as the document says.
     let reply = call(&app, crate::games::get("/v1/streams/league/events?from=0")).await;
     assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-request");
+}
+
+#[actix_web::test]
+async fn the_services_login_role_cannot_forge_events_seeds_or_tokens_nor_become_more() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let created = call(
+        &app,
+        post(
+            "/v1/games",
+            &gm,
+            &json!({"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]}),
+        ),
+    )
+    .await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    let game = format!("game-{}", created.json()["game_id"].as_str().expect("id"));
+    // Logged in as the service logs in: warlog_service, with warlog_app's rights only.
+    let mut login = db.config.clone();
+    login.user(warlog_store::SERVICE_LOGIN);
+    let (service, connection) = login
+        .connect(tokio_postgres::NoTls)
+        .await
+        .expect("warlog_service logs in");
+    tokio::spawn(connection);
+    service
+        .batch_execute("RESET ROLE")
+        .await
+        .expect("nothing to reset to");
+    let refused = |result: Result<u64, tokio_postgres::Error>, what: &str| {
+        let error = result.expect_err(what);
+        let code = error
+            .code()
+            .map(|c| c.code().to_owned())
+            .unwrap_or_default();
+        (code, warlog_store::describe_pg(&error))
+    };
+    // Become a superuser again: no.
+    let (code, _) = refused(
+        service.execute("SET ROLE postgres", &[]).await,
+        "SET ROLE postgres",
+    );
+    assert_eq!(code, "42501", "insufficient privilege");
+    // Write a token: no.
+    let (code, _) = refused(
+        service
+            .execute(
+                "INSERT INTO api_tokens (token_hash, name, role) VALUES ($1, 'mallory', 'admin')",
+                &[&vec![7u8; 32]],
+            )
+            .await,
+        "a token",
+    );
+    assert_eq!(code, "42501");
+    // Change a seed: no; note its reveal: yes.
+    let (code, _) = refused(
+        service
+            .execute(
+                "UPDATE dice_seeds SET seed = $1 WHERE stream_id = $2",
+                &[&vec![0u8; 32], &game],
+            )
+            .await,
+        "a seed",
+    );
+    assert_eq!(code, "42501");
+    service
+        .execute(
+            "UPDATE dice_seeds SET revealed_at = now() WHERE stream_id = $1",
+            &[&game],
+        )
+        .await
+        .expect("the reveal may be noted");
+    // An event that does not continue the chain: refused by the database itself.
+    let (code, said) = refused(
+        service
+            .execute(
+                "INSERT INTO events (stream_id, stream_version, event_id, event_type, \
+                     event_version, payload, metadata, recorded_at, prev_hash, hash) \
+                 SELECT stream_id, stream_version + 1, gen_random_uuid(), 'GameEnded', 1, \
+                        '{}'::jsonb, '{}'::jsonb, now(), $2, $2 \
+                   FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
+                &[&game, &vec![9u8; 32]],
+            )
+            .await,
+        "a forged event",
+    );
+    assert_eq!(code, "23000", "{said}");
+    assert!(said.contains("does not continue its chain"), "{said}");
+    let count: i64 = service
+        .query_one("SELECT count(*) FROM events WHERE stream_id = $1", &[&game])
+        .await
+        .expect("count")
+        .get(0);
+    assert!(count >= 1);
 }
