@@ -36,11 +36,44 @@ use crate::AppState;
 /// Folded games by stream, so a command reads only the events since the last one.
 /// Events never change, so a cached prefix stays true; the cache is bounded by emptying it.
 #[derive(Debug, Default)]
-pub struct GameCache(Mutex<HashMap<StreamId, GameLog>>);
+pub struct GameCache(
+    Mutex<HashMap<StreamId, GameLog>>,
+    /// Boards at past versions (`?version=N`), so stepping through a long game's history
+    /// folds each step from the nearest earlier one, not from its start.
+    Mutex<HashMap<(StreamId, u64), GameLog>>,
+);
 
 const CACHE_LIMIT: usize = 2048;
+/// Past versions kept; emptied when full, like the latest folds.
+const SNAPSHOT_LIMIT: usize = 512;
 
 impl GameCache {
+    /// The cached fold of `stream` nearest at or before `version`.
+    fn nearest(&self, stream: &StreamId, version: u64) -> Option<GameLog> {
+        let latest = self.get(stream).filter(|log| log.version <= version);
+        let snapshot = self.1.lock().ok().and_then(|snapshots| {
+            snapshots
+                .iter()
+                .filter(|((s, v), _)| s == stream && *v <= version)
+                .max_by_key(|((_, v), _)| *v)
+                .map(|(_, log)| log.clone())
+        });
+        [latest, snapshot]
+            .into_iter()
+            .flatten()
+            .max_by_key(|log| log.version)
+    }
+
+    fn keep(&self, stream: &StreamId, log: &GameLog) {
+        let Ok(mut snapshots) = self.1.lock() else {
+            return;
+        };
+        if snapshots.len() >= SNAPSHOT_LIMIT {
+            snapshots.clear();
+        }
+        snapshots.insert((stream.clone(), log.version), log.clone());
+    }
+
     fn get(&self, stream: &StreamId) -> Option<GameLog> {
         self.0.lock().ok()?.get(stream).cloned()
     }
@@ -91,13 +124,23 @@ pub async fn load(
     Ok(log)
 }
 
-/// The game as of its first `version` events (the board at any point).
+/// The game as of its first `version` events (the board at any point), folded from the
+/// nearest earlier fold the cache holds.
 pub async fn load_at(
     client: &impl GenericClient,
+    cache: &GameCache,
     stream: &StreamId,
     version: u64,
 ) -> Result<GameLog, ApiError> {
-    fold_from(client, stream, None, Some(version)).await
+    let log = fold_from(
+        client,
+        stream,
+        cache.nearest(stream, version),
+        Some(version),
+    )
+    .await?;
+    cache.keep(stream, &log);
+    Ok(log)
 }
 
 async fn fold_from(

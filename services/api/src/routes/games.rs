@@ -325,7 +325,7 @@ pub async fn game_board(
         Some(v) if v == latest.version => latest,
         Some(v) => {
             let client = state.store.pool().get().await.map_err(StoreError::from)?;
-            games::load_at(&client, &game_stream(&id)?, v).await?
+            games::load_at(&client, &state.games, &game_stream(&id)?, v).await?
         }
     };
     respond::json(&req, &BoardView::of(&log))
