@@ -401,7 +401,11 @@ impl ResponseError for ApiError {
             tracing::error!(detail = %self.detail, "internal error");
         }
         let mut response = HttpResponse::build(self.status_code());
-        response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
+        // UTF-8 always (RFC 8259), said outright: some clients guess otherwise.
+        response.insert_header((
+            header::CONTENT_TYPE,
+            "application/problem+json; charset=utf-8",
+        ));
         // A client may try again: the database comes back, the rate limit refills.
         if matches!(self.code, ErrorCode::NotReady | ErrorCode::TooManyRequests) {
             response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECONDS.to_string()));

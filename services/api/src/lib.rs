@@ -254,6 +254,19 @@ impl utoipa::Modify for CommonResponses {
                     .parameters
                     .as_ref()
                     .is_some_and(|params| params.iter().any(|p| p.name == "Idempotency-Key"));
+                // What a key may be: printable ASCII (a header can carry no more), 1 to 200.
+                for param in operation.parameters.iter_mut().flatten() {
+                    if param.name == "Idempotency-Key" {
+                        param.schema = Some(RefOr::T(
+                            utoipa::openapi::ObjectBuilder::new()
+                                .schema_type(utoipa::openapi::schema::Type::String)
+                                .pattern(Some("^[!-~]{1,200}$"))
+                                .min_length(Some(1))
+                                .max_length(Some(200))
+                                .into(),
+                        ));
+                    }
+                }
                 let responses = &mut operation.responses.responses;
                 let mut add = |status: &str, description: &str| {
                     responses

@@ -978,7 +978,7 @@ async fn bad_input_gets_the_right_status_and_code_and_leaves_the_stream_unchange
                 .headers
                 .get("Content-Type")
                 .and_then(|v| v.to_str().ok()),
-            Some("application/problem+json"),
+            Some("application/problem+json; charset=utf-8"),
             "{what}"
         );
         assert_eq!(version(&app, &game).await, at, "{what} appended nothing");

@@ -32,7 +32,7 @@ fn assert_problem<B>(res: &actix_web::dev::ServiceResponse<B>, status: StatusCod
         res.headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok()),
-        Some("application/problem+json")
+        Some("application/problem+json; charset=utf-8")
     );
 }
 

@@ -250,6 +250,7 @@ impl Drop for CancelOnDrop {
     responses(
         (status = 200, description = "The exact odds", body = OddsView),
         (status = 400, description = "Malformed battle", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not declared JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown unit, or a battle beyond even an estimate's budget", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many odds from this client; see Retry-After", body = Problem, content_type = "application/problem+json"),
