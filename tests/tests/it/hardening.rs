@@ -514,3 +514,40 @@ async fn the_services_login_role_cannot_forge_events_seeds_or_tokens_nor_become_
         .get(0);
     assert!(count >= 1);
 }
+
+#[actix_web::test]
+async fn a_client_that_goes_away_mid_computation_leaves_no_work_running() {
+    use std::io::Write as _;
+    use warlog_api::routes::odds::computations_running;
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    let (addr, server) = crate::pages::listen(state, &telemetry);
+    let body =
+        r#"{"attacker": "20 bb, 20 ftr, 20 sub", "defender": "20 bb, 20 ac, 20 sub", "sea": true}"#;
+    let mut client = std::net::TcpStream::connect(addr).expect("connected");
+    write!(
+        client,
+        "POST /v1/odds HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("sent");
+    warlog_tests::eventually(
+        "the computation to start",
+        std::time::Duration::from_secs(30),
+        || async { (computations_running() > 0).then_some(()) },
+    )
+    .await;
+    // The client goes away before the answer; the computation, bounded by its budget,
+    // ends and frees its core.
+    client.shutdown(std::net::Shutdown::Both).expect("closed");
+    drop(client);
+    warlog_tests::eventually(
+        "no computation left running",
+        std::time::Duration::from_secs(60),
+        || async { (computations_running() == 0).then_some(()) },
+    )
+    .await;
+    server.stop(true).await;
+}

@@ -229,13 +229,39 @@ pub fn compute(
 fn budget_error(e: &warlog_rules::battle::BattleError) -> ApiError {
     match e.code {
         "too-large" => ApiError::new(ErrorCode::ComputationTooLarge, e.message.clone()),
-        "cancelled" => ApiError::new(ErrorCode::ComputationTooLarge, "the client went away"),
+        "cancelled" => ApiError::new(ErrorCode::ComputationTooLarge, "the request was dropped"),
         _ => ApiError::malformed(format!("battle: {}", e.message)),
     }
 }
 
-/// Sets its flag when dropped: when a client goes away, actix drops the request's future,
-/// and with it this, so the computation it started stops.
+/// Computations running now.
+static RUNNING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many odds computations are running now.
+pub fn computations_running() -> u64 {
+    RUNNING.load(Ordering::Relaxed)
+}
+
+/// Counts a computation as running while it lives.
+struct Running;
+
+impl Running {
+    fn start() -> Running {
+        RUNNING.fetch_add(1, Ordering::Relaxed);
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Sets its flag when dropped: when actix drops the request's future (the server shutting
+/// down), the computation it started stops. Actix does not drop a handler whose client
+/// went away (actix/actix-web#3462), so such a computation runs out its budget: about a
+/// second, whoever asked.
 struct CancelOnDrop(Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
@@ -265,8 +291,11 @@ pub async fn battle_odds(
     let request = body.value;
     let cancelled = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancelled.clone());
-    let view = web::block(move || compute(&request, Some(cancelled)))
-        .await
-        .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))??;
+    let view = web::block(move || {
+        let _running = Running::start();
+        compute(&request, Some(cancelled))
+    })
+    .await
+    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))??;
     Ok(HttpResponse::Ok().json(view))
 }
