@@ -53,6 +53,15 @@ impl TestDb {
     }
 
     pub async fn with_pool_size(max_size: usize) -> Self {
+        Self::create(max_size, true).await
+    }
+
+    /// A fresh database with nothing in it (no migrations): a restore's target.
+    pub async fn empty() -> Self {
+        Self::create(2, false).await
+    }
+
+    async fn create(max_size: usize, migrated: bool) -> Self {
         let server = server().await;
         let name = format!("warlog_test_{}", uuid::Uuid::new_v4().simple());
         server
@@ -60,9 +69,11 @@ impl TestDb {
             .await
             .unwrap_or_else(|e| panic!("creating {name}: {e}"));
         let config = server.config_for(&name);
-        warlog::migrate(&config)
-            .await
-            .unwrap_or_else(|e| panic!("migrating {name}: {e}"));
+        if migrated {
+            warlog::migrate(&config)
+                .await
+                .unwrap_or_else(|e| panic!("migrating {name}: {e}"));
+        }
         let pool = connect_pool(
             config.clone(),
             &PoolOptions {

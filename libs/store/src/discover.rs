@@ -448,6 +448,11 @@ fn run_tool(
 
 /// The directory holding `initdb` and `pg_ctl`: on PATH, else the newest
 /// /usr/lib/postgresql/<version>/bin.
+/// Where the local PostgreSQL install keeps its tools (initdb, pg_ctl, pg_dump, psql).
+pub fn postgres_bin_dir() -> Option<PathBuf> {
+    find_bin_dir()
+}
+
 fn find_bin_dir() -> Option<PathBuf> {
     let has_tools = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
     if let Some(path) = std::env::var_os("PATH") {

@@ -214,6 +214,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print every stream's head (version and hash) as JSON lines, for publication: a
+    /// later `warlog verify --heads FILE` proves the log still holds them.
+    Heads,
+    /// Recompute every stream's chain in the database from its genesis, and compare the
+    /// heads published earlier; names every stream that does not match. Exit 0 passed, 1
+    /// failed, 2 unreadable heads file.
+    Verify {
+        /// A file written by `warlog heads` (JSON lines).
+        #[arg(long)]
+        heads: Option<PathBuf>,
+    },
     /// Benchmarks that print their figures next to a baseline measured in the same run.
     Bench {
         #[command(subcommand)]

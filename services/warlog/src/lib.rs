@@ -10,6 +10,7 @@ pub mod client;
 pub mod demo;
 pub mod odds;
 pub mod tokens;
+pub mod verify;
 
 use std::time::Duration;
 
@@ -108,6 +109,41 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             write!(std::io::stdout(), "{}", result?)?;
             Ok(())
         }
+        Command::Heads => {
+            let (server, config) = open_database(&cli.database).await?;
+            let result = async {
+                let client = owner_client(&config).await?;
+                let stdout = std::io::stdout();
+                verify::heads(&client, &mut stdout.lock()).await
+            }
+            .await;
+            server.shutdown().await;
+            result.map(|_| ())
+        }
+        Command::Verify { heads } => {
+            use std::io::Write;
+            let published = match heads.as_deref().map(verify::read_heads).transpose() {
+                Ok(published) => published.unwrap_or_default(),
+                Err(e) => {
+                    writeln!(std::io::stderr(), "{e}")?;
+                    return Err(CliError::Exit(2));
+                }
+            };
+            let (server, config) = open_database(&cli.database).await?;
+            let result = async {
+                let client = owner_client(&config).await?;
+                verify::verify(&client, &published).await
+            }
+            .await;
+            server.shutdown().await;
+            let report = result?;
+            write!(std::io::stdout(), "{}", report.render())?;
+            if report.problems.is_empty() {
+                Ok(())
+            } else {
+                Err(CliError::Exit(1))
+            }
+        }
         Command::Audit {
             files,
             seed,
@@ -160,6 +196,21 @@ fn pool_options(args: &DatabaseArgs) -> PoolOptions {
         max_size: args.pool_size.max(1),
         role: Some(args.db_role.clone()).filter(|r| !r.is_empty()),
     }
+}
+
+/// A connection with the login user's own rights (an administrator's tool).
+async fn owner_client(
+    config: &tokio_postgres::Config,
+) -> Result<deadpool_postgres::Object, CliError> {
+    let pool = connect_pool(
+        config.clone(),
+        &PoolOptions {
+            max_size: 1,
+            role: None,
+        },
+    )
+    .await?;
+    Ok(pool.get().await.map_err(warlog_store::StoreError::from)?)
 }
 
 /// A token made on the owner's own connection: the service's roles may not write tokens.

@@ -12,6 +12,7 @@ mod league;
 mod openapi;
 mod pages;
 mod projector;
+mod restore;
 mod rulesets;
 mod store;
 mod tournaments;
