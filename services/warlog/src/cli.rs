@@ -214,6 +214,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Ask the service on `--bind` for a route (a container's health check, where the image
+    /// has no curl): exit 0 when it answers 200, 1 otherwise.
+    Probe {
+        /// The route to ask for.
+        #[arg(long, default_value = "/readyz")]
+        path: String,
+    },
     /// Print every stream's head (version and hash) as JSON lines, for publication: a
     /// later `warlog verify --heads FILE` proves the log still holds them.
     Heads,

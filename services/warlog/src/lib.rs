@@ -93,21 +93,31 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
                 migrate(&config).await?;
                 // Tokens are written on the administrator's own connection, not as the
                 // service's role.
-                let pool = connect_pool(
-                    config.clone(),
-                    &PoolOptions {
-                        max_size: 1,
-                        role: None,
-                    },
-                )
-                .await?;
-                let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
+                let client = owner_client(&config).await?;
                 tokens::run(&client, token).await
             }
             .await;
             server.shutdown().await;
             write!(std::io::stdout(), "{}", result?)?;
             Ok(())
+        }
+        Command::Probe { path } => {
+            let mut addr: std::net::SocketAddr = cli
+                .serve
+                .bind
+                .parse()
+                .map_err(|e| CliError::Other(format!("--bind {}: {e}", cli.serve.bind)))?;
+            if addr.ip().is_unspecified() {
+                addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+            }
+            let answered = async {
+                let mut connection = client::Connection::open(addr).await?;
+                connection.send("GET", &path, None, "").await
+            };
+            match tokio::time::timeout(Duration::from_secs(5), answered).await {
+                Ok(Ok((200, _))) => Ok(()),
+                _ => Err(CliError::Exit(1)),
+            }
         }
         Command::Heads => {
             let (server, config) = open_database(&cli.database).await?;
@@ -219,15 +229,7 @@ pub async fn owner_token(
     name: &str,
     role: warlog_api::auth::Role,
 ) -> Result<String, CliError> {
-    let pool = connect_pool(
-        config.clone(),
-        &PoolOptions {
-            max_size: 1,
-            role: None,
-        },
-    )
-    .await?;
-    let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
+    let client = owner_client(config).await?;
     warlog_api::auth::issue_token(&client, name, role)
         .await
         .map_err(|e| CliError::Other(e.detail))

@@ -1,6 +1,7 @@
 //! warlog's integration tests: one binary, real PostgreSQL, one fresh database per test.
 
 mod demo;
+mod deploy;
 mod directors;
 mod discovery;
 mod feed;
