@@ -65,7 +65,7 @@ async fn finished_game<B: MessageBody>(
     game
 }
 
-async fn ladder_rows(db: &TestDb) -> Vec<String> {
+pub(crate) async fn ladder_rows(db: &TestDb) -> Vec<String> {
     let client = db.pool.get().await.expect("connection");
     client
         .query(

@@ -13,6 +13,7 @@ mod league;
 mod openapi;
 mod pages;
 mod projector;
+mod replicas;
 mod restore;
 mod rulesets;
 mod store;

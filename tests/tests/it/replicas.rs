@@ -1,0 +1,171 @@
+//! Two replicas of the service on one database (issue 22): each with its own caches and
+//! its own projector, driven together. Exactly one order wins per version, a replica never
+//! decides on a stale fold, every event is projected once, and a tournament is run
+//! through either.
+
+use std::time::Duration;
+
+use actix_web::http::StatusCode;
+use serde_json::json;
+use warlog_api::auth::Role;
+use warlog_api::{AppState, Telemetry};
+use warlog_store::league::League;
+use warlog_store::projector::Projector;
+use warlog_store::StoreMetrics;
+use warlog_tests::{eventually, TestDb};
+
+use crate::games::{call, create_game, get, order, post, token};
+use crate::league::ladder_rows;
+use crate::tournaments::{deadlines, enter, names, register, seat, START};
+
+/// A replica: its own state (caches, clock) on the shared database.
+macro_rules! replica {
+    ($db:expr) => {{
+        let telemetry = Telemetry::new().expect("metrics");
+        let mut state = AppState::without_notifier($db.pool.clone(), &telemetry);
+        state.clock = warlog_api::Clock::fixed(
+            time::OffsetDateTime::from_unix_timestamp(START).expect("a start"),
+        );
+        actix_web::test::init_service(warlog_api::app(state, &telemetry)).await
+    }};
+}
+
+#[actix_web::test]
+async fn two_replicas_on_one_database_agree_on_every_game_ladder_and_tournament() {
+    let db = TestDb::new().await;
+    let a = replica!(db);
+    let b = replica!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let game = create_game(&a, &gm).await;
+    let orders = format!("/v1/games/{game}/orders");
+    let version = |reply: &crate::games::Reply| reply.json()["version"].as_u64().expect("version");
+
+    // Turns alternate between the replicas: each reads what the other wrote.
+    for round in 0..6 {
+        let (this, other) = if round % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        let view = call(this, get(&format!("/v1/games/{game}"))).await;
+        let turn = view.json()["turn"].as_str().expect("a turn").to_owned();
+        let at = version(&view);
+        let reply = call(
+            this,
+            post(
+                &orders,
+                &gm,
+                &json!({"expected_version": at, "power": turn, "orders": [{"type": "end_phase"}]}),
+            ),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
+        // The other replica's cache holds an older fold; it must not answer from it.
+        let seen = call(other, get(&format!("/v1/games/{game}"))).await;
+        assert_eq!(version(&seen), version(&reply), "round {round}");
+    }
+
+    // Both decide at the same version at once: exactly one wins.
+    let view = call(&a, get(&format!("/v1/games/{game}"))).await;
+    let (at, turn) = (
+        version(&view),
+        view.json()["turn"].as_str().expect("a turn").to_owned(),
+    );
+    let body = json!({"expected_version": at, "power": turn, "orders": [{"type": "end_phase"}]});
+    let (first, second) = futures_util::future::join(
+        call(&a, post(&orders, &gm, &body)),
+        call(&b, post(&orders, &gm, &body)),
+    )
+    .await;
+    let mut statuses = [first.status, second.status];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+
+    // Ended through one, with more games through the other.
+    for (replica, players) in [
+        (&b, ["ann", "bob", "cy", "di", "ed"]),
+        (&a, ["ann", "fay", "gil", "hal", "ivy"]),
+    ] {
+        let other = crate::games::create_game_for(replica, &gm, &players).await;
+        let ended = crate::games::act(replica, &gm, &other, "end").await;
+        assert_eq!(ended.status, StatusCode::OK);
+    }
+    let ended = crate::games::act(&b, &gm, &game, "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+
+    // Each replica runs its projector; they run together, and every event is applied once.
+    let projectors: Vec<Projector<League>> = (0..2)
+        .map(|_| {
+            Projector::new(
+                db.pool.clone(),
+                League::default(),
+                StoreMetrics::unregistered(),
+            )
+        })
+        .collect();
+    let client = db.pool.get().await.expect("connection");
+    eventually(
+        "both projectors to catch up",
+        Duration::from_secs(30),
+        || async {
+            let (x, y) =
+                futures_util::future::join(projectors[0].catch_up(), projectors[1].catch_up())
+                    .await;
+            x.expect("projected");
+            y.expect("projected");
+            let at = projectors[0].checkpoint().await.expect("checkpoint");
+            let behind: i64 = client
+                .query_one(
+                    "SELECT count(*) FROM events WHERE (tx_id, position) > ($1::text::xid8, $2)",
+                    &[&at.tx_id.to_string(), &at.position],
+                )
+                .await
+                .expect("count")
+                .get(0);
+            (behind == 0).then_some(())
+        },
+    )
+    .await;
+    let results: i64 = client
+        .query_one("SELECT count(*) FROM league_results", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(
+        results,
+        3 * 5,
+        "three games of five seats, each projected once"
+    );
+    let concurrent = ladder_rows(&db).await;
+    projectors[1].rebuild().await.expect("rebuilt");
+    assert_eq!(
+        ladder_rows(&db).await,
+        concurrent,
+        "the same rows as one projector alone"
+    );
+    let page_a = call(&a, get("/v1/leaderboards/points")).await.json();
+    let page_b = call(&b, get("/v1/leaderboards/points")).await.json();
+    assert_eq!(page_a["rows"], page_b["rows"]);
+
+    // A tournament: created and seated through one, entries through the other.
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("p", 10);
+    register(&a, &director, &players).await;
+    let tournament = crate::tournaments::create_tournament(
+        &a,
+        &director,
+        json!({"name": "Two replicas", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes"}),
+    )
+    .await;
+    enter(&b, &director, &tournament, &players).await;
+    let round = seat(&a, &director, &tournament).await;
+    let through_b = call(&b, get(&format!("/v1/tournaments/{tournament}/rounds/1")))
+        .await
+        .json();
+    assert_eq!(through_b["tables"], round["tables"]);
+    let table_game = crate::tournaments::game_ids(&round).remove(0);
+    order(
+        &b,
+        &director,
+        &table_game,
+        "russia",
+        json!([{"type": "end_phase"}]),
+    )
+    .await;
+}
