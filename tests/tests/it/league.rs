@@ -32,25 +32,30 @@ pub(crate) async fn project_league(db: &TestDb) {
         League::default(),
         StoreMetrics::unregistered(),
     );
-    let client = db.pool.get().await.expect("connection");
     eventually(
         "the league projector to catch up",
         Duration::from_secs(30),
         || async {
             projector.catch_up().await.expect("league projected");
-            let at = projector.checkpoint().await.expect("checkpoint");
-            let behind: i64 = client
-                .query_one(
-                    "SELECT count(*) FROM events WHERE (tx_id, position) > ($1::text::xid8, $2)",
-                    &[&at.tx_id.to_string(), &at.position],
-                )
-                .await
-                .expect("count")
-                .get(0);
-            (behind == 0).then_some(())
+            caught_up(db, &projector).await.then_some(())
         },
     )
     .await;
+}
+
+/// Whether `projector`'s checkpoint is past every event in the log.
+pub(crate) async fn caught_up(db: &TestDb, projector: &Projector<League>) -> bool {
+    let client = db.pool.get().await.expect("connection");
+    let at = projector.checkpoint().await.expect("checkpoint");
+    let behind: i64 = client
+        .query_one(
+            "SELECT count(*) FROM events WHERE (tx_id, position) > ($1::text::xid8, $2)",
+            &[&at.tx_id.to_string(), &at.position],
+        )
+        .await
+        .expect("count")
+        .get(0);
+    behind == 0
 }
 
 /// Plays a game of `players` to its end at once (all gains 0: a five-way tie, 7/5 each).

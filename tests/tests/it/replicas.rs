@@ -15,7 +15,7 @@ use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
 use crate::games::{call, create_game, get, order, post, token};
-use crate::league::ladder_rows;
+use crate::league::{caught_up, ladder_rows};
 use crate::tournaments::{deadlines, enter, names, register, seat, START};
 
 /// A replica: its own state (caches, clock) on the shared database.
@@ -109,16 +109,7 @@ async fn two_replicas_on_one_database_agree_on_every_game_ladder_and_tournament(
                     .await;
             x.expect("projected");
             y.expect("projected");
-            let at = projectors[0].checkpoint().await.expect("checkpoint");
-            let behind: i64 = client
-                .query_one(
-                    "SELECT count(*) FROM events WHERE (tx_id, position) > ($1::text::xid8, $2)",
-                    &[&at.tx_id.to_string(), &at.position],
-                )
-                .await
-                .expect("count")
-                .get(0);
-            (behind == 0).then_some(())
+            caught_up(&db, &projectors[0]).await.then_some(())
         },
     )
     .await;
