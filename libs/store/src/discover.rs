@@ -14,10 +14,9 @@ use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::str::FromStr;
 use std::time::Duration;
 
-use tokio_postgres::{Config, NoTls};
+use tokio_postgres::Config;
 
 /// Where to look.
 #[derive(Debug, Clone)]
@@ -183,7 +182,8 @@ impl Server {
 /// Finds a server, in the order the module documentation gives.
 pub async fn discover(options: &DiscoveryOptions) -> Result<Server, DiscoveryError> {
     if let Some(url) = &options.database_url {
-        let config = Config::from_str(url).map_err(|e| DiscoveryError::BadUrl(e.to_string()))?;
+        let (config, tls) = crate::tls::parse_database_url(url).map_err(DiscoveryError::BadUrl)?;
+        crate::tls::configure(tls);
         return Ok(Server {
             base: config,
             source: Source::DatabaseUrl,
@@ -197,6 +197,7 @@ pub async fn discover(options: &DiscoveryOptions) -> Result<Server, DiscoveryErr
             .port(5432)
             .user("postgres")
             .dbname("postgres")
+            .ssl_mode(tokio_postgres::config::SslMode::Disable)
             .connect_timeout(Duration::from_secs(3));
         match connect(&local).await {
             Ok(_) => {
@@ -222,6 +223,7 @@ pub async fn discover(options: &DiscoveryOptions) -> Result<Server, DiscoveryErr
         .port(cluster.port)
         .user("postgres")
         .dbname("postgres")
+        .ssl_mode(tokio_postgres::config::SslMode::Disable)
         .connect_timeout(Duration::from_secs(10));
     connect(&config).await?;
     tracing::info!(
@@ -237,8 +239,9 @@ pub async fn discover(options: &DiscoveryOptions) -> Result<Server, DiscoveryErr
     })
 }
 
-async fn connect(config: &Config) -> Result<tokio_postgres::Client, tokio_postgres::Error> {
-    let (client, connection) = config.connect(NoTls).await?;
+async fn connect(config: &Config) -> Result<tokio_postgres::Client, DiscoveryError> {
+    let tls = crate::tls::connector().map_err(|e| DiscoveryError::BadUrl(e.to_string()))?;
+    let (client, connection) = config.connect(tls).await?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
             tracing::debug!(%error, "admin connection ended");

@@ -30,6 +30,8 @@ pub enum StoreError {
     ConnectionClosed,
     #[error("migrations: {0}")]
     Migration(String),
+    #[error("TLS to the database: {0}")]
+    Tls(String),
 }
 
 impl StoreError {

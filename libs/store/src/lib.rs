@@ -15,6 +15,7 @@ mod metrics;
 mod migrate;
 mod pool;
 pub mod projector;
+pub mod tls;
 pub mod verify;
 
 pub use deadpool_postgres::{Client as PooledClient, GenericClient, Pool};

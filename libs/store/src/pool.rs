@@ -1,7 +1,6 @@
 //! The connection pool the service and the tests share.
 
 use deadpool_postgres::{Hook, HookError, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
-use tokio_postgres::NoTls;
 
 use crate::StoreError;
 
@@ -49,7 +48,7 @@ pub async fn connect_pool(
     };
     let manager = Manager::from_config(
         config,
-        NoTls,
+        crate::tls::connector().map_err(StoreError::Tls)?,
         ManagerConfig {
             recycling_method: RecyclingMethod::Fast,
         },
@@ -75,7 +74,9 @@ pub async fn connect_pool(
 }
 
 async fn can_set_role(config: &tokio_postgres::Config, role: &str) -> Result<bool, StoreError> {
-    let (client, connection) = config.connect(NoTls).await?;
+    let (client, connection) = config
+        .connect(crate::tls::connector().map_err(StoreError::Tls)?)
+        .await?;
     let task = tokio::spawn(connection);
     let row = client
         .query_one(

@@ -10,7 +10,7 @@ use std::time::Duration;
 use deadpool_postgres::{GenericClient, Pool, Transaction};
 use futures_util::future::poll_fn;
 use tokio::sync::{watch, Notify};
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 use warlog_events::RecordedEvent;
 
 use crate::{read_all, FeedPosition, StoreError, StoreMetrics};
@@ -289,7 +289,9 @@ async fn listen_once(
     wake: &watch::Sender<u64>,
     shutdown: &mut watch::Receiver<bool>,
 ) -> Result<(), StoreError> {
-    let (client, mut connection) = config.connect(NoTls).await?;
+    let (client, mut connection) = config
+        .connect(crate::tls::connector().map_err(StoreError::Tls)?)
+        .await?;
     let (closed_tx, mut closed_rx) =
         tokio::sync::oneshot::channel::<Option<tokio_postgres::Error>>();
     let wake = wake.clone();

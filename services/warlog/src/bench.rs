@@ -96,7 +96,8 @@ pub async fn in_throwaway_database(
 async fn run_scenarios(server: &Server, database: &str, slice: Duration) -> Result<(), CliError> {
     let config = server.config_for(database);
     crate::migrate(&config).await?;
-    let (admin, connection) = config.connect(tokio_postgres::NoTls).await?;
+    let tls = warlog_store::tls::connector().map_err(CliError::Other)?;
+    let (admin, connection) = config.connect(tls).await?;
     tokio::spawn(connection);
     admin
         .batch_execute(

@@ -16,7 +16,6 @@ use std::time::Duration;
 
 use actix_web::HttpServer;
 use tokio::sync::watch;
-use tokio_postgres::NoTls;
 use warlog_api::{AppState, Telemetry};
 use warlog_league::rating::SkillModel;
 use warlog_store::catalog::StreamCatalog;
@@ -294,7 +293,8 @@ async fn open_database(args: &DatabaseArgs) -> Result<(Server, tokio_postgres::C
 /// Applies the migrations on a connection of its own (not the pool's, whose role may not
 /// own the schema).
 pub async fn migrate(config: &tokio_postgres::Config) -> Result<Vec<u32>, CliError> {
-    let (mut client, connection) = config.connect(NoTls).await?;
+    let tls = warlog_store::tls::connector().map_err(CliError::Other)?;
+    let (mut client, connection) = config.connect(tls).await?;
     let driver = tokio::spawn(connection);
     let applied = warlog_store::migrate(&mut client).await;
     drop(client);

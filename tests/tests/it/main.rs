@@ -17,6 +17,7 @@ mod replicas;
 mod restore;
 mod rulesets;
 mod store;
+mod tls;
 mod tournaments;
 mod war;
 
