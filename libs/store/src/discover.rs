@@ -484,6 +484,20 @@ fn find_bin_dir() -> Option<PathBuf> {
     versions.pop().map(|(_, bin)| bin)
 }
 
+/// Runs one of the local install's tools (`pg_basebackup`, `pg_ctl`, ...), as the
+/// `postgres` user when this process is root, as the private cluster's own tools run: for
+/// tests that make standbys of private clusters.
+pub fn run_postgres_tool(tool: &str, args: &[&str]) -> Result<Output, String> {
+    let bin = find_bin_dir().ok_or_else(|| "no PostgreSQL tools found".to_owned())?;
+    run_tool(&bin, tool, args, is_root())
+}
+
+/// Whether this process runs as root (files a private cluster uses must then be given to
+/// the `postgres` user).
+pub fn running_as_root() -> bool {
+    is_root()
+}
+
 fn is_root() -> bool {
     Command::new("id")
         .arg("-u")

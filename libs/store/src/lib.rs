@@ -15,6 +15,7 @@ mod metrics;
 mod migrate;
 mod pool;
 pub mod projector;
+pub mod replica;
 pub mod tls;
 pub mod verify;
 

@@ -349,6 +349,8 @@ pub struct WriteAnswer {
     pub status: StatusCode,
     pub body: serde_json::Value,
     pub replayed: bool,
+    /// With a standby for reads: the primary's WAL position after the write committed.
+    pub consistency: Option<String>,
 }
 
 /// What a write appended.
@@ -386,6 +388,7 @@ pub(crate) async fn replayed(
         status: StatusCode::from_u16(first.status).unwrap_or(StatusCode::OK),
         body: first.body,
         replayed: true,
+        consistency: None,
     }))
 }
 
@@ -509,10 +512,16 @@ pub(crate) async fn commit_all(
     }
     tx.commit().await.map_err(StoreError::from)?;
     state.store.committed(appended);
+    // A reader that brings this back is not served by a standby that has not caught up.
+    let consistency = match &state.reads {
+        Some(_) => Some(warlog_store::replica::current_lsn(&*client).await?),
+        None => None,
+    };
     Ok(Some(WriteAnswer {
         status,
         body,
         replayed: false,
+        consistency,
     }))
 }
 

@@ -53,6 +53,9 @@ pub struct AppState {
     pub public_url: Option<public_url::PublicUrl>,
     /// Per-client limits on public endpoints that compute.
     pub rate_limits: std::sync::Arc<rate_limit::RateLimits>,
+    /// A streaming standby for board views (`--read-database-url`); writes and the reads
+    /// that must see them use the primary.
+    pub reads: Option<warlog_store::Pool>,
 }
 
 /// Where the service reads the time: the system clock, or one a test sets and advances
@@ -107,7 +110,63 @@ impl Telemetry {
     }
 }
 
+/// The header a write's answer carries and a later read may send back: the primary's WAL
+/// position after the write committed.
+pub const CONSISTENCY_TOKEN: &str = "Consistency-Token";
+
+/// How long a read waits for the standby to replay a token before it goes to the primary.
+const REPLICA_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
 impl AppState {
+    /// A connection for a read that may be served by the standby: the standby's, when
+    /// there is one and it has replayed the request's consistency token (waiting a little
+    /// for it); else the primary's.
+    pub async fn reader(&self, req: &HttpRequest) -> Result<warlog_store::PooledClient, ApiError> {
+        let token = req
+            .headers()
+            .get(CONSISTENCY_TOKEN)
+            .map(|v| {
+                v.to_str()
+                    .ok()
+                    .filter(|t| warlog_store::replica::is_lsn(t))
+                    .map(str::to_owned)
+                    .ok_or_else(|| {
+                        ApiError::malformed(format!(
+                            "{CONSISTENCY_TOKEN}: a token from a write's answer, like 0/16B3748"
+                        ))
+                    })
+            })
+            .transpose()?;
+        let primary = || async {
+            Ok::<_, ApiError>(
+                self.store
+                    .pool()
+                    .get()
+                    .await
+                    .map_err(warlog_store::StoreError::from)?,
+            )
+        };
+        let Some(reads) = &self.reads else {
+            return primary().await;
+        };
+        let Ok(standby) = reads.get().await else {
+            return primary().await;
+        };
+        let Some(token) = token else {
+            return Ok(standby);
+        };
+        let started = std::time::Instant::now();
+        loop {
+            match warlog_store::replica::has_replayed(&standby, &token).await {
+                Ok(true) => return Ok(standby),
+                Ok(false) if started.elapsed() < REPLICA_WAIT => {
+                    actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                _ => return primary().await,
+            }
+        }
+    }
+
     pub fn new(store: EventStore, telemetry: &Telemetry) -> Self {
         AppState {
             store,
@@ -119,6 +178,7 @@ impl AppState {
             audits: Default::default(),
             public_url: None,
             rate_limits: Default::default(),
+            reads: None,
         }
     }
 

@@ -63,6 +63,16 @@ pub struct DatabaseArgs {
     #[arg(long, env = "WARLOG_DB_LOGIN_ROLE", default_value = warlog_store::SERVICE_LOGIN, global = true)]
     pub db_login_role: String,
 
+    /// A streaming standby of the same database for board views (`Consistency-Token`
+    /// keeps a client's reads after its own writes).
+    #[arg(
+        long,
+        env = "WARLOG_READ_DATABASE_URL",
+        global = true,
+        hide_env_values = true
+    )]
+    pub read_database_url: Option<String>,
+
     /// The login role's password, where the server asks for one.
     #[arg(
         long,

@@ -375,6 +375,11 @@ async fn serve_on(
     let notifier = Notifier::spawn(pool.clone(), shutdown_rx.clone());
     let store = EventStore::new(pool.clone(), telemetry.store.clone()).with_notifier(notifier);
     let mut state = AppState::new(store, &telemetry);
+    if let Some(url) = &db.read_database_url {
+        let (config, _) = warlog_store::tls::parse_database_url(url).map_err(CliError::Other)?;
+        state.reads = Some(connect_pool(config, &pool_options(db)).await?);
+        tracing::info!("board views may read from the standby");
+    }
     state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
     state.public_url = public_url;
     state.rate_limits = std::sync::Arc::new(warlog_api::rate_limit::RateLimits {

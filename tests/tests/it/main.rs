@@ -16,6 +16,7 @@ mod projector;
 mod replicas;
 mod restore;
 mod rulesets;
+mod standby;
 mod store;
 mod tls;
 mod tournaments;

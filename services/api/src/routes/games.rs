@@ -70,6 +70,9 @@ pub(crate) fn answer(answer: WriteAnswer, location: Option<String>) -> HttpRespo
     if let Some(location) = location {
         response.insert_header((header::LOCATION, location));
     }
+    if let Some(token) = answer.consistency {
+        response.insert_header((crate::CONSISTENCY_TOKEN, token));
+    }
     response.json(answer.body)
 }
 
@@ -270,6 +273,18 @@ pub(crate) async fn load(
     games::load(&client, &state.games, &stream).await
 }
 
+/// [`load`] for a board view: from the standby when there is one and it has the request's
+/// consistency token (`Consistency-Token`), else from the primary.
+pub(crate) async fn load_for_read(
+    state: &AppState,
+    req: &HttpRequest,
+    game_id: &str,
+) -> Result<warlog_events::game::GameLog, ApiError> {
+    let stream = game_stream(game_id)?;
+    let client = state.reader(req).await?;
+    games::load(&client, &state.games, &stream).await
+}
+
 /// A game: seats, round, phase, whose turn, the seed commitment, status. Its ETag is the
 /// game's version, for `If-Match` on orders.
 #[utoipa::path(get, path = "/v1/games/{id}", tag = "games",
@@ -285,7 +300,7 @@ pub async fn game_detail(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let log = load(&state, &id).await?;
+    let log = load_for_read(&state, &req, &id).await?;
     respond::json_tagged(&req, &GameView::of(&log), &format!("\"{}\"", log.version))
 }
 
@@ -313,7 +328,7 @@ pub async fn game_board(
     id: web::Path<String>,
     query: ValidQuery<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let latest = load(&state, &id).await?;
+    let latest = load_for_read(&state, &req, &id).await?;
     let log = match query.version {
         None => latest,
         Some(v) if v == 0 || v > latest.version => {
@@ -324,7 +339,7 @@ pub async fn game_board(
         }
         Some(v) if v == latest.version => latest,
         Some(v) => {
-            let client = state.store.pool().get().await.map_err(StoreError::from)?;
+            let client = state.reader(&req).await?;
             games::load_at(&client, &state.games, &game_stream(&id)?, v).await?
         }
     };
