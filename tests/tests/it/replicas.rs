@@ -160,3 +160,121 @@ async fn two_replicas_on_one_database_agree_on_every_game_ladder_and_tournament(
     )
     .await;
 }
+
+/// Asks `addr` for `path` (with `token`, and a JSON `body` for a POST); status and body.
+async fn ask(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (u16, serde_json::Value) {
+    let mut connection = warlog::client::Connection::open(addr)
+        .await
+        .expect("connected");
+    let (status, text) = connection
+        .send(method, path, token, body)
+        .await
+        .expect("answered");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[actix_web::test]
+async fn two_warlog_serve_instances_on_one_database_share_its_games_and_ladders() {
+    let db = TestDb::new().await;
+    let gm = warlog::owner_token(&db.config, "gus", Role::Gm)
+        .await
+        .expect("token");
+    // Two services as `warlog serve` runs them, each with its pool, caches, projectors and
+    // listener, on the same database.
+    let mut addrs = Vec::new();
+    for _ in 0..2 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+        let cli = <warlog::cli::Cli as clap::Parser>::parse_from([
+            "warlog",
+            "serve",
+            "--database",
+            &db.name,
+            "--bind",
+            &addr.to_string(),
+            "--projector-poll-ms",
+            "50",
+        ]);
+        actix_web::rt::spawn(async move {
+            if let Err(e) = warlog::run(cli).await {
+                panic!("serve: {e}");
+            }
+        });
+        addrs.push(addr);
+    }
+    for addr in &addrs {
+        eventually(
+            "the service to be ready",
+            Duration::from_secs(30),
+            || async {
+                let mut connection = warlog::client::Connection::open(*addr).await.ok()?;
+                let (status, _) = connection.send("GET", "/readyz", None, "").await.ok()?;
+                (status == 200).then_some(())
+            },
+        )
+        .await;
+    }
+    let (a, b) = (addrs[0], addrs[1]);
+    let body = json!({"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]});
+    let (status, created) = ask(a, "POST", "/v1/games", Some(&gm), &body.to_string()).await;
+    assert_eq!(status, 201, "{created}");
+    let game = created["game_id"].as_str().expect("id").to_owned();
+    // An order through the other, at the version the first answered with.
+    let (_, view) = ask(b, "GET", &format!("/v1/games/{game}"), None, "").await;
+    assert_eq!(view["version"], created["version"]);
+    let turn = view["turn"].as_str().expect("turn").to_owned();
+    let order = json!({"expected_version": view["version"], "power": turn,
+                       "orders": [{"type": "end_phase"}]});
+    let (status, ordered) = ask(
+        b,
+        "POST",
+        &format!("/v1/games/{game}/orders"),
+        Some(&gm),
+        &order.to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{ordered}");
+    // The same order again through the first: the version has moved on.
+    let (status, _) = ask(
+        a,
+        "POST",
+        &format!("/v1/games/{game}/orders"),
+        Some(&gm),
+        &order.to_string(),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let (status, _) = ask(a, "POST", &format!("/v1/games/{game}/end"), Some(&gm), "{}").await;
+    assert_eq!(status, 200);
+    // Both services' projectors run; the ladder is the same through either.
+    eventually(
+        "both ladders to show the game",
+        Duration::from_secs(30),
+        || async {
+            let (_, from_a) = ask(a, "GET", "/v1/leaderboards/points", None, "").await;
+            let (_, from_b) = ask(b, "GET", "/v1/leaderboards/points", None, "").await;
+            let rows = from_a["rows"].as_array().map_or(0, Vec::len);
+            (rows == 5 && from_a["rows"] == from_b["rows"]).then_some(())
+        },
+    )
+    .await;
+    let client = db.pool.get().await.expect("connection");
+    let results: i64 = client
+        .query_one("SELECT count(*) FROM league_results", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(results, 5, "projected once");
+}
