@@ -314,8 +314,17 @@ impl utoipa::Modify for CommonResponses {
                     .parameters
                     .as_ref()
                     .is_some_and(|params| params.iter().any(|p| p.name == "Idempotency-Key"));
-                // What a key may be: printable ASCII (a header can carry no more), 1 to 200.
+                // What a key may be: printable ASCII (a header can carry no more), 1 to 200;
+                // a consistency token is a pg_lsn.
                 for param in operation.parameters.iter_mut().flatten() {
+                    if param.name == CONSISTENCY_TOKEN {
+                        param.schema = Some(RefOr::T(
+                            utoipa::openapi::ObjectBuilder::new()
+                                .schema_type(utoipa::openapi::schema::Type::String)
+                                .pattern(Some("^[0-9A-F]{1,8}/[0-9A-F]{1,8}$"))
+                                .into(),
+                        ));
+                    }
                     if param.name == "Idempotency-Key" {
                         param.schema = Some(RefOr::T(
                             utoipa::openapi::ObjectBuilder::new()

@@ -288,10 +288,12 @@ pub(crate) async fn load_for_read(
 /// A game: seats, round, phase, whose turn, the seed commitment, status. Its ETag is the
 /// game's version, for `If-Match` on orders.
 #[utoipa::path(get, path = "/v1/games/{id}", tag = "games",
-    params(("id" = String, Path, description = "Game id")),
+    params(("id" = String, Path, description = "Game id"),
+        ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
     responses(
         (status = 200, description = "The game", body = GameView),
         (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "A malformed Consistency-Token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}")]
@@ -314,7 +316,8 @@ pub struct BoardQuery {
 
 /// The board at any version of the game.
 #[utoipa::path(get, path = "/v1/games/{id}/board", tag = "games",
-    params(("id" = String, Path, description = "Game id"), BoardQuery),
+    params(("id" = String, Path, description = "Game id"), BoardQuery,
+        ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
     responses(
         (status = 200, description = "The board", body = BoardView),
         (status = 304, description = "Not modified (If-None-Match)"),
