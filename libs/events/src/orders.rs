@@ -265,7 +265,8 @@ impl GameLog {
         };
         let game_id = self.created.game_id.clone();
         let rules = self.ruleset.rules();
-        match &given.command {
+        // The director's and game master's commands are the engine's director orders.
+        let director = match &given.command {
             Command::Orders { power, orders } => {
                 if orders.is_empty() {
                     return Err(Refusal::Malformed("orders: name at least one order".into()));
@@ -281,28 +282,15 @@ impl GameLog {
                         push(&mut after, GameStreamEvent::Played(event));
                     }
                 }
+                None
             }
-            Command::EndGame | Command::VoidGame { .. } => {
-                let (order, at) = match &given.command {
-                    Command::VoidGame { reason } => (
-                        DirectorOrder::VoidGame {
-                            reason: reason.clone(),
-                        },
-                        "void",
-                    ),
-                    _ => (DirectorOrder::EndGame, "end"),
-                };
-                for event in after
-                    .decide_director(&order, given.at)
-                    .map_err(|v| rule(at, v))?
-                {
-                    push(&mut after, GameStreamEvent::Played(event));
-                }
-                // The game is over: its dice can be checked now.
-                if after.revealed_seed.is_none() {
-                    push(&mut after, reveal(&dice)?);
-                }
-            }
+            Command::EndGame => Some((DirectorOrder::EndGame, "end")),
+            Command::VoidGame { reason } => Some((
+                DirectorOrder::VoidGame {
+                    reason: reason.clone(),
+                },
+                "void",
+            )),
             Command::RevealSeed => {
                 // The seed decides every die still to come: known while the game runs, it
                 // would let anyone foresee them. The end (or a void) reveals it.
@@ -333,6 +321,7 @@ impl GameLog {
                     ));
                 }
                 push(&mut after, reveal(&dice)?);
+                None
             }
             Command::TakeSeat {
                 power,
@@ -352,28 +341,33 @@ impl GameLog {
                         },
                     ));
                 }
-                let order = DirectorOrder::TakeSeat {
-                    power: *power,
-                    player: player.clone(),
-                    reason: reason.clone(),
-                };
-                for event in after
-                    .decide_director(&order, given.at)
-                    .map_err(|v| rule("seat", v))?
-                {
-                    push(&mut after, GameStreamEvent::Played(event));
-                }
+                Some((
+                    DirectorOrder::TakeSeat {
+                        power: *power,
+                        player: player.clone(),
+                        reason: reason.clone(),
+                    },
+                    "seat",
+                ))
             }
-            Command::ReplaceInactivePlayer { substitute } => {
-                let order = DirectorOrder::ReplaceInactivePlayer {
+            Command::ReplaceInactivePlayer { substitute } => Some((
+                DirectorOrder::ReplaceInactivePlayer {
                     substitute: substitute.clone(),
-                };
-                for event in after
-                    .decide_director(&order, given.at)
-                    .map_err(|v| rule("substitute", v))?
-                {
-                    push(&mut after, GameStreamEvent::Played(event));
-                }
+                },
+                "substitute",
+            )),
+        };
+        if let Some((order, at)) = director {
+            for event in after
+                .decide_director(&order, given.at)
+                .map_err(|v| rule(at, v))?
+            {
+                push(&mut after, GameStreamEvent::Played(event));
+            }
+            // Over: its dice can be checked now.
+            let over = matches!(given.command, Command::EndGame | Command::VoidGame { .. });
+            if over && after.revealed_seed.is_none() {
+                push(&mut after, reveal(&dice)?);
             }
         }
         Ok(Decided { events, after })

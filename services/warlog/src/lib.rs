@@ -251,19 +251,17 @@ async fn service_pool(
             max_size: db.pool_size.max(1),
             role: None,
         };
-        match connect_pool(login, &options).await {
-            Ok(pool) => match pool.get().await {
-                Ok(_) => {
-                    tracing::info!(role = %db.db_login_role, "connected as the service's login role");
-                    return Ok(pool);
-                }
-                Err(e) => tracing::warn!(
-                    role = %db.db_login_role, error = %e,
-                    "cannot log in as the service's login role: working as the login user with SET ROLE"
-                ),
-            },
-            Err(e) => tracing::warn!(
-                role = %db.db_login_role, error = %e,
+        let logged_in = match connect_pool(login, &options).await {
+            Ok(pool) => pool.get().await.map(|_| pool).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        match logged_in {
+            Ok(pool) => {
+                tracing::info!(role = %db.db_login_role, "connected as the service's login role");
+                return Ok(pool);
+            }
+            Err(error) => tracing::warn!(
+                role = %db.db_login_role, error,
                 "cannot log in as the service's login role: working as the login user with SET ROLE"
             ),
         }

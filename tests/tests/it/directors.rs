@@ -256,6 +256,10 @@ async fn a_swap_before_the_round_begins_moves_both_seats_and_is_refused_once_a_g
             "both sit at table 1",
         ),
         (json!({"players": [a, b], "reason": " "}), "reason"),
+        (
+            json!({"players": [a, "zed"], "reason": "r"}),
+            "zed has no seat",
+        ),
     ] {
         let reply = call(&app, post(&swaps, &director, &body)).await;
         refused_saying(

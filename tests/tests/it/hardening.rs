@@ -375,6 +375,17 @@ async fn tokens_are_listed_without_themselves_and_a_revoked_or_expired_one_is_re
     .await
     .expect_err("too short");
     assert!(refused.to_string().contains("six hex digits"), "{refused}");
+    let unknown = if id.starts_with("000000") {
+        "ffffff"
+    } else {
+        "000000"
+    };
+    let refused = run(TokenCommand::Revoke {
+        id: unknown.to_owned(),
+    })
+    .await
+    .expect_err("no such token");
+    assert!(refused.to_string().contains("no live token"), "{refused}");
     run(TokenCommand::Revoke { id: id.clone() })
         .await
         .expect("revoked");

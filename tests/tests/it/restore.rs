@@ -120,6 +120,17 @@ async fn a_restored_dump_passes_verify_against_the_published_heads_and_a_dropped
     let file = std::env::temp_dir().join(format!("warlog-heads-{}.jsonl", uuid::Uuid::new_v4()));
     std::fs::write(&file, &published).expect("written");
     let heads = warlog::verify::read_heads(&file).expect("read back");
+    // A heads file that is not one is refused, naming its line.
+    std::fs::write(
+        &file,
+        format!("{}not a head\n", String::from_utf8_lossy(&published)),
+    )
+    .expect("written");
+    let refused = warlog::verify::read_heads(&file).expect_err("unreadable");
+    assert!(
+        refused.to_string().contains(&format!("line {}", count + 1)),
+        "{refused}"
+    );
     let _ = std::fs::remove_file(&file);
     let game_head = heads.get(&stream).expect("the game's head").clone();
 

@@ -186,11 +186,10 @@ pub fn compute(
             let mut dice = GameSeed::from_bytes([0; 32]).dice_for("odds-estimate", 1);
             let work = Work::within(ESTIMATE_WORK_BUDGET, cancelled.clone());
             let odds = estimated_odds(&battle, ESTIMATE_TRIALS, &mut dice, &work)
-                .map_err(|e| budget_error(&e))?;
+                .map_err(|e| stopped(e).unwrap_or_else(|e| invalid("battle", e)))?;
             (odds, Some(ESTIMATE_TRIALS))
         }
-        Err(e) if e.code == "cancelled" => return Err(budget_error(&e)),
-        Err(e) => return Err(invalid("battle", e)),
+        Err(e) => return Err(stopped(e).unwrap_or_else(|e| invalid("battle", e))),
     };
     let survivors = |list: &[(Survivors, f64)]| {
         list.iter()
@@ -224,13 +223,18 @@ pub fn compute(
     })
 }
 
-/// A computation stopped by its budget or its client, as a problem; other battle errors
-/// are the request's.
-fn budget_error(e: &warlog_rules::battle::BattleError) -> ApiError {
+/// A computation stopped by its budget or its request's end, as a problem; any other
+/// battle error is handed back (it is the request's).
+fn stopped(
+    e: warlog_rules::battle::BattleError,
+) -> Result<ApiError, warlog_rules::battle::BattleError> {
     match e.code {
-        "too-large" => ApiError::new(ErrorCode::ComputationTooLarge, e.message.clone()),
-        "cancelled" => ApiError::new(ErrorCode::ComputationTooLarge, "the request was dropped"),
-        _ => ApiError::malformed(format!("battle: {}", e.message)),
+        "too-large" => Ok(ApiError::new(ErrorCode::ComputationTooLarge, e.message)),
+        "cancelled" => Ok(ApiError::new(
+            ErrorCode::ComputationTooLarge,
+            "the request was dropped",
+        )),
+        _ => Err(e),
     }
 }
 
