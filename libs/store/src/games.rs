@@ -7,7 +7,7 @@ use serde::Serialize;
 use warlog_events::game::{GameCreated, GameStreamEvent};
 use warlog_events::{RecordedEvent, StreamCategory, StreamId};
 
-use crate::projector::Projection;
+use crate::projector::{recorded_at, version_of, Projection};
 use crate::StoreError;
 
 /// Keeps a new game's seed. Call it in the transaction that appends `GameCreated`.
@@ -312,12 +312,8 @@ impl Projection for GameSummaries {
         if event.stream_id.category() != StreamCategory::Game {
             return Ok(());
         }
-        let recorded_at = event
-            .metadata
-            .get("recorded_at")
-            .and_then(|v| v.as_str())
-            .unwrap_or("1970-01-01T00:00:00Z");
-        let version = i64::try_from(event.stream_version).unwrap_or(i64::MAX);
+        let recorded_at = recorded_at(event);
+        let version = version_of(event);
         let decoded = GameStreamEvent::decode(
             event.event_type.as_str(),
             event.event_version,

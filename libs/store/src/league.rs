@@ -512,6 +512,45 @@ pub async fn find_player(
         }))
 }
 
+/// A page of players in handle order, starting after `after`: those whose handle or
+/// display name starts with `prefix` (without regard to case), when one is given. Each page
+/// starts strictly after the previous page's last handle, so a walk sees each player once
+/// however many register meanwhile.
+pub async fn list_players(
+    client: &impl GenericClient,
+    prefix: Option<&str>,
+    after: Option<&str>,
+    limit: u32,
+) -> Result<Vec<PlayerRecord>, StoreError> {
+    // LIKE's own characters in a prefix match themselves.
+    let pattern = prefix.map(|p| {
+        let escaped = p
+            .to_lowercase()
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        format!("{escaped}%")
+    });
+    let statement = client
+        .prepare_cached(
+            "SELECT handle, display_name FROM players \
+              WHERE ($1::text IS NULL \
+                     OR lower(handle) LIKE $1 OR lower(display_name) LIKE $1) \
+                AND ($2::text IS NULL OR handle > $2) \
+              ORDER BY handle LIMIT $3",
+        )
+        .await?;
+    Ok(client
+        .query(&statement, &[&pattern, &after, &i64::from(limit)])
+        .await?
+        .iter()
+        .map(|r| PlayerRecord {
+            handle: r.get(0),
+            display_name: r.get(1),
+        })
+        .collect())
+}
+
 /// A player's standing in one ladder scope, as of now.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScopeStanding {

@@ -17,7 +17,9 @@ mod pool;
 pub mod projector;
 pub mod replica;
 pub mod tls;
+pub mod tournaments;
 pub mod verify;
+pub mod webhooks;
 
 pub use deadpool_postgres::{Client as PooledClient, GenericClient, Pool};
 pub use error::{describe_pg, StoreError};

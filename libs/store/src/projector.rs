@@ -59,6 +59,21 @@ impl Notifier {
     }
 }
 
+/// When an event was recorded (RFC 3339, from its metadata), for read models that keep
+/// times; the epoch for an event without one (none is appended without it).
+pub fn recorded_at(event: &RecordedEvent) -> &str {
+    event
+        .metadata
+        .get("recorded_at")
+        .and_then(|v| v.as_str())
+        .unwrap_or("1970-01-01T00:00:00Z")
+}
+
+/// An event's stream version as the read models' `bigint` columns keep it.
+pub fn version_of(event: &RecordedEvent) -> i64 {
+    i64::try_from(event.stream_version).unwrap_or(i64::MAX)
+}
+
 /// A read model built from the event log.
 pub trait Projection: Send + Sync {
     /// Unique and stable: the checkpoint is stored under it.

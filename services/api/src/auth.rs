@@ -7,7 +7,7 @@
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{web, FromRequest, HttpRequest};
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use futures_util::future::LocalBoxFuture;
@@ -80,38 +80,116 @@ impl FromRequest for Caller {
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        if let Some(known) = req.extensions().get::<Caller>() {
+            let known = known.clone();
+            return Box::pin(async move { Ok(known) });
+        }
         let header = req
             .headers()
             .get(header::AUTHORIZATION)
             .map(|v| v.to_str().map(str::to_owned));
         let state = req.app_data::<web::Data<AppState>>().cloned();
-        Box::pin(async move {
-            let Some(header) = header else {
-                return Ok(Caller(None));
-            };
-            let unauthorized = |detail: &str| ApiError::new(ErrorCode::Unauthorized, detail);
-            let header =
-                header.map_err(|_| unauthorized("the Authorization header is not text"))?;
-            let token = header
-                .strip_prefix("Bearer ")
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .ok_or_else(|| unauthorized("the Authorization header is not `Bearer <token>`"))?;
-            let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
-            let client = state.store.pool().get().await.map_err(StoreError::from)?;
-            let holder = find_token(&client, &hash_token(token))
-                .await?
-                .ok_or_else(|| unauthorized("the bearer token is unknown or revoked"))?;
-            let role = holder
-                .role
-                .parse()
-                .map_err(|e: String| ApiError::new(ErrorCode::Internal, e))?;
-            Ok(Caller(Some(Identity {
-                name: holder.name,
-                role,
-            })))
-        })
+        Box::pin(resolve(header, state))
     }
+}
+
+/// Whether the OpenAPI document says `method` at `path` needs a token.
+fn is_secured(method: &actix_web::http::Method, path: &str) -> bool {
+    type Secured = Vec<(actix_web::dev::ResourceDef, String)>;
+    static SECURED: std::sync::OnceLock<Secured> = std::sync::OnceLock::new();
+    let secured = SECURED.get_or_init(|| {
+        let document = <crate::ApiDoc as utoipa::OpenApi>::openapi();
+        let mut secured = Vec::new();
+        for (route, item) in &document.paths.paths {
+            for (name, operation) in [
+                ("POST", &item.post),
+                ("PUT", &item.put),
+                ("DELETE", &item.delete),
+                ("PATCH", &item.patch),
+                ("GET", &item.get),
+            ] {
+                let needs_token = operation
+                    .as_ref()
+                    .and_then(|o| o.security.as_ref())
+                    .is_some_and(|s| !s.is_empty());
+                if needs_token {
+                    secured.push((
+                        actix_web::dev::ResourceDef::new(route.as_str()),
+                        name.to_owned(),
+                    ));
+                }
+            }
+        }
+        secured
+    });
+    secured
+        .iter()
+        .any(|(route, name)| name == method.as_str() && route.is_match(path))
+}
+
+/// Middleware: on a route that needs a token, the caller is authenticated before anything
+/// else of the request is read, so a client without a valid token learns that (401) and
+/// nothing about its body (400, 413, 415).
+pub async fn authenticate(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<
+    actix_web::dev::ServiceResponse<
+        actix_web::body::EitherBody<impl actix_web::body::MessageBody + 'static>,
+    >,
+    actix_web::Error,
+> {
+    if !is_secured(req.method(), req.path()) {
+        return Ok(next.call(req).await?.map_into_left_body());
+    }
+    let header = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .map(|v| v.to_str().map(str::to_owned));
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let caller = resolve(header, state)
+        .await
+        .and_then(|caller| caller.require().map(|_| caller.clone()));
+    match caller {
+        Ok(caller) => {
+            req.extensions_mut().insert(caller);
+            Ok(next.call(req).await?.map_into_left_body())
+        }
+        Err(refused) => {
+            let response = actix_web::ResponseError::error_response(&refused);
+            Ok(req.into_response(response).map_into_right_body())
+        }
+    }
+}
+
+/// Who the `Authorization` header (if any) names.
+async fn resolve(
+    header: Option<Result<String, header::ToStrError>>,
+    state: Option<web::Data<AppState>>,
+) -> Result<Caller, ApiError> {
+    let Some(header) = header else {
+        return Ok(Caller(None));
+    };
+    let unauthorized = |detail: &str| ApiError::new(ErrorCode::Unauthorized, detail);
+    let header = header.map_err(|_| unauthorized("the Authorization header is not text"))?;
+    let token = header
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| unauthorized("the Authorization header is not `Bearer <token>`"))?;
+    let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let holder = find_token(&client, &hash_token(token))
+        .await?
+        .ok_or_else(|| unauthorized("the bearer token is unknown or revoked"))?;
+    let role = holder
+        .role
+        .parse()
+        .map_err(|e: String| ApiError::new(ErrorCode::Internal, e))?;
+    Ok(Caller(Some(Identity {
+        name: holder.name,
+        role,
+    })))
 }
 
 /// SHA-256 of a token: what the database keeps.

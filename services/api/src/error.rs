@@ -44,10 +44,11 @@ pub enum ErrorCode {
     ComputationTooLarge,
     RequestTimeout,
     MethodNotAllowed,
+    WebhookNotFound,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 34] = [
+    pub const ALL: [ErrorCode; 35] = [
         ErrorCode::MalformedRequest,
         ErrorCode::InvalidStreamId,
         ErrorCode::InvalidCursor,
@@ -82,6 +83,7 @@ impl ErrorCode {
         ErrorCode::ComputationTooLarge,
         ErrorCode::RequestTimeout,
         ErrorCode::MethodNotAllowed,
+        ErrorCode::WebhookNotFound,
     ];
 
     /// The error-code table: status, code, title.
@@ -244,6 +246,11 @@ impl ErrorCode {
                 StatusCode::REQUEST_TIMEOUT,
                 "request-timeout",
                 "The request body did not arrive in time",
+            ),
+            ErrorCode::WebhookNotFound => (
+                StatusCode::NOT_FOUND,
+                "webhook-not-found",
+                "No such webhook subscription (or not one of yours)",
             ),
         }
     }

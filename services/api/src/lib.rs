@@ -5,6 +5,7 @@
 pub mod audit_cache;
 pub mod auth;
 pub mod body;
+pub mod cors;
 pub mod cursor;
 pub mod error;
 pub mod games;
@@ -18,8 +19,10 @@ pub mod rate_limit;
 pub mod respond;
 pub mod routes;
 pub mod rulesets;
+pub mod schema_names;
 pub mod security;
 pub mod views;
+pub mod webhooks;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -32,6 +35,7 @@ use warlog_store::{EventStore, Pool, StoreMetrics};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::metrics::HttpMetrics;
+use crate::schema_names::NamedVariants;
 
 /// What every handler can reach.
 #[derive(Debug, Clone)]
@@ -95,6 +99,7 @@ pub struct Telemetry {
     pub registry: Registry,
     pub store: StoreMetrics,
     pub http: HttpMetrics,
+    pub webhooks: webhooks::WebhookMetrics,
 }
 
 impl Telemetry {
@@ -102,10 +107,12 @@ impl Telemetry {
         let registry = Registry::new();
         let store = StoreMetrics::new(&registry)?;
         let http = HttpMetrics::new(&registry)?;
+        let webhooks = webhooks::WebhookMetrics::new(&registry)?;
         Ok(Telemetry {
             registry,
             store,
             http,
+            webhooks,
         })
     }
 }
@@ -225,6 +232,8 @@ impl AppState {
         routes::games::game_audit,
         routes::odds::battle_odds,
         routes::league::register_player,
+        routes::indexes::player_list,
+        routes::indexes::tournament_list,
         routes::league::player_detail,
         routes::league::leaderboard,
         routes::tournaments::create_tournament,
@@ -239,15 +248,20 @@ impl AppState {
         routes::tournaments::finish_tournament,
         routes::tournaments::tournament_standings_route,
         routes::tournaments::tournament_calendar,
+        routes::webhooks::create_webhook,
+        routes::webhooks::webhook_list,
+        routes::webhooks::webhook_deliveries,
+        routes::webhooks::delete_webhook,
     ),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame)),
-    modifiers(&BearerAuth, &CommonResponses),
+    modifiers(&BearerAuth, &CommonResponses, &NamedVariants),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),
         (name = "rulesets", description = "Rulesets as data: the built-in ones, uploads checked whole with every problem named by its path, and the document format's JSON Schema"),
         (name = "games", description = "Games: orders checked by the rules engine, dice rolled by the server, battles, placements, audits"),
         (name = "events", description = "The event log: streams, heads and the global feed"),
+        (name = "webhooks", description = "Subscriptions for admins and directors: signed deliveries of games ended, rounds seated, tournaments finished and ladder changes, retried until accepted"),
         (name = "operations", description = "Health, readiness, metrics and this document"),
     )
 )]
@@ -398,6 +412,9 @@ pub fn app(
                 .limit(256 * 1024)
                 .error_handler(|err, _| ApiError::malformed(format!("JSON body: {err}")).into()),
         )
+        .wrap(from_fn(auth::authenticate))
+        .wrap(from_fn(cors::head_as_get))
+        .wrap(from_fn(cors::cross_origin))
         .wrap(from_fn(security::headers))
         .wrap(from_fn(metrics::track))
         .service(routes::ops::healthz)
@@ -429,6 +446,8 @@ pub fn app(
         .service(routes::games::game_audit)
         .service(routes::odds::battle_odds)
         .service(routes::league::register_player)
+        .service(routes::indexes::player_list)
+        .service(routes::indexes::tournament_list)
         .service(routes::league::player_detail)
         .service(routes::league::leaderboard)
         .service(routes::tournaments::create_tournament)
@@ -443,6 +462,10 @@ pub fn app(
         .service(routes::tournaments::finish_tournament)
         .service(routes::tournaments::tournament_standings_route)
         .service(routes::tournaments::tournament_calendar)
+        .service(routes::webhooks::create_webhook)
+        .service(routes::webhooks::webhook_list)
+        .service(routes::webhooks::webhook_deliveries)
+        .service(routes::webhooks::delete_webhook)
         .service(pages::stylesheet)
         .service(pages::leaderboard)
         .service(pages::embedded_leaderboard)
@@ -499,16 +522,24 @@ fn known_routes() -> &'static [(actix_web::dev::ResourceDef, Vec<&'static str>)]
     })
 }
 
-async fn route_not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    let allowed: Vec<&str> = known_routes()
+/// The methods answered at `path` (`HEAD` wherever `GET` is), sorted; none: no route.
+pub fn methods_at(path: &str) -> Vec<&'static str> {
+    let mut allowed: Vec<&str> = known_routes()
         .iter()
-        .filter(|(route, _)| route.is_match(req.path()))
+        .filter(|(route, _)| route.is_match(path))
         .flat_map(|(_, methods)| methods.iter().copied())
         .collect();
+    if allowed.contains(&"GET") {
+        allowed.push("HEAD");
+    }
+    allowed.sort_unstable();
+    allowed.dedup();
+    allowed
+}
+
+async fn route_not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let allowed = methods_at(req.path());
     if !allowed.is_empty() {
-        let mut allowed = allowed;
-        allowed.sort_unstable();
-        allowed.dedup();
         return Err(ApiError::method_not_allowed(
             format!(
                 "{} is not answered at {}; {} is",

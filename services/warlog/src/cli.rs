@@ -140,6 +140,34 @@ pub struct ServeArgs {
     )]
     pub cors_origins: Vec<String>,
 
+    /// The first wait before a failed webhook delivery is tried again, in milliseconds;
+    /// each further failure doubles it, up to `--webhook-retry-max-s`.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_RETRY_BASE_MS",
+        default_value_t = 5000,
+        global = true
+    )]
+    pub webhook_retry_base_ms: u64,
+
+    /// The longest wait between a webhook delivery's attempts, in seconds.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_RETRY_MAX_S",
+        default_value_t = 3600,
+        global = true
+    )]
+    pub webhook_retry_max_s: u64,
+
+    /// How long one webhook delivery attempt may take, in seconds.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_TIMEOUT_S",
+        default_value_t = 10,
+        global = true
+    )]
+    pub webhook_timeout_s: u64,
+
     /// The address the service is reached at from outside (`https://league.example`):
     /// calendar events link to their games with it. Without it they carry no link.
     #[arg(long, env = "WARLOG_PUBLIC_URL", global = true)]
@@ -188,7 +216,8 @@ pub enum Command {
     Migrate,
     /// Empty a read model and replay the whole event log into it.
     Rebuild {
-        /// The projector: stream_catalog, game_summaries or league.
+        /// The projector: stream_catalog, game_summaries, tournament_summaries, league or
+        /// webhooks (which keeps the deliveries made and adds any missing).
         projector: String,
     },
     /// Print the OpenAPI document.

@@ -23,6 +23,8 @@ use warlog_store::discover::{self, DiscoveryOptions, Server};
 use warlog_store::games::GameSummaries;
 use warlog_store::league::League;
 use warlog_store::projector::{spawn_listener, Notifier, Projector};
+use warlog_store::tournaments::TournamentSummaries;
+use warlog_store::webhooks::WebhookOutbox;
 use warlog_store::{connect_pool, EventStore, PoolOptions, StoreMetrics};
 
 use crate::cli::{Cli, Command, DatabaseArgs, LogFormat, ServeArgs};
@@ -319,14 +321,25 @@ async fn rebuild(
                 .rebuild()
                 .await?
         }
+        "tournament_summaries" => {
+            Projector::new(pool, TournamentSummaries, StoreMetrics::unregistered())
+                .rebuild()
+                .await?
+        }
         "league" => {
             Projector::new(pool, league(serve), StoreMetrics::unregistered())
                 .rebuild()
                 .await?
         }
+        "webhooks" => {
+            Projector::new(pool, WebhookOutbox, StoreMetrics::unregistered())
+                .rebuild()
+                .await?
+        }
         other => {
             return Err(CliError::Other(format!(
-                "unknown projector {other:?}; known: stream_catalog, game_summaries, league"
+                "unknown projector {other:?}; known: stream_catalog, game_summaries, \
+                 tournament_summaries, league, webhooks"
             )))
         }
     };
@@ -394,6 +407,25 @@ async fn serve_on(
     let games_wake = spawn_listener(config.clone(), shutdown_rx.clone());
     let games = Projector::new(pool.clone(), GameSummaries, telemetry.store.clone());
     let games_projector = tokio::spawn(games.run(games_wake, shutdown_rx.clone(), poll));
+    let tournaments_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let tournaments = Projector::new(pool.clone(), TournamentSummaries, telemetry.store.clone());
+    let tournaments_projector =
+        tokio::spawn(tournaments.run(tournaments_wake, shutdown_rx.clone(), poll));
+    let outbox_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let outbox = Projector::new(pool.clone(), WebhookOutbox, telemetry.store.clone());
+    let outbox_projector = tokio::spawn(outbox.run(outbox_wake, shutdown_rx.clone(), poll));
+    let sender = warlog_api::webhooks::spawn_sender(
+        pool.clone(),
+        warlog_api::webhooks::SenderSettings {
+            retry_base: Duration::from_millis(args.webhook_retry_base_ms.max(1)),
+            retry_max: Duration::from_secs(args.webhook_retry_max_s.max(1)),
+            timeout: Duration::from_secs(args.webhook_timeout_s.max(1)),
+            ..Default::default()
+        },
+        telemetry.webhooks.clone(),
+        shutdown_rx.clone(),
+    )
+    .map_err(|e| CliError::Other(format!("cannot start the webhook sender: {e}")))?;
     let league_wake = spawn_listener(config.clone(), shutdown_rx.clone());
     let league = Projector::new(pool.clone(), league(args), telemetry.store.clone());
     let league_projector = tokio::spawn(league.run(league_wake, shutdown_rx.clone(), poll));
@@ -439,6 +471,9 @@ async fn serve_on(
     let _ = shutdown_tx.send(true);
     let _ = projector.await;
     let _ = games_projector.await;
+    let _ = tournaments_projector.await;
+    let _ = outbox_projector.await;
+    let _ = sender.join();
     let _ = league_projector.await;
     pool.close();
     tracing::info!("warlog stopped");

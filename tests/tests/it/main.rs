@@ -9,6 +9,7 @@ mod games;
 mod hardening;
 mod http;
 mod immutability;
+mod integrators;
 mod league;
 mod openapi;
 mod pages;
@@ -21,6 +22,7 @@ mod store;
 mod tls;
 mod tournaments;
 mod war;
+mod webhooks;
 
 use serde_json::json;
 use uuid::Uuid;

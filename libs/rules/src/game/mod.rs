@@ -1122,8 +1122,10 @@ pub fn decide(
         | Order::DropAtomicBomb { .. } => Err(violation(
             "not-in-this-ruleset",
             "Classic rules",
-            "start zones, initiative, reinforcements by the table, infrastructure and the \
-             atomic bomb are the War rules' orders",
+            "start zones, initiative, reinforcements by the table, infrastructure, air raids, \
+             a standing order of loss and the atomic bomb are the War rules' orders (here a \
+             battle's order of loss goes with fight_battle, a defender's with \
+             set_standing_orders)",
         )),
     }
 }

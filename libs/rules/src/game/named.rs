@@ -50,6 +50,33 @@ impl From<UnitCount> for u32 {
 /// Units by code, e.g. `{"INF": 3, "ARM": 1}`.
 pub type UnitList = BTreeMap<String, UnitCount>;
 
+/// How the OpenAPI document describes a [`UnitList`]: unit codes to counts of 1 to 999.
+#[cfg(feature = "openapi")]
+#[derive(Debug)]
+pub struct UnitCounts;
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for UnitCounts {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("Units by code, each with a count of 1 to 999."))
+            .additional_properties(Some(AdditionalProperties::RefOr(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(1))
+                    .maximum(Some(UnitCount::MAX))
+                    .into(),
+            )))
+            .examples([serde_json::json!({"INF": 3, "ARM": 1})])
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for UnitCounts {}
+
 /// When the attacker withdraws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -70,12 +97,12 @@ pub enum NamedOrder {
     /// Finish the current phase.
     EndPhase,
     Purchase {
-        #[cfg_attr(feature = "openapi", schema(value_type = Object, example = json!({"INF": 3, "ARM": 1})))]
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
         units: UnitList,
     },
     Place {
         territory: String,
-        #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
         units: UnitList,
     },
     ApplyForWarLoan,
@@ -98,13 +125,13 @@ pub enum NamedOrder {
         dice: u32,
     },
     Move {
-        #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
         units: UnitList,
         /// Where the units stand, then each place they move through.
         path: Vec<String>,
     },
     Rail {
-        #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
         units: UnitList,
         path: Vec<String>,
     },
@@ -136,7 +163,7 @@ pub enum NamedOrder {
     },
     AirDrop {
         bombers: u32,
-        #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
         troops: UnitList,
         path: Vec<String>,
     },
@@ -201,7 +228,7 @@ pub enum NamedOrder {
     },
     /// War: aircraft raid another player's zone, 1d6 each off its cash.
     AirRaid {
-        #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
         units: UnitList,
         path: Vec<String>,
     },

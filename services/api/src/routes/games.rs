@@ -242,25 +242,18 @@ pub async fn game_list(
     };
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let games = list_games(&client, &filter, limit.get()).await?;
-    let next = (games.len() == limit.get() as usize)
-        .then(|| games.last())
-        .flatten()
-        .map(|last| {
-            let mut params = form_urlencoded::Serializer::new(String::new());
-            for (name, value) in [
-                ("status", &filter.status),
-                ("ruleset", &filter.ruleset),
-                ("player", &filter.player),
-                ("tournament", &filter.tournament),
-            ] {
-                if let Some(value) = value {
-                    params.append_pair(name, value);
-                }
-            }
-            params.append_pair("after", &last.game_id);
-            params.append_pair("limit", &limit.get().to_string());
-            format!("/v1/games?{}", params.finish())
-        });
+    let next = crate::routes::indexes::next_page(
+        "/v1/games",
+        &[
+            ("status", filter.status.clone()),
+            ("ruleset", filter.ruleset.clone()),
+            ("player", filter.player.clone()),
+            ("tournament", filter.tournament.clone()),
+        ],
+        games.last().map(|g| g.game_id.as_str()),
+        games.len(),
+        limit,
+    );
     respond::json(&req, &GameList { games, next })
 }
 

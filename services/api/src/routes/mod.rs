@@ -1,7 +1,9 @@
 pub mod games;
+pub mod indexes;
 pub mod league;
 pub mod odds;
 pub mod ops;
 pub mod rulesets;
 pub mod streams;
 pub mod tournaments;
+pub mod webhooks;

@@ -249,14 +249,23 @@ pub struct FeedPage {
     pub cursor: String,
     /// The next page (may be empty until more events commit).
     pub next: String,
+    /// True when this page is shorter than the limit: the reader has every event that can
+    /// be read now (the same is in the `Feed-Caught-Up` header). A "follow `next` until
+    /// caught up" loop stops here, and a follower polls `next` again later.
+    pub caught_up: bool,
 }
+
+/// The header that says whether a feed page reached the end of what can be read now
+/// (`Feed-Caught-Up`; header names are compared without case).
+pub const FEED_CAUGHT_UP_HEADER: &str = "feed-caught-up";
 
 /// The global feed of all events, in an order that never skips a late commit.
 #[utoipa::path(get, path = "/v1/events", tag = "events",
     params(FeedQuery),
     responses(
         (status = 200, description = "A page of the global feed", body = FeedPage,
-            content((FeedPage = "application/json"), (EventView = "application/x-ndjson"))),
+            content((FeedPage = "application/json"), (EventView = "application/x-ndjson")),
+            headers(("Feed-Caught-Up" = bool, description = "true when the page reached the end of what can be read now"))),
         (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "Malformed cursor or limit", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -277,11 +286,12 @@ pub async fn global_feed(
     };
     let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
     let events = state.store.read_all(after, limit.get()).await?;
+    let caught_up = events.len() < limit.get() as usize;
     let cursor = FeedCursor(events.last().map(FeedPosition::after).unwrap_or(after)).to_string();
     let next = format!("/v1/events?after={cursor}&limit={}", limit.get());
     let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
-    match format {
-        Format::Ndjson => respond::ndjson(&req, &events, Some(&next)),
+    let mut response = match format {
+        Format::Ndjson => respond::ndjson(&req, &events, Some(&next))?,
         // JSON: the only other representation offered here.
         Format::Json | Format::Csv => respond::json(
             &req,
@@ -289,9 +299,15 @@ pub async fn global_feed(
                 events,
                 cursor,
                 next,
+                caught_up,
             },
-        ),
-    }
+        )?,
+    };
+    response.headers_mut().insert(
+        actix_web::http::header::HeaderName::from_static(FEED_CAUGHT_UP_HEADER),
+        actix_web::http::header::HeaderValue::from_static(if caught_up { "true" } else { "false" }),
+    );
+    Ok(response)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -1,0 +1,274 @@
+//! Webhook subscriptions for administrators and directors: register a URL for kinds of
+//! event, list one's subscriptions with their delivery counts, read a subscription's
+//! deliveries and failures, and delete it. Subscriptions are the service's configuration,
+//! like tokens, not part of the league's record: they are rows, not events.
+
+use actix_web::{delete, get, post, web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use warlog_store::webhooks::{
+    create_subscription, delete_subscription, find_subscription, list_deliveries,
+    list_subscriptions, Delivery, Subscription, KINDS,
+};
+use warlog_store::StoreError;
+
+use crate::auth::{Caller, Identity, Role};
+use crate::body::JsonBody;
+use crate::error::{ApiError, ErrorCode, Problem};
+use crate::AppState;
+
+/// A new subscription.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "url": "https://club.example/hooks/warlog",
+    "kinds": ["game.ended", "round.seated"],
+    "secret": "a long random string only you and warlog know"
+}))]
+pub struct CreateWebhook {
+    /// Where deliveries are posted: an absolute `http` or `https` URL.
+    pub url: String,
+    /// `game.ended`, `game.voided`, `round.seated`, `tournament.finished`, `ladder.changed`.
+    pub kinds: Vec<String>,
+    /// The HMAC-SHA256 key of the `Webhook-Signature` header: 16 to 200 characters.
+    pub secret: String,
+}
+
+/// A subscription (its secret is never shown again).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookView {
+    pub subscription_id: String,
+    pub url: String,
+    pub kinds: Vec<String>,
+    pub owner: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    /// Deliveries the receiver accepted.
+    pub delivered: i64,
+    /// Deliveries still to be accepted (including failing ones).
+    pub pending: i64,
+    /// Deliveries whose last attempt failed; each is tried again after a growing wait.
+    pub failing: i64,
+    /// This subscription's deliveries.
+    pub deliveries: String,
+}
+
+impl From<Subscription> for WebhookView {
+    fn from(s: Subscription) -> Self {
+        WebhookView {
+            deliveries: format!("/v1/webhooks/{}/deliveries", s.subscription_id),
+            subscription_id: s.subscription_id,
+            url: s.url,
+            kinds: s.kinds,
+            owner: s.owner,
+            created_at: s.created_at,
+            delivered: s.delivered,
+            pending: s.pending,
+            failing: s.failing,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookList {
+    pub subscriptions: Vec<WebhookView>,
+}
+
+/// One delivery and how it went.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryView {
+    /// Also the `Webhook-Id` header: the receiver's de-duplication key.
+    pub delivery_id: String,
+    pub kind: String,
+    pub event_id: uuid::Uuid,
+    pub attempts: i32,
+    /// `delivered`, `pending` or `failing`.
+    pub status: String,
+    /// The receiver's last HTTP status, if it answered.
+    pub last_status: Option<i32>,
+    pub last_error: Option<String>,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    #[schema(format = DateTime)]
+    pub delivered_at: Option<String>,
+    #[schema(format = DateTime)]
+    pub next_attempt_at: Option<String>,
+}
+
+impl From<Delivery> for DeliveryView {
+    fn from(d: Delivery) -> Self {
+        DeliveryView {
+            delivery_id: d.delivery_id,
+            kind: d.kind,
+            event_id: d.event_id,
+            attempts: d.attempts,
+            status: d.status,
+            last_status: d.last_status,
+            last_error: d.last_error,
+            created_at: d.created_at,
+            delivered_at: d.delivered_at,
+            next_attempt_at: d.next_attempt_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryList {
+    pub subscription_id: String,
+    /// The newest 200, newest first.
+    pub deliveries: Vec<DeliveryView>,
+}
+
+const WHO: &[Role] = &[Role::Admin, Role::Director];
+
+/// Checks a new subscription whole, naming the first thing wrong.
+fn checked(body: &CreateWebhook) -> Result<(), ApiError> {
+    let url = url::Url::parse(&body.url)
+        .map_err(|e| ApiError::malformed(format!("url: not an absolute URL ({e})")))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(ApiError::malformed("url: an http or https URL with a host"));
+    }
+    if body.url.len() > 2000 {
+        return Err(ApiError::malformed("url: at most 2000 characters"));
+    }
+    if body.kinds.is_empty() {
+        return Err(ApiError::malformed(format!(
+            "kinds: at least one of {}",
+            KINDS.join(", ")
+        )));
+    }
+    if let Some(unknown) = body.kinds.iter().find(|k| !KINDS.contains(&k.as_str())) {
+        return Err(ApiError::malformed(format!(
+            "kinds: {unknown:?} is not one of {}",
+            KINDS.join(", ")
+        )));
+    }
+    let length = body.secret.chars().count();
+    if !(16..=200).contains(&length) || body.secret.chars().any(char::is_control) {
+        return Err(ApiError::malformed(
+            "secret: 16 to 200 printable characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Registers a subscription (admin or director).
+#[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks",
+    request_body = CreateWebhook,
+    responses(
+        (status = 201, description = "The subscription; deliveries start with the next event of its kinds", body = WebhookView),
+        (status = 400, description = "A malformed URL, kind or secret", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/webhooks")]
+pub async fn create_webhook(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: JsonBody<CreateWebhook>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    caller.require_role(WHO, "registering a webhook")?;
+    checked(&body.value)?;
+    let mut kinds = body.value.kinds.clone();
+    kinds.sort();
+    kinds.dedup();
+    let id = uuid::Uuid::now_v7().simple().to_string();
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    create_subscription(
+        &client,
+        &id,
+        &body.value.url,
+        &kinds,
+        &body.value.secret,
+        &caller.name,
+    )
+    .await?;
+    let created = find_subscription(&client, &id)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::Internal, "the subscription was not kept"))?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/v1/webhooks/{id}")))
+        .json(WebhookView::from(created)))
+}
+
+/// The caller's subscriptions (an admin sees everyone's).
+#[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks",
+    responses(
+        (status = 200, description = "Subscriptions with their delivery counts", body = WebhookList),
+        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[get("/v1/webhooks")]
+pub async fn webhook_list(
+    state: web::Data<AppState>,
+    caller: Caller,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    caller.require_role(WHO, "reading webhooks")?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let owner = (caller.role != Role::Admin).then_some(caller.name.as_str());
+    let subscriptions = list_subscriptions(&client, owner).await?;
+    Ok(HttpResponse::Ok().json(WebhookList {
+        subscriptions: subscriptions.into_iter().map(WebhookView::from).collect(),
+    }))
+}
+
+/// The subscription `id` if the caller may see it, and the connection it was read on.
+async fn owned(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+) -> Result<(warlog_store::PooledClient, Subscription), ApiError> {
+    let caller: &Identity = caller.require()?;
+    caller.require_role(WHO, "reading webhooks")?;
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let subscription = find_subscription(&client, id)
+        .await?
+        .filter(|s| caller.role == Role::Admin || s.owner == caller.name)
+        .ok_or_else(|| ApiError::new(ErrorCode::WebhookNotFound, format!("no webhook {id:?}")))?;
+    Ok((client, subscription))
+}
+
+/// A subscription's deliveries: what was sent, what failed and when it is tried again.
+#[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks",
+    params(("id" = String, Path, description = "The subscription")),
+    responses(
+        (status = 200, description = "The newest deliveries", body = DeliveryList),
+        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[get("/v1/webhooks/{id}/deliveries")]
+pub async fn webhook_deliveries(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (client, subscription) = owned(&state, &caller, &id).await?;
+    let deliveries = list_deliveries(&client, &subscription.subscription_id, 200).await?;
+    Ok(HttpResponse::Ok().json(DeliveryList {
+        subscription_id: subscription.subscription_id,
+        deliveries: deliveries.into_iter().map(DeliveryView::from).collect(),
+    }))
+}
+
+/// Deletes a subscription: nothing more is sent for it.
+#[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks",
+    params(("id" = String, Path, description = "The subscription")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[delete("/v1/webhooks/{id}")]
+pub async fn delete_webhook(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (client, subscription) = owned(&state, &caller, &id).await?;
+    delete_subscription(&client, &subscription.subscription_id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
