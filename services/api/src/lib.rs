@@ -30,7 +30,6 @@ use actix_web::middleware::from_fn;
 use actix_web::{web, App, HttpRequest, HttpResponse};
 use prometheus::Registry;
 use utoipa::OpenApi;
-use utoipa_redoc::{Redoc, Servable};
 use warlog_store::{EventStore, Pool, StoreMetrics};
 
 use crate::error::{ApiError, ErrorCode};
@@ -421,7 +420,8 @@ pub fn app(
         .service(routes::ops::readyz)
         .service(routes::ops::metrics)
         .service(routes::ops::openapi_json)
-        .service(Redoc::with_url("/docs", ApiDoc::openapi()))
+        .service(pages::docs)
+        .service(pages::redoc_script)
         .service(routes::streams::list)
         .service(routes::streams::stream_events)
         .service(routes::streams::stream_head)
@@ -468,6 +468,9 @@ pub fn app(
         .service(routes::webhooks::delete_webhook)
         .service(pages::stylesheet)
         .service(pages::leaderboard)
+        .service(pages::games)
+        .service(pages::tournaments)
+        .service(pages::players)
         .service(pages::embedded_leaderboard)
         .service(pages::player)
         .service(pages::director_desk)
@@ -477,8 +480,12 @@ pub fn app(
 }
 
 /// Pages served besides the API (the OpenAPI document lists the API's own routes).
-const PAGE_ROUTES: [&str; 8] = [
+const PAGE_ROUTES: [&str; 12] = [
     "/",
+    "/games",
+    "/tournaments",
+    "/players",
+    "/assets/redoc.standalone.js",
     "/embed/leaderboard",
     "/players/{handle}",
     "/tournaments/{id}",

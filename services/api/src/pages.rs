@@ -18,7 +18,68 @@ use crate::routes::tournaments::{seats_waited_on, tournament_standings, Tourname
 use crate::views::{BoardView, GameView, PlacementsView};
 use crate::AppState;
 
+mod indexes;
+pub use indexes::{games, players, tournaments};
+
 const STYLESHEET: &str = include_str!("pages/warlog.css");
+
+/// Redoc (npm `redoc@2.5.4`, MIT; its licence beside it), served from here so that the API
+/// reference needs no other host.
+const REDOC: &[u8] = include_bytes!("../assets/redoc.standalone.js");
+
+/// The API reference's policy: Redoc's script from here, its inline styles, its search
+/// worker, and the document from here; nothing from elsewhere.
+const DOCS_POLICY: &str =
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; \
+     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The API reference's script.
+#[get("/assets/redoc.standalone.js")]
+pub async fn redoc_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/javascript; charset=utf-8"))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(REDOC)
+}
+
+/// The API reference: Redoc over `/openapi.json`.
+#[get("/docs")]
+pub async fn docs() -> HttpResponse {
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { "warlog API" }
+            }
+            body {
+                noscript { p { "The API reference needs JavaScript; the document itself is at "
+                    a href="/openapi.json" { "/openapi.json" } "." } }
+                redoc spec-url="/openapi.json" hide-download-button="false" {}
+                script src="/assets/redoc.standalone.js" {}
+            }
+        }
+    };
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, DOCS_POLICY))
+        .body(markup.into_string())
+}
+
+/// A recorded time as people read it: `2026-11-25 14:03 UTC`.
+fn when(rfc3339: &str) -> String {
+    match (rfc3339.get(..10), rfc3339.get(11..16)) {
+        (Some(date), Some(time)) => format!("{date} {time} UTC"),
+        _ => rfc3339.to_owned(),
+    }
+}
+
+/// A gain as people read it: `+25.00%`.
+fn percent(value: f64) -> String {
+    format!("{value:+.2}%")
+}
 
 /// The stylesheet every page links.
 #[get("/assets/warlog.css")]
@@ -45,6 +106,9 @@ fn layout(title: &str, body: Markup) -> Markup {
                     nav {
                         a href="/" { "Points" }
                         a href="/?ladder=skill" { "Skill" }
+                        a href="/games" { "Games" }
+                        a href="/tournaments" { "Tournaments" }
+                        a href="/players" { "Players" }
                         a href="/docs" { "API" }
                     }
                 }
@@ -241,7 +305,7 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
                             td.num { (s.games) }
                             td.num title=(s.wins_exact) { (decimal(s.wins)) }
                             td { (s.places.iter().map(ToString::to_string).collect::<Vec<_>>().join(" / ")) }
-                            td.num { @if let Some(g) = s.average_percent_gain { (format!("{g:+.1}%")) } }
+                            td.num { @if let Some(g) = s.average_percent_gain { (percent(g)) } }
                             td.num { (format!("{:.2}", s.rating.ordinal)) }
                         } } }
                     }
@@ -254,13 +318,19 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
                             th.num { "Place" } th.num { "Points" } th.num { "Gain" }
                         } }
                         tbody { @for g in &view.games { tr.replaced[g.result == "replaced"] {
-                            td { (g.ended_at.get(..10).unwrap_or(&g.ended_at)) }
-                            td { a href={ "/games/" (g.game_id) } { (g.game_id.get(..8).unwrap_or(&g.game_id)) } }
+                            td { (when(&g.ended_at)) }
+                            // Games' ids share their time-ordered prefix: the link says
+                            // what the game was instead.
+                            td { a href={ "/games/" (g.game_id) } {
+                                (g.ruleset) " as " (g.power)
+                                @if g.tournament.is_some() { " · tournament" }
+                                " · " (when(&g.ended_at))
+                            } }
                             td { (g.power) }
-                            td { (g.result) }
+                            td { @if g.result == "replaced" { "Replaced by a substitute" } @else { "Played" } }
                             td.num { @if let Some(p) = g.place { (p) } }
-                            td.num { (g.points) }
-                            td.num { @if let Some(gain) = &g.percent_gain { (gain) } }
+                            td.num title=(g.points) { (decimal(g.points_value)) }
+                            td.num { @if let Some(gain) = g.percent_gain_pct { (percent(gain)) } }
                         } } }
                     }
                 }
@@ -297,7 +367,7 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                         td { a href={ "/players/" (row.player) } { (row.player) }
                              @if row.status != "playing" { " " small { "(" (row.status) ")" } } }
                         td.num title=(row.points) { (decimal(row.points_value)) }
-                        td.num { (row.percent_gain) }
+                        td.num title=(row.percent_gain) { (percent(row.percent_gain_pct)) }
                         td.num { (row.games) }
                         td.num title=(row.wins_exact) { (decimal(row.wins)) }
                         td.num { (row.byes) }

@@ -1,6 +1,7 @@
 //! Security headers on every answer: no MIME sniffing anywhere; on pages, a Content
 //! Security Policy that allows no script and nothing from another host, and no framing
-//! (the embeddable leaderboard sets its own policy, which lets any site frame it).
+//! (the embeddable leaderboard sets its own policy, which lets any site frame it, and the
+//! API reference its own, which runs the Redoc script served from here).
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -20,8 +21,6 @@ pub async fn headers(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
-    // The API reference (Redoc) loads its script from its CDN until it is served here.
-    let docs = req.path().starts_with("/docs");
     let mut response = next.call(req).await?;
     let headers = response.headers_mut();
     headers.insert(
@@ -32,7 +31,7 @@ pub async fn headers(
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/html"));
-    if html && !docs {
+    if html {
         if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
             headers.insert(
                 header::CONTENT_SECURITY_POLICY,

@@ -61,8 +61,8 @@ pub struct GameView {
     pub seed: Option<String>,
     pub game_master: String,
     pub tournament: Option<String>,
-    /// Unix seconds.
-    pub created_at: u64,
+    #[schema(format = DateTime)]
+    pub created_at: String,
 }
 
 impl GameView {
@@ -91,7 +91,7 @@ impl GameView {
             seed: log.revealed_seed.clone(),
             game_master: log.created.game_master.clone(),
             tournament: log.created.tournament.clone(),
-            created_at: log.created.at.unix_seconds(),
+            created_at: crate::routes::tournaments::rfc3339(log.created.at),
         }
     }
 }

@@ -407,10 +407,11 @@ async fn a_known_resource_asked_with_another_method_is_405_with_allow() {
     let db = TestDb::new().await;
     let app = app!(db);
     for (method, path, allow) in [
-        ("TRACE", "/v1/games", "GET, POST"),
-        ("DELETE", "/v1/leaderboards/points", "GET"),
+        // HEAD is answered wherever GET is.
+        ("TRACE", "/v1/games", "GET, HEAD, POST"),
+        ("DELETE", "/v1/leaderboards/points", "GET, HEAD"),
         ("PUT", "/v1/odds", "POST"),
-        ("TRACE", "/players/ann", "GET"),
+        ("TRACE", "/players/ann", "GET, HEAD"),
     ] {
         let request = actix_web::test::TestRequest::default()
             .method(actix_web::http::Method::from_bytes(method.as_bytes()).expect("method"))

@@ -437,7 +437,7 @@ async fn the_ladder_answers_304_gives_csv_and_pages_without_duplicates_or_gaps_w
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "position,player,display_name,points,title,games,wins,rating,mu,sigma"
+        "position,player,display_name,points,title,games,wins,rating,mu,sigma,points_exact,wins_exact"
     );
     let everyone: i64 = client
         .query_one("SELECT count(DISTINCT player) FROM league_results", &[])
@@ -447,9 +447,12 @@ async fn the_ladder_answers_304_gives_csv_and_pages_without_duplicates_or_gaps_w
     assert_eq!((lines.len() - 1) as i64, everyone);
     for (i, line) in lines[1..].iter().enumerate() {
         let fields: Vec<&str> = line.split(',').collect();
-        assert_eq!(fields.len(), 10, "{line}");
+        assert_eq!(fields.len(), 12, "{line}");
         assert_eq!(fields[0].parse::<usize>().ok(), Some(i + 1));
+        // Points people read are decimals; the exact fraction has its own column.
+        assert!(fields[3].parse::<f64>().is_ok(), "{line}");
         assert!(fields[7].parse::<f64>().is_ok(), "{line}");
+        assert!(!fields[3].contains('/'), "{line}");
     }
 }
 

@@ -233,6 +233,98 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         assert!(!board.contains(name), "{name} on the page: {board}");
     }
 
+    // The indexes, each linked from every page's navigation, read their read models.
+    let summaries = (
+        warlog_store::projector::Projector::new(
+            db.pool.clone(),
+            warlog_store::games::GameSummaries,
+            warlog_store::StoreMetrics::unregistered(),
+        ),
+        warlog_store::projector::Projector::new(
+            db.pool.clone(),
+            warlog_store::tournaments::TournamentSummaries,
+            warlog_store::StoreMetrics::unregistered(),
+        ),
+    );
+    warlog_tests::eventually(
+        "the indexes to list the game and the tournament",
+        std::time::Duration::from_secs(30),
+        || async {
+            summaries.0.catch_up().await.expect("games projected");
+            summaries.1.catch_up().await.expect("tournaments projected");
+            let games = call(&app, get("/v1/games")).await.json();
+            let tournaments = call(&app, get("/v1/tournaments")).await.json();
+            (games["games"].as_array().is_some_and(|g| !g.is_empty())
+                && tournaments["tournaments"][0]["state"] == "running")
+                .then_some(())
+        },
+    )
+    .await;
+    for (path, name) in [
+        ("/games", "games"),
+        ("/tournaments", "tournaments"),
+        ("/players?q=p0", "players"),
+    ] {
+        let index = render(&browser, &format!("{base}{path}"), name).await;
+        for link in [
+            "href=\"/games\"",
+            "href=\"/tournaments\"",
+            "href=\"/players\"",
+        ] {
+            assert!(index.contains(link), "{path}: the nav links {link}");
+        }
+        match name {
+            "games" => assert!(index.contains(&format!("/games/{game}")), "{index}"),
+            "tournaments" => {
+                assert!(index.contains("Winter &lt;Open&gt;"), "{index}");
+                assert!(index.contains("running"), "{index}");
+            }
+            _ => {
+                for player in &players {
+                    assert!(index.contains(&format!("/players/{player}")), "{index}");
+                }
+            }
+        }
+    }
+    // The player's page reads in decimals and plain words, and its game links say what
+    // each game was rather than a shared id prefix.
+    assert!(player.contains("Played"), "{player}");
+    assert!(player.contains("cutthroat as "), "{player}");
+    assert!(!player.contains(&format!(">{}<", &game[..8])), "{player}");
+
+    // The API reference renders with every other host unreachable: nothing it needs comes
+    // from elsewhere.
+    let offline = [
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1".to_owned(),
+        "--virtual-time-budget=10000".to_owned(),
+    ];
+    let shot = screenshots().join("docs.png");
+    let _ = std::fs::remove_file(&shot);
+    let docs_url = format!("{base}/docs");
+    let mut args = offline.to_vec();
+    args.extend([
+        format!("--screenshot={}", shot.display()),
+        "--window-size=1280,1600".to_owned(),
+        docs_url.clone(),
+    ]);
+    run_chromium(&browser, &args).await;
+    assert!(std::fs::read(&shot).expect("a screenshot").len() > 5_000);
+    let mut args = offline.to_vec();
+    args.extend(["--dump-dom".to_owned(), docs_url]);
+    let docs = run_chromium(&browser, &args).await;
+    // Redoc built the reference in the page: operations with their paths and the tags.
+    for rendered in [
+        "A ladder, one page at a time.",
+        "/v1/leaderboards/{ladder}",
+        "webhooks",
+    ] {
+        assert!(
+            docs.contains(rendered),
+            "{rendered} in the reference: {}",
+            &docs[..docs.len().min(2000)]
+        );
+    }
+
     // A missing page is a page too, with the API's words.
     for (path, status, words) in [
         ("/players/nobody", StatusCode::NOT_FOUND, "nobody"),

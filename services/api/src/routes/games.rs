@@ -232,6 +232,11 @@ pub async fn game_list(
     state: web::Data<AppState>,
     query: ValidQuery<GameListQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    respond::json(&req, &game_page(&state, &query).await?)
+}
+
+/// One page of the game index: the API's and the page's.
+pub async fn game_page(state: &AppState, query: &GameListQuery) -> Result<GameList, ApiError> {
     let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
     let filter = GameFilter {
         status: query.status.map(|s| s.as_str().to_owned()),
@@ -254,7 +259,7 @@ pub async fn game_list(
         games.len(),
         limit,
     );
-    respond::json(&req, &GameList { games, next })
+    Ok(GameList { games, next })
 }
 
 pub(crate) async fn load(

@@ -174,8 +174,14 @@ pub struct PlayerGame {
     pub result: String,
     pub place: Option<i32>,
     pub tied_with: Option<i32>,
+    /// Exact (`"8/3"` when tied places were shared).
     pub points: String,
+    pub points_value: f64,
+    /// Exact, as a fraction of the starting IPC (`"-5/24"`).
     pub percent_gain: Option<String>,
+    /// The same, as a percentage.
+    pub percent_gain_pct: Option<f64>,
+    #[schema(format = DateTime)]
     pub ended_at: String,
 }
 
@@ -290,7 +296,9 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
             place: h.place,
             tied_with: h.tied_with,
             points: points_of(h.points_scaled).to_string(),
+            points_value: points_of(h.points_scaled).to_f64(),
             percent_gain: h.percent_gain,
+            percent_gain_pct: h.percent_gain_value,
             ended_at: h.ended_at,
         })
         .collect();
@@ -690,20 +698,24 @@ fn row_view(position: u64, row: LadderRow, leader: Option<&(String, Fraction)>) 
 
 fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
     let mut out =
-        String::from("position,player,display_name,points,title,games,wins,rating,mu,sigma\r\n");
+        String::from("position,player,display_name,points,title,games,wins,rating,mu,sigma,points_exact,wins_exact\r\n");
     for r in &page.rows {
+        // Decimals for people and spreadsheets (a fraction like 8/3 reads as a date); the
+        // exact values last, for tools.
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.6},{:.6},{:.6}\r\n",
+            "{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{}\r\n",
             r.position,
             csv_field(&r.player),
             csv_field(&r.display_name),
-            csv_field(&r.points),
+            decimal(r.points_value),
             csv_field(&r.title),
             r.games,
             decimal(r.wins),
             r.rating,
             r.mu,
-            r.sigma
+            r.sigma,
+            csv_field(&r.points),
+            csv_field(&r.wins_exact),
         ));
     }
     out.into_bytes()

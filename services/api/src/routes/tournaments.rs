@@ -1507,7 +1507,11 @@ pub struct RoundResultView {
     pub power: Option<Power>,
     pub place: Option<usize>,
     pub points: String,
+    pub points_value: f64,
+    /// Exact, as a fraction of the starting IPC (`"-5/24"`).
     pub percent_gain: String,
+    /// The same, as a percentage.
+    pub percent_gain_pct: f64,
 }
 
 /// A line of the standings.
@@ -1520,7 +1524,10 @@ pub struct StandingView {
     /// Exact (`"13/3"` when tied places were shared).
     pub points: String,
     pub points_value: f64,
+    /// The sum of the games' gains, exact, as fractions of the starting IPC.
     pub percent_gain: String,
+    /// The same, as a percentage.
+    pub percent_gain_pct: f64,
     pub best_result: Option<String>,
     pub games: u32,
     /// Sole first places, and shares of shared ones; an all-tied game is nobody's win.
@@ -1555,6 +1562,7 @@ impl StandingView {
             points: row.points.to_string(),
             points_value: row.points.to_f64(),
             percent_gain: row.percent_gain.to_string(),
+            percent_gain_pct: row.percent_gain.to_f64() * 100.0,
             best_result: row.best_result.map(|b| b.to_string()),
             games: row.games,
             wins: row.wins.to_f64(),
@@ -1571,7 +1579,9 @@ impl StandingView {
                     power: r.power,
                     place: r.place,
                     points: r.points.to_string(),
+                    points_value: r.points.to_f64(),
                     percent_gain: r.percent_gain.to_string(),
+                    percent_gain_pct: r.percent_gain.to_f64() * 100.0,
                 })
                 .collect(),
         }
@@ -1635,19 +1645,23 @@ pub async fn tournament_standings_route(
 
 fn standings_csv(view: &StandingsView) -> Vec<u8> {
     let mut out = String::from(
-        "rank,player,status,points,points_value,percent_gain,best_result,games,wins,byes,title,decided_by\r\n",
+        "rank,player,status,points,points_exact,percent_gain,percent_gain_exact,best_result,games,wins,wins_exact,byes,title,decided_by\r\n",
     );
     for row in &view.rows {
         let fields = [
             row.rank.to_string(),
             row.player.clone(),
             row.status.clone(),
+            // Decimals for people and spreadsheets (a fraction like 8/3 reads as a date);
+            // the exact values in their own columns for tools.
+            decimal(row.points_value),
             row.points.clone(),
-            row.points_value.to_string(),
+            format!("{:.2}", row.percent_gain_pct),
             row.percent_gain.clone(),
             row.best_result.clone().unwrap_or_default(),
             row.games.to_string(),
             decimal(row.wins),
+            row.wins_exact.clone(),
             row.byes.to_string(),
             row.title.clone(),
             row.decided_by.clone().unwrap_or_default(),
