@@ -551,6 +551,41 @@ pub async fn list_players(
         .collect())
 }
 
+/// One step of a player's skill rating: after the league's `seq`-th finished game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatingStep {
+    pub ruleset: String,
+    pub seq: i64,
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+/// A player's lifetime skill rating after each game that moved it, per ruleset, oldest
+/// first (the skill ladder keeps every row it replaced).
+pub async fn rating_history(
+    client: &impl GenericClient,
+    player: &str,
+) -> Result<Vec<RatingStep>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT ruleset, valid_from, mu, sigma FROM ladder_rows \
+              WHERE ladder = 'skill' AND season = 0 AND player = $1 \
+              ORDER BY ruleset, valid_from LIMIT 10000",
+        )
+        .await?;
+    Ok(client
+        .query(&statement, &[&player])
+        .await?
+        .iter()
+        .map(|r| RatingStep {
+            ruleset: r.get(0),
+            seq: r.get(1),
+            mu: r.get(2),
+            sigma: r.get(3),
+        })
+        .collect())
+}
+
 /// A player's standing in one ladder scope, as of now.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScopeStanding {

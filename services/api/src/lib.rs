@@ -5,11 +5,13 @@
 pub mod audit_cache;
 pub mod auth;
 pub mod body;
+pub mod charts;
 pub mod cors;
 pub mod cursor;
 pub mod error;
 pub mod games;
 pub mod ladder_cache;
+pub mod map;
 pub mod metrics;
 pub mod orders;
 pub mod pages;
@@ -220,6 +222,7 @@ impl AppState {
         routes::games::game_list,
         routes::games::game_detail,
         routes::games::game_board,
+        routes::games::game_board_svg,
         routes::games::submit_orders,
         routes::games::end_game,
         routes::games::void_game,
@@ -434,6 +437,7 @@ pub fn app(
         .service(routes::games::create_game)
         .service(routes::games::game_list)
         .service(routes::games::game_detail)
+        .service(routes::games::game_board_svg)
         .service(routes::games::game_board)
         .service(routes::games::submit_orders)
         .service(routes::games::end_game)
@@ -471,6 +475,7 @@ pub fn app(
         .service(pages::games)
         .service(pages::tournaments)
         .service(pages::players)
+        .service(pages::odds_page)
         .service(pages::embedded_leaderboard)
         .service(pages::player)
         .service(pages::director_desk)
@@ -480,8 +485,9 @@ pub fn app(
 }
 
 /// Pages served besides the API (the OpenAPI document lists the API's own routes).
-const PAGE_ROUTES: [&str; 12] = [
+const PAGE_ROUTES: [&str; 13] = [
     "/",
+    "/odds",
     "/games",
     "/tournaments",
     "/players",

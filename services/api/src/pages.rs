@@ -5,9 +5,10 @@
 
 use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use maud::{html, Markup, DOCTYPE};
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Deserialize;
 use warlog_events::audit::{Outcome, Verdict};
+use warlog_rules::board::Power;
 
 use crate::error::ApiError;
 use crate::query::parse_query;
@@ -19,7 +20,9 @@ use crate::views::{BoardView, GameView, PlacementsView};
 use crate::AppState;
 
 mod indexes;
+mod odds;
 pub use indexes::{games, players, tournaments};
+pub use odds::odds_page;
 
 const STYLESHEET: &str = include_str!("pages/warlog.css");
 
@@ -76,6 +79,11 @@ fn when(rfc3339: &str) -> String {
     }
 }
 
+/// Text as one query-string value.
+fn url_component(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
 /// A gain as people read it: `+25.00%`.
 fn percent(value: f64) -> String {
     format!("{value:+.2}%")
@@ -109,6 +117,7 @@ fn layout(title: &str, body: Markup) -> Markup {
                         a href="/games" { "Games" }
                         a href="/tournaments" { "Tournaments" }
                         a href="/players" { "Players" }
+                        a href="/odds" { "Odds" }
                         a href="/docs" { "API" }
                     }
                 }
@@ -310,6 +319,7 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
                         } } }
                     }
                 }
+                (PreEscaped(player_charts(&view)))
                 h2 { "Games" }
                 @if view.games.is_empty() { p.empty { "None yet." } } @else {
                     table {
@@ -339,6 +349,112 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
     }))
 }
 
+/// A player's charts: points and rating over their games, and how often at each place,
+/// for each ruleset they have played (lifetime).
+fn player_charts(view: &crate::routes::league::PlayerView) -> String {
+    use crate::charts::{bar_chart, line_chart, Series, PALETTE};
+    let mut out = String::new();
+    for standing in view.standings.iter().filter(|s| s.season.is_none()) {
+        let ruleset = &standing.ruleset;
+        // Oldest first; a replaced seat earned nothing and is not a step.
+        let mut total = 0.0;
+        let points: Vec<(f64, f64)> = view
+            .games
+            .iter()
+            .rev()
+            .filter(|g| &g.ruleset == ruleset && g.result != "replaced")
+            .enumerate()
+            .map(|(i, g)| {
+                total += g.points_value;
+                ((i + 1) as f64, total)
+            })
+            .collect();
+        let steps: Vec<_> = view
+            .rating_history
+            .iter()
+            .filter(|r| &r.ruleset == ruleset)
+            .collect();
+        let rating = |pick: fn(&crate::routes::league::RatingStepView) -> f64| {
+            steps
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ((i + 1) as f64, pick(r)))
+                .collect::<Vec<_>>()
+        };
+        out.push_str(&format!(
+            "<h2>Over time · {}</h2>",
+            maud::html! { (ruleset) }.into_string()
+        ));
+        out.push_str(&line_chart(
+            &format!("Points after each game ({ruleset})"),
+            "game",
+            "points",
+            &[Series {
+                label: "points".into(),
+                colour: PALETTE[0],
+                points,
+            }],
+        ));
+        out.push_str(&line_chart(
+            &format!("Skill rating after each game ({ruleset})"),
+            "game",
+            "rating",
+            &[
+                Series {
+                    label: "mu".into(),
+                    colour: PALETTE[1],
+                    points: rating(|r| r.mu),
+                },
+                Series {
+                    label: "rating (mu - 3 sigma)".into(),
+                    colour: PALETTE[2],
+                    points: rating(|r| r.ordinal),
+                },
+            ],
+        ));
+        let ordinal = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
+        let bars: Vec<(String, f64)> = standing
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let label = ordinal
+                    .get(i)
+                    .map_or_else(|| format!("{}th", i + 1), |o| (*o).to_owned());
+                (label, f64::from(*n))
+            })
+            .collect();
+        out.push_str(&bar_chart(&format!("Places ({ruleset})"), "games", &bars));
+    }
+    out
+}
+
+/// A tournament's standings by round: each player's running points after each round.
+fn standings_chart(standings: &crate::routes::tournaments::StandingsView) -> String {
+    use crate::charts::{line_chart, Series, PALETTE};
+    let series: Vec<Series> = standings
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut total = 0.0;
+            let mut results: Vec<_> = row.results.iter().collect();
+            results.sort_by_key(|r| r.round);
+            Series {
+                label: row.player.clone(),
+                colour: PALETTE[i % PALETTE.len()],
+                points: std::iter::once((0.0, 0.0))
+                    .chain(results.iter().map(|r| {
+                        total += r.points_value;
+                        (f64::from(r.round), total)
+                    }))
+                    .collect(),
+            }
+        })
+        .collect();
+    line_chart("Points by round", "round", "points", &series)
+}
+
 /// A tournament: standings with the tiebreakers shown, and every round's tables.
 #[get("/tournaments/{id}")]
 pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
@@ -357,6 +473,7 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                 }
                 h2 { "Standings" }
                 p.note { "Ties broken by " (standings.tiebreakers.join(", then ")) "." }
+                @if standings.rounds_seated > 0 { (PreEscaped(standings_chart(&standings))) }
                 table.standings {
                     thead { tr {
                         th.num { "#" } th { "Player" } th.num { "Points" } th.num { "Gain" }
@@ -476,14 +593,73 @@ pub async fn director_desk(state: web::Data<AppState>, id: web::Path<String>) ->
 /// A game: seats, the board by territory, placements, battle logs in the seed's notation,
 /// and the server's audit verdict.
 #[get("/games/{id}")]
-pub async fn game(state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    render(game_markup(&state, &id).await)
+pub async fn game(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> HttpResponse {
+    render(game_markup(&state, &id, &req).await)
 }
 
-async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
+/// The game page's query: the map's version and the place to ring.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GamePageQuery {
+    version: Option<u64>,
+    highlight: Option<String>,
+}
+
+/// Where each phase of a game ended: (version, power, phase), in order.
+async fn phase_ends(
+    state: &AppState,
+    id: &str,
+) -> Result<Vec<(u64, Power, warlog_rules::game::Phase)>, ApiError> {
+    use warlog_events::game::GameStreamEvent;
+    use warlog_rules::game::GameEvent;
+    let stream = crate::games::game_stream(id)?;
+    let events = state.store.read_stream(&stream, 1, u32::MAX).await?;
+    Ok(events
+        .iter()
+        .filter(|e| e.event_type.as_str() == "PhaseEnded")
+        .filter_map(|e| {
+            match GameStreamEvent::decode(e.event_type.as_str(), e.event_version, &e.payload) {
+                Ok(GameStreamEvent::Played(GameEvent::PhaseEnded { power, phase, .. })) => {
+                    Some((e.stream_version, power, phase))
+                }
+                _ => None,
+            }
+        })
+        .collect())
+}
+
+/// The versions at which a power's turn ended (the next one's begins after them).
+fn turn_ends(phases: &[(u64, Power, warlog_rules::game::Phase)]) -> Vec<u64> {
+    phases
+        .windows(2)
+        .filter(|pair| pair[0].1 != pair[1].1)
+        .map(|pair| pair[0].0)
+        .collect()
+}
+
+async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Markup, ApiError> {
+    let query: GamePageQuery = parse_query(req.query_string())?;
     let log = load(state, id).await?;
     let view = GameView::of(&log);
     let board = BoardView::of(&log);
+    let shown = match query.version {
+        Some(v) if v != log.version => {
+            crate::routes::games::log_at(state, req, id, Some(v)).await?
+        }
+        _ => log.clone(),
+    };
+    let phases = phase_ends(state, id).await?;
+    let turns = turn_ends(&phases);
+    let at = shown.version;
+    let previous_turn = turns.iter().rev().find(|v| **v < at).copied().unwrap_or(1);
+    let next_turn = turns.iter().find(|v| **v > at).copied();
+    let map_link = |version: u64| format!("/games/{id}?version={version}#map");
+    let map = crate::map::game_svg(&shown, query.highlight.as_deref());
+    let shown_board = BoardView::of(&shown);
     let placements = log
         .placements()
         .and_then(Result::ok)
@@ -543,10 +719,33 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
                         td.num { (row.place) @if row.tied_with > 1 { "=" } }
                         td { (row.power.name()) }
                         td { @if let Some(p) = &row.player { (p) } }
-                        td.num { (format!("{:+.1}%", row.percent_gain_pct)) }
-                        td.num { (row.points) }
+                        td.num title=(row.percent_gain) { (percent(row.percent_gain_pct)) }
+                        td.num title=(row.points) { (decimal(row.points_value)) }
                     } } }
                 }
+            }
+            h2 #map { "Map" }
+            p.note {
+                "After event " (at) " of " (log.version) ": round " (shown_board.round) ", "
+                (shown_board.turn.name()) "'s " (shown_board.phase_name) "."
+                @if let Some(place) = &query.highlight { " (Ringed: " (place) ")" }
+            }
+            nav.steps aria-label="Versions of the map" {
+                @if at > 1 { a href=(map_link(previous_turn)) { "← previous turn" } }
+                @if at > 1 { a href=(map_link(at - 1)) { "← one event" } }
+                @if at < log.version { a href=(map_link(at + 1)) { "one event →" } }
+                @if let Some(next) = next_turn { a href=(map_link(next)) { "next turn →" } }
+                @if at < log.version { a href={ "/games/" (id) "#map" } { "latest" } }
+                " · " a href={ "/v1/games/" (id) "/board.svg?version=" (at) } { "SVG" }
+            }
+            figure.map { (PreEscaped(map)) }
+            details.phases {
+                summary { "Every phase (" (phases.len()) ")" }
+                ol { @for (version, power, phase) in &phases {
+                    li { a href=(map_link(*version)) {
+                        "After " (power.name()) "'s " (phase.name()) " (event " (version) ")"
+                    } }
+                } }
             }
             h2 { "Board" }
             table.board {
@@ -565,7 +764,8 @@ async fn game_markup(state: &AppState, id: &str) -> Result<Markup, ApiError> {
             @if battles.is_empty() { p.empty { "No battles yet." } }
             @for battle in &battles {
                 section.battle {
-                    h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.result) }
+                    h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.result)
+                        " · " a href={ "/games/" (id) "?version=" (battle.version) "&highlight=" (url_component(&battle.territory)) "#map" } { "on the map" } }
                     pre.listing { (battle.listing) }
                 }
             }

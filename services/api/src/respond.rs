@@ -77,7 +77,8 @@ pub fn ndjson<T: Serialize>(
     Ok(conditional(req, NDJSON, bytes, next))
 }
 
-fn conditional(
+/// 200 with `bytes` of `content_type` and an ETag from them, or 304.
+pub fn conditional(
     req: &HttpRequest,
     content_type: &str,
     bytes: Vec<u8>,

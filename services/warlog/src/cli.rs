@@ -318,6 +318,12 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
     },
+    /// Drawing the Classic board as the map (SVG) against the same board view as JSON.
+    Map {
+        /// Seconds of one slice: each workload runs 5 slices and keeps its best.
+        #[arg(long, default_value_t = 0.5)]
+        seconds: f64,
+    },
     /// Appends per second by concurrent writers, against plain INSERTs as the baseline.
     Append {
         /// Seconds of one slice: each workload runs 5 slices, alternating with the ones it

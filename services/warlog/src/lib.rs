@@ -5,6 +5,7 @@ pub mod audit;
 pub mod bench;
 pub mod bench_http;
 pub mod bench_ladder;
+pub mod bench_map;
 pub mod cli;
 pub mod client;
 pub mod demo;
@@ -175,6 +176,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             std::io::stdout().write_all(warlog_api::openapi_pretty_json().as_bytes())?;
             Ok(())
         }
+        Command::Bench {
+            bench: cli::BenchCommand::Map { seconds },
+        } => bench_map::map(Duration::from_secs_f64(seconds.clamp(0.01, 60.0))),
         Command::Bench { bench } => {
             let server = discover::discover(&discovery_options(&cli.database)).await?;
             let result = match bench {
@@ -187,6 +191,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
                 cli::BenchCommand::Orders { seconds } => {
                     bench_http::orders(&server, Duration::from_secs_f64(seconds)).await
                 }
+                cli::BenchCommand::Map { .. } => Ok(()),
             };
             server.shutdown().await;
             result

@@ -41,6 +41,15 @@ impl Reply {
     pub fn code(&self) -> String {
         self.json()["code"].as_str().unwrap_or_default().to_owned()
     }
+
+    /// A header's value as text; empty when absent.
+    pub fn header(&self, name: &str) -> String {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    }
 }
 
 /// The app under test, as `test::init_service` makes it.

@@ -196,14 +196,7 @@ async fn pages_forbid_scripts_and_framing_and_nothing_is_sniffed() {
     let app = app!(db);
     let page = call(&app, crate::games::get("/")).await;
     assert_eq!(page.status, StatusCode::OK);
-    let header = |reply: &crate::games::Reply, name: &str| {
-        reply
-            .headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned()
-    };
+    let header = |reply: &crate::games::Reply, name: &str| reply.header(name);
     let policy = header(&page, "content-security-policy");
     assert!(policy.contains("default-src 'none'"), "{policy}");
     assert!(!policy.contains("script-src"), "no script at all: {policy}");

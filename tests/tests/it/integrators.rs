@@ -38,12 +38,7 @@ macro_rules! site_app {
 }
 
 fn header_of(reply: &crate::games::Reply, name: header::HeaderName) -> String {
-    reply
-        .headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned()
+    reply.header(name.as_str())
 }
 
 /// A tournament's settings; deadlines far ahead, as this app's clock is the system's.

@@ -96,13 +96,18 @@ fn tempdir() -> PathBuf {
 
 /// Renders `url`, keeps a screenshot named `name`, and returns the DOM Chromium built.
 async fn render(browser: &Path, url: &str, name: &str) -> String {
+    render_at(browser, url, name, 1280).await
+}
+
+/// [`render`] in a window `width` pixels wide (390: a phone).
+async fn render_at(browser: &Path, url: &str, name: &str, width: u32) -> String {
     let shot = screenshots().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
     run_chromium(
         browser,
         &[
             format!("--screenshot={}", shot.display()),
-            "--window-size=1280,1600".to_owned(),
+            format!("--window-size={width},1600"),
             url.to_owned(),
         ],
     )
@@ -292,6 +297,174 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     assert!(player.contains("cutthroat as "), "{player}");
     assert!(!player.contains(&format!(">{}<", &game[..8])), "{player}");
 
+    // The map at three versions of the game: a shape for every territory and sea zone of the
+    // board, in the holder's colour of the board view at that version, with its units; at a desktop's width and a
+    // phone's.
+    let latest = call(&app, get(&format!("/v1/games/{game}"))).await.json()["version"]
+        .as_u64()
+        .expect("a version");
+    let territories: Vec<String> = call(&app, get("/v1/rulesets/cutthroat")).await.json()
+        ["territories"]
+        .as_array()
+        .expect("territories")
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_owned())
+        .collect();
+    assert_eq!(territories.len(), 128, "the Classic board");
+    for version in [1, latest / 2, latest] {
+        let board = call(
+            &app,
+            get(&format!("/v1/games/{game}/board?version={version}")),
+        )
+        .await
+        .json();
+        let url = format!("{base}/games/{game}?version={version}");
+        let page = render(&browser, &url, &format!("map-v{version}")).await;
+        render_at(&browser, &url, &format!("map-v{version}-phone"), 390).await;
+        let shapes = map_shapes(&page);
+        let places = board["places"].as_array().expect("places");
+        // Every territory and sea zone of the board has its shape, held or empty.
+        assert_eq!(
+            shapes.len(),
+            territories.len(),
+            "one shape per place at {version}"
+        );
+        for territory in &territories {
+            assert!(
+                shapes.iter().any(|s| &s.name == territory),
+                "{territory} at {version}"
+            );
+        }
+        for shape in shapes
+            .iter()
+            .filter(|s| !places.iter().any(|p| p["name"] == s.name.as_str()))
+        {
+            assert_eq!(
+                (shape.holder.as_str(), shape.units),
+                ("", 0),
+                "{} is empty",
+                shape.name
+            );
+        }
+        for place in places {
+            let name = place["name"].as_str().expect("a name");
+            let shape = shapes
+                .iter()
+                .find(|s| s.name == name)
+                .unwrap_or_else(|| panic!("{name} is on the map at {version}"));
+            let holder = place["holder"].as_str().unwrap_or("");
+            assert_eq!(shape.holder, holder, "{name} at {version}");
+            let units: u64 = place["units"]
+                .as_array()
+                .expect("units")
+                .iter()
+                .map(|u| u["count"].as_u64().expect("a count"))
+                .sum();
+            assert_eq!(shape.units, units, "{name}'s units at {version}");
+            if !place["sea"].as_bool().unwrap_or(false) {
+                let power = (!holder.is_empty()).then(|| {
+                    serde_json::from_value::<warlog_rules::board::Power>(json!(holder))
+                        .expect("a power")
+                });
+                assert_eq!(
+                    shape.fill,
+                    warlog_api::map::colour(power),
+                    "{name}'s colour"
+                );
+            }
+        }
+        assert!(
+            page.contains("aria-labelledby=\"map-title map-desc\""),
+            "a text alternative"
+        );
+    }
+    // A battle's listing links to the map at its version with its place ringed.
+    let battles = call(&app, get(&format!("/v1/games/{game}/battles")))
+        .await
+        .json();
+    if let Some(battle) = battles.as_array().and_then(|b| b.first()) {
+        let version = battle["version"].as_u64().expect("a version");
+        assert!(
+            board.contains(&format!("/games/{game}?version={version}&amp;highlight=")),
+            "{board}"
+        );
+        let ringed = render(
+            &browser,
+            &format!("{base}/games/{game}?version={version}&highlight=Karelia%20S.S.R."),
+            "map-battle",
+        )
+        .await;
+        assert!(
+            ringed.contains("place land highlighted\" data-name=\"Karelia S.S.R.\""),
+            "ringed"
+        );
+    }
+    let svg = call(&app, get(&format!("/v1/games/{game}/board.svg?version=1"))).await;
+    assert_eq!(svg.status, StatusCode::OK);
+    assert!(svg.header("content-type").starts_with("image/svg+xml"));
+
+    // Charts: a player's points, rating and places; a tournament's standings by round.
+    let charts = render_at(
+        &browser,
+        &format!("{base}/players/{german}"),
+        "player-phone",
+        390,
+    )
+    .await;
+    assert_eq!(
+        charts.matches("class=\"chart line\"").count(),
+        2,
+        "{charts}"
+    );
+    assert_eq!(
+        charts.matches("class=\"chart bars\"").count(),
+        1,
+        "{charts}"
+    );
+    assert!(charts.contains("Points after each game"), "{charts}");
+    let standings = render_at(
+        &browser,
+        &format!("{base}/tournaments/{tournament}"),
+        "tournament-phone",
+        390,
+    )
+    .await;
+    assert!(standings.contains("Points by round"), "{standings}");
+    for player in &players {
+        assert!(
+            standings.contains(&format!("data-label=\"{player}\"")),
+            "{player}'s line"
+        );
+    }
+
+    // The odds page: the form, and the same odds as the API's.
+    let api_odds = call(
+        &app,
+        actix_web::test::TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({"attacker": "3 inf, 1 arm", "defender": "2 inf"})),
+    )
+    .await
+    .json();
+    for (width, name) in [(1280, "odds"), (390, "odds-phone")] {
+        let odds = render_at(
+            &browser,
+            &format!("{base}/odds?attacker=3+inf%2C+1+arm&defender=2+inf&ruleset=cutthroat&order="),
+            name,
+            width,
+        )
+        .await;
+        let win = format!(
+            "{:.2}%",
+            api_odds["attacker_win"].as_f64().expect("odds") * 100.0
+        );
+        assert!(odds.contains(&win), "{win} on the page: {odds}");
+        assert!(odds.contains("Expected losses"), "{odds}");
+        assert!(odds.contains("class=\"chart bars\""), "{odds}");
+    }
+    let empty_form = render(&browser, &format!("{base}/odds"), "odds-form").await;
+    assert!(empty_form.contains("Compute the odds") && !empty_form.contains("Expected losses"));
+
     // The API reference renders with every other host unreachable: nothing it needs comes
     // from elsewhere.
     let offline = [
@@ -355,4 +528,42 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     }
 
     handle.stop(true).await;
+}
+
+/// One place's shape on a rendered map.
+#[derive(Debug)]
+struct MapShape {
+    name: String,
+    holder: String,
+    units: u64,
+    fill: String,
+}
+
+/// The places of the map in a page's DOM, read from their `data-` attributes and shapes.
+fn map_shapes(dom: &str) -> Vec<MapShape> {
+    let attribute = |tag: &str, name: &str| -> String {
+        let key = format!("{name}=\"");
+        tag.find(&key)
+            .map(|at| {
+                let rest = &tag[at + key.len()..];
+                rest[..rest.find('"').unwrap_or(0)].to_owned()
+            })
+            .unwrap_or_default()
+    };
+    dom.split("<g class=\"place ")
+        .skip(1)
+        .map(|part| {
+            let tag = &part[..part.find('>').unwrap_or(part.len())];
+            let circle = part
+                .find("<circle")
+                .map(|at| &part[at..at + part[at..].find('>').unwrap_or(0)])
+                .unwrap_or("");
+            MapShape {
+                name: attribute(tag, "data-name").replace("&amp;", "&"),
+                holder: attribute(tag, "data-holder"),
+                units: attribute(tag, "data-unit-count").parse().unwrap_or(0),
+                fill: attribute(circle, "fill"),
+            }
+        })
+        .collect()
 }

@@ -329,22 +329,67 @@ pub async fn game_board(
     id: web::Path<String>,
     query: ValidQuery<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let latest = load_for_read(&state, &req, &id).await?;
-    let log = match query.version {
-        None => latest,
-        Some(v) if v == 0 || v > latest.version => {
-            return Err(ApiError::malformed(format!(
-                "query parameter `version`: the game has versions 1 to {}, not {v}",
-                latest.version
-            )))
-        }
-        Some(v) if v == latest.version => latest,
-        Some(v) => {
-            let client = state.reader(&req).await?;
-            games::load_at(&client, &state.games, &game_stream(&id)?, v).await?
-        }
-    };
+    let log = log_at(&state, &req, &id, query.version).await?;
     respond::json(&req, &BoardView::of(&log))
+}
+
+/// The game after its first `version` events (the latest when none is given).
+pub(crate) async fn log_at(
+    state: &AppState,
+    req: &HttpRequest,
+    id: &str,
+    version: Option<u64>,
+) -> Result<warlog_events::game::GameLog, ApiError> {
+    let latest = load_for_read(state, req, id).await?;
+    match version {
+        None => Ok(latest),
+        Some(v) if v == 0 || v > latest.version => Err(ApiError::malformed(format!(
+            "query parameter `version`: the game has versions 1 to {}, not {v}",
+            latest.version
+        ))),
+        Some(v) if v == latest.version => Ok(latest),
+        Some(v) => {
+            let client = state.reader(req).await?;
+            games::load_at(&client, &state.games, &game_stream(id)?, v).await
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MapQuery {
+    /// The board after the first `version` events (default: the latest).
+    #[param(minimum = 1)]
+    pub version: Option<u64>,
+    /// A place to ring (a battle's), by its board name.
+    pub highlight: Option<String>,
+}
+
+/// The board at any version as a map (SVG): every territory and sea zone placed by its
+/// real-world position, coloured by its holder, with its units.
+#[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games",
+    params(("id" = String, Path, description = "Game id"), MapQuery),
+    responses(
+        (status = 200, description = "The map", content_type = "image/svg+xml", body = String),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "A version the game has not reached", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/board.svg")]
+pub async fn game_board_svg(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: ValidQuery<MapQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let log = log_at(&state, &req, &id, query.version).await?;
+    let svg = crate::map::game_svg(&log, query.highlight.as_deref());
+    Ok(respond::conditional(
+        &req,
+        "image/svg+xml; charset=utf-8",
+        svg.into_bytes(),
+        None,
+    ))
 }
 
 /// Orders for one power: one order or a whole phase, applied all or nothing.

@@ -16,8 +16,8 @@ use warlog_events::{StreamCategory, StreamId};
 use warlog_league::players::{DisplayName, Handle, PlayerEvent};
 use warlog_rules::scoring::{Fraction, Title};
 use warlog_store::league::{
-    find_player, ladder_head, ladder_page, player_history, player_standings, points_of, HistoryRow,
-    Ladder, LadderQuery, LadderRow,
+    find_player, ladder_head, ladder_page, player_history, player_standings, points_of,
+    rating_history, HistoryRow, Ladder, LadderQuery, LadderRow,
 };
 use warlog_store::{ExpectedVersion, StoreError};
 
@@ -194,6 +194,20 @@ pub struct PlayerView {
     pub standings: Vec<PlayerStanding>,
     /// Newest first.
     pub games: Vec<PlayerGame>,
+    /// The lifetime skill rating after each game that moved it, per ruleset, oldest first.
+    pub rating_history: Vec<RatingStepView>,
+}
+
+/// The skill rating after one game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RatingStepView {
+    pub ruleset: String,
+    /// The league's count of finished games when this rating was set.
+    pub league_game: i64,
+    pub mu: f64,
+    pub sigma: f64,
+    /// `mu - 3 sigma`.
+    pub ordinal: f64,
 }
 
 /// The title of `points`, given the scope's leader (the one Commander of CT).
@@ -302,11 +316,23 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
             ended_at: h.ended_at,
         })
         .collect();
+    let rating_history = rating_history(&client, handle)
+        .await?
+        .into_iter()
+        .map(|step| RatingStepView {
+            ruleset: step.ruleset,
+            league_game: step.seq,
+            mu: step.mu,
+            sigma: step.sigma,
+            ordinal: step.mu - 3.0 * step.sigma,
+        })
+        .collect();
     Ok(PlayerView {
         handle: handle.to_owned(),
         display_name,
         standings,
         games,
+        rating_history,
     })
 }
 

@@ -12,7 +12,7 @@ use warlog_rules::battle::{
 };
 use warlog_rules::dice::GameSeed;
 use warlog_rules::document::RulesetDocument;
-use warlog_rules::units::Catalogue;
+use warlog_rules::units::{Catalogue, UnitTypeId};
 
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
@@ -73,6 +73,37 @@ pub struct SurvivorOdds {
     pub probability: f64,
 }
 
+/// What a side can expect to lose, over every outcome weighed by its probability.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ExpectedLosses {
+    pub units: f64,
+    pub ipc: f64,
+}
+
+impl ExpectedLosses {
+    /// The side's army less its expected survivors.
+    fn of(
+        army: &[(UnitTypeId, u32)],
+        survivors: &[(Survivors, f64)],
+        catalogue: &Catalogue,
+    ) -> Self {
+        let cost = |id: UnitTypeId| f64::from(catalogue.get(id).cost);
+        let units: f64 = army.iter().map(|(_, n)| f64::from(*n)).sum();
+        let ipc: f64 = army.iter().map(|(id, n)| cost(*id) * f64::from(*n)).sum();
+        let (mut kept_units, mut kept_ipc) = (0.0, 0.0);
+        for (left, p) in survivors {
+            for ((id, _damaged), n) in left {
+                kept_units += p * f64::from(*n);
+                kept_ipc += p * cost(*id) * f64::from(*n);
+            }
+        }
+        ExpectedLosses {
+            units: units - kept_units,
+            ipc: ipc - kept_ipc,
+        }
+    }
+}
+
 /// Exact probabilities of each outcome, and of the survivors.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct OddsView {
@@ -87,6 +118,9 @@ pub struct OddsView {
     pub disengaged: f64,
     pub attacker_survivors: Vec<SurvivorOdds>,
     pub defender_survivors: Vec<SurvivorOdds>,
+    /// The attacker's expected losses: units, and their cost in IPC.
+    pub attacker_expected_losses: ExpectedLosses,
+    pub defender_expected_losses: ExpectedLosses,
     /// States of the chain expanded (0 for an estimate).
     pub states: usize,
     /// `exact` (a Markov chain over every roll), or `estimate` (the battle fought
@@ -211,6 +245,16 @@ pub fn compute(
         disengaged: odds.disengaged,
         attacker_survivors: survivors(&odds.attacker_survivors),
         defender_survivors: survivors(&odds.defender_survivors),
+        attacker_expected_losses: ExpectedLosses::of(
+            &battle.attacker,
+            &odds.attacker_survivors,
+            &catalogue,
+        ),
+        defender_expected_losses: ExpectedLosses::of(
+            &battle.defender,
+            &odds.defender_survivors,
+            &catalogue,
+        ),
         states: odds.states,
         method: if trials.is_some() {
             "estimate"
@@ -291,15 +335,24 @@ pub async fn battle_odds(
     state: web::Data<AppState>,
     body: JsonBody<OddsRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    state.rate_limits.odds.admit(&req)?;
-    let request = body.value;
+    let view = odds_for(&req, &state, body.value).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// The odds of a battle for a client: within its rate limit, off the request threads, and
+/// stopped if the request is dropped. The API's and the odds page's.
+pub async fn odds_for(
+    req: &HttpRequest,
+    state: &AppState,
+    request: OddsRequest,
+) -> Result<OddsView, ApiError> {
+    state.rate_limits.odds.admit(req)?;
     let cancelled = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancelled.clone());
-    let view = web::block(move || {
+    web::block(move || {
         let _running = Running::start();
         compute(&request, Some(cancelled))
     })
     .await
-    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))??;
-    Ok(HttpResponse::Ok().json(view))
+    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?
 }

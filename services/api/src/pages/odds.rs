@@ -1,0 +1,172 @@
+//! The odds calculator page: a plain form (no script) for the attacker, the defender, land
+//! or sea, the combat order and the defender's standing orders; its answer is computed by
+//! the same code as `POST /v1/odds`, within the same limits.
+
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use maud::{html, Markup, PreEscaped};
+use serde::Deserialize;
+
+use super::{layout, render};
+use crate::charts::bar_chart;
+use crate::error::ApiError;
+use crate::query::parse_query;
+use crate::routes::odds::{odds_for, OddsRequest, OddsView};
+use crate::AppState;
+
+/// The form's fields as a browser sends them (a checked box is `on`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OddsForm {
+    attacker: Option<String>,
+    defender: Option<String>,
+    ruleset: Option<String>,
+    sea: Option<String>,
+    order: Option<String>,
+    defender_order_of_loss: Option<String>,
+    submerge: Option<String>,
+    /// `yes` (the default), or `no`: the defender's battleships do not take the first hit.
+    battleships_absorb: Option<String>,
+}
+
+impl OddsForm {
+    /// The API's request, once both sides are given.
+    fn request(&self) -> Option<OddsRequest> {
+        let given = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
+        Some(OddsRequest {
+            attacker: given(&self.attacker)?,
+            defender: given(&self.defender)?,
+            sea: self.sea.is_some(),
+            support_shots: 0,
+            order: given(&self.order),
+            ruleset: given(&self.ruleset),
+            defender_order_of_loss: given(&self.defender_order_of_loss),
+            submerge: self.submerge.is_some(),
+            battleships_absorb: (self.battleships_absorb.as_deref() == Some("no")).then_some(false),
+        })
+    }
+}
+
+fn percent(p: f64) -> String {
+    format!("{:.2}%", p * 100.0)
+}
+
+fn form(f: &OddsForm) -> Markup {
+    let value = |v: &Option<String>| v.clone().unwrap_or_default();
+    html! {
+        form.odds method="get" action="/odds" {
+            p {
+                label for="attacker" { "Attacker" }
+                input #attacker name="attacker" required placeholder="3 inf, 1 arm, 1 ftr" value=(value(&f.attacker));
+            }
+            p {
+                label for="defender" { "Defender" }
+                input #defender name="defender" required placeholder="2 inf, 1 aa" value=(value(&f.defender));
+            }
+            p {
+                label for="ruleset" { "Units of" }
+                select #ruleset name="ruleset" {
+                    @for (id, name) in [("cutthroat", "Cut-Throat"), ("classic", "Classic"), ("aap-historical", "AAP Historical")] {
+                        option value=(id) selected[f.ruleset.as_deref() == Some(id)] { (name) }
+                    }
+                }
+                label { input type="checkbox" name="sea" checked[f.sea.is_some()]; " a sea battle" }
+            }
+            p {
+                label for="order" { "Attacker's combat order" }
+                select #order name="order" {
+                    option value="" { "the ruleset's default" }
+                    @for code in ["SA", "SAAC", "TAAC", "KAAC", "WI"] {
+                        option value=(code) selected[f.order.as_deref() == Some(code)] { (code) }
+                    }
+                }
+            }
+            fieldset {
+                legend { "Defender's standing orders" }
+                p {
+                    label for="defender_order_of_loss" { "Order of loss" }
+                    input #defender_order_of_loss name="defender_order_of_loss" placeholder="inf, arm, ftr" value=(value(&f.defender_order_of_loss));
+                }
+                p {
+                    label { input type="checkbox" name="submerge" checked[f.submerge.is_some()]; " submarines submerge" }
+                    label { input type="checkbox" name="battleships_absorb" value="no" checked[f.battleships_absorb.as_deref() == Some("no")]; " battleships do not take the first hit" }
+                }
+            }
+            button type="submit" { "Compute the odds" }
+        }
+    }
+}
+
+fn answer(computed: &OddsView) -> Markup {
+    let top = |list: &[crate::routes::odds::SurvivorOdds]| -> Vec<(String, f64)> {
+        let mut list: Vec<_> = list.iter().collect();
+        list.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+        list.iter()
+            .take(10)
+            .map(|s| {
+                let units = if s.units.is_empty() {
+                    "none".to_owned()
+                } else {
+                    s.units.clone()
+                };
+                (units, (s.probability * 10_000.0).round() / 100.0)
+            })
+            .collect()
+    };
+    html! {
+        h2 { "Odds" }
+        @if computed.method == "estimate" {
+            p.note { "Beyond the exact odds' budget: an estimate from " (computed.trials.unwrap_or(0))
+                " battles (standard error " (format!("{:.2}", computed.standard_error.unwrap_or(0.0) * 100.0)) " points)." }
+        }
+        table.odds {
+            tbody {
+                tr { th { "Attacker wins" } td.num { (percent(computed.attacker_win)) } }
+                tr { th { "Defender wins" } td.num { (percent(computed.defender_win)) } }
+                tr { th { "Both destroyed" } td.num { (percent(computed.mutual_destruction)) } }
+                tr { th { "Attacker withdraws" } td.num { (percent(computed.attacker_retreated)) } }
+            }
+        }
+        h2 { "Expected losses" }
+        table {
+            thead { tr { th { "" } th.num { "Units" } th.num { "IPC" } } }
+            tbody {
+                tr { th { "Attacker" } td.num { (format!("{:.2}", computed.attacker_expected_losses.units)) } td.num { (format!("{:.2}", computed.attacker_expected_losses.ipc)) } }
+                tr { th { "Defender" } td.num { (format!("{:.2}", computed.defender_expected_losses.units)) } td.num { (format!("{:.2}", computed.defender_expected_losses.ipc)) } }
+            }
+        }
+        h2 { "Survivors" }
+        (PreEscaped(bar_chart("The attacker's survivors, most likely first (%)", "percent", &top(&computed.attacker_survivors))))
+        (PreEscaped(bar_chart("The defender's survivors, most likely first (%)", "percent", &top(&computed.defender_survivors))))
+    }
+}
+
+/// The odds calculator.
+#[get("/odds")]
+pub async fn odds_page(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    render(
+        async {
+            let f: OddsForm = parse_query(req.query_string())?;
+            let computed = match f.request() {
+                Some(request) => Some(odds_for(&req, &state, request).await?),
+                None => None,
+            };
+            Ok::<_, ApiError>(layout(
+                "Battle odds",
+                html! {
+                    h1 { "Battle odds" }
+                    p.lead { "Exact odds by the rules the league plays (IAAPA Part 13, with the ruleset's defaults). "
+                        "Units as counts and codes: " code { "3 inf, 1 arm, 2 ftr" } ". The same as "
+                        code { "POST /v1/odds" } "." }
+                    (form(&f))
+                    @if let Some(computed) = &computed { (answer(computed)) }
+                },
+            ))
+        }
+        .await,
+    )
+}
