@@ -17,6 +17,7 @@ from warlog_client.api.games import (
     create_game,
     end_game,
     game_battles,
+    game_board_svg,
     game_detail,
     game_placements,
     submit_orders,
@@ -204,6 +205,12 @@ def main():
     battles = game_battles.sync(client=public, id=game_id)
     check(not isinstance(battles, Problem) and len(battles) >= 1, f"a battle is on the record: {battles}")
     check(battles[0].territory.startswith("Karelia") and len(battles[0].dice) >= 1, f"the battle in Karelia has its dice: {battles[0].to_dict()}")
+
+    # The map at the battle's version, as the SVG document's bytes.
+    drawn = game_board_svg.sync_detailed(client=public, id=game_id, version=battles[0].version,
+                                         highlight=battles[0].territory)
+    check(drawn.status_code == 200 and drawn.content.startswith(b"<svg"), "the map is drawn")
+    check(b"highlighted" in drawn.content, "the battle's place is ringed")
 
     # Odds for the same fight.
     odds = battle_odds.sync(client=public, body=OddsRequest.from_dict({
