@@ -179,18 +179,24 @@ pub async fn delete_subscription(
 
 /// A delivery as its subscription's owner sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Delivery {
+    /// Also the `Webhook-Id` header: the receiver's de-duplication key.
     pub delivery_id: String,
     pub kind: String,
     pub event_id: uuid::Uuid,
     pub attempts: i32,
     /// `delivered`, `pending` (not tried yet) or `failing` (tried, and tried again later).
     pub status: String,
+    /// The receiver's last HTTP status, if it answered.
     pub last_status: Option<i32>,
     pub last_error: Option<String>,
     /// RFC 3339, UTC.
+    #[cfg_attr(feature = "openapi", schema(format = DateTime))]
     pub created_at: String,
+    #[cfg_attr(feature = "openapi", schema(format = DateTime))]
     pub delivered_at: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(format = DateTime))]
     pub next_attempt_at: Option<String>,
 }
 

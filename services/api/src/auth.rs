@@ -93,40 +93,6 @@ impl FromRequest for Caller {
     }
 }
 
-/// Whether the OpenAPI document says `method` at `path` needs a token.
-fn is_secured(method: &actix_web::http::Method, path: &str) -> bool {
-    type Secured = Vec<(actix_web::dev::ResourceDef, String)>;
-    static SECURED: std::sync::OnceLock<Secured> = std::sync::OnceLock::new();
-    let secured = SECURED.get_or_init(|| {
-        let document = <crate::ApiDoc as utoipa::OpenApi>::openapi();
-        let mut secured = Vec::new();
-        for (route, item) in &document.paths.paths {
-            for (name, operation) in [
-                ("POST", &item.post),
-                ("PUT", &item.put),
-                ("DELETE", &item.delete),
-                ("PATCH", &item.patch),
-                ("GET", &item.get),
-            ] {
-                let needs_token = operation
-                    .as_ref()
-                    .and_then(|o| o.security.as_ref())
-                    .is_some_and(|s| !s.is_empty());
-                if needs_token {
-                    secured.push((
-                        actix_web::dev::ResourceDef::new(route.as_str()),
-                        name.to_owned(),
-                    ));
-                }
-            }
-        }
-        secured
-    });
-    secured
-        .iter()
-        .any(|(route, name)| name == method.as_str() && route.is_match(path))
-}
-
 /// Middleware: on a route that needs a token, the caller is authenticated before anything
 /// else of the request is read, so a client without a valid token learns that (401) and
 /// nothing about its body (400, 413, 415).
@@ -139,7 +105,7 @@ pub async fn authenticate(
     >,
     actix_web::Error,
 > {
-    if !is_secured(req.method(), req.path()) {
+    if !crate::needs_token(req.method(), req.path()) {
         return Ok(next.call(req).await?.map_into_left_body());
     }
     let header = req

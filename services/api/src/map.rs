@@ -350,18 +350,20 @@ pub fn board_svg(view: &BoardView, layout: &MapLayout, highlight: Option<&str>) 
             shown[i] = Some(place);
         }
     }
+    // Frames keep their names escaped: the highlight is compared in the same form.
+    let highlight = highlight.map(escape);
     for (frame, place) in layout.frames.iter().zip(shown) {
-        draw_place(&mut svg, frame, place, highlight);
+        let lit = highlight.as_deref() == Some(frame.name.as_str());
+        draw_place(&mut svg, frame, place, lit);
     }
     svg.push_str("</svg>");
     svg
 }
 
-fn draw_place(svg: &mut String, frame: &Frame, place: Option<&PlaceView>, highlight: Option<&str>) {
+fn draw_place(svg: &mut String, frame: &Frame, place: Option<&PlaceView>, lit: bool) {
     let holder = place.and_then(|p| p.holder);
     let stacks = place.map_or(&[][..], |p| p.units.as_slice());
     let units: u32 = stacks.iter().map(|s| s.count).sum();
-    let lit = highlight.is_some_and(|h| escape(h) == frame.name);
     svg.push_str("<g class=\"place");
     svg.push_str(if frame.sea { " sea" } else { " land" });
     if lit {

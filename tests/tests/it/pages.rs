@@ -14,7 +14,7 @@ use warlog_api::auth::Role;
 use warlog_api::{AppState, Clock, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{call, get, token};
+use crate::games::{assert_problem, call, get, token};
 use crate::league::project_league;
 use crate::tournaments::{
     create_tournament, deadlines, enter, game_ids, germany_takes_moscow, names, register, seat,
@@ -400,6 +400,15 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         );
     }
     let svg = call(&app, get(&format!("/v1/games/{game}/board.svg?version=1"))).await;
+    // A version the game has not reached is a problem, not a picture.
+    for version in ["0", "99999", "many"] {
+        let refused = call(
+            &app,
+            get(&format!("/v1/games/{game}/board.svg?version={version}")),
+        )
+        .await;
+        assert_problem(&refused, StatusCode::BAD_REQUEST, "malformed-request");
+    }
     assert_eq!(svg.status, StatusCode::OK);
     assert!(svg.header("content-type").starts_with("image/svg+xml"));
 
@@ -515,6 +524,33 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
             "no tournament",
         ),
         ("/games/0190a0a0a0a0a0a0", StatusCode::NOT_FOUND, "no game"),
+        (
+            &format!("/games/{game}?version=0"),
+            StatusCode::BAD_REQUEST,
+            "version",
+        ),
+        (
+            &format!("/games/{game}?version=99999"),
+            StatusCode::BAD_REQUEST,
+            "version",
+        ),
+        (
+            &format!("/games/{game}?turn=2"),
+            StatusCode::BAD_REQUEST,
+            "turn",
+        ),
+        (
+            "/tournaments?state=paused",
+            StatusCode::BAD_REQUEST,
+            "state",
+        ),
+        ("/players?q=&limit=0", StatusCode::BAD_REQUEST, "limit"),
+        (
+            "/odds?attacker=3+zzz&defender=1+inf",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "zzz",
+        ),
+        ("/odds?colour=red", StatusCode::BAD_REQUEST, "colour"),
     ] {
         let reply = call(&app, get(path)).await;
         assert_eq!(reply.status, status, "{path}");

@@ -232,6 +232,47 @@ async fn a_receiver_that_was_down_gets_every_delivery_once_signed_when_it_comes_
         assert_eq!(kinds, ["game.ended", "ladder.changed"], "{game}");
     }
 
+    // Another director neither sees nor deletes it; an unknown id is not found; nothing
+    // changes.
+    let other = token(&db, "otto", Role::Director).await;
+    for (caller, id) in [
+        (&other, subscription.as_str()),
+        (&director, "no-such-webhook"),
+    ] {
+        let listed = call(
+            &app,
+            get(&format!("/v1/webhooks/{id}/deliveries"))
+                .insert_header(("Authorization", format!("Bearer {caller}"))),
+        )
+        .await;
+        assert_problem(&listed, StatusCode::NOT_FOUND, "webhook-not-found");
+        let deleted = call(
+            &app,
+            actix_web::test::TestRequest::delete()
+                .uri(&format!("/v1/webhooks/{id}"))
+                .insert_header(("Authorization", format!("Bearer {caller}"))),
+        )
+        .await;
+        assert_problem(&deleted, StatusCode::NOT_FOUND, "webhook-not-found");
+    }
+    let theirs = call(
+        &app,
+        get("/v1/webhooks").insert_header(("Authorization", format!("Bearer {other}"))),
+    )
+    .await
+    .json();
+    assert_eq!(theirs["subscriptions"], json!([]), "{theirs}");
+    let mine = call(
+        &app,
+        get("/v1/webhooks").insert_header(("Authorization", format!("Bearer {director}"))),
+    )
+    .await
+    .json();
+    assert_eq!(
+        mine["subscriptions"][0]["subscription_id"],
+        subscription.as_str()
+    );
+
     // Deleted: nothing more is enqueued.
     let deleted = call(
         &app,

@@ -74,49 +74,11 @@ pub struct WebhookList {
     pub subscriptions: Vec<WebhookView>,
 }
 
-/// One delivery and how it went.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DeliveryView {
-    /// Also the `Webhook-Id` header: the receiver's de-duplication key.
-    pub delivery_id: String,
-    pub kind: String,
-    pub event_id: uuid::Uuid,
-    pub attempts: i32,
-    /// `delivered`, `pending` or `failing`.
-    pub status: String,
-    /// The receiver's last HTTP status, if it answered.
-    pub last_status: Option<i32>,
-    pub last_error: Option<String>,
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    #[schema(format = DateTime)]
-    pub delivered_at: Option<String>,
-    #[schema(format = DateTime)]
-    pub next_attempt_at: Option<String>,
-}
-
-impl From<Delivery> for DeliveryView {
-    fn from(d: Delivery) -> Self {
-        DeliveryView {
-            delivery_id: d.delivery_id,
-            kind: d.kind,
-            event_id: d.event_id,
-            attempts: d.attempts,
-            status: d.status,
-            last_status: d.last_status,
-            last_error: d.last_error,
-            created_at: d.created_at,
-            delivered_at: d.delivered_at,
-            next_attempt_at: d.next_attempt_at,
-        }
-    }
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DeliveryList {
     pub subscription_id: String,
     /// The newest 200, newest first.
-    pub deliveries: Vec<DeliveryView>,
+    pub deliveries: Vec<Delivery>,
 }
 
 const WHO: &[Role] = &[Role::Admin, Role::Director];
@@ -249,7 +211,7 @@ pub async fn webhook_deliveries(
     let deliveries = list_deliveries(&client, &subscription.subscription_id, 200).await?;
     Ok(HttpResponse::Ok().json(DeliveryList {
         subscription_id: subscription.subscription_id,
-        deliveries: deliveries.into_iter().map(DeliveryView::from).collect(),
+        deliveries,
     }))
 }
 
