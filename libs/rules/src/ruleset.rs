@@ -197,7 +197,7 @@ impl RulesetDocument {
                     setup: Vec::new(),
                     income: IncomeRule::PrintedValues,
                     production: ProductionRule::ClassicComplexes,
-                    dice_tables: crate::war::dice_tables(),
+                    dice_tables: crate::home_cooked::dice_tables(),
                     victory: VictoryRule::DirectorEnds,
                     // Highest zone points first; the last takes the "Dan Quayle reward".
                     scoring: ScoringRule::ZonePoints {
@@ -209,7 +209,7 @@ impl RulesetDocument {
                             table: "start zone".to_owned(),
                             rolls: 3,
                         }),
-                        continents: crate::war::continents(),
+                        continents: crate::home_cooked::continents(),
                         ..SpecialRules::default()
                     },
                 })
@@ -330,7 +330,7 @@ fn special(
                     .iter()
                     .find(|t| t.name == start.table)
                     .ok_or_else(|| data(format!("no dice table is named {:?}", start.table)))?;
-                Some(crate::game::war_flow::StartChart {
+                Some(crate::game::home_cooked::StartChart {
                     dice: table.dice,
                     rows: table
                         .rows

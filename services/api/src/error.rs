@@ -7,260 +7,104 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_store::StoreError;
 
-/// The stable codes clients may match on. Add a row to [`ErrorCode::spec`] with each new one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ErrorCode {
-    MalformedRequest,
-    InvalidStreamId,
-    InvalidCursor,
-    NotAcceptable,
-    RouteNotFound,
-    StreamNotFound,
-    VersionConflict,
-    IdempotencyKeyReused,
-    NotReady,
-    Internal,
-    Unauthorized,
-    Forbidden,
-    GameNotFound,
-    RulesetNotFound,
-    BattleNotFound,
-    PreconditionFailed,
-    RuleViolation,
-    UnknownTerritory,
-    UnknownUnit,
-    PayloadTooLarge,
-    GameNotEnded,
-    PlayerNotFound,
-    PlayerExists,
-    LadderNotFound,
-    TournamentNotFound,
-    TournamentRule,
-    InvalidRuleset,
-    BoardRequired,
-    RulesetNotPlayable,
-    UnsupportedMediaType,
-    TooManyRequests,
-    ComputationTooLarge,
-    RequestTimeout,
-    MethodNotAllowed,
-    WebhookNotFound,
+/// The error table: one line per code, giving its HTTP status, its stable `code` (also the
+/// problem `type`, `urn:warlog:problem:<code>`) and its title. The enum, [`ErrorCode::ALL`]
+/// and the list in the OpenAPI document are all generated from it, so a new code is one line.
+macro_rules! error_table {
+    ($($variant:ident: $status:ident, $code:literal, $title:literal;)*) => {
+        /// The stable codes clients may match on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the table's order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// Status, code and title.
+            pub const fn spec(self) -> (StatusCode, &'static str, &'static str) {
+                match self {
+                    $(ErrorCode::$variant => (StatusCode::$status, $code, $title),)*
+                }
+            }
+        }
+    };
+}
+
+#[rustfmt::skip]
+error_table! {
+    MalformedRequest: BAD_REQUEST, "malformed-request", "The request is malformed";
+    InvalidStreamId: BAD_REQUEST, "invalid-stream-id", "The stream id is not valid";
+    InvalidCursor: BAD_REQUEST, "invalid-cursor", "The cursor is not one this service issued";
+    NotAcceptable: NOT_ACCEPTABLE, "not-acceptable", "No representation matches the Accept header";
+    RouteNotFound: NOT_FOUND, "route-not-found", "No such resource";
+    StreamNotFound: NOT_FOUND, "stream-not-found", "The stream has no events";
+    VersionConflict: CONFLICT, "version-conflict", "The stream is not at the expected version";
+    IdempotencyKeyReused: UNPROCESSABLE_ENTITY, "idempotency-key-reused", "The idempotency key was used for another request";
+    NotReady: SERVICE_UNAVAILABLE, "not-ready", "The service is not ready";
+    Internal: INTERNAL_SERVER_ERROR, "internal", "Internal error";
+    Unauthorized: UNAUTHORIZED, "unauthorized", "A valid bearer token is needed";
+    Forbidden: FORBIDDEN, "forbidden", "The token's role does not allow this";
+    GameNotFound: NOT_FOUND, "game-not-found", "No such game";
+    RulesetNotFound: NOT_FOUND, "ruleset-not-found", "No such ruleset";
+    BattleNotFound: NOT_FOUND, "battle-not-found", "No such battle";
+    PreconditionFailed: PRECONDITION_FAILED, "precondition-failed", "The game is not at the version in If-Match";
+    RuleViolation: UNPROCESSABLE_ENTITY, "rule-violation", "The order breaks a rule";
+    UnknownTerritory: UNPROCESSABLE_ENTITY, "unknown-territory", "No such territory or sea zone on this board";
+    UnknownUnit: UNPROCESSABLE_ENTITY, "unknown-unit", "No such unit in this ruleset";
+    PayloadTooLarge: PAYLOAD_TOO_LARGE, "payload-too-large", "The request body is too large";
+    GameNotEnded: CONFLICT, "game-not-ended", "The game has not ended";
+    PlayerNotFound: NOT_FOUND, "player-not-found", "No such player";
+    PlayerExists: CONFLICT, "player-exists", "The handle is already registered";
+    LadderNotFound: NOT_FOUND, "ladder-not-found", "No such ladder";
+    TournamentNotFound: NOT_FOUND, "tournament-not-found", "No such tournament";
+    TournamentRule: UNPROCESSABLE_ENTITY, "tournament-rule", "The tournament's rules do not allow this";
+    InvalidRuleset: UNPROCESSABLE_ENTITY, "invalid-ruleset", "The ruleset document has problems; `errors` lists each with its path";
+    BoardRequired: UNPROCESSABLE_ENTITY, "board-required", "The ruleset has no board: a director uploads one before a game can start";
+    RulesetNotPlayable: UNPROCESSABLE_ENTITY, "ruleset-not-playable", "The engine does not play this ruleset yet";
+    UnsupportedMediaType: UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "The body must be sent as application/json";
+    TooManyRequests: TOO_MANY_REQUESTS, "too-many-requests", "Too many requests from this client; try again after Retry-After seconds";
+    ComputationTooLarge: UNPROCESSABLE_ENTITY, "computation-too-large", "The computation asked for is beyond this service's budget";
+    RequestTimeout: REQUEST_TIMEOUT, "request-timeout", "The request body did not arrive in time";
+    MethodNotAllowed: METHOD_NOT_ALLOWED, "method-not-allowed", "The resource does not answer this method; Allow lists those it does";
+    WebhookNotFound: NOT_FOUND, "webhook-not-found", "No such webhook subscription (or not one of yours)";
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 35] = [
-        ErrorCode::MalformedRequest,
-        ErrorCode::InvalidStreamId,
-        ErrorCode::InvalidCursor,
-        ErrorCode::NotAcceptable,
-        ErrorCode::RouteNotFound,
-        ErrorCode::StreamNotFound,
-        ErrorCode::VersionConflict,
-        ErrorCode::IdempotencyKeyReused,
-        ErrorCode::NotReady,
-        ErrorCode::Internal,
-        ErrorCode::Unauthorized,
-        ErrorCode::Forbidden,
-        ErrorCode::GameNotFound,
-        ErrorCode::RulesetNotFound,
-        ErrorCode::BattleNotFound,
-        ErrorCode::PreconditionFailed,
-        ErrorCode::RuleViolation,
-        ErrorCode::UnknownTerritory,
-        ErrorCode::UnknownUnit,
-        ErrorCode::PayloadTooLarge,
-        ErrorCode::GameNotEnded,
-        ErrorCode::PlayerNotFound,
-        ErrorCode::PlayerExists,
-        ErrorCode::LadderNotFound,
-        ErrorCode::TournamentNotFound,
-        ErrorCode::TournamentRule,
-        ErrorCode::InvalidRuleset,
-        ErrorCode::BoardRequired,
-        ErrorCode::RulesetNotPlayable,
-        ErrorCode::UnsupportedMediaType,
-        ErrorCode::TooManyRequests,
-        ErrorCode::ComputationTooLarge,
-        ErrorCode::RequestTimeout,
-        ErrorCode::MethodNotAllowed,
-        ErrorCode::WebhookNotFound,
-    ];
-
-    /// The error-code table: status, code, title.
-    pub const fn spec(self) -> (StatusCode, &'static str, &'static str) {
-        match self {
-            ErrorCode::MalformedRequest => (
-                StatusCode::BAD_REQUEST,
-                "malformed-request",
-                "The request is malformed",
-            ),
-            ErrorCode::InvalidStreamId => (
-                StatusCode::BAD_REQUEST,
-                "invalid-stream-id",
-                "The stream id is not valid",
-            ),
-            ErrorCode::InvalidCursor => (
-                StatusCode::BAD_REQUEST,
-                "invalid-cursor",
-                "The cursor is not one this service issued",
-            ),
-            ErrorCode::NotAcceptable => (
-                StatusCode::NOT_ACCEPTABLE,
-                "not-acceptable",
-                "No representation matches the Accept header",
-            ),
-            ErrorCode::RouteNotFound => {
-                (StatusCode::NOT_FOUND, "route-not-found", "No such resource")
-            }
-            ErrorCode::StreamNotFound => (
-                StatusCode::NOT_FOUND,
-                "stream-not-found",
-                "The stream has no events",
-            ),
-            ErrorCode::VersionConflict => (
-                StatusCode::CONFLICT,
-                "version-conflict",
-                "The stream is not at the expected version",
-            ),
-            ErrorCode::IdempotencyKeyReused => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "idempotency-key-reused",
-                "The idempotency key was used for another request",
-            ),
-            ErrorCode::NotReady => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "not-ready",
-                "The service is not ready",
-            ),
-            ErrorCode::Internal => (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                "Internal error",
-            ),
-            ErrorCode::Unauthorized => (
-                StatusCode::UNAUTHORIZED,
-                "unauthorized",
-                "A valid bearer token is needed",
-            ),
-            ErrorCode::Forbidden => (
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                "The token's role does not allow this",
-            ),
-            ErrorCode::GameNotFound => (StatusCode::NOT_FOUND, "game-not-found", "No such game"),
-            ErrorCode::RulesetNotFound => (
-                StatusCode::NOT_FOUND,
-                "ruleset-not-found",
-                "No such ruleset",
-            ),
-            ErrorCode::BattleNotFound => {
-                (StatusCode::NOT_FOUND, "battle-not-found", "No such battle")
-            }
-            ErrorCode::PreconditionFailed => (
-                StatusCode::PRECONDITION_FAILED,
-                "precondition-failed",
-                "The game is not at the version in If-Match",
-            ),
-            ErrorCode::RuleViolation => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "rule-violation",
-                "The order breaks a rule",
-            ),
-            ErrorCode::UnknownTerritory => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "unknown-territory",
-                "No such territory or sea zone on this board",
-            ),
-            ErrorCode::UnknownUnit => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "unknown-unit",
-                "No such unit in this ruleset",
-            ),
-            ErrorCode::PayloadTooLarge => (
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload-too-large",
-                "The request body is too large",
-            ),
-            ErrorCode::GameNotEnded => (
-                StatusCode::CONFLICT,
-                "game-not-ended",
-                "The game has not ended",
-            ),
-            ErrorCode::PlayerNotFound => {
-                (StatusCode::NOT_FOUND, "player-not-found", "No such player")
-            }
-            ErrorCode::PlayerExists => (
-                StatusCode::CONFLICT,
-                "player-exists",
-                "The handle is already registered",
-            ),
-            ErrorCode::LadderNotFound => {
-                (StatusCode::NOT_FOUND, "ladder-not-found", "No such ladder")
-            }
-            ErrorCode::TournamentNotFound => (
-                StatusCode::NOT_FOUND,
-                "tournament-not-found",
-                "No such tournament",
-            ),
-            ErrorCode::TournamentRule => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "tournament-rule",
-                "The tournament's rules do not allow this",
-            ),
-            ErrorCode::InvalidRuleset => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid-ruleset",
-                "The ruleset document has problems; `errors` lists each with its path",
-            ),
-            ErrorCode::BoardRequired => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "board-required",
-                "The ruleset has no board: a director uploads one before a game can start",
-            ),
-            ErrorCode::RulesetNotPlayable => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "ruleset-not-playable",
-                "The engine does not play this ruleset yet",
-            ),
-            ErrorCode::UnsupportedMediaType => (
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported-media-type",
-                "The body must be sent as application/json",
-            ),
-            ErrorCode::TooManyRequests => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "too-many-requests",
-                "Too many requests from this client; try again after Retry-After seconds",
-            ),
-            ErrorCode::ComputationTooLarge => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "computation-too-large",
-                "The computation asked for is beyond this service's budget",
-            ),
-            ErrorCode::MethodNotAllowed => (
-                StatusCode::METHOD_NOT_ALLOWED,
-                "method-not-allowed",
-                "The resource does not answer this method; Allow lists those it does",
-            ),
-            ErrorCode::RequestTimeout => (
-                StatusCode::REQUEST_TIMEOUT,
-                "request-timeout",
-                "The request body did not arrive in time",
-            ),
-            ErrorCode::WebhookNotFound => (
-                StatusCode::NOT_FOUND,
-                "webhook-not-found",
-                "No such webhook subscription (or not one of yours)",
-            ),
-        }
-    }
-
     pub fn status(self) -> StatusCode {
         self.spec().0
     }
 
     pub fn as_str(self) -> &'static str {
         self.spec().1
+    }
+}
+
+/// Lists every code of the error table, with its status and title, in the description of
+/// `Problem.code`: the document's list of errors is the table's, never a second copy.
+#[derive(Debug)]
+pub struct ErrorList;
+
+impl utoipa::Modify for ErrorList {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{schema::Schema, RefOr};
+        let Some(RefOr::T(Schema::Object(problem))) = openapi
+            .components
+            .as_mut()
+            .and_then(|c| c.schemas.get_mut("Problem"))
+        else {
+            return;
+        };
+        let Some(RefOr::T(Schema::Object(code))) = problem.properties.get_mut("code") else {
+            return;
+        };
+        let mut list = String::from("The stable error code, one of:\n");
+        for error in ErrorCode::ALL {
+            let (status, name, title) = error.spec();
+            list.push_str(&format!("\n- `{name}` ({}): {title}", status.as_u16()));
+        }
+        code.description = Some(list);
     }
 }
 
@@ -281,7 +125,7 @@ pub struct Problem {
     pub status: u16,
     /// What exactly was wrong with this request.
     pub detail: String,
-    /// The stable error code.
+    /// The stable error code (the document lists them all).
     pub code: String,
     /// The stream's version, on a version conflict.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -404,8 +248,15 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
+        let mut problem = self.problem();
+        // What went wrong inside (database text, a corrupt log) is for the operators: the
+        // log keeps it under a reference the client can quote, and the client gets only that.
         if self.code == ErrorCode::Internal {
-            tracing::error!(detail = %self.detail, "internal error");
+            let reference = uuid::Uuid::new_v4();
+            tracing::error!(%reference, detail = %self.detail, "internal error");
+            problem.detail = format!(
+                "something went wrong inside the service; quote reference {reference} to its operators"
+            );
         }
         let mut response = HttpResponse::build(self.status_code());
         // UTF-8 always (RFC 8259), said outright: some clients guess otherwise.
@@ -420,7 +271,7 @@ impl ResponseError for ApiError {
         if let Some(allow) = &self.allow {
             response.insert_header((header::ALLOW, allow.clone()));
         }
-        response.json(self.problem())
+        response.json(problem)
     }
 }
 

@@ -256,7 +256,7 @@ impl AppState {
         routes::webhooks::delete_webhook,
     ),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame)),
-    modifiers(&BearerAuth, &CommonResponses, &NamedVariants),
+    modifiers(&BearerAuth, &CommonResponses, &NamedVariants, &error::ErrorList),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),

@@ -262,7 +262,7 @@ impl BoardView {
                 let pending = state.war.reinforcements.as_ref();
                 WarView {
                     order: state.war.order.clone(),
-                    reinforcer: warlog_rules::game::war_flow::reinforcer(rules, state),
+                    reinforcer: warlog_rules::game::home_cooked::reinforcer(rules, state),
                     reinforcements_to_place: pending
                         .into_iter()
                         .flat_map(|p| &p.units)

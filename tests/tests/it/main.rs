@@ -7,6 +7,7 @@ mod discovery;
 mod feed;
 mod games;
 mod hardening;
+mod home_cooked;
 mod http;
 mod immutability;
 mod integrators;
@@ -21,7 +22,6 @@ mod standby;
 mod store;
 mod tls;
 mod tournaments;
-mod war;
 mod webhooks;
 
 use serde_json::json;

@@ -149,7 +149,7 @@ fn random_war_order(
     let board = rules.board;
     let seated = board.turn_order();
     let active = state.power(board);
-    let reinforcer = super::war_flow::reinforcer(rules, state);
+    let reinforcer = super::home_cooked::reinforcer(rules, state);
     let places: Vec<TerritoryId> = board.territories().map(|(id, _)| id).collect();
     let units: Vec<UnitTypeId> = rules.catalogue.units().map(|(id, _)| id).collect();
     let stack_of = |choose: &mut dyn FnMut(usize) -> usize, owner: Power| {

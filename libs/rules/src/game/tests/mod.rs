@@ -3,6 +3,7 @@ use super::*;
 mod aap;
 mod diplomacy;
 mod enhanced_realism;
+mod home_cooked;
 mod players;
 mod properties;
 mod rail;
@@ -10,7 +11,6 @@ mod replay;
 mod scripted;
 mod standing_orders;
 mod sub_rule;
-mod war;
 
 fn rules() -> Rules<'static> {
     static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();

@@ -233,7 +233,7 @@ proptest! {
         seed in any::<[u8; 32]>(),
     ) {
         let ruleset = crate::ruleset::Ruleset::builtin("war").expect("war");
-        play_randomly(ruleset.rules(), super::war::seated(), &numbers, seed)?;
+        play_randomly(ruleset.rules(), super::home_cooked::seated(), &numbers, seed)?;
     }
 
     #[test]

@@ -30,7 +30,7 @@ proptest! {
         seed in any::<[u8; 32]>(),
     ) {
         let war = crate::ruleset::Ruleset::builtin("war").expect("war");
-        replays(war.rules(), super::war::seated(), &numbers, seed)?;
+        replays(war.rules(), super::home_cooked::seated(), &numbers, seed)?;
     }
 }
 

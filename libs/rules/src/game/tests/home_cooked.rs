@@ -3,9 +3,9 @@
 //! battles, control by ground units and income.
 
 use super::*;
+use crate::game::home_cooked::{WarBattleOutcome, WarMove};
+use crate::home_cooked::WarTechnology;
 use crate::ruleset::Ruleset;
-use crate::war::WarTechnology;
-use war_flow::{WarBattleOutcome, WarMove};
 
 fn war() -> &'static Ruleset {
     Ruleset::builtin("war").expect("war is playable")
@@ -133,7 +133,7 @@ fn the_game_starts_with_every_players_three_bases_rolled_from_the_dice() {
         for zone in &base.zones {
             assert!(base.rolls.iter().any(|r| {
                 let total: u8 = r.iter().map(|d| d.value()).sum();
-                crate::war::start_zone(total).map(id) == Some(*zone)
+                crate::home_cooked::start_zone(total).map(id) == Some(*zone)
             }));
             assert!(all.insert(*zone), "two bases share {zone:?}");
         }
@@ -180,7 +180,7 @@ fn initiative_goes_to_the_highest_die_with_ties_rolled_again_and_play_goes_round
     assert_eq!(state.power(&war().board), Power::Japan);
     assert_eq!(state.phase, Phase::Reinforcements);
     assert_eq!(
-        war_flow::reinforcer(war().rules(), &state),
+        crate::game::home_cooked::reinforcer(war().rules(), &state),
         Power::UnitedStates
     );
 }
@@ -376,7 +376,10 @@ fn research_costs_five_a_try_and_succeeds_on_a_one_or_two_then_rolls_the_chart()
     assert_eq!(tries[0].technology, None);
     assert_eq!(tries[1].technology, Some(WarTechnology::Metallurgy));
     // Metallurgy: every zone held pays $1 more (Germany 10, West Europe 6, + 2).
-    assert_eq!(war_flow::income(war().rules(), &state, Power::Germany), 18);
+    assert_eq!(
+        crate::game::home_cooked::income(war().rules(), &state, Power::Germany),
+        18
+    );
     let bomb = order(
         &mut state,
         Power::Germany,

@@ -294,7 +294,7 @@ pub(super) fn decide_move(
         if npn_move || all_free || held_by(state, *place) != Power::Npn || !is_land(rules, *place) {
             continue;
         }
-        let (die, outcome, militia) = war::roll_parley(dice);
+        let (die, outcome, militia) = tables::roll_parley(dice);
         let mut roll = ParleyRoll {
             territory: *place,
             die,
@@ -342,7 +342,7 @@ pub(super) fn decide_move(
         }
         let for_control =
             !npn_move && ground && is_land(rules, place) && held_by(state, place) == Power::Npn;
-        let militia = if for_control { war::NPN_MILITIA } else { 0 };
+        let militia = if for_control { tables::NPN_MILITIA } else { 0 };
         if !defenders.is_empty() || militia > 0 {
             let battle = fight(rules, state, mover, place, units, defenders, militia, dice);
             if battle.outcome == WarBattleOutcome::Stalemate {

@@ -51,8 +51,8 @@ use super::{
 };
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
+use crate::home_cooked::{self as tables, Parley, WarTechnology};
 use crate::units::{Ability, Domain, UnitTypeId};
-use crate::war::{self, Parley, WarTechnology};
 
 mod battle;
 mod moves;
@@ -160,7 +160,7 @@ fn seating(rules: Rules<'_>) -> &[Power] {
 /// Who rolls, places and moves the active player's reinforcements.
 pub fn reinforcer(rules: Rules<'_>, state: &GameState) -> Power {
     let active = state.power(rules.board);
-    war::reinforcer(seating(rules), active).unwrap_or(active)
+    tables::reinforcer(seating(rules), active).unwrap_or(active)
 }
 
 fn treasury(state: &GameState, power: Power) -> u32 {
@@ -219,7 +219,7 @@ pub(super) fn decide(
             Ok(vec![roll_start_zones(rules, chart, by, dice)])
         }
         (Phase::Initiative, Order::RollInitiative) => {
-            let rolled = war::initiative(seating(rules), dice);
+            let rolled = tables::initiative(seating(rules), dice);
             Ok(vec![GameEvent::InitiativeRolled {
                 by,
                 rolls: rolled.rolls,
@@ -234,7 +234,7 @@ pub(super) fn decide(
                     "this turn's reinforcements are rolled",
                 ));
             }
-            let rolled = war::roll_reinforcements(dice);
+            let rolled = tables::roll_reinforcements(dice);
             let units = rolled
                 .result
                 .units
@@ -294,11 +294,11 @@ pub(super) fn decide(
         }
         (Phase::Purchase, Order::BuildInfrastructure { territory }) => {
             holds(rules, state, by, *territory, "infrastructure")?;
-            pay(state, by, war::INFRASTRUCTURE_COST, "infrastructure")?;
+            pay(state, by, tables::INFRASTRUCTURE_COST, "infrastructure")?;
             Ok(vec![GameEvent::InfrastructureBuilt {
                 power: by,
                 territory: *territory,
-                cost: war::INFRASTRUCTURE_COST,
+                cost: tables::INFRASTRUCTURE_COST,
             }])
         }
         (Phase::Purchase, Order::DevelopWeapons(tries)) => research(state, by, *tries, dice),
@@ -364,7 +364,7 @@ fn pending(state: &GameState) -> Result<&PendingReinforcements, RuleViolation> {
     })
 }
 
-fn war_unit(rules: Rules<'_>, unit: war::WarUnit) -> Result<UnitTypeId, RuleViolation> {
+fn war_unit(rules: Rules<'_>, unit: tables::WarUnit) -> Result<UnitTypeId, RuleViolation> {
     let code = unit.code();
     rules.catalogue.id(code).map_err(|e| {
         violation(
@@ -382,7 +382,7 @@ fn roll_start_zones(
     dice: &mut dyn DiceSource,
 ) -> GameEvent {
     let per_player = usize::try_from(chart.bases).unwrap_or(usize::MAX);
-    let rolled = war::start_bases_on(
+    let rolled = tables::start_bases_on(
         seating(rules),
         per_player,
         (usize::from(chart.dice), chart.zones(), |t| chart.zone(t)),
@@ -545,7 +545,7 @@ fn buy(
         if !fits(rules, territory, *unit) || (!land && profile.domain != Domain::Sea) {
             return Err(misplaced(rules, territory, *unit));
         }
-        cost += war::unit_price(profile.cost, factory) * n;
+        cost += tables::unit_price(profile.cost, factory) * n;
     }
     pay(state, power, cost, "these units")?;
     Ok(vec![GameEvent::WarUnitsBought {
@@ -569,11 +569,11 @@ fn research(
             format!("research is 1 to 20 tries of $5, not {tries}"),
         ));
     }
-    let cost = war::RESEARCH_COST * tries;
+    let cost = tables::RESEARCH_COST * tries;
     pay(state, power, cost, "this research")?;
     let tries = (0..tries)
         .map(|_| {
-            let (chance, found) = war::research(dice);
+            let (chance, found) = tables::research(dice);
             ResearchTry {
                 chance,
                 chart: found.as_ref().map(|f| f.dice.clone()).unwrap_or_default(),
@@ -594,7 +594,7 @@ pub fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
         .filter(|(id, t)| !t.sea && state.holder[id.index()] == Some(power))
         .map(|(id, t)| {
             let infrastructure = state.war.infrastructure.get(&id).copied().unwrap_or(0);
-            t.ipc + metallurgy + infrastructure * war::INFRASTRUCTURE_RETURN
+            t.ipc + metallurgy + infrastructure * tables::INFRASTRUCTURE_RETURN
         })
         .sum()
 }

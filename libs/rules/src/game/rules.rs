@@ -1,0 +1,124 @@
+//! What the rules need to know besides the state: the board, the unit catalogue, the
+//! economy and a ruleset's special rules, resolved against its board.
+
+use super::*;
+
+/// What the rules need to know besides the state.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules<'a> {
+    pub board: &'a Board,
+    pub catalogue: &'a Catalogue,
+    pub economy: Economy,
+    pub special: &'a Special,
+}
+
+/// A ruleset's special rules (its document's `special_rules` and survival victory),
+/// resolved against its board and catalogue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Special {
+    pub combat_from_round: u32,
+    /// Battles: SAAC from this round when the attacker gave no combat order.
+    pub saac_from_round: Option<u32>,
+    /// Battles: the defender's hits taken column by column (Part 13, step 5).
+    pub defender_hits_by_column: bool,
+    /// Battles: submarines that face only aircraft withdraw to a neighbouring zone.
+    pub subs_withdraw_from_aircraft: bool,
+    pub heavy_weapons: bool,
+    pub reinforcements: Vec<Arrival>,
+    /// (territory, base, per round): the value during round `r` is `base + per_round * r`.
+    pub growing_values: Vec<(TerritoryId, u32, u32)>,
+    /// (sea zone, value, power): paid to the power while no enemy is in the zone.
+    pub convoy_centres: Vec<(TerritoryId, u32, Power)>,
+    pub limited_complexes: BTreeMap<TerritoryId, u32>,
+    pub no_new_complexes: BTreeSet<Power>,
+    pub surrender_when_bombed_out: BTreeSet<TerritoryId>,
+    pub recruits: Vec<Recruits>,
+    pub guerrillas: BTreeSet<Power>,
+    /// Places by the printed values held at the end, not by percent gain.
+    pub zone_points: bool,
+    pub survival: Option<Survival>,
+    /// The "War" game flow, with its start-zone chart.
+    pub war: Option<home_cooked::StartChart>,
+    /// Places where, in round 1, only these unit types may move.
+    pub held_in_round_one: BTreeMap<TerritoryId, BTreeSet<UnitTypeId>>,
+    pub submarines_do_not_block: bool,
+    /// Partners for the whole game (by [`diplomacy::partners`]).
+    pub standing_alliances: BTreeSet<(Power, Power)>,
+    /// Each land territory's continent (by its index in the document), where given.
+    pub continent_of: BTreeMap<TerritoryId, usize>,
+    /// Cut-Throat rules this ruleset leaves out.
+    pub without: BTreeSet<crate::document::CutThroatRule>,
+}
+
+/// Free infantry a power raises at the start of its turn, instead of collecting money.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recruits {
+    pub power: Power,
+    pub per_turn: u32,
+    pub per_sole_area: u32,
+    pub for_holding: Vec<TerritoryId>,
+    pub held_by: BTreeSet<Power>,
+    pub place_at: Option<TerritoryId>,
+}
+
+/// Free units for `power` at the end of its turn in `round`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrival {
+    pub power: Power,
+    pub round: u32,
+    pub territory: TerritoryId,
+    pub units: Vec<(UnitTypeId, u32)>,
+}
+
+/// `power` wins by holding its capital to the end of `round`, or by taking `or_take`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Survival {
+    pub power: Power,
+    pub round: u32,
+    pub or_take: Option<Power>,
+}
+
+impl Special {
+    /// Cut-Throat's: no combat in the first round, nothing else.
+    pub const CUT_THROAT: Special = Special {
+        combat_from_round: 2,
+        saac_from_round: None,
+        defender_hits_by_column: false,
+        subs_withdraw_from_aircraft: false,
+        heavy_weapons: false,
+        reinforcements: Vec::new(),
+        growing_values: Vec::new(),
+        convoy_centres: Vec::new(),
+        limited_complexes: BTreeMap::new(),
+        no_new_complexes: BTreeSet::new(),
+        surrender_when_bombed_out: BTreeSet::new(),
+        recruits: Vec::new(),
+        guerrillas: BTreeSet::new(),
+        zone_points: false,
+        survival: None,
+        war: None,
+        held_in_round_one: BTreeMap::new(),
+        submarines_do_not_block: false,
+        standing_alliances: BTreeSet::new(),
+        continent_of: BTreeMap::new(),
+        without: BTreeSet::new(),
+    };
+}
+
+/// Cut-Throat's special rules, for code that plays Cut-Throat without a ruleset.
+pub static CUT_THROAT_SPECIAL: Special = Special::CUT_THROAT;
+
+/// How income and production work in a ruleset (its document's `income` and `production`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Economy {
+    pub income: crate::document::IncomeRule,
+    pub production: crate::document::ProductionRule,
+}
+
+impl Economy {
+    /// Classic: printed values, and original complexes without limit.
+    pub const CLASSIC: Economy = Economy {
+        income: crate::document::IncomeRule::PrintedValues,
+        production: crate::document::ProductionRule::ClassicComplexes,
+    };
+}

@@ -1,0 +1,129 @@
+//! The turn's cycle: ending a phase (and what ending it brings: income, instalments,
+//! forfeits), passive status, and the phase an order belongs to.
+
+use super::*;
+
+pub(crate) fn end_phase(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    at: Moment,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let mut events = Vec::new();
+    match state.phase {
+        Phase::Placement if !state.pending.is_empty() => {
+            if state
+                .pending
+                .keys()
+                .any(|u| state.can_place(rules, power, *u))
+            {
+                let left: u32 = state.pending.values().sum();
+                return Err(violation(
+                    "units-unplaced",
+                    "Classic rules, Mobilize",
+                    format!("{left} purchased units are still to be placed"),
+                ));
+            }
+            // Nowhere left to put them: they are lost, and the log says so.
+            events.push(GameEvent::UnitsForfeited {
+                power,
+                units: state.pending.iter().map(|(u, n)| (*u, *n)).collect(),
+            });
+        }
+        Phase::Income => {
+            let amount = economy::income(rules, state, power);
+            events.push(GameEvent::IncomeCollected { power, amount });
+            if state.passive.contains(&power) {
+                let treasury = state.treasury.get(&power).copied().unwrap_or(0) + amount;
+                events.extend(infantry_for(rules, power, treasury));
+            }
+            events.extend(economy::reinforcements(rules, state, power));
+            events.extend(seats::substitute_made_permanent(state, power));
+        }
+        Phase::Repairs => {
+            events.extend(loan_instalment(state, power));
+            events.extend(economy::recruits(rules, state, power));
+        }
+        Phase::NonCombatMove => {
+            let losses = state.stranded_aircraft(rules, power);
+            if !losses.is_empty() {
+                events.push(GameEvent::AircraftLost { power, losses });
+            }
+        }
+        Phase::Battles if !state.battles_to_fight(rules, power).is_empty() => {
+            let names: Vec<String> = state
+                .battles_to_fight(rules, power)
+                .into_iter()
+                .map(|t| rules.board.get(t).name.clone())
+                .collect();
+            return Err(violation(
+                "battles-pending",
+                "Part 13, GM requirements",
+                format!(
+                    "every battle is fought before the phase ends; still to fight: {}",
+                    names.join(", ")
+                ),
+            ));
+        }
+        _ => {}
+    }
+    events.push(GameEvent::PhaseEnded {
+        power,
+        phase: state.phase,
+        at,
+    });
+    Ok(events)
+}
+
+pub(crate) const PASSIVE: &str = "Cut-Throat, Rules for players (passive status)";
+
+/// A passive power's treasury as infantry on its capital (what is left over stays).
+pub(crate) fn infantry_for(rules: Rules<'_>, power: Power, treasury: u32) -> Option<GameEvent> {
+    let infantry = rules.catalogue.infantry()?;
+    let cost = rules.catalogue.get(infantry).cost.max(1);
+    let count = treasury / cost;
+    (count > 0).then_some(GameEvent::TreasuryConvertedToInfantry {
+        power,
+        infantry: count,
+        spent: count * cost,
+    })
+}
+
+pub(crate) fn go_passive(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if state.capital_lost(rules, power) {
+        return Err(violation(
+            "capital-lost",
+            PASSIVE,
+            format!(
+                "a passive power's infantry stands on its capital, and {power} has lost its own"
+            ),
+        ));
+    }
+    let treasury = state.treasury.get(&power).copied().unwrap_or(0);
+    let mut events = vec![GameEvent::WentPassive { power }];
+    events.extend(infantry_for(rules, power, treasury));
+    Ok(events)
+}
+
+pub(crate) fn require_phase(
+    state: &GameState,
+    phase: Phase,
+    what: &str,
+) -> Result<(), RuleViolation> {
+    if state.phase == phase {
+        Ok(())
+    } else {
+        Err(violation(
+            "wrong-phase",
+            "Classic rules, Order of play",
+            format!(
+                "{what} belongs to the {phase:?} phase; this is the {:?} phase",
+                state.phase
+            ),
+        ))
+    }
+}
