@@ -11,6 +11,7 @@ mod envelope;
 pub mod game;
 mod ids;
 pub mod orders;
+pub mod ruleset;
 pub mod sample;
 pub mod sender;
 pub mod upcast;

@@ -7,6 +7,7 @@ pub mod constraints;
 pub mod ladder_audit;
 pub mod players;
 pub mod rating;
+pub mod round_games;
 pub mod seating;
 pub mod standings;
 pub mod tournament;

@@ -6,6 +6,7 @@ use deadpool_postgres::{GenericClient, Transaction};
 use serde::Serialize;
 use warlog_events::game::{GameCreated, GameStreamEvent};
 use warlog_events::{RecordedEvent, StreamCategory, StreamId};
+use warlog_rules::dice::GameSeed;
 
 use crate::projector::{recorded_at, version_of, Projection};
 use crate::StoreError;
@@ -14,12 +15,12 @@ use crate::StoreError;
 pub async fn save_seed(
     client: &impl GenericClient,
     stream: &StreamId,
-    seed: &[u8; 32],
+    seed: &GameSeed,
 ) -> Result<(), StoreError> {
     client
         .execute(
             "INSERT INTO dice_seeds (stream_id, seed) VALUES ($1, $2)",
-            &[&stream.as_str(), &seed.as_slice()],
+            &[&stream.as_str(), &seed.expose().as_slice()],
         )
         .await?;
     Ok(())
@@ -30,7 +31,7 @@ pub async fn save_seed(
 pub async fn load_seed(
     client: &impl GenericClient,
     stream: &StreamId,
-) -> Result<Option<[u8; 32]>, StoreError> {
+) -> Result<Option<GameSeed>, StoreError> {
     let row = client
         .query_opt(
             "SELECT seed FROM dice_seeds WHERE stream_id = $1",
@@ -39,6 +40,7 @@ pub async fn load_seed(
         .await?;
     row.map(|r| {
         <[u8; 32]>::try_from(r.get::<_, &[u8]>(0))
+            .map(GameSeed::from_bytes)
             .map_err(|_| StoreError::Corrupt(format!("the seed of {stream} is not 32 bytes")))
     })
     .transpose()

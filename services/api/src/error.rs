@@ -300,6 +300,12 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// A fault inside the service (a stored event that does not decode, a value that does not
+/// encode): logged with a reference, answered 500 without its text.
+pub(crate) fn corrupt(error: impl std::fmt::Display) -> ApiError {
+    ApiError::new(ErrorCode::Internal, format!("stored data: {error}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

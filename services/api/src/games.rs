@@ -7,30 +7,23 @@
 //! render. The seed is read here and handed to the closure; it never reaches a response.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Mutex;
 
 use actix_web::http::StatusCode;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
-use time::OffsetDateTime;
 use utoipa::ToSchema;
-use uuid::Uuid;
 use warlog_events::game::{GameLog, GameStreamEvent};
 use warlog_events::orders::{Command, Decided, DiceSupply, OrdersGiven, Refusal};
-use warlog_events::{IdempotencyKey, Metadata, NewEvent, RecordedEvent, StreamId};
-use warlog_rules::dice::GameSeed;
-use warlog_rules::game::Moment;
-use warlog_store::games::{
-    load_seed, mark_seed_revealed, record_response, recorded_response, save_seed,
-};
-use warlog_store::{
-    append, read_stream, AppendOutcome, ExpectedVersion, GenericClient, StoreError,
-};
+use warlog_events::{NewEvent, RecordedEvent, StreamId};
+use warlog_store::games::load_seed;
+use warlog_store::{read_stream, AppendOutcome, ExpectedVersion, GenericClient, PooledClient};
 
-use crate::auth::Identity;
-use crate::error::{ApiError, ErrorCode};
-use crate::routes::streams::EventView;
-use crate::views::{battle_view, BattleView};
+use crate::error::{corrupt, ApiError, ErrorCode};
+use crate::views::{battle_view, BattleView, EventView};
+use crate::write::{
+    execute, fresh_seed, new_id, Expected, Plan, SeedDuty, StreamAppend, WriteAnswer, WriteRequest,
+};
 use crate::AppState;
 
 /// Folded games by stream, so a command reads only the events since the last one.
@@ -104,10 +97,6 @@ fn not_found(stream: &StreamId) -> ApiError {
             stream.as_str().strip_prefix("game-").unwrap_or_default()
         ),
     )
-}
-
-pub(crate) fn corrupt(error: impl std::fmt::Display) -> ApiError {
-    ApiError::new(ErrorCode::Internal, format!("game log: {error}"))
 }
 
 const PAGE: u32 = 1000;
@@ -234,125 +223,6 @@ pub async fn read_events(
     }
 }
 
-/// What version of the game the client based its request on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expected {
-    /// Nothing stated: the server folds the latest state (and retries a lost race once).
-    Unstated,
-    /// `expected_version` in the body: a mismatch is 409.
-    Body(u64),
-    /// `If-Match`: a mismatch is 412.
-    IfMatch(u64),
-}
-
-impl Expected {
-    fn mismatch(self, current: u64) -> ApiError {
-        match self {
-            Expected::IfMatch(v) => ApiError::new(
-                ErrorCode::PreconditionFailed,
-                format!("If-Match names version {v}; the game is at version {current}"),
-            ),
-            Expected::Body(v) => ApiError::new(
-                ErrorCode::VersionConflict,
-                format!(
-                    "the request was written for version {v}; the game is at version {current}"
-                ),
-            ),
-            Expected::Unstated => ApiError::new(
-                ErrorCode::VersionConflict,
-                format!("the game moved on to version {current} while this request was decided"),
-            ),
-        }
-        .with_current_version(current)
-    }
-
-    fn check(self, current: u64) -> Result<(), ApiError> {
-        match self {
-            Expected::Body(v) | Expected::IfMatch(v) if v != current => Err(self.mismatch(current)),
-            _ => Ok(()),
-        }
-    }
-}
-
-/// Everything about a write besides what it decides.
-#[derive(Debug, Clone)]
-pub struct WriteRequest {
-    pub caller: Identity,
-    pub key: Option<IdempotencyKey>,
-    /// SHA-256 of caller, method, path and body: the same key with other content is 422.
-    pub fingerprint: [u8; 32],
-    pub expected: Expected,
-    pub now: OffsetDateTime,
-}
-
-impl WriteRequest {
-    pub fn fingerprint_of(caller: &Identity, method: &str, path: &str, body: &[u8]) -> [u8; 32] {
-        let mut digest = Sha256::new();
-        for part in [
-            caller.actor().as_bytes(),
-            method.as_bytes(),
-            path.as_bytes(),
-            body,
-        ] {
-            digest.update((part.len() as u64).to_be_bytes());
-            digest.update(part);
-        }
-        digest.finalize().into()
-    }
-
-    pub fn moment(&self) -> Moment {
-        Moment::from_unix_seconds(u64::try_from(self.now.unix_timestamp()).unwrap_or(0))
-    }
-
-    fn metadata(&self) -> Metadata {
-        let mut metadata = Metadata::recorded_at(self.now).with_actor(self.caller.actor());
-        metadata.idempotency_key = self.key.clone();
-        metadata.correlation_id = Some(Uuid::new_v4());
-        metadata
-    }
-
-    pub(crate) fn encode(&self, events: &[GameStreamEvent]) -> Result<Vec<NewEvent>, ApiError> {
-        self.encode_with(events, GameStreamEvent::encode)
-    }
-
-    /// Events of any stream, each encoded by `encode`, with this request's metadata.
-    pub(crate) fn encode_with<E>(
-        &self,
-        events: &[E],
-        encode: impl Fn(
-            &E,
-        ) -> Result<
-            (warlog_events::EventType, u32, serde_json::Value),
-            warlog_events::EventDecodeError,
-        >,
-    ) -> Result<Vec<NewEvent>, ApiError> {
-        let metadata = self.metadata();
-        events
-            .iter()
-            .map(|event| {
-                let (event_type, version, payload) = encode(event).map_err(corrupt)?;
-                Ok(NewEvent::new(
-                    Uuid::new_v4(),
-                    event_type,
-                    version,
-                    payload,
-                    &metadata,
-                ))
-            })
-            .collect()
-    }
-}
-
-/// The answer to a write, and whether it is the first answer replayed.
-#[derive(Debug, Clone)]
-pub struct WriteAnswer {
-    pub status: StatusCode,
-    pub body: serde_json::Value,
-    pub replayed: bool,
-    /// With a standby for reads: the primary's WAL position after the write committed.
-    pub consistency: Option<String>,
-}
-
 /// What a write appended.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct WriteAccepted {
@@ -362,34 +232,6 @@ pub struct WriteAccepted {
     pub events: Vec<EventView>,
     /// The battles and raids among them, with their listings.
     pub battles: Vec<BattleView>,
-}
-
-/// The first answer to this request's idempotency key, if it was used before.
-pub(crate) async fn replayed(
-    client: &impl GenericClient,
-    request: &WriteRequest,
-) -> Result<Option<WriteAnswer>, ApiError> {
-    let Some(key) = &request.key else {
-        return Ok(None);
-    };
-    let Some(first) = recorded_response(client, key.as_str()).await? else {
-        return Ok(None);
-    };
-    if first.fingerprint != request.fingerprint {
-        return Err(ApiError::new(
-            ErrorCode::IdempotencyKeyReused,
-            format!(
-                "idempotency key {:?} was used for a different request",
-                key.as_str()
-            ),
-        ));
-    }
-    Ok(Some(WriteAnswer {
-        status: StatusCode::from_u16(first.status).unwrap_or(StatusCode::OK),
-        body: first.body,
-        replayed: true,
-        consistency: None,
-    }))
 }
 
 fn accepted(
@@ -429,102 +271,6 @@ fn accepted(
     .map_err(corrupt)
 }
 
-/// The events a write's transaction appends, and the transaction's other duty.
-pub(crate) enum Extra {
-    None,
-    /// A new stream with dice: keep its seed.
-    SaveSeed([u8; 32]),
-    /// The write reveals the seed: note when.
-    SeedRevealed,
-}
-
-/// One append of a write, and the status its answer will have.
-pub(crate) struct Append<'a> {
-    pub stream: &'a StreamId,
-    pub expected: ExpectedVersion,
-    pub events: &'a [NewEvent],
-    pub extra: Extra,
-    pub status: StatusCode,
-}
-
-/// Appends and records the answer in one transaction. `Ok(None)`: the stream moved on.
-pub(crate) async fn commit(
-    state: &AppState,
-    client: &mut warlog_store::PooledClient,
-    request: &WriteRequest,
-    write: Append<'_>,
-    render: impl FnOnce(&AppendOutcome) -> Result<serde_json::Value, ApiError>,
-) -> Result<Option<WriteAnswer>, ApiError> {
-    commit_all(state, client, request, vec![write], |outcomes| {
-        render(&outcomes[0])
-    })
-    .await
-}
-
-/// Appends to several streams in one transaction (a tournament round and its new games),
-/// and records the answer. The first append's status is the answer's. `Ok(None)`: one of
-/// the streams moved on, and nothing was written.
-pub(crate) async fn commit_all(
-    state: &AppState,
-    client: &mut warlog_store::PooledClient,
-    request: &WriteRequest,
-    writes: Vec<Append<'_>>,
-    render: impl FnOnce(&[AppendOutcome]) -> Result<serde_json::Value, ApiError>,
-) -> Result<Option<WriteAnswer>, ApiError> {
-    let status = writes.first().map_or(StatusCode::OK, |w| w.status);
-    let tx = client.transaction().await.map_err(StoreError::from)?;
-    let mut outcomes = Vec::with_capacity(writes.len());
-    let mut appended = 0;
-    for write in writes {
-        match &write.extra {
-            Extra::SaveSeed(seed) => save_seed(&tx, write.stream, seed).await?,
-            Extra::SeedRevealed => mark_seed_revealed(&tx, write.stream).await?,
-            Extra::None => {}
-        }
-        match append(&tx, write.stream, write.expected, write.events, None).await {
-            Ok(outcome) => outcomes.push(outcome),
-            Err(StoreError::Conflict { .. }) => return Ok(None),
-            Err(e) => return Err(e.into()),
-        }
-        appended += write.events.len();
-    }
-    let body = render(&outcomes)?;
-    if let Some(key) = &request.key {
-        match record_response(
-            &tx,
-            key.as_str(),
-            &request.fingerprint,
-            status.as_u16(),
-            &body,
-        )
-        .await
-        {
-            Ok(()) => {}
-            // The same request, sent twice at once: the other one answered first.
-            Err(StoreError::IdempotencyRace) => {
-                drop(tx);
-                return replayed(&*client, request).await?.map(Some).ok_or_else(|| {
-                    ApiError::new(ErrorCode::Internal, "an idempotency race left no answer")
-                });
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    tx.commit().await.map_err(StoreError::from)?;
-    state.store.committed(appended);
-    // A reader that brings this back is not served by a standby that has not caught up.
-    let consistency = match &state.reads {
-        Some(_) => Some(warlog_store::replica::current_lsn(&*client).await?),
-        None => None,
-    };
-    Ok(Some(WriteAnswer {
-        status,
-        body,
-        replayed: false,
-        consistency,
-    }))
-}
-
 /// Writes a command to an existing game: `command` reads the folded game and says what is
 /// commanded; the command is put on the record (`OrdersGiven`) and decided with the game's
 /// seed by [`GameLog::decide_command`], the same decision the auditor makes again.
@@ -534,16 +280,11 @@ pub async fn write(
     request: &WriteRequest,
     command: impl Fn(&GameLog) -> Result<Command, ApiError>,
 ) -> Result<WriteAnswer, ApiError> {
-    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
-    if let Some(answer) = replayed(&client, request).await? {
-        return Ok(answer);
-    }
-    for attempt in 0..2 {
-        let log = load(&client, &state.games, stream).await?;
+    let plan = async |client: &PooledClient| {
+        let log = load(client, &state.games, stream).await?;
         request.expected.check(log.version)?;
-        let seed = load_seed(&client, stream)
+        let seed = load_seed(client, stream)
             .await?
-            .map(GameSeed::from_bytes)
             .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("{stream} has no seed")))?;
         let record = OrdersGiven {
             sender: request.caller.sender(),
@@ -551,55 +292,50 @@ pub async fn write(
             at: request.moment(),
             command: command(&log)?,
         };
-        let Decided {
-            events: decided,
-            after,
-        } = log.decide_command(&record, DiceSupply::Seed(&seed))?;
-        if decided.len() > warlog_store::MAX_EVENTS_PER_APPEND {
-            return Err(ApiError::malformed(
-                "these orders make too many events for one request: send them in parts",
-            ));
-        }
-        let events = request.encode(&decided)?;
-        let battles_before = log.battles;
-        let append = Append {
-            stream,
+        let Decided { events, after } = log.decide_command(&record, DiceSupply::Seed(&seed))?;
+        let reveals = events
+            .iter()
+            .any(|e| matches!(e, GameStreamEvent::SeedRevealed(_)));
+        let append = StreamAppend {
+            stream: stream.clone(),
             expected: ExpectedVersion::Exact(log.version),
-            events: &events,
-            extra: if decided
-                .iter()
-                .any(|e| matches!(e, GameStreamEvent::SeedRevealed(_)))
-            {
-                Extra::SeedRevealed
+            events: request.encode_with(&events, GameStreamEvent::encode)?,
+            seed: if reveals {
+                SeedDuty::Revealed
             } else {
-                Extra::None
+                SeedDuty::None
             },
-            status: StatusCode::OK,
         };
-        let answer = commit(state, &mut client, request, append, |outcome| {
-            accepted(&after, stream, &events, &decided, outcome, battles_before)
+        // The fold after the write answers it, then goes to the cache: shared, not copied.
+        let after = Rc::new(after);
+        let (kept, cache, game) = (after.clone(), state.games.clone(), stream.clone());
+        let (new_events, battles_before) = (append.events.clone(), log.battles);
+        Ok(Plan {
+            appends: vec![append],
+            status: StatusCode::OK,
+            render: Box::new(move |outcomes| {
+                let game = game_stream(&after.created.game_id)?;
+                accepted(
+                    &after,
+                    &game,
+                    &new_events,
+                    &events,
+                    &outcomes[0],
+                    battles_before,
+                )
+            }),
+            committed: Some(Box::new(move || {
+                cache.put(
+                    &game,
+                    Rc::try_unwrap(kept).unwrap_or_else(|log| (*log).clone()),
+                );
+            })),
         })
-        .await?;
-        match answer {
-            Some(answer) => {
-                if !answer.replayed {
-                    state.games.put(stream, after);
-                }
-                return Ok(answer);
-            }
-            None if request.expected == Expected::Unstated && attempt == 0 => continue,
-            None => {
-                let current = warlog_store::stream_head(&client, stream)
-                    .await?
-                    .map_or(0, |h| h.version);
-                return Err(request.expected.mismatch(current));
-            }
-        }
-    }
-    Err(ApiError::new(
-        ErrorCode::VersionConflict,
-        "the game moved on twice while this request was decided; send it again",
-    ))
+    };
+    execute(state, request, plan, |current| {
+        Expected::Unstated.mismatch(current)
+    })
+    .await
 }
 
 impl From<Refusal> for ApiError {
@@ -626,39 +362,33 @@ pub async fn create(
     entrants: warlog_events::game::Entrants,
     tournament: Option<String>,
 ) -> Result<WriteAnswer, ApiError> {
-    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
-    if let Some(answer) = replayed(&client, request).await? {
-        return Ok(answer);
-    }
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed)
-        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("no OS randomness: {e}")))?;
-    // Time-ordered ids: listing games by id lists them oldest first.
-    let game_id = Uuid::now_v7().simple().to_string();
-    let stream = game_stream(&game_id)?;
-    let created = GameLog::create(
-        ruleset,
-        &game_id,
-        entrants,
-        request.caller.name.clone(),
-        tournament,
-        request.moment(),
-        &GameSeed::from_bytes(seed),
-    )
-    .map_err(|v| ApiError::rule_violation("players", &v))?;
-    let log = GameLog::new(created.clone()).map_err(corrupt)?;
-    let events = request.encode(&[GameStreamEvent::Created(created)])?;
-    let view = crate::views::GameView::of(&log);
-    let append = Append {
-        stream: &stream,
-        expected: ExpectedVersion::NoStream,
-        events: &events,
-        extra: Extra::SaveSeed(seed),
-        status: StatusCode::CREATED,
+    let plan = async |_: &PooledClient| {
+        let seed = fresh_seed()?;
+        let game_id = new_id();
+        let created = GameLog::create(
+            ruleset,
+            &game_id,
+            entrants.clone(),
+            request.caller.name.clone(),
+            tournament.clone(),
+            request.moment(),
+            &seed,
+        )
+        .map_err(|v| ApiError::rule_violation("players", &v))?;
+        let view = crate::views::GameView::of(&GameLog::new(created.clone()).map_err(corrupt)?);
+        let append = StreamAppend {
+            stream: game_stream(&game_id)?,
+            expected: ExpectedVersion::NoStream,
+            events: request.encode_with(
+                &[GameStreamEvent::Created(created)],
+                GameStreamEvent::encode,
+            )?,
+            seed: SeedDuty::Save(seed),
+        };
+        Ok(Plan::single(append, StatusCode::CREATED, view))
     };
-    commit(state, &mut client, request, append, |_| {
-        serde_json::to_value(&view).map_err(corrupt)
+    execute(state, request, plan, |_| {
+        ApiError::new(ErrorCode::Internal, "a new game id was taken")
     })
-    .await?
-    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a new game id was taken"))
+    .await
 }

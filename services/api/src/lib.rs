@@ -23,8 +23,10 @@ pub mod routes;
 pub mod rulesets;
 pub mod schema_names;
 pub mod security;
+pub mod tournaments;
 pub mod views;
 pub mod webhooks;
+pub mod write;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -34,7 +36,7 @@ use prometheus::Registry;
 use utoipa::OpenApi;
 use warlog_store::{EventStore, Pool, StoreMetrics};
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, ErrorList};
 use crate::metrics::HttpMetrics;
 use crate::schema_names::NamedVariants;
 
@@ -256,7 +258,7 @@ impl AppState {
         routes::webhooks::delete_webhook,
     ),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame)),
-    modifiers(&BearerAuth, &CommonResponses, &NamedVariants, &error::ErrorList),
+    modifiers(&BearerAuth, &CommonResponses, &NamedVariants, &ErrorList),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),

@@ -6,6 +6,7 @@ use std::future::{ready, Ready};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest};
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 
 use crate::error::ApiError;
 
@@ -40,4 +41,32 @@ pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
             ApiError::malformed(format!("query parameter `{path}`: {}", e.inner()))
         }
     })
+}
+
+/// A page size: 1 to 200, 100 when not given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "u32")]
+pub struct PageLimit(u32);
+
+impl PageLimit {
+    pub const MAX: u32 = 200;
+    pub const DEFAULT: PageLimit = PageLimit(100);
+
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl TryFrom<u32> for PageLimit {
+    type Error = String;
+    fn try_from(value: u32) -> Result<Self, Self::Error> {
+        if (1..=Self::MAX).contains(&value) {
+            Ok(PageLimit(value))
+        } else {
+            Err(format!(
+                "limit must be between 1 and {}, not {value}",
+                Self::MAX
+            ))
+        }
+    }
 }

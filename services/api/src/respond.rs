@@ -182,3 +182,13 @@ pub fn decimal(value: f64) -> String {
         trimmed.to_owned()
     }
 }
+
+/// A moment as RFC 3339 (`2026-11-25T12:00:00Z`); empty if it cannot be shown.
+pub(crate) fn rfc3339(at: warlog_rules::game::Moment) -> String {
+    use time::format_description::well_known::Rfc3339;
+    i64::try_from(at.unix_seconds())
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_default()
+}

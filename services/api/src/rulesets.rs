@@ -3,33 +3,33 @@
 //! with a ruleset plays its latest revision and records that document's hash (and, for an
 //! upload, the document itself), so a later revision never changes it.
 
-use serde::{Deserialize, Serialize};
-use warlog_events::{EventDecodeError, EventType, StreamCategory, StreamId};
+use warlog_events::{StreamCategory, StreamId};
 use warlog_rules::document::{GameOptions, RulesetDocument};
 use warlog_rules::ruleset::{Ruleset, RulesetError};
 use warlog_store::catalog::list_streams;
 use warlog_store::{read_stream, GenericClient};
 
-use crate::error::{ApiError, ErrorCode};
-use crate::games::corrupt;
+use crate::error::{corrupt, ApiError, ErrorCode};
 
-/// The event type of a revision.
-pub const PUBLISHED: &str = "RulesetPublished";
+pub use warlog_events::ruleset::{RulesetPublished, PUBLISHED};
 
-/// One revision of an uploaded ruleset.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RulesetPublished {
-    pub hash: String,
-    pub document: RulesetDocument,
-}
-
-impl RulesetPublished {
-    pub fn encode(&self) -> Result<(EventType, u32, serde_json::Value), EventDecodeError> {
-        let event_type = EventType::try_from(PUBLISHED.to_owned())
-            .map_err(|e| EventDecodeError::Payload(e.to_string()))?;
-        let payload =
-            serde_json::to_value(self).map_err(|e| EventDecodeError::Payload(e.to_string()))?;
-        Ok((event_type, 1, payload))
+/// The latest revision of an uploaded ruleset; none for a ruleset never uploaded.
+pub async fn latest_revision(
+    client: &impl GenericClient,
+    id: &str,
+) -> Result<Option<warlog_events::ruleset::LatestRevision>, ApiError> {
+    match find(client, id).await {
+        Ok(KnownRuleset {
+            revision: Some(revision),
+            hash,
+            ..
+        }) => Ok(Some(warlog_events::ruleset::LatestRevision {
+            revision,
+            hash,
+        })),
+        Ok(_) => Ok(None),
+        Err(e) if e.code == ErrorCode::RulesetNotFound => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::game::{GameLog, PlacementRow};
+use warlog_events::{RecordedEvent, StreamId};
 use warlog_rules::board::Power;
 use warlog_rules::game::GameEvent;
 use warlog_rules::ruleset::Ruleset;
 use warlog_rules::scoring::{PointsTable, TIE_POLICY};
 use warlog_rules::units::{Catalogue, UnitTypeId};
 
-use crate::error::ApiError;
-use crate::games::corrupt;
+use crate::error::{corrupt, ApiError};
 use crate::rulesets::KnownRuleset;
 
 /// A seat at the table.
@@ -91,7 +91,7 @@ impl GameView {
             seed: log.revealed_seed.clone(),
             game_master: log.created.game_master.clone(),
             tournament: log.created.tournament.clone(),
-            created_at: crate::routes::tournaments::rfc3339(log.created.at),
+            created_at: crate::respond::rfc3339(log.created.at),
         }
     }
 }
@@ -631,5 +631,65 @@ impl RulesetView {
                 .collect(),
             document: format!("/v1/rulesets/{}/document", document.id),
         })
+    }
+}
+
+/// An event as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct EventView {
+    /// Position in the global log.
+    pub position: i64,
+    pub stream_id: String,
+    pub stream_version: u64,
+    pub event_id: uuid::Uuid,
+    pub event_type: String,
+    pub event_version: u32,
+    #[schema(value_type = Object)]
+    pub payload: serde_json::Value,
+    /// actor, causation_id, correlation_id, idempotency_key, recorded_at.
+    #[schema(value_type = Object)]
+    pub metadata: serde_json::Value,
+    /// Hex SHA-256 of the stream's previous event (the stream's genesis hash for version 1).
+    pub prev_hash: String,
+    /// Hex SHA-256(prev_hash || canonical bytes of this event).
+    pub hash: String,
+}
+
+impl EventView {
+    /// An event just appended, as a reader will see it.
+    pub fn appended(
+        stream: &StreamId,
+        event: &warlog_events::NewEvent,
+        at: &warlog_store::AppendedEvent,
+    ) -> Self {
+        EventView {
+            position: at.position,
+            stream_id: stream.to_string(),
+            stream_version: at.stream_version,
+            event_id: event.event_id,
+            event_type: event.event_type.to_string(),
+            event_version: event.event_version,
+            payload: event.payload.clone(),
+            metadata: event.metadata.clone(),
+            prev_hash: at.prev_hash.to_hex(),
+            hash: at.hash.to_hex(),
+        }
+    }
+}
+
+impl From<RecordedEvent> for EventView {
+    fn from(e: RecordedEvent) -> Self {
+        EventView {
+            position: e.position,
+            stream_id: e.stream_id.into(),
+            stream_version: e.stream_version,
+            event_id: e.event_id,
+            event_type: e.event_type.into(),
+            event_version: e.event_version,
+            payload: e.payload,
+            metadata: e.metadata,
+            prev_hash: e.prev_hash.to_hex(),
+            hash: e.hash.to_hex(),
+        }
     }
 }

@@ -436,8 +436,6 @@ pub enum GameEvent {
     },
 }
 
-/// What a player (or the GM on their behalf) asks for.
-
 impl GameEvent {
     /// Whether it records a battle or a bombing raid (they are numbered in the log's order).
     pub fn is_battle(&self) -> bool {

@@ -2,6 +2,7 @@
 
 use super::*;
 
+/// What a player (or the GM on their behalf) asks for.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Order {
     /// Finish the current phase.

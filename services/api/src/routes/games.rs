@@ -5,76 +5,29 @@
 use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::game::GameStatus;
 use warlog_events::orders::Command;
-use warlog_events::IdempotencyKey;
 use warlog_rules::board::Power;
 use warlog_rules::document::GameOptions;
 use warlog_store::games::{list_games, GameFilter, GameSummary};
 use warlog_store::StoreError;
 
-use crate::auth::{Caller, Identity, Role};
+use crate::auth::{Caller, Role};
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
-use crate::games::{self, game_stream, Expected, WriteAccepted, WriteAnswer, WriteRequest};
+use crate::games::{self, game_stream, WriteAccepted};
 use crate::orders::OrderInput;
+use crate::query::PageLimit;
 use crate::query::ValidQuery;
 use crate::respond::{self, Format};
-use crate::routes::streams::{EventView, PageLimit};
+use crate::views::EventView;
 use crate::views::{BattleView, BoardView, GameView, PlacementsView};
+use crate::write::{Expected, WriteRequest};
 use crate::AppState;
 
 /// The most orders one request may carry (a whole phase fits easily).
 pub const MAX_ORDERS: usize = 200;
-
-pub(crate) fn write_request(
-    req: &HttpRequest,
-    caller: &Identity,
-    raw: &[u8],
-    expected: Expected,
-) -> Result<WriteRequest, ApiError> {
-    let key = req
-        .headers()
-        .get("Idempotency-Key")
-        .map(|v| {
-            v.to_str()
-                .map_err(|_| ApiError::malformed("Idempotency-Key is not text"))
-                .and_then(|k| {
-                    IdempotencyKey::try_from(k)
-                        .map(|key| key.for_caller(&caller.actor()))
-                        .map_err(|e| ApiError::malformed(format!("Idempotency-Key: {e}")))
-                })
-        })
-        .transpose()?;
-    Ok(WriteRequest {
-        caller: caller.clone(),
-        key,
-        fingerprint: WriteRequest::fingerprint_of(caller, req.method().as_str(), req.path(), raw),
-        expected,
-        now: req
-            .app_data::<web::Data<AppState>>()
-            .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
-    })
-}
-
-pub(crate) fn answer(answer: WriteAnswer, location: Option<String>) -> HttpResponse {
-    let mut response = HttpResponse::build(answer.status);
-    if answer.replayed {
-        response.insert_header(("Idempotent-Replayed", "true"));
-    }
-    if let Some(version) = answer.body.get("version").and_then(|v| v.as_u64()) {
-        response.insert_header((header::ETAG, format!("\"{version}\"")));
-    }
-    if let Some(location) = location {
-        response.insert_header((header::LOCATION, location));
-    }
-    if let Some(token) = answer.consistency {
-        response.insert_header((crate::CONSISTENCY_TOKEN, token));
-    }
-    response.json(answer.body)
-}
 
 /// A new game.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -157,8 +110,8 @@ pub async fn create_game(
         // A game counts in a tournament's results only if its director (or an admin)
         // filed it there.
         if let Some(id) = &body.value.tournament {
-            let tournament = crate::routes::tournaments::load_tournament(&client, id).await?;
-            crate::routes::tournaments::require_director(caller, &tournament)?;
+            let tournament = crate::tournaments::load_tournament(&client, id).await?;
+            crate::tournaments::require_director(caller, &tournament)?;
         }
         crate::rulesets::find(&client, &body.value.ruleset)
             .await?
@@ -176,7 +129,7 @@ pub async fn create_game(
             "players: distinct handles of 1 to 100 printable characters",
         ));
     }
-    let request = write_request(&req, caller, &body.raw, Expected::Unstated)?;
+    let request = WriteRequest::of(&req, caller, &body.raw, Expected::Unstated)?;
     let created = games::create(
         &state,
         &request,
@@ -193,7 +146,7 @@ pub async fn create_game(
         .get("game_id")
         .and_then(|v| v.as_str())
         .map(|id| format!("/v1/games/{id}"));
-    Ok(answer(created, location))
+    Ok(created.respond(location))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -472,7 +425,7 @@ pub async fn submit_orders(
         )));
     }
     let expected = expectation(&req, body.value.expected_version)?;
-    let request = write_request(&req, caller, &body.raw, expected)?;
+    let request = WriteRequest::of(&req, caller, &body.raw, expected)?;
     let written = games::write(&state, &stream, &request, |log| {
         let power = body
             .value
@@ -487,7 +440,7 @@ pub async fn submit_orders(
         Ok(Command::Orders { power, orders })
     })
     .await?;
-    Ok(answer(written, None))
+    Ok(written.respond(None))
 }
 
 /// Ends the game ("fighting has ceased"): the final IPC counts, then the seed's reveal.
@@ -552,12 +505,12 @@ pub async fn void_game(
         ));
     }
     let stream = game_stream(&id)?;
-    let request = write_request(&req, caller, &body.raw, expectation(&req, None)?)?;
+    let request = WriteRequest::of(&req, caller, &body.raw, expectation(&req, None)?)?;
     let command = Command::VoidGame {
         reason: reason.to_owned(),
     };
     let written = games::write(&state, &stream, &request, |_| Ok(command.clone())).await?;
-    Ok(answer(written, None))
+    Ok(written.respond(None))
 }
 
 /// A write with no body on one game (end, reveal): authenticate, decide, append, answer.
@@ -570,9 +523,9 @@ async fn game_action(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     let stream = game_stream(game_id)?;
-    let request = write_request(req, caller, &[], expectation(req, None)?)?;
+    let request = WriteRequest::of(req, caller, &[], expectation(req, None)?)?;
     let written = games::write(state, &stream, &request, |_| Ok(command.clone())).await?;
-    Ok(answer(written, None))
+    Ok(written.respond(None))
 }
 
 /// Reveals the dice seed of a game that is over (director or admin). The end and a void

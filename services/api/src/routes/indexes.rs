@@ -11,9 +11,9 @@ use warlog_store::tournaments::{list_tournaments, TournamentFilter, TournamentSu
 use warlog_store::StoreError;
 
 use crate::error::{ApiError, Problem};
+use crate::query::PageLimit;
 use crate::query::ValidQuery;
 use crate::respond;
-use crate::routes::streams::PageLimit;
 use crate::AppState;
 
 /// Where a tournament stands.

@@ -23,12 +23,11 @@ use warlog_store::{ExpectedVersion, StoreError};
 
 use crate::auth::{Caller, Role};
 use crate::body::JsonBody;
-use crate::error::{ApiError, ErrorCode, Problem};
-use crate::games::{commit, corrupt, replayed, Append, Expected, Extra};
+use crate::error::{corrupt, ApiError, ErrorCode, Problem};
 use crate::ladder_cache::{CachedPage, PageKey};
 use crate::query::ValidQuery;
 use crate::respond::{self, csv_field, decimal, Format};
-use crate::routes::games::{answer, write_request};
+use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteRequest};
 use crate::AppState;
 
 /// The ruleset a ladder shows when none is named.
@@ -87,7 +86,7 @@ pub async fn register_player(
             ))
         }
     }
-    let request = write_request(&req, caller, &raw, Expected::Unstated)?;
+    let request = WriteRequest::of(&req, caller, &raw, Expected::Unstated)?;
     let stream = StreamId::of(StreamCategory::Player, value.handle.as_str())
         .map_err(|e| ApiError::malformed(format!("handle: {e}")))?;
     let event = PlayerEvent::PlayerRegistered {
@@ -95,39 +94,24 @@ pub async fn register_player(
         display_name: value.display_name.clone(),
         at: request.moment(),
     };
-    let events = request.encode_with(&[event], PlayerEvent::encode)?;
-    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
-    if let Some(first) = replayed(&client, &request).await? {
-        return Ok(answer(first, None));
-    }
     let body = PlayerRegistered {
         handle: value.handle.to_string(),
         display_name: value.display_name.as_str().to_owned(),
     };
-    let written = commit(
+    let append = StreamAppend {
+        stream,
+        expected: ExpectedVersion::NoStream,
+        events: request.encode_with(&[event], PlayerEvent::encode)?,
+        seed: SeedDuty::None,
+    };
+    let written = execute(
         &state,
-        &mut client,
         &request,
-        Append {
-            stream: &stream,
-            expected: ExpectedVersion::NoStream,
-            events: &events,
-            extra: Extra::None,
-            status: StatusCode::CREATED,
-        },
-        |_| serde_json::to_value(&body).map_err(corrupt),
+        async |_| Ok(Plan::single(append.clone(), StatusCode::CREATED, &body)),
+        |_| player_exists(&value.handle),
     )
-    .await?
-    .ok_or_else(|| {
-        ApiError::new(
-            ErrorCode::PlayerExists,
-            format!("the handle {} is already registered", value.handle),
-        )
-    })?;
-    Ok(answer(
-        written,
-        Some(format!("/v1/players/{}", value.handle)),
-    ))
+    .await?;
+    Ok(written.respond(Some(format!("/v1/players/{}", value.handle))))
 }
 
 /// A player's standing in one ladder scope.
@@ -745,4 +729,11 @@ fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
         ));
     }
     out.into_bytes()
+}
+
+fn player_exists(handle: &Handle) -> ApiError {
+    ApiError::new(
+        ErrorCode::PlayerExists,
+        format!("the handle {handle} is already registered"),
+    )
 }

@@ -6,18 +6,18 @@ use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::{PartialSchema, ToSchema};
+use warlog_events::ruleset::{publish, Publication};
 use warlog_rules::document::RulesetDocument;
 use warlog_rules::ruleset::RulesetError;
-use warlog_store::{ExpectedVersion, StoreError};
+use warlog_store::{ExpectedVersion, PooledClient, StoreError};
 
 use crate::auth::{Caller, Role};
 use crate::body::JsonBody;
-use crate::error::{ApiError, ErrorCode, Problem};
-use crate::games::{commit, corrupt, replayed, Append, Expected, Extra};
+use crate::error::{corrupt, ApiError, ErrorCode, Problem};
 use crate::respond;
-use crate::routes::games::{answer, write_request};
 use crate::rulesets::{self as known, KnownRuleset, RulesetPublished};
 use crate::views::{RulesetSummary, RulesetView};
+use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteRequest};
 use crate::AppState;
 
 /// Every ruleset: built in, then uploaded (each at its latest revision).
@@ -178,7 +178,7 @@ pub async fn publish_ruleset(
             }],
         ));
     }
-    let request = write_request(&req, caller, &body.raw, Expected::Unstated)?;
+    let request = WriteRequest::of(&req, caller, &body.raw, Expected::Unstated)?;
     let stream = known::stream_of(&document.id)?;
     let hash = document.hash();
     let not_playable =
@@ -199,10 +199,6 @@ pub async fn publish_ruleset(
             }
             Err(other) => Some(other.to_string()),
         };
-    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
-    if let Some(first) = replayed(&client, &request).await? {
-        return Ok(answer(first, None));
-    }
     let location = format!("/v1/rulesets/{}", document.id);
     let view = |revision: u64| RulesetPublishedView {
         id: document.id.clone(),
@@ -211,42 +207,24 @@ pub async fn publish_ruleset(
         playable: not_playable.is_none(),
         not_playable: not_playable.clone(),
     };
-    let latest = match known::find(&client, &document.id).await {
-        Ok(latest) => Some(latest),
-        Err(e) if e.code == ErrorCode::RulesetNotFound => None,
-        Err(e) => return Err(e),
+    let plan = async |client: &PooledClient| {
+        let latest = known::latest_revision(client, &document.id).await?;
+        let (after, event) = match publish(&document, &hash, latest.as_ref()) {
+            Publication::Unchanged { revision } => {
+                return Ok(Plan::nothing(StatusCode::OK, view(revision)));
+            }
+            Publication::Revision { after, event } => (after, event),
+        };
+        let append = StreamAppend {
+            stream: stream.clone(),
+            expected: after.map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact),
+            events: request.encode_with(&[*event], RulesetPublished::encode)?,
+            seed: SeedDuty::None,
+        };
+        let revision = after.map_or(1, |a| a + 1);
+        Ok(Plan::single(append, StatusCode::CREATED, view(revision)))
     };
-    if let Some(same) = latest.as_ref().filter(|latest| latest.hash == hash) {
-        return Ok(HttpResponse::Ok()
-            .insert_header((actix_web::http::header::LOCATION, location))
-            .json(view(same.revision.unwrap_or(0))));
-    }
-    let expected = latest
-        .and_then(|latest| latest.revision)
-        .map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact);
-    let published = RulesetPublished {
-        hash: hash.clone(),
-        document: document.clone(),
-    };
-    let events = request.encode_with(&[published], RulesetPublished::encode)?;
-    let written = commit(
-        &state,
-        &mut client,
-        &request,
-        Append {
-            stream: &stream,
-            expected,
-            events: &events,
-            extra: Extra::None,
-            status: StatusCode::CREATED,
-        },
-        |outcome| {
-            let revision = outcome.events.last().map_or(1, |e| e.stream_version);
-            serde_json::to_value(view(revision)).map_err(corrupt)
-        },
-    )
-    .await?
-    .ok_or_else(|| {
+    let written = execute(&state, &request, plan, |_| {
         ApiError::new(
             ErrorCode::VersionConflict,
             format!(
@@ -254,6 +232,7 @@ pub async fn publish_ruleset(
                 document.id
             ),
         )
-    })?;
-    Ok(answer(written, Some(location)))
+    })
+    .await?;
+    Ok(written.respond(Some(location)))
 }

@@ -4,103 +4,16 @@
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use warlog_events::{RecordedEvent, StreamCategory, StreamId};
+use warlog_events::{StreamCategory, StreamId};
 use warlog_store::catalog::{list_streams, StreamSummary};
 use warlog_store::{FeedPosition, StoreError};
 
 use crate::cursor::FeedCursor;
 use crate::error::{ApiError, ErrorCode, Problem};
-use crate::query::ValidQuery;
+use crate::query::{PageLimit, ValidQuery};
 use crate::respond::{self, Format};
+use crate::views::EventView;
 use crate::AppState;
-
-/// A page size: 1 to 200, 100 when not given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "u32")]
-pub struct PageLimit(u32);
-
-impl PageLimit {
-    pub const MAX: u32 = 200;
-    pub const DEFAULT: PageLimit = PageLimit(100);
-
-    pub fn get(self) -> u32 {
-        self.0
-    }
-}
-
-impl TryFrom<u32> for PageLimit {
-    type Error = String;
-    fn try_from(value: u32) -> Result<Self, Self::Error> {
-        if (1..=Self::MAX).contains(&value) {
-            Ok(PageLimit(value))
-        } else {
-            Err(format!(
-                "limit must be between 1 and {}, not {value}",
-                Self::MAX
-            ))
-        }
-    }
-}
-
-/// An event as the API shows it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct EventView {
-    /// Position in the global log.
-    pub position: i64,
-    pub stream_id: String,
-    pub stream_version: u64,
-    pub event_id: uuid::Uuid,
-    pub event_type: String,
-    pub event_version: u32,
-    #[schema(value_type = Object)]
-    pub payload: serde_json::Value,
-    /// actor, causation_id, correlation_id, idempotency_key, recorded_at.
-    #[schema(value_type = Object)]
-    pub metadata: serde_json::Value,
-    /// Hex SHA-256 of the stream's previous event (the stream's genesis hash for version 1).
-    pub prev_hash: String,
-    /// Hex SHA-256(prev_hash || canonical bytes of this event).
-    pub hash: String,
-}
-
-impl EventView {
-    /// An event just appended, as a reader will see it.
-    pub fn appended(
-        stream: &StreamId,
-        event: &warlog_events::NewEvent,
-        at: &warlog_store::AppendedEvent,
-    ) -> Self {
-        EventView {
-            position: at.position,
-            stream_id: stream.to_string(),
-            stream_version: at.stream_version,
-            event_id: event.event_id,
-            event_type: event.event_type.to_string(),
-            event_version: event.event_version,
-            payload: event.payload.clone(),
-            metadata: event.metadata.clone(),
-            prev_hash: at.prev_hash.to_hex(),
-            hash: at.hash.to_hex(),
-        }
-    }
-}
-
-impl From<RecordedEvent> for EventView {
-    fn from(e: RecordedEvent) -> Self {
-        EventView {
-            position: e.position,
-            stream_id: e.stream_id.into(),
-            stream_version: e.stream_version,
-            event_id: e.event_id,
-            event_type: e.event_type.into(),
-            event_version: e.event_version,
-            payload: e.payload,
-            metadata: e.metadata,
-            prev_hash: e.prev_hash.to_hex(),
-            hash: e.hash.to_hex(),
-        }
-    }
-}
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

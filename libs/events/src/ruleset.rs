@@ -1,0 +1,105 @@
+//! Publishing an uploaded ruleset: one `RulesetPublished` event per revision on the
+//! `ruleset-<id>` stream, and the decision whether an upload is a new revision at all.
+
+use serde::{Deserialize, Serialize};
+use warlog_rules::document::RulesetDocument;
+
+use crate::{EventDecodeError, EventType};
+
+/// The event type of a revision.
+pub const PUBLISHED: &str = "RulesetPublished";
+
+/// One revision of an uploaded ruleset.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RulesetPublished {
+    pub hash: String,
+    pub document: RulesetDocument,
+}
+
+impl RulesetPublished {
+    pub fn encode(&self) -> Result<(EventType, u32, serde_json::Value), EventDecodeError> {
+        let event_type = EventType::try_from(PUBLISHED.to_owned())
+            .map_err(|e| EventDecodeError::Payload(e.to_string()))?;
+        let payload =
+            serde_json::to_value(self).map_err(|e| EventDecodeError::Payload(e.to_string()))?;
+        Ok((event_type, 1, payload))
+    }
+}
+
+/// The latest revision of a ruleset on record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LatestRevision {
+    pub revision: u64,
+    pub hash: String,
+}
+
+/// What an upload does.
+#[derive(Debug, Clone)]
+pub enum Publication {
+    /// The same document as the latest revision: nothing to append.
+    Unchanged { revision: u64 },
+    /// A new revision, to append after `after` (none: the ruleset's first).
+    Revision {
+        after: Option<u64>,
+        event: Box<RulesetPublished>,
+    },
+}
+
+/// Decides an upload of `document` (whose hash is `hash`) against the latest revision.
+pub fn publish(
+    document: &RulesetDocument,
+    hash: &str,
+    latest: Option<&LatestRevision>,
+) -> Publication {
+    match latest {
+        Some(latest) if latest.hash == hash => Publication::Unchanged {
+            revision: latest.revision,
+        },
+        _ => Publication::Revision {
+            after: latest.map(|l| l.revision),
+            event: Box::new(RulesetPublished {
+                hash: hash.to_owned(),
+                document: document.clone(),
+            }),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document() -> RulesetDocument {
+        RulesetDocument::builtin_hashed("cutthroat")
+            .expect("built in")
+            .0
+    }
+
+    #[test]
+    fn an_upload_identical_to_the_latest_revision_appends_nothing() {
+        let latest = LatestRevision {
+            revision: 3,
+            hash: "abc".into(),
+        };
+        let decided = publish(&document(), "abc", Some(&latest));
+        assert!(matches!(decided, Publication::Unchanged { revision: 3 }));
+    }
+
+    #[test]
+    fn a_changed_upload_is_the_revision_after_the_latest() {
+        let latest = LatestRevision {
+            revision: 3,
+            hash: "abc".into(),
+        };
+        let decided = publish(&document(), "def", Some(&latest));
+        assert!(
+            matches!(decided, Publication::Revision { after: Some(3), event } if event.hash == "def")
+        );
+    }
+
+    #[test]
+    fn a_first_upload_starts_the_stream() {
+        let decided = publish(&document(), "abc", None);
+        assert!(matches!(decided, Publication::Revision { after: None, .. }));
+    }
+}

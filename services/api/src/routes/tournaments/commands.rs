@@ -1,0 +1,746 @@
+//! The tournament's writes: create, entries and drops, seating rounds and swaps,
+//! substitutes for inactive seats, and the finish. Each parses, authorises, and hands its
+//! decision to [`crate::tournaments::write_tournament`].
+
+use actix_web::http::StatusCode;
+use actix_web::{delete, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use warlog_events::game::GameStreamEvent;
+use warlog_events::orders::Command;
+use warlog_events::{StreamCategory, StreamId};
+use warlog_league::constraints::SeatingConstraints;
+use warlog_league::players::Handle;
+use warlog_league::seating::ShortTablePolicy;
+use warlog_league::tournament::{
+    Tiebreaker, Tournament, TournamentCommand, TournamentCreated, TournamentEvent,
+    TournamentViolation,
+};
+use warlog_rules::board::Power;
+use warlog_rules::dice::GameSeed;
+use warlog_rules::game::seats::ROUNDS_TO_PERMANENT;
+use warlog_rules::game::Moment;
+use warlog_rules::ruleset::Ruleset;
+use warlog_store::{stream_head, ExpectedVersion, StoreError};
+
+use super::*;
+use crate::auth::{Caller, Identity, Role};
+use crate::body::{parse_json, require_json, JsonBody};
+use crate::error::corrupt;
+use crate::error::{ApiError, ErrorCode, Problem};
+use crate::games::game_stream;
+use crate::tournaments::*;
+use crate::write::*;
+use crate::AppState;
+use warlog_league::round_games::games_of_rounds;
+use warlog_store::PooledClient;
+
+/// A new tournament.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "name": "Autumn Cut-Throat 2026",
+    "rounds": 3,
+    "deadlines": ["2026-12-01T20:00:00Z", "2026-12-15T20:00:00Z", "2026-12-29T20:00:00Z"],
+    "short_tables": "waiting_list",
+    "capacity": 15
+}))]
+pub struct CreateTournament {
+    pub name: String,
+    /// Defaults to `cutthroat`.
+    pub ruleset: Option<String>,
+    pub rounds: u32,
+    /// One per round, RFC 3339, in order.
+    pub deadlines: Vec<String>,
+    /// The ruleset's powers (5 for Cut-Throat); stated only to check it.
+    pub table_size: Option<u32>,
+    /// Points for 1st, 2nd, ...; defaults to the ruleset's (Cut-Throat: 5, 3, 2, -1, -2).
+    pub points_per_place: Option<Vec<i64>>,
+    /// In order; defaults to total points, total percent gain, best single result,
+    /// head-to-head, the seeded draw. The draw always ends the list.
+    #[schema(value_type = Option<Vec<String>>)]
+    pub tiebreakers: Option<Vec<Tiebreaker>>,
+    /// `waiting_list` (fill short tables from it, byes when it runs short) or `byes`.
+    #[schema(value_type = String)]
+    pub short_tables: ShortTablePolicy,
+    /// The points of a bye (default 0).
+    pub bye_points: Option<i64>,
+    /// Entries beyond this wait on the waiting list.
+    pub capacity: Option<u32>,
+    /// Players may enter until this round is seated (default 1: before the start).
+    pub late_entries_until_round: Option<u32>,
+}
+
+impl CreateTournament {
+    /// The tournament's first event, or what is wrong with the request.
+    fn created(
+        &self,
+        id: &str,
+        director: &str,
+        at: Moment,
+        seed: &GameSeed,
+    ) -> Result<TournamentCreated, ApiError> {
+        let bad = |field: &str, why: String| ApiError::malformed(format!("`{field}`: {why}"));
+        let name = self.name.trim();
+        if name.is_empty() || name.chars().count() > 120 {
+            return Err(bad("name", "1 to 120 characters".to_owned()));
+        }
+        let ruleset_id = self
+            .ruleset
+            .as_deref()
+            .unwrap_or(crate::routes::league::DEFAULT_RULESET);
+        let ruleset = Ruleset::builtin(ruleset_id)
+            .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
+        let table_size = u32::try_from(ruleset.powers().len()).unwrap_or(u32::MAX);
+        if self.table_size.is_some_and(|t| t != table_size) {
+            return Err(bad(
+                "table_size",
+                format!("{ruleset_id} seats {table_size} players at a table"),
+            ));
+        }
+        if !(1..=20).contains(&self.rounds) {
+            return Err(bad("rounds", format!("{} is not 1 to 20", self.rounds)));
+        }
+        if self.deadlines.len() != self.rounds as usize {
+            return Err(bad(
+                "deadlines",
+                format!(
+                    "{} rounds need {} deadlines, not {}",
+                    self.rounds,
+                    self.rounds,
+                    self.deadlines.len()
+                ),
+            ));
+        }
+        let mut deadlines = Vec::new();
+        for (i, text) in self.deadlines.iter().enumerate() {
+            let when = OffsetDateTime::parse(text, &Rfc3339)
+                .map_err(|e| bad(&format!("deadlines[{i}]"), format!("{text:?}: {e}")))?;
+            let when = moment_of(when);
+            if when <= at || deadlines.last().is_some_and(|last| when <= *last) {
+                return Err(bad(
+                    &format!("deadlines[{i}]"),
+                    "deadlines are in the future and each after the one before".to_owned(),
+                ));
+            }
+            deadlines.push(when);
+        }
+        let points_per_place = match &self.points_per_place {
+            Some(points) if points.len() != table_size as usize => {
+                return Err(bad(
+                    "points_per_place",
+                    format!("{table_size} places need {table_size} values"),
+                ))
+            }
+            Some(points) if points.windows(2).any(|w| w[0] < w[1]) => {
+                return Err(bad(
+                    "points_per_place",
+                    "a better place never earns fewer points".to_owned(),
+                ))
+            }
+            Some(points) => points.clone(),
+            None => (1..=ruleset.points.places())
+                .map(|p| ruleset.points.for_place(p))
+                .collect(),
+        };
+        let mut tiebreakers = self
+            .tiebreakers
+            .clone()
+            .unwrap_or_else(|| Tiebreaker::DEFAULT.to_vec());
+        let mut seen = tiebreakers.clone();
+        seen.sort();
+        seen.dedup();
+        if seen.len() != tiebreakers.len() {
+            return Err(bad(
+                "tiebreakers",
+                "each tiebreaker at most once".to_owned(),
+            ));
+        }
+        if tiebreakers.first() != Some(&Tiebreaker::TotalPoints) {
+            return Err(bad(
+                "tiebreakers",
+                "standings are by total points first".to_owned(),
+            ));
+        }
+        if tiebreakers.last() != Some(&Tiebreaker::Draw) {
+            tiebreakers.retain(|t| *t != Tiebreaker::Draw);
+            tiebreakers.push(Tiebreaker::Draw);
+        }
+        if self.capacity.is_some_and(|c| c < table_size) {
+            return Err(bad(
+                "capacity",
+                format!("fewer than {table_size} players cannot fill a table"),
+            ));
+        }
+        let late = self.late_entries_until_round.unwrap_or(1);
+        if !(1..=self.rounds).contains(&late) {
+            return Err(bad(
+                "late_entries_until_round",
+                format!("{late} is not a round of 1 to {}", self.rounds),
+            ));
+        }
+        Ok(TournamentCreated {
+            tournament_id: id.to_owned(),
+            name: name.to_owned(),
+            ruleset: ruleset.id.to_owned(),
+            rounds: self.rounds,
+            deadlines,
+            table_size,
+            points_per_place,
+            tiebreakers,
+            short_tables: self.short_tables,
+            bye_points: self.bye_points.unwrap_or(0),
+            capacity: self.capacity,
+            late_entries_until_round: late,
+            seed_commitment: hex::encode(seed.commitment()),
+            director: director.to_owned(),
+            at,
+        })
+    }
+}
+
+/// Creates a tournament (admin or director; the caller directs it). Its seed is drawn now
+/// and committed in the first event: every power draw and seating can be checked later.
+#[utoipa::path(post, path = "/v1/tournaments", tag = "tournaments",
+    request_body = CreateTournament,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "Created", body = TournamentView),
+        (status = 400, description = "A field is wrong; the problem names it", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only an admin or a director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments")]
+pub async fn create_tournament(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    body: JsonBody<CreateTournament>,
+) -> Result<HttpResponse, ApiError> {
+    let JsonBody { value, raw } = body;
+    let request = directing(&req, &caller, &raw, "create a tournament")?;
+    let plan = async |_: &PooledClient| {
+        let seed = fresh_seed()?;
+        let id = new_id();
+        let created = value.created(&id, &request.caller.name, request.moment(), &seed)?;
+        let view = TournamentView::of(&Tournament::new(created.clone()));
+        let append = StreamAppend {
+            stream: tournament_stream(&id)?,
+            expected: ExpectedVersion::NoStream,
+            events: request.encode_with(
+                &[TournamentEvent::TournamentCreated(created)],
+                TournamentEvent::encode,
+            )?,
+            seed: SeedDuty::Save(seed),
+        };
+        Ok(Plan::single(append, StatusCode::CREATED, view))
+    };
+    let written = execute(&state, &request, plan, |_| {
+        ApiError::new(ErrorCode::Internal, "a new tournament id was taken")
+    })
+    .await?;
+    let id = written
+        .body
+        .get("tournament_id")
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_owned();
+    Ok(written.respond(Some(format!("/v1/tournaments/{id}"))))
+}
+
+/// A player to enter.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnterPlayer {
+    #[schema(value_type = String)]
+    pub player: Handle,
+}
+
+/// The director (or admin) enters anyone; a player enters itself.
+fn require_self_or_director(
+    caller: &Identity,
+    player: &str,
+    tournament: &Tournament,
+) -> Result<(), ApiError> {
+    if caller.role == Role::Player && caller.name == player {
+        return Ok(());
+    }
+    require_director(caller, tournament)
+}
+
+async fn require_registered(state: &AppState, player: &str) -> Result<(), ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let stream = StreamId::of(StreamCategory::Player, player)
+        .map_err(|e| ApiError::malformed(format!("player: {e}")))?;
+    if stream_head(&client, &stream).await?.is_none() {
+        return Err(ApiError::new(
+            ErrorCode::PlayerNotFound,
+            format!("{player} is not a registered player: register with POST /v1/players"),
+        ));
+    }
+    Ok(())
+}
+
+/// Enters a player; beyond capacity, or after the last round open to late entries, the
+/// player goes on the waiting list instead (the answer says which).
+#[utoipa::path(post, path = "/v1/tournaments/{id}/entries", tag = "tournaments",
+    request_body = EnterPlayer,
+    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 200, description = "Entered or waiting", body = EntryView),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the director nor the player", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament or player", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Refused by the tournament's rules (already entered, finished)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments/{id}/entries")]
+pub async fn enter_player(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+    body: JsonBody<EnterPlayer>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    let JsonBody { value, raw } = body;
+    let player = value.player.to_string();
+    require_registered(&state, &player).await?;
+    entry_change(
+        &state,
+        &req,
+        caller,
+        &id,
+        &raw,
+        TournamentCommand::Enter { player },
+    )
+    .await
+}
+
+/// Drops a player (or takes one off the waiting list); their results so far stay.
+#[utoipa::path(delete, path = "/v1/tournaments/{id}/entries/{player}", tag = "tournaments",
+    params(("id" = String, Path), ("player" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 200, description = "Dropped", body = EntryView),
+        (status = 403, description = "Neither the director nor the player", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Not entered", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[delete("/v1/tournaments/{id}/entries/{player}")]
+pub async fn drop_player(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = caller.require()?;
+    let (id, player) = path.into_inner();
+    entry_change(
+        &state,
+        &req,
+        caller,
+        &id,
+        &[],
+        TournamentCommand::Drop { player },
+    )
+    .await
+}
+
+/// Where a player stands after an entry or a drop.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EntryView {
+    pub player: String,
+    /// `entered`, `waiting` or `dropped`.
+    pub status: String,
+    /// The tournament's version after the write.
+    pub version: u64,
+    pub entered: usize,
+    pub waiting: Vec<String>,
+}
+
+async fn entry_change(
+    state: &AppState,
+    req: &HttpRequest,
+    caller: &Identity,
+    id: &str,
+    raw: &[u8],
+    command: TournamentCommand,
+) -> Result<HttpResponse, ApiError> {
+    let request = WriteRequest::of(req, caller, raw, Expected::Unstated)?;
+    let written = write_tournament(
+        state,
+        id,
+        &request,
+        StatusCode::OK,
+        |given| {
+            let (TournamentCommand::Enter { player } | TournamentCommand::Drop { player }) =
+                &command
+            else {
+                return Err(ApiError::new(ErrorCode::Internal, "not an entry change"));
+            };
+            require_self_or_director(&request.caller, player, given.tournament)?;
+            given.decide(&command).map(Decision::from)
+        },
+        |after, decision, _| {
+            let (player, status) = match decision.events.first() {
+                Some(TournamentEvent::PlayerEntered { player, .. }) => (player, "entered"),
+                Some(TournamentEvent::PlayerWaitlisted { player, .. }) => (player, "waiting"),
+                Some(TournamentEvent::PlayerDropped { player, .. }) => (player, "dropped"),
+                _ => return Err(ApiError::new(ErrorCode::Internal, "no entry event")),
+            };
+            serde_json::to_value(EntryView {
+                player: player.clone(),
+                status: status.to_owned(),
+                version: after.version,
+                entered: after.playing().len(),
+                waiting: after.waiting.clone(),
+            })
+            .map_err(corrupt)
+        },
+    )
+    .await?;
+    Ok(written.respond(None))
+}
+
+/// Seats the next round: tables from the tournament's seed, each a new game created in the
+/// same transaction. Refused while a game of the last round is running. The body (optional)
+/// gives the director's constraints, with the reason: pairs kept apart or together, players
+/// fixed to a table; the seating keeps them or is refused. The answer explains the seating:
+/// repeats avoided (and the fewest possible), byes and why, and what the constraints cost.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/rounds", tag = "tournaments",
+    request_body(content = Option<SeatingConstraints>, description = "The director's constraints (optional)"),
+    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "The round, its tables and games", body = RoundView),
+        (status = 400, description = "Malformed constraints", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Games still running, all rounds seated, too few players, constraints that cannot hold", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments/{id}/rounds")]
+pub async fn seat_round(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let constraints: SeatingConstraints = if body.iter().all(u8::is_ascii_whitespace) {
+        SeatingConstraints::default()
+    } else {
+        require_json(&req)?;
+        parse_json(&body)?
+    };
+    let request = directing(&req, &caller, &body, "seat a round")?;
+    let written = write_tournament(
+        &state,
+        &id,
+        &request,
+        StatusCode::CREATED,
+        |given| {
+            let tournament = given.tournament;
+            let ruleset = Ruleset::builtin(&tournament.created.ruleset).map_err(corrupt)?;
+            let events = given.decide_seating(
+                &TournamentCommand::SeatRound(constraints.clone()),
+                ruleset.powers(),
+                &mut new_id,
+            )?;
+            let games =
+                games_of_rounds(tournament, ruleset, &events, request.moment(), fresh_seed)?;
+            let new_games = games
+                .into_iter()
+                .map(|game| {
+                    Ok(NewGame {
+                        stream: game_stream(&game.game_id)?,
+                        seed: game.seed,
+                        created: GameStreamEvent::Created(game.created),
+                    })
+                })
+                .collect::<Result<_, ApiError>>()?;
+            Ok(Decision {
+                events,
+                new_games,
+                ..Decision::default()
+            })
+        },
+        |after, _, _| latest_round(after),
+    )
+    .await?;
+    let round = written
+        .body
+        .get("round")
+        .and_then(serde_json::Value::as_u64);
+    let location = round.map(|r| format!("/v1/tournaments/{id}/rounds/{r}"));
+    Ok(written.respond(location))
+}
+
+/// The latest round as it stands, as a write's answer.
+fn latest_round(after: &Tournament) -> Result<serde_json::Value, ApiError> {
+    let round = after
+        .rounds
+        .last()
+        .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no round seated"))?;
+    serde_json::to_value(RoundView::of(after, round)).map_err(corrupt)
+}
+
+/// Two players of the latest round to swap seats.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": ["ann", "bob"], "reason": "ann can only play on Tuesdays"}))]
+pub struct SwapSeats {
+    #[schema(value_type = Vec<String>, min_items = 2, max_items = 2)]
+    pub players: [Handle; 2],
+    /// Why, in the director's words.
+    pub reason: String,
+}
+
+/// Swaps two players of the latest round between their tables (each takes the other's
+/// power), before any game of the round has an order: the tournament records the swap and
+/// each game the seat it gave, in one transaction, with the director's reason.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/swaps", tag = "tournaments",
+    request_body = SwapSeats,
+    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "Swapped: the round as it now stands", body = RoundView),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A game of the round has an order, a player is not seated, both sit at one table, no reason", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments/{id}/swaps")]
+pub async fn swap_seats(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+    body: JsonBody<SwapSeats>,
+) -> Result<HttpResponse, ApiError> {
+    let JsonBody { value, raw } = body;
+    let request = directing(&req, &caller, &raw, "swap seats")?;
+    let players = value.players.clone().map(|p| p.to_string());
+    let written = write_tournament(
+        &state,
+        &id,
+        &request,
+        StatusCode::CREATED,
+        |given| {
+            let events = given.decide(&TournamentCommand::SwapSeats {
+                players: players.clone(),
+                reason: value.reason.clone(),
+            })?;
+            let Some(TournamentEvent::SeatsSwapped(swapped)) = events.first() else {
+                return Err(ApiError::new(ErrorCode::Internal, "no swap decided"));
+            };
+            let round = given
+                .tournament
+                .rounds
+                .last()
+                .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no round seated"))?;
+            let tables = given.tournament.tables_as_played();
+            let tables = tables.last().map(Vec::as_slice).unwrap_or_default();
+            // Each player takes the other's seat: a record on each game, decided by it.
+            let mut game_appends = Vec::new();
+            for (leaving, taking) in [(&players[0], &players[1]), (&players[1], &players[0])] {
+                let (table, power) = tables
+                    .iter()
+                    .find_map(|t| {
+                        t.seats
+                            .iter()
+                            .find(|(_, who)| who == leaving)
+                            .map(|(power, _)| (t.table, *power))
+                    })
+                    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a swapped seat is gone"))?;
+                let game_id = round
+                    .games
+                    .iter()
+                    .find(|g| g.table == table)
+                    .map(|g| g.game_id.clone())
+                    .unwrap_or_default();
+                let log = given
+                    .games
+                    .iter()
+                    .find(|g| g.created.game_id == game_id)
+                    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a round's game is gone"))?;
+                game_appends.push(on_the_record(
+                    &request,
+                    log,
+                    Command::TakeSeat {
+                        power,
+                        player: taking.clone(),
+                        reason: swapped.reason.clone(),
+                    },
+                )?);
+            }
+            Ok(Decision {
+                events,
+                game_appends,
+                ..Decision::default()
+            })
+        },
+        |after, _, _| latest_round(after),
+    )
+    .await?;
+    Ok(written.respond(None))
+}
+
+/// The director confirms a substitute for an inactive seat.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AppointSubstitute {
+    pub game_id: String,
+    /// From the waiting list; defaults to its first player (the one offered the seat).
+    #[schema(value_type = Option<String>)]
+    pub substitute: Option<Handle>,
+}
+
+/// A substitute seated.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SubstitutionView {
+    pub round: u32,
+    pub game_id: String,
+    #[schema(value_type = String, example = "russia")]
+    pub power: Power,
+    pub replaced: String,
+    pub substitute: String,
+    /// The substitute becomes the permanent player after this many rounds of the game.
+    pub permanent_after_rounds: u32,
+    pub version: u64,
+}
+
+/// Gives an inactive player's seat to a substitute from the waiting list: the game records
+/// the replacement (its own 3-day rule must hold) and the tournament the appointment, in
+/// one transaction. The game's points go to whoever holds the seat at its end.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/substitutions", tag = "tournaments",
+    request_body = AppointSubstitute,
+    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 201, description = "Seated", body = SubstitutionView),
+        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament or game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The player is active, the game is not the tournament's, the substitute is not waiting", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments/{id}/substitutions")]
+pub async fn appoint_substitute(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+    body: JsonBody<AppointSubstitute>,
+) -> Result<HttpResponse, ApiError> {
+    let JsonBody { value, raw } = body;
+    let request = directing(&req, &caller, &raw, "appoint a substitute")?;
+    // A malformed game id is refused before anything is read.
+    game_stream(&value.game_id)?;
+    let written = write_tournament(
+        &state,
+        &id,
+        &request,
+        StatusCode::CREATED,
+        |given| {
+            let log = given
+                .games
+                .iter()
+                .find(|g| g.created.game_id == value.game_id)
+                .ok_or_else(|| {
+                    refused(TournamentViolation {
+                        code: "not-a-tournament-game",
+                        message: format!("game {} is not one of this tournament's", value.game_id),
+                    })
+                })?;
+            let power = log.state.to_act(log.ruleset.rules());
+            let replaced = log
+                .state
+                .seats
+                .get(&power)
+                .map(|s| s.player.clone())
+                .unwrap_or_default();
+            let events = given.decide(&TournamentCommand::Substitute {
+                game_id: value.game_id.clone(),
+                power,
+                replaced,
+                substitute: value.substitute.as_ref().map(ToString::to_string),
+            })?;
+            let Some(TournamentEvent::SubstituteAppointed(appointed)) = events.first() else {
+                return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
+            };
+            // On the game's record too: the auditor decides the substitution again.
+            let append = on_the_record(
+                &request,
+                log,
+                Command::ReplaceInactivePlayer {
+                    substitute: appointed.substitute.clone(),
+                },
+            )?;
+            Ok(Decision {
+                events,
+                game_appends: vec![append],
+                ..Decision::default()
+            })
+        },
+        |after, decision, _| {
+            let Some(TournamentEvent::SubstituteAppointed(a)) = decision.events.first() else {
+                return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
+            };
+            serde_json::to_value(SubstitutionView {
+                round: a.round,
+                game_id: a.game_id.clone(),
+                power: a.power,
+                replaced: a.replaced.clone(),
+                substitute: a.substitute.clone(),
+                permanent_after_rounds: ROUNDS_TO_PERMANENT,
+                version: after.version,
+            })
+            .map_err(corrupt)
+        },
+    )
+    .await?;
+    Ok(written.respond(None))
+}
+
+/// Ends the tournament once every round is seated and every game has ended.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/finish", tag = "tournaments",
+    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 200, description = "Finished; the final standings", body = StandingsView),
+        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Rounds left or games running", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments/{id}/finish")]
+pub async fn finish_tournament(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let request = directing(&req, &caller, &[], "finish a tournament")?;
+    let written = write_tournament(
+        &state,
+        &id,
+        &request,
+        StatusCode::OK,
+        |given| {
+            Ok(Decision {
+                reveals_seed: true,
+                ..Decision::from(given.decide(&TournamentCommand::Finish {
+                    seed: given.seed.clone(),
+                })?)
+            })
+        },
+        |after, _, results| {
+            serde_json::to_value(StandingsView::of(after, results)).map_err(corrupt)
+        },
+    )
+    .await?;
+    Ok(written.respond(None))
+}

@@ -1,0 +1,16 @@
+//! Tournaments over HTTP, for directors: create one (with a committed seed), take entries
+//! and drops, seat each round (its games are created in the same transaction), offer the
+//! seats of inactive players to the waiting list and confirm substitutes, finish; and, for
+//! everyone, the tournament, its standings (JSON or CSV) and its calendar (`.ics`).
+//!
+//! The handlers parse, call `Tournament::decide` and the games' own rules, and render; the
+//! write path is `crate::tournaments::write_tournament`, which folds the stream, decides, and appends the
+//! tournament's events and any games' events atomically.
+
+mod calendar;
+mod commands;
+mod views;
+
+pub use calendar::*;
+pub use commands::*;
+pub use views::*;

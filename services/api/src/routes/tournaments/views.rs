@@ -1,0 +1,594 @@
+//! What the tournament endpoints show: the tournament, its rounds, standings (JSON or
+//! CSV) and the seats waiting on inactive players.
+
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use serde::Serialize;
+use utoipa::ToSchema;
+use warlog_league::constraints::SeatingConstraints;
+use warlog_league::seating::SEATING_RULES;
+use warlog_league::standings::{standings, GameResult, StandingRow};
+use warlog_league::tournament::{RoundSeated, Tournament};
+use warlog_rules::board::Power;
+use warlog_rules::game::seats::INACTIVITY_LIMIT_SECONDS;
+use warlog_store::StoreError;
+
+use crate::error::{ApiError, ErrorCode, Problem};
+use crate::respond::rfc3339;
+use crate::respond::{self, csv_field, decimal, Format};
+use crate::tournaments::*;
+use crate::AppState;
+
+/// A seat at a table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableSeat {
+    #[schema(value_type = String, example = "russia")]
+    pub power: Power,
+    pub player: String,
+}
+
+/// A table of a round and its game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableView {
+    pub table: u32,
+    pub game_id: String,
+    /// As played: a substitute shows in the seat taken.
+    pub seats: Vec<TableSeat>,
+}
+
+/// A bye.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ByeView {
+    pub player: String,
+    pub points: i64,
+}
+
+/// A seated round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundView {
+    pub round: u32,
+    pub seated_at: String,
+    pub deadline: Option<String>,
+    pub tables: Vec<TableView>,
+    pub byes: Vec<ByeView>,
+    /// Players promoted from the waiting list to fill tables.
+    pub promoted: Vec<String>,
+    /// Pairs at a table who had met at a table before.
+    pub repeated_table_mates: u32,
+    /// The fewest repeats any seating could have had.
+    pub least_possible_repeats: u32,
+    /// Players given a power they had played before.
+    pub repeated_powers: u32,
+    /// The seating in words: repeats avoided, byes and why, what the director's constraints
+    /// cost.
+    pub explanation: Vec<String>,
+    /// The rules every seating follows, in plain words.
+    pub rules: String,
+    /// The director's constraints the round was seated under (absent: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<SeatingConstraints>,
+    /// With constraints: the repeated table-mates of the best seating found without them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats_without_constraints: Option<u32>,
+    /// Seats the director swapped before the round's games began, and why.
+    pub swaps: Vec<SwapView>,
+    /// The order drawn with the round's dice that breaks the last ties.
+    pub draw: Vec<String>,
+}
+
+/// Two players who changed seats before their round's games began.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwapView {
+    pub players: [String; 2],
+    pub reason: String,
+    pub at: String,
+}
+
+impl RoundView {
+    pub(crate) fn of(tournament: &Tournament, round: &RoundSeated) -> RoundView {
+        let played = tournament.tables_as_played();
+        let tables = played
+            .get(round.round as usize - 1)
+            .unwrap_or(&round.seating.tables);
+        RoundView {
+            round: round.round,
+            seated_at: rfc3339(round.at),
+            deadline: tournament
+                .created
+                .deadlines
+                .get(round.round as usize - 1)
+                .map(|d| rfc3339(*d)),
+            tables: tables
+                .iter()
+                .map(|t| TableView {
+                    table: t.table,
+                    game_id: round
+                        .games
+                        .iter()
+                        .find(|g| g.table == t.table)
+                        .map(|g| g.game_id.clone())
+                        .unwrap_or_default(),
+                    seats: t
+                        .seats
+                        .iter()
+                        .map(|(power, player)| TableSeat {
+                            power: *power,
+                            player: player.clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            byes: round
+                .seating
+                .byes
+                .iter()
+                .map(|b| ByeView {
+                    player: b.player.clone(),
+                    points: b.points,
+                })
+                .collect(),
+            promoted: round.seating.promoted.clone(),
+            repeated_table_mates: round.seating.repeated_table_mates,
+            least_possible_repeats: round.seating.least_possible_repeats,
+            repeated_powers: round.seating.repeated_powers,
+            explanation: round.seating.explanation.clone(),
+            rules: SEATING_RULES.to_owned(),
+            constraints: (!round.constraints.is_empty()).then(|| round.constraints.clone()),
+            repeats_without_constraints: round.seating.repeats_without_constraints,
+            swaps: tournament
+                .swaps
+                .iter()
+                .filter(|s| s.round == round.round)
+                .map(|s| SwapView {
+                    players: s.players.clone(),
+                    reason: s.reason.clone(),
+                    at: rfc3339(s.at),
+                })
+                .collect(),
+            draw: round.draw.clone(),
+        }
+    }
+}
+
+/// An entrant.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EntrantView {
+    pub player: String,
+    /// `playing`, `dropped` or `replaced`.
+    pub status: String,
+}
+
+/// A substitution made.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SubstitutionMade {
+    pub round: u32,
+    pub game_id: String,
+    #[schema(value_type = String, example = "russia")]
+    pub power: Power,
+    pub replaced: String,
+    pub substitute: String,
+    pub at: String,
+}
+
+/// A tournament: its settings, entrants, waiting list, rounds and substitutions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TournamentView {
+    pub tournament_id: String,
+    pub name: String,
+    pub ruleset: String,
+    pub director: String,
+    pub rounds: u32,
+    pub deadlines: Vec<String>,
+    pub table_size: u32,
+    pub points_per_place: Vec<i64>,
+    pub tiebreakers: Vec<String>,
+    /// `waiting_list` or `byes`.
+    pub short_tables: String,
+    pub bye_points: i64,
+    pub capacity: Option<u32>,
+    pub late_entries_until_round: u32,
+    /// SHA-256 of the seed that draws seatings and powers.
+    pub seed_commitment: String,
+    pub created_at: String,
+    pub version: u64,
+    pub entrants: Vec<EntrantView>,
+    pub waiting: Vec<String>,
+    pub seated: Vec<RoundView>,
+    pub substitutions: Vec<SubstitutionMade>,
+    pub finished_at: Option<String>,
+    /// The seed, hex, once finished: with it every seating, power draw and tiebreak draw
+    /// can be checked against `seed_commitment`.
+    pub seed: Option<String>,
+}
+
+fn snake(value: impl Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+impl TournamentView {
+    pub fn of(tournament: &Tournament) -> TournamentView {
+        let created = &tournament.created;
+        TournamentView {
+            tournament_id: created.tournament_id.clone(),
+            name: created.name.clone(),
+            ruleset: created.ruleset.clone(),
+            director: created.director.clone(),
+            rounds: created.rounds,
+            deadlines: created.deadlines.iter().map(|d| rfc3339(*d)).collect(),
+            table_size: created.table_size,
+            points_per_place: created.points_per_place.clone(),
+            tiebreakers: created.tiebreakers.iter().map(snake).collect(),
+            short_tables: snake(created.short_tables),
+            bye_points: created.bye_points,
+            capacity: created.capacity,
+            late_entries_until_round: created.late_entries_until_round,
+            seed_commitment: created.seed_commitment.clone(),
+            created_at: rfc3339(created.at),
+            version: tournament.version,
+            entrants: tournament
+                .entrants
+                .iter()
+                .map(|e| EntrantView {
+                    player: e.player.clone(),
+                    status: snake(e.status),
+                })
+                .collect(),
+            waiting: tournament.waiting.clone(),
+            seated: tournament
+                .rounds
+                .iter()
+                .map(|r| RoundView::of(tournament, r))
+                .collect(),
+            substitutions: tournament
+                .substitutions
+                .iter()
+                .map(|s| SubstitutionMade {
+                    round: s.round,
+                    game_id: s.game_id.clone(),
+                    power: s.power,
+                    replaced: s.replaced.clone(),
+                    substitute: s.substitute.clone(),
+                    at: rfc3339(s.at),
+                })
+                .collect(),
+            finished_at: tournament.finished.map(rfc3339),
+            seed: tournament.revealed_seed.clone(),
+        }
+    }
+}
+
+/// A tournament.
+#[utoipa::path(get, path = "/v1/tournaments/{id}", tag = "tournaments",
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 304, description = "Not modified since the ETag in If-None-Match"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/tournaments/{id}")]
+pub async fn tournament_detail(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let tournament = load_tournament(&client, &id).await?;
+    respond::json(&req, &TournamentView::of(&tournament))
+}
+
+/// One round of a player in the standings.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundResultView {
+    pub round: u32,
+    /// Absent for a bye.
+    pub game_id: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub power: Option<Power>,
+    pub place: Option<usize>,
+    pub points: String,
+    pub points_value: f64,
+    /// Exact, as a fraction of the starting IPC (`"-5/24"`).
+    pub percent_gain: String,
+    /// The same, as a percentage.
+    pub percent_gain_pct: f64,
+}
+
+/// A line of the standings.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StandingView {
+    pub rank: usize,
+    pub player: String,
+    /// `playing`, `dropped` or `replaced`.
+    pub status: String,
+    /// Exact (`"13/3"` when tied places were shared).
+    pub points: String,
+    pub points_value: f64,
+    /// The sum of the games' gains, exact, as fractions of the starting IPC.
+    pub percent_gain: String,
+    /// The same, as a percentage.
+    pub percent_gain_pct: f64,
+    pub best_result: Option<String>,
+    pub games: u32,
+    /// Sole first places, and shares of shared ones; an all-tied game is nobody's win.
+    pub wins: f64,
+    /// The same, exact (`"3/2"`).
+    pub wins_exact: String,
+    pub byes: u32,
+    pub title: String,
+    /// The tiebreaker that placed this line below the one above (absent for the first).
+    pub decided_by: Option<String>,
+    pub results: Vec<RoundResultView>,
+}
+
+/// A tournament's standings, tiebreakers applied.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StandingsView {
+    pub tournament_id: String,
+    pub name: String,
+    pub rounds_seated: usize,
+    pub finished: bool,
+    /// The tiebreakers in the order they apply.
+    pub tiebreakers: Vec<String>,
+    pub rows: Vec<StandingView>,
+}
+
+impl StandingView {
+    pub(crate) fn of(row: &StandingRow) -> StandingView {
+        StandingView {
+            rank: row.rank,
+            player: row.player.clone(),
+            status: snake(row.status),
+            points: row.points.to_string(),
+            points_value: row.points.to_f64(),
+            percent_gain: row.percent_gain.to_string(),
+            percent_gain_pct: row.percent_gain.to_f64() * 100.0,
+            best_result: row.best_result.map(|b| b.to_string()),
+            games: row.games,
+            wins: row.wins.to_f64(),
+            wins_exact: row.wins.to_string(),
+            byes: row.byes,
+            title: row.title.name().to_owned(),
+            decided_by: row.decided_by.map(|t| t.describe().to_owned()),
+            results: row
+                .results
+                .iter()
+                .map(|r| RoundResultView {
+                    round: r.round,
+                    game_id: r.game_id.clone(),
+                    power: r.power,
+                    place: r.place,
+                    points: r.points.to_string(),
+                    points_value: r.points.to_f64(),
+                    percent_gain: r.percent_gain.to_string(),
+                    percent_gain_pct: r.percent_gain.to_f64() * 100.0,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl StandingsView {
+    pub fn of(tournament: &Tournament, results: &[GameResult]) -> StandingsView {
+        StandingsView {
+            tournament_id: tournament.created.tournament_id.clone(),
+            name: tournament.created.name.clone(),
+            rounds_seated: tournament.rounds.len(),
+            finished: tournament.finished.is_some(),
+            tiebreakers: tournament
+                .created
+                .tiebreakers
+                .iter()
+                .map(|t| t.describe().to_owned())
+                .collect(),
+            rows: standings(tournament, results)
+                .iter()
+                .map(StandingView::of)
+                .collect(),
+        }
+    }
+}
+
+/// A tournament and its standings, for the API and the pages.
+pub async fn tournament_standings(
+    state: &AppState,
+    id: &str,
+) -> Result<(Tournament, StandingsView), ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let tournament = load_tournament(&client, id).await?;
+    let (_, results) = games_of(state, &client, &tournament).await?;
+    let view = StandingsView::of(&tournament, &results);
+    Ok((tournament, view))
+}
+
+/// The standings so far, tiebreakers applied and named.
+#[utoipa::path(get, path = "/v1/tournaments/{id}/standings", tag = "tournaments",
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, description = "Standings (JSON, or CSV with `Accept: text/csv`)", body = StandingsView),
+        (status = 304, description = "Not modified since the ETag in If-None-Match"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/tournaments/{id}/standings")]
+pub async fn tournament_standings_route(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let format = respond::negotiate(&req, &[Format::Json, Format::Csv])?;
+    let (_, view) = tournament_standings(&state, &id).await?;
+    match format {
+        Format::Csv => Ok(respond::csv(&req, standings_csv(&view), None)),
+        _ => respond::json(&req, &view),
+    }
+}
+
+fn standings_csv(view: &StandingsView) -> Vec<u8> {
+    let mut out = String::from(
+        "rank,player,status,points,points_exact,percent_gain,percent_gain_exact,best_result,games,wins,wins_exact,byes,title,decided_by\r\n",
+    );
+    for row in &view.rows {
+        let fields = [
+            row.rank.to_string(),
+            row.player.clone(),
+            row.status.clone(),
+            // Decimals for people and spreadsheets (a fraction like 8/3 reads as a date);
+            // the exact values in their own columns for tools.
+            decimal(row.points_value),
+            row.points.clone(),
+            format!("{:.2}", row.percent_gain_pct),
+            row.percent_gain.clone(),
+            row.best_result.clone().unwrap_or_default(),
+            row.games.to_string(),
+            decimal(row.wins),
+            row.wins_exact.clone(),
+            row.byes.to_string(),
+            row.title.clone(),
+            row.decided_by.clone().unwrap_or_default(),
+        ];
+        let line: Vec<String> = fields.iter().map(|f| csv_field(f).into_owned()).collect();
+        out.push_str(&line.join(","));
+        out.push_str("\r\n");
+    }
+    out.into_bytes()
+}
+
+/// One round: its tables and games, byes, and how it was seated.
+#[utoipa::path(get, path = "/v1/tournaments/{id}/rounds/{round}", tag = "tournaments",
+    params(("id" = String, Path), ("round" = u32, Path)),
+    responses(
+        (status = 200, description = "The round", body = RoundView),
+        (status = 404, description = "No such tournament or round", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/tournaments/{id}/rounds/{round}")]
+pub async fn round_detail(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, round) = path.into_inner();
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let tournament = load_tournament(&client, &id).await?;
+    let seated = round
+        .parse::<usize>()
+        .ok()
+        .and_then(|r| r.checked_sub(1))
+        .and_then(|r| tournament.rounds.get(r))
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::TournamentNotFound,
+                format!(
+                    "round {round:?} is not seated; {} of {} are",
+                    tournament.rounds.len(),
+                    tournament.created.rounds
+                ),
+            )
+        })?;
+    respond::json(&req, &RoundView::of(&tournament, seated))
+}
+
+/// A seat whose player has let a due turn wait more than 3 days.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InactiveSeat {
+    pub round: u32,
+    pub table: u32,
+    pub game_id: String,
+    #[schema(value_type = String, example = "russia")]
+    pub power: Power,
+    pub player: String,
+    /// When the game last moved on (the last phase's end, or the game's start).
+    pub idle_since: String,
+    pub idle_hours: u64,
+    /// The first player on the waiting list, offered the seat; the director confirms.
+    pub offered_to: Option<String>,
+}
+
+/// The seats open to substitutes now: a player whose turn is due and who has been inactive
+/// more than 3 days (Cut-Throat, Rules for players), each offered to the waiting list.
+#[utoipa::path(get, path = "/v1/tournaments/{id}/inactive", tag = "tournaments",
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, description = "Inactive seats, oldest first", body = Vec<InactiveSeat>),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/tournaments/{id}/inactive")]
+pub async fn inactive_seats(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (tournament, watch) = seats_waited_on(&state, &id).await?;
+    let seats: Vec<InactiveSeat> = watch
+        .into_iter()
+        .filter(|w| w.due)
+        .map(|w| InactiveSeat {
+            round: w.round,
+            table: w.table,
+            game_id: w.game_id,
+            power: w.power,
+            player: w.player,
+            idle_since: w.idle_since,
+            idle_hours: w.idle_hours,
+            offered_to: tournament.waiting.first().cloned(),
+        })
+        .collect();
+    respond::json(&req, &seats)
+}
+
+/// A running game's seat whose turn is due: who, since when, and when a substitute may
+/// take it.
+#[derive(Debug)]
+pub struct SeatWaitedOn {
+    pub round: u32,
+    pub table: u32,
+    pub game_id: String,
+    pub power: Power,
+    pub player: String,
+    pub idle_since: String,
+    pub idle_hours: u64,
+    /// When the seat is open to a substitute (3 days after `idle_since`).
+    pub due_at: String,
+    /// Whether that time has passed.
+    pub due: bool,
+}
+
+/// The tournament, and every running game's seat whose turn is due, longest waiting first.
+pub async fn seats_waited_on(
+    state: &AppState,
+    id: &str,
+) -> Result<(Tournament, Vec<SeatWaitedOn>), ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let tournament = load_tournament(&client, id).await?;
+    let now = moment_of(state.clock.now()).unix_seconds();
+    let (logs, _) = games_of(state, &client, &tournament).await?;
+    let tables = tournament
+        .rounds
+        .iter()
+        .flat_map(|round| round.games.iter().map(move |game| (round, game)));
+    let mut seats = Vec::new();
+    for ((round, game), log) in tables.zip(&logs) {
+        if log.state.ended.is_some() || log.state.voided.is_some() {
+            continue;
+        }
+        let power = log.state.to_act(log.ruleset.rules());
+        let since = log.state.last_progress_at.unwrap_or(log.created.at);
+        let idle = now.saturating_sub(since.unix_seconds());
+        let Some(seat) = log.state.seats.get(&power) else {
+            continue;
+        };
+        seats.push(SeatWaitedOn {
+            round: round.round,
+            table: game.table,
+            game_id: game.game_id.clone(),
+            power,
+            player: seat.player.clone(),
+            idle_since: rfc3339(since),
+            idle_hours: idle / 3600,
+            due_at: rfc3339(since.plus_seconds(INACTIVITY_LIMIT_SECONDS)),
+            due: idle > INACTIVITY_LIMIT_SECONDS,
+        });
+    }
+    seats.sort_by_key(|s| std::cmp::Reverse(s.idle_hours));
+    Ok((tournament, seats))
+}
