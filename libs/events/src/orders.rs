@@ -153,6 +153,12 @@ pub struct Decided {
     pub after: GameLog,
 }
 
+/// The most orders one command may carry (a whole phase fits easily).
+pub const MAX_ORDERS: usize = 200;
+
+/// The most events one command may make: what one append takes.
+pub const MAX_EVENTS_PER_COMMAND: usize = 1_000;
+
 fn rule(at: &str, violation: RuleViolation) -> Refusal {
     Refusal::Rule {
         at: at.to_owned(),
@@ -268,8 +274,11 @@ impl GameLog {
         // The director's and game master's commands are the engine's director orders.
         let director = match &given.command {
             Command::Orders { power, orders } => {
-                if orders.is_empty() {
-                    return Err(Refusal::Malformed("orders: name at least one order".into()));
+                if orders.is_empty() || orders.len() > MAX_ORDERS {
+                    return Err(Refusal::Malformed(format!(
+                        "orders: 1 to {MAX_ORDERS} orders, not {}",
+                        orders.len()
+                    )));
                 }
                 for (i, named) in orders.iter().enumerate() {
                     let at = format!("orders[{i}]");
@@ -369,6 +378,11 @@ impl GameLog {
             if over && after.revealed_seed.is_none() {
                 push(&mut after, reveal(&dice)?);
             }
+        }
+        if events.len() > MAX_EVENTS_PER_COMMAND {
+            return Err(Refusal::Malformed(
+                "these orders make too many events for one request: send them in parts".into(),
+            ));
         }
         Ok(Decided { events, after })
     }

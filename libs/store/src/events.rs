@@ -1,6 +1,8 @@
-//! Appending and reading events. The append itself is one call of the `warlog_append`
-//! function (schema/V1): one round trip, with the version check, the hash chain and the
-//! idempotency record all under the stream's row lock.
+//! Appending and reading events. The append is one statement ([`APPEND_SQL`]): one round
+//! trip that reads the stream's last event, checks the expected version, chains the hashes
+//! (`warlog_chain`, schema/V1), inserts the events and the idempotency record. No lock is
+//! taken: two appends that read the same head meet at the `(stream_id, stream_version)`
+//! unique index, and the loser is a conflict.
 
 use std::fmt;
 
@@ -15,8 +17,8 @@ use warlog_events::{
 use crate::projector::Notifier;
 use crate::{StoreError, StoreMetrics};
 
-/// The most events one append may carry (a whole phase of orders fits easily).
-pub const MAX_EVENTS_PER_APPEND: usize = 1_000;
+/// The most events one append may carry: what one command may make.
+pub const MAX_EVENTS_PER_APPEND: usize = warlog_events::orders::MAX_EVENTS_PER_COMMAND;
 
 /// What the writer believes the stream's version to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

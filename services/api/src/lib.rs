@@ -206,59 +206,7 @@ impl AppState {
             Every game action is an immutable, hash-chained event; errors are RFC 9457 \
             problem documents with a stable `code`."
     ),
-    paths(
-        routes::ops::healthz,
-        routes::ops::readyz,
-        routes::ops::metrics,
-        routes::ops::openapi_json,
-        routes::streams::list,
-        routes::streams::stream_events,
-        routes::streams::stream_head,
-        routes::streams::global_feed,
-        routes::rulesets::rulesets,
-        routes::rulesets::ruleset_schema,
-        routes::rulesets::ruleset_detail,
-        routes::rulesets::ruleset_document,
-        routes::rulesets::publish_ruleset,
-        routes::games::create_game,
-        routes::games::game_list,
-        routes::games::game_detail,
-        routes::games::game_board,
-        routes::games::game_board_svg,
-        routes::games::submit_orders,
-        routes::games::end_game,
-        routes::games::void_game,
-        routes::games::reveal_seed,
-        routes::games::game_battles,
-        routes::games::game_battle,
-        routes::games::game_placements,
-        routes::games::game_events,
-        routes::games::game_audit,
-        routes::odds::battle_odds,
-        routes::league::register_player,
-        routes::indexes::player_list,
-        routes::indexes::tournament_list,
-        routes::league::player_detail,
-        routes::league::leaderboard,
-        routes::tournaments::create_tournament,
-        routes::tournaments::tournament_detail,
-        routes::tournaments::enter_player,
-        routes::tournaments::drop_player,
-        routes::tournaments::seat_round,
-        routes::tournaments::round_detail,
-        routes::tournaments::inactive_seats,
-        routes::tournaments::appoint_substitute,
-        routes::tournaments::swap_seats,
-        routes::tournaments::finish_tournament,
-        routes::tournaments::tournament_standings_route,
-        routes::tournaments::tournament_calendar,
-        routes::webhooks::create_webhook,
-        routes::webhooks::webhook_list,
-        routes::webhooks::webhook_deliveries,
-        routes::webhooks::delete_webhook,
-    ),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame)),
-    modifiers(&BearerAuth, &CommonResponses, &NamedVariants, &ErrorList),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),
@@ -270,7 +218,28 @@ impl AppState {
     )
 )]
 #[derive(Debug)]
+struct Frame;
+
+/// The OpenAPI document: the frame (info, tags, shared schemas), every resource's paths
+/// (`routes::apis`, the same handlers `routes::configure` registers), then the modifiers
+/// that add what every route of a kind shares.
+#[derive(Debug)]
 pub struct ApiDoc;
+
+impl OpenApi for ApiDoc {
+    fn openapi() -> utoipa::openapi::OpenApi {
+        let mut document = Frame::openapi();
+        for part in routes::apis() {
+            document.merge(part);
+        }
+        let modifiers: [&dyn utoipa::Modify; 4] =
+            [&BearerAuth, &CommonResponses, &NamedVariants, &ErrorList];
+        for modifier in modifiers {
+            modifier.modify(&mut document);
+        }
+        document
+    }
+}
 
 /// Declares the bearer-token scheme the writes use.
 #[derive(Debug)]
@@ -421,57 +390,9 @@ pub fn app(
         .wrap(from_fn(cors::cross_origin))
         .wrap(from_fn(security::headers))
         .wrap(from_fn(metrics::track))
-        .service(routes::ops::healthz)
-        .service(routes::ops::readyz)
-        .service(routes::ops::metrics)
-        .service(routes::ops::openapi_json)
+        .configure(routes::configure)
         .service(pages::docs)
         .service(pages::redoc_script)
-        .service(routes::streams::list)
-        .service(routes::streams::stream_events)
-        .service(routes::streams::stream_head)
-        .service(routes::streams::global_feed)
-        .service(routes::rulesets::rulesets)
-        .service(routes::rulesets::ruleset_schema)
-        .service(routes::rulesets::ruleset_detail)
-        .service(routes::rulesets::ruleset_document)
-        .service(routes::rulesets::publish_ruleset)
-        .service(routes::games::create_game)
-        .service(routes::games::game_list)
-        .service(routes::games::game_detail)
-        .service(routes::games::game_board_svg)
-        .service(routes::games::game_board)
-        .service(routes::games::submit_orders)
-        .service(routes::games::end_game)
-        .service(routes::games::void_game)
-        .service(routes::games::reveal_seed)
-        .service(routes::games::game_battles)
-        .service(routes::games::game_battle)
-        .service(routes::games::game_placements)
-        .service(routes::games::game_events)
-        .service(routes::games::game_audit)
-        .service(routes::odds::battle_odds)
-        .service(routes::league::register_player)
-        .service(routes::indexes::player_list)
-        .service(routes::indexes::tournament_list)
-        .service(routes::league::player_detail)
-        .service(routes::league::leaderboard)
-        .service(routes::tournaments::create_tournament)
-        .service(routes::tournaments::tournament_detail)
-        .service(routes::tournaments::enter_player)
-        .service(routes::tournaments::drop_player)
-        .service(routes::tournaments::seat_round)
-        .service(routes::tournaments::round_detail)
-        .service(routes::tournaments::inactive_seats)
-        .service(routes::tournaments::appoint_substitute)
-        .service(routes::tournaments::swap_seats)
-        .service(routes::tournaments::finish_tournament)
-        .service(routes::tournaments::tournament_standings_route)
-        .service(routes::tournaments::tournament_calendar)
-        .service(routes::webhooks::create_webhook)
-        .service(routes::webhooks::webhook_list)
-        .service(routes::webhooks::webhook_deliveries)
-        .service(routes::webhooks::delete_webhook)
         .service(pages::stylesheet)
         .service(pages::leaderboard)
         .service(pages::games)

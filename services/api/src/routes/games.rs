@@ -26,8 +26,22 @@ use crate::views::{BattleView, BoardView, GameView, PlacementsView};
 use crate::write::{Expected, WriteRequest};
 use crate::AppState;
 
-/// The most orders one request may carry (a whole phase fits easily).
-pub const MAX_ORDERS: usize = 200;
+resource! {
+    create_game,
+    game_list,
+    game_detail,
+    game_board_svg,
+    game_board,
+    submit_orders,
+    end_game,
+    void_game,
+    reveal_seed,
+    game_battles,
+    game_battle,
+    game_placements,
+    game_events,
+    game_audit,
+}
 
 /// A new game.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -418,12 +432,6 @@ pub async fn submit_orders(
     let caller = caller.require()?;
     let stream = game_stream(&id)?;
     let request_orders = &body.value.orders;
-    if request_orders.is_empty() || request_orders.len() > MAX_ORDERS {
-        return Err(ApiError::malformed(format!(
-            "orders: 1 to {MAX_ORDERS} orders, not {}",
-            request_orders.len()
-        )));
-    }
     let expected = expectation(&req, body.value.expected_version)?;
     let request = WriteRequest::of(&req, caller, &body.raw, expected)?;
     let written = games::write(&state, &stream, &request, |log| {

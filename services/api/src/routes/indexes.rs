@@ -16,6 +16,11 @@ use crate::query::ValidQuery;
 use crate::respond;
 use crate::AppState;
 
+resource! {
+    player_list,
+    tournament_list,
+}
+
 /// Where a tournament stands.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -30,6 +30,12 @@ use crate::respond::{self, csv_field, decimal, Format};
 use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteRequest};
 use crate::AppState;
 
+resource! {
+    register_player,
+    player_detail,
+    leaderboard,
+}
+
 /// The ruleset a ladder shows when none is named.
 pub const DEFAULT_RULESET: &str = "cutthroat";
 

@@ -18,6 +18,10 @@ use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::AppState;
 
+resource! {
+    battle_odds,
+}
+
 /// The most units a side may have: the chain grows with the product of the sides.
 pub const MAX_UNITS_PER_SIDE: u32 = 60;
 

@@ -8,6 +8,13 @@ use utoipa::{OpenApi, ToSchema};
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::AppState;
 
+resource! {
+    healthz,
+    readyz,
+    metrics,
+    openapi_json,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
     /// `ok` or `ready`.

@@ -20,6 +20,14 @@ use crate::views::{RulesetSummary, RulesetView};
 use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteRequest};
 use crate::AppState;
 
+resource! {
+    rulesets,
+    ruleset_schema,
+    ruleset_detail,
+    ruleset_document,
+    publish_ruleset,
+}
+
 /// Every ruleset: built in, then uploaded (each at its latest revision).
 #[utoipa::path(get, path = "/v1/rulesets", tag = "rulesets",
     responses((status = 200, description = "The rulesets", body = Vec<RulesetSummary>)))]

@@ -15,6 +15,13 @@ use crate::respond::{self, Format};
 use crate::views::EventView;
 use crate::AppState;
 
+resource! {
+    list,
+    stream_events,
+    stream_head,
+    global_feed,
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StreamEventsQuery {

@@ -17,6 +17,13 @@ use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::AppState;
 
+resource! {
+    create_webhook,
+    webhook_list,
+    webhook_deliveries,
+    delete_webhook,
+}
+
 /// A new subscription.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -14,3 +14,18 @@ mod views;
 pub use calendar::*;
 pub use commands::*;
 pub use views::*;
+
+resource! {
+    create_tournament,
+    tournament_detail,
+    enter_player,
+    drop_player,
+    seat_round,
+    round_detail,
+    inactive_seats,
+    appoint_substitute,
+    swap_seats,
+    finish_tournament,
+    tournament_standings_route,
+    tournament_calendar,
+}
