@@ -4,7 +4,7 @@
 //! upload, the document itself), so a later revision never changes it.
 
 use warlog_events::{StreamCategory, StreamId};
-use warlog_rules::document::{GameOptions, RulesetDocument};
+use warlog_rules::document::{DocumentProblem, GameOptions, RulesetDocument};
 use warlog_rules::ruleset::{Ruleset, RulesetError};
 use warlog_store::catalog::list_streams;
 use warlog_store::{read_stream, GenericClient};
@@ -12,6 +12,35 @@ use warlog_store::{read_stream, GenericClient};
 use crate::error::{corrupt, ApiError, ErrorCode};
 
 pub use warlog_events::ruleset::{RulesetPublished, PUBLISHED};
+
+/// An uploaded document, checked whole: every problem named by its path, a built-in's id
+/// refused. With it, why the engine cannot play it yet, if it cannot (it is still kept).
+pub fn upload(value: &serde_json::Value) -> Result<(RulesetDocument, Option<String>), ApiError> {
+    let invalid = |problems| ApiError::invalid_document("the ruleset document", problems);
+    let document = RulesetDocument::parse(value).map_err(invalid)?;
+    if RulesetDocument::BUILTIN.contains(&document.id.as_str()) {
+        return Err(invalid(vec![DocumentProblem {
+            path: "/id".into(),
+            message: format!(
+                "{} is built in; an upload takes an id of its own",
+                document.id
+            ),
+        }]));
+    }
+    let not_playable = match Ruleset::uploaded(&document, &Default::default()) {
+        Ok(_) => None,
+        Err(RulesetError::Invalid(problems)) => return Err(invalid(problems)),
+        // Checked documents build; anything left is the board or setup data itself.
+        Err(RulesetError::Data(message)) => {
+            return Err(invalid(vec![DocumentProblem {
+                path: String::new(),
+                message,
+            }]))
+        }
+        Err(other) => Some(other.to_string()),
+    };
+    Ok((document, not_playable))
+}
 
 /// The latest revision of an uploaded ruleset; none for a ruleset never uploaded.
 pub async fn latest_revision(

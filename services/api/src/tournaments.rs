@@ -26,6 +26,9 @@ use crate::error::{ApiError, ErrorCode};
 use crate::games::{game_stream, load};
 use crate::write::*;
 use crate::AppState;
+use warlog_league::constraints::SeatingConstraints;
+use warlog_league::round_games::games_of_rounds;
+use warlog_rules::ruleset::Ruleset;
 
 const PAGE: u32 = 1000;
 
@@ -312,4 +315,147 @@ pub(crate) fn require_director_or_self(
         return Ok(());
     }
     require_director(&request.caller, tournament)
+}
+
+/// Two players of the latest round swap seats: the tournament records the swap, and each
+/// game the seat it gave (its own record, decided by it).
+pub(crate) fn decide_swap(
+    given: &Given<'_>,
+    request: &WriteRequest,
+    players: &[String; 2],
+    reason: &str,
+) -> Result<Decision, ApiError> {
+    let events = given.decide(&TournamentCommand::SwapSeats {
+        players: players.clone(),
+        reason: reason.to_owned(),
+    })?;
+    let Some(TournamentEvent::SeatsSwapped(swapped)) = events.first() else {
+        return Err(ApiError::new(ErrorCode::Internal, "no swap decided"));
+    };
+    let round = given
+        .tournament
+        .rounds
+        .last()
+        .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no round seated"))?;
+    let tables = given.tournament.tables_as_played();
+    let tables = tables.last().map(Vec::as_slice).unwrap_or_default();
+    // Each player takes the other's seat: a record on each game, decided by it.
+    let mut game_appends = Vec::new();
+    for (leaving, taking) in [(&players[0], &players[1]), (&players[1], &players[0])] {
+        let (table, power) = tables
+            .iter()
+            .find_map(|t| {
+                t.seats
+                    .iter()
+                    .find(|(_, who)| who == leaving)
+                    .map(|(power, _)| (t.table, *power))
+            })
+            .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a swapped seat is gone"))?;
+        let game_id = round
+            .games
+            .iter()
+            .find(|g| g.table == table)
+            .map(|g| g.game_id.clone())
+            .unwrap_or_default();
+        let log = given
+            .games
+            .iter()
+            .find(|g| g.created.game_id == game_id)
+            .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a round's game is gone"))?;
+        game_appends.push(on_the_record(
+            request,
+            log,
+            Command::TakeSeat {
+                power,
+                player: taking.clone(),
+                reason: swapped.reason.clone(),
+            },
+        )?);
+    }
+    Ok(Decision {
+        events,
+        game_appends,
+        ..Decision::default()
+    })
+}
+
+/// A substitute takes an inactive player's seat: the game records the replacement (its own
+/// 3-day rule must hold) and the tournament the appointment.
+pub(crate) fn decide_substitution(
+    given: &Given<'_>,
+    request: &WriteRequest,
+    game_id: &str,
+    substitute: Option<String>,
+) -> Result<Decision, ApiError> {
+    let log = given
+        .games
+        .iter()
+        .find(|g| g.created.game_id == game_id)
+        .ok_or_else(|| {
+            refused(TournamentViolation {
+                code: "not-a-tournament-game",
+                message: format!("game {} is not one of this tournament's", game_id),
+            })
+        })?;
+    let power = log.state.to_act(log.ruleset.rules());
+    let replaced = log
+        .state
+        .seats
+        .get(&power)
+        .map(|s| s.player.clone())
+        .unwrap_or_default();
+    let events = given.decide(&TournamentCommand::Substitute {
+        game_id: game_id.to_owned(),
+        power,
+        replaced,
+        substitute,
+    })?;
+    let Some(TournamentEvent::SubstituteAppointed(appointed)) = events.first() else {
+        return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
+    };
+    // On the game's record too: the auditor decides the substitution again.
+    let append = on_the_record(
+        request,
+        log,
+        Command::ReplaceInactivePlayer {
+            substitute: appointed.substitute.clone(),
+        },
+    )?;
+    Ok(Decision {
+        events,
+        game_appends: vec![append],
+        ..Decision::default()
+    })
+}
+
+/// Seats the next round: the tables from the tournament's seed, and a new game for each,
+/// with a fresh seed of its own, created in the same write.
+pub(crate) fn decide_seating(
+    given: &Given<'_>,
+    request: &WriteRequest,
+    constraints: &SeatingConstraints,
+) -> Result<Decision, ApiError> {
+    let tournament = given.tournament;
+    let ruleset = Ruleset::builtin(&tournament.created.ruleset).map_err(corrupt)?;
+    let events = given.decide_seating(
+        &TournamentCommand::SeatRound(constraints.clone()),
+        ruleset.powers(),
+        &mut new_id,
+    )?;
+    let games = games_of_rounds(tournament, ruleset, &events, request.moment(), fresh_seed)?;
+    let new_games = games
+        .into_iter()
+        .map(|game| {
+            Ok(NewGame {
+                stream: game_stream(&game.game_id)?,
+                seed: game.seed,
+                created: GameStreamEvent::Created(game.created),
+            })
+        })
+        .collect::<Result<_, ApiError>>()?;
+    Ok(Decision {
+        events,
+        new_games,
+        ..Decision::default()
+    })
 }

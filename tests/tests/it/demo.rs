@@ -3,7 +3,7 @@
 use warlog_api::{AppState, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{call, get};
+use crate::kit::{call, get};
 use crate::league::project_league;
 use crate::pages::listen;
 

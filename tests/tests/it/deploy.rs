@@ -11,7 +11,7 @@ use warlog_api::{AppState, Telemetry};
 use warlog_tests::TestDb;
 use yaml_rust2::{Yaml, YamlLoader};
 
-use crate::games::{app, call, get};
+use crate::kit::{app, call, get};
 
 fn documents(path: &str) -> Vec<Yaml> {
     let text = std::fs::read_to_string(warlog_tests::workspace_root().join(path))

@@ -9,7 +9,8 @@ use warlog_api::public_url::PublicUrl;
 use warlog_api::{AppState, Clock, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{act, assert_problem, call, get, order, post, token, TestApp};
+use crate::games::{act, order};
+use crate::kit::{assert_problem, call, get, post, token, TestApp};
 use crate::league::project_league;
 use crate::tournaments::{
     deadlines, exports, finish, game_ids, germany_takes_moscow, names, open_tournament,
@@ -97,7 +98,7 @@ async fn with_a_public_url_calendar_events_link_to_their_games_and_without_one_t
 }
 
 /// A refusal with this status and code whose detail says `says`.
-fn refused_saying(reply: &crate::games::Reply, status: StatusCode, code: &str, says: &str) {
+fn refused_saying(reply: &crate::kit::Reply, status: StatusCode, code: &str, says: &str) {
     assert_problem(reply, status, code);
     assert!(
         reply.json()["detail"]

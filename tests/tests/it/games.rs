@@ -7,14 +7,10 @@ use std::sync::{Arc, Mutex};
 use warlog::audit::AuditInput;
 
 use actix_web::body::MessageBody;
-use actix_web::dev::{Service, ServiceResponse};
-use actix_web::http::header::HeaderMap;
 use actix_web::http::StatusCode;
-use actix_web::test::{self, TestRequest};
-use actix_web::web::Bytes;
+use actix_web::test::TestRequest;
 use serde_json::{json, Value};
-use warlog_api::auth::{issue_token, Role};
-use warlog_api::{AppState, Telemetry};
+use warlog_api::auth::Role;
 use warlog_events::audit::{audit_game, Verdict};
 use warlog_events::game::GameLog;
 use warlog_events::{relink, RecordedEvent};
@@ -24,85 +20,9 @@ use warlog_store::projector::Projector;
 use warlog_store::StoreMetrics;
 use warlog_tests::TestDb;
 
+use crate::kit::{app, assert_problem, call, get, post, token, Reply, TestApp};
+
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
-
-#[derive(Debug)]
-pub(crate) struct Reply {
-    pub status: StatusCode,
-    pub headers: HeaderMap,
-    pub body: Bytes,
-}
-
-impl Reply {
-    pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-
-    pub fn code(&self) -> String {
-        self.json()["code"].as_str().unwrap_or_default().to_owned()
-    }
-
-    /// A header's value as text; empty when absent.
-    pub fn header(&self, name: &str) -> String {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned()
-    }
-}
-
-/// The app under test, as `test::init_service` makes it.
-pub(crate) trait TestApp<B>:
-    Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
-{
-}
-
-impl<S, B> TestApp<B> for S where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
-{
-}
-
-pub(crate) async fn call<B: MessageBody>(app: &impl TestApp<B>, req: TestRequest) -> Reply {
-    let res = test::call_service(app, req.to_request()).await;
-    let status = res.status();
-    let headers = res.headers().clone();
-    let body = test::read_body(res).await;
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
-
-pub(crate) fn assert_problem(reply: &Reply, status: StatusCode, code: &str) {
-    assert_eq!(
-        (reply.status, reply.code().as_str()),
-        (status, code),
-        "{:?}",
-        reply.json()
-    );
-}
-
-pub(crate) fn get(uri: &str) -> TestRequest {
-    TestRequest::get().uri(uri)
-}
-
-pub(crate) fn post(uri: &str, token: &str, body: &Value) -> TestRequest {
-    TestRequest::post()
-        .uri(uri)
-        .insert_header(("Authorization", format!("Bearer {token}")))
-        .set_json(body)
-}
-
-macro_rules! app {
-    ($db:expr) => {{
-        let telemetry = Telemetry::new().expect("metrics");
-        let state = AppState::without_notifier($db.pool.clone(), &telemetry);
-        actix_web::test::init_service(warlog_api::app(state, &telemetry)).await
-    }};
-}
-pub(crate) use app;
 
 /// A fresh database, the app on it, a game master's token and a new game of theirs.
 macro_rules! given_a_game {
@@ -113,12 +33,6 @@ macro_rules! given_a_game {
         let game = create_game(&app, &gm).await;
         (db, app, gm, game)
     }};
-}
-
-pub(crate) async fn token(db: &TestDb, name: &str, role: Role) -> String {
-    // Tokens are an administrator's to make: the service's role may only read them.
-    let client = db.admin_pool.get().await.expect("connection");
-    issue_token(&client, name, role).await.expect("token")
 }
 
 pub(crate) async fn create_game<B: MessageBody>(app: &impl TestApp<B>, gm: &str) -> String {

@@ -8,7 +8,7 @@ use warlog_api::auth::Role;
 use warlog_api::{AppState, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{app, assert_problem, call, post, token};
+use crate::kit::{app, assert_problem, call, post, token};
 use crate::tournaments::{create_tournament, stream_count};
 
 #[actix_web::test]
@@ -194,9 +194,9 @@ async fn a_client_asking_too_often_for_odds_gets_429_with_retry_after() {
 async fn pages_forbid_scripts_and_framing_and_nothing_is_sniffed() {
     let db = TestDb::new().await;
     let app = app!(db);
-    let page = call(&app, crate::games::get("/")).await;
+    let page = call(&app, crate::kit::get("/")).await;
     assert_eq!(page.status, StatusCode::OK);
-    let header = |reply: &crate::games::Reply, name: &str| reply.header(name);
+    let header = |reply: &crate::kit::Reply, name: &str| reply.header(name);
     let policy = header(&page, "content-security-policy");
     assert!(policy.contains("default-src 'none'"), "{policy}");
     assert!(!policy.contains("script-src"), "no script at all: {policy}");
@@ -204,13 +204,13 @@ async fn pages_forbid_scripts_and_framing_and_nothing_is_sniffed() {
     assert_eq!(header(&page, "x-frame-options"), "DENY");
     assert_eq!(header(&page, "x-content-type-options"), "nosniff");
     // The embeddable leaderboard may be framed by anyone, and still runs no script.
-    let embed = call(&app, crate::games::get("/embed/leaderboard")).await;
+    let embed = call(&app, crate::kit::get("/embed/leaderboard")).await;
     let policy = header(&embed, "content-security-policy");
     assert!(policy.contains("frame-ancestors *"), "{policy}");
     assert!(policy.contains("default-src 'none'"), "{policy}");
     assert!(header(&embed, "x-frame-options").is_empty());
     // JSON too is never sniffed.
-    let json = call(&app, crate::games::get("/v1/games")).await;
+    let json = call(&app, crate::kit::get("/v1/games")).await;
     assert_eq!(header(&json, "x-content-type-options"), "nosniff");
 }
 
@@ -264,7 +264,7 @@ async fn while_postgresql_is_down_requests_get_503_with_retry_after_and_then_rec
     });
     let server = stopper.await.expect("joined");
     // Every pooled connection is gone with the server: reads and writes alike are 503.
-    for request in [create(), crate::games::get("/v1/games")] {
+    for request in [create(), crate::kit::get("/v1/games")] {
         let reply = call(&app, request).await;
         assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "not-ready");
         assert!(
@@ -418,10 +418,10 @@ async fn a_known_resource_asked_with_another_method_is_405_with_allow() {
         );
     }
     // Nothing there at all is still 404.
-    let reply = call(&app, crate::games::get("/v1/nothing")).await;
+    let reply = call(&app, crate::kit::get("/v1/nothing")).await;
     assert_problem(&reply, StatusCode::NOT_FOUND, "route-not-found");
     // Stream versions start at 1, as the document says.
-    let reply = call(&app, crate::games::get("/v1/streams/league/events?from=0")).await;
+    let reply = call(&app, crate::kit::get("/v1/streams/league/events?from=0")).await;
     assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-request");
 }
 

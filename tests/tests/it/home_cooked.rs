@@ -10,15 +10,12 @@ use warlog::audit::AuditInput;
 use actix_web::http::StatusCode;
 use serde_json::{json, Value};
 use warlog_api::auth::Role;
-use warlog_api::{AppState, Telemetry};
 use warlog_events::audit::{audit_game, Outcome, Verdict};
 use warlog_events::chain::relink;
 use warlog_tests::TestDb;
 
-use crate::games::{
-    act, app, assert_problem, call, export, get, offline_audit, order, post, send_orders, token,
-    write_export, TestApp,
-};
+use crate::games::{act, export, offline_audit, order, send_orders, write_export};
+use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 use crate::rulesets::{treasury, units_in};
 
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];

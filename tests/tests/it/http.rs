@@ -4,19 +4,11 @@ use std::time::Duration;
 use actix_web::http::{header, StatusCode};
 use actix_web::test::{self, TestRequest};
 use serde_json::Value;
-use warlog_api::{AppState, Telemetry};
 use warlog_store::{append, ExpectedVersion};
 use warlog_tests::{eventually, TestDb};
 
+use crate::kit::app;
 use crate::{order, stream};
-
-macro_rules! app {
-    ($db:expr) => {{
-        let telemetry = Telemetry::new().expect("metrics");
-        let state = AppState::without_notifier($db.pool.clone(), &telemetry);
-        test::init_service(warlog_api::app(state, &telemetry)).await
-    }};
-}
 
 async fn seed(db: &TestDb, name: &str, n: u64) {
     let client = db.pool.get().await.expect("connection");

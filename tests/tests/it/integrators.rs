@@ -16,7 +16,7 @@ use warlog_store::tournaments::TournamentSummaries;
 use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
-use crate::games::{assert_problem, call, get, post, token, TestApp};
+use crate::kit::{assert_problem, call, get, post, token, TestApp};
 use crate::league::project_league;
 use crate::tournaments::{create_tournament, names, open_tournament, register, seat};
 
@@ -37,7 +37,7 @@ macro_rules! site_app {
     }};
 }
 
-fn header_of(reply: &crate::games::Reply, name: header::HeaderName) -> String {
+fn header_of(reply: &crate::kit::Reply, name: header::HeaderName) -> String {
     reply.header(name.as_str())
 }
 

@@ -18,10 +18,8 @@ use warlog_store::projector::Projector;
 use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
-use crate::games::{
-    act, app, assert_problem, call, create_game_for, export, german_armour_takes, get, order,
-    pass_until, post, token, TestApp,
-};
+use crate::games::{act, create_game_for, export, german_armour_takes, order, pass_until};
+use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
 /// Runs the league projector until it has applied every event (the feed holds back events
 /// while an older transaction anywhere in the cluster may still commit, so this may take

@@ -11,6 +11,7 @@ mod home_cooked;
 mod http;
 mod immutability;
 mod integrators;
+mod kit;
 mod league;
 mod openapi;
 mod pages;

@@ -14,7 +14,7 @@ use warlog_api::auth::Role;
 use warlog_api::{AppState, Clock, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{assert_problem, call, get, token};
+use crate::kit::{assert_problem, call, get, token};
 use crate::league::project_league;
 use crate::tournaments::{
     create_tournament, deadlines, enter, game_ids, germany_takes_moscow, names, register, seat,

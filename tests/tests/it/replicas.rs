@@ -14,7 +14,8 @@ use warlog_store::projector::Projector;
 use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
-use crate::games::{call, create_game, get, order, post, token};
+use crate::games::{create_game, order};
+use crate::kit::{call, get, post, token};
 use crate::league::{caught_up, ladder_rows};
 use crate::tournaments::{deadlines, enter, names, register, seat, START};
 
@@ -38,7 +39,7 @@ async fn two_replicas_on_one_database_agree_on_every_game_ladder_and_tournament(
     let gm = token(&db, "gus", Role::Gm).await;
     let game = create_game(&a, &gm).await;
     let orders = format!("/v1/games/{game}/orders");
-    let version = |reply: &crate::games::Reply| reply.json()["version"].as_u64().expect("version");
+    let version = |reply: &crate::kit::Reply| reply.json()["version"].as_u64().expect("version");
 
     // Turns alternate between the replicas: each reads what the other wrote.
     for round in 0..6 {

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use warlog_api::auth::Role;
-use warlog_api::{AppState, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{app, create_game, order, pass_until, token};
+use crate::games::{create_game, order, pass_until};
+use crate::kit::{app, token};
 
 fn tool(name: &str) -> PathBuf {
     warlog_store::discover::postgres_bin_dir()

@@ -9,13 +9,10 @@ use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use warlog::audit::AuditInput;
 use warlog_api::auth::Role;
-use warlog_api::{AppState, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{
-    act, app, assert_problem, call, export, get, order, pass_until, post, send_orders, token,
-    write_export, TestApp,
-};
+use crate::games::{act, export, order, pass_until, send_orders, write_export};
+use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
 
@@ -29,7 +26,7 @@ async fn upload<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
     token: &str,
     document: &Value,
-) -> crate::games::Reply {
+) -> crate::kit::Reply {
     call(app, post("/v1/rulesets", token, document)).await
 }
 
@@ -37,7 +34,7 @@ async fn new_game<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
     gm: &str,
     body: Value,
-) -> crate::games::Reply {
+) -> crate::kit::Reply {
     call(app, post("/v1/games", gm, &body)).await
 }
 

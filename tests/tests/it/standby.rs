@@ -14,7 +14,7 @@ use warlog_store::discover::{
 };
 use warlog_store::{connect_pool, PoolOptions};
 
-use crate::games::{call, get, post};
+use crate::kit::{call, get, post};
 
 /// Runs a PostgreSQL tool as the private clusters' tools run; it must succeed.
 fn run(tool: &str, args: &[&str]) {

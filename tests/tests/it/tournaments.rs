@@ -9,31 +9,16 @@ use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use warlog_api::auth::Role;
-use warlog_api::{AppState, Clock, Telemetry};
 use warlog_events::audit::Outcome;
 use warlog_events::relink;
 use warlog_league::audit::audit_tournament;
 use warlog_tests::TestDb;
 
-use crate::games::{
-    act, assert_problem, call, export, german_armour_takes, get, order, pass_until, post,
-    stream_export, token, TestApp,
-};
+use crate::games::{act, export, german_armour_takes, order, pass_until, stream_export};
+use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
 /// The moment the tests' clock starts at (2026-11-02T10:00:00Z).
 pub(crate) const START: i64 = 1_793_613_600;
-
-macro_rules! app_with_clock {
-    ($db:expr) => {{
-        let telemetry = Telemetry::new().expect("metrics");
-        let mut state = AppState::without_notifier($db.pool.clone(), &telemetry);
-        let clock =
-            Clock::fixed(time::OffsetDateTime::from_unix_timestamp(START).expect("a start time"));
-        state.clock = clock.clone();
-        let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
-        (app, clock)
-    }};
-}
 
 pub(crate) fn deadlines(rounds: usize) -> Vec<String> {
     (1..=rounds)
@@ -232,7 +217,7 @@ fn repeats(earlier: &[Vec<Vec<(String, String)>>], round: &[Vec<(String, String)
 #[actix_web::test]
 async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_the_rules_say() {
     let db = TestDb::new().await;
-    let (app, clock) = app_with_clock!(db);
+    let (app, clock) = app!(db, clock at START);
     let director = token(&db, "dora", Role::Director).await;
     let players = names("p", 15);
     let mut everyone = players.clone();
@@ -575,7 +560,7 @@ async fn substitute<B: MessageBody>(
     director: &str,
     tournament: &str,
     game: &str,
-) -> crate::games::Reply {
+) -> crate::kit::Reply {
     call(
         app,
         post(
@@ -661,7 +646,7 @@ pub(crate) fn game_ids(round: &Value) -> Vec<String> {
 #[actix_web::test]
 async fn sixteen_players_with_a_waiting_list_fill_a_fourth_table_from_it_and_say_so() {
     let db = TestDb::new().await;
-    let (app, _clock) = app_with_clock!(db);
+    let (app, _clock) = app!(db, clock at START);
     let director = token(&db, "dora", Role::Director).await;
     let players = names("p", 20);
     let (tournament, statuses) = open_tournament(
@@ -695,7 +680,7 @@ async fn sixteen_players_with_a_waiting_list_fill_a_fourth_table_from_it_and_say
 #[actix_web::test]
 async fn seventeen_players_with_byes_seat_fifteen_and_give_the_lowest_ranked_two_byes() {
     let db = TestDb::new().await;
-    let (app, _clock) = app_with_clock!(db);
+    let (app, _clock) = app!(db, clock at START);
     let director = token(&db, "dora", Role::Director).await;
     let players = names("p", 18);
     let (tournament, statuses) = open_tournament(
@@ -764,7 +749,7 @@ async fn seventeen_players_with_byes_seat_fifteen_and_give_the_lowest_ranked_two
 #[actix_web::test]
 async fn bad_tournament_requests_name_what_is_wrong_and_append_nothing() {
     let db = TestDb::new().await;
-    let (app, _clock) = app_with_clock!(db);
+    let (app, _clock) = app!(db, clock at START);
     let director = token(&db, "dora", Role::Director).await;
     let other = token(&db, "otto", Role::Director).await;
     let player = token(&db, "p01", Role::Player).await;
@@ -924,7 +909,7 @@ pub(crate) async fn stream_count(db: &TestDb) -> i64 {
 #[actix_web::test]
 async fn twenty_five_players_never_share_a_table_twice_nor_play_a_power_twice_in_three_rounds() {
     let db = TestDb::new().await;
-    let (app, _clock) = app_with_clock!(db);
+    let (app, _clock) = app!(db, clock at START);
     let director = token(&db, "dora", Role::Director).await;
     let players = names("p", 25);
     let (tournament, _) = open_tournament(

@@ -17,7 +17,8 @@ use warlog_store::webhooks::WebhookOutbox;
 use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
-use crate::games::{assert_problem, call, create_game, get, post, token};
+use crate::games::create_game;
+use crate::kit::{assert_problem, call, get, post, token};
 
 const SECRET: &str = "a secret of more than sixteen characters";
 
@@ -83,7 +84,7 @@ async fn deliver_until(
 }
 
 async fn end_a_game<B: actix_web::body::MessageBody>(
-    app: &impl crate::games::TestApp<B>,
+    app: &impl crate::kit::TestApp<B>,
     gm: &str,
 ) -> String {
     let game = create_game(app, gm).await;

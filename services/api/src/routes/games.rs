@@ -64,6 +64,40 @@ pub struct CreateGame {
     pub bids: Option<std::collections::BTreeMap<String, u32>>,
 }
 
+impl CreateGame {
+    /// The players (distinct handles of 1 to 100 printable characters) with their bids,
+    /// and the options the game is created with (the lowest bid sets the survival round).
+    fn entrants(&self) -> Result<(warlog_events::game::Entrants, GameOptions), ApiError> {
+        let players = &self.players;
+        let mut distinct = players.clone();
+        distinct.sort();
+        distinct.dedup();
+        if distinct.len() != players.len()
+            || players
+                .iter()
+                .any(|p| p.is_empty() || p.len() > 100 || p.chars().any(char::is_control))
+        {
+            return Err(ApiError::malformed(
+                "players: distinct handles of 1 to 100 printable characters",
+            ));
+        }
+        let bids = self
+            .bids
+            .as_ref()
+            .map(|bids| bids_of(players, bids))
+            .transpose()?;
+        let mut options = self.options;
+        if let Some(lowest) = bids.as_ref().and_then(|b| b.iter().min()) {
+            options.survive_to_round = Some(*lowest);
+        }
+        let entrants = warlog_events::game::Entrants {
+            players: players.clone(),
+            bids,
+        };
+        Ok((entrants, options))
+    }
+}
+
 /// The bids, in the order of `players`, checked: one a player, 1 to 30 turns.
 fn bids_of(
     players: &[String],
@@ -108,17 +142,7 @@ pub async fn create_game(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     caller.require_role(&[Role::Admin, Role::Director, Role::Gm], "creating a game")?;
-    let players = &body.value.players;
-    let bids = body
-        .value
-        .bids
-        .as_ref()
-        .map(|bids| bids_of(players, bids))
-        .transpose()?;
-    let mut options = body.value.options;
-    if let Some(lowest) = bids.as_ref().and_then(|b| b.iter().min()) {
-        options.survive_to_round = Some(*lowest);
-    }
+    let (entrants, options) = body.value.entrants()?;
     let rules = {
         let client = state.store.pool().get().await.map_err(StoreError::from)?;
         // A game counts in a tournament's results only if its director (or an admin)
@@ -131,27 +155,12 @@ pub async fn create_game(
             .await?
             .playable(&options)?
     };
-    let mut distinct = players.clone();
-    distinct.sort();
-    distinct.dedup();
-    if distinct.len() != players.len()
-        || players
-            .iter()
-            .any(|p| p.is_empty() || p.len() > 100 || p.chars().any(char::is_control))
-    {
-        return Err(ApiError::malformed(
-            "players: distinct handles of 1 to 100 printable characters",
-        ));
-    }
     let request = WriteRequest::of(&req, caller, &body.raw, Expected::Unstated)?;
     let created = games::create(
         &state,
         &request,
         rules,
-        warlog_events::game::Entrants {
-            players: players.clone(),
-            bids,
-        },
+        entrants,
         body.value.tournament.clone(),
     )
     .await?;

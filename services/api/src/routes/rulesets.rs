@@ -8,7 +8,6 @@ use serde::Serialize;
 use utoipa::{PartialSchema, ToSchema};
 use warlog_events::ruleset::{publish, Publication};
 use warlog_rules::document::RulesetDocument;
-use warlog_rules::ruleset::RulesetError;
 use warlog_store::{ExpectedVersion, PooledClient, StoreError};
 
 use crate::auth::{Caller, Role};
@@ -172,41 +171,10 @@ pub async fn publish_ruleset(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     caller.require_role(&[Role::Admin, Role::Director], "uploading a ruleset")?;
-    let document = RulesetDocument::parse(&body.value)
-        .map_err(|problems| ApiError::invalid_document("the ruleset document", problems))?;
-    if RulesetDocument::BUILTIN.contains(&document.id.as_str()) {
-        return Err(ApiError::invalid_document(
-            "the ruleset document",
-            vec![warlog_rules::document::DocumentProblem {
-                path: "/id".into(),
-                message: format!(
-                    "{} is built in; an upload takes an id of its own",
-                    document.id
-                ),
-            }],
-        ));
-    }
+    let (document, not_playable) = known::upload(&body.value)?;
     let request = WriteRequest::of(&req, caller, &body.raw, Expected::Unstated)?;
     let stream = known::stream_of(&document.id)?;
     let hash = document.hash();
-    let not_playable =
-        match warlog_rules::ruleset::Ruleset::uploaded(&document, &Default::default()) {
-            Ok(_) => None,
-            Err(RulesetError::Invalid(problems)) => {
-                return Err(ApiError::invalid_document("the ruleset document", problems))
-            }
-            Err(RulesetError::Data(e)) => {
-                // Checked documents build; anything left is the board or setup data itself.
-                return Err(ApiError::invalid_document(
-                    "the ruleset document",
-                    vec![warlog_rules::document::DocumentProblem {
-                        path: String::new(),
-                        message: e,
-                    }],
-                ));
-            }
-            Err(other) => Some(other.to_string()),
-        };
     let location = format!("/v1/rulesets/{}", document.id);
     let view = |revision: u64| RulesetPublishedView {
         id: document.id.clone(),

@@ -8,15 +8,12 @@ use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
-use warlog_events::game::GameStreamEvent;
-use warlog_events::orders::Command;
 use warlog_events::{StreamCategory, StreamId};
 use warlog_league::constraints::SeatingConstraints;
 use warlog_league::players::Handle;
 use warlog_league::seating::ShortTablePolicy;
 use warlog_league::tournament::{
     Tiebreaker, Tournament, TournamentCommand, TournamentCreated, TournamentEvent,
-    TournamentViolation,
 };
 use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
@@ -34,7 +31,6 @@ use crate::games::game_stream;
 use crate::tournaments::*;
 use crate::write::*;
 use crate::AppState;
-use warlog_league::round_games::games_of_rounds;
 use warlog_store::PooledClient;
 
 /// A new tournament.
@@ -443,32 +439,7 @@ pub async fn seat_round(
         &id,
         &request,
         StatusCode::CREATED,
-        |given| {
-            let tournament = given.tournament;
-            let ruleset = Ruleset::builtin(&tournament.created.ruleset).map_err(corrupt)?;
-            let events = given.decide_seating(
-                &TournamentCommand::SeatRound(constraints.clone()),
-                ruleset.powers(),
-                &mut new_id,
-            )?;
-            let games =
-                games_of_rounds(tournament, ruleset, &events, request.moment(), fresh_seed)?;
-            let new_games = games
-                .into_iter()
-                .map(|game| {
-                    Ok(NewGame {
-                        stream: game_stream(&game.game_id)?,
-                        seed: game.seed,
-                        created: GameStreamEvent::Created(game.created),
-                    })
-                })
-                .collect::<Result<_, ApiError>>()?;
-            Ok(Decision {
-                events,
-                new_games,
-                ..Decision::default()
-            })
-        },
+        |given| decide_seating(given, &request, &constraints),
         |after, _, _| latest_round(after),
     )
     .await?;
@@ -530,60 +501,7 @@ pub async fn swap_seats(
         &id,
         &request,
         StatusCode::CREATED,
-        |given| {
-            let events = given.decide(&TournamentCommand::SwapSeats {
-                players: players.clone(),
-                reason: value.reason.clone(),
-            })?;
-            let Some(TournamentEvent::SeatsSwapped(swapped)) = events.first() else {
-                return Err(ApiError::new(ErrorCode::Internal, "no swap decided"));
-            };
-            let round = given
-                .tournament
-                .rounds
-                .last()
-                .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no round seated"))?;
-            let tables = given.tournament.tables_as_played();
-            let tables = tables.last().map(Vec::as_slice).unwrap_or_default();
-            // Each player takes the other's seat: a record on each game, decided by it.
-            let mut game_appends = Vec::new();
-            for (leaving, taking) in [(&players[0], &players[1]), (&players[1], &players[0])] {
-                let (table, power) = tables
-                    .iter()
-                    .find_map(|t| {
-                        t.seats
-                            .iter()
-                            .find(|(_, who)| who == leaving)
-                            .map(|(power, _)| (t.table, *power))
-                    })
-                    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a swapped seat is gone"))?;
-                let game_id = round
-                    .games
-                    .iter()
-                    .find(|g| g.table == table)
-                    .map(|g| g.game_id.clone())
-                    .unwrap_or_default();
-                let log = given
-                    .games
-                    .iter()
-                    .find(|g| g.created.game_id == game_id)
-                    .ok_or_else(|| ApiError::new(ErrorCode::Internal, "a round's game is gone"))?;
-                game_appends.push(on_the_record(
-                    &request,
-                    log,
-                    Command::TakeSeat {
-                        power,
-                        player: taking.clone(),
-                        reason: swapped.reason.clone(),
-                    },
-                )?);
-            }
-            Ok(Decision {
-                events,
-                game_appends,
-                ..Decision::default()
-            })
-        },
+        |given| decide_swap(given, &request, &players, &value.reason),
         |after, _, _| latest_round(after),
     )
     .await?;
@@ -646,45 +564,8 @@ pub async fn appoint_substitute(
         &request,
         StatusCode::CREATED,
         |given| {
-            let log = given
-                .games
-                .iter()
-                .find(|g| g.created.game_id == value.game_id)
-                .ok_or_else(|| {
-                    refused(TournamentViolation {
-                        code: "not-a-tournament-game",
-                        message: format!("game {} is not one of this tournament's", value.game_id),
-                    })
-                })?;
-            let power = log.state.to_act(log.ruleset.rules());
-            let replaced = log
-                .state
-                .seats
-                .get(&power)
-                .map(|s| s.player.clone())
-                .unwrap_or_default();
-            let events = given.decide(&TournamentCommand::Substitute {
-                game_id: value.game_id.clone(),
-                power,
-                replaced,
-                substitute: value.substitute.as_ref().map(ToString::to_string),
-            })?;
-            let Some(TournamentEvent::SubstituteAppointed(appointed)) = events.first() else {
-                return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
-            };
-            // On the game's record too: the auditor decides the substitution again.
-            let append = on_the_record(
-                &request,
-                log,
-                Command::ReplaceInactivePlayer {
-                    substitute: appointed.substitute.clone(),
-                },
-            )?;
-            Ok(Decision {
-                events,
-                game_appends: vec![append],
-                ..Decision::default()
-            })
+            let substitute = value.substitute.as_ref().map(ToString::to_string);
+            decide_substitution(given, &request, &value.game_id, substitute)
         },
         |after, decision, _| {
             let Some(TournamentEvent::SubstituteAppointed(a)) = decision.events.first() else {
