@@ -21,7 +21,7 @@ use warlog_store::league::{
 };
 use warlog_store::{ExpectedVersion, StoreError};
 
-use crate::auth::{Caller, Role};
+use crate::auth::{Caller, Identity, Role};
 use crate::body::JsonBody;
 use crate::error::{corrupt, ApiError, ErrorCode, Problem};
 use crate::ladder_cache::{CachedPage, PageKey};
@@ -79,19 +79,7 @@ pub async fn register_player(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     let JsonBody { value, raw } = body;
-    match caller.role {
-        Role::Admin | Role::Director => {}
-        Role::Player if caller.name == value.handle.as_str() => {}
-        _ => {
-            return Err(ApiError::new(
-                ErrorCode::Forbidden,
-                format!(
-                    "{} may not register {}: an admin, a director or the player itself may",
-                    caller.name, value.handle
-                ),
-            ))
-        }
-    }
+    may_register(caller, &value.handle)?;
     let request = WriteRequest::of(&req, caller, &raw, Expected::Unstated)?;
     let stream = StreamId::of(StreamCategory::Player, value.handle.as_str())
         .map_err(|e| ApiError::malformed(format!("handle: {e}")))?;
@@ -735,6 +723,21 @@ fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
         ));
     }
     out.into_bytes()
+}
+
+/// An admin or a director registers anyone; a player only itself.
+fn may_register(caller: &Identity, handle: &Handle) -> Result<(), ApiError> {
+    match caller.role {
+        Role::Admin | Role::Director => Ok(()),
+        Role::Player if caller.name == handle.as_str() => Ok(()),
+        _ => Err(ApiError::new(
+            ErrorCode::Forbidden,
+            format!(
+                "{} may not register {handle}: an admin, a director or the player itself may",
+                caller.name
+            ),
+        )),
+    }
 }
 
 fn player_exists(handle: &Handle) -> ApiError {
