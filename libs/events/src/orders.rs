@@ -446,6 +446,26 @@ mod tests {
     }
 
     #[test]
+    fn a_command_of_no_orders_or_more_than_the_limit_is_refused_whole() {
+        let game = game();
+        for count in [0, MAX_ORDERS + 1] {
+            let given = orders(
+                &game,
+                player_of(&game, Power::Russia),
+                vec![NamedOrder::EndPhase; count],
+            );
+            let refused = game
+                .log
+                .decide_command(&given, DiceSupply::Seed(&game.seed))
+                .expect_err("out of bounds");
+            assert!(
+                matches!(&refused, Refusal::Malformed(why) if why == &format!("orders: 1 to 200 orders, not {count}")),
+                "{refused}"
+            );
+        }
+    }
+
+    #[test]
     fn a_player_may_not_order_another_players_power() {
         let game = game();
         let given = orders(

@@ -7,7 +7,7 @@ use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
 use warlog_rules::ruleset::Ruleset;
 
-use crate::tournament::{RoundSeated, Tournament, TournamentEvent};
+use crate::tournament::{Tournament, TournamentEvent};
 
 /// A new game of a round, and the seed it plays with.
 #[derive(Debug, Clone)]
@@ -27,46 +27,33 @@ pub fn games_of_rounds<E>(
     mut seed: impl FnMut() -> Result<GameSeed, E>,
 ) -> Result<Vec<RoundGame>, E> {
     let mut games = Vec::new();
-    for event in events {
-        if let TournamentEvent::RoundSeated(seated) = event {
-            for (table, game_id, seed) in tables_of(tournament, seated, &mut seed)? {
-                let created = GameLog::create_seated(
-                    ruleset,
-                    &game_id,
-                    table,
-                    tournament.created.director.clone(),
-                    at,
-                    &seed,
-                );
-                games.push(RoundGame {
-                    game_id,
-                    seed,
-                    created,
-                });
-            }
-        }
-    }
-    Ok(games)
-}
-
-fn tables_of<E>(
-    tournament: &Tournament,
-    seated: &RoundSeated,
-    seed: &mut impl FnMut() -> Result<GameSeed, E>,
-) -> Result<Vec<(TournamentTable, String, GameSeed)>, E> {
-    seated
-        .seating
-        .tables
-        .iter()
-        .zip(&seated.games)
-        .map(|(table, game)| {
+    let seated = events.iter().filter_map(|event| match event {
+        TournamentEvent::RoundSeated(seated) => Some(seated),
+        _ => None,
+    });
+    for seated in seated {
+        for (table, game) in seated.seating.tables.iter().zip(&seated.games) {
             let at_table = TournamentTable {
                 tournament: tournament.created.tournament_id.clone(),
                 round: seated.round,
                 table: table.table,
                 seats: table.seats.clone(),
             };
-            Ok((at_table, game.game_id.clone(), seed()?))
-        })
-        .collect()
+            let seed = seed()?;
+            let created = GameLog::create_seated(
+                ruleset,
+                &game.game_id,
+                at_table,
+                tournament.created.director.clone(),
+                at,
+                &seed,
+            );
+            games.push(RoundGame {
+                game_id: game.game_id.clone(),
+                seed,
+                created,
+            });
+        }
+    }
+    Ok(games)
 }

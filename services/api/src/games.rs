@@ -1,10 +1,11 @@
-//! The command path of games (DESIGN.md, "The dice"; issue 5): load the stream, fold it,
-//! decide, and append with the version read, in one transaction with the answer to an
-//! idempotent request. A lost race is retried once from the new state unless the client
-//! stated the version it expected; then it is theirs to handle (409, or 412 for If-Match).
+//! The command path of games (DESIGN.md, "The dice"; issue 5): the folded games and their
+//! cache, and each game write's plan for the one write path ([`crate::write::execute`]):
+//! load the game, check the stated version, decide the command with the game's seed, and
+//! say what to append and how to answer.
 //!
-//! Handlers stay thin: they parse and authorise, hand a `decide` closure to [`write`], and
-//! render. The seed is read here and handed to the closure; it never reaches a response.
+//! Handlers stay thin: they parse and authorise, hand the command to [`write`] (or the
+//! entrants to [`create`]), and render. The seed is read here and handed to the domain; it
+//! never reaches a response.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -309,15 +310,15 @@ pub async fn write(
         // The fold after the write answers it, then goes to the cache: shared, not copied.
         let after = Rc::new(after);
         let (kept, cache, game) = (after.clone(), state.games.clone(), stream.clone());
-        let (new_events, battles_before) = (append.events.clone(), log.battles);
+        let (answered, new_events, battles_before) =
+            (stream.clone(), append.events.clone(), log.battles);
         Ok(Plan {
             appends: vec![append],
             status: StatusCode::OK,
             render: Box::new(move |outcomes| {
-                let game = game_stream(&after.created.game_id)?;
                 accepted(
                     &after,
-                    &game,
+                    &answered,
                     &new_events,
                     &events,
                     &outcomes[0],

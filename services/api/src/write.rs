@@ -6,8 +6,8 @@
 //! 3. [`execute`] appends every stream, keeps or reveals dice seeds, and records the
 //!    answer under the idempotency key, all in one transaction;
 //! 4. a lost race (a stream moved on) is decided again once from the new state, unless the
-//!    client stated the version it expected: then it is theirs to handle (409, or 412 for
-//!    `If-Match`).
+//!    client stated the version it expected (then it is theirs to handle: 409, or 412 for
+//!    `If-Match`) or the stream was to be new (it exists now, and will on a second try).
 //!
 //! Events are encoded once, with the request's metadata, and applied once, by the domain.
 
@@ -249,17 +249,12 @@ impl std::fmt::Debug for Plan {
 impl Plan {
     /// One append whose answer is `body`.
     pub(crate) fn single(append: StreamAppend, status: StatusCode, body: impl Serialize) -> Plan {
-        let body = serde_json::to_value(body).map_err(corrupt);
         Plan {
             appends: vec![append],
-            status,
-            render: Box::new(move |_| body),
-            committed: None,
+            ..Plan::nothing(status, body)
         }
     }
-}
 
-impl Plan {
     /// A decision that appends nothing (the resource is as asked already): answered at
     /// once, and not recorded under the key, since nothing happened.
     pub(crate) fn nothing(status: StatusCode, body: impl Serialize) -> Plan {
@@ -307,6 +302,9 @@ enum Attempt {
     /// A stream had moved on; nothing was written.
     Lost {
         stream: StreamId,
+        /// Whether deciding again could change the outcome: not when the stream was to be
+        /// new (a handle taken stays taken).
+        retry_helps: bool,
     },
 }
 
@@ -337,10 +335,12 @@ pub(crate) async fn execute(
         }
         match commit(state, &mut client, request, decided).await? {
             Attempt::Answered(answer) => return Ok(answer),
-            Attempt::Lost { .. } if request.expected == Expected::Unstated && !retried => {
+            Attempt::Lost {
+                retry_helps: true, ..
+            } if request.expected == Expected::Unstated && !retried => {
                 retried = true;
             }
-            Attempt::Lost { stream } => {
+            Attempt::Lost { stream, .. } => {
                 let current = stream_head(&client, &stream)
                     .await?
                     .map_or(0, |h| h.version);
@@ -371,7 +371,13 @@ async fn commit(
         }
         match append(&tx, &write.stream, write.expected, &write.events, None).await {
             Ok(outcome) => outcomes.push(outcome),
-            Err(StoreError::Conflict { stream, .. }) => return Ok(Attempt::Lost { stream }),
+            Err(StoreError::Conflict { stream, .. }) => {
+                let retry_helps = write.expected != ExpectedVersion::NoStream;
+                return Ok(Attempt::Lost {
+                    stream,
+                    retry_helps,
+                });
+            }
             Err(e) => return Err(e.into()),
         }
         appended += write.events.len();

@@ -878,6 +878,16 @@ async fn bad_input_gets_the_right_status_and_code_and_leaves_the_stream_unchange
             "malformed-request",
         ),
         (
+            "more orders than one request may carry",
+            post(
+                &uri,
+                &gm,
+                &json!({"orders": vec![json!({"type": "end_phase"}); 201]}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+        ),
+        (
             "an unknown game",
             post(
                 "/v1/games/nope/orders",
