@@ -281,7 +281,8 @@ impl Catalogue {
         catalogue.battleship = catalogue.id("BB").ok();
         catalogue.infantry = catalogue.id("INF").ok();
         catalogue.armour = catalogue.id("ARM").ok();
-        catalogue.default_loss_orders = crate::battle::default_loss_orders(&catalogue);
+        catalogue.default_loss_orders =
+            DEFAULT_LOSS_CODES.map(|codes| default_order(&catalogue, codes));
         Ok(catalogue)
     }
 
@@ -306,8 +307,8 @@ impl Catalogue {
             })
     }
 
-    /// The default order of loss, by its index (land attacker, land defender, sea attacker,
-    /// sea defender).
+    /// The default order of loss, by its index in [`DEFAULT_LOSS_CODES`] (land attacker,
+    /// land defender, sea attacker, sea defender).
     pub(crate) fn default_loss_order(&self, index: usize) -> &[UnitTypeId] {
         &self.default_loss_orders[index]
     }
@@ -353,6 +354,33 @@ impl fmt::Display for Catalogue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({} unit types)", self.name, self.units.len())
     }
+}
+
+/// The IAAPA default orders of loss (reference/rules-facts.md), by unit code: land attacker,
+/// land defender, sea attacker, sea defender. Units a ruleset adds (heavy armour,
+/// artillery, destroyers ...) sit next to their kin; any unit not listed goes after the
+/// listed ones, cheapest first. Kept with the catalogue, which resolves them once.
+pub const DEFAULT_LOSS_CODES: [&[&str]; 4] = [
+    &["INF", "ART", "ARM", "HARM", "FTR", "BMB"],
+    &["INF", "ART", "ARM", "HARM", "BMB", "FTR"],
+    &["TRN", "SUB", "DES", "FTR", "BMB", "AC", "BB", "BB3"],
+    &["TRN", "SUB", "DES", "FTR", "AC", "BB", "BB3"],
+];
+
+/// One default order resolved against a catalogue.
+fn default_order(catalogue: &Catalogue, codes: &[&str]) -> Vec<UnitTypeId> {
+    let mut order: Vec<UnitTypeId> = codes
+        .iter()
+        .filter_map(|code| catalogue.id(code).ok())
+        .collect();
+    let mut rest: Vec<(u32, UnitTypeId)> = catalogue
+        .units()
+        .filter(|(id, _)| !order.contains(id))
+        .map(|(id, u)| (u.cost, id))
+        .collect();
+    rest.sort();
+    order.extend(rest.into_iter().map(|(_, id)| id));
+    order
 }
 
 #[cfg(test)]

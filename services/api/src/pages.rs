@@ -14,8 +14,13 @@ use crate::error::ApiError;
 use crate::query::parse_query;
 use crate::respond::decimal;
 use crate::routes::games::{all_battles, load};
-use crate::routes::league::{leaderboard_page, player_view, LeaderboardPage, LeaderboardParams};
-use crate::routes::tournaments::{seats_waited_on, tournament_standings, TournamentView};
+use crate::routes::league::{
+    leaderboard_page, player_view, LeaderboardPage, LeaderboardParams, PlayerGame, PlayerStanding,
+};
+use crate::routes::tournaments::{
+    seats_waited_on, tournament_standings, RoundView, SeatWaitedOn, StandingsView,
+    SubstitutionMade, TournamentView,
+};
 use crate::views::{BoardView, GameView, PlacementsView};
 use crate::AppState;
 
@@ -296,54 +301,10 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
             &view.display_name,
             html! {
                 h1 { (view.display_name) " " small { "@" (view.handle) } }
-                @if view.standings.is_empty() {
-                    p.empty { "No finished games yet." }
-                } @else {
-                    table {
-                        thead { tr {
-                            th { "Ruleset" } th { "Season" } th.num { "Points" } th { "Title" }
-                            th.num { "Position" } th.num { "Games" } th.num { "Wins" } th { "Places" }
-                            th.num { "Avg gain" } th.num { "Rating" }
-                        } }
-                        tbody { @for s in &view.standings { tr {
-                            td { (s.ruleset) }
-                            td { @if let Some(season) = s.season { (season) } @else { "lifetime" } }
-                            td.num title=(s.points) { (decimal(s.points_value)) }
-                            td { (s.title) }
-                            td.num { (s.position) }
-                            td.num { (s.games) }
-                            td.num title=(s.wins_exact) { (decimal(s.wins)) }
-                            td { (s.places.iter().map(ToString::to_string).collect::<Vec<_>>().join(" / ")) }
-                            td.num { @if let Some(g) = s.average_percent_gain { (percent(g)) } }
-                            td.num { (format!("{:.2}", s.rating.ordinal)) }
-                        } } }
-                    }
-                }
+                (player_standings(&view.standings))
                 (PreEscaped(player_charts(&view)))
                 h2 { "Games" }
-                @if view.games.is_empty() { p.empty { "None yet." } } @else {
-                    table {
-                        thead { tr {
-                            th { "Ended" } th { "Game" } th { "Power" } th { "Result" }
-                            th.num { "Place" } th.num { "Points" } th.num { "Gain" }
-                        } }
-                        tbody { @for g in &view.games { tr.replaced[g.result == "replaced"] {
-                            td { (when(&g.ended_at)) }
-                            // Games' ids share their time-ordered prefix: the link says
-                            // what the game was instead.
-                            td { a href={ "/games/" (g.game_id) } {
-                                (g.ruleset) " as " (g.power)
-                                @if g.tournament.is_some() { " · tournament" }
-                                " · " (when(&g.ended_at))
-                            } }
-                            td { (g.power) }
-                            td { @if g.result == "replaced" { "Replaced by a substitute" } @else { "Played" } }
-                            td.num { @if let Some(p) = g.place { (p) } }
-                            td.num title=(g.points) { (decimal(g.points_value)) }
-                            td.num { @if let Some(gain) = g.percent_gain_pct { (percent(gain)) } }
-                        } } }
-                    }
-                }
+                (player_games(&view.games))
             },
         )
     }))
@@ -474,46 +435,8 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                 h2 { "Standings" }
                 p.note { "Ties broken by " (standings.tiebreakers.join(", then ")) "." }
                 @if standings.rounds_seated > 0 { (PreEscaped(standings_chart(&standings))) }
-                table.standings {
-                    thead { tr {
-                        th.num { "#" } th { "Player" } th.num { "Points" } th.num { "Gain" }
-                        th.num { "Games" } th.num { "Wins" } th.num { "Byes" } th { "Title" } th { "Placed by" }
-                    } }
-                    tbody { @for row in &standings.rows { tr.replaced[row.status != "playing"] {
-                        td.num { (row.rank) }
-                        td { a href={ "/players/" (row.player) } { (row.player) }
-                             @if row.status != "playing" { " " small { "(" (row.status) ")" } } }
-                        td.num title=(row.points) { (decimal(row.points_value)) }
-                        td.num title=(row.percent_gain) { (percent(row.percent_gain_pct)) }
-                        td.num { (row.games) }
-                        td.num title=(row.wins_exact) { (decimal(row.wins)) }
-                        td.num { (row.byes) }
-                        td { (row.title) }
-                        td { @if let Some(by) = &row.decided_by { (by) } }
-                    } } }
-                }
-                @for round in view.seated.iter().rev() {
-                    h2 { "Round " (round.round) }
-                    @if let Some(deadline) = &round.deadline { p.note { "Deadline " (deadline) } }
-                    ul.explanation { @for line in &round.explanation { li { (line) } } }
-                    @for swap in &round.swaps {
-                        p.note { "The director swapped " (swap.players[0]) " and " (swap.players[1]) ": " (swap.reason) }
-                    }
-                    p.note { (round.rules) }
-                    div.tables { @for table in &round.tables {
-                        section.table {
-                            h3 { "Table " (table.table) " · " a href={ "/games/" (table.game_id) } { "game" } }
-                            ul { @for seat in &table.seats {
-                                li { span.power { (seat.power.name()) } " " a href={ "/players/" (seat.player) } { (seat.player) } }
-                            } }
-                        }
-                    } }
-                    @if !round.byes.is_empty() {
-                        p { "Byes: " @for (i, bye) in round.byes.iter().enumerate() {
-                            @if i > 0 { ", " } (bye.player) " (" (bye.points) " points)"
-                        } }
-                    }
-                }
+                (standings_table(&standings))
+                (rounds_seated(&view.seated))
                 @if !view.waiting.is_empty() { p.note { "Waiting list: " (view.waiting.join(", ")) } }
             },
         )
@@ -534,42 +457,9 @@ pub async fn director_desk(state: web::Data<AppState>, id: web::Path<String>) ->
                 p.lead { a href={ "/tournaments/" (view.tournament_id) } { "standings and tables" } }
                 h2 { "Turns waiting" }
                 p.note { "A seat is open to a substitute once its player has let a due turn wait more than 3 days." }
-                @if waiting.is_empty() { p.empty { "No game is waiting on anyone." } } @else {
-                    table.waiting {
-                        thead { tr {
-                            th.num { "Round" } th.num { "Table" } th { "Game" } th { "Power" } th { "Player" }
-                            th { "Waiting since" } th.num { "Hours" } th { "Substitute from" } th { "Status" }
-                        } }
-                        tbody { @for w in &waiting { tr.due[w.due] {
-                            td.num { (w.round) }
-                            td.num { (w.table) }
-                            td { a href={ "/games/" (w.game_id) } { "game" } }
-                            td { (w.power.name()) }
-                            td { a href={ "/players/" (w.player) } { (w.player) } }
-                            td { time datetime=(w.idle_since) { (w.idle_since) } }
-                            td.num { (w.idle_hours) }
-                            td { time datetime=(w.due_at) { (w.due_at) } }
-                            td { @if w.due {
-                                "due for a substitute"
-                                @if let Some(next) = &offered { " (offered to " (next) ")" } @else { " (the waiting list is empty)" }
-                            } @else { "waiting" } }
-                        } } }
-                    }
-                }
+                (waiting_table(&waiting, offered.as_ref()))
                 h2 { "Substitutions" }
-                @if view.substitutions.is_empty() { p.empty { "None." } } @else {
-                    table {
-                        thead { tr { th.num { "Round" } th { "Game" } th { "Power" } th { "Replaced" } th { "Substitute" } th { "At" } } }
-                        tbody { @for sub in &view.substitutions { tr {
-                            td.num { (sub.round) }
-                            td { a href={ "/games/" (sub.game_id) } { "game" } }
-                            td { (sub.power.name()) }
-                            td { (sub.replaced) }
-                            td { (sub.substitute) }
-                            td { (sub.at) }
-                        } } }
-                    }
-                }
+                (substitutions_table(&view.substitutions))
                 h2 { "Swaps" }
                 @let swaps: Vec<_> = view.seated.iter().flat_map(|r| r.swaps.iter().map(move |s| (r.round, s))).collect();
                 @if swaps.is_empty() { p.empty { "None." } } @else {
@@ -588,6 +478,163 @@ pub async fn director_desk(state: web::Data<AppState>, id: web::Path<String>) ->
             },
         )
     }))
+}
+
+/// A player's standings, a row per ruleset and season.
+fn player_standings(standings: &[PlayerStanding]) -> Markup {
+    html! {
+        @if standings.is_empty() {
+            p.empty { "No finished games yet." }
+        } @else {
+            table {
+                thead { tr {
+                    th { "Ruleset" } th { "Season" } th.num { "Points" } th { "Title" }
+                    th.num { "Position" } th.num { "Games" } th.num { "Wins" } th { "Places" }
+                    th.num { "Avg gain" } th.num { "Rating" }
+                } }
+                tbody { @for s in standings { tr {
+                    td { (s.ruleset) }
+                    td { @if let Some(season) = s.season { (season) } @else { "lifetime" } }
+                    td.num title=(s.points) { (decimal(s.points_value)) }
+                    td { (s.title) }
+                    td.num { (s.position) }
+                    td.num { (s.games) }
+                    td.num title=(s.wins_exact) { (decimal(s.wins)) }
+                    td { (s.places.iter().map(ToString::to_string).collect::<Vec<_>>().join(" / ")) }
+                    td.num { @if let Some(g) = s.average_percent_gain { (percent(g)) } }
+                    td.num { (format!("{:.2}", s.rating.ordinal)) }
+                } } }
+            }
+        }
+    }
+}
+
+/// A player's games, newest first, each linked by what it was.
+fn player_games(played: &[PlayerGame]) -> Markup {
+    html! {
+        @if played.is_empty() { p.empty { "None yet." } } @else {
+            table {
+                thead { tr {
+                    th { "Ended" } th { "Game" } th { "Power" } th { "Result" }
+                    th.num { "Place" } th.num { "Points" } th.num { "Gain" }
+                } }
+                tbody { @for g in played { tr.replaced[g.result == "replaced"] {
+                    td { (when(&g.ended_at)) }
+                    // Games' ids share their time-ordered prefix: the link says
+                    // what the game was instead.
+                    td { a href={ "/games/" (g.game_id) } {
+                        (g.ruleset) " as " (g.power)
+                        @if g.tournament.is_some() { " · tournament" }
+                        " · " (when(&g.ended_at))
+                    } }
+                    td { (g.power) }
+                    td { @if g.result == "replaced" { "Replaced by a substitute" } @else { "Played" } }
+                    td.num { @if let Some(p) = g.place { (p) } }
+                    td.num title=(g.points) { (decimal(g.points_value)) }
+                    td.num { @if let Some(gain) = g.percent_gain_pct { (percent(gain)) } }
+                } } }
+            }
+        }
+    }
+}
+
+/// The standings table, ties broken as the note above it says.
+fn standings_table(standings: &StandingsView) -> Markup {
+    html! {
+        table.standings {
+            thead { tr {
+                th.num { "#" } th { "Player" } th.num { "Points" } th.num { "Gain" }
+                th.num { "Games" } th.num { "Wins" } th.num { "Byes" } th { "Title" } th { "Placed by" }
+            } }
+            tbody { @for row in &standings.rows { tr.replaced[row.status != "playing"] {
+                td.num { (row.rank) }
+                td { a href={ "/players/" (row.player) } { (row.player) }
+                     @if row.status != "playing" { " " small { "(" (row.status) ")" } } }
+                td.num title=(row.points) { (decimal(row.points_value)) }
+                td.num title=(row.percent_gain) { (percent(row.percent_gain_pct)) }
+                td.num { (row.games) }
+                td.num title=(row.wins_exact) { (decimal(row.wins)) }
+                td.num { (row.byes) }
+                td { (row.title) }
+                td { @if let Some(by) = &row.decided_by { (by) } }
+            } } }
+        }
+    }
+}
+
+/// The seated rounds, newest first: how each was seated, its tables and byes.
+fn rounds_seated(rounds: &[RoundView]) -> Markup {
+    html! {
+        @for round in rounds.iter().rev() {
+            h2 { "Round " (round.round) }
+            @if let Some(deadline) = &round.deadline { p.note { "Deadline " (deadline) } }
+            ul.explanation { @for line in &round.explanation { li { (line) } } }
+            @for swap in &round.swaps {
+                p.note { "The director swapped " (swap.players[0]) " and " (swap.players[1]) ": " (swap.reason) }
+            }
+            p.note { (round.rules) }
+            div.tables { @for table in &round.tables {
+                section.table {
+                    h3 { "Table " (table.table) " · " a href={ "/games/" (table.game_id) } { "game" } }
+                    ul { @for seat in &table.seats {
+                        li { span.power { (seat.power.name()) } " " a href={ "/players/" (seat.player) } { (seat.player) } }
+                    } }
+                }
+            } }
+            @if !round.byes.is_empty() {
+                p { "Byes: " @for (i, bye) in round.byes.iter().enumerate() {
+                    @if i > 0 { ", " } (bye.player) " (" (bye.points) " points)"
+                } }
+            }
+        }
+    }
+}
+
+/// The seats whose turns are due, longest waiting first, and who a due seat is offered to.
+fn waiting_table(waiting: &[SeatWaitedOn], offered: Option<&String>) -> Markup {
+    html! {
+        @if waiting.is_empty() { p.empty { "No game is waiting on anyone." } } @else {
+            table.waiting {
+                thead { tr {
+                    th.num { "Round" } th.num { "Table" } th { "Game" } th { "Power" } th { "Player" }
+                    th { "Waiting since" } th.num { "Hours" } th { "Substitute from" } th { "Status" }
+                } }
+                tbody { @for w in waiting { tr.due[w.due] {
+                    td.num { (w.round) }
+                    td.num { (w.table) }
+                    td { a href={ "/games/" (w.game_id) } { "game" } }
+                    td { (w.power.name()) }
+                    td { a href={ "/players/" (w.player) } { (w.player) } }
+                    td { time datetime=(w.idle_since) { (w.idle_since) } }
+                    td.num { (w.idle_hours) }
+                    td { time datetime=(w.due_at) { (w.due_at) } }
+                    td { @if w.due {
+                        "due for a substitute"
+                        @if let Some(next) = offered { " (offered to " (next) ")" } @else { " (the waiting list is empty)" }
+                    } @else { "waiting" } }
+                } } }
+            }
+        }
+    }
+}
+
+/// The substitutions made.
+fn substitutions_table(substitutions: &[SubstitutionMade]) -> Markup {
+    html! {
+        @if substitutions.is_empty() { p.empty { "None." } } @else {
+            table {
+                thead { tr { th.num { "Round" } th { "Game" } th { "Power" } th { "Replaced" } th { "Substitute" } th { "At" } } }
+                tbody { @for sub in substitutions { tr {
+                    td.num { (sub.round) }
+                    td { a href={ "/games/" (sub.game_id) } { "game" } }
+                    td { (sub.power.name()) }
+                    td { (sub.replaced) }
+                    td { (sub.substitute) }
+                    td { (sub.at) }
+                } } }
+            }
+        }
+    }
 }
 
 /// A game: seats, the board by territory, placements, battle logs in the seed's notation,

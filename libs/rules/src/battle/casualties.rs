@@ -6,20 +6,6 @@ use crate::units::{Catalogue, Domain, UnitTypeId};
 
 use super::{BattleKind, CombatOrder, LossReason, Side, Unit};
 
-/// The IAAPA default orders of loss (reference/rules-facts.md), by unit code. Units a
-/// ruleset adds (heavy armour, artillery, destroyers ...) sit next to their kin; any unit
-/// not listed goes after the listed ones, cheapest first.
-fn default_codes(kind: BattleKind, side: Side) -> &'static [&'static str] {
-    match (kind, side) {
-        (BattleKind::Land, Side::Attacker) => &["INF", "ART", "ARM", "HARM", "FTR", "BMB"],
-        (BattleKind::Land, Side::Defender) => &["INF", "ART", "ARM", "HARM", "BMB", "FTR"],
-        (BattleKind::Sea, Side::Attacker) => {
-            &["TRN", "SUB", "DES", "FTR", "BMB", "AC", "BB", "BB3"]
-        }
-        (BattleKind::Sea, Side::Defender) => &["TRN", "SUB", "DES", "FTR", "AC", "BB", "BB3"],
-    }
-}
-
 /// The order in which a side's unit types are lost, first to last.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LossOrder {
@@ -27,17 +13,7 @@ pub struct LossOrder {
     pub reason: LossReason,
 }
 
-/// The four default orders for a catalogue, in [`order_index`] order.
-pub(crate) fn default_loss_orders(catalogue: &Catalogue) -> [Vec<UnitTypeId>; 4] {
-    let compute = |kind, side| compute_default(catalogue, kind, side);
-    [
-        compute(BattleKind::Land, Side::Attacker),
-        compute(BattleKind::Land, Side::Defender),
-        compute(BattleKind::Sea, Side::Attacker),
-        compute(BattleKind::Sea, Side::Defender),
-    ]
-}
-
+/// Where the catalogue keeps a kind of battle's and side's default order.
 fn order_index(kind: BattleKind, side: Side) -> usize {
     match (kind, side) {
         (BattleKind::Land, Side::Attacker) => 0,
@@ -45,21 +21,6 @@ fn order_index(kind: BattleKind, side: Side) -> usize {
         (BattleKind::Sea, Side::Attacker) => 2,
         (BattleKind::Sea, Side::Defender) => 3,
     }
-}
-
-fn compute_default(catalogue: &Catalogue, kind: BattleKind, side: Side) -> Vec<UnitTypeId> {
-    let mut order: Vec<UnitTypeId> = default_codes(kind, side)
-        .iter()
-        .filter_map(|code| catalogue.id(code).ok())
-        .collect();
-    let mut rest: Vec<(u32, UnitTypeId)> = catalogue
-        .units()
-        .filter(|(id, _)| !order.contains(id))
-        .map(|(id, u)| (u.cost, id))
-        .collect();
-    rest.sort();
-    order.extend(rest.into_iter().map(|(_, id)| id));
-    order
 }
 
 impl LossOrder {

@@ -29,7 +29,6 @@ use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
 pub use bombing::{bombing_raid, BombingRaid};
 
-pub(crate) use casualties::default_loss_orders;
 pub use casualties::{HitRules, LossOrder};
 pub use odds::{describe, estimated_odds, exact_odds, exact_odds_within, Odds, Survivors, Work};
 

@@ -464,15 +464,7 @@ pub async fn leaderboard(
         Some(page) => page,
         None => {
             let page = page_at(&state, &pinned, &ladder, &params).await?;
-            let body = match format {
-                Format::Csv => leaderboard_csv(&page),
-                _ => serde_json::to_vec(&page).map_err(corrupt)?,
-            };
-            let rendered = Arc::new(CachedPage {
-                etag: respond::etag_of(&body),
-                body: body.into(),
-                next: page.next,
-            });
+            let rendered = Arc::new(rendered(&page, format)?);
             state.ladders.keep_page(key, rendered.clone());
             rendered
         }
@@ -585,6 +577,19 @@ async fn pin<'a>(
 }
 
 /// A ladder page's content, shared by the API and the HTML pages.
+/// A page as the cache keeps it: its body in the format asked, and the body's ETag.
+fn rendered(page: &LeaderboardPage, format: Format) -> Result<CachedPage, ApiError> {
+    let body = match format {
+        Format::Csv => leaderboard_csv(page),
+        _ => serde_json::to_vec(page).map_err(corrupt)?,
+    };
+    Ok(CachedPage {
+        etag: respond::etag_of(&body),
+        body: body.into(),
+        next: page.next.clone(),
+    })
+}
+
 pub async fn leaderboard_page(
     state: &AppState,
     ladder_name: &str,

@@ -16,7 +16,7 @@ use crate::error::{corrupt, ApiError, ErrorCode, Problem};
 use crate::respond;
 use crate::rulesets::{self as known, KnownRuleset, RulesetPublished};
 use crate::views::{RulesetSummary, RulesetView};
-use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteRequest};
+use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteAnswer, WriteRequest};
 use crate::AppState;
 
 resource! {
@@ -173,9 +173,20 @@ pub async fn publish_ruleset(
     caller.require_role(&[Role::Admin, Role::Director], "uploading a ruleset")?;
     let (document, not_playable) = known::upload(&body.value)?;
     let request = WriteRequest::of(&req, caller, &body.raw, Expected::Unstated)?;
+    let location = format!("/v1/rulesets/{}", document.id);
+    let written = publish_revision(&state, &request, &document, not_playable).await?;
+    Ok(written.respond(Some(location)))
+}
+
+/// Puts an upload on the record: a new revision, or nothing when it is the latest again.
+async fn publish_revision(
+    state: &AppState,
+    request: &WriteRequest,
+    document: &RulesetDocument,
+    not_playable: Option<String>,
+) -> Result<WriteAnswer, ApiError> {
     let stream = known::stream_of(&document.id)?;
     let hash = document.hash();
-    let location = format!("/v1/rulesets/{}", document.id);
     let view = |revision: u64| RulesetPublishedView {
         id: document.id.clone(),
         revision,
@@ -185,7 +196,7 @@ pub async fn publish_ruleset(
     };
     let plan = async |client: &PooledClient| {
         let latest = known::latest_revision(client, &document.id).await?;
-        let (after, event) = match publish(&document, &hash, latest.as_ref()) {
+        let (after, event) = match publish(document, &hash, latest.as_ref()) {
             Publication::Unchanged { revision } => {
                 return Ok(Plan::nothing(StatusCode::OK, view(revision)));
             }
@@ -200,7 +211,7 @@ pub async fn publish_ruleset(
         let revision = after.map_or(1, |a| a + 1);
         Ok(Plan::single(append, StatusCode::CREATED, view(revision)))
     };
-    let written = execute(&state, &request, plan, |_| {
+    execute(state, request, plan, |_| {
         ApiError::new(
             ErrorCode::VersionConflict,
             format!(
@@ -209,6 +220,5 @@ pub async fn publish_ruleset(
             ),
         )
     })
-    .await?;
-    Ok(written.respond(Some(location)))
+    .await
 }

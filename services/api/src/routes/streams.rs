@@ -4,7 +4,7 @@
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use warlog_events::{StreamCategory, StreamId};
+use warlog_events::{RecordedEvent, StreamCategory, StreamId};
 use warlog_store::catalog::{list_streams, StreamSummary};
 use warlog_store::{FeedPosition, StoreError};
 
@@ -64,14 +64,7 @@ pub async fn stream_events(
 ) -> Result<HttpResponse, ApiError> {
     let format = respond::negotiate(&req, &[Format::Json, Format::Ndjson])?;
     let stream = parse_stream(stream.into_inner())?;
-    let from = match query.from {
-        Some(0) => {
-            return Err(ApiError::malformed(
-                "from: stream versions start at 1, so from is 1 or more",
-            ))
-        }
-        from => from.unwrap_or(1),
-    };
+    let from = first_version(query.from)?;
     let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
     let head = state
         .store
@@ -82,21 +75,11 @@ pub async fn stream_events(
         // An export: the whole stream up to the head read above, for `warlog audit`.
         let client = state.store.pool().get().await.map_err(StoreError::from)?;
         let events = crate::games::read_events(&client, &stream, from..=head.version).await?;
-        let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
-        return respond::ndjson(&req, &events, None);
+        return respond::ndjson(&req, &views_of(events), None);
     }
     let events = state.store.read_stream(&stream, from, limit.get()).await?;
-    let next = events
-        .last()
-        .filter(|last| last.stream_version < head.version)
-        .map(|last| {
-            format!(
-                "/v1/streams/{stream}/events?from={}&limit={}",
-                last.stream_version + 1,
-                limit.get()
-            )
-        });
-    let events: Vec<EventView> = events.into_iter().map(EventView::from).collect();
+    let next = next_page(&stream, &events, head.version, limit);
+    let events = views_of(events);
     match format {
         Format::Ndjson => respond::ndjson(&req, &events, next.as_deref()),
         // JSON: the only other representation offered here.
@@ -110,6 +93,39 @@ pub async fn stream_events(
             },
         ),
     }
+}
+
+/// The first version a page starts at: 1 unless asked; versions start at 1.
+fn first_version(from: Option<u64>) -> Result<u64, ApiError> {
+    match from {
+        Some(0) => Err(ApiError::malformed(
+            "from: stream versions start at 1, so from is 1 or more",
+        )),
+        from => Ok(from.unwrap_or(1)),
+    }
+}
+
+/// The link to the page after `events`, while the stream goes on past them.
+fn next_page(
+    stream: &StreamId,
+    events: &[RecordedEvent],
+    head: u64,
+    limit: PageLimit,
+) -> Option<String> {
+    events
+        .last()
+        .filter(|last| last.stream_version < head)
+        .map(|last| {
+            format!(
+                "/v1/streams/{stream}/events?from={}&limit={}",
+                last.stream_version + 1,
+                limit.get()
+            )
+        })
+}
+
+fn views_of(events: Vec<RecordedEvent>) -> Vec<EventView> {
+    events.into_iter().map(EventView::from).collect()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
