@@ -9,6 +9,7 @@ pub mod players;
 pub mod rating;
 pub mod round_games;
 pub mod seating;
+pub mod settings;
 pub mod standings;
 pub mod tournament;
 pub mod wins;

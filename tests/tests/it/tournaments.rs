@@ -758,37 +758,57 @@ async fn bad_tournament_requests_name_what_is_wrong_and_append_nothing() {
         "name": "Spring", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes",
     });
     let streams_before = stream_count(&db).await;
-    for (change, field) in [
-        (json!({"deadlines": deadlines(1)}), "deadlines"),
-        (json!({"deadlines": ["soon", "later"]}), "deadlines[0]"),
-        (json!({"rounds": 0, "deadlines": []}), "rounds"),
-        (json!({"points_per_place": [5, 3, 2]}), "points_per_place"),
+    // A deadline that is no time is malformed; a setting that breaks a rule is refused.
+    let rule = (StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+    let malformed = (StatusCode::BAD_REQUEST, "malformed-request");
+    for (change, field, (status, code)) in [
+        (json!({"deadlines": deadlines(1)}), "deadlines", rule),
+        (
+            json!({"deadlines": ["soon", "later"]}),
+            "deadlines[0]",
+            malformed,
+        ),
+        (
+            json!({"deadlines": ["2020-01-01T00:00:00Z", "2020-02-01T00:00:00Z"]}),
+            "deadlines[0]",
+            rule,
+        ),
+        (json!({"rounds": 0, "deadlines": []}), "rounds", rule),
+        (
+            json!({"points_per_place": [5, 3, 2]}),
+            "points_per_place",
+            rule,
+        ),
         (
             json!({"points_per_place": [1, 3, 2, 0, 0]}),
             "points_per_place",
+            rule,
         ),
         (
             json!({"tiebreakers": ["best_result", "total_points"]}),
             "tiebreakers",
+            rule,
         ),
         (
             json!({"tiebreakers": ["total_points", "total_points"]}),
             "tiebreakers",
+            rule,
         ),
-        (json!({"table_size": 4}), "table_size"),
-        (json!({"capacity": 3}), "capacity"),
+        (json!({"table_size": 4}), "table_size", rule),
+        (json!({"capacity": 3}), "capacity", rule),
         (
             json!({"late_entries_until_round": 3}),
             "late_entries_until_round",
+            rule,
         ),
-        (json!({"name": " "}), "name"),
+        (json!({"name": " "}), "name", rule),
     ] {
         let mut body = good.clone();
         for (k, v) in change.as_object().unwrap() {
             body[k] = v.clone();
         }
         let reply = call(&app, post("/v1/tournaments", &director, &body)).await;
-        assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-request");
+        assert_problem(&reply, status, code);
         let detail = reply.json()["detail"]
             .as_str()
             .unwrap_or_default()

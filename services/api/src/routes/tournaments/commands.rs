@@ -12,13 +12,9 @@ use warlog_events::{StreamCategory, StreamId};
 use warlog_league::constraints::SeatingConstraints;
 use warlog_league::players::Handle;
 use warlog_league::seating::ShortTablePolicy;
-use warlog_league::tournament::{
-    Tiebreaker, Tournament, TournamentCommand, TournamentCreated, TournamentEvent,
-};
+use warlog_league::tournament::{Tiebreaker, Tournament, TournamentCommand, TournamentEvent};
 use warlog_rules::board::Power;
-use warlog_rules::dice::GameSeed;
 use warlog_rules::game::seats::ROUNDS_TO_PERMANENT;
-use warlog_rules::game::Moment;
 use warlog_rules::ruleset::Ruleset;
 use warlog_store::{stream_head, ExpectedVersion, StoreError};
 
@@ -31,6 +27,7 @@ use crate::games::game_stream;
 use crate::tournaments::*;
 use crate::write::*;
 use crate::AppState;
+use warlog_league::settings::TournamentSettings;
 use warlog_store::PooledClient;
 
 /// A new tournament.
@@ -70,130 +67,38 @@ pub struct CreateTournament {
 }
 
 impl CreateTournament {
-    /// The tournament's first event, or what is wrong with the request.
-    fn created(
-        &self,
-        id: &str,
-        director: &str,
-        at: Moment,
-        seed: &GameSeed,
-    ) -> Result<TournamentCreated, ApiError> {
-        let bad = |field: &str, why: String| ApiError::malformed(format!("`{field}`: {why}"));
-        let name = self.name.trim();
-        if name.is_empty() || name.chars().count() > 120 {
-            return Err(bad("name", "1 to 120 characters".to_owned()));
-        }
+    /// The settings as the league checks them, with the ruleset they name (404 when there
+    /// is none); a deadline that is not RFC 3339 text is malformed.
+    fn settings(&self) -> Result<(&'static Ruleset, TournamentSettings), ApiError> {
         let ruleset_id = self
             .ruleset
             .as_deref()
             .unwrap_or(crate::routes::league::DEFAULT_RULESET);
         let ruleset = Ruleset::builtin(ruleset_id)
             .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
-        let table_size = u32::try_from(ruleset.powers().len()).unwrap_or(u32::MAX);
-        if self.table_size.is_some_and(|t| t != table_size) {
-            return Err(bad(
-                "table_size",
-                format!("{ruleset_id} seats {table_size} players at a table"),
-            ));
-        }
-        if !(1..=20).contains(&self.rounds) {
-            return Err(bad("rounds", format!("{} is not 1 to 20", self.rounds)));
-        }
-        if self.deadlines.len() != self.rounds as usize {
-            return Err(bad(
-                "deadlines",
-                format!(
-                    "{} rounds need {} deadlines, not {}",
-                    self.rounds,
-                    self.rounds,
-                    self.deadlines.len()
-                ),
-            ));
-        }
-        let mut deadlines = Vec::new();
-        for (i, text) in self.deadlines.iter().enumerate() {
-            let when = OffsetDateTime::parse(text, &Rfc3339)
-                .map_err(|e| bad(&format!("deadlines[{i}]"), format!("{text:?}: {e}")))?;
-            let when = moment_of(when);
-            if when <= at || deadlines.last().is_some_and(|last| when <= *last) {
-                return Err(bad(
-                    &format!("deadlines[{i}]"),
-                    "deadlines are in the future and each after the one before".to_owned(),
-                ));
-            }
-            deadlines.push(when);
-        }
-        let points_per_place = match &self.points_per_place {
-            Some(points) if points.len() != table_size as usize => {
-                return Err(bad(
-                    "points_per_place",
-                    format!("{table_size} places need {table_size} values"),
-                ))
-            }
-            Some(points) if points.windows(2).any(|w| w[0] < w[1]) => {
-                return Err(bad(
-                    "points_per_place",
-                    "a better place never earns fewer points".to_owned(),
-                ))
-            }
-            Some(points) => points.clone(),
-            None => (1..=ruleset.points.places())
-                .map(|p| ruleset.points.for_place(p))
-                .collect(),
-        };
-        let mut tiebreakers = self
-            .tiebreakers
-            .clone()
-            .unwrap_or_else(|| Tiebreaker::DEFAULT.to_vec());
-        let mut seen = tiebreakers.clone();
-        seen.sort();
-        seen.dedup();
-        if seen.len() != tiebreakers.len() {
-            return Err(bad(
-                "tiebreakers",
-                "each tiebreaker at most once".to_owned(),
-            ));
-        }
-        if tiebreakers.first() != Some(&Tiebreaker::TotalPoints) {
-            return Err(bad(
-                "tiebreakers",
-                "standings are by total points first".to_owned(),
-            ));
-        }
-        if tiebreakers.last() != Some(&Tiebreaker::Draw) {
-            tiebreakers.retain(|t| *t != Tiebreaker::Draw);
-            tiebreakers.push(Tiebreaker::Draw);
-        }
-        if self.capacity.is_some_and(|c| c < table_size) {
-            return Err(bad(
-                "capacity",
-                format!("fewer than {table_size} players cannot fill a table"),
-            ));
-        }
-        let late = self.late_entries_until_round.unwrap_or(1);
-        if !(1..=self.rounds).contains(&late) {
-            return Err(bad(
-                "late_entries_until_round",
-                format!("{late} is not a round of 1 to {}", self.rounds),
-            ));
-        }
-        Ok(TournamentCreated {
-            tournament_id: id.to_owned(),
-            name: name.to_owned(),
-            ruleset: ruleset.id.to_owned(),
+        let deadlines = self
+            .deadlines
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                OffsetDateTime::parse(text, &Rfc3339)
+                    .map(moment_of)
+                    .map_err(|e| ApiError::malformed(format!("`deadlines[{i}]`: {text:?}: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        let settings = TournamentSettings {
+            name: self.name.clone(),
             rounds: self.rounds,
             deadlines,
-            table_size,
-            points_per_place,
-            tiebreakers,
+            table_size: self.table_size,
+            points_per_place: self.points_per_place.clone(),
+            tiebreakers: self.tiebreakers.clone(),
             short_tables: self.short_tables,
-            bye_points: self.bye_points.unwrap_or(0),
+            bye_points: self.bye_points,
             capacity: self.capacity,
-            late_entries_until_round: late,
-            seed_commitment: hex::encode(seed.commitment()),
-            director: director.to_owned(),
-            at,
-        })
+            late_entries_until_round: self.late_entries_until_round,
+        };
+        Ok((ruleset, settings))
     }
 }
 
@@ -204,10 +109,11 @@ impl CreateTournament {
     params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
         (status = 201, description = "Created", body = TournamentView),
-        (status = 400, description = "A field is wrong; the problem names it", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A malformed body, or a deadline that is not RFC 3339", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only an admin or a director", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A setting breaks a tournament rule (1 to 20 rounds, deadlines ahead and in order, points and tiebreakers, room for a table; the problem names it), or the Idempotency-Key was used for another request", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments")]
@@ -219,10 +125,13 @@ pub async fn create_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
     let request = directing(&req, &caller, &raw, "create a tournament")?;
+    let (ruleset, settings) = value.settings()?;
     let plan = async |_: &PooledClient| {
         let seed = fresh_seed()?;
         let id = new_id();
-        let created = value.created(&id, &request.caller.name, request.moment(), &seed)?;
+        let created = settings
+            .created(ruleset, &id, &request.caller.name, request.moment(), &seed)
+            .map_err(refused)?;
         let view = TournamentView::of(&Tournament::new(created.clone()));
         let append = StreamAppend {
             stream: tournament_stream(&id)?,
