@@ -18,6 +18,7 @@ use warlog_rules::game::{
     GameState, Moment, Order, RuleViolation,
 };
 use warlog_rules::ruleset::Ruleset;
+use warlog_rules::violation::ViolationCode;
 
 use crate::orders::OrdersGiven;
 use crate::{EventDecodeError, EventType, RecordedEvent};
@@ -117,7 +118,7 @@ impl GameCreated {
                 draw_seats_by_bid(ruleset.powers(), players, bids, survival.power, dice)
             }
             (Some(_), None) => Err(RuleViolation {
-                code: "no-bids",
+                code: ViolationCode::NoBids,
                 rule: "AAP Historical, 9.1",
                 message: format!("{} has no survivor to bid for", ruleset.id),
             }),

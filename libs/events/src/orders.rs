@@ -13,6 +13,7 @@ use warlog_rules::board::Power;
 use warlog_rules::dice::{DiceSource, Die, GameSeed, RecordedDice};
 use warlog_rules::game::named::{NameError, NamedOrder};
 use warlog_rules::game::{decide, DirectorOrder, Moment, RuleViolation};
+use warlog_rules::violation::ViolationCode;
 
 use crate::game::{GameLog, GameStreamEvent, SeedRevealed};
 use crate::sender::{Role, Sender};
@@ -311,7 +312,7 @@ impl GameLog {
                     return Err(rule(
                         "reveal",
                         RuleViolation {
-                            code: "game-running",
+                            code: ViolationCode::GameRunning,
                             rule: "DESIGN.md, The dice",
                             message: "the seed is revealed when the game ends (end, or void): \
                                       while it runs, it would tell every die still to come"
@@ -323,7 +324,7 @@ impl GameLog {
                     return Err(rule(
                         "reveal",
                         RuleViolation {
-                            code: "already-revealed",
+                            code: ViolationCode::AlreadyRevealed,
                             rule: "DESIGN.md, The dice",
                             message: "the seed is revealed already".to_owned(),
                         },
@@ -341,7 +342,7 @@ impl GameLog {
                     return Err(rule(
                         "seat",
                         RuleViolation {
-                            code: "game-begun",
+                            code: ViolationCode::GameBegun,
                             rule: "tournament seating",
                             message: format!(
                                 "the game has begun ({} orders are on its record): its seats stand",

@@ -15,6 +15,7 @@
 
 use crate::board::Power;
 use crate::game::RuleViolation;
+use crate::violation::ViolationCode;
 
 /// The rule every refusal here cites.
 pub const CAPACITY_RULE: &str = "Enhanced Realism, VII. Industrial capacity & unit types";
@@ -127,7 +128,7 @@ impl Complex {
     pub fn expand(&self, bought_this_turn: bool) -> Result<Complex, RuleViolation> {
         if bought_this_turn {
             return Err(RuleViolation {
-                code: "expansion-limit",
+                code: ViolationCode::ExpansionLimit,
                 rule: EXPANSION_RULE,
                 message: format!(
                     "{} has had its expansion this turn: one per complex per turn",
@@ -137,7 +138,7 @@ impl Complex {
         }
         if self.expansions >= self.value {
             return Err(RuleViolation {
-                code: "expansion-limit",
+                code: ViolationCode::ExpansionLimit,
                 rule: EXPANSION_RULE,
                 message: format!(
                     "{} is fully expanded: at most its value, {}, expansions",
@@ -181,7 +182,7 @@ impl Complex {
                 continue;
             }
             return Err(RuleViolation {
-                code: "beyond-capacity",
+                code: ViolationCode::BeyondCapacity,
                 rule: CAPACITY_RULE,
                 message: format!(
                     "{} may place {capacity} IPC of {} a turn; these are {spent}",

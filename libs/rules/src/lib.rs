@@ -17,3 +17,4 @@ pub mod scoring;
 pub mod setup;
 pub mod tech;
 pub mod units;
+pub mod violation;

@@ -207,7 +207,7 @@ impl ApiError {
     pub fn rule_violation(context: &str, violation: &warlog_rules::game::RuleViolation) -> Self {
         ApiError {
             violation: Some(Box::new((
-                violation.code.to_owned(),
+                violation.code.as_str().to_owned(),
                 violation.rule.to_owned(),
             ))),
             ..Self::new(

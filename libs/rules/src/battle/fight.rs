@@ -183,7 +183,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
         if attacker.is_empty() {
             return Err(BattleError::new(
-                "no-attacker",
+                ViolationCode::NoAttacker,
                 "Part 13",
                 "a battle needs attacking units",
             ));
@@ -195,14 +195,14 @@ impl<'b, 'c> Fight<'b, 'c> {
         let combat = battle.attacker_orders.combat.unwrap_or(default_combat);
         if combat == CombatOrder::WalkIn && !defender.is_empty() {
             return Err(BattleError::new(
-                "walk-in-defended",
+                ViolationCode::WalkInDefended,
                 "IAAPA combat orders (WI)",
                 "a walk-in needs an undefended territory, and this one is defended",
             ));
         }
         if battle.support_shots > 0 && battle.kind != BattleKind::Land {
             return Err(BattleError::new(
-                "support-shot-at-sea",
+                ViolationCode::SupportShotAtSea,
                 "Part 13 step 2",
                 "battleship support shots belong to amphibious assaults on land",
             ));
@@ -211,7 +211,7 @@ impl<'b, 'c> Fight<'b, 'c> {
             let fighter = cat.fighter();
             if !attacker.iter().any(|u| Some(u.kind) == fighter) {
                 return Err(BattleError::new(
-                    "kamikaze-without-fighter",
+                    ViolationCode::KamikazeWithoutFighter,
                     "Cut-Throat, Kamikazi attacks",
                     "a kamikaze run needs an attacking fighter",
                 ));
@@ -220,7 +220,7 @@ impl<'b, 'c> Fight<'b, 'c> {
                 || !defender.iter().any(|u| u.kind == target)
             {
                 return Err(BattleError::new(
-                    "kamikaze-target",
+                    ViolationCode::KamikazeTarget,
                     "Cut-Throat, Kamikazi attacks",
                     format!(
                         "the kamikaze target {} is not a defending ship",

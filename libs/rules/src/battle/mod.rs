@@ -26,6 +26,7 @@ use std::rc::Rc;
 use crate::dice::{DiceSource, Die};
 use crate::tech::Technology;
 use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
+use crate::violation::ViolationCode;
 
 pub use bombing::{bombing_raid, BombingRaid};
 
@@ -210,14 +211,14 @@ impl<'c> Battle<'c> {
             let (count, code) = part.split_once(char::is_whitespace).unwrap_or(("1", part));
             let count: u32 = count.trim().parse().map_err(|_| {
                 BattleError::new(
-                    "bad-army",
+                    ViolationCode::BadArmy,
                     "orders",
                     format!("{part:?} is not `<count> <unit>`"),
                 )
             })?;
-            let id = catalogue
-                .id(code.trim())
-                .map_err(|e| BattleError::new("unknown-unit", "ruleset", e.to_string()))?;
+            let id = catalogue.id(code.trim()).map_err(|e| {
+                BattleError::new(ViolationCode::UnknownUnit, "ruleset", e.to_string())
+            })?;
             army.push((id, count));
         }
         Ok(army)
@@ -229,14 +230,14 @@ impl<'c> Battle<'c> {
 #[error("{message} ({rule})")]
 pub struct BattleError {
     /// Stable code, e.g. `walk-in-defended`.
-    pub code: &'static str,
+    pub code: ViolationCode,
     /// The rule or document it comes from.
     pub rule: &'static str,
     pub message: String,
 }
 
 impl BattleError {
-    fn new(code: &'static str, rule: &'static str, message: impl Into<String>) -> Self {
+    fn new(code: ViolationCode, rule: &'static str, message: impl Into<String>) -> Self {
         BattleError {
             code,
             rule,

@@ -9,6 +9,8 @@
 //! nothing changes is folded in exactly (a geometric series).
 
 use std::cmp::Reverse;
+
+use crate::violation::ViolationCode;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use rustc_hash::FxHashMap;
@@ -174,9 +176,9 @@ impl Work {
     fn refusal(&self) -> BattleError {
         BattleError {
             code: if self.spent.get() > self.limit {
-                "too-large"
+                ViolationCode::TooLarge
             } else {
-                "cancelled"
+                ViolationCode::Cancelled
             },
             rule: "the service's budget for exact odds",
             message: if self.spent.get() > self.limit {

@@ -171,7 +171,10 @@ fn expansions_add_one_each_up_to_the_territorys_value_one_per_turn() {
     }
     assert_eq!(germany.capacity(3), 40);
     let full = germany.expand(false).unwrap_err();
-    assert_eq!((full.code, full.rule), ("expansion-limit", EXPANSION_RULE));
+    assert_eq!(
+        (full.code.as_str(), full.rule),
+        ("expansion-limit", EXPANSION_RULE)
+    );
 
     // Karelia (x3): 9, 10, ... 12.
     let mut karelia = complex("Karelia", 3);

@@ -17,6 +17,7 @@ use crate::battle::{
 use crate::battle::{BattleLog, Side};
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die, RecordingDice};
+use crate::game::ViolationCode;
 use crate::units::{Ability, Domain, UnitTypeId};
 
 /// The attacker's orders for one battle (Part 13: sent with the turn).
@@ -98,7 +99,7 @@ pub(super) fn decide_standing_orders(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     if territory.is_some_and(|t| !rules.board.contains(t)) {
         return Err(violation(
-            "unknown-place",
+            ViolationCode::UnknownPlace,
             "Part 13",
             "standing orders name a place that is not on the board",
         ));
@@ -107,7 +108,7 @@ pub(super) fn decide_standing_orders(
     for unit in &orders.order_of_loss {
         if seen.contains(unit) {
             return Err(violation(
-                "order-of-loss-repeats",
+                ViolationCode::OrderOfLossRepeats,
                 "Part 13",
                 format!(
                     "the order of loss names {} twice",
@@ -181,7 +182,7 @@ pub(super) fn decide_battle(
     let place = rules.board.get(territory);
     if !state.contested.contains_key(&territory) {
         return Err(violation(
-            "no-battle-here",
+            ViolationCode::NoBattleHere,
             BATTLES,
             format!("there is no battle to fight in {}", place.name),
         ));
@@ -189,7 +190,7 @@ pub(super) fn decide_battle(
     if orders.bombing_raid {
         if state.air_transports.contains_key(&territory) {
             return Err(violation(
-                "paratroop-bombers",
+                ViolationCode::ParatroopBombers,
                 "Cut-Throat, Paratroopers",
                 "bombers that carried troops perform no strategic bombing that turn",
             ));
@@ -275,14 +276,14 @@ pub(super) fn decide_battle(
     if let Some(target) = orders.kamikaze_target {
         if power != Power::Japan {
             return Err(violation(
-                "kamikaze-japan-only",
+                ViolationCode::KamikazeJapanOnly,
                 KAMIKAZE,
                 "only Japan flies kamikaze runs",
             ));
         }
         if state.kamikaze_used_this_turn {
             return Err(violation(
-                "kamikaze-once-a-turn",
+                ViolationCode::KamikazeOnceATurn,
                 KAMIKAZE,
                 "one kamikaze attack per turn",
             ));
@@ -319,7 +320,7 @@ pub(super) fn decide_battle(
     let retreat_to = if log.outcome == Outcome::AttackerRetreated {
         let to = orders.retreat_to.ok_or_else(|| {
             violation(
-                "retreat-destination",
+                ViolationCode::RetreatDestination,
                 "Classic rules, Retreat",
                 "the attacker withdraws: name where to (retreat_to)",
             )
@@ -328,7 +329,7 @@ pub(super) fn decide_battle(
             || (rules.board.get(to).sea && !state.contested.contains_key(&to));
         if !rules.board.adjacent(territory, to) || !own || state.contested.contains_key(&to) {
             return Err(violation(
-                "retreat-destination",
+                ViolationCode::RetreatDestination,
                 "Classic rules, Retreat",
                 format!(
                     "{} is not a place next to {} that {power} holds",
@@ -556,7 +557,7 @@ fn support_shots(
             || state.contested.contains_key(&zone)
         {
             return Err(violation(
-                "bad-bombardment",
+                ViolationCode::BadBombardment,
                 BOMBARDMENT,
                 format!("battleships bombard a land battle from a quiet sea zone next to it; {} is not one for {}", sea.name, place.name),
             ));
@@ -570,7 +571,7 @@ fn support_shots(
         let ready = present.saturating_sub(spent);
         if ready == 0 {
             return Err(violation(
-                "no-battleship",
+                ViolationCode::NoBattleship,
                 BOMBARDMENT,
                 format!("{power} has no battleship ready to bombard in {}", sea.name),
             ));
@@ -610,7 +611,7 @@ fn decide_raid(
         .collect();
     if mine.is_empty() || !mine.iter().all(|(unit, _)| bomber(unit)) {
         return Err(violation(
-            "raid-bombers-only",
+            ViolationCode::RaidBombersOnly,
             BOMBING,
             "a bombing raid is flown by bombers alone",
         ));
@@ -619,7 +620,7 @@ fn decide_raid(
     let victim = state.holder[territory.index()].filter(|h| *h != power);
     let Some(victim) = victim.filter(|_| has_factory) else {
         return Err(violation(
-            "no-complex",
+            ViolationCode::NoComplex,
             BOMBING,
             format!("{} holds no enemy industrial complex to bomb", place.name),
         ));

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use super::{take_of_type, violation, GameEvent, GameState, Phase, RuleViolation, Rules};
 use crate::board::{Power, TerritoryId};
+use crate::game::ViolationCode;
 use crate::units::{Ability, Domain};
 
 const ALLIANCES: &str = "Cut-Throat, Alliances, Treaties and agreements";
@@ -118,7 +119,7 @@ pub(super) fn decide(
     };
     if let Some(with) = with.filter(|w| state.standing_alliances.contains(&partners(by, *w))) {
         return Err(violation(
-            "standing-alliance",
+            ViolationCode::StandingAlliance,
             "the ruleset's alliances (special_rules.alliances)",
             format!(
                 "{by} and {with} are allies for the whole game: no agreement makes, breaks or \
@@ -131,7 +132,7 @@ pub(super) fn decide(
             check_may_agree(rules, state, by, *with)?;
             if state.offers.contains_key(&(by, *with)) {
                 return Err(violation(
-                    "already-offered",
+                    ViolationCode::AlreadyOffered,
                     ALLIANCES,
                     format!("{by} has an offer to {with} waiting already"),
                 ));
@@ -146,7 +147,7 @@ pub(super) fn decide(
             check_may_agree(rules, state, by, *from)?;
             let Some(terms) = state.offers.get(&(*from, by)) else {
                 return Err(violation(
-                    "no-offer",
+                    ViolationCode::NoOffer,
                     ALLIANCES,
                     format!("{from} has offered {by} no agreement to accept"),
                 ));
@@ -159,7 +160,7 @@ pub(super) fn decide(
         Order::GrantPermission { to, permission } | Order::RevokePermission { to, permission } => {
             if !state.agreements.contains_key(&partners(by, *to)) {
                 return Err(violation(
-                    "no-agreement",
+                    ViolationCode::NoAgreement,
                     ALLIANCES,
                     format!("{by} and {to} have no agreement: permissions come with one"),
                 ));
@@ -181,7 +182,7 @@ pub(super) fn decide(
                     }])
                 }
                 _ => Err(violation(
-                    "permission-unchanged",
+                    ViolationCode::PermissionUnchanged,
                     ALLIANCES,
                     format!(
                         "{by} has {} {to} {permission:?} already",
@@ -193,7 +194,7 @@ pub(super) fn decide(
         Order::BreakAgreement { with } => {
             if !state.agreements.contains_key(&partners(by, *with)) {
                 return Err(violation(
-                    "no-agreement",
+                    ViolationCode::NoAgreement,
                     ALLIANCES,
                     format!("{by} and {with} have no agreement to break"),
                 ));
@@ -216,14 +217,14 @@ fn check_may_agree(
 ) -> Result<(), RuleViolation> {
     if by == with {
         return Err(violation(
-            "self-agreement",
+            ViolationCode::SelfAgreement,
             ALLIANCES,
             "an agreement is made with another power",
         ));
     }
     if state.agreements.contains_key(&partners(by, with)) {
         return Err(violation(
-            "already-agreed",
+            ViolationCode::AlreadyAgreed,
             ALLIANCES,
             format!("{by} and {with} have an agreement already"),
         ));
@@ -231,14 +232,14 @@ fn check_may_agree(
     for power in [by, with] {
         if state.capital_lost(rules, power) {
             return Err(violation(
-                "capital-lost",
+                ViolationCode::CapitalLost,
                 DEFEAT,
                 format!("{power}'s capital has been taken: it can form no new alliances, treaties or agreements"),
             ));
         }
         if state.passive.contains(&power) {
             return Err(violation(
-                "passive-power",
+                ViolationCode::PassivePower,
                 DEFEAT,
                 format!("{power} has gone passive and makes no agreements"),
             ));

@@ -5,6 +5,7 @@
 use crate::board::{Power, TerritoryId};
 use crate::capacity::{self, Complex, UnitClass, EXPANSION_COST};
 use crate::document::{IncomeRule, ProductionRule};
+use crate::game::ViolationCode;
 use crate::units::{Ability, Domain, UnitTypeId};
 
 use super::{require_phase, violation, GameEvent, GameState, Phase, RuleViolation, Rules};
@@ -212,7 +213,7 @@ pub(super) fn decide_expansion(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     if rules.economy.production != ProductionRule::IndustrialCapacity {
         return Err(violation(
-            "no-industrial-capacity",
+            ViolationCode::NoIndustrialCapacity,
             capacity::CAPACITY_RULE,
             "complexes are expanded only under Enhanced Realism's industrial capacity",
         ));
@@ -223,7 +224,7 @@ pub(super) fn decide_expansion(
         .any(|(_, unit, _)| rules.catalogue.get(*unit).has(Ability::Factory));
     if !has_factory || state.holder[territory.index()] != Some(power) {
         return Err(violation(
-            "no-factory",
+            ViolationCode::NoFactory,
             capacity::CAPACITY_RULE,
             format!(
                 "{power} has no industrial complex in {}",
@@ -234,7 +235,7 @@ pub(super) fn decide_expansion(
     let treasury = state.treasury.get(&power).copied().unwrap_or(0);
     if treasury < EXPANSION_COST {
         return Err(violation(
-            "insufficient-ipc",
+            ViolationCode::InsufficientIpc,
             capacity::CAPACITY_RULE,
             format!("an expansion costs {EXPANSION_COST} IPC; {power} has {treasury}"),
         ));

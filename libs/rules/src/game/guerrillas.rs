@@ -5,6 +5,7 @@
 
 use crate::board::{Power, TerritoryId};
 use crate::dice::DiceSource;
+use crate::game::ViolationCode;
 use crate::units::Domain;
 
 use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules};
@@ -38,28 +39,28 @@ pub(super) fn decide_suppression(
     let name = &rules.board.get(territory).name;
     if !matches!(state.phase, Phase::CombatMove | Phase::Battles) {
         return Err(violation(
-            "wrong-phase",
+            ViolationCode::WrongPhase,
             SUPPRESSION,
             "guerrillas are suppressed in the combat move or the battles",
         ));
     }
     let Some(guerrillas) = guerrillas_in(rules, state, territory).filter(|g| *g != power) else {
         return Err(violation(
-            "no-guerrillas",
+            ViolationCode::NoGuerrillas,
             SUPPRESSION,
             format!("there are no guerrillas to suppress in {name}"),
         ));
     };
     if ground_units(rules, state, territory, power) == 0 {
         return Err(violation(
-            "no-ground-units",
+            ViolationCode::NoGroundUnits,
             SUPPRESSION,
             format!("{power} needs ground units in {name} to suppress the {guerrillas}"),
         ));
     }
     if state.suppression.contains_key(&territory) {
         return Err(violation(
-            "suppression-rolled",
+            ViolationCode::SuppressionRolled,
             SUPPRESSION,
             format!("{power} has rolled for {name} this turn: one roll a place"),
         ));
@@ -83,7 +84,7 @@ pub(super) fn decide_avoid(
     let attacker = state.power(rules.board);
     if !rules.special.guerrillas.contains(&by) {
         return Err(violation(
-            "not-guerrillas",
+            ViolationCode::NotGuerrillas,
             AVOIDANCE,
             format!("only guerrillas refuse battle; {by} does not"),
         ));
@@ -97,21 +98,21 @@ pub(super) fn decide_avoid(
     });
     if others {
         return Err(violation(
-            "guerrillas-not-alone",
+            ViolationCode::GuerrillasNotAlone,
             AVOIDANCE,
             format!("others defend {name} beside the {by}: the battle is fought"),
         ));
     }
     if !declared || by == attacker || ground_units(rules, state, territory, by) == 0 {
         return Err(violation(
-            "no-battle-here",
+            ViolationCode::NoBattleHere,
             AVOIDANCE,
             format!("{by} has no battle to refuse in {name}"),
         ));
     }
     if state.suppression.get(&territory) == Some(&true) {
         return Err(violation(
-            "guerrillas-suppressed",
+            ViolationCode::GuerrillasSuppressed,
             SUPPRESSION,
             format!("{attacker} suppressed the guerrillas in {name} this turn: they must fight"),
         ));

@@ -36,14 +36,14 @@ pub(crate) fn apply_for_war_loan(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     if !matches!(state.phase, Phase::Repairs | Phase::WeaponsDevelopment) {
         return Err(violation(
-            "war-loan-timing",
+            ViolationCode::WarLoanTiming,
             WAR_LOANS,
             "a war loan is applied for at the start of a turn, before purchasing",
         ));
     }
     if state.loan_applied.contains(&power) {
         return Err(violation(
-            "war-loan-used",
+            ViolationCode::WarLoanUsed,
             WAR_LOANS,
             format!("{power} has already applied for its one war loan"),
         ));
@@ -52,7 +52,7 @@ pub(crate) fn apply_for_war_loan(
     let start = state.starting_ipc.get(&power).copied().unwrap_or(0);
     if now * 2 > start {
         return Err(violation(
-            "war-loan-not-needed",
+            ViolationCode::WarLoanNotNeeded,
             WAR_LOANS,
             format!("{power} holds {now} IPC of its starting {start}; a loan needs 50% or less"),
         ));
@@ -73,7 +73,7 @@ pub(crate) fn repay_war_loan(
     let owed = state.loans.get(&power).map_or(0, |l| l.owed);
     if owed == 0 {
         return Err(violation(
-            "no-war-loan",
+            ViolationCode::NoWarLoan,
             WAR_LOANS,
             format!("{power} owes nothing"),
         ));
@@ -81,7 +81,7 @@ pub(crate) fn repay_war_loan(
     let treasury = state.treasury.get(&power).copied().unwrap_or(0);
     if amount == 0 || amount > owed || amount > treasury {
         return Err(violation(
-            "bad-repayment",
+            ViolationCode::BadRepayment,
             WAR_LOANS,
             format!("a repayment is between 1 and what is owed ({owed}) and held ({treasury}), not {amount}"),
         ));

@@ -35,9 +35,11 @@ pub mod seats;
 #[cfg(test)]
 mod tests;
 mod turn;
-mod violation;
+
 mod weapons;
 
+pub(crate) use crate::violation::violation;
+pub use crate::violation::{RuleViolation, ViolationCode};
 use loans::{apply_for_war_loan, loan_instalment, repay_war_loan};
 pub use loans::{war_loan_amount, WarLoan};
 pub use order::Order;
@@ -47,8 +49,6 @@ use repairs::repair_battleship;
 pub use rules::{Arrival, Economy, Recruits, Rules, Special, Survival, CUT_THROAT_SPECIAL};
 pub(crate) use turn::require_phase;
 use turn::{end_phase, go_passive};
-pub(crate) use violation::violation;
-pub use violation::RuleViolation;
 use weapons::develop_weapons;
 pub use weapons::{Breakthrough, RESEARCH_DIE_COST};
 
@@ -662,7 +662,7 @@ pub fn decide(
             crate::document::CutThroatRule::Rail => "rail movement",
         };
         return Err(violation(
-            "not-in-this-ruleset",
+            ViolationCode::NotInThisRuleset,
             "the ruleset's special_rules.without",
             format!("this ruleset leaves out Cut-Throat's {name}"),
         ));
@@ -670,14 +670,14 @@ pub fn decide(
     let power = state.power(rules.board);
     if state.passive.contains(&by) && !matches!(order, Order::EndPhase) {
         return Err(violation(
-            "passive-power",
+            ViolationCode::PassivePower,
             "Cut-Throat, Rules for players (passive status)",
             format!("{by} is passive: no movement and no orders but ending its phases"),
         ));
     }
     if by != power {
         return Err(violation(
-            "not-your-turn",
+            ViolationCode::NotYourTurn,
             "Classic rules, Order of play",
             format!("it is {power}'s turn, not {by}'s"),
         ));
@@ -726,7 +726,7 @@ pub fn decide(
         | Order::AirRaid { .. }
         | Order::SetOrderOfLoss(_)
         | Order::DropAtomicBomb { .. } => Err(violation(
-            "not-in-this-ruleset",
+            ViolationCode::NotInThisRuleset,
             "Classic rules",
             "start zones, initiative, reinforcements by the table, infrastructure, air raids, \
              a standing order of loss and the atomic bomb are the War rules' orders (here a \

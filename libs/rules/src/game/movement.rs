@@ -10,6 +10,7 @@ use super::{
     Rules, Technology,
 };
 use crate::board::{Power, TerritoryId};
+use crate::game::ViolationCode;
 use crate::units::{Ability, Domain, UnitTypeId};
 
 const MOVEMENT: &str = "Classic rules, Movement";
@@ -233,7 +234,7 @@ fn check_cargo(
             let (capacity, used) = state.transport_space(rules, from, power);
             if used > capacity - leaving {
                 return Err(violation(
-                    "cargo-stranded",
+                    ViolationCode::CargoStranded,
                     TRANSPORTS,
                     format!(
                         "the transports leaving {} carry land units that would be left at sea",
@@ -251,14 +252,14 @@ fn check_cargo(
             let (capacity, used) = state.transport_space(rules, to, power);
             if path.len() != 2 {
                 return Err(violation(
-                    "land-unit-at-sea",
+                    ViolationCode::LandUnitAtSea,
                     MOVEMENT,
                     "land units load onto transports in the sea zone next door, and go no further",
                 ));
             }
             if used + needed > capacity {
                 return Err(violation(
-                    "no-transport-space",
+                    ViolationCode::NoTransportSpace,
                     TRANSPORTS,
                     format!(
                         "land units load onto transports in the sea zone next door; {} has {} free transport spaces, {needed} needed",
@@ -276,7 +277,7 @@ fn check_cargo(
                 .sum();
             if carried < needed {
                 return Err(violation(
-                    "needs-transport",
+                    ViolationCode::NeedsTransport,
                     TRANSPORTS,
                     format!("land units at sea move only with transports that carry them ({needed} spaces, {carried} moving)"),
                 ));
@@ -285,7 +286,7 @@ fn check_cargo(
         (true, false) => {
             if path.len() != 2 {
                 return Err(violation(
-                    "unload-ends-move",
+                    ViolationCode::UnloadEndsMove,
                     TRANSPORTS,
                     "units going ashore end their move there",
                 ));
@@ -294,7 +295,7 @@ fn check_cargo(
         (false, false) => {
             if path.iter().any(|t| board.get(*t).sea) {
                 return Err(violation(
-                    "land-unit-at-sea",
+                    ViolationCode::LandUnitAtSea,
                     MOVEMENT,
                     "land units cross the sea only aboard transports",
                 ));
@@ -313,11 +314,15 @@ pub(super) fn decide_move(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let combat = is_combat_move(state, "moving")?;
     let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-        return Err(violation("bad-path", MOVEMENT, "a move needs a path"));
+        return Err(violation(
+            ViolationCode::BadPath,
+            MOVEMENT,
+            "a move needs a path",
+        ));
     };
     if path.len() < 2 || units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
         return Err(violation(
-            "bad-path",
+            ViolationCode::BadPath,
             MOVEMENT,
             "a move names units and at least one step",
         ));
@@ -329,7 +334,7 @@ pub(super) fn decide_move(
         let held = units.iter().find(|(u, _)| !may_move.contains(u));
         if let (1, Some((unit, _))) = (state.round, held) {
             return Err(violation(
-                "held-in-place",
+                ViolationCode::HeldInPlace,
                 "AAP Historical, 1h",
                 format!(
                     "in round 1 only {} may move from {}; not {}",
@@ -352,7 +357,7 @@ pub(super) fn decide_move(
         let (available, range) = state.movable(rules, from, power, unit);
         if n > available {
             return Err(violation(
-                "not-enough-units",
+                ViolationCode::NotEnoughUnits,
                 MOVEMENT,
                 format!(
                     "{power} has {available} {} in {} able to move, not {n}",
@@ -363,7 +368,7 @@ pub(super) fn decide_move(
         }
         if profile.movement == 0 || distance > range {
             return Err(violation(
-                "out-of-range",
+                ViolationCode::OutOfRange,
                 MOVEMENT,
                 format!(
                     "{} moves {range} spaces, and this path is {distance}",
@@ -386,14 +391,14 @@ pub(super) fn decide_move(
         let here = board.get(b);
         if !board.adjacent(a, b) {
             return Err(violation(
-                "not-adjacent",
+                ViolationCode::NotAdjacent,
                 MOVEMENT,
                 format!("{} does not border {}", name(a), name(b)),
             ));
         }
         if here.is_neutral() {
             return Err(violation(
-                "neutral-territory",
+                ViolationCode::NeutralTerritory,
                 "Classic rules, Neutral territories",
                 format!("{} is neutral and may not be entered", here.name),
             ));
@@ -407,7 +412,7 @@ pub(super) fn decide_move(
                 && !state.permits(host, power, Permission::Enter)
             {
                 return Err(violation(
-                    "no-permission",
+                    ViolationCode::NoPermission,
                     "Cut-Throat, Alliances: foreign units can be barred from entering an allied country",
                     format!(
                         "{host} has not allowed {power} into {}; to attack it, break the agreement first (a declaration of war)",
@@ -420,7 +425,7 @@ pub(super) fn decide_move(
             match domain {
                 Domain::Sea if !here.sea => {
                     return Err(violation(
-                        "ship-on-land",
+                        ViolationCode::ShipOnLand,
                         MOVEMENT,
                         format!("ships cannot enter {}", here.name),
                     ))
@@ -430,7 +435,7 @@ pub(super) fn decide_move(
                         .sea_passage_open(a, b, |t| state.holder[t.index()] == Some(power)) =>
                 {
                     return Err(violation(
-                        "canal-closed",
+                        ViolationCode::CanalClosed,
                         "Classic rules, Canals",
                         format!(
                             "the canal between {} and {} is open only to whoever holds its land",
@@ -458,7 +463,7 @@ pub(super) fn decide_move(
             });
         if (ground || naval) && enemy_here && !(naval && only_submarines) {
             return Err(violation(
-                "stopped-by-enemy",
+                ViolationCode::StoppedByEnemy,
                 MOVEMENT,
                 format!("enemy units in {} stop the move there", here.name),
             ));
@@ -469,7 +474,7 @@ pub(super) fn decide_move(
                 .all(|(u, _)| rules.catalogue.get(*u).has(Ability::Blitz));
             if !blitz || !combat {
                 return Err(violation(
-                    "stopped-by-enemy",
+                    ViolationCode::StoppedByEnemy,
                     MOVEMENT,
                     format!("entering enemy {} ends the move (only armour blitzes through empty enemy land, in the combat move)", here.name),
                 ));
@@ -489,7 +494,7 @@ pub(super) fn decide_move(
         attack_on(rules, state, to)?;
         if damaged_moving {
             return Err(violation(
-                "damaged-cannot-attack",
+                ViolationCode::DamagedCannotAttack,
                 "Cut-Throat, 2 hit battleship rule",
                 "a damaged battleship may not attack until it is repaired",
             ));
@@ -512,7 +517,7 @@ pub(super) fn decide_move(
         };
         if !lands {
             return Err(violation(
-                "no-landing",
+                ViolationCode::NoLanding,
                 "Classic rules, Aircraft landing",
                 format!("aircraft must land on a territory {power} held at the start of the turn or on a carrier with room; {} is neither", target.name),
             ));
@@ -548,7 +553,7 @@ pub(super) fn is_combat_move(state: &GameState, what: &str) -> Result<bool, Rule
         Phase::CombatMove => Ok(true),
         Phase::NonCombatMove => Ok(false),
         other => Err(violation(
-            "wrong-phase",
+            ViolationCode::WrongPhase,
             "Classic rules, Order of play",
             format!("{what} belongs to the combat or non-combat move; this is the {other:?} phase"),
         )),
@@ -564,7 +569,7 @@ pub(super) fn attack_on(
 ) -> Result<TerritoryId, RuleViolation> {
     if state.phase != Phase::CombatMove {
         return Err(violation(
-            "enemy-in-non-combat",
+            ViolationCode::EnemyInNonCombat,
             "Classic rules, Non-combat move",
             format!(
                 "{} is held by or holds the enemy: that is a combat move",
@@ -580,7 +585,7 @@ pub(super) fn attack_on(
 
 pub(super) fn no_combat_in_round_one() -> RuleViolation {
     violation(
-        "no-combat-round-one",
+        ViolationCode::NoCombatRoundOne,
         "Cut-Throat, Start of Play",
         "no combat can occur in the first round of the game under any circumstances",
     )
@@ -633,7 +638,7 @@ fn passengers(
             }
             if going * space > room {
                 return Err(violation(
-                    "cargo-stranded",
+                    ViolationCode::CargoStranded,
                     TRANSPORTS,
                     format!(
                         "{guest}'s troops aboard would be left at sea in {}",
@@ -723,7 +728,7 @@ pub(super) fn decide_air_drop(
     let (Some(bomber), Some(infantry)) = (rules.catalogue.bomber(), rules.catalogue.infantry())
     else {
         return Err(violation(
-            "no-paratroopers",
+            ViolationCode::NoParatroopers,
             PARATROOPERS,
             "this ruleset has no bombers to carry troops",
         ));
@@ -746,17 +751,21 @@ pub(super) fn decide_air_drop(
     };
     if bombers == 0 || total == 0 || inf + arm != total || !fits {
         return Err(violation(
-            "paratroop-capacity",
+            ViolationCode::ParatroopCapacity,
             PARATROOPERS,
             "a bomber carries 1 INF; a heavy bomber 2 INF or 1 INF and 1 ARM (not heavy armour)",
         ));
     }
     let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-        return Err(violation("bad-path", MOVEMENT, "a move needs a path"));
+        return Err(violation(
+            ViolationCode::BadPath,
+            MOVEMENT,
+            "a move needs a path",
+        ));
     };
     if rules.board.get(from).sea || rules.board.get(to).sea {
         return Err(violation(
-            "paratroop-land",
+            ViolationCode::ParatroopLand,
             PARATROOPERS,
             "troops board bombers on land and are dropped on land",
         ));
@@ -765,7 +774,7 @@ pub(super) fn decide_air_drop(
         let (available, _) = state.movable(rules, from, power, unit);
         if n > available {
             return Err(violation(
-                "not-enough-units",
+                ViolationCode::NotEnoughUnits,
                 MOVEMENT,
                 format!(
                     "{power} has {available} {} in {} able to move, not {n}",
@@ -784,7 +793,7 @@ pub(super) fn decide_air_drop(
     if let Some(host) = state.holder[to.index()].filter(|h| !state.at_war(*h, power)) {
         if !state.permits(host, power, Permission::Enter) {
             return Err(violation(
-                "no-permission",
+                ViolationCode::NoPermission,
                 "Cut-Throat, Alliances: foreign units can be barred from entering an allied country",
                 format!("{host} has not allowed {power} into {}", rules.board.get(to).name),
             ));

@@ -18,7 +18,7 @@ impl GameState {
             .any(|(_, unit, _)| rules.catalogue.get(*unit).has(Ability::Factory));
         if !has_factory || self.holder[territory.index()] != Some(power) {
             return Err(violation(
-                "no-factory",
+                ViolationCode::NoFactory,
                 "Classic rules, Mobilize; Cut-Throat, IC movement",
                 format!(
                     "{} can only place units at its own industrial complexes, and has none in {}",
@@ -30,7 +30,7 @@ impl GameState {
         if self.captured_this_turn.contains(&territory) {
             // Units go only to complexes held at the start of the turn.
             return Err(violation(
-                "complex-captured-this-turn",
+                ViolationCode::ComplexCapturedThisTurn,
                 "Classic rules, Mobilize",
                 format!(
                     "{power} took the complex in {} this turn; it produces from the next turn",
@@ -40,7 +40,7 @@ impl GameState {
         }
         if self.factories_setting_up.contains(&territory) {
             return Err(violation(
-                "complex-setting-up",
+                ViolationCode::ComplexSettingUp,
                 "Cut-Throat, IC movement",
                 format!(
                     "the complex moved to {} this turn produces nothing until it is set up",
@@ -79,7 +79,7 @@ pub(crate) fn purchase(
     }
     if units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
         return Err(violation(
-            "empty-purchase",
+            ViolationCode::EmptyPurchase,
             "Classic rules, Purchase",
             "a purchase names at least one unit, each at least once",
         ));
@@ -91,7 +91,7 @@ pub(crate) fn purchase(
     let treasury = state.treasury.get(&power).copied().unwrap_or(0);
     if cost > treasury {
         return Err(violation(
-            "insufficient-ipc",
+            ViolationCode::InsufficientIpc,
             "Classic rules, Purchase",
             format!("these units cost {cost} IPC and {power} has {treasury}"),
         ));
@@ -113,7 +113,7 @@ pub(crate) fn place(
     require_phase(state, Phase::Placement, "placing units")?;
     if units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
         return Err(violation(
-            "empty-placement",
+            ViolationCode::EmptyPlacement,
             "Classic rules, Mobilize",
             "a placement names at least one unit, each at least once",
         ));
@@ -122,7 +122,7 @@ pub(crate) fn place(
         let bought = state.pending.get(&unit).copied().unwrap_or(0);
         if n > bought {
             return Err(violation(
-                "not-purchased",
+                ViolationCode::NotPurchased,
                 "Classic rules, Mobilize",
                 format!(
                     "{power} has {bought} {} to place, not {n}",
@@ -146,14 +146,14 @@ pub(crate) fn place(
             .any(|(u, _)| rules.catalogue.get(*u).domain != Domain::Sea)
         {
             return Err(violation(
-                "land-unit-at-sea",
+                ViolationCode::LandUnitAtSea,
                 "Classic rules, Mobilize",
                 "only ships are placed in a sea zone",
             ));
         }
         site.ok_or_else(|| {
             violation(
-                "no-factory",
+                ViolationCode::NoFactory,
                 "Classic rules, Mobilize",
                 format!(
                     "{} is not next to an industrial complex of {power}",
@@ -167,7 +167,7 @@ pub(crate) fn place(
             .any(|(u, _)| rules.catalogue.get(*u).domain == Domain::Sea)
         {
             return Err(violation(
-                "ship-on-land",
+                ViolationCode::ShipOnLand,
                 "Classic rules, Mobilize",
                 "ships are placed in a sea zone next to the complex",
             ));
@@ -181,7 +181,7 @@ pub(crate) fn place(
     } else if let Some(left) = left {
         if count > left {
             return Err(violation(
-                "production-limit",
+                ViolationCode::ProductionLimit,
                 "Cut-Throat, IC movement (a captured or moved complex produces its territory's value)",
                 format!(
                     "the complex in {} may place {left} more units this turn, not {count}",
@@ -205,7 +205,7 @@ pub(crate) const NEW_FACTORY: &str = "Classic rules, Mobilize (industrial comple
 pub(crate) fn no_new_complexes(rules: Rules<'_>, power: Power) -> Result<(), RuleViolation> {
     if rules.special.no_new_complexes.contains(&power) {
         return Err(violation(
-            "no-new-complexes",
+            ViolationCode::NoNewComplexes,
             "AAP Historical, 2.3",
             format!("{power} cannot build industrial complexes"),
         ));
@@ -224,14 +224,14 @@ pub(crate) fn place_factory(
     no_new_complexes(rules, power)?;
     if units.len() != 1 || units[0].1 != 1 {
         return Err(violation(
-            "complex-alone",
+            ViolationCode::ComplexAlone,
             NEW_FACTORY,
             "an industrial complex is placed on its own, one at a time",
         ));
     }
     if !state.factory_site_free(rules, power, territory) {
         return Err(violation(
-            "no-complex-site",
+            ViolationCode::NoComplexSite,
             NEW_FACTORY,
             format!("a new complex goes on land {power} has held since the start of its turn, without a complex; {name} is not such land"),
         ));

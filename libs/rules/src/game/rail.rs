@@ -15,6 +15,7 @@ use super::movement::attack_on;
 use super::{violation, GameEvent, GameState, Permission, Phase, RuleViolation, Rules};
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
+use crate::game::ViolationCode;
 use crate::units::{Ability, UnitTypeId};
 
 const RAIL: &str = "Cut-Throat, Rail movement";
@@ -44,14 +45,14 @@ pub(super) fn decide_rail(
     super::movement::is_combat_move(state, "rail movement")?;
     if state.capital_lost(rules, power) {
         return Err(violation(
-            "rogue-no-rail",
+            ViolationCode::RogueNoRail,
             "Cut-Throat, General rules: Defeating a Country",
             format!("{power}'s capital is taken: its rogue units have no rail transport"),
         ));
     }
     let [(unit, n)] = units else {
         return Err(violation(
-            "rail-one-kind",
+            ViolationCode::RailOneKind,
             RAIL,
             "a rail move carries one kind of unit: infantry, AA guns or an industrial complex",
         ));
@@ -66,7 +67,7 @@ pub(super) fn decide_rail(
         Freight::Factory
     } else {
         return Err(violation(
-            "not-by-rail",
+            ViolationCode::NotByRail,
             RAIL,
             format!(
                 "only infantry, AA guns and industrial complexes go by rail, not {}",
@@ -76,7 +77,7 @@ pub(super) fn decide_rail(
     };
     if freight == Freight::Factory && (n != 1 || state.factory_railed) {
         return Err(violation(
-            "rail-limit",
+            ViolationCode::RailLimit,
             IC_RAIL,
             "one industrial complex a turn goes by rail",
         ));
@@ -84,11 +85,15 @@ pub(super) fn decide_rail(
     let board = rules.board;
     let name = |t: TerritoryId| board.get(t).name.clone();
     let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-        return Err(violation("bad-path", RAIL, "a rail move needs a path"));
+        return Err(violation(
+            ViolationCode::BadPath,
+            RAIL,
+            "a rail move needs a path",
+        ));
     };
     if path.len() < 2 || n == 0 {
         return Err(violation(
-            "bad-path",
+            ViolationCode::BadPath,
             RAIL,
             "a rail move names units and at least one step",
         ));
@@ -96,7 +101,7 @@ pub(super) fn decide_rail(
     for pair in path.windows(2) {
         if !board.adjacent(pair[0], pair[1]) || board.get(pair[1]).sea {
             return Err(violation(
-                "not-adjacent",
+                ViolationCode::NotAdjacent,
                 RAIL,
                 format!(
                     "there is no railway from {} to {}",
@@ -111,7 +116,7 @@ pub(super) fn decide_rail(
     let (spent, used) = state.moved.get(&(from, unit)).copied().unwrap_or((0, 0));
     if n > present {
         return Err(violation(
-            "not-enough-units",
+            ViolationCode::NotEnoughUnits,
             RAIL,
             format!(
                 "{power} has {present} {} in {}, not {n}",
@@ -125,7 +130,7 @@ pub(super) fn decide_rail(
     let passable = |t: TerritoryId| -> Result<(), RuleViolation> {
         match state.holder[t.index()] {
             Some(h) if state.at_war(h, power) => Err(violation(
-                "rail-through-enemy",
+                ViolationCode::RailThroughEnemy,
                 if freight == Freight::Infantry {
                     RAIL
                 } else {
@@ -134,7 +139,7 @@ pub(super) fn decide_rail(
                 format!("{} is enemy land: no rail through it", name(t)),
             )),
             Some(h) if !state.permits(h, power, Permission::Rail) => Err(violation(
-                "rail-permission",
+                ViolationCode::RailPermission,
                 RAIL,
                 format!(
                     "{h} has not allowed {power} to rail through {}: you must have approval",
@@ -143,7 +148,7 @@ pub(super) fn decide_rail(
             )),
             Some(_) => Ok(()),
             None => Err(violation(
-                "neutral-territory",
+                ViolationCode::NeutralTerritory,
                 "Classic rules, Neutral territories",
                 format!("{} is neutral and may not be entered", name(t)),
             )),
@@ -158,7 +163,7 @@ pub(super) fn decide_rail(
             let railed = state.railed_infantry + n;
             if railed > RAIL_INFANTRY_PER_TURN {
                 return Err(violation(
-                    "rail-limit",
+                    ViolationCode::RailLimit,
                     RAIL,
                     format!(
                         "3 infantry a turn go by rail; {power} has railed {} already",
@@ -174,7 +179,7 @@ pub(super) fn decide_rail(
             };
             if used.saturating_add(distance) > RAIL_INFANTRY_SPACES {
                 return Err(violation(
-                    "out-of-range",
+                    ViolationCode::OutOfRange,
                     RAIL,
                     format!("railed infantry goes 3 spaces counting the turn's earlier moves: {used} used, {distance} asked"),
                 ));
@@ -191,7 +196,7 @@ pub(super) fn decide_rail(
             passable(to)?;
             if distance > RAIL_HEAVY_SPACES {
                 return Err(violation(
-                    "out-of-range",
+                    ViolationCode::OutOfRange,
                     if freight == Freight::Factory {
                         IC_RAIL
                     } else {
@@ -205,7 +210,7 @@ pub(super) fn decide_rail(
             }
             if n > present - spent {
                 return Err(violation(
-                    "not-enough-units",
+                    ViolationCode::NotEnoughUnits,
                     AA_RAIL,
                     format!(
                         "{power} has {} {} in {} able to move",
@@ -219,7 +224,7 @@ pub(super) fn decide_rail(
     }
     if freight == Freight::AntiAircraft && state.rockets_fired.contains_key(&from) {
         return Err(violation(
-            "rocket-fired",
+            ViolationCode::RocketFired,
             AA_RAIL,
             "an AA gun that fired a rocket this turn may not move by rail",
         ));
@@ -227,7 +232,7 @@ pub(super) fn decide_rail(
     if freight == Freight::Factory {
         if board.capital(power) == Some(from) {
             return Err(violation(
-                "capital-complex",
+                ViolationCode::CapitalComplex,
                 IC_RAIL,
                 "the capital's home industrial complex is not mobile",
             ));
@@ -237,7 +242,7 @@ pub(super) fn decide_rail(
             .any(|(_, u, _)| rules.catalogue.get(*u).has(Ability::Factory));
         if occupied {
             return Err(violation(
-                "one-complex",
+                ViolationCode::OneComplex,
                 IC_RAIL,
                 format!("{} has an industrial complex already", name(to)),
             ));
@@ -317,7 +322,7 @@ pub(super) fn gun_ready(
     let fired = state.rockets_fired.get(&from).copied().unwrap_or(0);
     if guns <= fired {
         return Err(violation(
-            "no-rocket-gun",
+            ViolationCode::NoRocketGun,
             rule,
             format!(
                 "{power} has no AA gun in {} left to fire",
@@ -343,7 +348,7 @@ pub(super) fn decide_rocket(
     }
     if !state.has(power, super::Technology::Rockets) {
         return Err(violation(
-            "no-rockets",
+            ViolationCode::NoRockets,
             ROCKETS,
             format!("{power} has not developed rockets"),
         ));
@@ -356,7 +361,7 @@ pub(super) fn decide_rocket(
     let Some(victim) = victim.filter(|_| has_factory && within(rules, from, 3).contains(&target))
     else {
         return Err(violation(
-            "rocket-target",
+            ViolationCode::RocketTarget,
             ROCKETS,
             format!(
                 "a rocket hits an enemy industrial complex within 3 spaces; {} is not one",

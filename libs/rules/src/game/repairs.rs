@@ -18,7 +18,7 @@ pub(crate) fn repair_battleship(
     require_phase(state, Phase::Repairs, "repairing")?;
     if state.capital_lost(rules, power) {
         return Err(violation(
-            "rogue-no-repairs",
+            ViolationCode::RogueNoRepairs,
             "Cut-Throat, General rules: Defeating a Country",
             format!("{power}'s capital is taken: its rogue units cannot repair battleships"),
         ));
@@ -31,7 +31,7 @@ pub(crate) fn repair_battleship(
         });
     if !zone.sea || !damaged {
         return Err(violation(
-            "nothing-to-repair",
+            ViolationCode::NothingToRepair,
             REPAIRS,
             format!("{power} has no damaged battleship in {}", zone.name),
         ));
@@ -44,7 +44,7 @@ pub(crate) fn repair_battleship(
     });
     if !beside_own_complex {
         return Err(violation(
-            "no-shipyard",
+            ViolationCode::NoShipyard,
             REPAIRS,
             format!("a battleship is repaired next to a territory with an industrial complex of {power}; {} is not", zone.name),
         ));
@@ -52,7 +52,7 @@ pub(crate) fn repair_battleship(
     let treasury = state.treasury.get(&power).copied().unwrap_or(0);
     if treasury < REPAIR_BASE_COST + 6 {
         return Err(violation(
-            "insufficient-ipc",
+            ViolationCode::InsufficientIpc,
             REPAIRS,
             format!("a repair costs 5 IPC and a die (up to 11); {power} has {treasury}"),
         ));

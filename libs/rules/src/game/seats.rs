@@ -10,6 +10,7 @@
 
 use super::{violation, GameEvent, GameState, RuleViolation, Rules};
 use crate::board::Power;
+use crate::game::ViolationCode;
 use crate::scoring::{placements, Placement, PointsTable, ScoringError};
 
 const PLAYERS: &str = "Cut-Throat, Rules for players";
@@ -96,7 +97,7 @@ pub fn decide_director(
             powers.dedup();
             if powers.len() != seats.len() || seats.iter().any(|(_, who)| who.is_empty()) {
                 return Err(violation(
-                    "bad-seats",
+                    ViolationCode::BadSeats,
                     PLAYERS,
                     "each power is seated once, with a named player",
                 ));
@@ -112,7 +113,7 @@ pub fn decide_director(
             let idle = at.unix_seconds().saturating_sub(since.unix_seconds());
             if idle <= INACTIVITY_LIMIT_SECONDS {
                 return Err(violation(
-                    "player-active",
+                    ViolationCode::PlayerActive,
                     PLAYERS,
                     format!(
                         "{power}'s turn has been due for {} hours; a substitute comes after more than 3 days",
@@ -122,7 +123,7 @@ pub fn decide_director(
             }
             if substitute.is_empty() {
                 return Err(violation(
-                    "bad-seats",
+                    ViolationCode::BadSeats,
                     PLAYERS,
                     "name the substitute from the waiting list",
                 ));
@@ -141,14 +142,14 @@ pub fn decide_director(
         } => {
             let Some(seat) = state.seats.get(power) else {
                 return Err(violation(
-                    "bad-seats",
+                    ViolationCode::BadSeats,
                     PLAYERS,
                     format!("{} has no seat in this game", power.name()),
                 ));
             };
             if player.is_empty() || reason.trim().is_empty() {
                 return Err(violation(
-                    "bad-seats",
+                    ViolationCode::BadSeats,
                     PLAYERS,
                     "name the player who takes the seat, and why",
                 ));
@@ -165,7 +166,7 @@ pub fn decide_director(
             let reason = reason.trim();
             if reason.is_empty() {
                 return Err(violation(
-                    "void-without-reason",
+                    ViolationCode::VoidWithoutReason,
                     PLAYERS,
                     "say why the game is voided: the reason goes on the record",
                 ));
@@ -198,7 +199,7 @@ pub fn draw_seats(
 ) -> Result<Vec<(Power, String)>, RuleViolation> {
     if players.len() != powers.len() || powers.len() > 6 {
         return Err(violation(
-            "bad-seats",
+            ViolationCode::BadSeats,
             PLAYERS,
             format!(
                 "this ruleset seats {} players, one a power; {} were named",
@@ -234,7 +235,7 @@ pub fn draw_seats_by_bid(
     let lowest = bids.iter().min().copied();
     if bids.len() != players.len() || !powers.contains(&survivor) || lowest.is_none() {
         return Err(violation(
-            "bad-bids",
+            ViolationCode::BadBids,
             "AAP Historical, 9.1",
             format!(
                 "one bid a player: {} players, {} bids",
@@ -270,7 +271,7 @@ pub fn draw_seats_by_bid(
 
 pub(super) fn game_over() -> RuleViolation {
     violation(
-        "game-over",
+        ViolationCode::GameOver,
         VICTORY,
         "the game has ended: fighting has ceased",
     )
@@ -280,7 +281,7 @@ pub(super) fn game_over() -> RuleViolation {
 pub(super) fn game_over_for(state: &GameState) -> Option<RuleViolation> {
     if let Some(reason) = &state.voided {
         return Some(violation(
-            "game-over",
+            ViolationCode::GameOver,
             VICTORY,
             format!("the game was voided: {reason}"),
         ));

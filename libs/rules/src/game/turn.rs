@@ -19,7 +19,7 @@ pub(crate) fn end_phase(
             {
                 let left: u32 = state.pending.values().sum();
                 return Err(violation(
-                    "units-unplaced",
+                    ViolationCode::UnitsUnplaced,
                     "Classic rules, Mobilize",
                     format!("{left} purchased units are still to be placed"),
                 ));
@@ -57,7 +57,7 @@ pub(crate) fn end_phase(
                 .map(|t| rules.board.get(t).name.clone())
                 .collect();
             return Err(violation(
-                "battles-pending",
+                ViolationCode::BattlesPending,
                 "Part 13, GM requirements",
                 format!(
                     "every battle is fought before the phase ends; still to fight: {}",
@@ -96,7 +96,7 @@ pub(crate) fn go_passive(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     if state.capital_lost(rules, power) {
         return Err(violation(
-            "capital-lost",
+            ViolationCode::CapitalLost,
             PASSIVE,
             format!(
                 "a passive power's infantry stands on its capital, and {power} has lost its own"
@@ -118,7 +118,7 @@ pub(crate) fn require_phase(
         Ok(())
     } else {
         Err(violation(
-            "wrong-phase",
+            ViolationCode::WrongPhase,
             "Classic rules, Order of play",
             format!(
                 "{what} belongs to the {phase:?} phase; this is the {:?} phase",

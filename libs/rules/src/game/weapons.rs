@@ -25,7 +25,7 @@ pub(crate) fn develop_weapons(
     require_phase(state, Phase::WeaponsDevelopment, "research")?;
     if state.researched_this_turn {
         return Err(violation(
-            "already-researched",
+            ViolationCode::AlreadyResearched,
             WEAPONS,
             format!("{power} has researched this turn already"),
         ));
@@ -34,7 +34,7 @@ pub(crate) fn develop_weapons(
     let treasury = state.treasury.get(&power).copied().unwrap_or(0);
     if count == 0 || cost > treasury {
         return Err(violation(
-            "research-dice",
+            ViolationCode::ResearchDice,
             WEAPONS,
             format!("{count} research dice cost {cost} IPC; {power} has {treasury} and must buy at least one"),
         ));

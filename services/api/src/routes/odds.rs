@@ -13,6 +13,7 @@ use warlog_rules::battle::{
 use warlog_rules::dice::GameSeed;
 use warlog_rules::document::RulesetDocument;
 use warlog_rules::units::{Catalogue, UnitTypeId};
+use warlog_rules::violation::ViolationCode;
 
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
@@ -155,7 +156,7 @@ pub fn compute(
         BattleKind::Land
     };
     let invalid = |side: &str, e: warlog_rules::battle::BattleError| {
-        let code = if e.code == "unknown-unit" {
+        let code = if e.code == ViolationCode::UnknownUnit {
             ErrorCode::UnknownUnit
         } else {
             ErrorCode::MalformedRequest
@@ -219,7 +220,7 @@ pub fn compute(
     let exact = exact_odds_within(&battle, &Work::within(EXACT_WORK_BUDGET, cancelled.clone()));
     let (odds, trials) = match exact {
         Ok(odds) => (odds, None),
-        Err(e) if e.code == "too-large" => {
+        Err(e) if e.code == ViolationCode::TooLarge => {
             // The same battle gives the same estimate: the dice come from a fixed seed.
             let mut dice = GameSeed::from_bytes([0; 32]).dice_for("odds-estimate", 1);
             let work = Work::within(ESTIMATE_WORK_BUDGET, cancelled.clone());
@@ -277,8 +278,8 @@ fn stopped(
     e: warlog_rules::battle::BattleError,
 ) -> Result<ApiError, warlog_rules::battle::BattleError> {
     match e.code {
-        "too-large" => Ok(ApiError::new(ErrorCode::ComputationTooLarge, e.message)),
-        "cancelled" => Ok(ApiError::new(
+        ViolationCode::TooLarge => Ok(ApiError::new(ErrorCode::ComputationTooLarge, e.message)),
+        ViolationCode::Cancelled => Ok(ApiError::new(
             ErrorCode::ComputationTooLarge,
             "the request was dropped",
         )),

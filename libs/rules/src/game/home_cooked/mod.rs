@@ -51,6 +51,7 @@ use super::{
 };
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
+use crate::game::ViolationCode;
 use crate::home_cooked::{self as tables, Parley, WarTechnology};
 use crate::units::{Ability, Domain, UnitTypeId};
 
@@ -146,7 +147,7 @@ fn not_now(state: &GameState, what: &str) -> RuleViolation {
         _ => "the active player's moves",
     };
     violation(
-        "wrong-phase",
+        ViolationCode::WrongPhase,
         RULES,
         format!("{what} is not for now: the game waits for {waiting}"),
     )
@@ -185,11 +186,15 @@ pub(super) fn decide(
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let Some(chart) = &rules.special.war else {
-        return Err(violation("not-war", RULES, "this is not a War game"));
+        return Err(violation(
+            ViolationCode::NotWar,
+            RULES,
+            "this is not a War game",
+        ));
     };
     if !state.seats.contains_key(&by) {
         return Err(violation(
-            "not-seated",
+            ViolationCode::NotSeated,
             RULES,
             format!("{by} has no seat in this game"),
         ));
@@ -209,7 +214,7 @@ pub(super) fn decide(
     };
     if by != acting {
         return Err(violation(
-            "not-your-turn",
+            ViolationCode::NotYourTurn,
             RULES,
             format!("it is {acting}'s to order now, not {by}'s"),
         ));
@@ -229,7 +234,7 @@ pub(super) fn decide(
         (Phase::Reinforcements, Order::RollReinforcements) => {
             if state.war.reinforcements.is_some() {
                 return Err(violation(
-                    "already-rolled",
+                    ViolationCode::AlreadyRolled,
                     RULES,
                     "this turn's reinforcements are rolled",
                 ));
@@ -256,7 +261,7 @@ pub(super) fn decide(
             let pending = pending(state)?;
             if !pending.units.is_empty() {
                 return Err(violation(
-                    "reinforcements-unplaced",
+                    ViolationCode::ReinforcementsUnplaced,
                     RULES,
                     "the reinforcements are placed before any of them move",
                 ));
@@ -264,7 +269,7 @@ pub(super) fn decide(
             let count: u32 = units.iter().map(|(_, n)| n).sum();
             if count > pending.moves_left {
                 return Err(violation(
-                    "too-many-moves",
+                    ViolationCode::TooManyMoves,
                     RULES,
                     format!(
                         "{count} units cannot move: the roll lets {} more move",
@@ -278,7 +283,7 @@ pub(super) fn decide(
             let pending = pending(state)?;
             if !pending.units.is_empty() {
                 return Err(violation(
-                    "reinforcements-unplaced",
+                    ViolationCode::ReinforcementsUnplaced,
                     RULES,
                     "every reinforcement is placed before the phase ends",
                 ));
@@ -305,7 +310,7 @@ pub(super) fn decide(
         (Phase::Purchase, Order::DropAtomicBomb { territory }) => {
             if !technology(state, by, WarTechnology::AtomicBomb) {
                 return Err(violation(
-                    "no-atomic-bomb",
+                    ViolationCode::NoAtomicBomb,
                     RULES,
                     format!("{by} has not developed the atomic bomb"),
                 ));
@@ -357,7 +362,7 @@ pub const ATOMIC_BOMB_COST: u32 = 50;
 fn pending(state: &GameState) -> Result<&PendingReinforcements, RuleViolation> {
     state.war.reinforcements.as_ref().ok_or_else(|| {
         violation(
-            "reinforcements-not-rolled",
+            ViolationCode::ReinforcementsNotRolled,
             RULES,
             "the reinforcements are rolled first (roll_reinforcements)",
         )
@@ -368,7 +373,7 @@ fn war_unit(rules: Rules<'_>, unit: tables::WarUnit) -> Result<UnitTypeId, RuleV
     let code = unit.code();
     rules.catalogue.id(code).map_err(|e| {
         violation(
-            "unit-missing",
+            ViolationCode::UnitMissing,
             RULES,
             format!("the War tables need the unit {code}: {e}"),
         )
@@ -421,7 +426,7 @@ fn holds(
         Ok(())
     } else {
         Err(violation(
-            "not-held",
+            ViolationCode::NotHeld,
             RULES,
             format!(
                 "{what} goes in a zone {power} holds; {} is not one",
@@ -435,7 +440,7 @@ fn pay(state: &GameState, power: Power, cost: u32, what: &str) -> Result<(), Rul
     let has = treasury(state, power);
     if cost > has {
         return Err(violation(
-            "insufficient-funds",
+            ViolationCode::InsufficientFunds,
             RULES,
             format!("{what} costs ${cost}; {power} has ${has}"),
         ));
@@ -455,7 +460,7 @@ fn fits(rules: Rules<'_>, place: TerritoryId, unit: UnitTypeId) -> bool {
 
 fn misplaced(rules: Rules<'_>, place: TerritoryId, unit: UnitTypeId) -> RuleViolation {
     violation(
-        "wrong-terrain",
+        ViolationCode::WrongTerrain,
         RULES,
         format!(
             "{} cannot stand in {}: land units cannot go into the ocean, nor ships onto land",
@@ -475,7 +480,7 @@ fn place_reinforcements(
     let pending = pending(state)?;
     if is_land(rules, territory) && state.holder[territory.index()].is_some() {
         return Err(violation(
-            "player-zone",
+            ViolationCode::PlayerZone,
             RULES,
             format!(
                 "reinforcements go in zones no player controls; {} is held by {}",
@@ -491,7 +496,7 @@ fn place_reinforcements(
         let rolled = pending.units.get(unit).copied().unwrap_or(0);
         if *n > rolled {
             return Err(violation(
-                "not-rolled",
+                ViolationCode::NotRolled,
                 RULES,
                 format!(
                     "{n} {} to place, but {rolled} are left of the roll",
@@ -526,7 +531,7 @@ fn buy(
         holds(rules, state, power, territory, "a unit bought")?;
     } else if !coast_held() {
         return Err(violation(
-            "not-held",
+            ViolationCode::NotHeld,
             RULES,
             format!(
                 "ships are bought into a sea zone beside a zone {power} holds; {} is not one",
@@ -564,7 +569,7 @@ fn research(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     if tries == 0 || tries > 20 {
         return Err(violation(
-            "bad-research",
+            ViolationCode::BadResearch,
             RULES,
             format!("research is 1 to 20 tries of $5, not {tries}"),
         ));

@@ -79,7 +79,7 @@ fn sealift(
     if carried == 0 || at_sea.is_empty() {
         return Ok(None);
     }
-    let refuse = |message: String| Err(violation("no-sealift", RULES, message));
+    let refuse = |message: String| Err(violation(ViolationCode::NoSealift, RULES, message));
     let (first, last) = (at_sea[0], at_sea[at_sea.len() - 1]);
     if first != 1 || last != path.len() - 2 || at_sea.len() != last - first + 1 {
         return refuse(
@@ -204,7 +204,7 @@ pub(super) fn decide_move(
         };
         if own_steps > range {
             return refuse(
-                "too-far",
+                ViolationCode::TooFar,
                 format!("{} moves {range}, not {steps}", profile.name),
             );
         }
@@ -239,7 +239,7 @@ pub(super) fn decide_move(
         };
         if blocked {
             return refuse(
-                "enemy-in-the-way",
+                ViolationCode::EnemyInTheWay,
                 format!(
                     "{} stops movement ({}): end the move there to attack it",
                     name(*place),
@@ -262,7 +262,7 @@ pub(super) fn decide_move(
         };
         if others(destination) {
             return refuse(
-                "not-the-active-player",
+                ViolationCode::NotTheActivePlayer,
                 format!(
                     "the reinforcements may attack only {active}'s positions, not {}",
                     name(destination)
@@ -448,14 +448,14 @@ fn check_group(
         units.is_empty() || path.len() < 2,
     ) else {
         return Err(violation(
-            "bad-path",
+            ViolationCode::BadPath,
             RULES,
             "an order names its units, where they stand and at least one step",
         ));
     };
     if let Some(w) = path.windows(2).find(|w| !board.adjacent(w[0], w[1])) {
         return Err(violation(
-            "not-adjacent",
+            ViolationCode::NotAdjacent,
             RULES,
             format!(
                 "{} does not border {}",
@@ -481,7 +481,7 @@ fn check_unmoved(
         let ready = unmoved(state, mover, origin, *unit);
         if *n > ready {
             return Err(violation(
-                "units-missing",
+                ViolationCode::UnitsMissing,
                 RULES,
                 format!(
                     "{mover} has {ready} {} in {} that have not moved this turn, not {n}",
@@ -509,7 +509,7 @@ fn check_flight(
         .find(|profile| profile.domain != Domain::Air)
     {
         return Err(violation(
-            "not-aircraft",
+            ViolationCode::NotAircraft,
             RULES,
             format!("only aircraft raid; {} is not one", profile.name),
         ));
@@ -519,7 +519,7 @@ fn check_flight(
         let (range, _) = reach(rules, state, mover, *unit);
         if path.len() - 1 > range {
             return Err(violation(
-                "too-far",
+                ViolationCode::TooFar,
                 RULES,
                 format!(
                     "{} flies {range}, not {}",
@@ -551,7 +551,7 @@ pub(super) fn decide_air_raid(
         Some(victim) if victim != power && is_land(rules, target) => victim,
         _ => {
             return Err(violation(
-                "no-raid-target",
+                ViolationCode::NoRaidTarget,
                 RULES,
                 format!(
                     "a raid strikes another player's zone; {} is not one",
@@ -613,7 +613,7 @@ pub(super) fn decide_rocket(
     let catalogue = rules.catalogue;
     if !technology(state, power, WarTechnology::Rockets) {
         return Err(violation(
-            "no-rockets",
+            ViolationCode::NoRockets,
             RULES,
             format!("{power} has not developed rockets"),
         ));
@@ -625,7 +625,7 @@ pub(super) fn decide_rocket(
         || !crate::game::rail::within(rules, from, 2).contains(&target)
     {
         return Err(violation(
-            "no-rocket-target",
+            ViolationCode::NoRocketTarget,
             RULES,
             format!(
                 "a rocket shoots enemy units within 2 zones; {} holds none in reach",

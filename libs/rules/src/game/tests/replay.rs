@@ -113,5 +113,5 @@ fn the_same_seed_draws_the_same_seats_and_different_seeds_differ() {
 fn a_draw_for_the_wrong_number_of_players_is_refused() {
     let mut dice = ScriptedDice::new(&[]);
     let refused = draw_seats(&Power::CLASSIC, &["ann".to_owned()], &mut dice);
-    assert_eq!(refused.map_err(|v| v.code), Err("bad-seats"));
+    assert_eq!(refused.map_err(|v| v.code.as_str()), Err("bad-seats"));
 }
