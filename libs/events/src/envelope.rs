@@ -7,10 +7,10 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::canonical::{write_string, write_value};
 use crate::chain::Hash;
 use crate::upcast::{UpcastError, Upcasters};
 use crate::{EventType, IdempotencyKey, StreamId};
+use warlog_rules::canonical::{write_string, write_value};
 
 /// Who wrote an event and why: part of the hashed content of every event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -96,7 +96,7 @@ impl GameCreated {
         }
         .map_err(|e| e.to_string())?;
         match &self.ruleset_hash {
-            Some(hash) if *hash != ruleset.hash => Err(format!(
+            Some(hash) if !ruleset.answers_to(hash) => Err(format!(
                 "the game was created with ruleset {} of hash {hash}; its document now hashes \
                  to {}",
                 self.ruleset, ruleset.hash
@@ -625,6 +625,34 @@ mod tests {
             GameStreamEvent::decode(t.as_str(), v, &p).expect("back"),
             created
         );
+    }
+
+    #[test]
+    fn a_game_recorded_with_the_legacy_hash_of_its_ruleset_still_plays_and_a_stranger_does_not(
+    ) {
+        let current = Ruleset::builtin("cutthroat").expect("built in");
+        let created = |hash: String| GameCreated {
+            game_id: "42".into(),
+            ruleset: "cutthroat".into(),
+            seed_commitment: "ab".repeat(32),
+            players: vec!["ann".into()],
+            seats: vec![(Power::Russia, "ann".into())],
+            game_master: "gm".into(),
+            tournament: None,
+            seated_by: None,
+            at: Moment::from_unix_seconds(1_700_000_000),
+            ruleset_hash: Some(hash),
+            options: GameOptions::default(),
+            ruleset_document: None,
+            bids: None,
+            orders_recorded: true,
+            seed_secret_while_running: true,
+        };
+        for hash in [current.hash.clone(), current.legacy_hash.clone()] {
+            let ruleset = created(hash).ruleset().expect("plays");
+            assert_eq!(ruleset.hash, current.hash);
+        }
+        assert!(created("00".repeat(32)).ruleset().is_err());
     }
 
     #[test]

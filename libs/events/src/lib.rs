@@ -5,7 +5,9 @@
 //! (event ids are handed in by the caller).
 
 pub mod audit;
-pub mod canonical;
+/// The canonical encoding lives with the rules (ruleset documents hash by it too); the log
+/// encodes its events by the same.
+pub use warlog_rules::canonical;
 pub mod chain;
 mod envelope;
 pub mod game;

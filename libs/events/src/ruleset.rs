@@ -52,10 +52,13 @@ pub fn publish(
     latest: Option<&LatestRevision>,
 ) -> Publication {
     match latest {
-        Some(latest) if latest.hash == hash => Publication::Unchanged {
-            revision: latest.revision,
-        },
-        _ => Publication::Revision {
+        // A revision recorded before hashes were canonical carries the other hash.
+        Some(latest) if latest.hash == hash || document.legacy_hash() == latest.hash => {
+            Publication::Unchanged {
+                revision: latest.revision,
+            }
+        }
+        Some(_) | None => Publication::Revision {
             after: latest.map(|l| l.revision),
             event: Box::new(RulesetPublished {
                 hash: hash.to_owned(),
@@ -95,6 +98,17 @@ mod tests {
         assert!(
             matches!(decided, Publication::Revision { after: Some(3), event } if event.hash == "def")
         );
+    }
+
+    #[test]
+    fn an_upload_identical_to_a_revision_recorded_by_its_legacy_hash_appends_nothing() {
+        let document = document();
+        let latest = LatestRevision {
+            revision: 2,
+            hash: document.legacy_hash(),
+        };
+        let decided = publish(&document, &document.hash(), Some(&latest));
+        assert!(matches!(decided, Publication::Unchanged { revision: 2 }));
     }
 
     #[test]

@@ -34,11 +34,24 @@ impl RulesetDocument {
         Self::parse(&value).map(drop)
     }
 
-    /// SHA-256 of the document's JSON (fields in declared order, maps by key), hex: what
-    /// a game records.
+    /// SHA-256 of the document's canonical encoding ([`crate::canonical`]: keys sorted,
+    /// numbers as `jsonb` keeps them), hex: what a game created now records. The same
+    /// document hashes the same however its JSON was written or stored.
     pub fn hash(&self) -> String {
+        let value = serde_json::to_value(self).unwrap_or_default();
+        hex::encode(Sha256::digest(crate::canonical::to_canonical_bytes(&value)))
+    }
+
+    /// SHA-256 of the document's JSON in its fields' declared order: what games recorded
+    /// before hashes were canonical. Kept so that those hashes still verify.
+    pub fn legacy_hash(&self) -> String {
         let bytes = serde_json::to_vec(self).unwrap_or_default();
         hex::encode(Sha256::digest(bytes))
+    }
+
+    /// Whether `hash` is this document's, canonical or legacy.
+    pub fn answers_to(&self, hash: &str) -> bool {
+        self.hash() == hash || self.legacy_hash() == hash
     }
 
     /// The document a game with `options` plays: the options applied, each checked

@@ -7,6 +7,7 @@
 pub mod aap;
 pub mod battle;
 pub mod board;
+pub mod canonical;
 pub mod capacity;
 pub mod dice;
 pub mod document;

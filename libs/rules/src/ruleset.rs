@@ -22,8 +22,10 @@ use crate::units::Catalogue;
 pub struct Ruleset {
     pub id: String,
     pub name: String,
-    /// The document's hash (what games record).
+    /// The document's hash (what games created now record).
     pub hash: String,
+    /// The hash games recorded before hashes were canonical ([`RulesetDocument::legacy_hash`]).
+    pub legacy_hash: String,
     pub document: RulesetDocument,
     pub board: Board,
     pub catalogue: Catalogue,
@@ -398,14 +400,14 @@ impl Ruleset {
         hash: &str,
     ) -> Result<Option<&'static Ruleset>, RulesetError> {
         let current = Self::builtin_with(id, options)?;
-        if current.hash == hash {
+        if current.answers_to(hash) {
             return Ok(Some(current));
         }
         for revision in RulesetDocument::builtin_revisions(id)? {
             let played = revision
                 .with_options(options)
                 .map_err(RulesetError::Invalid)?;
-            if played.hash() == hash {
+            if played.answers_to(hash) {
                 return Self::install(played, *options, false).map(Some);
             }
         }
@@ -444,11 +446,17 @@ impl Ruleset {
         ruleset.options = options;
         ruleset.uploaded = uploaded;
         let ruleset: &'static Ruleset = Box::leak(Box::new(ruleset));
-        Ok(*installed()
-            .lock()
-            .map_err(data)?
-            .entry(hash)
-            .or_insert(ruleset))
+        let mut installed = installed().lock().map_err(data)?;
+        // Found by either hash: games recorded before hashes were canonical carry the other.
+        installed
+            .entry(ruleset.legacy_hash.clone())
+            .or_insert(ruleset);
+        Ok(*installed.entry(hash).or_insert(ruleset))
+    }
+
+    /// Whether `hash` is this ruleset's document's, canonical or legacy.
+    pub fn answers_to(&self, hash: &str) -> bool {
+        self.hash == hash || self.legacy_hash == hash
     }
 
     fn build(document: RulesetDocument, hash: String) -> Result<Ruleset, RulesetError> {
@@ -495,6 +503,7 @@ impl Ruleset {
             id: document.id.clone(),
             name: document.name.clone(),
             hash,
+            legacy_hash: document.legacy_hash(),
             points: PointsTable::new(document.scoring.points().to_vec()),
             economy: Economy {
                 income: document.income,

@@ -207,9 +207,30 @@ fn a_war_document_names_places_on_the_board_or_pick_and_has_the_units_its_tables
 /// another: a change to a playable built-in document (a new field not left out when
 /// empty, say) would strand every recorded game. A deliberate change keeps the revision
 /// before it in `data/revisions/`, where recorded games find it by their hash.
+///
+/// Games created before hashes were canonical carry the legacy hash (the JSON in field
+/// order); games created since, the canonical one. Both are pinned: both must verify.
 #[test]
 fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
-    let hash = |id| RulesetDocument::builtin_hashed(id).expect(id).1;
+    let hash = |id| {
+        RulesetDocument::builtin_hashed(id)
+            .expect(id)
+            .0
+            .legacy_hash()
+    };
+    let canonical = |id| RulesetDocument::builtin_hashed(id).expect(id).1;
+    assert_eq!(
+        [
+            canonical("cutthroat"),
+            canonical("aap-historical"),
+            canonical("war")
+        ],
+        [
+            "95f7112a42605d963dbd775808311e32e42cba34c1e7e8df758bc19856055b78",
+            "41180ad7954a5524b7ee55c9de27fb31a58b2007884a879f718c746dabae18fa",
+            "f7cc7f949ebc7827040169bfa04ff86c5ac9912ea70f0718d900188534f12b2f",
+        ]
+    );
     // Revision 4: submarines facing only aircraft withdraw (the IAAPA sub rule).
     assert_eq!(
         hash("cutthroat"),
@@ -227,7 +248,7 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
     let earlier: Vec<String> = RulesetDocument::builtin_revisions("cutthroat")
         .expect("revisions")
         .iter()
-        .map(RulesetDocument::hash)
+        .map(RulesetDocument::legacy_hash)
         .collect();
     assert_eq!(
         earlier,
@@ -266,7 +287,7 @@ fn a_game_recorded_under_an_earlier_revision_plays_under_that_revision() {
         .expect("built")
         .expect("revision 1 is kept");
     let current = Ruleset::builtin("cutthroat").expect("current");
-    assert_eq!(earlier.hash, r1);
+    assert_eq!(earlier.legacy_hash, r1);
     assert_ne!(earlier.hash, current.hash);
     let complexes_in_japan = |ruleset: &Ruleset| {
         let japan = ruleset.board.id("Japan").expect("Japan");

@@ -28,7 +28,7 @@ pub fn to_canonical_string(value: &Value) -> String {
     String::from_utf8(to_canonical_bytes(value)).unwrap_or_default()
 }
 
-pub(crate) fn write_value(value: &Value, out: &mut Vec<u8>) {
+pub fn write_value(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(true) => out.extend_from_slice(b"true"),
@@ -62,7 +62,7 @@ pub(crate) fn write_value(value: &Value, out: &mut Vec<u8>) {
     }
 }
 
-pub(crate) fn write_string(s: &str, out: &mut Vec<u8>) {
+pub fn write_string(s: &str, out: &mut Vec<u8>) {
     // serde_json's string escaping is exactly the escaping we want; writing a &str to a Vec
     // cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
