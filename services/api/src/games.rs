@@ -7,6 +7,7 @@
 //! entrants to [`create`]), and render. The seed is read here and handed to the domain; it
 //! never reaches a response.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Mutex;
@@ -17,6 +18,7 @@ use utoipa::ToSchema;
 use warlog_events::game::{GameLog, GameStreamEvent};
 use warlog_events::orders::{Command, Decided, DiceSupply, OrdersGiven, Refusal};
 use warlog_events::{NewEvent, RecordedEvent, StreamId};
+use warlog_rules::dice::GameSeed;
 use warlog_store::games::load_seed;
 use warlog_store::{read_stream, AppendOutcome, ExpectedVersion, GenericClient, PooledClient};
 
@@ -30,22 +32,39 @@ use crate::AppState;
 /// Folded games by stream, so a command reads only the events since the last one.
 /// Events never change, so a cached prefix stays true; the cache is bounded by emptying it.
 #[derive(Debug, Default)]
-pub struct GameCache(
-    Mutex<HashMap<StreamId, GameLog>>,
+pub struct GameCache {
+    latest: Mutex<HashMap<StreamId, GameLog>>,
     /// Boards at past versions (`?version=N`), so stepping through a long game's history
     /// folds each step from the nearest earlier one, not from its start.
-    Mutex<HashMap<(StreamId, u64), GameLog>>,
-);
+    snapshots: Mutex<HashMap<(StreamId, u64), GameLog>>,
+    /// Seeds never change: a command reads its game's once. They stay in this process,
+    /// like the folds; no answer carries one before its reveal.
+    seeds: Mutex<HashMap<StreamId, GameSeed>>,
+}
 
 const CACHE_LIMIT: usize = 2048;
 /// Past versions kept; emptied when full, like the latest folds.
 const SNAPSHOT_LIMIT: usize = 512;
 
+/// Keeps `value` under `key`, emptying a full map first (a bound without bookkeeping).
+fn keep_bounded<K: std::hash::Hash + Eq, V>(
+    map: &Mutex<HashMap<K, V>>,
+    limit: usize,
+    key: K,
+    value: V,
+) {
+    let Ok(mut map) = map.lock() else { return };
+    if map.len() >= limit && !map.contains_key(&key) {
+        map.clear();
+    }
+    map.insert(key, value);
+}
+
 impl GameCache {
     /// The cached fold of `stream` nearest at or before `version`.
     fn nearest(&self, stream: &StreamId, version: u64) -> Option<GameLog> {
         let latest = self.get(stream).filter(|log| log.version <= version);
-        let snapshot = self.1.lock().ok().and_then(|snapshots| {
+        let snapshot = self.snapshots.lock().ok().and_then(|snapshots| {
             snapshots
                 .iter()
                 .filter(|((s, v), _)| s == stream && *v <= version)
@@ -59,28 +78,47 @@ impl GameCache {
     }
 
     fn keep(&self, stream: &StreamId, log: &GameLog) {
-        let Ok(mut snapshots) = self.1.lock() else {
-            return;
-        };
-        if snapshots.len() >= SNAPSHOT_LIMIT {
-            snapshots.clear();
-        }
-        snapshots.insert((stream.clone(), log.version), log.clone());
+        keep_bounded(
+            &self.snapshots,
+            SNAPSHOT_LIMIT,
+            (stream.clone(), log.version),
+            log.clone(),
+        );
     }
 
     fn get(&self, stream: &StreamId) -> Option<GameLog> {
-        self.0.lock().ok()?.get(stream).cloned()
+        self.latest.lock().ok()?.get(stream).cloned()
     }
 
+    /// Keeps a fold unless a newer one of the game is kept already (checked and kept under
+    /// one lock, so a slower writer never puts an older fold back).
     fn put(&self, stream: &StreamId, log: GameLog) {
-        let Ok(mut games) = self.0.lock() else { return };
+        let Ok(mut games) = self.latest.lock() else {
+            return;
+        };
+        if games.get(stream).is_some_and(|g| g.version >= log.version) {
+            return;
+        }
         if games.len() >= CACHE_LIMIT && !games.contains_key(stream) {
             games.clear();
         }
-        let newer = games.get(stream).is_none_or(|g| g.version < log.version);
-        if newer {
-            games.insert(stream.clone(), log);
+        games.insert(stream.clone(), log);
+    }
+
+    /// A game's seed, read once.
+    async fn seed(
+        &self,
+        client: &impl GenericClient,
+        stream: &StreamId,
+    ) -> Result<GameSeed, ApiError> {
+        if let Some(seed) = self.seeds.lock().ok().and_then(|s| s.get(stream).cloned()) {
+            return Ok(seed);
         }
+        let seed = load_seed(client, stream)
+            .await?
+            .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("{stream} has no seed")))?;
+        keep_bounded(&self.seeds, CACHE_LIMIT, stream.clone(), seed.clone());
+        Ok(seed)
     }
 }
 
@@ -112,6 +150,24 @@ pub async fn load(
     let log = fold_from(client, stream, cached, None).await?;
     cache.put(stream, log.clone());
     Ok(log)
+}
+
+/// The game to decide a command on. Without a fresh read when the cache holds it and the
+/// client stated nothing else: the append is at the cached version, so a cache behind the
+/// log (another instance wrote) loses the race and the command is decided again, `fresh`.
+async fn load_for_command(
+    client: &impl GenericClient,
+    cache: &GameCache,
+    stream: &StreamId,
+    expected: Expected,
+    fresh: bool,
+) -> Result<GameLog, ApiError> {
+    let cached = (!fresh).then(|| cache.get(stream)).flatten();
+    match (cached, expected) {
+        (Some(log), Expected::Unstated) => Ok(log),
+        (Some(log), Expected::Body(v) | Expected::IfMatch(v)) if v == log.version => Ok(log),
+        _ => load(client, cache, stream).await,
+    }
 }
 
 /// The game as of its first `version` events (the board at any point), folded from the
@@ -281,12 +337,13 @@ pub async fn write(
     request: &WriteRequest,
     command: impl Fn(&GameLog) -> Result<Command, ApiError>,
 ) -> Result<WriteAnswer, ApiError> {
+    let decided_before = Cell::new(false);
     let plan = async |client: &PooledClient| {
-        let log = load(client, &state.games, stream).await?;
+        // Decided again after a lost race: from a fresh read, not the cache.
+        let fresh = decided_before.replace(true);
+        let log = load_for_command(client, &state.games, stream, request.expected, fresh).await?;
         request.expected.check(log.version)?;
-        let seed = load_seed(client, stream)
-            .await?
-            .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("{stream} has no seed")))?;
+        let seed = state.games.seed(client, stream).await?;
         let record = OrdersGiven {
             sender: request.caller.sender(),
             expected_version: log.version,
@@ -310,16 +367,15 @@ pub async fn write(
         // The fold after the write answers it, then goes to the cache: shared, not copied.
         let after = Rc::new(after);
         let (kept, cache, game) = (after.clone(), state.games.clone(), stream.clone());
-        let (answered, new_events, battles_before) =
-            (stream.clone(), append.events.clone(), log.battles);
+        let (answered, battles_before) = (stream.clone(), log.battles);
         Ok(Plan {
             appends: vec![append],
             status: StatusCode::OK,
-            render: Box::new(move |outcomes| {
+            render: Box::new(move |appends, outcomes| {
                 accepted(
                     &after,
                     &answered,
-                    &new_events,
+                    &appends[0].events,
                     &events,
                     &outcomes[0],
                     battles_before,

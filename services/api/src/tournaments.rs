@@ -280,7 +280,7 @@ where
         Ok(Plan {
             appends,
             status,
-            render: Box::new(move |_| Ok(body)),
+            render: Box::new(move |_, _| Ok(body)),
             committed: None,
         })
     };

@@ -225,8 +225,10 @@ pub(crate) struct StreamAppend {
     pub seed: SeedDuty,
 }
 
-/// Renders a write's answer from where its events landed (one outcome per append).
-pub(crate) type Render = Box<dyn FnOnce(&[AppendOutcome]) -> Result<serde_json::Value, ApiError>>;
+/// Renders a write's answer from its appends and where their events landed (one outcome
+/// per append), so the events are encoded once and not copied for the answer.
+pub(crate) type Render =
+    Box<dyn FnOnce(&[StreamAppend], &[AppendOutcome]) -> Result<serde_json::Value, ApiError>>;
 
 /// What a decision writes: the appends, in one transaction, and the answer.
 pub(crate) struct Plan {
@@ -262,7 +264,7 @@ impl Plan {
         Plan {
             appends: Vec::new(),
             status,
-            render: Box::new(move |_| body),
+            render: Box::new(move |_, _| body),
             committed: None,
         }
     }
@@ -328,7 +330,7 @@ pub(crate) async fn execute(
         if decided.appends.is_empty() {
             return Ok(WriteAnswer {
                 status: decided.status,
-                body: (decided.render)(&[])?,
+                body: (decided.render)(&[], &[])?,
                 replayed: false,
                 consistency: None,
             });
@@ -353,61 +355,65 @@ pub(crate) async fn execute(
     }
 }
 
-/// Appends every stream of the plan and records the answer, in one transaction.
+/// Appends every stream of the plan and records the answer, in one transaction. A single
+/// append with nothing else to write (no key, no seed) is one statement, which is a
+/// transaction of its own: no BEGIN and COMMIT round trips.
 async fn commit(
     state: &AppState,
     client: &mut PooledClient,
     request: &WriteRequest,
     plan: Plan,
 ) -> Result<Attempt, ApiError> {
-    let tx = client.transaction().await.map_err(StoreError::from)?;
-    let mut outcomes = Vec::with_capacity(plan.appends.len());
-    let mut appended = 0;
-    for write in &plan.appends {
-        match &write.seed {
-            SeedDuty::Save(seed) => save_seed(&tx, &write.stream, seed).await?,
-            SeedDuty::Revealed => mark_seed_revealed(&tx, &write.stream).await?,
-            SeedDuty::None => {}
-        }
-        match append(&tx, &write.stream, write.expected, &write.events, None).await {
-            Ok(outcome) => outcomes.push(outcome),
-            Err(StoreError::Conflict { stream, .. }) => {
-                let retry_helps = write.expected != ExpectedVersion::NoStream;
-                return Ok(Attempt::Lost {
-                    stream,
-                    retry_helps,
-                });
+    let Plan {
+        appends,
+        status,
+        render,
+        committed,
+    } = plan;
+    let alone =
+        appends.len() == 1 && request.key.is_none() && matches!(appends[0].seed, SeedDuty::None);
+    let body = if alone {
+        let outcomes = match append_all(&*client, &appends).await? {
+            Ok(outcomes) => outcomes,
+            Err(lost) => return Ok(lost),
+        };
+        render(&appends, &outcomes)?
+    } else {
+        let tx = client.transaction().await.map_err(StoreError::from)?;
+        let outcomes = match append_all(&tx, &appends).await? {
+            Ok(outcomes) => outcomes,
+            Err(lost) => return Ok(lost),
+        };
+        let body = render(&appends, &outcomes)?;
+        if let Some(key) = &request.key {
+            match record_response(
+                &tx,
+                key.as_str(),
+                &request.fingerprint,
+                status.as_u16(),
+                &body,
+            )
+            .await
+            {
+                Ok(()) => {}
+                // The same request, sent twice at once: the other one answered first.
+                Err(StoreError::IdempotencyRace) => {
+                    drop(tx);
+                    let first = replayed(&*client, request).await?.ok_or_else(|| {
+                        ApiError::new(ErrorCode::Internal, "an idempotency race left no answer")
+                    })?;
+                    return Ok(Attempt::Answered(first));
+                }
+                Err(e) => return Err(e.into()),
             }
-            Err(e) => return Err(e.into()),
         }
-        appended += write.events.len();
-    }
-    let body = (plan.render)(&outcomes)?;
-    if let Some(key) = &request.key {
-        match record_response(
-            &tx,
-            key.as_str(),
-            &request.fingerprint,
-            plan.status.as_u16(),
-            &body,
-        )
-        .await
-        {
-            Ok(()) => {}
-            // The same request, sent twice at once: the other one answered first.
-            Err(StoreError::IdempotencyRace) => {
-                drop(tx);
-                let first = replayed(&*client, request).await?.ok_or_else(|| {
-                    ApiError::new(ErrorCode::Internal, "an idempotency race left no answer")
-                })?;
-                return Ok(Attempt::Answered(first));
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    tx.commit().await.map_err(StoreError::from)?;
-    state.store.committed(appended);
-    if let Some(committed) = plan.committed {
+        tx.commit().await.map_err(StoreError::from)?;
+        body
+    };
+    state
+        .store
+        .committed(appends.iter().map(|a| a.events.len()).sum());
+    if let Some(committed) = committed {
         committed();
     }
     // A reader that brings this back is not served by a standby that has not caught up.
@@ -416,9 +422,36 @@ async fn commit(
         None => None,
     };
     Ok(Attempt::Answered(WriteAnswer {
-        status: plan.status,
+        status,
         body,
         replayed: false,
         consistency,
     }))
+}
+
+/// Each append with its seed duty; `Err` the attempt lost, when a stream moved on.
+async fn append_all(
+    client: &impl GenericClient,
+    appends: &[StreamAppend],
+) -> Result<Result<Vec<AppendOutcome>, Attempt>, ApiError> {
+    let mut outcomes = Vec::with_capacity(appends.len());
+    for write in appends {
+        match &write.seed {
+            SeedDuty::Save(seed) => save_seed(client, &write.stream, seed).await?,
+            SeedDuty::Revealed => mark_seed_revealed(client, &write.stream).await?,
+            SeedDuty::None => {}
+        }
+        match append(client, &write.stream, write.expected, &write.events, None).await {
+            Ok(outcome) => outcomes.push(outcome),
+            Err(StoreError::Conflict { stream, .. }) => {
+                let retry_helps = write.expected != ExpectedVersion::NoStream;
+                return Ok(Err(Attempt::Lost {
+                    stream,
+                    retry_helps,
+                }));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(Ok(outcomes))
 }

@@ -72,6 +72,25 @@ async fn interleaved<const N: usize>(
     Ok(totals)
 }
 
+/// The store's bare 1-event append rate (events/s) with `writers` writers on distinct
+/// streams for `slice`: the ceiling an order path is measured against. `run` keeps each
+/// call's streams apart from the others'.
+pub async fn bare_appends(
+    pool: &Pool,
+    writers: usize,
+    slice: Duration,
+    run: u32,
+) -> Result<f64, CliError> {
+    let m = measure(
+        pool,
+        writers,
+        slice,
+        Workload::DistinctStreams { batch: 1, run },
+    )
+    .await?;
+    Ok(m.events_per_second())
+}
+
 /// Runs every scenario in a fresh database on `server` and prints a Markdown table.
 /// `slice` is the length of one slice of one workload.
 pub async fn append(server: &Server, slice: Duration) -> Result<(), CliError> {

@@ -279,3 +279,50 @@ async fn two_warlog_serve_instances_on_one_database_share_its_games_and_ladders(
         .get(0);
     assert_eq!(results, 5, "projected once");
 }
+
+/// A replica decides an order that states no version on its cached fold, without reading
+/// the log first; when the other replica wrote meanwhile, that append loses its race and
+/// the order is decided again from a fresh read, never on the stale fold.
+#[actix_web::test]
+async fn orders_stating_no_version_through_alternating_replicas_are_decided_on_the_latest_game() {
+    let db = TestDb::new().await;
+    let a = replica!(db);
+    let b = replica!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let game = create_game(&a, &gm).await;
+    let orders = format!("/v1/games/{game}/orders");
+    // Both replicas fold the game now; from here each writes without reading first.
+    for replica in [&a, &b] {
+        call(replica, get(&format!("/v1/games/{game}"))).await;
+    }
+    let mut last = 0;
+    for round in 0..6 {
+        let this = if round % 2 == 0 { &a } else { &b };
+        let reply = call(
+            this,
+            post(&orders, &gm, &json!({"orders": [{"type": "end_phase"}]})),
+        )
+        .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "round {round}: {:?}",
+            reply.json()
+        );
+        let version = reply.json()["version"].as_u64().expect("version");
+        assert!(version > last, "round {round}: {version} after {last}");
+        // The record names the version it was decided at: the one just before it.
+        let record = &reply.json()["events"][0];
+        assert_eq!(record["event_type"], "OrdersGiven");
+        assert_eq!(
+            record["payload"]["expected_version"].as_u64(),
+            Some(record["stream_version"].as_u64().expect("a version") - 1),
+            "round {round}"
+        );
+        last = version;
+    }
+    for replica in [&a, &b] {
+        let seen = call(replica, get(&format!("/v1/games/{game}"))).await;
+        assert_eq!(seen.json()["version"].as_u64(), Some(last));
+    }
+}
