@@ -19,6 +19,7 @@ pub mod public_url;
 pub mod query;
 pub mod rate_limit;
 pub mod respond;
+mod route_table;
 pub mod routes;
 pub mod rulesets;
 pub mod schema_names;
@@ -39,6 +40,7 @@ use warlog_store::{EventStore, Pool, StoreMetrics};
 use crate::error::{ApiError, ErrorCode, ErrorList};
 use crate::metrics::HttpMetrics;
 use crate::schema_names::NamedVariants;
+pub use route_table::{methods_at, needs_token};
 
 /// What every handler can reach.
 #[derive(Debug, Clone)]
@@ -405,96 +407,6 @@ pub fn app(
         .service(pages::tournament)
         .service(pages::game)
         .default_service(web::to(route_not_found))
-}
-
-/// Pages served besides the API (the OpenAPI document lists the API's own routes).
-const PAGE_ROUTES: [&str; 13] = [
-    "/",
-    "/odds",
-    "/games",
-    "/tournaments",
-    "/players",
-    "/assets/redoc.standalone.js",
-    "/embed/leaderboard",
-    "/players/{handle}",
-    "/tournaments/{id}",
-    "/tournaments/{id}/director",
-    "/games/{id}",
-    "/assets/warlog.css",
-    "/docs",
-];
-
-/// One method at one route, and whether the OpenAPI document says it needs a token.
-#[derive(Debug, Clone, Copy)]
-struct Answered {
-    method: &'static str,
-    needs_token: bool,
-}
-
-/// Every route and the methods it answers, from the OpenAPI document and the pages: a
-/// request at a known path with another method (TRACE, say) is told which it may use, and
-/// one that needs a token is authenticated before its body is read.
-fn known_routes() -> &'static [(actix_web::dev::ResourceDef, Vec<Answered>)] {
-    type Routes = Vec<(actix_web::dev::ResourceDef, Vec<Answered>)>;
-    static ROUTES: std::sync::OnceLock<Routes> = std::sync::OnceLock::new();
-    ROUTES.get_or_init(|| {
-        let document = ApiDoc::openapi();
-        let mut routes: Routes = document
-            .paths
-            .paths
-            .iter()
-            .map(|(path, item)| {
-                let methods = [
-                    ("GET", &item.get),
-                    ("POST", &item.post),
-                    ("PUT", &item.put),
-                    ("DELETE", &item.delete),
-                    ("PATCH", &item.patch),
-                ]
-                .into_iter()
-                .filter_map(|(method, operation)| {
-                    operation.as_ref().map(|operation| Answered {
-                        method,
-                        needs_token: operation.security.as_ref().is_some_and(|s| !s.is_empty()),
-                    })
-                })
-                .collect();
-                (actix_web::dev::ResourceDef::new(path.as_str()), methods)
-            })
-            .collect();
-        routes.extend(PAGE_ROUTES.iter().map(|path| {
-            let get = Answered {
-                method: "GET",
-                needs_token: false,
-            };
-            (actix_web::dev::ResourceDef::new(*path), vec![get])
-        }));
-        routes
-    })
-}
-
-/// Whether `method` at `path` needs a token, as the OpenAPI document says.
-pub fn needs_token(method: &actix_web::http::Method, path: &str) -> bool {
-    known_routes()
-        .iter()
-        .filter(|(route, _)| route.is_match(path))
-        .flat_map(|(_, methods)| methods)
-        .any(|answered| answered.needs_token && answered.method == method.as_str())
-}
-
-/// The methods answered at `path` (`HEAD` wherever `GET` is), sorted; none: no route.
-pub fn methods_at(path: &str) -> Vec<&'static str> {
-    let mut allowed: Vec<&str> = known_routes()
-        .iter()
-        .filter(|(route, _)| route.is_match(path))
-        .flat_map(|(_, methods)| methods.iter().map(|answered| answered.method))
-        .collect();
-    if allowed.contains(&"GET") {
-        allowed.push("HEAD");
-    }
-    allowed.sort_unstable();
-    allowed.dedup();
-    allowed
 }
 
 async fn route_not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
