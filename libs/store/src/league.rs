@@ -431,12 +431,14 @@ pub async fn ladder_page(
         .prepare_cached(
             // The rows valid as of $4: current rows that already held then, and rows
             // superseded after it. Each half has its own index; the first is read in
-            // ladder order and stops at the page's end.
+            // ladder order from the cursor ($5, the previous page's last sort key, an
+            // index condition: a deep page does not walk the pages before it) and stops
+            // at the page's end.
             "WITH valid AS ( \
                (SELECT * FROM ladder_rows l \
                  WHERE l.ladder = $1 AND l.ruleset = $2 AND l.season = $3 \
                    AND l.valid_to IS NULL AND l.valid_from <= $4 \
-                   AND ($5::float8 IS NULL OR l.sort_key < $5 OR (l.sort_key = $5 AND \
+                   AND l.sort_key <= $5 AND (l.sort_key < $5 OR (l.sort_key = $5 AND \
                         (l.tiebreak > $6 OR (l.tiebreak = $6 AND l.player > $7)))) \
                  ORDER BY l.sort_key DESC, l.tiebreak, l.player \
                  LIMIT $8) \
@@ -444,7 +446,7 @@ pub async fn ladder_page(
                (SELECT * FROM ladder_rows l \
                  WHERE l.ladder = $1 AND l.ruleset = $2 AND l.season = $3 \
                    AND l.valid_to > $4 AND l.valid_from <= $4 \
-                   AND ($5::float8 IS NULL OR l.sort_key < $5 OR (l.sort_key = $5 AND \
+                   AND l.sort_key <= $5 AND (l.sort_key < $5 OR (l.sort_key = $5 AND \
                         (l.tiebreak > $6 OR (l.tiebreak = $6 AND l.player > $7))))) \
              ) \
              SELECT l.player, p.display_name, l.sort_key, l.tiebreak, l.points_scaled, l.games, \
@@ -454,9 +456,11 @@ pub async fn ladder_page(
               LIMIT $8",
         )
         .await?;
+    // A first page starts above every row: no sort key is infinite. (A cursor that may be
+    // NULL would keep the planner from starting the index scan at it.)
     let (key, tiebreak, player) = match &query.after {
-        Some((k, t, p)) => (Some(*k), *t, p.clone()),
-        None => (None, 0, String::new()),
+        Some((k, t, p)) => (*k, *t, p.clone()),
+        None => (f64::INFINITY, 0, String::new()),
     };
     let rows = client
         .query(
