@@ -36,11 +36,7 @@ fn battles(c: &mut Criterion) {
         let total: usize = (0..n)
             .map(|i| {
                 let log = resolve(b, &mut seed.dice_for("count", i)).expect("resolves");
-                log.rounds
-                    .iter()
-                    .flat_map(|r| &r.volleys)
-                    .map(|v| v.dice.len())
-                    .sum::<usize>()
+                log.dice().len()
             })
             .sum();
         (total as u64 / n).max(1)

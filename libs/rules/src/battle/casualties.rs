@@ -2,14 +2,21 @@
 //! the IAAPA default), multi-hit battleships absorbing hits first, and hits that only some
 //! units may take (submarines cannot hit aircraft).
 
+use std::borrow::Cow;
+use std::cmp::Reverse;
+
+use smallvec::SmallVec;
+
 use crate::units::{Catalogue, Domain, UnitTypeId};
 
-use super::{BattleKind, CombatOrder, LossReason, Side, Unit};
+use super::army::Army;
+use super::{BattleKind, CombatOrder, LossReason, Side};
 
-/// The order in which a side's unit types are lost, first to last.
+/// The order in which a side's unit types are lost, first to last. The defaults are the
+/// catalogue's own lists, borrowed: a battle fought by them copies nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LossOrder {
-    pub order: Vec<UnitTypeId>,
+pub struct LossOrder<'c> {
+    pub order: Cow<'c, [UnitTypeId]>,
     pub reason: LossReason,
 }
 
@@ -23,19 +30,17 @@ fn order_index(kind: BattleKind, side: Side) -> usize {
     }
 }
 
-impl LossOrder {
+impl<'c> LossOrder<'c> {
     /// The IAAPA default for this kind of battle and side.
-    pub fn default_for(catalogue: &Catalogue, kind: BattleKind, side: Side) -> Self {
+    pub fn default_for(catalogue: &'c Catalogue, kind: BattleKind, side: Side) -> Self {
         LossOrder {
-            order: catalogue
-                .default_loss_order(order_index(kind, side))
-                .to_vec(),
+            order: Cow::Borrowed(catalogue.default_loss_order(order_index(kind, side))),
             reason: LossReason::DefaultOrder,
         }
     }
 
     /// A player's explicit order: the types they listed first, then the default for the rest.
-    pub fn explicit(listed: &[UnitTypeId], default: &LossOrder) -> Self {
+    pub fn explicit(listed: &[UnitTypeId], default: &LossOrder<'_>) -> Self {
         let mut order: Vec<UnitTypeId> = Vec::with_capacity(default.order.len());
         for id in listed.iter().chain(default.order.iter()) {
             if !order.contains(id) {
@@ -43,38 +48,28 @@ impl LossOrder {
             }
         }
         LossOrder {
-            order,
+            order: Cow::Owned(order),
             reason: LossReason::ExplicitOrder,
         }
     }
 
     /// Kill At All Costs: lowest attack value first, whatever the unit kind (ties keep the
     /// default's order).
-    pub fn kill_at_all_costs(catalogue: &Catalogue, default: &LossOrder) -> Self {
-        let mut order = default.order.clone();
+    pub fn kill_at_all_costs(catalogue: &Catalogue, default: &LossOrder<'_>) -> Self {
+        let mut order = default.order.to_vec();
         order.sort_by_key(|id| catalogue.get(*id).attack);
         LossOrder {
-            order,
+            order: Cow::Owned(order),
             reason: LossReason::CombatOrder(CombatOrder::KillAtAllCosts),
         }
     }
 
-    fn rank(&self, id: UnitTypeId) -> usize {
+    pub(crate) fn rank(&self, id: UnitTypeId) -> usize {
         self.order
             .iter()
             .position(|o| *o == id)
             .unwrap_or(self.order.len())
     }
-}
-
-/// One unit's share of a volley's hits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Taken {
-    /// Index of the unit in the side's list.
-    pub index: usize,
-    /// Hits it took (a multi-hit battleship may take fewer than it can bear).
-    pub hits: u8,
-    pub reason: LossReason,
 }
 
 /// How hits are to be spread over one side.
@@ -86,89 +81,204 @@ pub struct HitRules {
     pub keep_last_surface_unit: bool,
 }
 
-/// Spreads `hits` over `units` (those `eligible` may be hit) and returns who
-/// takes what; hits nobody can take are overkill (the caller counts them).
-pub fn assign_hits(
+/// Alike units of one run of a side's list that fare alike under a volley's hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Piece {
+    /// Where the units stand: their run in the side's list, and the first one's place in it.
+    pub(crate) line: usize,
+    pub(crate) at: u32,
+    pub(crate) kind: UnitTypeId,
+    /// Hits taken before this volley.
+    pub(crate) damage: u8,
+    pub(crate) count: u32,
+    /// Hits each took as a battleship absorbing them.
+    pub(crate) absorbed: u8,
+    /// Hits each took in the order of loss.
+    pub(crate) hit: u8,
+}
+
+impl Piece {
+    /// The hits each unit took in this volley.
+    pub(crate) fn taken(&self) -> u8 {
+        self.absorbed + self.hit
+    }
+
+    fn place(&self) -> (usize, u32) {
+        (self.line, self.at)
+    }
+}
+
+/// Pieces a volley splits a side into: a few per run.
+type Pieces = SmallVec<[Piece; 16]>;
+
+/// Who takes what of a volley's hits.
+#[derive(Debug, Clone)]
+pub(crate) struct Assignment {
+    pub(crate) pieces: Pieces,
+    /// The pieces that took hits, in the order the casualties are listed: the absorbing
+    /// battleships in listing order, then the others in the order of loss.
+    pub(crate) listed: SmallVec<[usize; 16]>,
+    /// Hits that found a unit (the rest are overkill).
+    pub(crate) used: u32,
+}
+
+impl Assignment {
+    /// Every piece in listing order.
+    pub(crate) fn in_list_order(&self) -> SmallVec<[usize; 16]> {
+        let mut ids: SmallVec<[usize; 16]> = (0..self.pieces.len()).collect();
+        ids.sort_unstable_by_key(|&i| self.pieces[i].place());
+        ids
+    }
+}
+
+/// Splits piece `i` after its first `k` units; the id of the rest, if any is left.
+fn split(pieces: &mut Pieces, i: usize, k: u32) -> Option<usize> {
+    let piece = pieces[i];
+    if k == 0 || k >= piece.count {
+        return None;
+    }
+    pieces[i].count = k;
+    pieces.push(Piece {
+        at: piece.at + k,
+        count: piece.count - k,
+        ..piece
+    });
+    Some(pieces.len() - 1)
+}
+
+/// Gives the first `k` units of piece `i` `each` hits (through `mark`) and, when `rest` is
+/// not zero, the next unit `rest` more; returns the pieces that took hits.
+fn share(
+    pieces: &mut Pieces,
+    i: usize,
+    (k, each, rest): (u32, u8, u8),
+    mark: fn(&mut Piece, u8),
+) -> SmallVec<[usize; 2]> {
+    let mut took = SmallVec::new();
+    let mut next = Some(i);
+    if k > 0 {
+        let tail = split(pieces, i, k);
+        mark(&mut pieces[i], each);
+        took.push(i);
+        next = tail;
+    }
+    if let (true, Some(j)) = (rest > 0, next) {
+        split(pieces, j, 1);
+        mark(&mut pieces[j], rest);
+        took.push(j);
+    }
+    took
+}
+
+/// Spreads `hits` over `army` (the units whose type is `eligible` may be hit), the order of
+/// loss ranking the types, working on runs of alike units rather than on each unit: a unit
+/// loses what the GM's unit-by-unit reading of the rules would take from it. Hits nobody
+/// can take are overkill (the caller counts them).
+pub(crate) fn assign_hits(
     catalogue: &Catalogue,
-    units: &[Unit],
-    eligible: impl Fn(&Unit) -> bool,
+    army: &Army,
+    eligible: impl Fn(UnitTypeId) -> bool,
     hits: u32,
-    order: &LossOrder,
+    order: &LossOrder<'_>,
     rules: HitRules,
-) -> Vec<Taken> {
-    let mut remaining = hits;
-    let mut taken: Vec<Taken> = Vec::new();
-    let mut extra = vec![0u8; units.len()];
-    let capacity = |i: usize, extra: &[u8]| {
-        let u = &units[i];
-        catalogue
-            .get(u.kind)
-            .hit_points
-            .saturating_sub(u.damage + extra[i])
-    };
+) -> Assignment {
+    let hit_points = |kind: UnitTypeId| catalogue.get(kind).hit_points;
+    let capacity = |p: &Piece| hit_points(p.kind).saturating_sub(p.damage + p.taken());
+    let mut pieces: Pieces = army
+        .lines()
+        .iter()
+        .enumerate()
+        .map(|(line, l)| Piece {
+            line,
+            at: 0,
+            kind: l.kind,
+            damage: l.damage,
+            count: l.count,
+            absorbed: 0,
+            hit: 0,
+        })
+        .collect();
+    let mut remaining = u64::from(hits);
 
     let absorbing = rules.battleships_absorb
-        && units
+        && army
+            .lines()
             .iter()
-            .any(|u| catalogue.get(u.kind).hit_points > u.damage + 1);
+            .any(|l| hit_points(l.kind) > l.damage + 1);
     if absorbing {
         // Each multi-hit ship takes damage down to its last hit point, in order of loss.
-        let mut ships: Vec<usize> = (0..units.len())
-            .filter(|&i| eligible(&units[i]) && capacity(i, &extra) > 1)
+        let mut ships: SmallVec<[usize; 16]> = (0..pieces.len())
+            .filter(|&i| eligible(pieces[i].kind) && capacity(&pieces[i]) > 1)
             .collect();
-        ships.sort_by_key(|&i| order.rank(units[i].kind));
+        ships.sort_by_key(|&i| order.rank(pieces[i].kind));
         for i in ships {
-            while remaining > 0 && capacity(i, &extra) > 1 {
-                extra[i] += 1;
-                remaining -= 1;
+            if remaining == 0 {
+                break;
             }
-        }
-        for (i, &e) in extra.iter().enumerate() {
-            if e > 0 {
-                taken.push(Taken {
-                    index: i,
-                    hits: e,
-                    reason: LossReason::BattleshipAbsorbs,
-                });
-            }
+            let per = capacity(&pieces[i]) - 1;
+            let (k, rest) = spread(remaining, per, pieces[i].count);
+            remaining -= u64::from(k) * u64::from(per) + u64::from(rest);
+            share(&mut pieces, i, (k, per, rest), |p, n| p.absorbed = n);
         }
     }
 
-    let mut candidates: Vec<usize> = (0..units.len())
-        .filter(|&i| eligible(&units[i]) && capacity(i, &extra) > 0)
+    let mut candidates: SmallVec<[usize; 16]> = (0..pieces.len())
+        .filter(|&i| eligible(pieces[i].kind) && capacity(&pieces[i]) > 0)
         .collect();
     // Most damaged first among equals: a damaged ship goes before a fresh one of its type.
-    candidates.sort_by_key(|&i| {
+    candidates.sort_unstable_by_key(|&i| {
+        let p = &pieces[i];
         (
-            order.rank(units[i].kind),
-            std::cmp::Reverse(units[i].damage + extra[i]),
+            order.rank(p.kind),
+            Reverse(p.damage + p.absorbed),
+            p.place(),
         )
     });
     if rules.keep_last_surface_unit {
         let last_surface = candidates
             .iter()
-            .rposition(|&i| catalogue.get(units[i].kind).domain != Domain::Air);
+            .rposition(|&i| catalogue.get(pieces[i].kind).domain != Domain::Air);
         if let Some(pos) = last_surface {
-            let last = candidates.remove(pos);
+            let i = candidates[pos];
+            let all_but_one = pieces[i].count - 1;
+            let last = match split(&mut pieces, i, all_but_one) {
+                Some(last) => last,
+                None => candidates.remove(pos),
+            };
             candidates.push(last);
         }
     }
+    let mut struck: SmallVec<[usize; 16]> = SmallVec::new();
     for i in candidates {
         if remaining == 0 {
             break;
         }
-        let need = capacity(i, &extra);
-        let hit = need.min(u8::try_from(remaining).unwrap_or(u8::MAX));
-        remaining -= u32::from(hit);
-        extra[i] += hit;
-        match taken.iter_mut().find(|t| t.index == i) {
-            Some(t) => t.hits += hit,
-            None => taken.push(Taken {
-                index: i,
-                hits: hit,
-                reason: order.reason,
-            }),
-        }
+        let need = capacity(&pieces[i]);
+        let (k, rest) = spread(remaining, need, pieces[i].count);
+        remaining -= u64::from(k) * u64::from(need) + u64::from(rest);
+        struck.extend(share(&mut pieces, i, (k, need, rest), |p, n| p.hit = n));
     }
-    taken
+
+    let mut listed: SmallVec<[usize; 16]> = (0..pieces.len())
+        .filter(|&i| pieces[i].absorbed > 0)
+        .collect();
+    listed.sort_unstable_by_key(|&i| pieces[i].place());
+    // A ship that absorbed a hit and then took more is listed once, as it absorbed.
+    listed.extend(struck.into_iter().filter(|&i| pieces[i].absorbed == 0));
+    Assignment {
+        pieces,
+        listed,
+        used: hits - u32::try_from(remaining).unwrap_or(hits),
+    }
+}
+
+/// Of `remaining` hits over `count` units that can each take `each`: how many units take
+/// `each`, and what the next one takes.
+fn spread(remaining: u64, each: u8, count: u32) -> (u32, u8) {
+    let each64 = u64::from(each);
+    if remaining >= each64 * u64::from(count) {
+        return (count, 0);
+    }
+    let k = (remaining / each64) as u32;
+    (k, (remaining % each64) as u8)
 }

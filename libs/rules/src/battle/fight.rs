@@ -1,6 +1,9 @@
 //! The engine's steps: a battle fought round by round in Part 13's order, each step's
-//! dice rolled and recorded, casualties taken by the order of loss.
+//! dice rolled and recorded, casualties taken by the order of loss. Each side is an
+//! [`Army`] of counts; a round allocates nothing but what the listing keeps.
 
+use super::army::{Army, Line};
+use super::casualties::{assign_hits, Assignment};
 use super::*;
 
 /// Safety net: a battle where both sides can still hit ends with probability one, but a
@@ -67,11 +70,34 @@ impl Step {
     }
 }
 
-/// One die to be thrown: whose, and what it needs.
+/// Dice to be thrown one after another: whose, what each needs, and how many.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Shot {
     pub(crate) unit: UnitTypeId,
     pub(crate) to_hit: u8,
+    pub(crate) count: u32,
+}
+
+/// A step's dice, in the order they are rolled.
+pub(crate) type Shots = Vec<Shot>;
+
+/// Each side's columns for a round, worked out when it first fires them.
+#[derive(Debug, Default)]
+pub(crate) struct ColumnShots {
+    attack: Shots,
+    attack_ready: bool,
+    defence: Shots,
+    defence_ready: bool,
+}
+
+impl ColumnShots {
+    /// Forgets the last round's columns, keeping the room.
+    fn clear(&mut self) {
+        self.attack.clear();
+        self.defence.clear();
+        self.attack_ready = false;
+        self.defence_ready = false;
+    }
 }
 
 /// A volley's hits (weighted for heavy weapons), split by who may take them.
@@ -124,9 +150,9 @@ pub(crate) enum Targets {
 pub(crate) struct RoundContext {
     pub(crate) number: u32,
     /// Units hit by the attacker this round that still fire back.
-    pub(crate) casualty_area: Vec<Unit>,
+    pub(crate) casualty_area: Army,
     /// Defending subs that submerged for this round.
-    pub(crate) submerged: Vec<Unit>,
+    pub(crate) submerged: Army,
     /// Whether (attacker, defender) are heavy-weapons groups this round.
     pub(crate) heavy_weapons: (bool, bool),
 }
@@ -134,51 +160,46 @@ pub(crate) struct RoundContext {
 #[derive(Clone)]
 pub(crate) struct Fight<'b, 'c> {
     pub(crate) battle: &'b Battle<'c>,
-    pub(crate) attacker: Vec<Unit>,
-    pub(crate) defender: Vec<Unit>,
+    pub(crate) attacker: Army,
+    pub(crate) defender: Army,
     /// Whether the defender has an AA gun (it fires in its own phase, never as a column).
     pub(crate) defender_aa: bool,
     pub(crate) combat: CombatOrder,
     /// The round being fought (its combat order may differ from the first's).
     pub(crate) current_round: u32,
-    pub(crate) attacker_order: Rc<LossOrder>,
-    pub(crate) defender_order: Rc<LossOrder>,
-    pub(crate) rounds: Vec<RoundLog>,
+    pub(crate) attacker_order: LossOrder<'c>,
+    pub(crate) defender_order: LossOrder<'c>,
+    /// The defender's order when only aircraft attack and cannot retreat: its submarines
+    /// first (reference/rules-facts.md); only for attackers whose aircraft cannot retreat.
+    pub(crate) defender_subs_first: Option<LossOrder<'c>>,
+    /// The technologies that change a die, looked up once.
+    pub(crate) jet_fighters: bool,
+    pub(crate) super_submarines: bool,
+    pub(crate) heavy_bombers: bool,
 }
 
 impl<'b, 'c> Fight<'b, 'c> {
     pub(crate) fn new(battle: &'b Battle<'c>) -> Result<Self, BattleError> {
         let cat = battle.catalogue;
-        let expand = |army: &[(UnitTypeId, u32)]| -> Vec<Unit> {
-            army.iter()
-                .flat_map(|&(kind, n)| std::iter::repeat_n(Unit { kind, damage: 0 }, n as usize))
-                .collect()
-        };
-        let attacker: Vec<Unit> = expand(&battle.attacker)
-            .into_iter()
-            .filter(|u| cat.get(u.kind).is_combatant())
-            .collect();
-        let all_defenders = expand(&battle.defender);
-        let defender_aa = all_defenders
+        let mut attacker = Army::default();
+        for &(kind, n) in &battle.attacker {
+            if cat.get(kind).is_combatant() {
+                attacker.push(kind, 0, n);
+            }
+        }
+        let defender_aa = battle
+            .defender
             .iter()
-            .any(|u| cat.get(u.kind).has(Ability::AntiAircraft));
-        let mut defender: Vec<Unit> = all_defenders
-            .into_iter()
-            .filter(|u| cat.get(u.kind).is_combatant())
-            .collect();
+            .any(|&(kind, n)| n > 0 && cat.get(kind).has(Ability::AntiAircraft));
+        let mut defender = Army::default();
+        for &(kind, n) in &battle.defender {
+            if cat.get(kind).is_combatant() {
+                defender.push(kind, 0, n);
+            }
+        }
         for &(kind, n) in &battle.defender_damaged {
-            let mut left = n;
-            for u in defender
-                .iter_mut()
-                .filter(|u| u.kind == kind && u.damage == 0)
-            {
-                if left == 0 {
-                    break;
-                }
-                if cat.get(kind).hit_points > 1 {
-                    u.damage = 1;
-                    left -= 1;
-                }
+            if cat.get(kind).hit_points > 1 {
+                damage_first_fresh(&mut defender, kind, n);
             }
         }
         if attacker.is_empty() {
@@ -209,16 +230,14 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
         if let Some(target) = battle.kamikaze_target {
             let fighter = cat.fighter();
-            if !attacker.iter().any(|u| Some(u.kind) == fighter) {
+            if !attacker.any(|k| Some(k) == fighter) {
                 return Err(BattleError::new(
                     ViolationCode::KamikazeWithoutFighter,
                     "Cut-Throat, Kamikazi attacks",
                     "a kamikaze run needs an attacking fighter",
                 ));
             }
-            if !cat.get(target).has(Ability::KamikazeTarget)
-                || !defender.iter().any(|u| u.kind == target)
-            {
+            if !cat.get(target).has(Ability::KamikazeTarget) || !defender.any(|k| k == target) {
                 return Err(BattleError::new(
                     ViolationCode::KamikazeTarget,
                     "Cut-Throat, Kamikazi attacks",
@@ -245,6 +264,19 @@ impl<'b, 'c> Fight<'b, 'c> {
         } else {
             LossOrder::explicit(&battle.defender_orders.order_of_loss, &defender_default)
         };
+        let defender_subs_first = battle.attacker_air_cannot_retreat.then(|| {
+            let subs: Vec<UnitTypeId> = defender_order
+                .order
+                .iter()
+                .copied()
+                .filter(|id| cat.get(*id).has(Ability::FirstStrike))
+                .collect();
+            LossOrder {
+                reason: defender_order.reason,
+                ..LossOrder::explicit(&subs, &defender_order)
+            }
+        });
+        let has = |techs: &[Technology], t: Technology| techs.contains(&t);
         Ok(Fight {
             battle,
             attacker,
@@ -252,9 +284,12 @@ impl<'b, 'c> Fight<'b, 'c> {
             defender_aa,
             combat,
             current_round: 1,
-            attacker_order: Rc::new(attacker_order),
-            defender_order: Rc::new(defender_order),
-            rounds: Vec::new(),
+            attacker_order,
+            defender_order,
+            defender_subs_first,
+            jet_fighters: has(&battle.defender_technologies, Technology::JetFighters),
+            super_submarines: has(&battle.attacker_technologies, Technology::SuperSubmarines),
+            heavy_bombers: has(&battle.attacker_technologies, Technology::HeavyBombers),
         })
     }
 
@@ -292,35 +327,41 @@ impl<'b, 'c> Fight<'b, 'c> {
         mut self,
         dice: &mut (impl DiceSource + ?Sized),
     ) -> Result<BattleLog, BattleError> {
+        let mut log = BattleLog::begin(self.battle.kind);
         if self.combat == CombatOrder::WalkIn {
-            return Ok(self.finish(Outcome::WalkedIn));
+            return Ok(self.finish(log, Outcome::WalkedIn));
         }
+        let mut shots = Shots::new();
+        let mut columns = ColumnShots::default();
         for number in 1..=MAX_ROUNDS {
-            let volleys = self.round(number, dice);
-            self.rounds.push(RoundLog { number, volleys });
+            self.round(number, dice, &mut log, (&mut shots, &mut columns));
             if let Some(outcome) = self.outcome(number) {
-                return Ok(self.finish(outcome));
+                return Ok(self.finish(log, outcome));
             }
         }
-        Ok(self.finish(Outcome::Disengaged))
+        Ok(self.finish(log, Outcome::Disengaged))
     }
 
-    pub(crate) fn finish(self, outcome: Outcome) -> BattleLog {
-        BattleLog {
-            kind: self.battle.kind,
-            rounds: self.rounds,
-            outcome,
-            attacker_left: self.attacker,
-            defender_left: self.defender,
+    pub(crate) fn finish(self, mut log: BattleLog, outcome: Outcome) -> BattleLog {
+        log.outcome = outcome;
+        log.attacker = self.attacker;
+        log.defender = self.defender;
+        log
+    }
+
+    pub(crate) fn is_air(&self, kind: UnitTypeId) -> bool {
+        self.cat().get(kind).domain == Domain::Air
+    }
+
+    pub(crate) fn is_sub(&self, kind: UnitTypeId) -> bool {
+        self.cat().get(kind).has(Ability::FirstStrike)
+    }
+
+    fn side(&self, side: Side) -> &Army {
+        match side {
+            Side::Attacker => &self.attacker,
+            Side::Defender => &self.defender,
         }
-    }
-
-    pub(crate) fn is_air(&self, unit: &Unit) -> bool {
-        self.cat().get(unit.kind).domain == Domain::Air
-    }
-
-    pub(crate) fn is_sub(&self, unit: &Unit) -> bool {
-        self.cat().get(unit.kind).has(Ability::FirstStrike)
     }
 
     /// The outcome after round `number`, or `None` to fight on.
@@ -331,10 +372,10 @@ impl<'b, 'c> Fight<'b, 'c> {
             (false, true) => return Some(Outcome::AttackerWins),
             (false, false) => {}
         }
-        let only_air = |units: &[Unit]| units.iter().all(|u| self.is_air(u));
-        let only_subs = |units: &[Unit]| units.iter().all(|u| self.is_sub(u));
-        if (only_air(&self.attacker) && only_subs(&self.defender))
-            || (only_subs(&self.attacker) && only_air(&self.defender))
+        let air = |k| self.is_air(k);
+        let sub = |k| self.is_sub(k);
+        if (self.attacker.all(air) && self.defender.all(sub))
+            || (self.attacker.all(sub) && self.defender.all(air))
         {
             return Some(Outcome::Disengaged);
         }
@@ -343,18 +384,18 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
         let retreat = match self.battle.attacker_orders.retreat {
             Some(RetreatOrder::AfterRound(n)) => number >= n,
-            Some(RetreatOrder::WhenAtMost(n)) => self.attacker.len() <= n as usize,
+            Some(RetreatOrder::WhenAtMost(n)) => self.attacker.len() <= n,
             None => false,
         };
-        let ground_left = self.attacker.iter().any(|u| !self.is_air(u));
-        let air_left = self.attacker.iter().any(|u| self.is_air(u));
+        let ground_left = self.attacker.any(|k| !air(k));
+        let air_left = self.attacker.any(air);
         // Whether to fight the next round is decided by the order in force for it.
         let by_combat_order = match self.combat_in(number.saturating_add(1)) {
             CombatOrder::SaveAir => {
                 self.battle.kind == BattleKind::Land && !ground_left && air_left
             }
             CombatOrder::SaveAirAtAllCosts => {
-                let ground = self.attacker.iter().filter(|u| !self.is_air(u)).count();
+                let ground = self.attacker.count(|l| !air(l.kind));
                 air_left && self.firing_dice(Side::Defender) > ground
             }
             _ => false,
@@ -362,31 +403,19 @@ impl<'b, 'c> Fight<'b, 'c> {
         (retreat || by_combat_order).then_some(Outcome::AttackerRetreated)
     }
 
-    pub(crate) fn to_hit(&self, side: Side, unit: &Unit) -> u8 {
-        let profile = self.cat().get(unit.kind);
+    pub(crate) fn to_hit(&self, side: Side, kind: UnitTypeId, damage: u8) -> u8 {
+        let profile = self.cat().get(kind);
         let base = match side {
             Side::Attacker => profile.attack,
-            Side::Defender if unit.damage > 0 => profile.damaged_defense.unwrap_or(profile.defense),
+            Side::Defender if damage > 0 => profile.damaged_defense.unwrap_or(profile.defense),
             Side::Defender => profile.defense,
         };
         // Jet fighters defend at 5; super submarines attack at 3.
         match side {
-            Side::Defender
-                if Some(unit.kind) == self.cat().fighter()
-                    && self
-                        .battle
-                        .defender_technologies
-                        .contains(&Technology::JetFighters) =>
-            {
+            Side::Defender if self.jet_fighters && Some(kind) == self.cat().fighter() => {
                 base.max(5)
             }
-            Side::Attacker
-                if profile.has(Ability::FirstStrike)
-                    && self
-                        .battle
-                        .attacker_technologies
-                        .contains(&Technology::SuperSubmarines) =>
-            {
+            Side::Attacker if self.super_submarines && profile.has(Ability::FirstStrike) => {
                 base.max(3)
             }
             _ => base,
@@ -395,29 +424,21 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     /// Attacking infantry paired one to one with attacking artillery: each attacks one
     /// higher (artillery support).
-    pub(crate) fn supported_infantry(&self) -> usize {
+    pub(crate) fn supported_infantry(&self) -> u32 {
         let Some(infantry) = self.cat().infantry() else {
             return 0;
         };
-        let (mut foot, mut guns) = (0, 0);
-        for unit in &self.attacker {
-            if unit.kind == infantry {
-                foot += 1;
-            } else if self.cat().get(unit.kind).has(Ability::SupportsInfantry) {
-                guns += 1;
-            }
-        }
+        let foot = self.attacker.count(|l| l.kind == infantry);
+        let guns = self
+            .attacker
+            .count(|l| l.kind != infantry && self.cat().get(l.kind).has(Ability::SupportsInfantry));
         foot.min(guns)
     }
 
     /// How many dice a unit throws: heavy bombers throw three when attacking.
-    pub(crate) fn dice_per_unit(&self, side: Side, unit: &Unit) -> usize {
-        let heavy = side == Side::Attacker
-            && self
-                .battle
-                .attacker_technologies
-                .contains(&Technology::HeavyBombers)
-            && Some(unit.kind) == self.cat().bomber();
+    pub(crate) fn dice_per_unit(&self, side: Side, kind: UnitTypeId) -> u32 {
+        let heavy =
+            side == Side::Attacker && self.heavy_bombers && Some(kind) == self.cat().bomber();
         if heavy {
             3
         } else {
@@ -425,71 +446,64 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
     }
 
-    pub(crate) fn firing_dice(&self, side: Side) -> usize {
-        let units = match side {
-            Side::Attacker => &self.attacker,
-            Side::Defender => &self.defender,
-        };
-        units.iter().filter(|u| self.to_hit(side, u) > 0).count()
+    pub(crate) fn firing_dice(&self, side: Side) -> u32 {
+        self.side(side)
+            .count(|l| self.to_hit(side, l.kind, l.damage) > 0)
     }
 
     /// Whether a side has any unit that could ever hit one of the other's.
     pub(crate) fn can_hit(&self, side: Side) -> bool {
-        let (own, other) = match side {
-            Side::Attacker => (&self.attacker, &self.defender),
-            Side::Defender => (&self.defender, &self.attacker),
+        let other = match side {
+            Side::Attacker => &self.defender,
+            Side::Defender => &self.attacker,
         };
-        own.iter().filter(|u| self.to_hit(side, u) > 0).any(|u| {
-            let no_air = self.cat().get(u.kind).has(Ability::CannotHitAir);
-            other.iter().any(|t| !(no_air && self.is_air(t)))
-        })
+        self.side(side)
+            .lines()
+            .iter()
+            .filter(|l| self.to_hit(side, l.kind, l.damage) > 0)
+            .any(|l| {
+                let no_air = self.cat().get(l.kind).has(Ability::CannotHitAir);
+                other.any(|t| !(no_air && self.is_air(t)))
+            })
     }
 
+    /// Fights round `number`, listing its dice and casualties in `log`; `shots` and
+    /// `columns` are room for each step's dice, reused from round to round.
     pub(crate) fn round(
         &mut self,
         number: u32,
         dice: &mut (impl DiceSource + ?Sized),
-    ) -> Vec<Volley> {
+        log: &mut BattleLog,
+        (shots, columns): (&mut Shots, &mut ColumnShots),
+    ) {
         let mut ctx = self.begin_round(number);
-        let mut volleys: Vec<Volley> = Vec::new();
+        log.rounds = number;
+        columns.clear();
         for step in self.steps() {
-            let shots = self.shots(step, &ctx);
+            shots.clear();
+            self.shots_with(step, &ctx, columns, shots);
             if shots.is_empty() && !self.kamikaze_due(step, &ctx) {
                 continue;
             }
-            let rolled: Vec<RolledDie> =
-                shots.iter().map(|s| roll(dice, s.to_hit, s.unit)).collect();
-            let hits = self.hits_of(step, &ctx, &rolled);
-            let (casualties, overkill) = self.apply(step, &mut ctx, hits);
-            let volley = Volley {
-                side: step.side(),
-                phase: step.phase(),
-                hits: if step == Step::Kamikaze {
-                    1
-                } else {
-                    count_hits(&rolled)
-                },
-                dice: rolled,
-                overkill,
-                casualties,
-            };
-            // Each side's columns are one line in the listing.
-            match volleys.last_mut() {
-                Some(last)
-                    if last.phase == Phase::Columns
-                        && volley.phase == Phase::Columns
-                        && last.side == volley.side =>
-                {
-                    last.dice.extend(volley.dice);
-                    last.hits += volley.hits;
-                    last.overkill += volley.overkill;
-                    last.casualties.extend(volley.casualties);
+            let mut hits = Hits::default();
+            let mut scored = 0;
+            for shot in shots.iter() {
+                let targets = targets_of(self.cat(), shot.unit);
+                let weight = self.weight(step, &ctx, shot.unit);
+                for _ in 0..shot.count {
+                    let rolled = roll(dice, shot.to_hit, shot.unit);
+                    if rolled.hit {
+                        hits.add(targets, weight);
+                        scored += 1;
+                    }
+                    log.dice.push(rolled);
                 }
-                _ => volleys.push(volley),
             }
+            let overkill = self.apply(step, &mut ctx, hits, &mut log.casualties);
+            let listed_hits = if step == Step::Kamikaze { 1 } else { scored };
+            log.close_volley(number, step.side(), step.phase(), listed_hits, overkill);
         }
         self.end_round(ctx);
-        volleys
     }
 
     /// A kamikaze run happens once, at the start of the first round, and throws no dice.
@@ -500,18 +514,17 @@ impl<'b, 'c> Fight<'b, 'c> {
     /// Sets a round up: submerged subs step aside, heavy-weapons groups are counted.
     pub(crate) fn begin_round(&mut self, number: u32) -> RoundContext {
         self.current_round = number;
-        let submerged: Vec<Unit> = if number == 1 && self.battle.defender_orders.submerge_subs {
-            let (subs, rest): (Vec<Unit>, Vec<Unit>) =
-                self.defender.iter().partition(|u| self.is_sub(u));
-            self.defender = rest;
-            subs
+        let submerged = if number == 1 && self.battle.defender_orders.submerge_subs {
+            let cat = self.cat();
+            self.defender
+                .split_off(|k| cat.get(k).has(Ability::FirstStrike))
         } else {
-            Vec::new()
+            Army::default()
         };
         let heavy_weapons = self.heavy_weapons_vulnerable();
         RoundContext {
             number,
-            casualty_area: Vec::new(),
+            casualty_area: Army::default(),
             submerged,
             heavy_weapons,
         }
@@ -519,96 +532,115 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     /// Ends a round: the casualty area is cleared, submerged subs resurface.
     pub(crate) fn end_round(&mut self, ctx: RoundContext) {
-        self.defender.extend(ctx.submerged);
+        self.defender.extend(&ctx.submerged);
     }
 
-    /// The dice a step throws, in the order the GM rolls them.
-    pub(crate) fn shots(&self, step: Step, ctx: &RoundContext) -> Vec<Shot> {
+    /// Adds the dice a step throws to `out`, in the order the GM rolls them.
+    pub(crate) fn shots(&self, step: Step, ctx: &RoundContext, out: &mut Shots) {
+        self.shots_with(step, ctx, &mut ColumnShots::default(), out);
+    }
+
+    /// [`Fight::shots`], with each side's columns worked out once a round in `columns`: a
+    /// side's units do not change while it fires its columns.
+    pub(crate) fn shots_with(
+        &self,
+        step: Step,
+        ctx: &RoundContext,
+        columns: &mut ColumnShots,
+        out: &mut Shots,
+    ) {
         let first = ctx.number == 1;
         match step {
-            Step::Kamikaze => Vec::new(),
             Step::AntiAircraft
                 if first && self.defender_aa && self.battle.kind == BattleKind::Land =>
             {
-                self.attacker
-                    .iter()
-                    .filter(|u| self.is_air(u))
-                    .map(|u| Shot {
-                        unit: u.kind,
-                        to_hit: 1,
-                    })
-                    .collect()
+                for l in self.attacker.lines().iter().filter(|l| self.is_air(l.kind)) {
+                    push_shot(out, l.kind, 1, l.count);
+                }
             }
             Step::SupportShot if first && self.battle.support_shots > 0 => {
                 let bb = self.cat().battleship();
                 let to_hit = bb.map(|b| self.cat().get(b).attack).unwrap_or(4);
-                let unit = bb.unwrap_or(self.attacker[0].kind);
-                (0..self.battle.support_shots)
-                    .map(|_| Shot { unit, to_hit })
-                    .collect()
+                // A ruleset without battleships labels the shots with the first attacker;
+                // with no attacker left (the AA gun shot every aircraft down) nobody lands.
+                let unit = bb.or_else(|| self.attacker.lines().first().map(|l| l.kind));
+                if let Some(unit) = unit {
+                    push_shot(out, unit, to_hit, self.battle.support_shots);
+                }
             }
-            Step::FirstStrike if !self.defender.is_empty() => self
-                .attacker
-                .iter()
-                .filter(|u| self.is_sub(u))
-                .map(|u| Shot {
-                    unit: u.kind,
-                    to_hit: self.to_hit(Side::Attacker, u),
-                })
-                .collect(),
+            Step::FirstStrike if !self.defender.is_empty() => {
+                for l in self.attacker.lines().iter().filter(|l| self.is_sub(l.kind)) {
+                    let to_hit = self.to_hit(Side::Attacker, l.kind, l.damage);
+                    push_shot(out, l.kind, to_hit, l.count);
+                }
+            }
             // The attacker stops rolling once no defender is left to hit.
             Step::AttackerColumn(column) if !self.defender.is_empty() => {
-                let supported = self.supported_infantry();
-                let mut lifted = 0;
-                self.attacker
-                    .iter()
-                    .filter(|u| !self.is_sub(u))
-                    .filter(|u| {
-                        let base = self.to_hit(Side::Attacker, u);
-                        if Some(u.kind) == self.cat().infantry() && lifted < supported {
-                            lifted += 1;
-                            base + 1 == column
-                        } else {
-                            base == column
-                        }
-                    })
-                    .flat_map(|u| {
-                        let shot = Shot {
-                            unit: u.kind,
-                            to_hit: column,
-                        };
-                        std::iter::repeat_n(shot, self.dice_per_unit(Side::Attacker, u))
-                    })
-                    .collect()
+                if !columns.attack_ready {
+                    self.attacker_columns(&mut columns.attack);
+                    columns.attack_ready = true;
+                }
+                out.extend(columns.attack.iter().filter(|s| s.to_hit == column));
             }
-            Step::DefenderColumn(column) => self.defender_column_shots(column, ctx),
-            Step::DefenderColumns => (1..=6u8)
-                .flat_map(|column| self.defender_column_shots(column, ctx))
-                .collect(),
-            _ => Vec::new(),
+            Step::DefenderColumn(_) | Step::DefenderColumns => {
+                if !columns.defence_ready {
+                    self.defender_columns(ctx, &mut columns.defence);
+                    columns.defence_ready = true;
+                }
+                let (from, to) = match step {
+                    Step::DefenderColumn(column) => (column, column),
+                    _ => (1, 6),
+                };
+                for column in from..=to {
+                    out.extend(columns.defence.iter().filter(|s| s.to_hit == column));
+                }
+            }
+            _ => {}
         }
     }
 
-    /// One defending column's dice, the casualty area's included. Within the column,
-    /// submarines' dice come last: they cannot hit aircraft, so their hits are told apart.
-    pub(crate) fn defender_column_shots(&self, column: u8, ctx: &RoundContext) -> Vec<Shot> {
-        let firing = self.defender.iter().chain(ctx.casualty_area.iter());
-        let mut shots: Vec<Shot> = Vec::new();
-        for subs in [false, true] {
-            shots.extend(
-                firing
-                    .clone()
-                    .filter(|u| {
-                        self.to_hit(Side::Defender, u) == column
-                            && self.cat().get(u.kind).has(Ability::CannotHitAir) == subs
-                    })
-                    .map(|u| Shot {
-                        unit: u.kind,
-                        to_hit: column,
-                    }),
-            );
+    /// Every attacking column's dice, in listing order (a column's are those that need
+    /// its number).
+    fn attacker_columns(&self, out: &mut Shots) {
+        let mut unlifted = self.supported_infantry();
+        let infantry = self.cat().infantry();
+        for l in self
+            .attacker
+            .lines()
+            .iter()
+            .filter(|l| !self.is_sub(l.kind))
+        {
+            let base = self.to_hit(Side::Attacker, l.kind, l.damage);
+            let per_unit = self.dice_per_unit(Side::Attacker, l.kind);
+            // The first infantry in the list are the ones paired with artillery.
+            let lifted = if Some(l.kind) == infantry {
+                l.count.min(unlifted)
+            } else {
+                0
+            };
+            unlifted -= lifted;
+            push_shot(out, l.kind, base + 1, lifted * per_unit);
+            push_shot(out, l.kind, base, (l.count - lifted) * per_unit);
         }
-        shots
+    }
+
+    /// Every defending column's dice, the casualty area's included. Within a column,
+    /// submarines' dice come last: they cannot hit aircraft, so their hits are told apart.
+    fn defender_columns(&self, ctx: &RoundContext, out: &mut Shots) {
+        let firing = self
+            .defender
+            .lines()
+            .iter()
+            .chain(ctx.casualty_area.lines());
+        for subs in [false, true] {
+            for l in firing
+                .clone()
+                .filter(|l| self.cat().get(l.kind).has(Ability::CannotHitAir) == subs)
+            {
+                let to_hit = self.to_hit(Side::Defender, l.kind, l.damage);
+                push_shot(out, l.kind, to_hit, l.count);
+            }
+        }
     }
 
     /// How much one hit of `unit` in `step` counts (two under heavy-weapons fire).
@@ -624,85 +656,73 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
     }
 
-    /// The hits of rolled dice, split by who may take them.
-    pub(crate) fn hits_of(&self, step: Step, ctx: &RoundContext, rolled: &[RolledDie]) -> Hits {
-        let mut hits = Hits::default();
-        for d in rolled.iter().filter(|d| d.hit) {
-            hits.add(
-                targets_of(self.cat(), d.unit),
-                self.weight(step, ctx, d.unit),
-            );
-        }
-        hits
-    }
-
-    /// Applies a step's hits to the side it fires at.
+    /// Applies a step's hits to the side it fires at, listing the casualties in
+    /// `casualties`; returns the overkill.
     pub(crate) fn apply(
         &mut self,
         step: Step,
         ctx: &mut RoundContext,
         hits: Hits,
-    ) -> (Vec<Casualty>, u32) {
+        casualties: &mut Vec<Casualty>,
+    ) -> u32 {
         match step {
             Step::Kamikaze => {
-                let volley = match self.battle.kamikaze_target {
-                    Some(target) if ctx.number == 1 => self.kamikaze(target),
-                    _ => return (Vec::new(), 0),
-                };
-                (volley.casualties, 0)
+                if let (Some(target), 1) = (self.battle.kamikaze_target, ctx.number) {
+                    self.kamikaze(target, casualties);
+                }
+                0
             }
             Step::AntiAircraft => self.take_hits(
                 Side::Attacker,
-                Targets::AirOnly,
-                hits.anyone,
+                (Targets::AirOnly, hits.anyone),
                 Effect::Removed,
-                &mut Vec::new(),
+                None,
                 Some(LossReason::AntiAircraft),
+                casualties,
             ),
-            Step::SupportShot | Step::AttackerColumn(_) => {
-                let mut area = std::mem::take(&mut ctx.casualty_area);
-                let result =
-                    self.apply_split(Side::Defender, hits, Effect::ToCasualtyArea, &mut area);
-                ctx.casualty_area = area;
-                result
-            }
-            Step::FirstStrike => {
-                self.apply_split(Side::Defender, hits, Effect::Removed, &mut Vec::new())
-            }
+            Step::SupportShot | Step::AttackerColumn(_) => self.apply_split(
+                Side::Defender,
+                hits,
+                Some(&mut ctx.casualty_area),
+                casualties,
+            ),
+            Step::FirstStrike => self.apply_split(Side::Defender, hits, None, casualties),
             Step::DefenderColumns | Step::DefenderColumn(_) => {
-                self.apply_split(Side::Attacker, hits, Effect::Removed, &mut Vec::new())
+                self.apply_split(Side::Attacker, hits, None, casualties)
             }
         }
     }
 
-    /// Hits anyone may take first, then those only non-aircraft may take.
+    /// Hits anyone may take first, then those only non-aircraft may take. With a
+    /// `casualty_area`, the units lost go there and fire back; without, they are removed.
     pub(crate) fn apply_split(
         &mut self,
         target: Side,
         hits: Hits,
-        effect: Effect,
-        casualty_area: &mut Vec<Unit>,
-    ) -> (Vec<Casualty>, u32) {
-        let (mut casualties, mut overkill) = self.take_hits(
-            target,
-            Targets::Anyone,
-            hits.anyone,
-            effect,
-            casualty_area,
-            None,
-        );
+        mut casualty_area: Option<&mut Army>,
+        casualties: &mut Vec<Casualty>,
+    ) -> u32 {
+        let effect = if casualty_area.is_some() {
+            Effect::ToCasualtyArea
+        } else {
+            Effect::Removed
+        };
+        let mut overkill = 0;
         for (targets, n) in [
+            (Targets::Anyone, hits.anyone),
             (Targets::NotAir, hits.not_air),
             (Targets::SurfaceOnly, hits.surface),
         ] {
-            if n > 0 {
-                let (more, more_overkill) =
-                    self.take_hits(target, targets, n, effect, casualty_area, None);
-                casualties.extend(more);
-                overkill += more_overkill;
-            }
+            overkill += self.take_hits(
+                target,
+                (targets, n),
+                effect,
+                casualty_area.as_deref_mut(),
+                None,
+                casualties,
+            );
         }
-        (casualties, overkill)
+        overkill
     }
 
     /// Whether a round's attacker and defender columns are independent, given its start:
@@ -713,15 +733,12 @@ impl<'b, 'c> Fight<'b, 'c> {
         // Column by column, hits that not every unit may take land differently than all
         // at once: such a round is worked out step by step.
         let restricted_defenders = self.battle.defender_hits_by_column
-            && self
-                .defender
-                .iter()
-                .any(|u| targets_of(cat, u.kind) != Targets::Anyone);
+            && self.defender.any(|k| targets_of(cat, k) != Targets::Anyone);
         !restricted_defenders
-            && !self.attacker.iter().any(|u| self.is_sub(u))
-            && !self.defender.iter().any(|u| {
-                let t = cat.get(u.kind);
-                t.hit_points.saturating_sub(u.damage) > 1
+            && !self.attacker.any(|k| self.is_sub(k))
+            && !self.defender.lines().iter().any(|l| {
+                let t = cat.get(l.kind);
+                t.hit_points.saturating_sub(l.damage) > 1
                     && t.damaged_defense.is_some_and(|dd| dd != t.defense)
             })
     }
@@ -733,19 +750,13 @@ impl<'b, 'c> Fight<'b, 'c> {
             || self.battle.support_shots > 0
             || (self.defender_aa
                 && self.battle.kind == BattleKind::Land
-                && self.attacker.iter().any(|u| self.is_air(u)))
-            || (self.battle.defender_orders.submerge_subs
-                && self.defender.iter().any(|u| self.is_sub(u)))
+                && self.attacker.any(|k| self.is_air(k)))
+            || (self.battle.defender_orders.submerge_subs && self.defender.any(|k| self.is_sub(k)))
     }
 
     /// Whether defending subs are lost first (only aircraft attack, and cannot retreat).
     pub(crate) fn subs_lost_first(&self) -> bool {
-        let cat = self.cat();
-        self.battle.attacker_air_cannot_retreat
-            && self
-                .attacker
-                .iter()
-                .all(|u| cat.get(u.kind).domain == Domain::Air)
+        self.battle.attacker_air_cannot_retreat && self.attacker.all(|k| self.is_air(k))
     }
 
     /// Whether (attacker, defender) count more than 20 heavy-weapons units this round.
@@ -754,17 +765,30 @@ impl<'b, 'c> Fight<'b, 'c> {
             return (false, false);
         }
         let counts = |unit: UnitTypeId| !self.cat().get(unit).has(Ability::HwvExempt);
-        let size = |units: &[Unit]| units.iter().filter(|u| counts(u.kind)).count() as u32;
-        let one_group = |units: &[Unit]| crate::aap::hwv::vulnerable([(true, size(units))]);
+        let size = |army: &Army| army.count(|l| counts(l.kind));
+        let one_group = |army: &Army| crate::aap::hwv::vulnerable([(true, size(army))]);
         let defender = if self.battle.defender_groups.is_empty() {
             one_group(&self.defender)
         } else {
             // Who holds what is left: of each type, the groups listed last keep theirs
             // first (the holder's own units, then its guests'), as the survivors are shared.
-            let mut left: std::collections::BTreeMap<UnitTypeId, u32> = Default::default();
-            for u in &self.defender {
-                *left.entry(u.kind).or_default() += 1;
+            let mut left: smallvec::SmallVec<[(UnitTypeId, u32); 16]> = Default::default();
+            for l in self.defender.lines() {
+                match left.iter_mut().find(|(k, _)| *k == l.kind) {
+                    Some((_, n)) => *n += l.count,
+                    None => left.push((l.kind, l.count)),
+                }
             }
+            let mut remaining_of = |unit: UnitTypeId, wanted: u32| -> u32 {
+                match left.iter_mut().find(|(k, _)| *k == unit) {
+                    Some((_, n)) => {
+                        let kept = wanted.min(*n);
+                        *n -= kept;
+                        kept
+                    }
+                    None => 0,
+                }
+            };
             let groups: Vec<(bool, u32)> = self
                 .battle
                 .defender_groups
@@ -773,9 +797,7 @@ impl<'b, 'c> Fight<'b, 'c> {
                 .map(|group| {
                     let mut size = 0;
                     for &(unit, n) in &group.units {
-                        let remaining = left.entry(unit).or_default();
-                        let kept = n.min(*remaining);
-                        *remaining -= kept;
+                        let kept = remaining_of(unit, n);
                         if counts(unit) {
                             size += kept;
                         }
@@ -788,55 +810,39 @@ impl<'b, 'c> Fight<'b, 'c> {
         (one_group(&self.attacker), defender)
     }
 
-    pub(crate) fn kamikaze(&mut self, target: UnitTypeId) -> Volley {
-        let fighter = self.cat().fighter();
-        if let Some(pos) = self.attacker.iter().position(|u| Some(u.kind) == fighter) {
-            self.attacker.remove(pos);
+    pub(crate) fn kamikaze(&mut self, target: UnitTypeId, casualties: &mut Vec<Casualty>) {
+        if let Some(fighter) = self.cat().fighter() {
+            self.attacker.remove_first(fighter);
         }
-        let mut casualties = Vec::new();
-        if let Some(pos) = self.defender.iter().position(|u| u.kind == target) {
-            let hit_points = self.cat().get(target).hit_points;
-            let ship = &mut self.defender[pos];
-            ship.damage += 1;
-            if ship.damage >= hit_points {
-                self.defender.remove(pos);
-                casualties.push(Casualty {
-                    unit: target,
-                    effect: Effect::Removed,
-                    reason: LossReason::Kamikaze,
-                });
+        if let Some(damage) = self.defender.damage_first(target) {
+            let effect = if damage >= self.cat().get(target).hit_points {
+                self.defender.remove_first(target);
+                Effect::Removed
             } else {
-                casualties.push(Casualty {
-                    unit: target,
-                    effect: Effect::Damaged,
-                    reason: LossReason::Kamikaze,
-                });
-            }
-        }
-        Volley {
-            side: Side::Attacker,
-            phase: Phase::Kamikaze,
-            dice: Vec::new(),
-            hits: 1,
-            overkill: 0,
-            casualties,
+                Effect::Damaged
+            };
+            casualties.push(Casualty {
+                unit: target,
+                effect,
+                reason: LossReason::Kamikaze,
+            });
         }
     }
 
-    /// Takes `hits` from `side` among the `targets` units. Lost units are removed from the
-    /// side (and put in `casualty_area` when they still fire back). Returns the casualties
-    /// and the overkill.
+    /// Takes `hits` from `side` among the `targets` units, listing each unit hit in
+    /// `casualties`. Lost units leave the side (into `casualty_area` when they still fire
+    /// back). Returns the overkill.
     pub(crate) fn take_hits(
         &mut self,
         side: Side,
-        targets: Targets,
-        hits: u32,
+        (targets, hits): (Targets, u32),
         effect: Effect,
-        casualty_area: &mut Vec<Unit>,
+        casualty_area: Option<&mut Army>,
         reason_override: Option<LossReason>,
-    ) -> (Vec<Casualty>, u32) {
+        casualties: &mut Vec<Casualty>,
+    ) -> u32 {
         if hits == 0 {
-            return (Vec::new(), 0);
+            return 0;
         }
         let cat = self.cat();
         let combat = self.combat_in(self.current_round);
@@ -846,87 +852,117 @@ impl<'b, 'c> Fight<'b, 'c> {
                 combat,
                 CombatOrder::TakeAtAllCosts | CombatOrder::SaveAirAtAllCosts
             );
-        let subs_first = side == Side::Defender
-            && self.battle.attacker_air_cannot_retreat
-            && self
-                .attacker
-                .iter()
-                .all(|u| cat.get(u.kind).domain == Domain::Air);
-        let (base, orders) = match side {
-            Side::Attacker => (&*self.attacker_order, &self.battle.attacker_orders),
-            Side::Defender => (&*self.defender_order, &self.battle.defender_orders),
+        let (order, orders) = match (side, &self.defender_subs_first) {
+            (Side::Attacker, _) => (&self.attacker_order, &self.battle.attacker_orders),
+            (Side::Defender, Some(subs_first)) if self.subs_lost_first() => {
+                (subs_first, &self.battle.defender_orders)
+            }
+            (Side::Defender, _) => (&self.defender_order, &self.battle.defender_orders),
         };
-        let order: Cow<'_, LossOrder> = if subs_first {
-            let subs: Vec<UnitTypeId> = base
-                .order
-                .iter()
-                .copied()
-                .filter(|id| cat.get(*id).has(Ability::FirstStrike))
-                .collect();
-            let mut exception = LossOrder::explicit(&subs, base);
-            exception.reason = base.reason;
-            Cow::Owned(exception)
-        } else if by_combat_order {
-            let mut owned = base.clone();
-            owned.reason = LossReason::CombatOrder(combat);
-            Cow::Owned(owned)
+        let in_order = if by_combat_order {
+            LossReason::CombatOrder(combat)
         } else {
-            Cow::Borrowed(base)
+            order.reason
         };
         let rules = HitRules {
             battleships_absorb: orders.battleships_absorb.unwrap_or(true),
             keep_last_surface_unit: keep_last,
         };
-        let units = match side {
-            Side::Attacker => &self.attacker,
-            Side::Defender => &self.defender,
-        };
-        let eligible = |u: &Unit| match targets {
-            Targets::Anyone => true,
-            Targets::NotAir => cat.get(u.kind).domain != Domain::Air,
-            Targets::SurfaceOnly => {
-                cat.get(u.kind).domain != Domain::Air && !cat.get(u.kind).has(Ability::FirstStrike)
+        let eligible = |kind: UnitTypeId| {
+            let t = cat.get(kind);
+            match targets {
+                Targets::Anyone => true,
+                Targets::NotAir => t.domain != Domain::Air,
+                Targets::SurfaceOnly => t.domain != Domain::Air && !t.has(Ability::FirstStrike),
+                Targets::AirOnly => t.domain == Domain::Air,
             }
-            Targets::AirOnly => cat.get(u.kind).domain == Domain::Air,
         };
-        let taken = casualties::assign_hits(cat, units, eligible, hits, &order, rules);
-        let used: u32 = taken.iter().map(|t| u32::from(t.hits)).sum();
-        let mut casualties = Vec::new();
-        let mut lost = Vec::new();
-        for t in &taken {
-            let unit = units[t.index];
-            let damage = unit.damage + t.hits;
-            let reason = reason_override.unwrap_or(t.reason);
-            if damage >= self.cat().get(unit.kind).hit_points {
-                lost.push(t.index);
-                casualties.push(Casualty {
-                    unit: unit.kind,
-                    effect,
-                    reason,
-                });
-            } else {
-                casualties.push(Casualty {
-                    unit: unit.kind,
-                    effect: Effect::Damaged,
-                    reason,
-                });
-            }
-        }
-        let side_units = match side {
+        let army = match side {
             Side::Attacker => &mut self.attacker,
             Side::Defender => &mut self.defender,
         };
-        for t in &taken {
-            side_units[t.index].damage += t.hits;
+        let assignment = assign_hits(cat, army, eligible, hits, order, rules);
+        let lost = |p: &casualties::Piece| p.damage + p.taken() >= cat.get(p.kind).hit_points;
+        for &i in &assignment.listed {
+            let piece = &assignment.pieces[i];
+            let reason = reason_override.unwrap_or(if piece.absorbed > 0 {
+                LossReason::BattleshipAbsorbs
+            } else {
+                in_order
+            });
+            let casualty = Casualty {
+                unit: piece.kind,
+                effect: if lost(piece) { effect } else { Effect::Damaged },
+                reason,
+            };
+            casualties.extend(std::iter::repeat_n(casualty, piece.count as usize));
         }
-        lost.sort_unstable();
-        for index in lost.into_iter().rev() {
-            let unit = side_units.remove(index);
-            if effect == Effect::ToCasualtyArea {
-                casualty_area.push(unit);
+        leave(army, &assignment, lost, casualty_area);
+        hits - assignment.used
+    }
+}
+
+/// The side after an assignment: the units hit carry their damage, the lost leave it (to
+/// the casualty area, if there is one, last in the list first, as the GM lifts them off).
+fn leave(
+    army: &mut Army,
+    assignment: &Assignment,
+    lost: impl Fn(&casualties::Piece) -> bool,
+    casualty_area: Option<&mut Army>,
+) {
+    let in_order = assignment.in_list_order();
+    let after = |p: &casualties::Piece| Line {
+        kind: p.kind,
+        damage: p.damage + p.taken(),
+        count: p.count,
+    };
+    if let Some(area) = casualty_area {
+        for &i in in_order.iter().rev() {
+            let piece = &assignment.pieces[i];
+            if lost(piece) {
+                let l = after(piece);
+                area.push(l.kind, l.damage, l.count);
             }
         }
-        (casualties, hits - used)
+    }
+    army.rebuild(in_order.iter().filter_map(|&i| {
+        let piece = &assignment.pieces[i];
+        (!lost(piece)).then(|| after(piece))
+    }));
+}
+
+/// Marks the first `n` undamaged units of `kind` as damaged once (a battle that starts
+/// with damaged multi-hit ships).
+fn damage_first_fresh(army: &mut Army, kind: UnitTypeId, n: u32) {
+    let mut left = n;
+    let mut lines: Vec<Line> = Vec::with_capacity(army.lines().len() + 1);
+    for l in army.lines() {
+        if l.kind == kind && l.damage == 0 && left > 0 {
+            let damaged = l.count.min(left);
+            left -= damaged;
+            lines.push(Line {
+                damage: 1,
+                count: damaged,
+                ..*l
+            });
+            lines.push(Line {
+                count: l.count - damaged,
+                ..*l
+            });
+        } else {
+            lines.push(*l);
+        }
+    }
+    army.rebuild(lines.into_iter().filter(|l| l.count > 0));
+}
+
+fn push_shot(out: &mut Shots, unit: UnitTypeId, to_hit: u8, count: u32) {
+    if count > 0 {
+        out.push(Shot {
+            unit,
+            to_hit,
+            count,
+        });
     }
 }
 
@@ -942,8 +978,4 @@ pub(crate) fn roll(
         unit,
         hit: die.value() <= to_hit,
     }
-}
-
-pub(crate) fn count_hits(rolled: &[RolledDie]) -> u32 {
-    rolled.iter().filter(|d| d.hit).count() as u32
 }

@@ -12,16 +12,16 @@
 //! Hits beyond the units that can take them are overkill. Every die is recorded in the
 //! [`BattleLog`], with who was lost and why.
 
+mod army;
 mod bombing;
 mod casualties;
 mod fight;
 mod odds;
+#[cfg(test)]
+mod oracle;
 mod render;
 
 use fight::*;
-
-use std::borrow::Cow;
-use std::rc::Rc;
 
 use crate::dice::{DiceSource, Die};
 use crate::tech::Technology;
@@ -290,24 +290,33 @@ pub struct RolledDie {
     pub hit: bool,
 }
 
-/// One side firing in one phase of a round.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Volley {
+/// One side firing in one phase of a round, as the listing shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Volley<'l> {
+    /// The round, from 1.
+    pub round: u32,
     pub side: Side,
     pub phase: Phase,
-    pub dice: Vec<RolledDie>,
+    pub dice: &'l [RolledDie],
     /// Hits scored, overkill included (as the GM lists them).
     pub hits: u32,
     /// Hits that found no unit to take them.
     pub overkill: u32,
     /// Casualties inflicted on the other side.
-    pub casualties: Vec<Casualty>,
+    pub casualties: &'l [Casualty],
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RoundLog {
-    pub number: u32,
-    pub volleys: Vec<Volley>,
+/// Where a volley's dice and casualties end in the log's lists (each starts where the
+/// volley before it ends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct VolleyEntry {
+    round: u32,
+    side: Side,
+    phase: Phase,
+    hits: u32,
+    overkill: u32,
+    dice_end: usize,
+    casualties_end: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -323,14 +332,116 @@ pub enum Outcome {
     WalkedIn,
 }
 
-/// Everything the GM lists about a battle.
+/// Everything the GM lists about a battle: every die and every casualty, in one list
+/// each, with the volleys that cut them up (a battle of many rounds is a few allocations).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BattleLog {
     pub kind: BattleKind,
-    pub rounds: Vec<RoundLog>,
     pub outcome: Outcome,
-    pub attacker_left: Vec<Unit>,
-    pub defender_left: Vec<Unit>,
+    /// What is left of each side, as counts (see [`BattleLog::attacker_left`]).
+    attacker: army::Army,
+    defender: army::Army,
+    rounds: u32,
+    volleys: Vec<VolleyEntry>,
+    dice: Vec<RolledDie>,
+    casualties: Vec<Casualty>,
+}
+
+impl BattleLog {
+    fn begin(kind: BattleKind) -> Self {
+        BattleLog {
+            kind,
+            outcome: Outcome::Disengaged,
+            attacker: army::Army::default(),
+            defender: army::Army::default(),
+            rounds: 0,
+            volleys: Vec::with_capacity(8),
+            dice: Vec::with_capacity(32),
+            casualties: Vec::with_capacity(16),
+        }
+    }
+
+    /// The attacker's units left, one entry per unit, in listing order.
+    pub fn attacker_left(&self) -> Vec<Unit> {
+        self.attacker.units()
+    }
+
+    /// The defender's units left, one entry per unit, in listing order.
+    pub fn defender_left(&self) -> Vec<Unit> {
+        self.defender.units()
+    }
+
+    pub(crate) fn left(&self, side: Side) -> &army::Army {
+        match side {
+            Side::Attacker => &self.attacker,
+            Side::Defender => &self.defender,
+        }
+    }
+
+    /// Rounds fought (a walk-in fights none).
+    pub fn rounds(&self) -> usize {
+        self.rounds as usize
+    }
+
+    /// Every die, in the order rolled.
+    pub fn dice(&self) -> &[RolledDie] {
+        &self.dice
+    }
+
+    /// Every volley, in order.
+    pub fn volleys(&self) -> impl Iterator<Item = Volley<'_>> + '_ {
+        let mut dice_from = 0;
+        let mut casualties_from = 0;
+        self.volleys.iter().map(move |e| {
+            let volley = Volley {
+                round: e.round,
+                side: e.side,
+                phase: e.phase,
+                dice: &self.dice[dice_from..e.dice_end],
+                hits: e.hits,
+                overkill: e.overkill,
+                casualties: &self.casualties[casualties_from..e.casualties_end],
+            };
+            dice_from = e.dice_end;
+            casualties_from = e.casualties_end;
+            volley
+        })
+    }
+
+    /// The volleys of the round at `index` (from 0), in order.
+    pub fn round(&self, index: usize) -> Vec<Volley<'_>> {
+        self.volleys()
+            .filter(|v| v.round as usize == index + 1)
+            .collect()
+    }
+
+    /// Closes the volley whose dice and casualties were just added: each side's columns
+    /// are one line in the listing, so a column joins the side's column before it.
+    fn close_volley(&mut self, round: u32, side: Side, phase: Phase, hits: u32, overkill: u32) {
+        let (dice_end, casualties_end) = (self.dice.len(), self.casualties.len());
+        match self.volleys.last_mut() {
+            Some(last)
+                if last.round == round
+                    && last.phase == Phase::Columns
+                    && phase == Phase::Columns
+                    && last.side == side =>
+            {
+                last.hits += hits;
+                last.overkill += overkill;
+                last.dice_end = dice_end;
+                last.casualties_end = casualties_end;
+            }
+            _ => self.volleys.push(VolleyEntry {
+                round,
+                side,
+                phase,
+                hits,
+                overkill,
+                dice_end,
+                casualties_end,
+            }),
+        }
+    }
 }
 
 /// Fights `battle` with `dice`.

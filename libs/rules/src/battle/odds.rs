@@ -15,9 +15,10 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use rustc_hash::FxHashMap;
 
+use super::army::Army;
 use super::{
-    targets_of, Battle, BattleError, Effect, Fight, Hits, Outcome, RetreatOrder, RoundContext,
-    Shot, Side, Step, Targets, Unit,
+    targets_of, Battle, BattleError, Casualty, Fight, Hits, Outcome, RetreatOrder, RoundContext,
+    Shot, Shots, Side, Step, Targets,
 };
 use crate::units::{Catalogue, UnitTypeId};
 
@@ -82,23 +83,23 @@ pub fn describe(survivors: &Survivors, catalogue: &Catalogue) -> String {
         .join(", ")
 }
 
-type Key = (Vec<Unit>, Vec<Unit>);
+type Key = (Army, Army);
 
 /// The armies one side can be left with, interned as small ids.
 #[derive(Default)]
 struct Armies {
-    ids: FxHashMap<Vec<Unit>, u32>,
-    units: Vec<Vec<Unit>>,
+    ids: FxHashMap<Army, u32>,
+    units: Vec<Army>,
 }
 
 impl Armies {
-    fn intern(&mut self, units: &[Unit]) -> u32 {
-        if let Some(id) = self.ids.get(units) {
+    fn intern(&mut self, army: &Army) -> u32 {
+        if let Some(id) = self.ids.get(army) {
             return *id;
         }
         let id = self.units.len() as u32;
-        self.units.push(units.to_vec());
-        self.ids.insert(units.to_vec(), id);
+        self.units.push(army.clone());
+        self.ids.insert(army.clone(), id);
         id
     }
 }
@@ -212,13 +213,13 @@ pub fn estimated_odds(
             return Err(work.refusal());
         }
         let log = super::resolve(battle, dice)?;
-        work.spend(log.rounds.len() as u64 + 1);
+        work.spend(log.rounds() as u64 + 1);
         odds.add(log.outcome, share);
         *attacker_left
-            .entry(survivors(&log.attacker_left))
+            .entry(survivors_of(log.left(Side::Attacker)))
             .or_default() += share;
         *defender_left
-            .entry(survivors(&log.defender_left))
+            .entry(survivors_of(log.left(Side::Defender)))
             .or_default() += share;
     }
     let ranked = |left: BTreeMap<Survivors, f64>| {
@@ -237,8 +238,8 @@ pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, Battl
     let mut odds = Odds::default();
     if initial.combat == super::CombatOrder::WalkIn {
         odds.walked_in = 1.0;
-        odds.attacker_survivors = vec![(survivors(&initial.attacker), 1.0)];
-        odds.defender_survivors = vec![(survivors(&initial.defender), 1.0)];
+        odds.attacker_survivors = vec![(survivors_of(&initial.attacker), 1.0)];
+        odds.defender_survivors = vec![(survivors_of(&initial.defender), 1.0)];
         return Ok(odds);
     }
     // From this round on the round number no longer changes anything.
@@ -344,8 +345,8 @@ pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, Battl
             }
         }
     }
-    let mut attacker_left: HashMap<Vec<Unit>, f64> = HashMap::new();
-    let mut defender_left: HashMap<Vec<Unit>, f64> = HashMap::new();
+    let mut attacker_left: HashMap<Army, f64> = HashMap::new();
+    let mut defender_left: HashMap<Army, f64> = HashMap::new();
     for ((outcome, a, d), p) in ended {
         odds.add(outcome, p);
         *attacker_left
@@ -377,7 +378,7 @@ fn armies_after(
                 Some(next) => *next,
                 None => {
                     let mut f = fight.clone();
-                    f.apply_split(side, hits, Effect::Removed, &mut Vec::new());
+                    f.apply_split(side, hits, None, &mut Vec::new());
                     canonical(&mut f);
                     let left = match side {
                         Side::Attacker => &f.attacker,
@@ -405,8 +406,8 @@ fn steady_transitions(
     let (attacker_vulnerable, defender_vulnerable) = fight.heavy_weapons_vulnerable();
     let ctx = RoundContext {
         number: u32::MAX,
-        casualty_area: Vec::new(),
-        submerged: Vec::new(),
+        casualty_area: Army::default(),
+        submerged: Army::default(),
         heavy_weapons: (attacker_vulnerable, defender_vulnerable),
     };
     let subs_first = fight.subs_lost_first();
@@ -415,9 +416,10 @@ fn steady_transitions(
         .hits
         .entry((a, defender_vulnerable))
         .or_insert_with(|| {
-            let shots: Vec<Shot> = (1..=6)
-                .flat_map(|c| fight.shots(Step::AttackerColumn(c), &ctx))
-                .collect();
+            let mut shots = Shots::new();
+            for c in 1..=6 {
+                fight.shots(Step::AttackerColumn(c), &ctx, &mut shots);
+            }
             hit_distribution(fight, Step::AttackerColumn(1), &ctx, &shots)
         })
         .clone();
@@ -425,7 +427,8 @@ fn steady_transitions(
         .hits
         .entry((d, attacker_vulnerable))
         .or_insert_with(|| {
-            let shots = fight.shots(Step::DefenderColumns, &ctx);
+            let mut shots = Shots::new();
+            fight.shots(Step::DefenderColumns, &ctx, &mut shots);
             hit_distribution(fight, Step::DefenderColumns, &ctx, &shots)
         })
         .clone();
@@ -454,18 +457,19 @@ fn steady_transitions(
     joint
 }
 
-pub(super) fn survivors(units: &[Unit]) -> Survivors {
+/// A side's survivors, from its army.
+pub(super) fn survivors_of(army: &Army) -> Survivors {
     let mut out = Survivors::new();
-    for u in units {
-        *out.entry((u.kind, u.damage > 0)).or_default() += 1;
+    for l in army.lines() {
+        *out.entry((l.kind, l.damage > 0)).or_default() += l.count;
     }
     out
 }
 
-fn grouped(left: HashMap<Vec<Unit>, f64>) -> Vec<(Survivors, f64)> {
+fn grouped(left: HashMap<Army, f64>) -> Vec<(Survivors, f64)> {
     let mut merged: BTreeMap<Survivors, f64> = BTreeMap::new();
-    for (units, p) in left {
-        *merged.entry(survivors(&units)).or_default() += p;
+    for (army, p) in left {
+        *merged.entry(survivors_of(&army)).or_default() += p;
     }
     let mut out: Vec<(Survivors, f64)> = merged.into_iter().collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -473,14 +477,14 @@ fn grouped(left: HashMap<Vec<Unit>, f64>) -> Vec<(Survivors, f64)> {
 }
 
 fn canonical(fight: &mut Fight<'_, '_>) {
-    fight.attacker.sort_unstable();
-    fight.defender.sort_unstable();
+    fight.attacker.canonical();
+    fight.defender.canonical();
 }
 
-fn side_hit_points(fight: &Fight<'_, '_>, units: &[Unit]) -> u32 {
-    units
+fn side_hit_points(fight: &Fight<'_, '_>, army: &Army) -> u32 {
+    army.lines()
         .iter()
-        .map(|u| u32::from(fight.cat().get(u.kind).hit_points.saturating_sub(u.damage)))
+        .map(|l| u32::from(fight.cat().get(l.kind).hit_points.saturating_sub(l.damage)) * l.count)
         .sum()
 }
 
@@ -491,11 +495,7 @@ impl Fight<'_, '_> {
 
     /// Hit points left on both sides: every transition but "no change" lowers it.
     fn hit_points(&self) -> u32 {
-        self.attacker
-            .iter()
-            .chain(self.defender.iter())
-            .map(|u| u32::from(self.cat().get(u.kind).hit_points.saturating_sub(u.damage)))
-            .sum()
+        side_hit_points(self, &self.attacker) + side_hit_points(self, &self.defender)
     }
 }
 
@@ -510,10 +510,10 @@ fn round_distribution<'b, 'c>(
     let steps: Vec<Step> = start.steps().collect();
     let mut partial: Vec<(Fight<'b, 'c>, RoundContext, f64)> = vec![(start, ctx, 1.0)];
     for step in steps {
-        let mut next: HashMap<(Key, Vec<Unit>), (Fight<'b, 'c>, RoundContext, f64)> =
-            HashMap::new();
+        let mut next: HashMap<(Key, Army), (Fight<'b, 'c>, RoundContext, f64)> = HashMap::new();
         for (f, ctx, p) in partial {
-            let shots = f.shots(step, &ctx);
+            let mut shots = Shots::new();
+            f.shots(step, &ctx, &mut shots);
             if shots.is_empty() && !f.kamikaze_due(step, &ctx) {
                 merge(&mut next, f, ctx, p);
                 continue;
@@ -525,9 +525,9 @@ fn round_distribution<'b, 'c>(
                 }
                 let mut f2 = f.clone();
                 let mut ctx2 = ctx.clone();
-                f2.apply(step, &mut ctx2, hits);
+                f2.apply(step, &mut ctx2, hits, &mut Vec::<Casualty>::new());
                 canonical(&mut f2);
-                ctx2.casualty_area.sort_unstable();
+                ctx2.casualty_area.canonical();
                 merge(&mut next, f2, ctx2, p * q);
             }
         }
@@ -544,7 +544,7 @@ fn round_distribution<'b, 'c>(
 }
 
 fn merge<'b, 'c>(
-    into: &mut HashMap<(Key, Vec<Unit>), (Fight<'b, 'c>, RoundContext, f64)>,
+    into: &mut HashMap<(Key, Army), (Fight<'b, 'c>, RoundContext, f64)>,
     fight: Fight<'b, 'c>,
     ctx: RoundContext,
     p: f64,
@@ -574,7 +574,7 @@ fn hit_distribution(
         let targets = targets_of(fight.cat(), shot.unit);
         *groups
             .entry((shot.to_hit, targets, fight.weight(step, ctx, shot.unit)))
-            .or_default() += 1;
+            .or_default() += shot.count;
     }
     let mut law: HashMap<Hits, f64> = HashMap::from([(Hits::default(), 1.0)]);
     for ((to_hit, targets, weight), n) in groups {

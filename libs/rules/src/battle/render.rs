@@ -16,32 +16,31 @@ use std::fmt::Write;
 
 use crate::units::{Catalogue, UnitTypeId};
 
-use super::{BattleLog, Casualty, Effect, LossReason, Outcome, Phase, Side, Unit, Volley};
+use super::{BattleLog, Casualty, Effect, LossReason, Outcome, Phase, Side, Volley};
 
 impl BattleLog {
     /// The listing, one line per volley and a line of casualties under each.
     pub fn render(&self, catalogue: &Catalogue) -> String {
         let mut out = String::new();
-        for round in &self.rounds {
-            for volley in &round.volleys {
-                let _ = writeln!(out, "{}", volley_line(volley, round.number, catalogue));
-                if let Some(line) = casualty_line(volley, catalogue) {
-                    let _ = writeln!(out, "  {line}");
-                }
+        for volley in self.volleys() {
+            let _ = writeln!(out, "{}", volley_line(&volley, catalogue));
+            if let Some(line) = casualty_line(&volley, catalogue) {
+                let _ = writeln!(out, "  {line}");
             }
         }
         let _ = writeln!(
             out,
             "{}; attacker left: {}; defender left: {}",
             outcome_text(self.outcome),
-            units_text(&self.attacker_left, catalogue),
-            units_text(&self.defender_left, catalogue)
+            units_text(self.left(Side::Attacker), catalogue),
+            units_text(self.left(Side::Defender), catalogue)
         );
         out
     }
 }
 
-fn volley_line(volley: &Volley, round: u32, catalogue: &Catalogue) -> String {
+fn volley_line(volley: &Volley<'_>, catalogue: &Catalogue) -> String {
+    let round = volley.round;
     let prefix = match (volley.phase, volley.side) {
         (Phase::Kamikaze, _) => "K",
         (Phase::AntiAircraft, _) => "AA",
@@ -59,7 +58,7 @@ fn volley_line(volley: &Volley, round: u32, catalogue: &Catalogue) -> String {
         return format!("{prefix}{round} FTR -> {target}");
     }
     let mut line = format!("{prefix}{round} ");
-    for d in &volley.dice {
+    for d in volley.dice {
         line.push_str(&d.die.to_string());
         if d.hit {
             line.push('*');
@@ -75,7 +74,7 @@ fn volley_line(volley: &Volley, round: u32, catalogue: &Catalogue) -> String {
     line
 }
 
-fn casualty_line(volley: &Volley, catalogue: &Catalogue) -> Option<String> {
+fn casualty_line(volley: &Volley<'_>, catalogue: &Catalogue) -> Option<String> {
     if volley.casualties.is_empty() && volley.overkill == 0 {
         return None;
     }
@@ -89,7 +88,7 @@ fn casualty_line(volley: &Volley, catalogue: &Catalogue) -> Option<String> {
         unit,
         effect,
         reason,
-    } in &volley.casualties
+    } in volley.casualties
     {
         let key = (*effect, *unit, *reason);
         match groups.iter_mut().find(|(k, _)| *k == key) {
@@ -146,6 +145,6 @@ impl Outcome {
     }
 }
 
-fn units_text(units: &[Unit], catalogue: &Catalogue) -> String {
-    super::odds::describe(&super::odds::survivors(units), catalogue)
+fn units_text(army: &super::army::Army, catalogue: &Catalogue) -> String {
+    super::odds::describe(&super::odds::survivors_of(army), catalogue)
 }

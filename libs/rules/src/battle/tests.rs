@@ -21,8 +21,8 @@ fn fight(b: &Battle<'_>, dice: &[u8]) -> BattleLog {
 
 fn left(log: &BattleLog, cat: &Catalogue, side: Side) -> Vec<String> {
     let units = match side {
-        Side::Attacker => &log.attacker_left,
-        Side::Defender => &log.defender_left,
+        Side::Attacker => log.attacker_left(),
+        Side::Defender => log.defender_left(),
     };
     let mut codes: Vec<String> = units
         .iter()
@@ -58,7 +58,7 @@ fn seed_example_one_six_armour_against_two_infantry() {
         "  defender: 2 INF lost (default order); 3 hits overkill"
     );
     assert_eq!(lines[2], "D1 1*2* 2 Hits");
-    assert_eq!(log.rounds[0].volleys[0].overkill, 3);
+    assert_eq!(log.round(0)[0].overkill, 3);
     assert_eq!(log.outcome, Outcome::AttackerWins);
     assert_eq!(
         left(&log, &cat, Side::Attacker),
@@ -87,7 +87,7 @@ fn seed_example_two_subs_cannot_hit_the_fighters() {
         left(&log, &cat, Side::Attacker),
         strings(&["FTR", "FTR", "FTR", "FTR"])
     );
-    assert_eq!(log.defender_left.len(), 5);
+    assert_eq!(log.defender_left().len(), 5);
 }
 
 #[test]
@@ -96,15 +96,12 @@ fn aa_guns_fire_once_per_aircraft_in_the_first_round_and_their_victims_leave_at_
     let b = battle(&cat, BattleKind::Land, "1 inf, 2 ftr", "1 inf, 1 aa");
     // AA: 1 (hit), 5; attacker: INF 6 (1s), FTR 3 (3s, the surviving fighter); defender INF 6.
     let log = fight(&b, &[1, 5, 6, 3, 6]);
-    let round = &log.rounds[0];
-    assert_eq!(round.volleys[0].phase, Phase::AntiAircraft);
-    assert_eq!(round.volleys[0].casualties[0].effect, Effect::Removed);
-    assert_eq!(
-        round.volleys[0].casualties[0].reason,
-        LossReason::AntiAircraft
-    );
+    let round = log.round(0);
+    assert_eq!(round[0].phase, Phase::AntiAircraft);
+    assert_eq!(round[0].casualties[0].effect, Effect::Removed);
+    assert_eq!(round[0].casualties[0].reason, LossReason::AntiAircraft);
     // The lost fighter did not roll: two attacking dice, not three.
-    assert_eq!(round.volleys[1].dice.len(), 2);
+    assert_eq!(round[1].dice.len(), 2);
     assert_eq!(log.outcome, Outcome::AttackerWins);
     assert!(log.render(&cat).starts_with("AA1 1*5 1 Hit\n"));
 }
@@ -116,13 +113,10 @@ fn a_support_shot_casualty_goes_to_the_casualty_area_and_fires_back() {
     b.support_shots = 1;
     // Support shot 4 (hit); attacker INF 6, 6; defender: INF 6, casualty INF 1 (hit).
     let log = fight(&b, &[4, 6, 6, 6, 1, /* round 2 */ 1, 6]);
-    let round = &log.rounds[0];
-    assert_eq!(round.volleys[0].phase, Phase::SupportShot);
-    assert_eq!(
-        round.volleys[0].casualties[0].effect,
-        Effect::ToCasualtyArea
-    );
-    let defender = &round.volleys[2];
+    let round = log.round(0);
+    assert_eq!(round[0].phase, Phase::SupportShot);
+    assert_eq!(round[0].casualties[0].effect, Effect::ToCasualtyArea);
+    let defender = &round[2];
     assert_eq!(defender.dice.len(), 2, "the casualty fires back");
     assert_eq!(defender.hits, 1);
     // Round 2: one INF each; the attacker hits.
@@ -136,15 +130,11 @@ fn attacking_subs_fire_first_their_victims_do_not_fire_back_and_aircraft_are_saf
     // Sub 1 (hit: the TRN, not the FTR); defender FTR 5. Then only a sub faces only a
     // fighter: neither can hurt the other, and the battle ends.
     let log = fight(&b, &[1, 5]);
-    let first = &log.rounds[0].volleys[0];
+    let first = &log.round(0)[0];
     assert_eq!(first.phase, Phase::FirstStrike);
     assert_eq!(cat.get(first.casualties[0].unit).code, "TRN");
     assert_eq!(first.casualties[0].effect, Effect::Removed);
-    assert_eq!(
-        log.rounds[0].volleys[1].dice.len(),
-        1,
-        "only the fighter fires back"
-    );
+    assert_eq!(log.round(0)[1].dice.len(), 1, "only the fighter fires back");
     assert_eq!(log.outcome, Outcome::Disengaged);
 }
 
@@ -164,13 +154,13 @@ fn columns_roll_in_order_ones_first_and_generically() {
             1, 3, 3, 3, 4, 6, 6, 6, 6, 6, 6, /* round 2 */ 6, 6, 6, 6, 1, 6,
         ],
     );
-    let attack = &log.rounds[0].volleys[0];
+    let attack = &log.round(0)[0];
     let to_hit: Vec<u8> = attack.dice.iter().map(|d| d.to_hit).collect();
     // INF on 1, then ARM, ARM and FTR together on 3, then BMB on 4.
     assert_eq!(to_hit, vec![1, 3, 3, 3, 4]);
     assert_eq!(attack.hits, 5);
     assert_eq!(
-        log.rounds[0].volleys[1].dice.len(),
+        log.round(0)[1].dice.len(),
         6,
         "all six defenders fire from the casualty area"
     );
@@ -183,7 +173,7 @@ fn the_attacker_stops_rolling_columns_once_no_defender_is_left() {
     let b = battle(&cat, BattleKind::Land, "1 inf, 1 arm", "1 inf");
     // INF 1 hits the only defender: the ARM's column is not rolled; defender INF 6.
     let log = fight(&b, &[1, 6]);
-    assert_eq!(log.rounds[0].volleys[0].dice.len(), 1);
+    assert_eq!(log.round(0)[0].dice.len(), 1);
     assert_eq!(log.outcome, Outcome::AttackerWins);
 }
 
@@ -209,14 +199,14 @@ fn take_at_all_costs_loses_aircraft_before_the_last_ground_unit() {
             6, 6, 6, 1, 1, /* round 2 */ 1, 6, 6, /* round 3 */ 1, 6,
         ],
     );
-    let lost: Vec<&str> = log.rounds[0].volleys[1]
+    let lost: Vec<&str> = log.round(0)[1]
         .casualties
         .iter()
         .map(|c| cat.get(c.unit).code.as_str())
         .collect();
     assert_eq!(lost, vec!["INF", "FTR"]);
     assert_eq!(
-        log.rounds[0].volleys[1].casualties[0].reason,
+        log.round(0)[1].casualties[0].reason,
         LossReason::CombatOrder(CombatOrder::TakeAtAllCosts)
     );
     assert_eq!(log.outcome, Outcome::AttackerWins);
@@ -236,10 +226,7 @@ fn kill_at_all_costs_loses_the_lowest_attack_first_whatever_the_kind() {
     // Round 2: the 3s column (ARM, FTR) hits; the BMB's column is not needed; the
     // defender fires back from the casualty area.
     let log = fight(&b, &[6, 6, 6, 6, 1, /* round 2 */ 1, 6, 6]);
-    assert_eq!(
-        cat.get(log.rounds[0].volleys[1].casualties[0].unit).code,
-        "INF"
-    );
+    assert_eq!(cat.get(log.round(0)[1].casualties[0].unit).code, "INF");
     assert_eq!(log.outcome, Outcome::AttackerWins);
 }
 
@@ -251,7 +238,7 @@ fn save_air_at_all_costs_withdraws_when_the_ground_could_not_absorb_the_defence(
     // All miss; the defender misses too, but 3 defending dice exceed 1 ground unit.
     let log = fight(&b, &[6, 6, 6, 6, 6, 6]);
     assert_eq!(log.outcome, Outcome::AttackerRetreated);
-    assert_eq!(log.rounds.len(), 1);
+    assert_eq!(log.rounds(), 1);
 }
 
 #[test]
@@ -273,7 +260,7 @@ fn an_explicit_order_of_loss_is_followed_before_the_default() {
     let mut b = battle(&cat, BattleKind::Land, "1 inf, 1 arm", "1 inf");
     b.attacker_orders.order_of_loss = vec![cat.id("ARM").expect("ARM")];
     let log = fight(&b, &[6, 6, 2, /* round 2 */ 1, 6]);
-    let casualty = log.rounds[0].volleys[1].casualties[0];
+    let casualty = log.round(0)[1].casualties[0];
     assert_eq!(cat.get(casualty.unit).code, "ARM");
     assert_eq!(casualty.reason, LossReason::ExplicitOrder);
 }
@@ -284,19 +271,13 @@ fn retreat_after_round_n_and_retreat_at_n_units_are_obeyed() {
     let mut after = battle(&cat, BattleKind::Land, "3 inf", "3 inf");
     after.attacker_orders.retreat = Some(RetreatOrder::AfterRound(2));
     let log = fight(&after, &[6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
-    assert_eq!(
-        (log.rounds.len(), log.outcome),
-        (2, Outcome::AttackerRetreated)
-    );
+    assert_eq!((log.rounds(), log.outcome), (2, Outcome::AttackerRetreated));
 
     let mut at_most = battle(&cat, BattleKind::Land, "3 inf", "3 inf");
     at_most.attacker_orders.retreat = Some(RetreatOrder::WhenAtMost(1));
     let log = fight(&at_most, &[6, 6, 6, 1, 2, 6]);
-    assert_eq!(
-        (log.rounds.len(), log.outcome),
-        (1, Outcome::AttackerRetreated)
-    );
-    assert_eq!(log.attacker_left.len(), 1);
+    assert_eq!((log.rounds(), log.outcome), (1, Outcome::AttackerRetreated));
+    assert_eq!(log.attacker_left().len(), 1);
 }
 
 #[test]
@@ -313,17 +294,17 @@ fn a_two_hit_battleship_takes_the_first_hit_as_damage_and_then_defends_at_three(
             1, 6, 6, 6, 3, /* r2 */ 6, 6, 6, 4, /* r3 */ 1, 1, 6,
         ],
     );
-    let strike = &log.rounds[0].volleys[0];
+    let strike = &log.round(0)[0];
     assert_eq!(strike.casualties[0].effect, Effect::Damaged);
     assert_eq!(strike.casualties[0].reason, LossReason::BattleshipAbsorbs);
-    let defence = &log.rounds[0].volleys[2];
+    let defence = &log.round(0)[2];
     let bb_die = defence
         .dice
         .iter()
         .find(|d| cat.get(d.unit).code == "BB")
         .expect("BB fired");
     assert_eq!(bb_die.to_hit, 3, "a damaged battleship defends at 3");
-    let bb_round_two = log.rounds[1].volleys[2]
+    let bb_round_two = log.round(1)[2]
         .dice
         .iter()
         .find(|d| cat.get(d.unit).code == "BB")
@@ -339,7 +320,7 @@ fn a_three_hit_battleship_absorbs_two_hits() {
     // Three sub hits: two damage the BB3, the third sinks the TRN (before the BB3's last
     // hit); the BB3 (now 3) misses. Round 2: one sub hit sinks it, without reply.
     let log = fight(&b, &[1, 1, 1, 6, /* r2 */ 1, 6, 6]);
-    let strike = &log.rounds[0].volleys[0];
+    let strike = &log.round(0)[0];
     let effects: Vec<(String, Effect)> = strike
         .casualties
         .iter()
@@ -352,7 +333,7 @@ fn a_three_hit_battleship_absorbs_two_hits() {
             ("TRN".to_owned(), Effect::Removed)
         ]
     );
-    assert_eq!(log.rounds.len(), 2);
+    assert_eq!(log.rounds(), 2);
     assert_eq!(log.outcome, Outcome::AttackerWins);
 }
 
@@ -363,7 +344,7 @@ fn a_kamikaze_sinks_a_carrier_but_not_its_fighters_and_only_damages_a_battleship
     carrier.kamikaze_target = Some(cat.id("AC").expect("AC"));
     // The kamikaze fighter is gone; the other FTR rolls 6; two defending FTRs roll 1, 6.
     let log = fight(&carrier, &[6, 1, 6]);
-    let k = &log.rounds[0].volleys[0];
+    let k = &log.round(0)[0];
     assert_eq!(k.phase, Phase::Kamikaze);
     assert_eq!(
         (
@@ -373,7 +354,7 @@ fn a_kamikaze_sinks_a_carrier_but_not_its_fighters_and_only_damages_a_battleship
         ("AC", Effect::Removed)
     );
     assert_eq!(
-        log.rounds[0].volleys[2].dice.len(),
+        log.round(0)[2].dice.len(),
         2,
         "the carrier's fighters still defend"
     );
@@ -383,10 +364,7 @@ fn a_kamikaze_sinks_a_carrier_but_not_its_fighters_and_only_damages_a_battleship
     bb.kamikaze_target = Some(cat.id("BB").expect("BB"));
     // The kamikaze damages the BB; the sub's first strike sinks it.
     let log = fight(&bb, &[1]);
-    assert_eq!(
-        log.rounds[0].volleys[0].casualties[0].effect,
-        Effect::Damaged
-    );
+    assert_eq!(log.round(0)[0].casualties[0].effect, Effect::Damaged);
     assert_eq!(log.outcome, Outcome::AttackerWins);
 }
 
@@ -418,11 +396,8 @@ fn submerged_subs_sit_out_the_first_round_and_resurface_in_the_second() {
     b.defender_orders.submerge_subs = true;
     // Round 1: nobody to shoot at, nobody shoots back. Round 2: BB 1 (hit), subs 6, 6.
     let log = fight(&b, &[1, 6, 6, /* r3 */ 1, 6]);
-    assert!(
-        log.rounds[0].volleys.is_empty(),
-        "no dice in the first round"
-    );
-    assert_eq!(log.rounds[1].volleys.len(), 2);
+    assert!(log.round(0).is_empty(), "no dice in the first round");
+    assert_eq!(log.round(1).len(), 2);
     assert_eq!(log.outcome, Outcome::AttackerWins);
 }
 
@@ -439,9 +414,9 @@ fn heavy_weapons_hits_count_double_against_a_group_of_more_than_twenty() {
     dice.extend([6, 6]);
     dice.extend([6; 18]);
     let log = fight(&b, &dice);
-    assert_eq!(log.rounds[0].volleys[0].hits, 2);
-    assert_eq!(log.rounds[0].volleys[0].casualties.len(), 3);
-    assert_eq!(log.defender_left.len(), 18);
+    assert_eq!(log.round(0)[0].hits, 2);
+    assert_eq!(log.round(0)[0].casualties.len(), 3);
+    assert_eq!(log.defender_left().len(), 18);
     assert_eq!(log.outcome, Outcome::AttackerRetreated);
 }
 
@@ -458,7 +433,7 @@ fn heavy_weapons_count_each_defending_nations_group_on_its_own_and_never_the_ccp
         b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
         let mut dice = vec![1];
         dice.extend(std::iter::repeat_n(6, defenders as usize));
-        fight(&b, &dice).rounds[0].volleys[0].casualties.len()
+        fight(&b, &dice).round(0)[0].casualties.len()
     };
     let group = |n: u32, counts: bool| DefendingGroup {
         units: vec![(inf, n)],
@@ -489,7 +464,7 @@ fn without_the_heavy_weapons_option_a_hit_is_one_casualty() {
     let mut dice = vec![1];
     dice.extend([6; 21]);
     let log = fight(&b, &dice);
-    assert_eq!(log.rounds[0].volleys[0].casualties.len(), 1);
+    assert_eq!(log.round(0)[0].casualties.len(), 1);
 }
 
 #[test]
@@ -499,9 +474,7 @@ fn defending_subs_go_first_when_only_aircraft_attack_and_they_cannot_retreat() {
         let mut b = battle(&cat, BattleKind::Sea, "2 ftr", "1 trn, 1 sub");
         b.attacker_air_cannot_retreat = cannot_retreat;
         let log = fight(&b, dice);
-        cat.get(log.rounds[0].volleys[0].casualties[0].unit)
-            .code
-            .clone()
+        cat.get(log.round(0)[0].casualties[0].unit).code.clone()
     };
     // FTR 1 (a hit), FTR 6; the TRN and the casualty fire back and miss. Round 2: FTR 1
     // sinks the TRN, which misses.
@@ -517,7 +490,7 @@ fn jet_fighters_defend_at_five() {
     b.defender_technologies = vec![crate::tech::Technology::JetFighters];
     // The attacker misses; the jet's 5 is a hit.
     let log = fight(&b, &[6, 5]);
-    assert_eq!(log.rounds[0].volleys[1].dice[0].to_hit, 5);
+    assert_eq!(log.round(0)[1].dice[0].to_hit, 5);
     assert_eq!(log.outcome, Outcome::DefenderWins);
 }
 
@@ -527,7 +500,7 @@ fn super_submarines_attack_at_three() {
     let mut b = battle(&cat, BattleKind::Sea, "1 sub", "1 trn");
     b.attacker_technologies = vec![crate::tech::Technology::SuperSubmarines];
     let log = fight(&b, &[3]);
-    assert_eq!(log.rounds[0].volleys[0].dice[0].to_hit, 3);
+    assert_eq!(log.round(0)[0].dice[0].to_hit, 3);
     assert_eq!(log.outcome, Outcome::AttackerWins);
 }
 
@@ -539,9 +512,9 @@ fn heavy_bombers_throw_three_dice_each_when_attacking() {
     b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
     // Three bomber dice, two hits; the three defenders fire (casualties too) and miss.
     let log = fight(&b, &[1, 4, 6, 6, 6, 6]);
-    assert_eq!(log.rounds[0].volleys[0].dice.len(), 3);
-    assert_eq!(log.rounds[0].volleys[0].hits, 2);
-    assert_eq!(log.defender_left.len(), 1);
+    assert_eq!(log.round(0)[0].dice.len(), 3);
+    assert_eq!(log.round(0)[0].hits, 2);
+    assert_eq!(log.defender_left().len(), 1);
 }
 
 #[test]
@@ -550,7 +523,7 @@ fn a_transport_that_cannot_hit_is_fought_until_it_sinks() {
     let b = battle(&cat, BattleKind::Sea, "1 trn", "1 trn");
     // Only the defender rolls; it hits on 1 in the third round.
     let log = fight(&b, &[6, 6, 1]);
-    assert_eq!((log.rounds.len(), log.outcome), (3, Outcome::DefenderWins));
+    assert_eq!((log.rounds(), log.outcome), (3, Outcome::DefenderWins));
 }
 
 #[test]
@@ -608,18 +581,16 @@ mod properties {
             let start_attackers: u32 = attack.iter().sum();
             let start_defenders: u32 = defend.iter().sum();
             let mut lost = [0u32; 2];
-            for round in &first.rounds {
-                for volley in &round.volleys {
-                    let target = usize::from(volley.side == Side::Attacker);
-                    let killed = volley.casualties.iter().filter(|c| c.effect != Effect::Damaged).count() as u32;
-                    // Each hit damages a unit, sinks one, or is overkill; never more.
-                    prop_assert!(volley.casualties.len() as u32 + volley.overkill <= volley.hits);
-                    lost[target] += killed;
-                }
+            for volley in first.volleys() {
+                let target = usize::from(volley.side == Side::Attacker);
+                let killed = volley.casualties.iter().filter(|c| c.effect != Effect::Damaged).count() as u32;
+                // Each hit damages a unit, sinks one, or is overkill; never more.
+                prop_assert!(volley.casualties.len() as u32 + volley.overkill <= volley.hits);
+                lost[target] += killed;
             }
             prop_assert!(lost[0] <= start_attackers && lost[1] <= start_defenders);
-            prop_assert_eq!(first.attacker_left.len() as u32 + lost[0], start_attackers);
-            prop_assert!(first.rounds.len() < MAX_ROUNDS as usize, "the battle ended on its own");
+            prop_assert_eq!(first.attacker_left().len() as u32 + lost[0], start_attackers);
+            prop_assert!(first.rounds() < MAX_ROUNDS as usize, "the battle ended on its own");
         }
 
         #[test]
@@ -883,19 +854,19 @@ fn artillery_lifts_one_attacking_infantry_each_to_two() {
     // Column 1: the unsupported infantry rolls 2, a miss. Column 2: the supported infantry
     // and the artillery roll 2 and 2, two hits. The three defenders miss.
     let log = fight(&b, &[2, 2, 2, 6, 6, 6]);
-    let attacker_hits: u32 = log.rounds[0]
-        .volleys
+    let attacker_hits: u32 = log
+        .round(0)
         .iter()
         .filter(|v| v.side == Side::Attacker)
         .map(|v| v.hits)
         .sum();
-    assert_eq!(attacker_hits, 2, "{:?}", log.rounds[0].volleys);
-    assert_eq!(log.defender_left.len(), 1);
+    assert_eq!(attacker_hits, 2, "{:?}", log.round(0));
+    assert_eq!(log.defender_left().len(), 1);
     // Without artillery, the same dice hit nothing: infantry attacks at 1.
     let mut plain = battle(&cat, BattleKind::Land, "3 inf", "3 inf");
     plain.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
     let log = fight(&plain, &[2, 2, 2, 6, 6, 6]);
-    assert_eq!(log.defender_left.len(), 3);
+    assert_eq!(log.defender_left().len(), 3);
 }
 
 #[test]
@@ -906,7 +877,7 @@ fn an_aap_submarines_hit_never_falls_on_a_submarine() {
     // The attacking sub hits first (1): the destroyer goes, though the sub is first to be
     // lost, and does not fire back; the defending sub misses (6).
     let log = fight(&b, &[1, 6]);
-    let lost: Vec<&str> = log.rounds[0].volleys[0]
+    let lost: Vec<&str> = log.round(0)[0]
         .casualties
         .iter()
         .map(|c| cat.get(c.unit).code.as_str())
@@ -917,10 +888,5 @@ fn an_aap_submarines_hit_never_falls_on_a_submarine() {
     let mut b = battle(&classic, BattleKind::Sea, "1 sub", "1 sub, 1 bb");
     b.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
     let log = fight(&b, &[1, 6]);
-    assert_eq!(
-        classic
-            .get(log.rounds[0].volleys[0].casualties[0].unit)
-            .code,
-        "SUB"
-    );
+    assert_eq!(classic.get(log.round(0)[0].casualties[0].unit).code, "SUB");
 }

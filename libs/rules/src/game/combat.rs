@@ -358,7 +358,7 @@ pub(super) fn decide_battle(
     let captured = log.outcome == Outcome::AttackerWins
         && !place.sea
         && log
-            .attacker_left
+            .attacker_left()
             .iter()
             .any(|u| rules.catalogue.get(u.kind).domain == Domain::Land);
     let plunder = match defender {
@@ -384,12 +384,12 @@ pub(super) fn decide_battle(
     let fought = GameEvent::BattleFought(Box::new(BattleFought {
         attacker: power,
         defender,
-        defender_left: share_survivors(forces, &defenders, &group(&log.defender_left)),
+        defender_left: share_survivors(forces, &defenders, &group(&log.defender_left())),
         defenders,
         territory,
         outcome: log.outcome,
         dice,
-        attacker_left: group(&log.attacker_left),
+        attacker_left: group(&log.attacker_left()),
         retreat_to,
         subs_withdrew_to,
         captured,
@@ -422,9 +422,9 @@ fn subs_facing_only_aircraft(rules: Rules<'_>, sea: bool, log: &BattleLog) -> Op
     };
     let sub = |u: UnitTypeId| cat.get(u).has(Ability::FirstStrike);
     let air = |u: UnitTypeId| cat.get(u).domain == Domain::Air;
-    if only(&log.attacker_left, &sub) && only(&log.defender_left, &air) {
+    if only(&log.attacker_left(), &sub) && only(&log.defender_left(), &air) {
         Some(Side::Attacker)
-    } else if only(&log.defender_left, &sub) && only(&log.attacker_left, &air) {
+    } else if only(&log.defender_left(), &sub) && only(&log.attacker_left(), &air) {
         Some(Side::Defender)
     } else {
         None
