@@ -85,7 +85,7 @@ pub struct HitRules {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Piece {
     /// Where the units stand: their run in the side's list, and the first one's place in it.
-    pub(crate) line: usize,
+    pub(crate) line: u32,
     pub(crate) at: u32,
     pub(crate) kind: UnitTypeId,
     /// Hits taken before this volley.
@@ -103,13 +103,16 @@ impl Piece {
         self.absorbed + self.hit
     }
 
-    fn place(&self) -> (usize, u32) {
+    fn place(&self) -> (u32, u32) {
         (self.line, self.at)
     }
 }
 
 /// Pieces a volley splits a side into: a few per run.
-type Pieces = SmallVec<[Piece; 16]>;
+type Pieces = SmallVec<[Piece; 8]>;
+
+/// Pieces by their place in [`Pieces`].
+pub(crate) type PieceIds = SmallVec<[u16; 16]>;
 
 /// Who takes what of a volley's hits.
 #[derive(Debug, Clone)]
@@ -117,16 +120,16 @@ pub(crate) struct Assignment {
     pub(crate) pieces: Pieces,
     /// The pieces that took hits, in the order the casualties are listed: the absorbing
     /// battleships in listing order, then the others in the order of loss.
-    pub(crate) listed: SmallVec<[usize; 16]>,
+    pub(crate) listed: PieceIds,
     /// Hits that found a unit (the rest are overkill).
     pub(crate) used: u32,
 }
 
 impl Assignment {
     /// Every piece in listing order.
-    pub(crate) fn in_list_order(&self) -> SmallVec<[usize; 16]> {
-        let mut ids: SmallVec<[usize; 16]> = (0..self.pieces.len()).collect();
-        ids.sort_unstable_by_key(|&i| self.pieces[i].place());
+    pub(crate) fn in_list_order(&self) -> PieceIds {
+        let mut ids: PieceIds = (0..self.pieces.len() as u16).collect();
+        ids.sort_unstable_by_key(|&i| self.pieces[usize::from(i)].place());
         ids
     }
 }
@@ -189,7 +192,7 @@ pub(crate) fn assign_hits(
         .iter()
         .enumerate()
         .map(|(line, l)| Piece {
-            line,
+            line: line as u32,
             at: 0,
             kind: l.kind,
             damage: l.damage,
@@ -259,12 +262,17 @@ pub(crate) fn assign_hits(
         struck.extend(share(&mut pieces, i, (k, need, rest), |p, n| p.hit = n));
     }
 
-    let mut listed: SmallVec<[usize; 16]> = (0..pieces.len())
-        .filter(|&i| pieces[i].absorbed > 0)
+    let mut listed: PieceIds = (0..pieces.len() as u16)
+        .filter(|&i| pieces[usize::from(i)].absorbed > 0)
         .collect();
-    listed.sort_unstable_by_key(|&i| pieces[i].place());
+    listed.sort_unstable_by_key(|&i| pieces[usize::from(i)].place());
     // A ship that absorbed a hit and then took more is listed once, as it absorbed.
-    listed.extend(struck.into_iter().filter(|&i| pieces[i].absorbed == 0));
+    listed.extend(
+        struck
+            .into_iter()
+            .filter(|&i| pieces[i].absorbed == 0)
+            .map(|i| i as u16),
+    );
     Assignment {
         pieces,
         listed,

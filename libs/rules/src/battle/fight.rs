@@ -78,8 +78,8 @@ pub(crate) struct Shot {
     pub(crate) count: u32,
 }
 
-/// A step's dice, in the order they are rolled.
-pub(crate) type Shots = Vec<Shot>;
+/// A step's dice, in the order they are rolled (inline: a battle's steps allocate nothing).
+pub(crate) type Shots = smallvec::SmallVec<[Shot; 16]>;
 
 /// Each side's columns for a round, worked out when it first fires them.
 #[derive(Debug, Default)]
@@ -580,7 +580,13 @@ impl<'b, 'c> Fight<'b, 'c> {
                     self.attacker_columns(&mut columns.attack);
                     columns.attack_ready = true;
                 }
-                out.extend(columns.attack.iter().filter(|s| s.to_hit == column));
+                out.extend(
+                    columns
+                        .attack
+                        .iter()
+                        .filter(|s| s.to_hit == column)
+                        .copied(),
+                );
             }
             Step::DefenderColumn(_) | Step::DefenderColumns => {
                 if !columns.defence_ready {
@@ -592,7 +598,13 @@ impl<'b, 'c> Fight<'b, 'c> {
                     _ => (1, 6),
                 };
                 for column in from..=to {
-                    out.extend(columns.defence.iter().filter(|s| s.to_hit == column));
+                    out.extend(
+                        columns
+                            .defence
+                            .iter()
+                            .filter(|s| s.to_hit == column)
+                            .copied(),
+                    );
                 }
             }
             _ => {}
@@ -881,10 +893,26 @@ impl<'b, 'c> Fight<'b, 'c> {
             Side::Attacker => &mut self.attacker,
             Side::Defender => &mut self.defender,
         };
+        let one_hit_each = !keep_last
+            && army
+                .lines()
+                .iter()
+                .all(|l| !eligible(l.kind) || cat.get(l.kind).hit_points <= l.damage + 1);
+        if one_hit_each {
+            let reason = reason_override.unwrap_or(in_order);
+            let used = lose_one_per_hit(army, (eligible, hits), order, casualty_area, |c| {
+                casualties.push(Casualty {
+                    unit: c.kind,
+                    effect,
+                    reason,
+                })
+            });
+            return hits - used;
+        }
         let assignment = assign_hits(cat, army, eligible, hits, order, rules);
         let lost = |p: &casualties::Piece| p.damage + p.taken() >= cat.get(p.kind).hit_points;
         for &i in &assignment.listed {
-            let piece = &assignment.pieces[i];
+            let piece = &assignment.pieces[usize::from(i)];
             let reason = reason_override.unwrap_or(if piece.absorbed > 0 {
                 LossReason::BattleshipAbsorbs
             } else {
@@ -900,6 +928,54 @@ impl<'b, 'c> Fight<'b, 'c> {
         leave(army, &assignment, lost, casualty_area);
         hits - assignment.used
     }
+}
+
+/// [`assign_hits`] where every unit a hit can reach falls to one hit (most battles): the
+/// first units in the order of loss are lost, one per hit, each listed through `list`.
+/// Returns the hits used.
+fn lose_one_per_hit(
+    army: &mut Army,
+    (eligible, hits): (impl Fn(UnitTypeId) -> bool, u32),
+    order: &LossOrder<'_>,
+    casualty_area: Option<&mut Army>,
+    mut list: impl FnMut(&Line),
+) -> u32 {
+    let lines = army.lines();
+    let mut reachable: smallvec::SmallVec<[(usize, std::cmp::Reverse<u8>, usize); 8]> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| eligible(l.kind))
+        .map(|(i, l)| (order.rank(l.kind), std::cmp::Reverse(l.damage), i))
+        .collect();
+    reachable.sort_unstable();
+    let mut lost: smallvec::SmallVec<[u32; 8]> = smallvec::smallvec![0; lines.len()];
+    let mut remaining = hits;
+    for &(_, _, i) in &reachable {
+        if remaining == 0 {
+            break;
+        }
+        let n = lines[i].count.min(remaining);
+        lost[i] = n;
+        remaining -= n;
+        for _ in 0..n {
+            list(&lines[i]);
+        }
+    }
+    if let Some(area) = casualty_area {
+        for (l, &n) in lines.iter().zip(&lost).rev() {
+            area.push(l.kind, l.damage + 1, n);
+        }
+    }
+    let left: smallvec::SmallVec<[Line; 8]> = lines
+        .iter()
+        .zip(&lost)
+        .map(|(l, &n)| Line {
+            count: l.count - n,
+            ..*l
+        })
+        .collect();
+    army.rebuild(left);
+    hits - remaining
 }
 
 /// The side after an assignment: the units hit carry their damage, the lost leave it (to
@@ -918,7 +994,7 @@ fn leave(
     };
     if let Some(area) = casualty_area {
         for &i in in_order.iter().rev() {
-            let piece = &assignment.pieces[i];
+            let piece = &assignment.pieces[usize::from(i)];
             if lost(piece) {
                 let l = after(piece);
                 area.push(l.kind, l.damage, l.count);
@@ -926,7 +1002,7 @@ fn leave(
         }
     }
     army.rebuild(in_order.iter().filter_map(|&i| {
-        let piece = &assignment.pieces[i];
+        let piece = &assignment.pieces[usize::from(i)];
         (!lost(piece)).then(|| after(piece))
     }));
 }
