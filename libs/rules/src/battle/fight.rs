@@ -479,7 +479,14 @@ impl<'b, 'c> Fight<'b, 'c> {
         let mut ctx = self.begin_round(number);
         log.rounds = number;
         columns.clear();
-        for step in self.steps() {
+        // After the first round only the columns (and attacking subs) can fire.
+        let has_subs = self.attacker.any(|k| self.is_sub(k));
+        let steps = self.steps().filter(|step| match step {
+            Step::Kamikaze | Step::AntiAircraft | Step::SupportShot => number == 1,
+            Step::FirstStrike => has_subs,
+            _ => true,
+        });
+        for step in steps {
             shots.clear();
             self.shots_with(step, &ctx, columns, shots);
             if shots.is_empty() && !self.kamikaze_due(step, &ctx) {
@@ -675,7 +682,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         step: Step,
         ctx: &mut RoundContext,
         hits: Hits,
-        casualties: &mut Vec<Casualty>,
+        casualties: &mut Casualties,
     ) -> u32 {
         match step {
             Step::Kamikaze => {
@@ -712,7 +719,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         target: Side,
         hits: Hits,
         mut casualty_area: Option<&mut Army>,
-        casualties: &mut Vec<Casualty>,
+        casualties: &mut Casualties,
     ) -> u32 {
         let effect = if casualty_area.is_some() {
             Effect::ToCasualtyArea
@@ -822,7 +829,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         (one_group(&self.attacker), defender)
     }
 
-    pub(crate) fn kamikaze(&mut self, target: UnitTypeId, casualties: &mut Vec<Casualty>) {
+    pub(crate) fn kamikaze(&mut self, target: UnitTypeId, casualties: &mut Casualties) {
         if let Some(fighter) = self.cat().fighter() {
             self.attacker.remove_first(fighter);
         }
@@ -851,7 +858,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         effect: Effect,
         casualty_area: Option<&mut Army>,
         reason_override: Option<LossReason>,
-        casualties: &mut Vec<Casualty>,
+        casualties: &mut Casualties,
     ) -> u32 {
         if hits == 0 {
             return 0;

@@ -342,10 +342,14 @@ pub struct BattleLog {
     attacker: army::Army,
     defender: army::Army,
     rounds: u32,
-    volleys: Vec<VolleyEntry>,
-    dice: Vec<RolledDie>,
-    casualties: Vec<Casualty>,
+    // Inline for a small battle's listing: most battles allocate nothing for it.
+    volleys: smallvec::SmallVec<[VolleyEntry; 6]>,
+    dice: smallvec::SmallVec<[RolledDie; 32]>,
+    casualties: Casualties,
 }
+
+/// Casualties as they are listed.
+pub(crate) type Casualties = smallvec::SmallVec<[Casualty; 16]>;
 
 impl BattleLog {
     fn begin(kind: BattleKind) -> Self {
@@ -355,9 +359,9 @@ impl BattleLog {
             attacker: army::Army::default(),
             defender: army::Army::default(),
             rounds: 0,
-            volleys: Vec::with_capacity(8),
-            dice: Vec::with_capacity(32),
-            casualties: Vec::with_capacity(16),
+            volleys: smallvec::SmallVec::new(),
+            dice: smallvec::SmallVec::new(),
+            casualties: smallvec::SmallVec::new(),
         }
     }
 

@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 
 use super::army::Army;
 use super::{
-    targets_of, Battle, BattleError, Casualty, Fight, Hits, Outcome, RetreatOrder, RoundContext,
+    targets_of, Battle, BattleError, Casualties, Fight, Hits, Outcome, RetreatOrder, RoundContext,
     Shot, Shots, Side, Step, Targets,
 };
 use crate::units::{Catalogue, UnitTypeId};
@@ -378,7 +378,7 @@ fn armies_after(
                 Some(next) => *next,
                 None => {
                     let mut f = fight.clone();
-                    f.apply_split(side, hits, None, &mut Vec::new());
+                    f.apply_split(side, hits, None, &mut Casualties::new());
                     canonical(&mut f);
                     let left = match side {
                         Side::Attacker => &f.attacker,
@@ -525,7 +525,7 @@ fn round_distribution<'b, 'c>(
                 }
                 let mut f2 = f.clone();
                 let mut ctx2 = ctx.clone();
-                f2.apply(step, &mut ctx2, hits, &mut Vec::<Casualty>::new());
+                f2.apply(step, &mut ctx2, hits, &mut Casualties::new());
                 canonical(&mut f2);
                 ctx2.casualty_area.canonical();
                 merge(&mut next, f2, ctx2, p * q);
