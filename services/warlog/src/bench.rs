@@ -176,6 +176,34 @@ async fn run_scenarios(server: &Server, database: &str, slice: Duration) -> Resu
         );
         print_row("baseline: single-row INSERT", writers, &baseline, None);
     }
+    // Group commit (issue 20, item 4): the same number of 1-event appends in flight, but
+    // `group` of them share one transaction and one commit.
+    for (writers, group) in [(8usize, 4usize), (8, 8), (32, 8)] {
+        run += 1;
+        let [baseline, single, grouped] = interleaved(
+            &pool,
+            writers,
+            slice,
+            [
+                Workload::Baseline,
+                Workload::DistinctStreams { batch: 1, run },
+                Workload::Grouped { run, group },
+            ],
+        )
+        .await?;
+        print_row(
+            "1-event appends, one transaction each",
+            writers,
+            &single,
+            Some(&baseline),
+        );
+        print_row(
+            &format!("1-event appends, {group} to a transaction"),
+            writers,
+            &grouped,
+            Some(&baseline),
+        );
+    }
     run += 1;
     let [baseline, hot] = interleaved(
         &pool,
@@ -211,8 +239,19 @@ fn print_row(name: &str, writers: usize, m: &Measured, baseline: Option<&Measure
 #[derive(Debug, Clone, Copy)]
 enum Workload {
     Baseline,
-    DistinctStreams { batch: usize, run: u32 },
-    HotStream { run: u32 },
+    DistinctStreams {
+        batch: usize,
+        run: u32,
+    },
+    HotStream {
+        run: u32,
+    },
+    /// 1-event appends to distinct streams, `group` of them pipelined in one transaction
+    /// (one writer per group).
+    Grouped {
+        run: u32,
+        group: usize,
+    },
 }
 
 async fn measure(
@@ -221,9 +260,13 @@ async fn measure(
     duration: Duration,
     workload: Workload,
 ) -> Result<Measured, CliError> {
-    let barrier = Arc::new(Barrier::new(writers));
-    let mut tasks = Vec::with_capacity(writers);
-    for writer in 0..writers {
+    let tasks_count = match workload {
+        Workload::Grouped { group, .. } => writers.div_ceil(group),
+        _ => writers,
+    };
+    let barrier = Arc::new(Barrier::new(tasks_count));
+    let mut tasks = Vec::with_capacity(tasks_count);
+    for writer in 0..tasks_count {
         let pool = pool.clone();
         let barrier = barrier.clone();
         tasks.push(tokio::spawn(async move {
@@ -240,6 +283,12 @@ async fn measure(
                 Workload::HotStream { run } => {
                     let stream = bench_stream(run, 0)?;
                     store_writer(&client, &stream, 1, deadline).await?
+                }
+                Workload::Grouped { run, group } => {
+                    let streams = (0..group)
+                        .map(|i| bench_stream(run, writer * group + i))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    grouped_writer(&client, &streams, deadline).await?
                 }
             };
             m.elapsed = started.elapsed();
@@ -294,6 +343,71 @@ async fn baseline_writer(
             .await?;
         m.events += 1;
         m.appends += 1;
+    }
+    Ok(m)
+}
+
+/// Group commit: one 1-event append to each of `streams` in one transaction, the appends
+/// pipelined on the connection, then one commit for all of them.
+async fn grouped_writer(
+    client: &deadpool_postgres::Client,
+    streams: &[StreamId],
+    deadline: Instant,
+) -> Result<Measured, CliError> {
+    let event_type =
+        EventType::try_from("OrderSubmitted").map_err(|e| CliError::Other(e.to_string()))?;
+    let mut known = Vec::with_capacity(streams.len());
+    for stream in streams {
+        let head = warlog_store::stream_head(client, stream).await?;
+        known.push(head.map(|h| h.version).unwrap_or(0));
+    }
+    let mut m = Measured::default();
+    while Instant::now() < deadline {
+        let metadata = Metadata::recorded_at(time::OffsetDateTime::now_utc()).with_actor("bench");
+        let batches: Vec<Vec<NewEvent>> = known
+            .iter()
+            .map(|&version| {
+                vec![NewEvent::new(
+                    Uuid::new_v4(),
+                    event_type.clone(),
+                    1,
+                    order_payload(version),
+                    &metadata,
+                )]
+            })
+            .collect();
+        client.batch_execute("BEGIN").await?;
+        let appends =
+            streams
+                .iter()
+                .zip(&known)
+                .zip(&batches)
+                .map(|((stream, &version), events)| {
+                    warlog_store::append(
+                        client,
+                        stream,
+                        ExpectedVersion::Exact(version),
+                        events,
+                        None,
+                    )
+                });
+        let outcomes = futures_util::future::join_all(appends).await;
+        if outcomes.iter().all(Result::is_ok) {
+            client.batch_execute("COMMIT").await?;
+            for (version, outcome) in known.iter_mut().zip(outcomes.into_iter().flatten()) {
+                *version = outcome.head().map(|h| h.version).unwrap_or(*version);
+                m.events += 1;
+                m.appends += 1;
+            }
+        } else {
+            // One append failed, so the group did: learn the heads again and retry.
+            client.batch_execute("ROLLBACK").await?;
+            m.conflicts += 1;
+            for (version, stream) in known.iter_mut().zip(streams) {
+                let head = warlog_store::stream_head(client, stream).await?;
+                *version = head.map(|h| h.version).unwrap_or(0);
+            }
+        }
     }
     Ok(m)
 }
