@@ -52,7 +52,7 @@ impl Odds {
             + self.walked_in
     }
 
-    fn add(&mut self, outcome: Outcome, p: f64) {
+    pub(crate) fn add(&mut self, outcome: Outcome, p: f64) {
         match outcome {
             Outcome::AttackerWins => self.attacker_win += p,
             Outcome::DefenderWins => self.defender_win += p,
@@ -125,7 +125,7 @@ pub fn exact_odds(battle: &Battle<'_>) -> Result<Odds, BattleError> {
 /// A combination of dice expanded step by step (a first round, or columns that depend on
 /// each other) costs about this many times a steady round's transition (measured: about
 /// 1.7 microseconds against 30 nanoseconds).
-const ROUND_STEP_WEIGHT: u64 = 200;
+pub(crate) const ROUND_STEP_WEIGHT: u64 = 200;
 
 /// How much a computation may do, and whether whoever asked for it still wants it: a
 /// service bounds the odds anyone may ask for, and stops when the asker goes away.
@@ -155,7 +155,7 @@ impl Work {
     }
 
     /// Spends `steps`; whether the work must stop.
-    fn spend(&self, steps: u64) -> bool {
+    pub(crate) fn spend(&self, steps: u64) -> bool {
         let spent = self.spent.get().saturating_add(steps);
         self.spent.set(spent);
         self.stopped()
@@ -174,7 +174,7 @@ impl Work {
         self.spent.get()
     }
 
-    fn refusal(&self) -> BattleError {
+    pub(crate) fn refusal(&self) -> BattleError {
         BattleError {
             code: if self.spent.get() > self.limit {
                 ViolationCode::TooLarge
@@ -597,7 +597,7 @@ fn hit_distribution(
 }
 
 /// P(k successes in n trials), k = 0..=n.
-fn binomial(n: u32, p: f64) -> Vec<f64> {
+pub(crate) fn binomial(n: u32, p: f64) -> Vec<f64> {
     let mut pmf = vec![0.0; n as usize + 1];
     pmf[0] = 1.0;
     for trial in 0..n as usize {

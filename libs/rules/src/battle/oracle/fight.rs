@@ -3,120 +3,15 @@
 
 use super::*;
 
-/// Safety net: a battle where both sides can still hit ends with probability one, but a
-/// scripted die could repeat misses forever.
-pub(crate) const MAX_ROUNDS: u32 = 10_000;
-
-/// The steps of a round, in Part 13's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Step {
-    Kamikaze,
-    AntiAircraft,
-    SupportShot,
-    FirstStrike,
-    AttackerColumn(u8),
-    /// Every defending column at once, its hits taken together.
-    DefenderColumns,
-    /// One defending column, its hits taken before the next column's (Part 13, step 5).
-    DefenderColumn(u8),
-}
-
-impl Step {
-    /// Every step before the defender fires, in order.
-    pub(crate) const BEFORE_DEFENCE: [Step; 10] = [
-        Step::Kamikaze,
-        Step::AntiAircraft,
-        Step::SupportShot,
-        Step::FirstStrike,
-        Step::AttackerColumn(1),
-        Step::AttackerColumn(2),
-        Step::AttackerColumn(3),
-        Step::AttackerColumn(4),
-        Step::AttackerColumn(5),
-        Step::AttackerColumn(6),
-    ];
-
-    /// The defender's columns one by one (Part 13, step 5).
-    pub(crate) const DEFENCE_BY_COLUMN: [Step; 6] = [
-        Step::DefenderColumn(1),
-        Step::DefenderColumn(2),
-        Step::DefenderColumn(3),
-        Step::DefenderColumn(4),
-        Step::DefenderColumn(5),
-        Step::DefenderColumn(6),
-    ];
-
-    /// Who fires.
-    pub(crate) fn side(self) -> Side {
-        match self {
-            Step::AntiAircraft | Step::DefenderColumns | Step::DefenderColumn(_) => Side::Defender,
-            _ => Side::Attacker,
-        }
-    }
-
-    pub(crate) fn phase(self) -> Phase {
-        match self {
-            Step::Kamikaze => Phase::Kamikaze,
-            Step::AntiAircraft => Phase::AntiAircraft,
-            Step::SupportShot => Phase::SupportShot,
-            Step::FirstStrike => Phase::FirstStrike,
-            Step::AttackerColumn(_) | Step::DefenderColumns | Step::DefenderColumn(_) => {
-                Phase::Columns
-            }
-        }
-    }
-}
+// The steps, hits and targets are the new engine's (unchanged by the rewrite); what
+// differs is how a side's units are kept.
+pub(crate) use crate::battle::fight::{targets_of, Hits, Step, Targets, MAX_ROUNDS};
 
 /// One die to be thrown: whose, and what it needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Shot {
     pub(crate) unit: UnitTypeId,
     pub(crate) to_hit: u8,
-}
-
-/// A volley's hits (weighted for heavy weapons), split by who may take them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub(crate) struct Hits {
-    pub(crate) anyone: u32,
-    /// Submarine hits: not on aircraft.
-    pub(crate) not_air: u32,
-    /// AAP submarine hits: neither on aircraft nor on submarines.
-    pub(crate) surface: u32,
-}
-
-impl Hits {
-    /// Counts `n` hits of a unit whose hits go to `targets`.
-    pub(crate) fn add(&mut self, targets: Targets, n: u32) {
-        match targets {
-            Targets::NotAir => self.not_air += n,
-            Targets::SurfaceOnly => self.surface += n,
-            Targets::Anyone | Targets::AirOnly => self.anyone += n,
-        }
-    }
-}
-
-/// Who a unit's hits may fall on.
-pub(crate) fn targets_of(catalogue: &Catalogue, unit: UnitTypeId) -> Targets {
-    let profile = catalogue.get(unit);
-    if profile.has(Ability::HitsSurfaceOnly) {
-        Targets::SurfaceOnly
-    } else if profile.has(Ability::CannotHitAir) {
-        Targets::NotAir
-    } else {
-        Targets::Anyone
-    }
-}
-
-/// Which units of a side may take a volley's hits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Targets {
-    Anyone,
-    /// Submarine hits.
-    NotAir,
-    /// AAP submarine hits: not aircraft, not submarines.
-    SurfaceOnly,
-    /// AA fire.
-    AirOnly,
 }
 
 /// What a round carries from step to step.

@@ -2,8 +2,6 @@
 //! kept unchanged as the oracle the new engine is compared with: the same seed must give
 //! the same listing, and the exact odds must agree to 1e-12.
 
-#![allow(dead_code)]
-
 mod casualties;
 #[cfg(test)]
 mod compare;

@@ -1,5 +1,5 @@
-//! Exact battle odds: a Markov chain over the same steps, orders and casualty rules as the
-//! engine ([`resolve`](super::resolve)), not a Monte Carlo estimate.
+//! The old exact odds, over the old engine's lists of units (the oracle's). What did not
+//! change (the result, the budget, the binomial law) is the new odds' own.
 //!
 //! A state is the two armies (as multisets) and, while it still matters, the round number
 //! (first-round phases, "retreat after round N"). Each step's hits follow binomial laws, one
@@ -9,8 +9,6 @@
 //! nothing changes is folded in exactly (a geometric series).
 
 use std::cmp::Reverse;
-
-use crate::violation::ViolationCode;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use rustc_hash::FxHashMap;
@@ -19,67 +17,12 @@ use super::{
     targets_of, Battle, BattleError, Effect, Fight, Hits, Outcome, RetreatOrder, RoundContext,
     Shot, Side, Step, Targets, Unit,
 };
-use crate::units::{Catalogue, UnitTypeId};
+use crate::battle::odds::{binomial, ROUND_STEP_WEIGHT};
+use crate::battle::{Odds, Survivors, Work};
 
-/// The probabilities of every outcome, and of the survivors on each side.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Odds {
-    pub attacker_win: f64,
-    pub defender_win: f64,
-    pub mutual_destruction: f64,
-    pub attacker_retreated: f64,
-    /// Only aircraft facing only submarines, or nobody able to hit.
-    pub disengaged: f64,
-    pub walked_in: f64,
-    /// Survivors of the attacker (as `(unit, damaged?) -> count`) with their probability.
-    pub attacker_survivors: Vec<(Survivors, f64)>,
-    pub defender_survivors: Vec<(Survivors, f64)>,
-    /// States of the chain that were expanded.
-    pub states: usize,
-}
-
-/// A side's survivors: how many of each unit type, damaged or not.
-pub type Survivors = BTreeMap<(UnitTypeId, bool), u32>;
-
-impl Odds {
-    pub fn total(&self) -> f64 {
-        self.attacker_win
-            + self.defender_win
-            + self.mutual_destruction
-            + self.attacker_retreated
-            + self.disengaged
-            + self.walked_in
-    }
-
-    fn add(&mut self, outcome: Outcome, p: f64) {
-        match outcome {
-            Outcome::AttackerWins => self.attacker_win += p,
-            Outcome::DefenderWins => self.defender_win += p,
-            Outcome::MutualDestruction => self.mutual_destruction += p,
-            Outcome::AttackerRetreated => self.attacker_retreated += p,
-            Outcome::Disengaged => self.disengaged += p,
-            Outcome::WalkedIn => self.walked_in += p,
-        }
-    }
-}
-
-/// Writes survivors as `3 INF, 1 BB (damaged)`, or `none`.
-pub fn describe(survivors: &Survivors, catalogue: &Catalogue) -> String {
-    if survivors.is_empty() {
-        return "none".to_owned();
-    }
-    survivors
-        .iter()
-        .map(|((kind, damaged), n)| {
-            let code = &catalogue.get(*kind).code;
-            if *damaged {
-                format!("{n} {code} (damaged)")
-            } else {
-                format!("{n} {code}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The exact odds of `battle`, the old way.
+pub(crate) fn exact_odds(battle: &Battle<'_>) -> Result<Odds, BattleError> {
+    exact_odds_within(battle, &Work::unlimited())
 }
 
 type Key = (Vec<Unit>, Vec<Unit>);
@@ -116,123 +59,8 @@ struct SideCache {
     after: FxHashMap<(u32, Hits, bool), u32>,
 }
 
-/// The exact odds of `battle`.
-pub fn exact_odds(battle: &Battle<'_>) -> Result<Odds, BattleError> {
-    exact_odds_within(battle, &Work::unlimited())
-}
-
-/// A combination of dice expanded step by step (a first round, or columns that depend on
-/// each other) costs about this many times a steady round's transition (measured: about
-/// 1.7 microseconds against 30 nanoseconds).
-const ROUND_STEP_WEIGHT: u64 = 200;
-
-/// How much a computation may do, and whether whoever asked for it still wants it: a
-/// service bounds the odds anyone may ask for, and stops when the asker goes away.
-#[derive(Debug)]
-pub struct Work {
-    spent: std::cell::Cell<u64>,
-    limit: u64,
-    cancelled: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-}
-
-impl Work {
-    pub fn unlimited() -> Work {
-        Work::within(u64::MAX, None)
-    }
-
-    /// At most `limit` steps (a steady round's transition is one step, about 30
-    /// nanoseconds here), stopping early once `cancelled` is set.
-    pub fn within(
-        limit: u64,
-        cancelled: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    ) -> Work {
-        Work {
-            spent: std::cell::Cell::new(0),
-            limit,
-            cancelled,
-        }
-    }
-
-    /// Spends `steps`; whether the work must stop.
-    fn spend(&self, steps: u64) -> bool {
-        let spent = self.spent.get().saturating_add(steps);
-        self.spent.set(spent);
-        self.stopped()
-    }
-
-    fn stopped(&self) -> bool {
-        self.spent.get() > self.limit
-            || self
-                .cancelled
-                .as_ref()
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    }
-
-    /// Steps spent so far.
-    pub fn spent(&self) -> u64 {
-        self.spent.get()
-    }
-
-    fn refusal(&self) -> BattleError {
-        BattleError {
-            code: if self.spent.get() > self.limit {
-                ViolationCode::TooLarge
-            } else {
-                ViolationCode::Cancelled
-            },
-            rule: "the service's budget for exact odds",
-            message: if self.spent.get() > self.limit {
-                format!(
-                    "the exact odds of this battle need more than {} steps of work, this \
-                     service's budget; fewer units, or fewer kinds of units, fit",
-                    self.limit
-                )
-            } else {
-                "the computation was cancelled".to_owned()
-            },
-        }
-    }
-}
-
-/// Odds estimated by fighting the battle `trials` times with `dice` (the engine that fights
-/// real battles), for battles whose exact odds are beyond a budget. Each probability is a
-/// frequency, with a standard error of at most `0.5 / sqrt(trials)`; `states` is 0.
-pub fn estimated_odds(
-    battle: &Battle<'_>,
-    trials: u32,
-    dice: &mut dyn crate::dice::DiceSource,
-    work: &Work,
-) -> Result<Odds, BattleError> {
-    let mut odds = Odds::default();
-    let share = 1.0 / f64::from(trials.max(1));
-    let mut attacker_left: BTreeMap<Survivors, f64> = BTreeMap::new();
-    let mut defender_left: BTreeMap<Survivors, f64> = BTreeMap::new();
-    for _ in 0..trials.max(1) {
-        if work.stopped() {
-            return Err(work.refusal());
-        }
-        let log = super::resolve(battle, dice)?;
-        work.spend(log.rounds.len() as u64 + 1);
-        odds.add(log.outcome, share);
-        *attacker_left
-            .entry(survivors(&log.attacker_left))
-            .or_default() += share;
-        *defender_left
-            .entry(survivors(&log.defender_left))
-            .or_default() += share;
-    }
-    let ranked = |left: BTreeMap<Survivors, f64>| {
-        let mut out: Vec<(Survivors, f64)> = left.into_iter().collect();
-        out.sort_by(|a, b| b.1.total_cmp(&a.1));
-        out
-    };
-    odds.attacker_survivors = ranked(attacker_left);
-    odds.defender_survivors = ranked(defender_left);
-    Ok(odds)
-}
-
 /// [`exact_odds`], doing at most what `work` allows.
-pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, BattleError> {
+fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, BattleError> {
     let initial = Fight::new(battle)?;
     let mut odds = Odds::default();
     if initial.combat == super::CombatOrder::WalkIn {
@@ -594,18 +422,4 @@ fn hit_distribution(
         law = next;
     }
     law.into_iter().collect()
-}
-
-/// P(k successes in n trials), k = 0..=n.
-fn binomial(n: u32, p: f64) -> Vec<f64> {
-    let mut pmf = vec![0.0; n as usize + 1];
-    pmf[0] = 1.0;
-    for trial in 0..n as usize {
-        for k in (0..=trial + 1).rev() {
-            let stay = pmf[k] * (1.0 - p);
-            let from_below = if k > 0 { pmf[k - 1] * p } else { 0.0 };
-            pmf[k] = stay + from_below;
-        }
-    }
-    pmf
 }
