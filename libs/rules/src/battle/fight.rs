@@ -81,7 +81,9 @@ pub(crate) struct Shot {
 /// A step's dice, in the order they are rolled (inline: a battle's steps allocate nothing).
 pub(crate) type Shots = smallvec::SmallVec<[Shot; 16]>;
 
-/// Each side's columns for a round, worked out when it first fires them.
+/// Each side's columns for a round, worked out when it first fires them: every die that
+/// can hit, ordered by the column that rolls it (stably: within a column, in the order the
+/// GM rolls them).
 #[derive(Debug, Default)]
 pub(crate) struct ColumnShots {
     attack: Shots,
@@ -487,14 +489,13 @@ impl<'b, 'c> Fight<'b, 'c> {
             _ => true,
         });
         for step in steps {
-            shots.clear();
-            self.shots_with(step, &ctx, columns, shots);
-            if shots.is_empty() && !self.kamikaze_due(step, &ctx) {
+            let fired = self.shots_with(step, &ctx, columns, shots);
+            if fired.is_empty() && !self.kamikaze_due(step, &ctx) {
                 continue;
             }
             let mut hits = Hits::default();
             let mut scored = 0;
-            for shot in shots.iter() {
+            for shot in fired {
                 let targets = targets_of(self.cat(), shot.unit);
                 let weight = self.weight(step, &ctx, shot.unit);
                 for _ in 0..shot.count {
@@ -544,18 +545,22 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     /// Adds the dice a step throws to `out`, in the order the GM rolls them.
     pub(crate) fn shots(&self, step: Step, ctx: &RoundContext, out: &mut Shots) {
-        self.shots_with(step, ctx, &mut ColumnShots::default(), out);
+        let (mut columns, mut scratch) = (ColumnShots::default(), Shots::new());
+        out.extend_from_slice(self.shots_with(step, ctx, &mut columns, &mut scratch));
     }
 
-    /// [`Fight::shots`], with each side's columns worked out once a round in `columns`: a
-    /// side's units do not change while it fires its columns.
-    pub(crate) fn shots_with(
+    /// The dice a step throws, in the order the GM rolls them: a column's from `columns`,
+    /// each side's worked out once a round (a side's units do not change while it fires
+    /// its columns), any other step's made in `scratch`.
+    pub(crate) fn shots_with<'s>(
         &self,
         step: Step,
         ctx: &RoundContext,
-        columns: &mut ColumnShots,
-        out: &mut Shots,
-    ) {
+        columns: &'s mut ColumnShots,
+        scratch: &'s mut Shots,
+    ) -> &'s [Shot] {
+        scratch.clear();
+        let out = &mut *scratch;
         let first = ctx.number == 1;
         match step {
             Step::AntiAircraft
@@ -585,37 +590,25 @@ impl<'b, 'c> Fight<'b, 'c> {
             Step::AttackerColumn(column) if !self.defender.is_empty() => {
                 if !columns.attack_ready {
                     self.attacker_columns(&mut columns.attack);
+                    by_column(&mut columns.attack);
                     columns.attack_ready = true;
                 }
-                out.extend(
-                    columns
-                        .attack
-                        .iter()
-                        .filter(|s| s.to_hit == column)
-                        .copied(),
-                );
+                return in_columns(&columns.attack, column, column);
             }
             Step::DefenderColumn(_) | Step::DefenderColumns => {
                 if !columns.defence_ready {
                     self.defender_columns(ctx, &mut columns.defence);
+                    by_column(&mut columns.defence);
                     columns.defence_ready = true;
                 }
-                let (from, to) = match step {
-                    Step::DefenderColumn(column) => (column, column),
-                    _ => (1, 6),
+                return match step {
+                    Step::DefenderColumn(column) => in_columns(&columns.defence, column, column),
+                    _ => in_columns(&columns.defence, 1, 6),
                 };
-                for column in from..=to {
-                    out.extend(
-                        columns
-                            .defence
-                            .iter()
-                            .filter(|s| s.to_hit == column)
-                            .copied(),
-                    );
-                }
             }
             _ => {}
         }
+        scratch
     }
 
     /// Every attacking column's dice, in listing order (a column's are those that need
@@ -1037,6 +1030,20 @@ fn damage_first_fresh(army: &mut Army, kind: UnitTypeId, n: u32) {
         }
     }
     army.rebuild(lines.into_iter().filter(|l| l.count > 0));
+}
+
+/// Orders a side's dice by column, keeping each column's order; dice that need no column
+/// (they can never hit) are dropped.
+fn by_column(shots: &mut Shots) {
+    shots.retain(|s| (1..=6).contains(&s.to_hit));
+    shots.sort_by_key(|s| s.to_hit);
+}
+
+/// The dice of columns `from` to `to` of a list ordered [`by_column`].
+fn in_columns(shots: &[Shot], from: u8, to: u8) -> &[Shot] {
+    let start = shots.partition_point(|s| s.to_hit < from);
+    let end = shots.partition_point(|s| s.to_hit <= to);
+    &shots[start..end]
 }
 
 fn push_shot(out: &mut Shots, unit: UnitTypeId, to_hit: u8, count: u32) {
