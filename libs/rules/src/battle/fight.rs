@@ -941,16 +941,21 @@ fn lose_one_per_hit(
     mut list: impl FnMut(&Line),
 ) -> u32 {
     let lines = army.lines();
-    let mut reachable: smallvec::SmallVec<[(usize, std::cmp::Reverse<u8>, usize); 8]> = lines
+    // Sort keys packed small: (rank in the order of loss, damage reversed, place in the list).
+    let mut reachable: smallvec::SmallVec<[(u16, std::cmp::Reverse<u8>, u16); 8]> = lines
         .iter()
         .enumerate()
         .filter(|(_, l)| eligible(l.kind))
-        .map(|(i, l)| (order.rank(l.kind), std::cmp::Reverse(l.damage), i))
+        .map(|(i, l)| {
+            let rank = u16::try_from(order.rank(l.kind)).unwrap_or(u16::MAX);
+            (rank, std::cmp::Reverse(l.damage), i as u16)
+        })
         .collect();
     reachable.sort_unstable();
     let mut lost: smallvec::SmallVec<[u32; 8]> = smallvec::smallvec![0; lines.len()];
     let mut remaining = hits;
     for &(_, _, i) in &reachable {
+        let i = usize::from(i);
         if remaining == 0 {
             break;
         }

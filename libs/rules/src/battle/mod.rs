@@ -315,8 +315,8 @@ struct VolleyEntry {
     phase: Phase,
     hits: u32,
     overkill: u32,
-    dice_end: usize,
-    casualties_end: usize,
+    dice_end: u32,
+    casualties_end: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -401,13 +401,13 @@ impl BattleLog {
                 round: e.round,
                 side: e.side,
                 phase: e.phase,
-                dice: &self.dice[dice_from..e.dice_end],
+                dice: &self.dice[dice_from..e.dice_end as usize],
                 hits: e.hits,
                 overkill: e.overkill,
-                casualties: &self.casualties[casualties_from..e.casualties_end],
+                casualties: &self.casualties[casualties_from..e.casualties_end as usize],
             };
-            dice_from = e.dice_end;
-            casualties_from = e.casualties_end;
+            dice_from = e.dice_end as usize;
+            casualties_from = e.casualties_end as usize;
             volley
         })
     }
@@ -422,7 +422,8 @@ impl BattleLog {
     /// Closes the volley whose dice and casualties were just added: each side's columns
     /// are one line in the listing, so a column joins the side's column before it.
     fn close_volley(&mut self, round: u32, side: Side, phase: Phase, hits: u32, overkill: u32) {
-        let (dice_end, casualties_end) = (self.dice.len(), self.casualties.len());
+        // A battle's dice are bounded by its rounds (at most MAX_ROUNDS) times its units.
+        let (dice_end, casualties_end) = (self.dice.len() as u32, self.casualties.len() as u32);
         match self.volleys.last_mut() {
             Some(last)
                 if last.round == round
