@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 
 use crate::units::{Catalogue, Domain, UnitTypeId};
 
-use super::army::Army;
+use super::army::{Army, Line};
 use super::{BattleKind, CombatOrder, LossReason, Side};
 
 /// The order in which a side's unit types are lost, first to last. The defaults are the
@@ -112,7 +112,7 @@ impl Piece {
 type Pieces = SmallVec<[Piece; 8]>;
 
 /// Pieces by their place in [`Pieces`].
-pub(crate) type PieceIds = SmallVec<[u16; 16]>;
+pub(crate) type PieceIds = SmallVec<[u32; 16]>;
 
 /// Who takes what of a volley's hits.
 #[derive(Debug, Clone)]
@@ -128,8 +128,8 @@ pub(crate) struct Assignment {
 impl Assignment {
     /// Every piece in listing order.
     pub(crate) fn in_list_order(&self) -> PieceIds {
-        let mut ids: PieceIds = (0..self.pieces.len() as u16).collect();
-        ids.sort_unstable_by_key(|&i| self.pieces[usize::from(i)].place());
+        let mut ids: PieceIds = (0..self.pieces.len() as u32).collect();
+        ids.sort_unstable_by_key(|&i| self.pieces[i as usize].place());
         ids
     }
 }
@@ -262,16 +262,16 @@ pub(crate) fn assign_hits(
         struck.extend(share(&mut pieces, i, (k, need, rest), |p, n| p.hit = n));
     }
 
-    let mut listed: PieceIds = (0..pieces.len() as u16)
-        .filter(|&i| pieces[usize::from(i)].absorbed > 0)
+    let mut listed: PieceIds = (0..pieces.len() as u32)
+        .filter(|&i| pieces[i as usize].absorbed > 0)
         .collect();
-    listed.sort_unstable_by_key(|&i| pieces[usize::from(i)].place());
+    listed.sort_unstable_by_key(|&i| pieces[i as usize].place());
     // A ship that absorbed a hit and then took more is listed once, as it absorbed.
     listed.extend(
         struck
             .into_iter()
             .filter(|&i| pieces[i].absorbed == 0)
-            .map(|i| i as u16),
+            .map(|i| i as u32),
     );
     Assignment {
         pieces,
@@ -289,4 +289,57 @@ fn spread(remaining: u64, each: u8, count: u32) -> (u32, u8) {
     }
     let k = (remaining / each64) as u32;
     (k, (remaining % each64) as u8)
+}
+
+/// [`assign_hits`] where every unit a hit can reach falls to one hit (most battles): the
+/// first units in the order of loss are lost, one per hit, each listed through `list`.
+/// Returns the hits used.
+pub(crate) fn lose_one_per_hit(
+    army: &mut Army,
+    (eligible, hits): (impl Fn(UnitTypeId) -> bool, u32),
+    order: &LossOrder<'_>,
+    casualty_area: Option<&mut Army>,
+    mut list: impl FnMut(&Line),
+) -> u32 {
+    let lines = army.lines();
+    // Sort keys packed small: (rank in the order of loss, damage reversed, place in the list).
+    let mut reachable: SmallVec<[(u32, Reverse<u8>, u32); 8]> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| eligible(l.kind))
+        .map(|(i, l)| {
+            let rank = u32::try_from(order.rank(l.kind)).unwrap_or(u32::MAX);
+            (rank, Reverse(l.damage), i as u32)
+        })
+        .collect();
+    reachable.sort_unstable();
+    let mut lost: SmallVec<[u32; 8]> = smallvec::smallvec![0; lines.len()];
+    let mut remaining = hits;
+    for &(_, _, i) in &reachable {
+        let i = i as usize;
+        if remaining == 0 {
+            break;
+        }
+        let n = lines[i].count.min(remaining);
+        lost[i] = n;
+        remaining -= n;
+        for _ in 0..n {
+            list(&lines[i]);
+        }
+    }
+    if let Some(area) = casualty_area {
+        for (l, &n) in lines.iter().zip(&lost).rev() {
+            area.push(l.kind, l.damage + 1, n);
+        }
+    }
+    let left: SmallVec<[Line; 8]> = lines
+        .iter()
+        .zip(&lost)
+        .map(|(l, &n)| Line {
+            count: l.count - n,
+            ..*l
+        })
+        .collect();
+    army.rebuild(left);
+    hits - remaining
 }

@@ -3,7 +3,7 @@
 //! [`Army`] of counts; a round allocates nothing but what the listing keeps.
 
 use super::army::{Army, Line};
-use super::casualties::{assign_hits, Assignment};
+use super::casualties::{assign_hits, lose_one_per_hit, Assignment};
 use super::*;
 
 /// Safety net: a battle where both sides can still hit ends with probability one, but a
@@ -912,7 +912,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         let assignment = assign_hits(cat, army, eligible, hits, order, rules);
         let lost = |p: &casualties::Piece| p.damage + p.taken() >= cat.get(p.kind).hit_points;
         for &i in &assignment.listed {
-            let piece = &assignment.pieces[usize::from(i)];
+            let piece = &assignment.pieces[i as usize];
             let reason = reason_override.unwrap_or(if piece.absorbed > 0 {
                 LossReason::BattleshipAbsorbs
             } else {
@@ -928,59 +928,6 @@ impl<'b, 'c> Fight<'b, 'c> {
         leave(army, &assignment, lost, casualty_area);
         hits - assignment.used
     }
-}
-
-/// [`assign_hits`] where every unit a hit can reach falls to one hit (most battles): the
-/// first units in the order of loss are lost, one per hit, each listed through `list`.
-/// Returns the hits used.
-fn lose_one_per_hit(
-    army: &mut Army,
-    (eligible, hits): (impl Fn(UnitTypeId) -> bool, u32),
-    order: &LossOrder<'_>,
-    casualty_area: Option<&mut Army>,
-    mut list: impl FnMut(&Line),
-) -> u32 {
-    let lines = army.lines();
-    // Sort keys packed small: (rank in the order of loss, damage reversed, place in the list).
-    let mut reachable: smallvec::SmallVec<[(u16, std::cmp::Reverse<u8>, u16); 8]> = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| eligible(l.kind))
-        .map(|(i, l)| {
-            let rank = u16::try_from(order.rank(l.kind)).unwrap_or(u16::MAX);
-            (rank, std::cmp::Reverse(l.damage), i as u16)
-        })
-        .collect();
-    reachable.sort_unstable();
-    let mut lost: smallvec::SmallVec<[u32; 8]> = smallvec::smallvec![0; lines.len()];
-    let mut remaining = hits;
-    for &(_, _, i) in &reachable {
-        let i = usize::from(i);
-        if remaining == 0 {
-            break;
-        }
-        let n = lines[i].count.min(remaining);
-        lost[i] = n;
-        remaining -= n;
-        for _ in 0..n {
-            list(&lines[i]);
-        }
-    }
-    if let Some(area) = casualty_area {
-        for (l, &n) in lines.iter().zip(&lost).rev() {
-            area.push(l.kind, l.damage + 1, n);
-        }
-    }
-    let left: smallvec::SmallVec<[Line; 8]> = lines
-        .iter()
-        .zip(&lost)
-        .map(|(l, &n)| Line {
-            count: l.count - n,
-            ..*l
-        })
-        .collect();
-    army.rebuild(left);
-    hits - remaining
 }
 
 /// The side after an assignment: the units hit carry their damage, the lost leave it (to
@@ -999,7 +946,7 @@ fn leave(
     };
     if let Some(area) = casualty_area {
         for &i in in_order.iter().rev() {
-            let piece = &assignment.pieces[usize::from(i)];
+            let piece = &assignment.pieces[i as usize];
             if lost(piece) {
                 let l = after(piece);
                 area.push(l.kind, l.damage, l.count);
@@ -1007,7 +954,7 @@ fn leave(
         }
     }
     army.rebuild(in_order.iter().filter_map(|&i| {
-        let piece = &assignment.pieces[usize::from(i)];
+        let piece = &assignment.pieces[i as usize];
         (!lost(piece)).then(|| after(piece))
     }));
 }
