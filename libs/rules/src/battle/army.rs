@@ -136,6 +136,23 @@ impl Army {
         self.rebuild(lines);
     }
 
+    /// Marks the first `n` undamaged units of `kind` as damaged once (a battle that starts
+    /// with damaged multi-hit ships).
+    pub(crate) fn damage_first_fresh(&mut self, kind: UnitTypeId, n: u32) {
+        let mut left = n;
+        let lines = std::mem::take(&mut self.lines);
+        for l in lines {
+            if l.kind == kind && l.damage == 0 && left > 0 {
+                let damaged = l.count.min(left);
+                left -= damaged;
+                self.push(kind, 1, damaged);
+                self.push(kind, 0, l.count - damaged);
+            } else {
+                self.push(l.kind, l.damage, l.count);
+            }
+        }
+    }
+
     /// One entry per unit, in listing order.
     pub(crate) fn units(&self) -> Vec<Unit> {
         self.lines
@@ -207,6 +224,13 @@ mod tests {
         assert_eq!(a.damage_first(id(3)), Some(1));
         assert_eq!(a, army(&[(3, 1, 1), (3, 0, 2)]));
         assert_eq!(a.damage_first(id(4)), None);
+    }
+
+    #[test]
+    fn a_battle_starting_with_damaged_ships_damages_the_first_fresh_ones() {
+        let mut a = army(&[(3, 0, 2), (1, 0, 1), (3, 0, 2)]);
+        a.damage_first_fresh(id(3), 3);
+        assert_eq!(a, army(&[(3, 1, 2), (1, 0, 1), (3, 1, 1), (3, 0, 1)]));
     }
 
     #[test]

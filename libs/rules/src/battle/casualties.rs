@@ -343,3 +343,32 @@ pub(crate) fn lose_one_per_hit(
     army.rebuild(left);
     hits - remaining
 }
+
+/// The side after an assignment: the units hit carry their damage, the lost leave it (to
+/// the casualty area, if there is one, last in the list first, as the GM lifts them off).
+pub(crate) fn leave(
+    army: &mut Army,
+    assignment: &Assignment,
+    lost: impl Fn(&Piece) -> bool,
+    casualty_area: Option<&mut Army>,
+) {
+    let in_order = assignment.in_list_order();
+    let after = |p: &Piece| Line {
+        kind: p.kind,
+        damage: p.damage + p.taken(),
+        count: p.count,
+    };
+    if let Some(area) = casualty_area {
+        for &i in in_order.iter().rev() {
+            let piece = &assignment.pieces[i as usize];
+            if lost(piece) {
+                let l = after(piece);
+                area.push(l.kind, l.damage, l.count);
+            }
+        }
+    }
+    army.rebuild(in_order.iter().filter_map(|&i| {
+        let piece = &assignment.pieces[i as usize];
+        (!lost(piece)).then(|| after(piece))
+    }));
+}

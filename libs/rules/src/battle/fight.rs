@@ -2,8 +2,8 @@
 //! dice rolled and recorded, casualties taken by the order of loss. Each side is an
 //! [`Army`] of counts; a round allocates nothing but what the listing keeps.
 
-use super::army::{Army, Line};
-use super::casualties::{assign_hits, lose_one_per_hit, Assignment};
+use super::army::Army;
+use super::casualties::{assign_hits, leave, lose_one_per_hit};
 use super::*;
 
 /// Safety net: a battle where both sides can still hit ends with probability one, but a
@@ -201,7 +201,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
         for &(kind, n) in &battle.defender_damaged {
             if cat.get(kind).hit_points > 1 {
-                damage_first_fresh(&mut defender, kind, n);
+                defender.damage_first_fresh(kind, n);
             }
         }
         if attacker.is_empty() {
@@ -928,60 +928,6 @@ impl<'b, 'c> Fight<'b, 'c> {
         leave(army, &assignment, lost, casualty_area);
         hits - assignment.used
     }
-}
-
-/// The side after an assignment: the units hit carry their damage, the lost leave it (to
-/// the casualty area, if there is one, last in the list first, as the GM lifts them off).
-fn leave(
-    army: &mut Army,
-    assignment: &Assignment,
-    lost: impl Fn(&casualties::Piece) -> bool,
-    casualty_area: Option<&mut Army>,
-) {
-    let in_order = assignment.in_list_order();
-    let after = |p: &casualties::Piece| Line {
-        kind: p.kind,
-        damage: p.damage + p.taken(),
-        count: p.count,
-    };
-    if let Some(area) = casualty_area {
-        for &i in in_order.iter().rev() {
-            let piece = &assignment.pieces[i as usize];
-            if lost(piece) {
-                let l = after(piece);
-                area.push(l.kind, l.damage, l.count);
-            }
-        }
-    }
-    army.rebuild(in_order.iter().filter_map(|&i| {
-        let piece = &assignment.pieces[i as usize];
-        (!lost(piece)).then(|| after(piece))
-    }));
-}
-
-/// Marks the first `n` undamaged units of `kind` as damaged once (a battle that starts
-/// with damaged multi-hit ships).
-fn damage_first_fresh(army: &mut Army, kind: UnitTypeId, n: u32) {
-    let mut left = n;
-    let mut lines: Vec<Line> = Vec::with_capacity(army.lines().len() + 1);
-    for l in army.lines() {
-        if l.kind == kind && l.damage == 0 && left > 0 {
-            let damaged = l.count.min(left);
-            left -= damaged;
-            lines.push(Line {
-                damage: 1,
-                count: damaged,
-                ..*l
-            });
-            lines.push(Line {
-                count: l.count - damaged,
-                ..*l
-            });
-        } else {
-            lines.push(*l);
-        }
-    }
-    army.rebuild(lines.into_iter().filter(|l| l.count > 0));
 }
 
 /// Orders a side's dice by column, keeping each column's order; dice that need no column
