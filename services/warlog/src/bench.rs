@@ -313,6 +313,17 @@ fn bench_stream(run: u32, writer: usize) -> Result<StreamId, CliError> {
         .map_err(|e| CliError::Other(e.to_string()))
 }
 
+/// An order event as a game would append it, for round `n`.
+fn order_event(event_type: &EventType, n: u64, metadata: &Metadata) -> NewEvent {
+    NewEvent::new(
+        Uuid::new_v4(),
+        event_type.clone(),
+        1,
+        order_payload(n),
+        metadata,
+    )
+}
+
 fn order_payload(n: u64) -> serde_json::Value {
     json!({
         "power": "Germany",
@@ -366,15 +377,7 @@ async fn grouped_writer(
         let metadata = Metadata::recorded_at(time::OffsetDateTime::now_utc()).with_actor("bench");
         let batches: Vec<Vec<NewEvent>> = known
             .iter()
-            .map(|&version| {
-                vec![NewEvent::new(
-                    Uuid::new_v4(),
-                    event_type.clone(),
-                    1,
-                    order_payload(version),
-                    &metadata,
-                )]
-            })
+            .map(|&version| vec![order_event(&event_type, version, &metadata)])
             .collect();
         client.batch_execute("BEGIN").await?;
         let appends =
@@ -430,15 +433,7 @@ async fn store_writer(
     while Instant::now() < deadline {
         let metadata = Metadata::recorded_at(time::OffsetDateTime::now_utc()).with_actor("bench");
         let events: Vec<NewEvent> = (0..batch)
-            .map(|i| {
-                NewEvent::new(
-                    Uuid::new_v4(),
-                    event_type.clone(),
-                    1,
-                    order_payload(known + i as u64),
-                    &metadata,
-                )
-            })
+            .map(|i| order_event(&event_type, known + i as u64, &metadata))
             .collect();
         match warlog_store::append(client, stream, ExpectedVersion::Exact(known), &events, None)
             .await

@@ -55,6 +55,26 @@ async fn only_a_tournaments_director_or_an_admin_may_file_a_game_under_it() {
 }
 
 #[actix_web::test]
+async fn support_shots_for_an_assault_the_aa_gun_may_shoot_down_whole_are_answered() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    // Aircraft alone with support shots: when the AA gun downs both fighters nobody lands
+    // and no shot is rolled (the engine before issue 20 failed here).
+    let reply = call(
+        &app,
+        actix_web::test::TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({"attacker": "2 ftr", "defender": "1 inf, 1 aa", "support_shots": 2})),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
+    let odds = reply.json();
+    assert_eq!(odds["method"], "exact", "{odds}");
+    let defender_win = odds["defender_win"].as_f64().expect("defender_win");
+    assert!(defender_win >= 1.0 / 36.0, "{defender_win}");
+}
+
+#[actix_web::test]
 async fn the_odds_no_one_could_wait_for_are_estimated_clearly_marked_and_the_rest_are_exact() {
     let db = TestDb::new().await;
     let app = app!(db);

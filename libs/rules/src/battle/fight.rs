@@ -570,15 +570,16 @@ impl<'b, 'c> Fight<'b, 'c> {
                     push_shot(out, l.kind, 1, l.count);
                 }
             }
-            Step::SupportShot if first && self.battle.support_shots > 0 => {
+            // With no attacker left (the AA gun shot every aircraft down) nobody lands, and
+            // there is no assault to support.
+            Step::SupportShot
+                if first && self.battle.support_shots > 0 && !self.attacker.is_empty() =>
+            {
                 let bb = self.cat().battleship();
                 let to_hit = bb.map(|b| self.cat().get(b).attack).unwrap_or(4);
-                // A ruleset without battleships labels the shots with the first attacker;
-                // with no attacker left (the AA gun shot every aircraft down) nobody lands.
-                let unit = bb.or_else(|| self.attacker.lines().first().map(|l| l.kind));
-                if let Some(unit) = unit {
-                    push_shot(out, unit, to_hit, self.battle.support_shots);
-                }
+                // A ruleset without battleships labels the shots with the first attacker.
+                let unit = bb.unwrap_or(self.attacker.lines()[0].kind);
+                push_shot(out, unit, to_hit, self.battle.support_shots);
             }
             Step::FirstStrike if !self.defender.is_empty() => {
                 for l in self.attacker.lines().iter().filter(|l| self.is_sub(l.kind)) {

@@ -107,6 +107,23 @@ fn aa_guns_fire_once_per_aircraft_in_the_first_round_and_their_victims_leave_at_
 }
 
 #[test]
+fn support_shots_are_not_rolled_once_the_aa_gun_has_downed_every_attacker() {
+    let cat = catalogue("classic");
+    let mut b = battle(&cat, BattleKind::Land, "1 ftr", "1 inf, 1 aa");
+    b.support_shots = 2;
+    // AA: 1 (hit): nobody is left to land, so no support shot is rolled; the defending
+    // infantry still rolls its column (6).
+    let log = fight(&b, &[1, 6]);
+    let phases: Vec<Phase> = log.round(0).iter().map(|v| v.phase).collect();
+    assert_eq!(phases, vec![Phase::AntiAircraft, Phase::Columns]);
+    assert_eq!(log.outcome, Outcome::DefenderWins);
+    // The exact odds walk the same steps: the fighter falls with probability 1/6.
+    let odds = exact_odds(&b).expect("odds");
+    assert!((odds.total() - 1.0).abs() < 1e-12);
+    assert!(odds.defender_win >= 1.0 / 6.0 - 1e-12);
+}
+
+#[test]
 fn a_support_shot_casualty_goes_to_the_casualty_area_and_fires_back() {
     let cat = catalogue("classic");
     let mut b = battle(&cat, BattleKind::Land, "2 inf", "2 inf");

@@ -358,9 +358,8 @@ pub(super) fn decide_battle(
     let captured = log.outcome == Outcome::AttackerWins
         && !place.sea
         && log
-            .attacker_left()
-            .iter()
-            .any(|u| rules.catalogue.get(u.kind).domain == Domain::Land);
+            .left(Side::Attacker)
+            .any(|kind| rules.catalogue.get(kind).domain == Domain::Land);
     let plunder = match defender {
         Some(d) if captured && place.capital && place.original_owner == Some(d) => {
             state.treasury.get(&d).copied().unwrap_or(0)
@@ -374,22 +373,22 @@ pub(super) fn decide_battle(
             && !state.at_war(power, *owner)
             && !state.capital_lost(rules, *owner)
     });
-    let group = |units: &[crate::battle::Unit]| -> Survivors {
+    let group = |side: Side| -> Survivors {
         let mut counts: BTreeMap<(UnitTypeId, u8), u32> = BTreeMap::new();
-        for u in units {
-            *counts.entry((u.kind, u.damage)).or_default() += 1;
+        for l in log.left(side).lines() {
+            *counts.entry((l.kind, l.damage)).or_default() += l.count;
         }
         counts.into_iter().map(|((k, d), n)| (k, d, n)).collect()
     };
     let fought = GameEvent::BattleFought(Box::new(BattleFought {
         attacker: power,
         defender,
-        defender_left: share_survivors(forces, &defenders, &group(&log.defender_left())),
+        defender_left: share_survivors(forces, &defenders, &group(Side::Defender)),
         defenders,
         territory,
         outcome: log.outcome,
         dice,
-        attacker_left: group(&log.attacker_left()),
+        attacker_left: group(Side::Attacker),
         retreat_to,
         subs_withdrew_to,
         captured,
@@ -417,14 +416,15 @@ fn subs_facing_only_aircraft(rules: Rules<'_>, sea: bool, log: &BattleLog) -> Op
         return None;
     }
     let cat = rules.catalogue;
-    let only = |units: &[crate::battle::Unit], test: &dyn Fn(UnitTypeId) -> bool| {
-        !units.is_empty() && units.iter().all(|u| test(u.kind))
+    let only = |side: Side, test: &dyn Fn(UnitTypeId) -> bool| {
+        let left = log.left(side);
+        !left.is_empty() && left.all(test)
     };
     let sub = |u: UnitTypeId| cat.get(u).has(Ability::FirstStrike);
     let air = |u: UnitTypeId| cat.get(u).domain == Domain::Air;
-    if only(&log.attacker_left(), &sub) && only(&log.defender_left(), &air) {
+    if only(Side::Attacker, &sub) && only(Side::Defender, &air) {
         Some(Side::Attacker)
-    } else if only(&log.defender_left(), &sub) && only(&log.attacker_left(), &air) {
+    } else if only(Side::Defender, &sub) && only(Side::Attacker, &air) {
         Some(Side::Defender)
     } else {
         None
