@@ -115,6 +115,14 @@ impl Army {
         }
     }
 
+    /// Sets the counts of runs (by their place in the list); the runs left empty leave.
+    pub(crate) fn set_counts(&mut self, counts: impl Iterator<Item = (usize, u32)>) {
+        for (i, count) in counts {
+            self.lines[i].count = count;
+        }
+        self.tidy();
+    }
+
     /// Replaces the list with `lines`, in that order.
     pub(crate) fn rebuild(&mut self, lines: impl IntoIterator<Item = Line>) {
         self.lines.clear();
@@ -169,18 +177,25 @@ impl Army {
             .collect()
     }
 
-    /// Drops empty runs and joins alike neighbours.
+    /// Drops empty runs and joins alike neighbours, in place.
     fn tidy(&mut self) {
-        if self
-            .lines
-            .windows(2)
-            .all(|w| w[0].count > 0 && (w[0].kind, w[0].damage) != (w[1].kind, w[1].damage))
-            && self.lines.last().is_none_or(|l| l.count > 0)
-        {
-            return;
+        let mut kept: usize = 0;
+        for read in 0..self.lines.len() {
+            let l = self.lines[read];
+            if l.count == 0 {
+                continue;
+            }
+            match kept.checked_sub(1).map(|last| &mut self.lines[last]) {
+                Some(last) if last.kind == l.kind && last.damage == l.damage => {
+                    last.count += l.count
+                }
+                _ => {
+                    self.lines[kept] = l;
+                    kept += 1;
+                }
+            }
         }
-        let lines = std::mem::take(&mut self.lines);
-        self.rebuild(lines);
+        self.lines.truncate(kept);
     }
 }
 

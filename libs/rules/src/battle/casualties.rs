@@ -291,57 +291,98 @@ fn spread(remaining: u64, each: u8, count: u32) -> (u32, u8) {
     (k, (remaining % each64) as u8)
 }
 
-/// [`assign_hits`] where every unit a hit can reach falls to one hit (most battles): the
-/// first units in the order of loss are lost, one per hit, each listed through `list`.
-/// Returns the hits used.
-pub(crate) fn lose_one_per_hit(
-    army: &mut Army,
-    (eligible, hits): (impl Fn(UnitTypeId) -> bool, u32),
-    order: &LossOrder<'_>,
-    casualty_area: Option<&mut Army>,
-    mut list: impl FnMut(&Line),
-) -> u32 {
-    let lines = army.lines();
-    // Sort keys packed small: (rank in the order of loss, damage reversed, place in the list).
-    let mut reachable: SmallVec<[(u32, Reverse<u8>, u32); 8]> = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| eligible(l.kind))
-        .map(|(i, l)| {
-            let rank = u32::try_from(order.rank(l.kind)).unwrap_or(u32::MAX);
-            (rank, Reverse(l.damage), i as u32)
-        })
-        .collect();
-    reachable.sort_unstable();
-    let mut lost: SmallVec<[u32; 8]> = smallvec::smallvec![0; lines.len()];
-    let mut remaining = hits;
-    for &(_, _, i) in &reachable {
-        let i = i as usize;
-        if remaining == 0 {
-            break;
+/// A side's units that each fall to one hit, queued by the order of loss: volley after
+/// volley takes its hits from the front, and the side's counts change once, when the queue
+/// is done with (a plain round sorts each side once, however many columns fire). Its room
+/// is kept from one use to the next.
+#[derive(Debug, Default)]
+pub(crate) struct LossQueue {
+    queue: SmallVec<[Queued; 8]>,
+    /// Where the queue's front is.
+    next: usize,
+}
+
+/// One run of the army's list in the queue.
+#[derive(Debug, Clone, Copy)]
+struct Queued {
+    /// Rank in the order of loss, then the most damaged first, then the place in the list.
+    key: u64,
+    line: u32,
+    /// Its units not yet lost.
+    left: u32,
+}
+
+impl LossQueue {
+    /// Queues the units of `army` whose type passes `eligible`, by the order of loss: its
+    /// rank, the most damaged first, then the place in the list.
+    pub(crate) fn fill(
+        &mut self,
+        army: &Army,
+        eligible: impl Fn(UnitTypeId) -> bool,
+        order: &LossOrder<'_>,
+    ) {
+        self.queue.clear();
+        self.next = 0;
+        for (i, l) in army.lines().iter().enumerate() {
+            if eligible(l.kind) {
+                let rank = u64::try_from(order.rank(l.kind)).unwrap_or(u64::from(u32::MAX));
+                let key = rank << 40 | u64::from(u8::MAX - l.damage) << 32 | i as u64;
+                self.queue.push(Queued {
+                    key,
+                    line: i as u32,
+                    left: l.count,
+                });
+            }
         }
-        let n = lines[i].count.min(remaining);
-        lost[i] = n;
-        remaining -= n;
-        for _ in 0..n {
-            list(&lines[i]);
-        }
+        self.queue.sort_unstable_by_key(|q| q.key);
     }
-    if let Some(area) = casualty_area {
-        for (l, &n) in lines.iter().zip(&lost).rev() {
-            area.push(l.kind, l.damage + 1, n);
-        }
+
+    /// Whether every queued unit is lost.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.next == self.queue.len()
     }
-    let left: SmallVec<[Line; 8]> = lines
-        .iter()
-        .zip(&lost)
-        .map(|(l, &n)| Line {
-            count: l.count - n,
-            ..*l
-        })
-        .collect();
-    army.rebuild(left);
-    hits - remaining
+
+    /// Loses up to `hits` units from the front of the queue, listing each through `list`;
+    /// with a `casualty_area`, they go there, the last in the list first (as the GM lifts
+    /// them off). `army` is the one the queue was filled from, its counts not yet changed.
+    /// Returns the hits used.
+    pub(crate) fn take(
+        &mut self,
+        army: &Army,
+        hits: u32,
+        casualty_area: Option<&mut Army>,
+        mut list: impl FnMut(&Line),
+    ) -> u32 {
+        let lines = army.lines();
+        let mut remaining = hits;
+        let mut volley: SmallVec<[(u32, u32); 8]> = SmallVec::new();
+        while remaining > 0 && self.next < self.queue.len() {
+            let queued = &mut self.queue[self.next];
+            let n = queued.left.min(remaining);
+            queued.left -= n;
+            remaining -= n;
+            volley.push((queued.line, n));
+            for _ in 0..n {
+                list(&lines[queued.line as usize]);
+            }
+            if queued.left == 0 {
+                self.next += 1;
+            }
+        }
+        if let Some(area) = casualty_area {
+            volley.sort_unstable_by_key(|&(i, _)| Reverse(i));
+            for (i, n) in volley {
+                let l = &lines[i as usize];
+                area.push(l.kind, l.damage + 1, n);
+            }
+        }
+        hits - remaining
+    }
+
+    /// `army` without the units lost.
+    pub(crate) fn finish(&self, army: &mut Army) {
+        army.set_counts(self.queue.iter().map(|q| (q.line as usize, q.left)));
+    }
 }
 
 /// The side after an assignment: the units hit carry their damage, the lost leave it (to

@@ -3,7 +3,7 @@
 //! [`Army`] of counts; a round allocates nothing but what the listing keeps.
 
 use super::army::Army;
-use super::casualties::{assign_hits, leave, lose_one_per_hit};
+use super::casualties::{assign_hits, leave, LossQueue};
 use super::*;
 
 /// Safety net: a battle where both sides can still hit ends with probability one, but a
@@ -335,8 +335,13 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
         let mut shots = Shots::new();
         let mut columns = ColumnShots::default();
+        let mut losses = LossQueue::default();
         for number in 1..=MAX_ROUNDS {
-            self.round(number, dice, &mut log, (&mut shots, &mut columns));
+            if self.is_plain_round(number) {
+                self.plain_round(number, dice, &mut log, (&mut shots, &mut losses));
+            } else {
+                self.round(number, dice, &mut log, (&mut shots, &mut columns));
+            }
             if let Some(outcome) = self.outcome(number) {
                 return Ok(self.finish(log, outcome));
             }
@@ -363,6 +368,13 @@ impl<'b, 'c> Fight<'b, 'c> {
         match side {
             Side::Attacker => &self.attacker,
             Side::Defender => &self.defender,
+        }
+    }
+
+    fn side_mut(&mut self, side: Side) -> &mut Army {
+        match side {
+            Side::Attacker => &mut self.attacker,
+            Side::Defender => &mut self.defender,
         }
     }
 
@@ -498,14 +510,9 @@ impl<'b, 'c> Fight<'b, 'c> {
             for shot in fired {
                 let targets = targets_of(self.cat(), shot.unit);
                 let weight = self.weight(step, &ctx, shot.unit);
-                for _ in 0..shot.count {
-                    let rolled = roll(dice, shot.to_hit, shot.unit);
-                    if rolled.hit {
-                        hits.add(targets, weight);
-                        scored += 1;
-                    }
-                    log.dice.push(rolled);
-                }
+                let n = roll_shot(dice, shot, &mut log.dice);
+                hits.add(targets, weight * n);
+                scored += n;
             }
             let overkill = self.apply(step, &mut ctx, hits, &mut log.casualties);
             let listed_hits = if step == Step::Kamikaze { 1 } else { scored };
@@ -598,7 +605,7 @@ impl<'b, 'c> Fight<'b, 'c> {
             }
             Step::DefenderColumn(_) | Step::DefenderColumns => {
                 if !columns.defence_ready {
-                    self.defender_columns(ctx, &mut columns.defence);
+                    self.defender_columns(&ctx.casualty_area, &mut columns.defence);
                     by_column(&mut columns.defence);
                     columns.defence_ready = true;
                 }
@@ -614,7 +621,7 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     /// Every attacking column's dice, in listing order (a column's are those that need
     /// its number).
-    fn attacker_columns(&self, out: &mut Shots) {
+    pub(crate) fn attacker_columns(&self, out: &mut Shots) {
         let mut unlifted = self.supported_infantry();
         let infantry = self.cat().infantry();
         for l in self
@@ -639,12 +646,8 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     /// Every defending column's dice, the casualty area's included. Within a column,
     /// submarines' dice come last: they cannot hit aircraft, so their hits are told apart.
-    fn defender_columns(&self, ctx: &RoundContext, out: &mut Shots) {
-        let firing = self
-            .defender
-            .lines()
-            .iter()
-            .chain(ctx.casualty_area.lines());
+    pub(crate) fn defender_columns(&self, casualty_area: &Army, out: &mut Shots) {
+        let firing = self.defender.lines().iter().chain(casualty_area.lines());
         for subs in [false, true] {
             for l in firing
                 .clone()
@@ -842,6 +845,28 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
     }
 
+    /// The order of loss `side`'s casualties follow this round, and the reason they are
+    /// listed with (the combat order, where it decides who is lost).
+    pub(crate) fn loss_order(&self, side: Side) -> (&LossOrder<'c>, LossReason) {
+        let combat = self.combat_in(self.current_round);
+        let order = match (side, &self.defender_subs_first) {
+            (Side::Attacker, _) => &self.attacker_order,
+            (Side::Defender, Some(subs_first)) if self.subs_lost_first() => subs_first,
+            (Side::Defender, _) => &self.defender_order,
+        };
+        let by_combat_order = side == Side::Attacker
+            && matches!(
+                combat,
+                CombatOrder::TakeAtAllCosts | CombatOrder::SaveAirAtAllCosts
+            );
+        let reason = if by_combat_order {
+            LossReason::CombatOrder(combat)
+        } else {
+            order.reason
+        };
+        (order, reason)
+    }
+
     /// Takes `hits` from `side` among the `targets` units, listing each unit hit in
     /// `casualties`. Lost units leave the side (into `casualty_area` when they still fire
     /// back). Returns the overkill.
@@ -858,24 +883,12 @@ impl<'b, 'c> Fight<'b, 'c> {
             return 0;
         }
         let cat = self.cat();
-        let combat = self.combat_in(self.current_round);
-        let keep_last = side == Side::Attacker && combat == CombatOrder::TakeAtAllCosts;
-        let by_combat_order = side == Side::Attacker
-            && matches!(
-                combat,
-                CombatOrder::TakeAtAllCosts | CombatOrder::SaveAirAtAllCosts
-            );
-        let (order, orders) = match (side, &self.defender_subs_first) {
-            (Side::Attacker, _) => (&self.attacker_order, &self.battle.attacker_orders),
-            (Side::Defender, Some(subs_first)) if self.subs_lost_first() => {
-                (subs_first, &self.battle.defender_orders)
-            }
-            (Side::Defender, _) => (&self.defender_order, &self.battle.defender_orders),
-        };
-        let in_order = if by_combat_order {
-            LossReason::CombatOrder(combat)
-        } else {
-            order.reason
+        let keep_last = side == Side::Attacker
+            && self.combat_in(self.current_round) == CombatOrder::TakeAtAllCosts;
+        let (order, in_order) = self.loss_order(side);
+        let orders = match side {
+            Side::Attacker => &self.battle.attacker_orders,
+            Side::Defender => &self.battle.defender_orders,
         };
         let rules = HitRules {
             battleships_absorb: orders.battleships_absorb.unwrap_or(true),
@@ -890,24 +903,26 @@ impl<'b, 'c> Fight<'b, 'c> {
                 Targets::AirOnly => t.domain == Domain::Air,
             }
         };
-        let army = match side {
-            Side::Attacker => &mut self.attacker,
-            Side::Defender => &mut self.defender,
-        };
+        let army = self.side(side);
         let one_hit_each = !keep_last
             && army
                 .lines()
                 .iter()
                 .all(|l| !eligible(l.kind) || cat.get(l.kind).hit_points <= l.damage + 1);
         if one_hit_each {
+            // Every unit a hit can reach falls to one (most volleys): the first in the
+            // order of loss are lost, one per hit.
             let reason = reason_override.unwrap_or(in_order);
-            let used = lose_one_per_hit(army, (eligible, hits), order, casualty_area, |c| {
+            let mut queue = LossQueue::default();
+            queue.fill(army, eligible, order);
+            let used = queue.take(army, hits, casualty_area, |c| {
                 casualties.push(Casualty {
                     unit: c.kind,
                     effect,
                     reason,
                 })
             });
+            queue.finish(self.side_mut(side));
             return hits - used;
         }
         let assignment = assign_hits(cat, army, eligible, hits, order, rules);
@@ -926,20 +941,20 @@ impl<'b, 'c> Fight<'b, 'c> {
             };
             casualties.extend(std::iter::repeat_n(casualty, piece.count as usize));
         }
-        leave(army, &assignment, lost, casualty_area);
+        leave(self.side_mut(side), &assignment, lost, casualty_area);
         hits - assignment.used
     }
 }
 
 /// Orders a side's dice by column, keeping each column's order; dice that need no column
 /// (they can never hit) are dropped.
-fn by_column(shots: &mut Shots) {
+pub(crate) fn by_column(shots: &mut Shots) {
     shots.retain(|s| (1..=6).contains(&s.to_hit));
     shots.sort_by_key(|s| s.to_hit);
 }
 
 /// The dice of columns `from` to `to` of a list ordered [`by_column`].
-fn in_columns(shots: &[Shot], from: u8, to: u8) -> &[Shot] {
+pub(crate) fn in_columns(shots: &[Shot], from: u8, to: u8) -> &[Shot] {
     let start = shots.partition_point(|s| s.to_hit < from);
     let end = shots.partition_point(|s| s.to_hit <= to);
     &shots[start..end]
@@ -953,6 +968,21 @@ fn push_shot(out: &mut Shots, unit: UnitTypeId, to_hit: u8, count: u32) {
             count,
         });
     }
+}
+
+/// Rolls a shot's dice, listing each; returns its hits.
+pub(crate) fn roll_shot(
+    dice: &mut (impl DiceSource + ?Sized),
+    shot: &Shot,
+    listed: &mut ListedDice,
+) -> u32 {
+    let mut hits = 0;
+    for _ in 0..shot.count {
+        let rolled = roll(dice, shot.to_hit, shot.unit);
+        hits += u32::from(rolled.hit);
+        listed.push(rolled);
+    }
+    hits
 }
 
 pub(crate) fn roll(

@@ -19,6 +19,7 @@ mod fight;
 mod odds;
 #[cfg(test)]
 mod oracle;
+mod plain_round;
 mod render;
 
 use fight::*;
@@ -344,9 +345,12 @@ pub struct BattleLog {
     rounds: u32,
     // Inline for a small battle's listing: most battles allocate nothing for it.
     volleys: smallvec::SmallVec<[VolleyEntry; 6]>,
-    dice: smallvec::SmallVec<[RolledDie; 32]>,
+    dice: ListedDice,
     casualties: Casualties,
 }
+
+/// Dice as they are listed.
+pub(crate) type ListedDice = smallvec::SmallVec<[RolledDie; 32]>;
 
 /// Casualties as they are listed.
 pub(crate) type Casualties = smallvec::SmallVec<[Casualty; 16]>;
