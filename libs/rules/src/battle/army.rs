@@ -117,10 +117,15 @@ impl Army {
 
     /// Sets the counts of runs (by their place in the list); the runs left empty leave.
     pub(crate) fn set_counts(&mut self, counts: impl Iterator<Item = (usize, u32)>) {
+        let mut emptied = false;
         for (i, count) in counts {
             self.lines[i].count = count;
+            emptied |= count == 0;
         }
-        self.tidy();
+        // Runs that keep units keep their neighbours: only an emptied run joins any.
+        if emptied {
+            self.tidy();
+        }
     }
 
     /// Replaces the list with `lines`, in that order.

@@ -156,19 +156,19 @@ fn share(
     i: usize,
     (k, each, rest): (u32, u8, u8),
     mark: fn(&mut Piece, u8),
-) -> SmallVec<[usize; 2]> {
+) -> SmallVec<[u32; 2]> {
     let mut took = SmallVec::new();
     let mut next = Some(i);
     if k > 0 {
         let tail = split(pieces, i, k);
         mark(&mut pieces[i], each);
-        took.push(i);
+        took.push(i as u32);
         next = tail;
     }
     if let (true, Some(j)) = (rest > 0, next) {
         split(pieces, j, 1);
         mark(&mut pieces[j], rest);
-        took.push(j);
+        took.push(j as u32);
     }
     took
 }
@@ -210,11 +210,12 @@ pub(crate) fn assign_hits(
             .any(|l| hit_points(l.kind) > l.damage + 1);
     if absorbing {
         // Each multi-hit ship takes damage down to its last hit point, in order of loss.
-        let mut ships: SmallVec<[usize; 16]> = (0..pieces.len())
-            .filter(|&i| eligible(pieces[i].kind) && capacity(&pieces[i]) > 1)
+        let mut ships: PieceIds = (0..pieces.len() as u32)
+            .filter(|&i| eligible(pieces[i as usize].kind) && capacity(&pieces[i as usize]) > 1)
             .collect();
-        ships.sort_by_key(|&i| order.rank(pieces[i].kind));
+        ships.sort_by_key(|&i| order.rank(pieces[i as usize].kind));
         for i in ships {
+            let i = i as usize;
             if remaining == 0 {
                 break;
             }
@@ -225,12 +226,12 @@ pub(crate) fn assign_hits(
         }
     }
 
-    let mut candidates: SmallVec<[usize; 16]> = (0..pieces.len())
-        .filter(|&i| eligible(pieces[i].kind) && capacity(&pieces[i]) > 0)
+    let mut candidates: PieceIds = (0..pieces.len() as u32)
+        .filter(|&i| eligible(pieces[i as usize].kind) && capacity(&pieces[i as usize]) > 0)
         .collect();
     // Most damaged first among equals: a damaged ship goes before a fresh one of its type.
     candidates.sort_unstable_by_key(|&i| {
-        let p = &pieces[i];
+        let p = &pieces[i as usize];
         (
             order.rank(p.kind),
             Reverse(p.damage + p.absorbed),
@@ -240,19 +241,20 @@ pub(crate) fn assign_hits(
     if rules.keep_last_surface_unit {
         let last_surface = candidates
             .iter()
-            .rposition(|&i| catalogue.get(pieces[i].kind).domain != Domain::Air);
+            .rposition(|&i| catalogue.get(pieces[i as usize].kind).domain != Domain::Air);
         if let Some(pos) = last_surface {
-            let i = candidates[pos];
+            let i = candidates[pos] as usize;
             let all_but_one = pieces[i].count - 1;
             let last = match split(&mut pieces, i, all_but_one) {
-                Some(last) => last,
+                Some(last) => last as u32,
                 None => candidates.remove(pos),
             };
             candidates.push(last);
         }
     }
-    let mut struck: SmallVec<[usize; 16]> = SmallVec::new();
+    let mut struck: PieceIds = SmallVec::new();
     for i in candidates {
+        let i = i as usize;
         if remaining == 0 {
             break;
         }
@@ -270,8 +272,7 @@ pub(crate) fn assign_hits(
     listed.extend(
         struck
             .into_iter()
-            .filter(|&i| pieces[i].absorbed == 0)
-            .map(|i| i as u32),
+            .filter(|&i| pieces[i as usize].absorbed == 0),
     );
     Assignment {
         pieces,
@@ -342,7 +343,8 @@ impl LossQueue {
         self.next == self.queue.len()
     }
 
-    /// Loses up to `hits` units from the front of the queue, listing each through `list`;
+    /// Loses up to `hits` units from the front of the queue, listing them through `list`
+    /// (a run and how many of it);
     /// with a `casualty_area`, they go there, the last in the list first (as the GM lifts
     /// them off). `army` is the one the queue was filled from, its counts not yet changed.
     /// Returns the hits used.
@@ -351,7 +353,7 @@ impl LossQueue {
         army: &Army,
         hits: u32,
         casualty_area: Option<&mut Army>,
-        mut list: impl FnMut(&Line),
+        mut list: impl FnMut(&Line, u32),
     ) -> u32 {
         let lines = army.lines();
         let mut remaining = hits;
@@ -361,9 +363,9 @@ impl LossQueue {
             let n = queued.left.min(remaining);
             queued.left -= n;
             remaining -= n;
-            volley.push((queued.line, n));
-            for _ in 0..n {
-                list(&lines[queued.line as usize]);
+            list(&lines[queued.line as usize], n);
+            if casualty_area.is_some() {
+                volley.push((queued.line, n));
             }
             if queued.left == 0 {
                 self.next += 1;

@@ -2,7 +2,7 @@
 //! dice rolled and recorded, casualties taken by the order of loss. Each side is an
 //! [`Army`] of counts; a round allocates nothing but what the listing keeps.
 
-use super::army::Army;
+use super::army::{Army, Line};
 use super::casualties::{assign_hits, leave, LossQueue};
 use super::*;
 
@@ -325,35 +325,34 @@ impl<'b, 'c> Fight<'b, 'c> {
             .chain(defence.iter().copied())
     }
 
-    pub(crate) fn run(
-        mut self,
-        dice: &mut (impl DiceSource + ?Sized),
-    ) -> Result<BattleLog, BattleError> {
+    /// Fights the battle to its end: its listing, with what is left of each side.
+    pub(crate) fn run(mut self, dice: &mut (impl DiceSource + ?Sized)) -> BattleLog {
         let mut log = BattleLog::begin(self.battle.kind);
+        log.outcome = self.fight(dice, &mut log);
+        log.attacker = self.attacker;
+        log.defender = self.defender;
+        log
+    }
+
+    /// Fights round after round, listing each in `log`, until the battle ends; its outcome.
+    fn fight(&mut self, dice: &mut (impl DiceSource + ?Sized), log: &mut BattleLog) -> Outcome {
         if self.combat == CombatOrder::WalkIn {
-            return Ok(self.finish(log, Outcome::WalkedIn));
+            return Outcome::WalkedIn;
         }
         let mut shots = Shots::new();
         let mut columns = ColumnShots::default();
         let mut losses = LossQueue::default();
         for number in 1..=MAX_ROUNDS {
             if self.is_plain_round(number) {
-                self.plain_round(number, dice, &mut log, (&mut shots, &mut losses));
+                self.plain_round(number, dice, log, (&mut shots, &mut losses));
             } else {
-                self.round(number, dice, &mut log, (&mut shots, &mut columns));
+                self.round(number, dice, log, (&mut shots, &mut columns));
             }
             if let Some(outcome) = self.outcome(number) {
-                return Ok(self.finish(log, outcome));
+                return outcome;
             }
         }
-        Ok(self.finish(log, Outcome::Disengaged))
-    }
-
-    pub(crate) fn finish(self, mut log: BattleLog, outcome: Outcome) -> BattleLog {
-        log.outcome = outcome;
-        log.attacker = self.attacker;
-        log.defender = self.defender;
-        log
+        Outcome::Disengaged
     }
 
     pub(crate) fn is_air(&self, kind: UnitTypeId) -> bool {
@@ -915,13 +914,12 @@ impl<'b, 'c> Fight<'b, 'c> {
             let reason = reason_override.unwrap_or(in_order);
             let mut queue = LossQueue::default();
             queue.fill(army, eligible, order);
-            let used = queue.take(army, hits, casualty_area, |c| {
-                casualties.push(Casualty {
-                    unit: c.kind,
-                    effect,
-                    reason,
-                })
-            });
+            let used = queue.take(
+                army,
+                hits,
+                casualty_area,
+                listed(casualties, effect, reason),
+            );
             queue.finish(self.side_mut(side));
             return hits - used;
         }
@@ -943,6 +941,24 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
         leave(self.side_mut(side), &assignment, lost, casualty_area);
         hits - assignment.used
+    }
+}
+
+/// Lists lost units (a run, and how many of it) in `casualties`.
+pub(crate) fn listed(
+    casualties: &mut Casualties,
+    effect: Effect,
+    reason: LossReason,
+) -> impl FnMut(&Line, u32) + '_ {
+    move |l, n| {
+        let casualty = Casualty {
+            unit: l.kind,
+            effect,
+            reason,
+        };
+        for _ in 0..n {
+            casualties.push(casualty);
+        }
     }
 }
 

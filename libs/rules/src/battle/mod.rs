@@ -458,7 +458,7 @@ pub fn resolve(
     battle: &Battle<'_>,
     dice: &mut (impl DiceSource + ?Sized),
 ) -> Result<BattleLog, BattleError> {
-    Fight::new(battle)?.run(dice)
+    Ok(Fight::new(battle)?.run(dice))
 }
 
 #[cfg(test)]

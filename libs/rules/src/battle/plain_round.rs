@@ -59,13 +59,9 @@ impl Fight<'_, '_> {
                     break;
                 }
                 let scored = roll_shots(dice, fired, &mut log.dice);
-                let used = losses.take(&self.defender, scored, Some(&mut casualty_area), |l| {
-                    log.casualties.push(Casualty {
-                        unit: l.kind,
-                        effect: Effect::ToCasualtyArea,
-                        reason,
-                    })
-                });
+                let area = Some(&mut casualty_area);
+                let list = listed(&mut log.casualties, Effect::ToCasualtyArea, reason);
+                let used = losses.take(&self.defender, scored, area, list);
                 log.close_volley(
                     number,
                     Side::Attacker,
@@ -85,13 +81,8 @@ impl Fight<'_, '_> {
         let scored = roll_shots(dice, shots, &mut log.dice);
         let (order, reason) = self.loss_order(Side::Attacker);
         losses.fill(&self.attacker, |_| true, order);
-        let used = losses.take(&self.attacker, scored, None, |l| {
-            log.casualties.push(Casualty {
-                unit: l.kind,
-                effect: Effect::Removed,
-                reason,
-            })
-        });
+        let list = listed(&mut log.casualties, Effect::Removed, reason);
+        let used = losses.take(&self.attacker, scored, None, list);
         losses.finish(&mut self.attacker);
         log.close_volley(
             number,
