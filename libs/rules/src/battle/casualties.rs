@@ -134,6 +134,10 @@ impl Assignment {
     }
 }
 
+/// A piece that may take hits, keyed by the order it takes them in: rank in the order of
+/// loss, the most damaged first, then its place in the list; last, its id.
+type Candidate = (u32, Reverse<u8>, (u32, u32), u32);
+
 /// Splits piece `i` after its first `k` units; the id of the rest, if any is left.
 fn split(pieces: &mut Pieces, i: usize, k: u32) -> Option<usize> {
     let piece = pieces[i];
@@ -210,11 +214,16 @@ pub(crate) fn assign_hits(
             .any(|l| hit_points(l.kind) > l.damage + 1);
     if absorbing {
         // Each multi-hit ship takes damage down to its last hit point, in order of loss.
-        let mut ships: PieceIds = (0..pieces.len() as u32)
+        // Keys worked out once, not at every comparison (a rank is a search of the order).
+        let mut ships: SmallVec<[(u32, u32); 16]> = (0..pieces.len() as u32)
             .filter(|&i| eligible(pieces[i as usize].kind) && capacity(&pieces[i as usize]) > 1)
+            .map(|i| {
+                let rank = order.rank(pieces[i as usize].kind);
+                (u32::try_from(rank).unwrap_or(u32::MAX), i)
+            })
             .collect();
-        ships.sort_by_key(|&i| order.rank(pieces[i as usize].kind));
-        for i in ships {
+        ships.sort_unstable();
+        for (_, i) in ships {
             let i = i as usize;
             if remaining == 0 {
                 break;
@@ -226,34 +235,33 @@ pub(crate) fn assign_hits(
         }
     }
 
-    let mut candidates: PieceIds = (0..pieces.len() as u32)
-        .filter(|&i| eligible(pieces[i as usize].kind) && capacity(&pieces[i as usize]) > 0)
-        .collect();
     // Most damaged first among equals: a damaged ship goes before a fresh one of its type.
-    candidates.sort_unstable_by_key(|&i| {
-        let p = &pieces[i as usize];
-        (
-            order.rank(p.kind),
-            Reverse(p.damage + p.absorbed),
-            p.place(),
-        )
-    });
+    let mut keyed: SmallVec<[Candidate; 16]> = (0..pieces.len() as u32)
+        .filter(|&i| eligible(pieces[i as usize].kind) && capacity(&pieces[i as usize]) > 0)
+        .map(|i| {
+            let p = &pieces[i as usize];
+            let rank = u32::try_from(order.rank(p.kind)).unwrap_or(u32::MAX);
+            (rank, Reverse(p.damage + p.absorbed), p.place(), i)
+        })
+        .collect();
+    keyed.sort_unstable();
     if rules.keep_last_surface_unit {
-        let last_surface = candidates
+        let last_surface = keyed
             .iter()
-            .rposition(|&i| catalogue.get(pieces[i as usize].kind).domain != Domain::Air);
+            .rposition(|k| catalogue.get(pieces[k.3 as usize].kind).domain != Domain::Air);
         if let Some(pos) = last_surface {
-            let i = candidates[pos] as usize;
+            let i = keyed[pos].3 as usize;
             let all_but_one = pieces[i].count - 1;
             let last = match split(&mut pieces, i, all_but_one) {
-                Some(last) => last as u32,
-                None => candidates.remove(pos),
+                Some(last) => (0, Reverse(0), (0, 0), last as u32),
+                None => keyed.remove(pos),
             };
-            candidates.push(last);
+            // Last in the order of loss, whatever its key.
+            keyed.push(last);
         }
     }
     let mut struck: PieceIds = SmallVec::new();
-    for i in candidates {
+    for &(.., i) in &keyed {
         let i = i as usize;
         if remaining == 0 {
             break;
@@ -301,6 +309,8 @@ pub(crate) struct LossQueue {
     queue: SmallVec<[Queued; 8]>,
     /// Where the queue's front is.
     next: usize,
+    /// The last volley's losses (run, how many), for the casualty area.
+    volley: SmallVec<[(u32, u32); 8]>,
 }
 
 /// One run of the army's list in the queue.
@@ -357,7 +367,7 @@ impl LossQueue {
     ) -> u32 {
         let lines = army.lines();
         let mut remaining = hits;
-        let mut volley: SmallVec<[(u32, u32); 8]> = SmallVec::new();
+        self.volley.clear();
         while remaining > 0 && self.next < self.queue.len() {
             let queued = &mut self.queue[self.next];
             let n = queued.left.min(remaining);
@@ -365,15 +375,15 @@ impl LossQueue {
             remaining -= n;
             list(&lines[queued.line as usize], n);
             if casualty_area.is_some() {
-                volley.push((queued.line, n));
+                self.volley.push((queued.line, n));
             }
             if queued.left == 0 {
                 self.next += 1;
             }
         }
         if let Some(area) = casualty_area {
-            volley.sort_unstable_by_key(|&(i, _)| Reverse(i));
-            for (i, n) in volley {
+            self.volley.sort_unstable_by_key(|&(i, _)| Reverse(i));
+            for &(i, n) in &self.volley {
                 let l = &lines[i as usize];
                 area.push(l.kind, l.damage + 1, n);
             }

@@ -327,7 +327,8 @@ impl<'b, 'c> Fight<'b, 'c> {
 
     /// Fights the battle to its end: its listing, with what is left of each side.
     pub(crate) fn run(mut self, dice: &mut (impl DiceSource + ?Sized)) -> BattleLog {
-        let mut log = BattleLog::begin(self.battle.kind);
+        let units = self.attacker.len().saturating_add(self.defender.len());
+        let mut log = BattleLog::begin(self.battle.kind, units);
         log.outcome = self.fight(dice, &mut log);
         log.attacker = self.attacker;
         log.defender = self.defender;

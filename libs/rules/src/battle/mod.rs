@@ -356,7 +356,11 @@ pub(crate) type ListedDice = smallvec::SmallVec<[RolledDie; 32]>;
 pub(crate) type Casualties = smallvec::SmallVec<[Casualty; 16]>;
 
 impl BattleLog {
-    fn begin(kind: BattleKind) -> Self {
+    /// An empty log for a battle of `units` units in all: room for the dice and the
+    /// casualties such a battle usually lists (each unit is lost at most once, and throws
+    /// a die in a round or two), so a large battle's lists grow once or not at all.
+    fn begin(kind: BattleKind, units: u32) -> Self {
+        let units = units as usize;
         BattleLog {
             kind,
             outcome: Outcome::Disengaged,
@@ -364,8 +368,8 @@ impl BattleLog {
             defender: army::Army::default(),
             rounds: 0,
             volleys: smallvec::SmallVec::new(),
-            dice: smallvec::SmallVec::new(),
-            casualties: smallvec::SmallVec::new(),
+            dice: smallvec::SmallVec::with_capacity(units.saturating_mul(3)),
+            casualties: smallvec::SmallVec::with_capacity(units),
         }
     }
 
