@@ -324,17 +324,17 @@ struct Queued {
 }
 
 impl LossQueue {
-    /// Queues the units of `army` whose type passes `eligible`, by the order of loss: its
-    /// rank, the most damaged first, then the place in the list.
+    /// Queues the units of a side's runs `lines` whose type passes `eligible`, by the order
+    /// of loss: its rank, the most damaged first, then the place in the list.
     pub(crate) fn fill(
         &mut self,
-        army: &Army,
+        lines: &[Line],
         eligible: impl Fn(UnitTypeId) -> bool,
         order: &LossOrder<'_>,
     ) {
         self.queue.clear();
         self.next = 0;
-        for (i, l) in army.lines().iter().enumerate() {
+        for (i, l) in lines.iter().enumerate() {
             if eligible(l.kind) {
                 let rank = u64::try_from(order.rank(l.kind)).unwrap_or(u64::from(u32::MAX));
                 let key = rank << 40 | u64::from(u8::MAX - l.damage) << 32 | i as u64;
@@ -354,18 +354,16 @@ impl LossQueue {
     }
 
     /// Loses up to `hits` units from the front of the queue, listing them through `list`
-    /// (a run and how many of it);
-    /// with a `casualty_area`, they go there, the last in the list first (as the GM lifts
-    /// them off). `army` is the one the queue was filled from, its counts not yet changed.
-    /// Returns the hits used.
+    /// (a run's place, the run, and how many of it); with a `casualty_area`, they go there,
+    /// the last in the list first (as the GM lifts them off). `lines` are the runs the
+    /// queue was filled from, their counts not yet changed. Returns the hits used.
     pub(crate) fn take(
         &mut self,
-        army: &Army,
+        lines: &[Line],
         hits: u32,
         casualty_area: Option<&mut Army>,
-        mut list: impl FnMut(&Line, u32),
+        mut list: impl FnMut(usize, &Line, u32),
     ) -> u32 {
-        let lines = army.lines();
         let mut remaining = hits;
         self.volley.clear();
         while remaining > 0 && self.next < self.queue.len() {
@@ -373,7 +371,7 @@ impl LossQueue {
             let n = queued.left.min(remaining);
             queued.left -= n;
             remaining -= n;
-            list(&lines[queued.line as usize], n);
+            list(queued.line as usize, &lines[queued.line as usize], n);
             if casualty_area.is_some() {
                 self.volley.push((queued.line, n));
             }
@@ -396,6 +394,89 @@ impl LossQueue {
         army.set_counts(self.queue.iter().map(|q| (q.line as usize, q.left)));
     }
 }
+
+/// [`assign_hits`] for a volley in which battleships absorb and no unit it can reach has
+/// more than two hits left (the two-hit battleships of Classic and Cut-Throat): the fresh
+/// ships take the first hits, one each, in the order of loss; then units fall one per hit,
+/// a ship that just absorbed before the fresh units of its type. Lists the ships that
+/// absorbed first, in listing order (those then lost too before those left damaged), then
+/// the others lost, in the order of loss, through `list` (the run, how many, whether they
+/// absorbed, whether they are lost). Returns the hits used and the side's runs after.
+pub(crate) fn absorb_then_lose(
+    army: &Army,
+    (eligible, hits): (impl Fn(UnitTypeId) -> bool, u32),
+    (order, hit_points): (&LossOrder<'_>, impl Fn(UnitTypeId) -> u8),
+    casualty_area: Option<&mut Army>,
+    mut list: impl FnMut(&Line, u32, bool, bool),
+) -> (u32, Runs) {
+    let lines = army.lines();
+    let mut ships: SmallVec<[(u32, u32); 8]> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| eligible(l.kind) && hit_points(l.kind) == l.damage + 2)
+        .map(|(i, l)| {
+            let rank = u32::try_from(order.rank(l.kind)).unwrap_or(u32::MAX);
+            (rank, i as u32)
+        })
+        .collect();
+    ships.sort_unstable();
+    let mut absorbing: SmallVec<[u32; 8]> = smallvec::smallvec![0; lines.len()];
+    let mut remaining = hits;
+    for (_, i) in ships {
+        if remaining == 0 {
+            break;
+        }
+        let k = lines[i as usize].count.min(remaining);
+        absorbing[i as usize] = k;
+        remaining -= k;
+    }
+    // The side as the absorbing leaves it: a run of ships split, those that absorbed first.
+    let mut runs: SmallVec<[(Line, bool); 16]> = SmallVec::new();
+    for (l, &k) in lines.iter().zip(&absorbing) {
+        if k > 0 {
+            let damaged = Line {
+                damage: l.damage + 1,
+                count: k,
+                ..*l
+            };
+            runs.push((damaged, true));
+        }
+        if l.count > k {
+            runs.push((
+                Line {
+                    count: l.count - k,
+                    ..*l
+                },
+                false,
+            ));
+        }
+    }
+    let mut after: Runs = runs.iter().map(|&(l, _)| l).collect();
+    let mut queue = LossQueue::default();
+    queue.fill(&after, eligible, order);
+    let mut lost: SmallVec<[u32; 16]> = smallvec::smallvec![0; after.len()];
+    let mut struck: SmallVec<[(usize, u32); 8]> = SmallVec::new();
+    remaining -= queue.take(&after, remaining, casualty_area, |i, _, n| {
+        lost[i] += n;
+        struck.push((i, n));
+    });
+    for (i, &(run, _)) in runs.iter().enumerate().filter(|(_, r)| r.1) {
+        list(&run, lost[i], true, true);
+        list(&run, run.count - lost[i], true, false);
+    }
+    for (i, n) in struck {
+        if !runs[i].1 {
+            list(&after[i], n, false, true);
+        }
+    }
+    for (l, n) in after.iter_mut().zip(lost) {
+        l.count -= n;
+    }
+    (hits - remaining, after)
+}
+
+/// A side's runs, as a volley leaves them.
+pub(crate) type Runs = SmallVec<[Line; 16]>;
 
 /// The side after an assignment: the units hit carry their damage, the lost leave it (to
 /// the casualty area, if there is one, last in the list first, as the GM lifts them off).

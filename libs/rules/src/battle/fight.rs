@@ -3,7 +3,7 @@
 //! [`Army`] of counts; a round allocates nothing but what the listing keeps.
 
 use super::army::{Army, Line};
-use super::casualties::{assign_hits, leave, LossQueue};
+use super::casualties::{absorb_then_lose, assign_hits, leave, LossQueue};
 use super::*;
 
 /// Safety net: a battle where both sides can still hit ends with probability one, but a
@@ -904,19 +904,22 @@ impl<'b, 'c> Fight<'b, 'c> {
             }
         };
         let army = self.side(side);
-        let one_hit_each = !keep_last
-            && army
-                .lines()
-                .iter()
-                .all(|l| !eligible(l.kind) || cat.get(l.kind).hit_points <= l.damage + 1);
-        if one_hit_each {
+        // The most hits any unit a hit can reach has left.
+        let most_left = army
+            .lines()
+            .iter()
+            .filter(|l| eligible(l.kind))
+            .map(|l| cat.get(l.kind).hit_points.saturating_sub(l.damage))
+            .max()
+            .unwrap_or(0);
+        if most_left <= 1 && !keep_last {
             // Every unit a hit can reach falls to one (most volleys): the first in the
             // order of loss are lost, one per hit.
             let reason = reason_override.unwrap_or(in_order);
             let mut queue = LossQueue::default();
-            queue.fill(army, eligible, order);
+            queue.fill(army.lines(), eligible, order);
             let used = queue.take(
-                army,
+                army.lines(),
                 hits,
                 casualty_area,
                 listed(casualties, effect, reason),
@@ -924,21 +927,39 @@ impl<'b, 'c> Fight<'b, 'c> {
             queue.finish(self.side_mut(side));
             return hits - used;
         }
+        // Lists `n` units of a type, whether they absorbed a battleship's hit, whether lost.
+        let mut list = |unit: UnitTypeId, n: u32, absorbed: bool, lost: bool| {
+            let casualty = Casualty {
+                unit,
+                effect: if lost { effect } else { Effect::Damaged },
+                reason: reason_override.unwrap_or(if absorbed {
+                    LossReason::BattleshipAbsorbs
+                } else {
+                    in_order
+                }),
+            };
+            for _ in 0..n {
+                casualties.push(casualty);
+            }
+        };
+        if most_left == 2 && !keep_last && rules.battleships_absorb {
+            // Two-hit battleships absorb the first hits (Classic, Cut-Throat).
+            let hit_points = |kind: UnitTypeId| cat.get(kind).hit_points;
+            let (used, after) = absorb_then_lose(
+                army,
+                (eligible, hits),
+                (order, hit_points),
+                casualty_area,
+                |l, n, absorbed, lost| list(l.kind, n, absorbed, lost),
+            );
+            self.side_mut(side).rebuild(after);
+            return hits - used;
+        }
         let assignment = assign_hits(cat, army, eligible, hits, order, rules);
         let lost = |p: &casualties::Piece| p.damage + p.taken() >= cat.get(p.kind).hit_points;
         for &i in &assignment.listed {
             let piece = &assignment.pieces[i as usize];
-            let reason = reason_override.unwrap_or(if piece.absorbed > 0 {
-                LossReason::BattleshipAbsorbs
-            } else {
-                in_order
-            });
-            let casualty = Casualty {
-                unit: piece.kind,
-                effect: if lost(piece) { effect } else { Effect::Damaged },
-                reason,
-            };
-            casualties.extend(std::iter::repeat_n(casualty, piece.count as usize));
+            list(piece.kind, piece.count, piece.absorbed > 0, lost(piece));
         }
         leave(self.side_mut(side), &assignment, lost, casualty_area);
         hits - assignment.used
@@ -950,8 +971,8 @@ pub(crate) fn listed(
     casualties: &mut Casualties,
     effect: Effect,
     reason: LossReason,
-) -> impl FnMut(&Line, u32) + '_ {
-    move |l, n| {
+) -> impl FnMut(usize, &Line, u32) + '_ {
+    move |_, l, n| {
         let casualty = Casualty {
             unit: l.kind,
             effect,

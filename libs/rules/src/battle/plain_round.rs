@@ -52,7 +52,7 @@ impl Fight<'_, '_> {
             self.attacker_columns(shots);
             by_column(shots);
             let (order, reason) = self.loss_order(Side::Defender);
-            losses.fill(&self.defender, |_| true, order);
+            losses.fill(self.defender.lines(), |_| true, order);
             for fired in shots.chunk_by(|a, b| a.to_hit == b.to_hit) {
                 // The attacker stops rolling once no defender is left to hit.
                 if losses.is_empty() {
@@ -61,7 +61,7 @@ impl Fight<'_, '_> {
                 let scored = roll_shots(dice, fired, &mut log.dice);
                 let area = Some(&mut casualty_area);
                 let list = listed(&mut log.casualties, Effect::ToCasualtyArea, reason);
-                let used = losses.take(&self.defender, scored, area, list);
+                let used = losses.take(self.defender.lines(), scored, area, list);
                 log.close_volley(
                     number,
                     Side::Attacker,
@@ -80,9 +80,9 @@ impl Fight<'_, '_> {
         }
         let scored = roll_shots(dice, shots, &mut log.dice);
         let (order, reason) = self.loss_order(Side::Attacker);
-        losses.fill(&self.attacker, |_| true, order);
+        losses.fill(self.attacker.lines(), |_| true, order);
         let list = listed(&mut log.casualties, Effect::Removed, reason);
-        let used = losses.take(&self.attacker, scored, None, list);
+        let used = losses.take(self.attacker.lines(), scored, None, list);
         losses.finish(&mut self.attacker);
         log.close_volley(
             number,
