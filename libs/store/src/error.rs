@@ -18,6 +18,8 @@ pub enum StoreError {
     DuplicateEventId,
     #[error("a concurrent request with the same idempotency key was recorded first")]
     IdempotencyRace,
+    #[error("the bearer token is unknown, revoked or expired")]
+    TokenRefused,
     #[error("an append needs between 1 and {max} events, not {count}", max = crate::MAX_EVENTS_PER_APPEND)]
     BadEventCount { count: usize },
     #[error("stored data does not decode: {0}")]

@@ -110,9 +110,10 @@ const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_id, even
      event_version, payload, metadata, tx_id::text::bigint AS tx_id, prev_hash, hash";
 
 /// The append itself: one statement that reads the stream's last event, checks the
-/// expectation, chains the hashes and inserts the events (and the idempotency record).
-/// No row is written when the expectation fails; a writer that read the same head as a
-/// concurrent one meets it at `UNIQUE (stream_id, stream_version)`.
+/// expectation (and, for [`append_for_token`], that the token that asked is still valid),
+/// chains the hashes and inserts the events (and the idempotency record). No row is
+/// written when the expectation fails; a writer that read the same head as a concurrent
+/// one meets it at `UNIQUE (stream_id, stream_version)`.
 const APPEND_SQL: &str = "\
 WITH last AS (
     SELECT e.stream_version, e.hash FROM events e
@@ -121,7 +122,10 @@ WITH last AS (
     SELECT head.version, head.hash AS prev, warlog_chain(head.hash, $9::bytea[]) AS hashes
       FROM (SELECT coalesce((SELECT stream_version FROM last), 0) AS version,
                    coalesce((SELECT hash FROM last), $3::bytea) AS hash) head
-     WHERE $2::int8 IS NULL OR head.version = $2::int8
+     WHERE ($2::int8 IS NULL OR head.version = $2::int8)
+       AND ($12::bytea IS NULL OR EXISTS (
+            SELECT 1 FROM api_tokens t WHERE t.token_hash = $12 AND t.revoked_at IS NULL
+               AND (t.expires_at IS NULL OR t.expires_at > now())))
 ), appended AS (
     INSERT INTO events (stream_id, stream_version, event_id, event_type, event_version,
                         payload, metadata, recorded_at, prev_hash, hash)
@@ -154,6 +158,32 @@ pub async fn append(
     expected: ExpectedVersion,
     events: &[NewEvent],
     idempotency_key: Option<&IdempotencyKey>,
+) -> Result<AppendOutcome, StoreError> {
+    append_checked(client, stream, expected, events, idempotency_key, None).await
+}
+
+/// [`append`] (without an idempotency key) only while the bearer token whose hash is
+/// `token_hash` is valid: known, not revoked, not expired, checked in the statement that
+/// writes. A service that remembers who a token belongs to decides with that, and the
+/// write itself confirms it: a token revoked a moment ago writes nothing
+/// ([`StoreError::TokenRefused`]).
+pub async fn append_for_token(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    expected: ExpectedVersion,
+    events: &[NewEvent],
+    token_hash: &[u8; 32],
+) -> Result<AppendOutcome, StoreError> {
+    append_checked(client, stream, expected, events, None, Some(token_hash)).await
+}
+
+async fn append_checked(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    expected: ExpectedVersion,
+    events: &[NewEvent],
+    idempotency_key: Option<&IdempotencyKey>,
+    token_hash: Option<&[u8; 32]>,
 ) -> Result<AppendOutcome, StoreError> {
     if events.is_empty() || events.len() > MAX_EVENTS_PER_APPEND {
         return Err(StoreError::BadEventCount {
@@ -201,13 +231,21 @@ pub async fn append(
                 &canonical,
                 &idempotency_key.map(IdempotencyKey::as_str),
                 &fingerprint.as_ref().map(|f| f.as_slice()),
+                &token_hash.map(|h| h.as_slice()),
             ],
         )
         .await;
     let rows = match result {
         Ok(rows) if !rows.is_empty() => rows,
-        // The expectation did not hold: nothing was written.
-        Ok(_) => return Err(conflict(client, stream, expected, false).await),
+        // The expectation or the token did not hold: nothing was written.
+        Ok(_) => {
+            if let Some(hash) = token_hash {
+                if crate::games::find_token(client, hash).await?.is_none() {
+                    return Err(StoreError::TokenRefused);
+                }
+            }
+            return Err(conflict(client, stream, expected, false).await);
+        }
         Err(error) => {
             let constraint = error.as_db_error().and_then(|db| db.constraint());
             return Err(match constraint {

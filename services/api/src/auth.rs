@@ -84,18 +84,81 @@ impl FromRequest for Caller {
             let known = known.clone();
             return Box::pin(async move { Ok(known) });
         }
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        if let Some(remembered) = req.extensions().get::<Remembered>().cloned() {
+            // Not a write that checks the token itself: checked now, before anything else.
+            let req = req.clone();
+            return Box::pin(async move {
+                let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
+                if !token_is_valid(&state, &remembered.token).await? {
+                    return Err(StoreError::TokenRefused.into());
+                }
+                req.extensions_mut().insert(TokenChecked);
+                Ok(Caller(Some(remembered.identity)))
+            });
+        }
         let header = req
             .headers()
             .get(header::AUTHORIZATION)
             .map(|v| v.to_str().map(str::to_owned));
-        let state = req.app_data::<web::Data<AppState>>().cloned();
         Box::pin(resolve(header, state))
     }
 }
 
-/// Middleware: on a route that needs a token, the caller is authenticated before anything
-/// else of the request is read, so a client without a valid token learns that (401) and
-/// nothing about its body (400, 413, 415).
+/// The caller of a write that checks its token in the statement that writes (see
+/// `warlog_store::append_for_token`): a caller remembered from an earlier request is taken
+/// as it is, with the token still to check.
+#[derive(Debug, Clone)]
+pub struct WritingCaller {
+    pub caller: Caller,
+    /// The hash of the token the write must check; `None`: checked already.
+    pub token_to_check: Option<[u8; 32]>,
+}
+
+impl FromRequest for WritingCaller {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        if let Some(remembered) = req.extensions().get::<Remembered>().cloned() {
+            if req.extensions().get::<TokenChecked>().is_none() {
+                return Box::pin(async move {
+                    Ok(WritingCaller {
+                        caller: Caller(Some(remembered.identity)),
+                        token_to_check: Some(remembered.token),
+                    })
+                });
+            }
+        }
+        let caller = Caller::from_request(req, payload);
+        Box::pin(async move {
+            Ok(WritingCaller {
+                caller: caller.await?,
+                token_to_check: None,
+            })
+        })
+    }
+}
+
+/// A caller remembered from an earlier request with the same token, its token not yet
+/// checked in this one (put in the request's extensions by [`authenticate`]).
+#[derive(Debug, Clone)]
+struct Remembered {
+    identity: Identity,
+    token: [u8; 32],
+}
+
+/// Put in a request's or a response's extensions once the request's token was checked in
+/// the database: by looking it up, or by the write it made.
+#[derive(Debug, Clone, Copy)]
+pub struct TokenChecked;
+
+/// Middleware: on a route that needs a token, no answer goes out before the caller's token
+/// is checked, so a client without a valid token learns that (401) and nothing about its
+/// body (400, 413, 415). A token not seen lately is looked up before anything else of the
+/// request is read; one seen lately names its caller from memory, and is checked by the
+/// write the request makes or, failing that, before the answer goes out, which then is a
+/// 401 if the token is no longer valid: a revoked or expired token is refused at once.
 pub async fn authenticate(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
@@ -113,12 +176,45 @@ pub async fn authenticate(
         .get(header::AUTHORIZATION)
         .map(|v| v.to_str().map(str::to_owned));
     let state = req.app_data::<web::Data<AppState>>().cloned();
+    let token = header
+        .as_ref()
+        .and_then(|h| h.as_ref().ok())
+        .and_then(|h| bearer(h).ok())
+        .map(hash_token);
+    let remembered = token.zip(state.as_ref()).and_then(|(token, state)| {
+        let identity = state.tokens.get(&token)?;
+        Some(Remembered { identity, token })
+    });
+    if let (Some(remembered), Some(state)) = (remembered, state.clone()) {
+        let token = remembered.token;
+        req.extensions_mut().insert(remembered);
+        let res = next.call(req).await?;
+        let checked = res.request().extensions().contains::<TokenChecked>()
+            || res.response().extensions().contains::<TokenChecked>();
+        let refused = match checked {
+            true => None,
+            false => match token_is_valid(&state, &token).await {
+                Ok(true) => None,
+                Ok(false) => Some(ApiError::from(StoreError::TokenRefused)),
+                Err(e) => Some(e),
+            },
+        };
+        return Ok(match refused {
+            None => res.map_into_left_body(),
+            Some(refused) => {
+                let response = actix_web::ResponseError::error_response(&refused);
+                let (req, _) = res.into_parts();
+                actix_web::dev::ServiceResponse::new(req, response).map_into_right_body()
+            }
+        });
+    }
     let caller = resolve(header, state)
         .await
         .and_then(|caller| caller.require().map(|_| caller.clone()));
     match caller {
         Ok(caller) => {
             req.extensions_mut().insert(caller);
+            req.extensions_mut().insert(TokenChecked);
             Ok(next.call(req).await?.map_into_left_body())
         }
         Err(refused) => {
@@ -128,7 +224,32 @@ pub async fn authenticate(
     }
 }
 
-/// Who the `Authorization` header (if any) names.
+/// Whether the token with this hash is valid now; forgotten if not.
+async fn token_is_valid(state: &AppState, token: &[u8; 32]) -> Result<bool, ApiError> {
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let valid = find_token(&client, token).await?.is_some();
+    if !valid {
+        state.tokens.forget(token);
+    }
+    Ok(valid)
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+fn bearer(header: &str) -> Result<&str, ApiError> {
+    header
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::Unauthorized,
+                "the Authorization header is not `Bearer <token>`",
+            )
+        })
+}
+
+/// Who the `Authorization` header (if any) names, looked up in the database (and
+/// remembered).
 async fn resolve(
     header: Option<Result<String, header::ToStrError>>,
     state: Option<web::Data<AppState>>,
@@ -136,26 +257,28 @@ async fn resolve(
     let Some(header) = header else {
         return Ok(Caller(None));
     };
-    let unauthorized = |detail: &str| ApiError::new(ErrorCode::Unauthorized, detail);
-    let header = header.map_err(|_| unauthorized("the Authorization header is not text"))?;
-    let token = header
-        .strip_prefix("Bearer ")
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| unauthorized("the Authorization header is not `Bearer <token>`"))?;
+    let header = header.map_err(|_| {
+        ApiError::new(
+            ErrorCode::Unauthorized,
+            "the Authorization header is not text",
+        )
+    })?;
+    let token = hash_token(bearer(&header)?);
     let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let holder = find_token(&client, &hash_token(token))
+    let holder = find_token(&client, &token)
         .await?
-        .ok_or_else(|| unauthorized("the bearer token is unknown or revoked"))?;
+        .ok_or(StoreError::TokenRefused)?;
     let role = holder
         .role
         .parse()
         .map_err(|e: String| ApiError::new(ErrorCode::Internal, e))?;
-    Ok(Caller(Some(Identity {
+    let identity = Identity {
         name: holder.name,
         role,
-    })))
+    };
+    state.tokens.keep(token, identity.clone());
+    Ok(Caller(Some(identity)))
 }
 
 /// SHA-256 of a token: what the database keeps.

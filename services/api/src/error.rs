@@ -295,6 +295,7 @@ impl From<StoreError> for ApiError {
                 ApiError::new(ErrorCode::IdempotencyKeyReused, error.to_string())
             }
             StoreError::BadEventCount { .. } => ApiError::malformed(error.to_string()),
+            StoreError::TokenRefused => ApiError::new(ErrorCode::Unauthorized, error.to_string()),
             other => ApiError::new(ErrorCode::Internal, other.to_string()),
         }
     }

@@ -24,6 +24,7 @@ pub mod routes;
 pub mod rulesets;
 pub mod schema_names;
 pub mod security;
+pub mod token_cache;
 pub mod tournaments;
 pub mod views;
 pub mod webhooks;
@@ -65,6 +66,8 @@ pub struct AppState {
     /// A streaming standby for board views (`--read-database-url`); writes and the reads
     /// that must see them use the primary.
     pub reads: Option<warlog_store::Pool>,
+    /// Who the bearer tokens seen lately belong to (each request still checks its token).
+    pub tokens: std::sync::Arc<token_cache::TokenCache>,
 }
 
 /// Where the service reads the time: the system clock, or one a test sets and advances
@@ -191,6 +194,7 @@ impl AppState {
             public_url: None,
             rate_limits: Default::default(),
             reads: None,
+            tokens: Default::default(),
         }
     }
 

@@ -22,10 +22,11 @@ use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
 use warlog_store::games::{mark_seed_revealed, record_response, recorded_response, save_seed};
 use warlog_store::{
-    append, stream_head, AppendOutcome, ExpectedVersion, GenericClient, PooledClient, StoreError,
+    append, append_for_token, stream_head, AppendOutcome, ExpectedVersion, GenericClient,
+    PooledClient, StoreError,
 };
 
-use crate::auth::Identity;
+use crate::auth::{Identity, TokenChecked, WritingCaller};
 use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::AppState;
 
@@ -79,6 +80,9 @@ pub struct WriteRequest {
     pub fingerprint: [u8; 32],
     pub expected: Expected,
     pub now: OffsetDateTime,
+    /// The hash of the caller's token when the caller was remembered, not looked up: the
+    /// write checks it in the statement that writes (see [`WritingCaller`]).
+    pub token_to_check: Option<[u8; 32]>,
 }
 
 impl WriteRequest {
@@ -111,6 +115,21 @@ impl WriteRequest {
             now: req
                 .app_data::<web::Data<AppState>>()
                 .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
+            token_to_check: None,
+        })
+    }
+
+    /// The write of a [`WritingCaller`]: as [`WriteRequest::of`], the token checked in the
+    /// write if the caller was remembered.
+    pub fn by(
+        req: &HttpRequest,
+        caller: &WritingCaller,
+        raw: &[u8],
+        expected: Expected,
+    ) -> Result<WriteRequest, ApiError> {
+        Ok(WriteRequest {
+            token_to_check: caller.token_to_check,
+            ..Self::of(req, caller.caller.require()?, raw, expected)?
         })
     }
 
@@ -170,6 +189,8 @@ pub struct WriteAnswer {
     pub replayed: bool,
     /// With a standby for reads: the primary's WAL position after the write committed.
     pub consistency: Option<String>,
+    /// Whether the write checked the caller's token (a remembered caller's).
+    pub token_checked: bool,
 }
 
 impl WriteAnswer {
@@ -177,6 +198,9 @@ impl WriteAnswer {
     /// `Idempotent-Replayed` on a replay, and the consistency token.
     pub fn respond(self, location: Option<String>) -> HttpResponse {
         let mut response = HttpResponse::build(self.status);
+        if self.token_checked {
+            response.extensions_mut().insert(TokenChecked);
+        }
         if self.replayed {
             response.insert_header(("Idempotent-Replayed", "true"));
         }
@@ -295,6 +319,7 @@ async fn replayed(
         body: first.body,
         replayed: true,
         consistency: None,
+        token_checked: false,
     }))
 }
 
@@ -333,6 +358,7 @@ pub(crate) async fn execute(
                 body: (decided.render)(&[], &[])?,
                 replayed: false,
                 consistency: None,
+                token_checked: false,
             });
         }
         match commit(state, &mut client, request, decided).await? {
@@ -373,14 +399,14 @@ async fn commit(
     let alone =
         appends.len() == 1 && request.key.is_none() && matches!(appends[0].seed, SeedDuty::None);
     let body = if alone {
-        let outcomes = match append_all(&*client, &appends).await? {
+        let outcomes = match append_all(&*client, &appends, request).await? {
             Ok(outcomes) => outcomes,
             Err(lost) => return Ok(lost),
         };
         render(&appends, &outcomes)?
     } else {
         let tx = client.transaction().await.map_err(StoreError::from)?;
-        let outcomes = match append_all(&tx, &appends).await? {
+        let outcomes = match append_all(&tx, &appends, request).await? {
             Ok(outcomes) => outcomes,
             Err(lost) => return Ok(lost),
         };
@@ -426,13 +452,16 @@ async fn commit(
         body,
         replayed: false,
         consistency,
+        token_checked: request.token_to_check.is_some(),
     }))
 }
 
-/// Each append with its seed duty; `Err` the attempt lost, when a stream moved on.
+/// Each append with its seed duty (checking the caller's token, if it is to be checked);
+/// `Err` the attempt lost, when a stream moved on.
 async fn append_all(
     client: &impl GenericClient,
     appends: &[StreamAppend],
+    request: &WriteRequest,
 ) -> Result<Result<Vec<AppendOutcome>, Attempt>, ApiError> {
     let mut outcomes = Vec::with_capacity(appends.len());
     for write in appends {
@@ -441,7 +470,13 @@ async fn append_all(
             SeedDuty::Revealed => mark_seed_revealed(client, &write.stream).await?,
             SeedDuty::None => {}
         }
-        match append(client, &write.stream, write.expected, &write.events, None).await {
+        let appended = match &request.token_to_check {
+            Some(token) => {
+                append_for_token(client, &write.stream, write.expected, &write.events, token).await
+            }
+            None => append(client, &write.stream, write.expected, &write.events, None).await,
+        };
+        match appended {
             Ok(outcome) => outcomes.push(outcome),
             Err(StoreError::Conflict { stream, .. }) => {
                 let retry_helps = write.expected != ExpectedVersion::NoStream;

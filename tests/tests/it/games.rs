@@ -1394,3 +1394,63 @@ async fn in_round_one_of_a_new_cut_throat_game_japan_places_infantry_in_japan() 
         infantry + 3
     );
 }
+
+#[actix_web::test]
+async fn a_token_revoked_or_expired_after_it_gave_orders_is_refused_at_once_and_changes_nothing() {
+    let (db, app, gm, game) = given_a_game!();
+    let gwen = token(&db, "gwen", Role::Gm).await;
+    let hers = create_game(&app, &gwen).await;
+    // Both tokens have ordered: the service now names their callers from memory.
+    for (token, game) in [(&gm, &game), (&gwen, &hers)] {
+        let turn = call(&app, get(&format!("/v1/games/{game}"))).await.json()["turn"]
+            .as_str()
+            .expect("a turn")
+            .to_owned();
+        order(&app, token, game, &turn, json!([{"type": "end_phase"}])).await;
+    }
+    let before = (version(&app, &game).await, version(&app, &hers).await);
+    let admin = db.admin_pool.get().await.expect("connection");
+    let alice = hex::encode(warlog_api::auth::hash_token(&gm));
+    assert_eq!(
+        warlog_store::games::revoke_token(&admin, &alice[..12])
+            .await
+            .expect("revoked"),
+        1
+    );
+    admin
+        .execute(
+            "UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE name = 'gwen'",
+            &[],
+        )
+        .await
+        .expect("expired");
+    for (token, game) in [(&gm, &game), (&gwen, &hers)] {
+        let turn = call(&app, get(&format!("/v1/games/{game}"))).await.json()["turn"]
+            .as_str()
+            .expect("a turn")
+            .to_owned();
+        let orders = send_orders(&app, token, game, &turn, &json!([{"type": "end_phase"}])).await;
+        assert_problem(&orders, StatusCode::UNAUTHORIZED, "unauthorized");
+        // Nothing about the body either: a malformed one is refused for the token.
+        let malformed = call(
+            &app,
+            post(
+                &format!("/v1/games/{game}/orders"),
+                token,
+                &json!({"orders": "none"}),
+            ),
+        )
+        .await;
+        assert_problem(&malformed, StatusCode::UNAUTHORIZED, "unauthorized");
+        assert_problem(
+            &act(&app, token, game, "end").await,
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+        );
+    }
+    assert_eq!(
+        (version(&app, &game).await, version(&app, &hers).await),
+        before,
+        "nothing was written"
+    );
+}

@@ -13,7 +13,7 @@ use warlog_rules::document::GameOptions;
 use warlog_store::games::{list_games, GameFilter, GameSummary};
 use warlog_store::StoreError;
 
-use crate::auth::{Caller, Role};
+use crate::auth::{Caller, Role, WritingCaller};
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::{self, game_stream, WriteAccepted};
@@ -435,14 +435,13 @@ pub async fn submit_orders(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: Caller,
+    caller: WritingCaller,
     body: JsonBody<OrdersRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
     let stream = game_stream(&id)?;
     let request_orders = &body.value.orders;
     let expected = expectation(&req, body.value.expected_version)?;
-    let request = WriteRequest::of(&req, caller, &body.raw, expected)?;
+    let request = WriteRequest::by(&req, &caller, &body.raw, expected)?;
     let written = games::write(&state, &stream, &request, |log| {
         let power = body
             .value
@@ -477,7 +476,7 @@ pub async fn end_game(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: Caller,
+    caller: WritingCaller,
 ) -> Result<HttpResponse, ApiError> {
     game_action(&req, &state, &id, caller, Command::EndGame).await
 }
@@ -535,12 +534,11 @@ async fn game_action(
     req: &HttpRequest,
     state: &AppState,
     game_id: &str,
-    caller: Caller,
+    caller: WritingCaller,
     command: Command,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
     let stream = game_stream(game_id)?;
-    let request = WriteRequest::of(req, caller, &[], expectation(req, None)?)?;
+    let request = WriteRequest::by(req, &caller, &[], expectation(req, None)?)?;
     let written = games::write(state, &stream, &request, |_| Ok(command.clone())).await?;
     Ok(written.respond(None))
 }
@@ -564,7 +562,7 @@ pub async fn reveal_seed(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: Caller,
+    caller: WritingCaller,
 ) -> Result<HttpResponse, ApiError> {
     game_action(&req, &state, &id, caller, Command::RevealSeed).await
 }
