@@ -110,7 +110,7 @@ const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_id, even
      event_version, payload, metadata, tx_id::text::bigint AS tx_id, prev_hash, hash";
 
 /// The append itself: one statement that reads the stream's last event, checks the
-/// expectation (and, for [`append_for_token`], that the token that asked is still valid),
+/// expectation (and, for [`append_checking_token`], that the token that asked is still valid),
 /// chains the hashes and inserts the events (and the idempotency record). No row is
 /// written when the expectation fails; a writer that read the same head as a concurrent
 /// one meets it at `UNIQUE (stream_id, stream_version)`.
@@ -163,18 +163,18 @@ pub async fn append(
 }
 
 /// [`append`] (without an idempotency key) only while the bearer token whose hash is
-/// `token_hash` is valid: known, not revoked, not expired, checked in the statement that
-/// writes. A service that remembers who a token belongs to decides with that, and the
-/// write itself confirms it: a token revoked a moment ago writes nothing
+/// `token_hash` (if any) is valid: known, not revoked, not expired, checked in the
+/// statement that writes. A service that remembers who a token belongs to decides with
+/// that, and the write itself confirms it: a token revoked a moment ago writes nothing
 /// ([`StoreError::TokenRefused`]).
-pub async fn append_for_token(
+pub async fn append_checking_token(
     client: &impl GenericClient,
     stream: &StreamId,
     expected: ExpectedVersion,
     events: &[NewEvent],
-    token_hash: &[u8; 32],
+    token_hash: Option<&[u8; 32]>,
 ) -> Result<AppendOutcome, StoreError> {
-    append_checked(client, stream, expected, events, None, Some(token_hash)).await
+    append_checked(client, stream, expected, events, None, token_hash).await
 }
 
 async fn append_checked(

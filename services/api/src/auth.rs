@@ -90,11 +90,11 @@ impl FromRequest for Caller {
             let req = req.clone();
             return Box::pin(async move {
                 let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
-                if !token_is_valid(&state, &remembered.token).await? {
-                    return Err(StoreError::TokenRefused.into());
-                }
+                let identity = look_up(&state, &remembered.token)
+                    .await?
+                    .ok_or(StoreError::TokenRefused)?;
                 req.extensions_mut().insert(TokenChecked);
-                Ok(Caller(Some(remembered.identity)))
+                Ok(Caller(Some(identity)))
             });
         }
         let header = req
@@ -106,7 +106,7 @@ impl FromRequest for Caller {
 }
 
 /// The caller of a write that checks its token in the statement that writes (see
-/// `warlog_store::append_for_token`): a caller remembered from an earlier request is taken
+/// `warlog_store::append_checking_token`): a caller remembered from an earlier request is taken
 /// as it is, with the token still to check.
 #[derive(Debug, Clone)]
 pub struct WritingCaller {
@@ -181,23 +181,24 @@ pub async fn authenticate(
         .and_then(|h| h.as_ref().ok())
         .and_then(|h| bearer(h).ok())
         .map(hash_token);
-    let remembered = token.zip(state.as_ref()).and_then(|(token, state)| {
+    let remembered = token.zip(state.clone()).and_then(|(token, state)| {
         let identity = state.tokens.get(&token)?;
-        Some(Remembered { identity, token })
+        Some((Remembered { identity, token }, state))
     });
-    if let (Some(remembered), Some(state)) = (remembered, state.clone()) {
+    if let Some((remembered, state)) = remembered {
         let token = remembered.token;
         req.extensions_mut().insert(remembered);
         let res = next.call(req).await?;
         let checked = res.request().extensions().contains::<TokenChecked>()
             || res.response().extensions().contains::<TokenChecked>();
-        let refused = match checked {
-            true => None,
-            false => match token_is_valid(&state, &token).await {
-                Ok(true) => None,
-                Ok(false) => Some(ApiError::from(StoreError::TokenRefused)),
+        let refused = if checked {
+            None
+        } else {
+            match look_up(&state, &token).await {
+                Ok(Some(_)) => None,
+                Ok(None) => Some(ApiError::from(StoreError::TokenRefused)),
                 Err(e) => Some(e),
-            },
+            }
         };
         return Ok(match refused {
             None => res.map_into_left_body(),
@@ -224,14 +225,24 @@ pub async fn authenticate(
     }
 }
 
-/// Whether the token with this hash is valid now; forgotten if not.
-async fn token_is_valid(state: &AppState, token: &[u8; 32]) -> Result<bool, ApiError> {
+/// Who holds the token with this hash, looked up in the database now (`None`: unknown,
+/// revoked or expired): remembered if it is valid, forgotten if not.
+async fn look_up(state: &AppState, token: &[u8; 32]) -> Result<Option<Identity>, ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let valid = find_token(&client, token).await?.is_some();
-    if !valid {
+    let Some(holder) = find_token(&client, token).await? else {
         state.tokens.forget(token);
-    }
-    Ok(valid)
+        return Ok(None);
+    };
+    let role = holder
+        .role
+        .parse()
+        .map_err(|e: String| ApiError::new(ErrorCode::Internal, e))?;
+    let identity = Identity {
+        name: holder.name,
+        role,
+    };
+    state.tokens.keep(*token, identity.clone());
+    Ok(Some(identity))
 }
 
 /// The token of an `Authorization: Bearer <token>` header.
@@ -265,19 +276,9 @@ async fn resolve(
     })?;
     let token = hash_token(bearer(&header)?);
     let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let holder = find_token(&client, &token)
+    let identity = look_up(&state, &token)
         .await?
         .ok_or(StoreError::TokenRefused)?;
-    let role = holder
-        .role
-        .parse()
-        .map_err(|e: String| ApiError::new(ErrorCode::Internal, e))?;
-    let identity = Identity {
-        name: holder.name,
-        role,
-    };
-    state.tokens.keep(token, identity.clone());
     Ok(Caller(Some(identity)))
 }
 

@@ -1,6 +1,6 @@
 //! Who each bearer token seen lately belongs to, by the token's hash, so a write need not
 //! look its caller up before deciding: the write checks the token in the statement that
-//! writes it (`warlog_store::append_for_token`), and any other answer checks it before it
+//! writes it (`warlog_store::append_checking_token`), and any other answer checks it before it
 //! goes out (`auth::authenticate`). A token revoked or expired is refused at once either
 //! way; it is only forgotten here when that happens.
 

@@ -22,7 +22,7 @@ use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
 use warlog_store::games::{mark_seed_revealed, record_response, recorded_response, save_seed};
 use warlog_store::{
-    append, append_for_token, stream_head, AppendOutcome, ExpectedVersion, GenericClient,
+    append_checking_token, stream_head, AppendOutcome, ExpectedVersion, GenericClient,
     PooledClient, StoreError,
 };
 
@@ -470,13 +470,10 @@ async fn append_all(
             SeedDuty::Revealed => mark_seed_revealed(client, &write.stream).await?,
             SeedDuty::None => {}
         }
-        let appended = match &request.token_to_check {
-            Some(token) => {
-                append_for_token(client, &write.stream, write.expected, &write.events, token).await
-            }
-            None => append(client, &write.stream, write.expected, &write.events, None).await,
-        };
-        match appended {
+        let token = request.token_to_check.as_ref();
+        match append_checking_token(client, &write.stream, write.expected, &write.events, token)
+            .await
+        {
             Ok(outcome) => outcomes.push(outcome),
             Err(StoreError::Conflict { stream, .. }) => {
                 let retry_helps = write.expected != ExpectedVersion::NoStream;

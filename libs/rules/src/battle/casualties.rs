@@ -431,27 +431,25 @@ pub(crate) fn absorb_then_lose(
         remaining -= k;
     }
     // The side as the absorbing leaves it: a run of ships split, those that absorbed first.
-    let mut runs: SmallVec<[(Line, bool); 16]> = SmallVec::new();
+    let mut after: Runs = SmallVec::new();
+    let mut absorbed: SmallVec<[bool; 16]> = SmallVec::new();
     for (l, &k) in lines.iter().zip(&absorbing) {
         if k > 0 {
-            let damaged = Line {
+            after.push(Line {
                 damage: l.damage + 1,
                 count: k,
                 ..*l
-            };
-            runs.push((damaged, true));
+            });
+            absorbed.push(true);
         }
         if l.count > k {
-            runs.push((
-                Line {
-                    count: l.count - k,
-                    ..*l
-                },
-                false,
-            ));
+            after.push(Line {
+                count: l.count - k,
+                ..*l
+            });
+            absorbed.push(false);
         }
     }
-    let mut after: Runs = runs.iter().map(|&(l, _)| l).collect();
     let mut queue = LossQueue::default();
     queue.fill(&after, eligible, order);
     let mut lost: SmallVec<[u32; 16]> = smallvec::smallvec![0; after.len()];
@@ -460,12 +458,12 @@ pub(crate) fn absorb_then_lose(
         lost[i] += n;
         struck.push((i, n));
     });
-    for (i, &(run, _)) in runs.iter().enumerate().filter(|(_, r)| r.1) {
-        list(&run, lost[i], true, true);
-        list(&run, run.count - lost[i], true, false);
+    for (i, run) in after.iter().enumerate().filter(|&(i, _)| absorbed[i]) {
+        list(run, lost[i], true, true);
+        list(run, run.count - lost[i], true, false);
     }
     for (i, n) in struck {
-        if !runs[i].1 {
+        if !absorbed[i] {
             list(&after[i], n, false, true);
         }
     }
