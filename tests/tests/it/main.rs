@@ -2,6 +2,7 @@
 
 mod demo;
 mod deploy;
+mod dice_oracle;
 mod directors;
 mod discovery;
 mod feed;
