@@ -28,6 +28,67 @@ pub struct OrdersGiven {
     /// The time the server used for the command's events.
     pub at: Moment,
     pub command: Command,
+    /// The order refused after an earlier order of the command had rolled dice, with the
+    /// orders sent after it: the orders in `command` stand (their dice count), these were
+    /// not carried out. See [`GameLog::decide_command`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_off: Option<OrderCutOff>,
+}
+
+/// An order a rule refused after dice were rolled earlier in its command, kept on the
+/// record so that a reader sees why the command stopped and an auditor can decide it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderCutOff {
+    /// The refused order, as sent.
+    pub order: NamedOrder,
+    /// Why: the refusal's code, the rule and the message, as the server gave them.
+    pub code: ViolationCode,
+    pub rule: String,
+    pub message: String,
+    /// The orders sent after it, never decided.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_decided: Vec<NamedOrder>,
+}
+
+impl OrdersGiven {
+    /// A command as sent, before it is decided.
+    pub fn new(sender: Sender, expected_version: u64, at: Moment, command: Command) -> Self {
+        OrdersGiven {
+            sender,
+            expected_version,
+            at,
+            command,
+            cut_off: None,
+        }
+    }
+
+    /// Every order as sent, in order: those carried out, then the one cut off and those
+    /// after it. Empty for a command that is not orders.
+    pub fn orders_sent(&self) -> Vec<&NamedOrder> {
+        let Command::Orders { orders, .. } = &self.command else {
+            return Vec::new();
+        };
+        let cut = self
+            .cut_off
+            .iter()
+            .flat_map(|c| std::iter::once(&c.order).chain(&c.not_decided));
+        orders.iter().chain(cut).collect()
+    }
+
+    /// Whether two records say the same, the refusal's words aside: the message and the
+    /// rule's name may be worded better by a later server; the code may not change.
+    pub fn same_record(&self, other: &OrdersGiven) -> bool {
+        let plain = |given: &OrdersGiven| {
+            let mut given = given.clone();
+            if let Some(cut) = &mut given.cut_off {
+                cut.rule.clear();
+                cut.message.clear();
+            }
+            given
+        };
+        plain(self) == plain(other)
+    }
 }
 
 /// What was commanded.
@@ -152,6 +213,21 @@ pub enum Refusal {
 pub struct Decided {
     pub events: Vec<GameStreamEvent>,
     pub after: GameLog,
+    /// The order refused after dice were rolled, if the command stopped there.
+    pub cut_off: Option<CutOff>,
+}
+
+/// Where and why a command stopped after dice were rolled: the orders before `index` are
+/// carried out and on the record; the order at `index` is refused and the rest not decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CutOff {
+    /// The refused order's place among the orders sent.
+    pub index: usize,
+    /// The first order of the command that rolled dice.
+    pub rolled_by: usize,
+    pub violation: RuleViolation,
+    /// How many orders were sent after the refused one.
+    pub not_decided: usize,
 }
 
 /// The most orders one command may carry (a whole phase fits easily).
@@ -159,6 +235,24 @@ pub const MAX_ORDERS: usize = 200;
 
 /// The most events one command may make: what one append takes.
 pub const MAX_EVENTS_PER_COMMAND: usize = 1_000;
+
+/// Room kept for the order being decided: an order is decided only while the command's
+/// events leave this much below [`MAX_EVENTS_PER_COMMAND`], so whether the limit is
+/// reached is known before the order rolls a die (one order makes a handful of events).
+const ROOM_FOR_ONE_ORDER: usize = 100;
+
+/// Passes dice through and counts them: whether an order rolled any.
+struct CountingDice<'a> {
+    inner: &'a mut dyn DiceSource,
+    drawn: usize,
+}
+
+impl DiceSource for CountingDice<'_> {
+    fn roll(&mut self) -> Die {
+        self.drawn += 1;
+        self.inner.roll()
+    }
+}
 
 fn rule(at: &str, violation: RuleViolation) -> Refusal {
     Refusal::Rule {
@@ -198,8 +292,9 @@ impl GameLog {
         }
     }
 
-    /// Whether `sender` may give `command` on this game now.
-    pub fn may_command(&self, sender: &Sender, command: &Command) -> Result<(), String> {
+    /// Whether the sender of `given` may give its command on this game now.
+    pub fn may_command(&self, given: &OrdersGiven) -> Result<(), String> {
+        let (sender, command) = (&given.sender, &given.command);
         let one_of = |roles: &[Role], what: &str| {
             if roles.contains(&sender.role) {
                 Ok(())
@@ -214,13 +309,16 @@ impl GameLog {
             }
         };
         match command {
-            Command::Orders { power, orders } => {
+            Command::Orders { power, .. } => {
                 // "After a player is clearly defeated, but not eliminated, he may go to
                 // passive status" (Cut-Throat, Rules for players): whether a power is
                 // clearly defeated is the game master's or a director's judgement, so a
                 // player asks them rather than declaring it alone.
                 if sender.role == Role::Player
-                    && orders.iter().any(|o| matches!(o, NamedOrder::GoPassive))
+                    && given
+                        .orders_sent()
+                        .iter()
+                        .any(|o| matches!(o, NamedOrder::GoPassive))
                 {
                     return Err(format!(
                         "{} may not declare {} passive: the game master or a director \
@@ -246,16 +344,23 @@ impl GameLog {
     }
 
     /// Decides a command on this game: the sender's right to give it, then each order in
-    /// turn on the state the earlier ones left (all or nothing), each with its dice from
-    /// `dice` at the version of its first event. The record comes first, so the events it
-    /// explains follow it.
+    /// turn on the state the earlier ones left, each with its dice from `dice` at the
+    /// version of its first event. The record comes first, so the events it explains
+    /// follow it.
+    ///
+    /// A die once rolled counts. Orders are all or nothing until one of them rolls dice;
+    /// from then on an order the rules refuse is cut off with the orders after it, and the
+    /// orders before it stand, with their dice (the record keeps the refused order and the
+    /// rest: [`OrdersGiven::cut_off`]). So no refusal depends on a die that is not on the
+    /// record: a refusal before any die depends on the board alone, and one after a die
+    /// comes with that die. (Names are all resolved first: they depend on nothing rolled.)
+    /// A record that already holds a cut-off (the auditor's) is decided as it was sent.
     pub fn decide_command(
         &self,
         given: &OrdersGiven,
         dice: DiceSupply<'_>,
     ) -> Result<Decided, Refusal> {
-        self.may_command(&given.sender, &given.command)
-            .map_err(Refusal::Forbidden)?;
+        self.may_command(given).map_err(Refusal::Forbidden)?;
         if given.expected_version != self.version {
             return Err(Refusal::Version {
                 expected: given.expected_version,
@@ -266,32 +371,82 @@ impl GameLog {
         let record = GameStreamEvent::Orders(given.clone());
         after.apply_decided(&record);
         let mut events = vec![record];
-        let mut push = |after: &mut GameLog, event: GameStreamEvent| {
+        let push = |after: &mut GameLog, events: &mut Vec<GameStreamEvent>, event| {
             after.apply_decided(&event);
             events.push(event);
         };
         let game_id = self.created.game_id.clone();
         let rules = self.ruleset.rules();
+        let mut cut_off = None;
         // The director's and game master's commands are the engine's director orders.
         let director = match &given.command {
-            Command::Orders { power, orders } => {
-                if orders.is_empty() || orders.len() > MAX_ORDERS {
+            Command::Orders { power, .. } => {
+                let sent = given.orders_sent();
+                if sent.is_empty() || sent.len() > MAX_ORDERS {
                     return Err(Refusal::Malformed(format!(
                         "orders: 1 to {MAX_ORDERS} orders, not {}",
-                        orders.len()
+                        sent.len()
                     )));
                 }
-                for (i, named) in orders.iter().enumerate() {
-                    let at = format!("orders[{i}]");
-                    let order = named.resolve(after.ruleset, &at)?;
-                    let mut rolls = dice.dice_at(&game_id, after.version + 1);
-                    let decided =
-                        decide(rules, &after.state, *power, &order, given.at, &mut *rolls)
-                            .map_err(|v| rule(&at, v))?;
-                    for event in decided {
-                        push(&mut after, GameStreamEvent::Played(event));
+                let resolved = sent
+                    .iter()
+                    .enumerate()
+                    .map(|(i, named)| named.resolve(after.ruleset, &format!("orders[{i}]")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut rolled_by = None;
+                let mut stopped = None;
+                for (i, order) in resolved.iter().enumerate() {
+                    let full = events.len() + ROOM_FOR_ONE_ORDER > MAX_EVENTS_PER_COMMAND;
+                    let decided = if full {
+                        Err(too_many_events())
+                    } else {
+                        let mut seeded = dice.dice_at(&game_id, after.version + 1);
+                        let mut counted = CountingDice {
+                            inner: &mut *seeded,
+                            drawn: 0,
+                        };
+                        let decided =
+                            decide(rules, &after.state, *power, order, given.at, &mut counted);
+                        // The engine checks everything before its first die; a refusal
+                        // after one would tell how the dice fell.
+                        debug_assert!(
+                            decided.is_ok() || counted.drawn == 0,
+                            "orders[{i}] was refused after rolling dice: {decided:?}"
+                        );
+                        if counted.drawn > 0 {
+                            rolled_by = rolled_by.or(Some(i));
+                        }
+                        decided
+                    };
+                    match decided {
+                        Ok(decided) => {
+                            for event in decided {
+                                push(&mut after, &mut events, GameStreamEvent::Played(event));
+                            }
+                        }
+                        Err(violation) => match rolled_by.filter(|r| *r < i) {
+                            Some(rolled_by) => {
+                                stopped = Some(CutOff {
+                                    index: i,
+                                    rolled_by,
+                                    violation,
+                                    not_decided: sent.len() - i - 1,
+                                });
+                                break;
+                            }
+                            None if full => {
+                                return Err(Refusal::Malformed(violation.message));
+                            }
+                            None => return Err(rule(&format!("orders[{i}]"), violation)),
+                        },
                     }
                 }
+                // The record says where the command stopped (the auditor's record, decided
+                // again, says so only if the rules stop it there too).
+                if stopped.is_some() || given.cut_off.is_some() {
+                    events[0] = GameStreamEvent::Orders(record_of(given, &sent, stopped.as_ref()));
+                }
+                cut_off = stopped;
                 None
             }
             Command::EndGame => Some((DirectorOrder::EndGame, "end")),
@@ -330,7 +485,7 @@ impl GameLog {
                         },
                     ));
                 }
-                push(&mut after, reveal(&dice)?);
+                push(&mut after, &mut events, reveal(&dice)?);
                 None
             }
             Command::TakeSeat {
@@ -372,20 +527,56 @@ impl GameLog {
                 .decide_director(&order, given.at)
                 .map_err(|v| rule(at, v))?
             {
-                push(&mut after, GameStreamEvent::Played(event));
+                push(&mut after, &mut events, GameStreamEvent::Played(event));
             }
             // Over: its dice can be checked now.
             let over = matches!(given.command, Command::EndGame | Command::VoidGame { .. });
             if over && after.revealed_seed.is_none() {
-                push(&mut after, reveal(&dice)?);
+                push(&mut after, &mut events, reveal(&dice)?);
             }
         }
         if events.len() > MAX_EVENTS_PER_COMMAND {
+            // Unreachable while one order makes fewer events than the room kept for it.
             return Err(Refusal::Malformed(
                 "these orders make too many events for one request: send them in parts".into(),
             ));
         }
-        Ok(Decided { events, after })
+        Ok(Decided {
+            events,
+            after,
+            cut_off,
+        })
+    }
+}
+
+fn too_many_events() -> RuleViolation {
+    RuleViolation {
+        code: ViolationCode::TooLarge,
+        rule: "the service's limits",
+        message: "these orders make too many events for one request: send them in parts".to_owned(),
+    }
+}
+
+/// The record of a command as decided: the orders carried out, then, if it was cut off,
+/// the refused order with its reason and the orders after it.
+fn record_of(given: &OrdersGiven, sent: &[&NamedOrder], cut: Option<&CutOff>) -> OrdersGiven {
+    let Command::Orders { power, .. } = &given.command else {
+        unreachable!("only orders are cut off")
+    };
+    let carried = cut.map_or(sent.len(), |c| c.index);
+    OrdersGiven {
+        command: Command::Orders {
+            power: *power,
+            orders: sent[..carried].iter().map(|o| (*o).clone()).collect(),
+        },
+        cut_off: cut.map(|cut| OrderCutOff {
+            order: sent[cut.index].clone(),
+            code: cut.violation.code,
+            rule: cut.violation.rule.to_owned(),
+            message: cut.violation.message.clone(),
+            not_decided: sent[cut.index + 1..].iter().map(|o| (*o).clone()).collect(),
+        }),
+        ..given.clone()
     }
 }
 
@@ -396,7 +587,7 @@ fn reveal(dice: &DiceSupply<'_>) -> Result<GameStreamEvent, Refusal> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::sample::SampleGame;
     use warlog_rules::ruleset::Ruleset;
@@ -418,15 +609,15 @@ mod tests {
     }
 
     fn orders(game: &SampleGame, sender: Sender, orders: Vec<NamedOrder>) -> OrdersGiven {
-        OrdersGiven {
+        OrdersGiven::new(
             sender,
-            expected_version: game.log.version,
-            at: Moment::from_unix_seconds(1_800_000_100),
-            command: Command::Orders {
+            game.log.version,
+            Moment::from_unix_seconds(1_800_000_100),
+            Command::Orders {
                 power: Power::Russia,
                 orders,
             },
-        }
+        )
     }
 
     #[test]
@@ -532,16 +723,18 @@ mod tests {
     #[test]
     fn a_void_needs_a_director_and_reveals_the_seed() {
         let game = game();
-        let void = |role| OrdersGiven {
-            sender: Sender {
-                role,
-                name: crate::sample::GAME_MASTER.into(),
-            },
-            expected_version: game.log.version,
-            at: Moment::from_unix_seconds(1_800_000_100),
-            command: Command::VoidGame {
-                reason: "nobody came".into(),
-            },
+        let void = |role| {
+            OrdersGiven::new(
+                Sender {
+                    role,
+                    name: crate::sample::GAME_MASTER.into(),
+                },
+                game.log.version,
+                Moment::from_unix_seconds(1_800_000_100),
+                Command::VoidGame {
+                    reason: "nobody came".into(),
+                },
+            )
         };
         let refused = game
             .log
@@ -557,5 +750,130 @@ mod tests {
             Some(GameStreamEvent::SeedRevealed(_))
         ));
         assert_eq!(decided.after.state.voided.as_deref(), Some("nobody came"));
+    }
+
+    /// A Cut-Throat game played at random until the power to move has a battle to fight:
+    /// the game and the place.
+    pub(crate) fn at_a_battle() -> (SampleGame, String) {
+        (1..40)
+            .find_map(|choice| {
+                let mut game = SampleGame::new(
+                    Ruleset::builtin("cutthroat").expect("cutthroat"),
+                    "cut-off-test",
+                    GameSeed::from_bytes([9; 32]),
+                    choice,
+                );
+                let place = game.play_until_battle(20_000)?;
+                Some((game, place))
+            })
+            .expect("random play reaches a battle")
+    }
+
+    pub(crate) fn named(order: serde_json::Value) -> NamedOrder {
+        serde_json::from_value(order).expect("a named order")
+    }
+
+    pub(crate) fn by_the_master(game: &SampleGame, orders: Vec<NamedOrder>) -> OrdersGiven {
+        OrdersGiven::new(
+            Sender {
+                role: Role::Gm,
+                name: crate::sample::GAME_MASTER.into(),
+            },
+            game.log.version,
+            Moment::from_unix_seconds(1_900_000_000),
+            Command::Orders {
+                power: game.log.state.power(&game.log.ruleset.board),
+                orders,
+            },
+        )
+    }
+
+    #[test]
+    fn an_order_refused_after_a_battle_is_cut_off_and_the_battle_stands() {
+        // Given a power with a battle to fight,
+        let (game, place) = at_a_battle();
+        let purchase = named(serde_json::json!({"type": "purchase", "units": {"INF": 1}}));
+        let fight = named(serde_json::json!({"type": "fight_battle", "territory": place}));
+        // when it sends the battle, a purchase (not allowed in the Battles phase) and more,
+        let given = by_the_master(
+            &game,
+            vec![fight.clone(), purchase.clone(), NamedOrder::EndPhase],
+        );
+        let decided = game
+            .log
+            .decide_command(&given, DiceSupply::Seed(&game.seed))
+            .expect("the battle stands");
+        // then the battle is on the record with its dice, and the purchase is cut off.
+        let cut = decided.cut_off.as_ref().expect("cut off");
+        assert_eq!((cut.index, cut.rolled_by, cut.not_decided), (1, 0, 1));
+        assert_eq!(cut.violation.code, ViolationCode::WrongPhase);
+        let GameStreamEvent::Orders(record) = &decided.events[0] else {
+            panic!("the record first")
+        };
+        assert!(
+            matches!(&record.command, Command::Orders { orders, .. } if orders == &vec![fight])
+        );
+        let kept = record
+            .cut_off
+            .as_ref()
+            .expect("the record keeps the refusal");
+        assert_eq!(kept.order, purchase);
+        assert_eq!(kept.not_decided, vec![NamedOrder::EndPhase]);
+        assert!(decided.events[1..].iter().all(|e| !matches!(
+            e,
+            GameStreamEvent::Played(warlog_rules::game::GameEvent::UnitsPurchased { .. })
+        )));
+        assert!(matches!(
+            &decided.events[1],
+            GameStreamEvent::Played(played) if played.is_battle()
+        ));
+        // And the record, decided again as an auditor does, gives the same events.
+        let again = game
+            .log
+            .decide_command(record, DiceSupply::Seed(&game.seed))
+            .expect("decided again");
+        assert_eq!(again.events, decided.events);
+    }
+
+    #[test]
+    fn an_order_refused_before_any_die_refuses_the_whole_command_whatever_the_seed() {
+        // Given a power with a battle to fight,
+        let (game, place) = at_a_battle();
+        // when the refused order comes before the battle,
+        let given = by_the_master(
+            &game,
+            vec![
+                named(serde_json::json!({"type": "purchase", "units": {"INF": 1}})),
+                named(serde_json::json!({"type": "fight_battle", "territory": place})),
+            ],
+        );
+        // then nothing is decided, and the refusal is the same under any seed.
+        let refusals: Vec<String> = (0u8..8)
+            .map(|s| {
+                game.log
+                    .decide_command(&given, DiceSupply::Seed(&GameSeed::from_bytes([s; 32])))
+                    .expect_err("refused whole")
+                    .to_string()
+            })
+            .collect();
+        assert!(refusals[0].starts_with("orders[0]: "), "{}", refusals[0]);
+        assert!(refusals.iter().all(|r| r == &refusals[0]), "{refusals:?}");
+    }
+
+    #[test]
+    fn an_unknown_name_anywhere_refuses_the_command_before_any_die() {
+        let (game, place) = at_a_battle();
+        let given = by_the_master(
+            &game,
+            vec![
+                named(serde_json::json!({"type": "fight_battle", "territory": place})),
+                named(serde_json::json!({"type": "purchase", "units": {"XYZ": 1}})),
+            ],
+        );
+        let refused = game
+            .log
+            .decide_command(&given, DiceSupply::Seed(&game.seed))
+            .expect_err("a name the ruleset does not know");
+        assert!(matches!(refused, Refusal::Name(_)), "{refused}");
     }
 }

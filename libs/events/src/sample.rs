@@ -62,12 +62,7 @@ impl SampleGame {
     /// Sends `command` as `sender`, as the server would; whether it was accepted.
     pub fn send(&mut self, sender: Sender, command: Command) -> bool {
         self.now = self.now.plus_seconds(60);
-        let given = OrdersGiven {
-            sender: sender.clone(),
-            expected_version: self.log.version,
-            at: self.now,
-            command,
-        };
+        let given = OrdersGiven::new(sender.clone(), self.log.version, self.now, command);
         match self
             .log
             .decide_command(&given, DiceSupply::Seed(&self.seed))
@@ -118,6 +113,24 @@ impl SampleGame {
             }
             self.play_random_order();
         }
+    }
+
+    /// Plays random orders until the power to move has a battle to fight (in Cut-Throat's
+    /// Battles phase), within `tries` orders: the place's board name.
+    pub fn play_until_battle(&mut self, tries: usize) -> Option<String> {
+        for _ in 0..tries {
+            let state = &self.log.state;
+            if state.ended.is_some() {
+                return None;
+            }
+            if state.phase == warlog_rules::game::Phase::Battles {
+                if let Some(place) = state.contested.keys().next() {
+                    return Some(self.log.ruleset.board.get(*place).name.clone());
+                }
+            }
+            self.play_random_order();
+        }
+        None
     }
 
     /// The game master ends the game (and so reveals the seed).

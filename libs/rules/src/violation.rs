@@ -178,6 +178,26 @@ impl serde::Serialize for ViolationCode {
     }
 }
 
+impl TryFrom<&str> for ViolationCode {
+    type Error = String;
+
+    fn try_from(code: &str) -> Result<Self, Self::Error> {
+        ViolationCode::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == code)
+            .ok_or_else(|| format!("{code:?} is not a refusal code"))
+    }
+}
+
+/// Read back as written (a refusal kept on the record names its code).
+impl<'de> serde::Deserialize<'de> for ViolationCode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = String::deserialize(deserializer)?;
+        ViolationCode::try_from(code.as_str()).map_err(serde::de::Error::custom)
+    }
+}
+
 /// A refused order: a stable code, the rule it breaks, and a message a player understands.
 /// The state is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -16,7 +16,7 @@ use actix_web::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::game::{GameLog, GameStreamEvent};
-use warlog_events::orders::{Command, Decided, DiceSupply, OrdersGiven, Refusal};
+use warlog_events::orders::{Command, CutOff, Decided, DiceSupply, OrdersGiven, Refusal};
 use warlog_events::{NewEvent, RecordedEvent, StreamId};
 use warlog_rules::dice::GameSeed;
 use warlog_store::games::load_seed;
@@ -289,6 +289,55 @@ pub struct WriteAccepted {
     pub events: Vec<EventView>,
     /// The battles and raids among them, with their listings.
     pub battles: Vec<BattleView>,
+    /// Present when an order was refused after an earlier order of the same request had
+    /// rolled dice: a die once rolled counts, so the orders before the refused one are
+    /// appended with their dice, and it and the orders after it are not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<RefusedAfterDice>,
+}
+
+/// An order refused after dice were rolled earlier in its request.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RefusedAfterDice {
+    /// The refused order's place in the request's `orders` (from 0).
+    pub index: usize,
+    /// The refusal's stable code, as in a `rule-violation` problem.
+    pub code: String,
+    /// The rule it breaks.
+    pub rule: String,
+    /// In words: what was refused and why, and what was appended.
+    pub detail: String,
+    /// The first order of the request that rolled dice.
+    pub rolled_by: usize,
+    /// How many orders after the refused one were not decided (send them again, decided
+    /// on the board as it is now).
+    pub not_decided: usize,
+}
+
+impl RefusedAfterDice {
+    fn of(cut: &CutOff) -> Self {
+        let carried = match cut.index {
+            1 => "orders[0] is".to_owned(),
+            n => format!("orders[0] to orders[{}] are", n - 1),
+        };
+        let rest = match cut.not_decided {
+            0 => String::new(),
+            1 => "; the order after it was not decided".to_owned(),
+            n => format!("; the {n} orders after it were not decided"),
+        };
+        RefusedAfterDice {
+            index: cut.index,
+            code: cut.violation.code.as_str().to_owned(),
+            rule: cut.violation.rule.to_owned(),
+            detail: format!(
+                "orders[{}] was refused: {} ({}). {carried} on the record, because \
+                 orders[{}] rolled dice, and a die once rolled counts{rest}.",
+                cut.index, cut.violation.message, cut.violation.rule, cut.rolled_by
+            ),
+            rolled_by: cut.rolled_by,
+            not_decided: cut.not_decided,
+        }
+    }
 }
 
 fn accepted(
@@ -298,6 +347,7 @@ fn accepted(
     decided: &[GameStreamEvent],
     outcome: &AppendOutcome,
     battles_before: usize,
+    cut_off: Option<&CutOff>,
 ) -> Result<serde_json::Value, ApiError> {
     let views: Vec<EventView> = events
         .iter()
@@ -324,6 +374,7 @@ fn accepted(
         version: after.version,
         events: views,
         battles,
+        refused: cut_off.map(RefusedAfterDice::of),
     })
     .map_err(corrupt)
 }
@@ -344,13 +395,17 @@ pub async fn write(
         let log = load_for_command(client, &state.games, stream, request.expected, fresh).await?;
         request.expected.check(log.version)?;
         let seed = state.games.seed(client, stream).await?;
-        let record = OrdersGiven {
-            sender: request.caller.sender(),
-            expected_version: log.version,
-            at: request.moment(),
-            command: command(&log)?,
-        };
-        let Decided { events, after } = log.decide_command(&record, DiceSupply::Seed(&seed))?;
+        let record = OrdersGiven::new(
+            request.caller.sender(),
+            log.version,
+            request.moment(),
+            command(&log)?,
+        );
+        let Decided {
+            events,
+            after,
+            cut_off,
+        } = log.decide_command(&record, DiceSupply::Seed(&seed))?;
         let reveals = events
             .iter()
             .any(|e| matches!(e, GameStreamEvent::SeedRevealed(_)));
@@ -379,6 +434,7 @@ pub async fn write(
                     &events,
                     &outcomes[0],
                     battles_before,
+                    cut_off.as_ref(),
                 )
             }),
             committed: Some(Box::new(move || {

@@ -139,12 +139,12 @@ pub(crate) fn on_the_record(
     log: &GameLog,
     command: Command,
 ) -> Result<GameAppend, ApiError> {
-    let record = OrdersGiven {
-        sender: request.caller.sender(),
-        expected_version: log.version,
-        at: request.moment(),
+    let record = OrdersGiven::new(
+        request.caller.sender(),
+        log.version,
+        request.moment(),
         command,
-    };
+    );
     Ok(GameAppend {
         stream: game_stream(&log.created.game_id)?,
         version: log.version,

@@ -109,8 +109,77 @@ pub(super) fn check_command(
 fn matches(decided: &Result<Decided, Refusal>, batch: &[(u64, GameStreamEvent)]) -> bool {
     decided.as_ref().is_ok_and(|d| {
         d.events.len() == batch.len()
+            && same_record(&d.events[0], &batch[0].1)
             && d.events.iter().zip(batch).skip(1).all(|(a, (_, b))| a == b)
     })
+}
+
+/// Whether the decision's record says what the log's does (where a command was cut off
+/// after its dice, and why), the refusal's wording aside.
+fn same_record(decided: &GameStreamEvent, recorded: &GameStreamEvent) -> bool {
+    match (decided, recorded) {
+        (GameStreamEvent::Orders(a), GameStreamEvent::Orders(b)) => a.same_record(b),
+        _ => false,
+    }
+}
+
+/// Names a record that does not stop where the rule "a die once rolled counts" stops the
+/// command: an order cut off that the rules accept, or an order the rules refuse after a
+/// die followed by events the rule would have cut off. Whether it named one.
+fn describe_cut_off(
+    ledger: &mut Ledger,
+    given: &OrdersGiven,
+    record: u64,
+    decided: &Decided,
+    batch: &[(u64, GameStreamEvent)],
+) -> bool {
+    if same_record(&decided.events[0], &batch[0].1) {
+        return false;
+    }
+    // The refused order's place: right after the orders carried out.
+    let carried = |given: &OrdersGiven| match &given.command {
+        crate::orders::Command::Orders { orders, .. } => orders.len(),
+        _ => 0,
+    };
+    let message = match (&given.cut_off, &decided.cut_off) {
+        (Some(cut), None) => format!(
+            "the orders recorded here cut off orders[{}] as refused ({}), but the rules accept \
+             it on the board it was given on",
+            carried(given),
+            cut.code
+        ),
+        (None, Some(cut)) => {
+            let extra = batch.len().saturating_sub(decided.events.len());
+            format!(
+                "orders[{}] is refused by the rules ({}: {}) after orders[{}] rolled dice; a \
+                 die once rolled counts, so the command stops there, but the log goes on with \
+                 {extra} event{} the rule would have cut off",
+                cut.index,
+                cut.violation.code,
+                cut.violation.message,
+                cut.rolled_by,
+                if extra == 1 { "" } else { "s" }
+            )
+        }
+        (Some(recorded), Some(cut)) => format!(
+            "the orders recorded here cut off orders[{}] ({}), but the rules cut off orders[{}] \
+             ({}: {})",
+            carried(given),
+            recorded.code,
+            cut.index,
+            cut.violation.code,
+            cut.violation.message
+        ),
+        (None, None) => "the record of the orders differs from what was sent".to_owned(),
+    };
+    let at = match (&given.cut_off, &decided.cut_off) {
+        (None, Some(_)) => batch
+            .get(decided.events.len())
+            .map_or(record, |(version, _)| *version),
+        _ => record,
+    };
+    ledger.fail("orders", at, message);
+    true
 }
 
 fn actor(event: &RecordedEvent) -> Option<&str> {
@@ -150,14 +219,24 @@ fn describe(
             return;
         }
         Err(refusal) => {
+            let whole = if given.cut_off.is_some() {
+                "; the record keeps an order as refused after a die, but no order before the \
+                 refusal rolled one, and a command refused before any die is refused whole: \
+                 nothing of it belongs on the record"
+            } else {
+                ""
+            };
             ledger.fail(
                 "orders",
                 record,
-                format!("the rules refuse the orders recorded here ({what}): {refusal}"),
+                format!("the rules refuse the orders recorded here ({what}): {refusal}{whole}"),
             );
             return;
         }
     };
+    if describe_cut_off(ledger, given, record, decided, batch) {
+        return;
+    }
     let last = batch.last().map_or(record, |(v, _)| *v);
     // The record itself is the log's; its version is checked by the caller.
     for k in 1..decided.events.len().max(batch.len()) {

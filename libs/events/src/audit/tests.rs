@@ -559,3 +559,76 @@ fn a_voided_game_passes_and_a_changed_reason_is_named() {
     relink(&mut events);
     assert_names(&events, "orders", events[i].stream_version);
 }
+
+/// A game whose last command was cut off after its battle: `[fight_battle, purchase]` in the
+/// Battles phase, ended by its game master (the seed revealed); the record's index.
+fn cut_off_after_a_battle() -> (Vec<RecordedEvent>, usize) {
+    use crate::orders::tests::{at_a_battle, by_the_master, named};
+    let (mut game, place) = at_a_battle();
+    let given = by_the_master(
+        &game,
+        vec![
+            named(serde_json::json!({"type": "fight_battle", "territory": place})),
+            named(serde_json::json!({"type": "purchase", "units": {"INF": 1}})),
+        ],
+    );
+    let record = game.stream.len();
+    assert!(game.send(given.sender.clone(), given.command.clone()));
+    assert!(game.end(), "the game master ends the game");
+    let events = game.recorded();
+    assert!(events[record].payload.get("cut_off").is_some(), "cut off");
+    (events, record)
+}
+
+#[test]
+fn a_command_cut_off_after_its_dice_passes_the_audit() {
+    let (events, _) = cut_off_after_a_battle();
+    let report = audit(&events);
+    assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
+}
+
+#[test]
+fn events_after_a_die_that_the_rule_would_have_cut_off_are_named() {
+    // A forger keeps the purchase refused after the battle: the record without its cut-off,
+    // and a purchase after the battle's event.
+    let (mut events, record) = cut_off_after_a_battle();
+    let purchase = events[record].payload["cut_off"]["order"].clone();
+    let payload = &mut events[record].payload;
+    payload["command"]["orders"]
+        .as_array_mut()
+        .expect("orders")
+        .push(purchase);
+    payload.as_object_mut().expect("a record").remove("cut_off");
+    let bought = events[position(&events, "UnitsPurchased")].clone();
+    events.insert(record + 2, bought);
+    renumber(&mut events);
+    let forged = events[record + 2].stream_version;
+    assert_names(&events, "orders", forged);
+    let report = audit(&events);
+    assert!(
+        report.render().contains("the rule would have cut off"),
+        "{}",
+        report.render()
+    );
+}
+
+#[test]
+fn an_order_recorded_as_cut_off_that_the_rules_accept_is_named() {
+    let (mut events, record) = cut_off_after_a_battle();
+    events[record].payload["cut_off"]["order"] =
+        serde_json::json!({"type": "set_standing_orders", "order_of_loss": ["INF"]});
+    relink(&mut events);
+    assert_names(&events, "orders", events[record].stream_version);
+    assert!(audit(&events).render().contains("the rules accept it"));
+}
+
+#[test]
+fn a_cut_off_with_no_die_before_it_is_named() {
+    // Nothing was rolled before the refused order, so the command should have been refused
+    // whole and nothing of it recorded.
+    let (mut events, record) = cut_off_after_a_battle();
+    events[record].payload["command"]["orders"] = serde_json::json!([]);
+    relink(&mut events);
+    assert_names(&events, "orders", events[record].stream_version);
+    assert!(audit(&events).render().contains("refused whole"));
+}
