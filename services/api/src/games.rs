@@ -318,6 +318,7 @@ impl RefusedAfterDice {
     fn of(cut: &CutOff) -> Self {
         let carried = match cut.index {
             1 => "orders[0] is".to_owned(),
+            2 => "orders[0] and orders[1] are".to_owned(),
             n => format!("orders[0] to orders[{}] are", n - 1),
         };
         let rest = match cut.not_decided {

@@ -368,7 +368,9 @@ pub async fn game_board_svg(
     ))
 }
 
-/// Orders for one power: one order or a whole phase, applied all or nothing.
+/// Orders for one power: one order or a whole phase, decided in turn. They are all or
+/// nothing until an order rolls dice; a die once rolled counts, so an order refused after
+/// that is cut off (with the orders after it) and the orders before it stand.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({
@@ -413,13 +415,20 @@ fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expected, ApiErro
 }
 
 /// Submits orders; the server checks them, rolls the dice and appends the events.
+///
+/// Orders are decided in turn, each on the board the ones before it left. A refusal before
+/// any order has rolled dice refuses the whole request (422, nothing appended), and it never
+/// depends on a die. Once an order has rolled dice (a battle, a raid, a war loan, research,
+/// a repair, a rocket), those dice count: if a later order is refused, the orders before it
+/// are appended with their dice, and the answer (200) names the refused order in `refused`;
+/// it and the orders after it are not carried out. The record keeps the refused order.
 #[utoipa::path(post, path = "/v1/games/{id}/orders", tag = "games",
     params(("id" = String, Path, description = "Game id"),
         ("If-Match" = Option<String>, Header, description = "The game version (its ETag) the orders were written for"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     request_body = OrdersRequest,
     responses(
-        (status = 200, description = "The events appended, with battle logs", body = WriteAccepted),
+        (status = 200, description = "The events appended, with battle logs; `refused` when an order was refused after dice were rolled", body = WriteAccepted),
         (status = 400, description = "Malformed body or count", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this caller's game or power", body = Problem, content_type = "application/problem+json"),
@@ -427,7 +436,7 @@ fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expected, ApiErro
         (status = 409, description = "The game is at another version (current_version says which)", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An order breaks a rule (violation and rule named), or names an unknown unit or place", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An order breaks a rule before any die was rolled (violation and rule named), or names an unknown unit or place; nothing appended", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/orders")]
