@@ -221,6 +221,32 @@ impl<D: DiceSource + ?Sized> DiceSource for RecordingDice<'_, D> {
     }
 }
 
+/// Passes dice through from another source and counts them: a refused order must have drawn
+/// none (a refusal that came after the dice would tell a player how they fell, for free).
+#[derive(Debug)]
+pub struct CountingDice<'a, D: DiceSource + ?Sized> {
+    inner: &'a mut D,
+    drawn: usize,
+}
+
+impl<'a, D: DiceSource + ?Sized> CountingDice<'a, D> {
+    pub fn new(inner: &'a mut D) -> Self {
+        CountingDice { inner, drawn: 0 }
+    }
+
+    /// How many dice were rolled through this source.
+    pub fn drawn(&self) -> usize {
+        self.drawn
+    }
+}
+
+impl<D: DiceSource + ?Sized> DiceSource for CountingDice<'_, D> {
+    fn roll(&mut self) -> Die {
+        self.drawn += 1;
+        self.inner.roll()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,6 +339,15 @@ mod tests {
 #[cfg(test)]
 mod recorded_dice_tests {
     use super::*;
+
+    #[test]
+    fn counting_dice_pass_every_die_through_and_count_them() {
+        let mut scripted = ScriptedDice::new(&[3, 5]);
+        let mut counting = CountingDice::new(&mut scripted);
+        assert_eq!(counting.drawn(), 0);
+        assert_eq!((counting.roll(), counting.roll()), (Die(3), Die(5)));
+        assert_eq!(counting.drawn(), 2);
+    }
 
     #[test]
     fn recorded_dice_that_run_out_roll_ones_and_say_so_instead_of_panicking() {

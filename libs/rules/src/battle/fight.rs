@@ -396,6 +396,10 @@ impl<'b, 'c> Fight<'b, 'c> {
         if !self.can_hit(Side::Attacker) && !self.can_hit(Side::Defender) {
             return Some(Outcome::Disengaged);
         }
+        // Nowhere to go (settled before the dice): the attacker fights on, orders or not.
+        if !self.battle.attacker_may_withdraw {
+            return None;
+        }
         let retreat = match self.battle.attacker_orders.retreat {
             Some(RetreatOrder::AfterRound(n)) => number >= n,
             Some(RetreatOrder::WhenAtMost(n)) => self.attacker.len() <= n,

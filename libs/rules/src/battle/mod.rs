@@ -161,6 +161,11 @@ pub struct Battle<'c> {
     /// they remain, defending submarines are lost before other defending units
     /// (reference/rules-facts.md, the exception to the default orders of loss).
     pub attacker_air_cannot_retreat: bool,
+    /// The attacker has somewhere to withdraw to. Where is settled before the first die
+    /// (a refusal after the dice would tell the player how they fell), so with nowhere to
+    /// go the battle fights on whatever the orders say. Unlike
+    /// `attacker_air_cannot_retreat`, it changes no casualty.
+    pub attacker_may_withdraw: bool,
     /// Weapons the attacker has developed (super submarines, heavy bombers ...).
     pub attacker_technologies: Vec<Technology>,
     /// Weapons the defender has developed (jet fighters ...).
@@ -190,6 +195,7 @@ impl<'c> Battle<'c> {
             heavy_weapons: false,
             defender_groups: Vec::new(),
             attacker_air_cannot_retreat: false,
+            attacker_may_withdraw: true,
             attacker_technologies: Vec::new(),
             defender_technologies: Vec::new(),
             saac_from_round: None,

@@ -298,6 +298,25 @@ fn retreat_after_round_n_and_retreat_at_n_units_are_obeyed() {
 }
 
 #[test]
+fn an_attacker_with_nowhere_to_withdraw_fights_on_whatever_its_orders_say() {
+    let cat = catalogue("classic");
+    let mut cornered = battle(&cat, BattleKind::Land, "3 inf", "3 inf");
+    cornered.attacker_orders.retreat = Some(RetreatOrder::AfterRound(1));
+    cornered.attacker_may_withdraw = false;
+    // Round 1 misses all round; round 2 the attack takes all three, who fire back a miss.
+    let log = fight(&cornered, &[6, 6, 6, 6, 6, 6, 1, 1, 1, 6, 6, 6]);
+    assert_eq!((log.rounds(), log.outcome), (2, Outcome::AttackerWins));
+
+    // Save Air's withdrawal of the aircraft is cancelled the same way.
+    let mut air = battle(&cat, BattleKind::Land, "1 inf, 1 ftr", "1 inf");
+    air.attacker_may_withdraw = false;
+    // INF 6, FTR 6; the defender's 1 takes the infantry; then FTR 3 and the defender 6.
+    let log = fight(&air, &[6, 6, 1, 3, 6]);
+    assert_eq!((log.rounds(), log.outcome), (2, Outcome::AttackerWins));
+    assert_eq!(left(&log, &cat, Side::Attacker), strings(&["FTR"]));
+}
+
+#[test]
 fn a_two_hit_battleship_takes_the_first_hit_as_damage_and_then_defends_at_three() {
     let cat = catalogue("cutthroat");
     let b = battle(&cat, BattleKind::Sea, "2 sub, 1 ftr", "1 bb, 1 trn");
@@ -611,6 +630,32 @@ mod properties {
         }
 
         #[test]
+        fn a_battle_that_does_not_withdraw_is_fought_the_same_whether_or_not_it_could(
+            (land, attack, defend, seed, saac) in arbitrary_battle(),
+            retreat in prop::option::of((any::<bool>(), 1u32..4)),
+        ) {
+            // Recorded games were fought before the attacker's destination was settled up
+            // front: those that did not withdraw must replay die for die.
+            let cat = catalogue("cutthroat");
+            let (kind, codes) = if land { (BattleKind::Land, LAND) } else { (BattleKind::Sea, SEA) };
+            let mut b = Battle::new(&cat, kind);
+            b.attacker = army(&cat, &codes, &attack);
+            b.defender = army(&cat, &codes, &defend);
+            b.saac_from_round = saac.then_some(2);
+            b.attacker_orders.retreat = retreat.map(|(after, n)| {
+                if after { RetreatOrder::AfterRound(n) } else { RetreatOrder::WhenAtMost(n) }
+            });
+            prop_assume!(!b.attacker.is_empty());
+            let free = resolve(&b, &mut GameSeed::from_bytes(seed).dice_for("p", 1)).expect("resolves");
+            b.attacker_may_withdraw = false;
+            let cornered = resolve(&b, &mut GameSeed::from_bytes(seed).dice_for("p", 1)).expect("resolves");
+            prop_assert_ne!(cornered.outcome, Outcome::AttackerRetreated);
+            if free.outcome != Outcome::AttackerRetreated {
+                prop_assert_eq!(free, cornered);
+            }
+        }
+
+        #[test]
         fn the_exact_odds_of_any_battle_sum_to_one(
             land in any::<bool>(),
             attack in prop::collection::vec(0u32..3, 6),
@@ -677,6 +722,24 @@ mod exact {
         ordered.attacker_orders.combat = Some(CombatOrder::SaveAir);
         let ordered = exact_odds(&ordered).expect("odds").attacker_win;
         assert!(close(ordered, sa_throughout), "{ordered} {sa_throughout}");
+    }
+
+    #[test]
+    fn an_attacker_with_nowhere_to_withdraw_never_withdraws_in_the_odds_either() {
+        let cat = catalogue("cutthroat");
+        let mut plain =
+            battle(&cat, BattleKind::Land, "2 inf, 1 ftr, 1 bmb", "3 inf").with_iaapa_defaults();
+        plain.attacker_orders.retreat = Some(RetreatOrder::WhenAtMost(2));
+        let free = exact_odds(&plain).expect("odds");
+        assert!(free.attacker_retreated > 0.5, "{free:?}");
+        plain.attacker_may_withdraw = false;
+        let cornered = exact_odds(&plain).expect("odds");
+        assert!(close(cornered.attacker_retreated, 0.0), "{cornered:?}");
+        assert!(close(cornered.total(), 1.0), "{cornered:?}");
+        assert!(
+            cornered.attacker_win > free.attacker_win,
+            "{cornered:?} {free:?}"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::combat::BattleOrders;
 use super::{GameState, Order, Permission, Phase, Rules};
+use crate::battle::{CombatOrder, RetreatOrder};
 use crate::board::{Power, TerritoryId};
 use crate::units::UnitTypeId;
 
@@ -109,6 +110,35 @@ pub fn random_order(
             Some(&place) => {
                 let mut orders = BattleOrders::at(place);
                 orders.bombing_raid = choose(4) == 0;
+                // Withdrawals of every kind, to places good, bad and unnamed: whatever refuses
+                // a battle must do so before its dice.
+                if choose(4) == 0 {
+                    orders.combat = Some(CombatOrder::ALL[choose(CombatOrder::ALL.len())]);
+                }
+                if choose(3) == 0 {
+                    orders.retreat = Some(match choose(2) {
+                        0 => RetreatOrder::AfterRound(1 + choose(3) as u32),
+                        _ => RetreatOrder::WhenAtMost(choose(4) as u32),
+                    });
+                }
+                // Only places of the battle's own kind: the engine also takes a sea zone next
+                // to a land battle (own land next to a sea battle), and would put surviving
+                // ground units (ships) there; a known fault, kept so that recorded games
+                // replay, and not what these games are for.
+                let sea = board.get(place).sea;
+                let alike = |places: &[TerritoryId]| -> Vec<TerritoryId> {
+                    places
+                        .iter()
+                        .copied()
+                        .filter(|t| board.get(*t).sea == sea)
+                        .collect()
+                };
+                let (next_door, anywhere) = (alike(board.neighbours(place)), alike(&places));
+                orders.retreat_to = match choose(4) {
+                    0 if !next_door.is_empty() => Some(next_door[choose(next_door.len())]),
+                    0 | 1 => Some(anywhere[choose(anywhere.len())]),
+                    _ => None,
+                };
                 Order::FightBattle(orders)
             }
             None => Order::EndPhase,

@@ -27,7 +27,9 @@ pub struct BattleOrders {
     pub combat: Option<CombatOrder>,
     pub order_of_loss: Vec<UnitTypeId>,
     pub retreat: Option<RetreatOrder>,
-    /// Where surviving attackers withdraw to, if they do: adjacent and the attacker's own.
+    /// Where surviving attackers withdraw to, if they do: adjacent and the attacker's own,
+    /// checked before any die. Unnamed, the first such place in the board's order (see
+    /// `withdrawal_destination`); with none, the attacker cannot withdraw.
     pub retreat_to: Option<TerritoryId>,
     /// Bomb the industrial complex instead of fighting (bombers only).
     pub bombing_raid: bool,
@@ -145,6 +147,7 @@ pub struct BattleFought {
     pub dice: Vec<Die>,
     pub attacker_left: Survivors,
     pub defender_left: DefenderSurvivors,
+    /// Where the attacker withdrew, named or by default; `None` when it did not.
     pub retreat_to: Option<TerritoryId>,
     /// Where the defender's submarines withdrew, when only aircraft faced them (IAAPA sub
     /// rule); the attacker's go to `retreat_to`.
@@ -313,35 +316,16 @@ pub(super) fn decide_battle(
         .copied()
         .collect();
 
+    // Settled before the first die: a refusal after the dice would show the player how
+    // they fell, and nothing of a refusal is recorded (issue 39).
+    let withdraw_to = withdrawal_destination(rules, state, power, territory, orders.retreat_to)?;
+    battle.attacker_may_withdraw = withdraw_to.is_some();
+
     let mut recording = RecordingDice::new(dice);
     let log = resolve(&battle, &mut recording).map_err(|e| violation(e.code, e.rule, e.message))?;
     let dice = recording.into_rolled();
 
-    let retreat_to = if log.outcome == Outcome::AttackerRetreated {
-        let to = orders.retreat_to.ok_or_else(|| {
-            violation(
-                ViolationCode::RetreatDestination,
-                "Classic rules, Retreat",
-                "the attacker withdraws: name where to (retreat_to)",
-            )
-        })?;
-        let own = state.holder[to.index()] == Some(power)
-            || (rules.board.get(to).sea && !state.contested.contains_key(&to));
-        if !rules.board.adjacent(territory, to) || !own || state.contested.contains_key(&to) {
-            return Err(violation(
-                ViolationCode::RetreatDestination,
-                "Classic rules, Retreat",
-                format!(
-                    "{} is not a place next to {} that {power} holds",
-                    rules.board.get(to).name,
-                    place.name
-                ),
-            ));
-        }
-        Some(to)
-    } else {
-        None
-    };
+    let retreat_to = withdraw_to.filter(|_| log.outcome == Outcome::AttackerRetreated);
     // IAAPA sub rule: after a round where only aircraft face only submarines, the battle
     // ends and the surviving submarines withdraw to a neighbouring friendly or empty zone.
     let (retreat_to, subs_withdrew_to) = match subs_facing_only_aircraft(rules, place.sea, &log) {
@@ -429,6 +413,60 @@ fn subs_facing_only_aircraft(rules: Rules<'_>, sea: bool, log: &BattleLog) -> Op
     } else {
         None
     }
+}
+
+const RETREAT: &str = "Classic rules, Retreat";
+
+/// Where the attacker withdraws from `territory` if it does. A place it names must be next
+/// door, not contested, and its own land or a sea zone with no battle. Unnamed, it is the
+/// first neighbouring place in the board's order of the battle's own kind: land the
+/// attacker holds, or a sea zone with no enemy units, with no battle pending there either
+/// way (the rules name no place, so the choice is mechanical, and made before any die).
+/// `None`: nowhere to go, and the battle fights on.
+fn withdrawal_destination(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    named: Option<TerritoryId>,
+) -> Result<Option<TerritoryId>, RuleViolation> {
+    let board = rules.board;
+    let quiet = |t: &TerritoryId| !state.contested.contains_key(t);
+    let Some(to) = named else {
+        if board.get(territory).sea {
+            return Ok(withdrawal_zone(rules, state, territory, power));
+        }
+        return Ok(board
+            .neighbours(territory)
+            .iter()
+            .copied()
+            .filter(|t| !board.get(*t).sea && state.holder[t.index()] == Some(power) && quiet(t))
+            .min());
+    };
+    // Adjacency first: it also vouches for `to` being on the board.
+    let usable = board.adjacent(territory, to)
+        && (state.holder[to.index()] == Some(power) || board.get(to).sea)
+        && quiet(&to);
+    if !usable {
+        let name = |t: TerritoryId| {
+            if board.contains(t) {
+                board.get(t).name.clone()
+            } else {
+                "a place not on the board".to_owned()
+            }
+        };
+        return Err(violation(
+            ViolationCode::RetreatDestination,
+            RETREAT,
+            format!(
+                "{power} cannot withdraw from {} to {}: a place next door, its own land or a \
+                 sea zone, with no battle pending there",
+                board.get(territory).name,
+                name(to)
+            ),
+        ));
+    }
+    Ok(Some(to))
 }
 
 /// Where `power`'s submarines withdraw from `territory`: the first neighbouring sea zone,

@@ -197,17 +197,7 @@ pub fn draw_seats(
     players: &[String],
     dice: &mut dyn crate::dice::DiceSource,
 ) -> Result<Vec<(Power, String)>, RuleViolation> {
-    if players.len() != powers.len() || powers.len() > 6 {
-        return Err(violation(
-            ViolationCode::BadSeats,
-            PLAYERS,
-            format!(
-                "this ruleset seats {} players, one a power; {} were named",
-                powers.len(),
-                players.len()
-            ),
-        ));
-    }
+    check_seats(powers, players)?;
     let mut drawn = powers.to_vec();
     for last in (1..drawn.len()).rev() {
         let choices = last + 1;
@@ -220,6 +210,22 @@ pub fn draw_seats(
         drawn.swap(last, pick);
     }
     Ok(drawn.into_iter().zip(players.iter().cloned()).collect())
+}
+
+/// One player a power, and no more than a die can draw among.
+fn check_seats(powers: &[Power], players: &[String]) -> Result<(), RuleViolation> {
+    if players.len() != powers.len() || powers.len() > 6 {
+        return Err(violation(
+            ViolationCode::BadSeats,
+            PLAYERS,
+            format!(
+                "this ruleset seats {} players, one a power; {} were named",
+                powers.len(),
+                players.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Seats players by their bids for the survivor (AAP Historical, 9.1): the lowest bid
@@ -244,6 +250,8 @@ pub fn draw_seats_by_bid(
             ),
         ));
     }
+    // Checked before the tie is rolled off, so that no refusal follows a die.
+    check_seats(powers, players)?;
     let tied: Vec<usize> = (0..players.len())
         .filter(|i| Some(bids[*i]) == lowest)
         .collect();

@@ -30,6 +30,7 @@ struct Case {
     heavy_weapons: bool,
     groups: bool,
     air_cannot_retreat: bool,
+    may_withdraw: bool,
     technologies: (u8, u8),
     iaapa_defaults: bool,
     support_shots: u32,
@@ -66,6 +67,7 @@ fn case_strategy(max: u32) -> impl Strategy<Value = Case> {
             (any::<u8>(), any::<u8>()),
             any::<bool>(),
             prop::option::weighted(0.2, 1u32..3),
+            prop::bool::weighted(0.8),
         ),
         any::<[u8; 32]>(),
     )
@@ -82,6 +84,7 @@ fn case_strategy(max: u32) -> impl Strategy<Value = Case> {
                     technologies,
                     iaapa,
                     support,
+                    may_withdraw,
                 ),
                 seed,
             )| Case {
@@ -100,6 +103,7 @@ fn case_strategy(max: u32) -> impl Strategy<Value = Case> {
                 heavy_weapons,
                 groups,
                 air_cannot_retreat,
+                may_withdraw,
                 technologies,
                 iaapa_defaults: iaapa,
                 support_shots: support.unwrap_or(0),
@@ -203,6 +207,7 @@ fn battle_of<'c>(cat: &'c Catalogue, case: &Case) -> battle::Battle<'c> {
         ];
     }
     b.attacker_air_cannot_retreat = case.air_cannot_retreat;
+    b.attacker_may_withdraw = case.may_withdraw;
     b.attacker_technologies = technologies(case.technologies.0);
     b.defender_technologies = technologies(case.technologies.1);
     // The old engine labels support shots with the first attacker, and fails when none is

@@ -239,13 +239,20 @@ pub(super) fn decide(
                     "this turn's reinforcements are rolled",
                 ));
             }
+            // Every row is looked up before the dice: a ruleset missing one of the table's
+            // units refuses every roll, not only (after the dice) the rolls that land on it.
+            let rows = (3..=18)
+                .map(|total| {
+                    tables::reinforcements(total)
+                        .units
+                        .into_iter()
+                        .map(|(unit, n)| Ok((war_unit(rules, unit)?, n)))
+                        .collect::<Result<Vec<_>, RuleViolation>>()
+                })
+                .collect::<Result<Vec<_>, RuleViolation>>()?;
             let rolled = tables::roll_reinforcements(dice);
-            let units = rolled
-                .result
-                .units
-                .iter()
-                .map(|(unit, n)| Ok((war_unit(rules, *unit)?, *n)))
-                .collect::<Result<_, RuleViolation>>()?;
+            // Three dice total 3 to 18: a row each.
+            let units = rows[usize::from(rolled.total - 3)].clone();
             Ok(vec![GameEvent::ReinforcementsRolled {
                 by,
                 active,

@@ -376,6 +376,19 @@ fn the_lowest_bid_plays_japan_and_a_die_settles_equal_bids() {
         &mut crate::dice::ScriptedDice::new(&[]),
     );
     assert_eq!(short.expect_err("one bid a player").code, "bad-bids");
+    // Six players for five powers, two of them tied: refused before the tie is rolled off
+    // (the empty script would panic).
+    let six: Vec<String> = ["ann", "bob", "cy", "di", "ed", "flo"]
+        .map(String::from)
+        .to_vec();
+    let crowded = crate::game::draw_seats_by_bid(
+        ruleset.powers(),
+        &six,
+        &[10, 10, 11, 12, 13, 14],
+        Power::Japan,
+        &mut crate::dice::ScriptedDice::new(&[]),
+    );
+    assert_eq!(crowded.expect_err("one player a power").code, "bad-seats");
 }
 
 #[test]

@@ -878,3 +878,28 @@ fn strategic_bombers_strike_any_zone_on_their_continent_and_fly_home() {
     let again = order(&mut state, Power::Germany, strike("United Kingdom"), &[]);
     assert_eq!(again.expect_err("they have flown").code, "units-missing");
 }
+
+#[test]
+fn a_war_ruleset_without_a_unit_of_the_reinforcement_table_refuses_every_roll_before_the_dice() {
+    // Given a War ruleset whose units leave out the carrier (the table's 18):
+    let mut units = crate::units::Catalogue::builtin_units("war").expect("units");
+    units.remove("AC");
+    let catalogue = crate::units::Catalogue::from_units("war", "War", &units).expect("catalogue");
+    let rules = Rules {
+        catalogue: &catalogue,
+        ..war().rules()
+    };
+    let state = germany_in(Phase::Reinforcements, &[]);
+    // When the UK rolls, then it is refused and no die is drawn (the empty script would
+    // panic), whatever the dice would have shown: a roll of 3 gives a soldier.
+    let err = decide(
+        rules,
+        &state,
+        Power::UnitedKingdom,
+        &Order::RollReinforcements,
+        Moment::default(),
+        &mut crate::dice::ScriptedDice::new(&[]),
+    )
+    .expect_err("no carrier");
+    assert_eq!(err.code, "unit-missing");
+}

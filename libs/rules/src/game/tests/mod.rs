@@ -874,42 +874,210 @@ mod battles {
         assert_eq!(err.code, "no-battle-here");
     }
 
+    /// Dice that must not be drawn: the order is to be refused before any.
+    struct NoDice;
+
+    impl crate::dice::DiceSource for NoDice {
+        fn roll(&mut self) -> crate::dice::Die {
+            panic!("a die was drawn for an order that is refused")
+        }
+    }
+
+    /// Round 2, Russia's battles: one infantry and one fighter from Karelia against one
+    /// German infantry in Eastern Europe.
+    fn russia_attacks_eastern_europe_with_a_fighter() -> GameState {
+        let mut state = start();
+        state.round = 2;
+        state.phase = Phase::CombatMove;
+        let east = place_id("Eastern Europe").index();
+        state.forces[east].clear();
+        state.forces[east].insert((Power::Germany, unit("INF"), 0), 1);
+        *state.forces[place_id("Karelia").index()]
+            .entry((Power::Russia, unit("FTR"), 0))
+            .or_default() += 1;
+        move_units(
+            &mut state,
+            Power::Russia,
+            &[("INF", 1), ("FTR", 1)],
+            &["Karelia", "Eastern Europe"],
+        )
+        .expect("attack");
+        order(&mut state, Power::Russia, Order::EndPhase).expect("to the battles");
+        state
+    }
+
+    /// The battle fought (its first event), and where the attacker went.
+    fn fought(events: &[GameEvent]) -> &crate::game::combat::BattleFought {
+        let Some(GameEvent::BattleFought(fought)) = events.first() else {
+            panic!("{events:?}")
+        };
+        fought
+    }
+
     #[test]
-    fn a_withdrawal_needs_a_place_of_the_attackers_own_next_door() {
-        let mut state = russia_attacks_eastern_europe();
+    fn a_land_battle_without_retreat_to_that_ends_in_a_withdrawal_goes_to_the_first_place_of_the_attackers_own_next_door(
+    ) {
+        // Given the attacker names no destination, and the defender takes its infantry in
+        // round one (INF 6, FTR 6; the defender's 1), so that from round two (Save Air At
+        // All Costs) the fighter would be the next casualty:
+        let given = russia_attacks_eastern_europe_with_a_fighter();
+        let east = place_id("Eastern Europe");
+        let fight = Order::FightBattle(BattleOrders::at(east));
+
+        // When it is fought, then the fighter withdraws to Karelia, Russia's one neighbour
+        // of Eastern Europe.
+        let mut state = given.clone();
+        let events = ordered_with_dice(&mut state, Power::Russia, fight.clone(), &[6, 6, 1])
+            .expect("fought");
+        assert_eq!(fought(&events).outcome, Outcome::AttackerRetreated);
+        assert_eq!(fought(&events).retreat_to, Some(place_id("Karelia")));
+        assert_eq!(
+            count(&state, "Karelia", Power::Russia, "FTR"),
+            count(&given, "Karelia", Power::Russia, "FTR") + 1
+        );
+        assert_eq!(count(&state, "Eastern Europe", Power::Russia, "FTR"), 0);
+
+        // When Russia holds Ukraine too, then Karelia still comes first in the board's
+        // order; and when a battle is pending in Karelia, the fighter goes to Ukraine.
+        let mut given = given;
+        let ukraine = place_id("Ukraine");
+        given.holder[ukraine.index()] = Some(Power::Russia);
+        given.forces[ukraine.index()].clear();
+        let mut state = given.clone();
+        let events = ordered_with_dice(&mut state, Power::Russia, fight.clone(), &[6, 6, 1])
+            .expect("fought");
+        assert_eq!(fought(&events).retreat_to, Some(place_id("Karelia")));
+        let mut state = given.clone();
+        state
+            .contested
+            .insert(place_id("Karelia"), Default::default());
+        let events =
+            ordered_with_dice(&mut state, Power::Russia, fight, &[6, 6, 1]).expect("fought");
+        assert_eq!(fought(&events).retreat_to, Some(place_id("Ukraine")));
+        assert_eq!(
+            count(&state, "Ukraine", Power::Russia, "FTR"),
+            count(&given, "Ukraine", Power::Russia, "FTR") + 1
+        );
+    }
+
+    #[test]
+    fn a_sea_battle_without_retreat_to_withdraws_to_the_first_sea_zone_next_door_free_of_enemies() {
+        // Given a German submarine attacks a British one in the Baltic, ordered to withdraw
+        // after round one and naming no place; the Baltic's one sea neighbour is the North
+        // Sea (Germany, next door, is land: no place for a fleet):
+        let mut given = start();
+        given.round = 2;
+        given.turn = 1;
+        given.phase = Phase::Battles;
+        let baltic = place_id("Baltic Sea Zone");
+        given.forces[baltic.index()].clear();
+        given.forces[baltic.index()].insert((Power::Germany, unit("SUB"), 0), 1);
+        given.forces[baltic.index()].insert((Power::UnitedKingdom, unit("SUB"), 0), 1);
+        given.contested.insert(baltic, Default::default());
+        let mut orders = BattleOrders::at(baltic);
+        orders.retreat = Some(RetreatOrder::AfterRound(1));
+        let fight = Order::FightBattle(orders);
+
+        // When the British fleet is in the North Sea, then the submarine cannot withdraw
+        // and fights on: both miss (6, 6), then it sinks the British one (1).
+        let mut state = given.clone();
+        let events = ordered_with_dice(&mut state, Power::Germany, fight.clone(), &[6, 6, 1])
+            .expect("fought");
+        assert_eq!(fought(&events).outcome, Outcome::AttackerWins);
+        assert_eq!(fought(&events).retreat_to, None);
+
+        // When the North Sea is empty, then it withdraws there after round one.
+        let north_sea = place_id("North Sea Zone");
+        given.forces[north_sea.index()].clear();
+        let mut state = given;
+        let events = ordered_with_dice(&mut state, Power::Germany, fight, &[6, 6]).expect("fought");
+        assert_eq!(fought(&events).outcome, Outcome::AttackerRetreated);
+        assert_eq!(fought(&events).retreat_to, Some(north_sea));
+        assert_eq!(count(&state, "North Sea Zone", Power::Germany, "SUB"), 1);
+    }
+
+    #[test]
+    fn a_battle_with_nowhere_to_withdraw_to_fights_on_whatever_its_orders_say() {
+        // Given a battle is pending in Karelia, Russia's one neighbour of Eastern Europe
+        // (Germany holds Ukraine): Russia has nowhere of its own next door to withdraw to.
+        let mut state = russia_attacks_eastern_europe_with_a_fighter();
+        assert_eq!(
+            state.holder[place_id("Ukraine").index()],
+            Some(Power::Germany)
+        );
+        state
+            .contested
+            .insert(place_id("Karelia"), Default::default());
         let east = place_id("Eastern Europe");
         let mut orders = BattleOrders::at(east);
         orders.retreat = Some(RetreatOrder::AfterRound(1));
-        let before = state.clone();
-        let err = ordered_with_dice(
+
+        // When it is fought with dice that would have ended it after round one (INF 6,
+        // FTR 6, the defender's 1), then it goes on: FTR 3 takes the defender, whose last
+        // die misses.
+        let events = ordered_with_dice(
             &mut state,
             Power::Russia,
-            Order::FightBattle(orders.clone()),
-            &[6, 6, 6],
+            Order::FightBattle(orders),
+            &[6, 6, 1, 3, 6],
         )
-        .expect_err("no destination");
-        assert_eq!(err.code, "retreat-destination");
-        assert_eq!(state, before);
-        orders.retreat_to = Some(place_id("Germany"));
-        let err = ordered_with_dice(
-            &mut state,
-            Power::Russia,
-            Order::FightBattle(orders.clone()),
-            &[6, 6, 6],
-        )
-        .expect_err("Germany is not Russia's");
-        assert_eq!(err.code, "retreat-destination");
+        .expect("fought");
+        assert_eq!(fought(&events).outcome, Outcome::AttackerWins);
+        assert_eq!(fought(&events).retreat_to, None);
+        assert_eq!(fought(&events).dice.len(), 5);
+        assert_eq!(count(&state, "Eastern Europe", Power::Russia, "FTR"), 1);
+    }
+
+    #[test]
+    fn a_named_withdrawal_that_is_not_to_a_place_of_the_attackers_own_next_door_is_refused_before_any_die(
+    ) {
+        // Given Russia attacks Eastern Europe from Karelia, and holds Ukraine, where a battle
+        // is pending:
+        let mut given = russia_attacks_eastern_europe();
+        let ukraine = place_id("Ukraine");
+        given.holder[ukraine.index()] = Some(Power::Russia);
+        given.forces[ukraine.index()].clear();
+        given.contested.insert(ukraine, Default::default());
+        let east = place_id("Eastern Europe");
+        // When the battle names Germany (not Russia's), Russia (not next door) or Ukraine
+        // (a battle of its own), withdrawing or not: then it is refused and no die is drawn
+        // (the dice would panic).
+        for (to, retreat) in [
+            ("Germany", Some(RetreatOrder::AfterRound(1))),
+            ("Russia", Some(RetreatOrder::AfterRound(1))),
+            ("Ukraine", Some(RetreatOrder::AfterRound(1))),
+            ("Germany", None),
+        ] {
+            let mut orders = BattleOrders::at(east);
+            orders.retreat = retreat;
+            orders.retreat_to = Some(place_id(to));
+            let err = decide(
+                rules(),
+                &given,
+                Power::Russia,
+                &Order::FightBattle(orders),
+                Moment::default(),
+                &mut NoDice,
+            )
+            .expect_err(to);
+            assert_eq!(err.code, "retreat-destination", "{to}");
+        }
+
+        // When it names Karelia, then the infantry withdraw there after round one.
+        let mut orders = BattleOrders::at(east);
+        orders.retreat = Some(RetreatOrder::AfterRound(1));
         orders.retreat_to = Some(place_id("Karelia"));
-        ordered_with_dice(
-            &mut state,
+        let events = ordered_with_dice(
+            &mut given,
             Power::Russia,
             Order::FightBattle(orders),
             &[6, 6, 6],
         )
         .expect("withdraws");
-        assert_eq!(state.holder[east.index()], Some(Power::Germany));
+        assert_eq!(fought(&events).retreat_to, Some(place_id("Karelia")));
+        assert_eq!(given.holder[east.index()], Some(Power::Germany));
         assert_eq!(
-            state.forces[place_id("Karelia").index()][&(Power::Russia, unit("INF"), 0)],
+            given.forces[place_id("Karelia").index()][&(Power::Russia, unit("INF"), 0)],
             3
         );
     }

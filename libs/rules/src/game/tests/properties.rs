@@ -1,12 +1,12 @@
 //! Random sequences of orders: whatever `decide` accepts keeps the board sound. No unit
 //! count of zero, no unit outside its domain, no spending beyond the treasury, and no
 //! broken alliance that still acts (permissions only between partners; enemies never share
-//! land outside a battle to fight).
+//! land outside a battle to fight). Whatever it refuses has drawn no die.
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::dice::GameSeed;
+use crate::dice::{CountingDice, GameSeed};
 use crate::game::autoplay::random_order;
 
 /// A chooser fed by the generated numbers: the same numbers give the same game.
@@ -153,7 +153,7 @@ fn check_board(rules: Rules<'_>, state: &GameState) -> Result<(), TestCaseError>
 }
 
 /// Plays up to 1,500 random orders from `state`: every accepted one keeps the board sound,
-/// and every refused one changes nothing.
+/// and every refused one changes nothing and has drawn no die.
 fn play_randomly(
     rules: Rules<'_>,
     mut state: GameState,
@@ -166,9 +166,26 @@ fn play_randomly(
     for _ in 0..1500 {
         let (by, order) = random_order(rules, &state, &mut choose);
         let before = state.clone();
-        let Ok(events) = decide(rules, &state, by, &order, Moment::default(), &mut dice) else {
-            prop_assert_eq!(&state, &before);
-            continue;
+        let mut counting = CountingDice::new(&mut dice);
+        let decided = decide(rules, &state, by, &order, Moment::default(), &mut counting);
+        let drawn = counting.drawn();
+        let events = match decided {
+            Ok(events) => events,
+            Err(refusal) => {
+                prop_assert_eq!(&state, &before);
+                // Nothing is recorded of a refusal, so dice drawn before it would be a free
+                // look at how they fall (issue 39).
+                prop_assert_eq!(
+                    drawn,
+                    0,
+                    "{:?} by {} was refused ({}) after drawing {} dice",
+                    order,
+                    by,
+                    refusal,
+                    drawn
+                );
+                continue;
+            }
         };
         accepted += 1;
         for event in &events {
