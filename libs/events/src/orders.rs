@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 use warlog_rules::board::Power;
-use warlog_rules::dice::{DiceSource, Die, GameSeed, RecordedDice};
+use warlog_rules::dice::{CountingDice, DiceSource, Die, GameSeed, RecordedDice};
 use warlog_rules::game::named::{NameError, NamedOrder};
 use warlog_rules::game::{decide, DirectorOrder, Moment, RuleViolation};
 use warlog_rules::violation::ViolationCode;
@@ -241,19 +241,6 @@ pub const MAX_EVENTS_PER_COMMAND: usize = 1_000;
 /// reached is known before the order rolls a die (one order makes a handful of events).
 const ROOM_FOR_ONE_ORDER: usize = 100;
 
-/// Passes dice through and counts them: whether an order rolled any.
-struct CountingDice<'a> {
-    inner: &'a mut dyn DiceSource,
-    drawn: usize,
-}
-
-impl DiceSource for CountingDice<'_> {
-    fn roll(&mut self) -> Die {
-        self.drawn += 1;
-        self.inner.roll()
-    }
-}
-
 fn rule(at: &str, violation: RuleViolation) -> Refusal {
     Refusal::Rule {
         at: at.to_owned(),
@@ -401,19 +388,16 @@ impl GameLog {
                         Err(too_many_events())
                     } else {
                         let mut seeded = dice.dice_at(&game_id, after.version + 1);
-                        let mut counted = CountingDice {
-                            inner: &mut *seeded,
-                            drawn: 0,
-                        };
+                        let mut counted = CountingDice::new(&mut *seeded);
                         let decided =
                             decide(rules, &after.state, *power, order, given.at, &mut counted);
                         // The engine checks everything before its first die; a refusal
                         // after one would tell how the dice fell.
                         debug_assert!(
-                            decided.is_ok() || counted.drawn == 0,
+                            decided.is_ok() || counted.drawn() == 0,
                             "orders[{i}] was refused after rolling dice: {decided:?}"
                         );
-                        if counted.drawn > 0 {
+                        if counted.drawn() > 0 {
                             rolled_by = rolled_by.or(Some(i));
                         }
                         decided
