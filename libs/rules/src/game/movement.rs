@@ -55,9 +55,14 @@ impl GameState {
 
     /// Powers whose ships `power` may use here: itself and partners that allow it.
     fn hosts(&self, power: Power) -> impl Iterator<Item = Power> + '_ {
-        crate::board::Power::CLASSIC
-            .into_iter()
-            .filter(move |host| self.permits(*host, power, Permission::Ferry))
+        // A power always rides its own ships, Classic or not (AAP's CCP and KMT).
+        std::iter::once(power).chain(
+            crate::board::Power::CLASSIC
+                .into_iter()
+                .filter(move |host| {
+                    *host != power && self.permits(*host, power, Permission::Ferry)
+                }),
+        )
     }
 
     /// How many of `power`'s `unit` in `territory` can still move, and how far.
@@ -232,7 +237,7 @@ fn check_cargo(
             .sum();
         if leaving > 0 {
             let (capacity, used) = state.transport_space(rules, from, power);
-            if used > capacity - leaving {
+            if used > capacity.saturating_sub(leaving) {
                 return Err(violation(
                     ViolationCode::CargoStranded,
                     TRANSPORTS,

@@ -48,6 +48,14 @@ pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
                 sea_zone: *sea_zone,
             },
         )),
+        GameEvent::GuerrillaSuppression {
+            power, territory, ..
+        } => Some((
+            *power,
+            Order::SuppressGuerrillas {
+                territory: *territory,
+            },
+        )),
         GameEvent::StartZonesRolled { by, .. } => Some((*by, Order::RollStartZones)),
         GameEvent::InitiativeRolled { by, .. } => Some((*by, Order::RollInitiative)),
         GameEvent::ReinforcementsRolled { by, .. } => Some((*by, Order::RollReinforcements)),
@@ -104,6 +112,7 @@ pub fn dice_rolled(event: &GameEvent) -> Vec<Die> {
             .copied()
             .collect(),
         GameEvent::WarLoanApplied { die, .. }
+        | GameEvent::GuerrillaSuppression { die, .. }
         | GameEvent::RocketFired { die, .. }
         | GameEvent::BattleshipRepaired { die, .. } => vec![*die],
         GameEvent::StartZonesRolled { bases, .. } => bases

@@ -729,3 +729,45 @@ fn in_round_one_japan_places_infantry_in_japan_on_the_built_in_board() {
         before + 3
     );
 }
+
+#[test]
+fn the_ccps_own_transport_carries_its_infantry_and_may_not_sail_off_without_it() {
+    // Given a CCP transport with CCP infantry aboard in a sea zone of the Pacific board,
+    let ruleset = pacific();
+    let rules = ruleset.rules();
+    let mut state = turn_of(ruleset, 2, Power::Ccp, Phase::NonCombatMove);
+    let (infantry, transport) = (
+        ruleset.catalogue.infantry().expect("INF"),
+        ruleset.catalogue.id("TRN").expect("TRN"),
+    );
+    let zone = at(ruleset, "53 Sea Zone");
+    state.forces[zone.index()].clear();
+    state.forces[zone.index()].insert((Power::Ccp, transport, 0), 1);
+    state.forces[zone.index()].insert((Power::Ccp, infantry, 0), 1);
+    let path = vec![zone, at(ruleset, "47 Sea Zone")];
+    // when the transport sails off alone, it is refused: the infantry would be left at sea;
+    let alone = order_under(
+        rules,
+        &mut state,
+        Power::Ccp,
+        Order::Move {
+            units: vec![(transport, 1)],
+            path: path.clone(),
+        },
+        &[],
+    )
+    .expect_err("the cargo would be stranded");
+    assert_eq!(alone.code, ViolationCode::CargoStranded, "{alone}");
+    // and with its cargo, it sails.
+    order_under(
+        rules,
+        &mut state,
+        Power::Ccp,
+        Order::Move {
+            units: vec![(transport, 1), (infantry, 1)],
+            path,
+        },
+        &[],
+    )
+    .expect("the transport carries its own infantry");
+}
