@@ -309,30 +309,34 @@ pub struct RefusedAfterDice {
     pub detail: String,
     /// The first order of the request that rolled dice.
     pub rolled_by: usize,
-    /// How many orders after the refused one were not decided (send them again, decided
-    /// on the board as it is now).
+    /// How many orders after the refused one were not carried out (sent again, they are
+    /// decided on the board as it is now).
     pub not_decided: usize,
 }
 
 impl RefusedAfterDice {
     fn of(cut: &CutOff) -> Self {
         let carried = match cut.index {
-            1 => "orders[0] is".to_owned(),
-            2 => "orders[0] and orders[1] are".to_owned(),
-            n => format!("orders[0] to orders[{}] are", n - 1),
+            1 => "orders[0] was carried out and stands".to_owned(),
+            2 => "orders[0] and orders[1] were carried out and stand".to_owned(),
+            n => format!("orders[0] to orders[{}] were carried out and stand", n - 1),
         };
         let rest = match cut.not_decided {
             0 => String::new(),
-            1 => "; the order after it was not decided".to_owned(),
-            n => format!("; the {n} orders after it were not decided"),
+            1 => " The order after it was not carried out; send it again if it still applies."
+                .to_owned(),
+            n => format!(
+                " The {n} orders after it were not carried out; send them again if they still \
+                 apply."
+            ),
         };
         RefusedAfterDice {
             index: cut.index,
             code: cut.violation.code.as_str().to_owned(),
             rule: cut.violation.rule.to_owned(),
             detail: format!(
-                "orders[{}] was refused: {} ({}). {carried} on the record, because \
-                 orders[{}] rolled dice, and a die once rolled counts{rest}.",
+                "orders[{}] was refused: {} ({}). {carried}: orders[{}] rolled dice, and dice \
+                 once rolled count.{rest}",
                 cut.index, cut.violation.message, cut.violation.rule, cut.rolled_by
             ),
             rolled_by: cut.rolled_by,

@@ -66,7 +66,7 @@ pub(super) fn check_command(
         .count();
     let Some(seed) = seed else {
         let own = log.decide_command(given, own_dice);
-        if matches(&own, batch) {
+        if matches(&own, given, batch) {
             return CommandOutcome {
                 after: own.ok().map(|d| d.after),
                 dice_events: 0,
@@ -79,7 +79,7 @@ pub(super) fn check_command(
         };
     };
     let seeded = log.decide_command(given, DiceSupply::Seed(seed));
-    if matches(&seeded, batch) {
+    if matches(&seeded, given, batch) {
         return CommandOutcome {
             after: seeded.ok().map(|d| d.after),
             dice_events,
@@ -91,7 +91,7 @@ pub(super) fn check_command(
         ledger.fail("dice", version, message);
     }
     let own = log.decide_command(given, own_dice);
-    if matches(&own, batch) {
+    if matches(&own, given, batch) {
         return CommandOutcome {
             after: own.ok().map(|d| d.after),
             dice_events,
@@ -106,21 +106,23 @@ pub(super) fn check_command(
 
 /// Whether the decision gives exactly the batch's events after its record (the record
 /// itself is the batch's own, its version checked by the caller).
-fn matches(decided: &Result<Decided, Refusal>, batch: &[(u64, GameStreamEvent)]) -> bool {
+fn matches(
+    decided: &Result<Decided, Refusal>,
+    given: &OrdersGiven,
+    batch: &[(u64, GameStreamEvent)],
+) -> bool {
     decided.as_ref().is_ok_and(|d| {
         d.events.len() == batch.len()
-            && same_record(&d.events[0], &batch[0].1)
+            && same_record(&d.events[0], given)
             && d.events.iter().zip(batch).skip(1).all(|(a, (_, b))| a == b)
     })
 }
 
 /// Whether the decision's record says what the log's does (where a command was cut off
-/// after its dice, and why), the refusal's wording aside.
-fn same_record(decided: &GameStreamEvent, recorded: &GameStreamEvent) -> bool {
-    match (decided, recorded) {
-        (GameStreamEvent::Orders(a), GameStreamEvent::Orders(b)) => a.same_record(b),
-        _ => false,
-    }
+/// after its dice, and why), the refusal's wording aside. `given` is the log's record as
+/// decided again, on the version it follows (an offset is named once, where it begins).
+fn same_record(decided: &GameStreamEvent, given: &OrdersGiven) -> bool {
+    matches!(decided, GameStreamEvent::Orders(record) if record.same_record(given))
 }
 
 /// Names a record that does not stop where the rule "a die once rolled counts" stops the
@@ -133,7 +135,7 @@ fn describe_cut_off(
     decided: &Decided,
     batch: &[(u64, GameStreamEvent)],
 ) -> bool {
-    if same_record(&decided.events[0], &batch[0].1) {
+    if same_record(&decided.events[0], given) {
         return false;
     }
     // The refused order's place: right after the orders carried out.
@@ -219,7 +221,7 @@ fn describe(
             return;
         }
         Err(refusal) => {
-            let whole = if given.cut_off.is_some() {
+            let whole = if given.cut_off.is_some() && matches!(refusal, Refusal::Rule { .. }) {
                 "; the record keeps an order as refused after a die, but no order before the \
                  refusal rolled one, and a command refused before any die is refused whole: \
                  nothing of it belongs on the record"

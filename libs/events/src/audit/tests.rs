@@ -290,6 +290,15 @@ fn an_inserted_event_is_named() {
         .filter(|f| f.message.contains("an event was inserted before them"))
         .count();
     assert_eq!(shifted, 1, "{}", report.render());
+    // And the later records, decided on the versions they follow, are not named for it.
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| !f.message.contains("differs from what was sent")),
+        "{}",
+        report.render()
+    );
 }
 
 #[test]

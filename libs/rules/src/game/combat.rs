@@ -28,8 +28,8 @@ pub struct BattleOrders {
     pub order_of_loss: Vec<UnitTypeId>,
     pub retreat: Option<RetreatOrder>,
     /// Where surviving attackers withdraw to, if they do: adjacent and the attacker's own,
-    /// checked before any die. Unnamed, the first such place in the board's order (see
-    /// `withdrawal_destination`); with none, the attacker cannot withdraw.
+    /// settled before any die. Unnamed or unusable, the first such place in the board's
+    /// order (see `withdrawal_destination`); with none, the attacker cannot withdraw.
     pub retreat_to: Option<TerritoryId>,
     /// Bomb the industrial complex instead of fighting (bombers only).
     pub bombing_raid: bool,
@@ -318,7 +318,7 @@ pub(super) fn decide_battle(
 
     // Settled before the first die: a refusal after the dice would show the player how
     // they fell, and nothing of a refusal is recorded (issue 39).
-    let withdraw_to = withdrawal_destination(rules, state, power, territory, orders.retreat_to)?;
+    let withdraw_to = withdrawal_destination(rules, state, power, territory, orders.retreat_to);
     battle.attacker_may_withdraw = withdraw_to.is_some();
 
     let mut recording = RecordingDice::new(dice);
@@ -415,58 +415,44 @@ fn subs_facing_only_aircraft(rules: Rules<'_>, sea: bool, log: &BattleLog) -> Op
     }
 }
 
-const RETREAT: &str = "Classic rules, Retreat";
-
-/// Where the attacker withdraws from `territory` if it does. A place it names must be next
-/// door, not contested, and its own land or a sea zone with no battle. Unnamed, it is the
-/// first neighbouring place in the board's order of the battle's own kind: land the
-/// attacker holds, or a sea zone with no enemy units, with no battle pending there either
-/// way (the rules name no place, so the choice is mechanical, and made before any die).
-/// `None`: nowhere to go, and the battle fights on.
+/// Where the attacker withdraws from `territory` if it does, settled before any die. A place
+/// it names is used if it is next door, not contested, and its own land or a sea zone.
+/// Otherwise (none named, or one it cannot withdraw to) the first neighbouring place in the
+/// board's order of the battle's own kind: land the attacker holds, or a sea zone with no
+/// enemy units, with no battle pending there either way (the rules name no place, so the
+/// choice is mechanical). `None`: nowhere to go, and the battle fights on.
+///
+/// An unusable named place is read as none named rather than refused: the engine before
+/// issue 39 checked it only once the attacker withdrew, so recorded battles that named one
+/// and never withdrew must be decided again exactly as they were (and are: the dice do not
+/// depend on where a withdrawal would go).
 fn withdrawal_destination(
     rules: Rules<'_>,
     state: &GameState,
     power: Power,
     territory: TerritoryId,
     named: Option<TerritoryId>,
-) -> Result<Option<TerritoryId>, RuleViolation> {
+) -> Option<TerritoryId> {
     let board = rules.board;
     let quiet = |t: &TerritoryId| !state.contested.contains_key(t);
-    let Some(to) = named else {
-        if board.get(territory).sea {
-            return Ok(withdrawal_zone(rules, state, territory, power));
-        }
-        return Ok(board
-            .neighbours(territory)
-            .iter()
-            .copied()
-            .filter(|t| !board.get(*t).sea && state.holder[t.index()] == Some(power) && quiet(t))
-            .min());
+    // Adjacency first: it also vouches for the place being on the board.
+    let usable = |to: &TerritoryId| {
+        board.adjacent(territory, *to)
+            && (state.holder[to.index()] == Some(power) || board.get(*to).sea)
+            && quiet(to)
     };
-    // Adjacency first: it also vouches for `to` being on the board.
-    let usable = board.adjacent(territory, to)
-        && (state.holder[to.index()] == Some(power) || board.get(to).sea)
-        && quiet(&to);
-    if !usable {
-        let name = |t: TerritoryId| {
-            if board.contains(t) {
-                board.get(t).name.clone()
-            } else {
-                "a place not on the board".to_owned()
-            }
-        };
-        return Err(violation(
-            ViolationCode::RetreatDestination,
-            RETREAT,
-            format!(
-                "{power} cannot withdraw from {} to {}: a place next door, its own land or a \
-                 sea zone, with no battle pending there",
-                board.get(territory).name,
-                name(to)
-            ),
-        ));
+    if let Some(to) = named.filter(usable) {
+        return Some(to);
     }
-    Ok(Some(to))
+    if board.get(territory).sea {
+        return withdrawal_zone(rules, state, territory, power);
+    }
+    board
+        .neighbours(territory)
+        .iter()
+        .copied()
+        .filter(|t| !board.get(*t).sea && state.holder[t.index()] == Some(power) && quiet(t))
+        .min()
 }
 
 /// Where `power`'s submarines withdraw from `territory`: the first neighbouring sea zone,

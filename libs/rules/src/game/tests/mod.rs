@@ -874,15 +874,6 @@ mod battles {
         assert_eq!(err.code, "no-battle-here");
     }
 
-    /// Dice that must not be drawn: the order is to be refused before any.
-    struct NoDice;
-
-    impl crate::dice::DiceSource for NoDice {
-        fn roll(&mut self) -> crate::dice::Die {
-            panic!("a die was drawn for an order that is refused")
-        }
-    }
-
     /// Round 2, Russia's battles: one infantry and one fighter from Karelia against one
     /// German infantry in Eastern Europe.
     fn russia_attacks_eastern_europe_with_a_fighter() -> GameState {
@@ -1029,7 +1020,7 @@ mod battles {
     }
 
     #[test]
-    fn a_named_withdrawal_that_is_not_to_a_place_of_the_attackers_own_next_door_is_refused_before_any_die(
+    fn a_named_withdrawal_that_is_not_to_a_place_of_the_attackers_own_next_door_is_read_as_none_named(
     ) {
         // Given Russia attacks Eastern Europe from Karelia, and holds Ukraine, where a battle
         // is pending:
@@ -1040,27 +1031,25 @@ mod battles {
         given.contested.insert(ukraine, Default::default());
         let east = place_id("Eastern Europe");
         // When the battle names Germany (not Russia's), Russia (not next door) or Ukraine
-        // (a battle of its own), withdrawing or not: then it is refused and no die is drawn
-        // (the dice would panic).
-        for (to, retreat) in [
-            ("Germany", Some(RetreatOrder::AfterRound(1))),
-            ("Russia", Some(RetreatOrder::AfterRound(1))),
-            ("Ukraine", Some(RetreatOrder::AfterRound(1))),
-            ("Germany", None),
-        ] {
+        // (a battle of its own): then it is fought as if it named none, and the infantry
+        // withdraw to the first place of Russia's own next door, Karelia. (Refusing it would
+        // refuse battles recorded before the place was checked ahead of the dice.)
+        for to in ["Germany", "Russia", "Ukraine"] {
             let mut orders = BattleOrders::at(east);
-            orders.retreat = retreat;
+            orders.retreat = Some(RetreatOrder::AfterRound(1));
             orders.retreat_to = Some(place_id(to));
-            let err = decide(
-                rules(),
-                &given,
+            let events = ordered_with_dice(
+                &mut given.clone(),
                 Power::Russia,
-                &Order::FightBattle(orders),
-                Moment::default(),
-                &mut NoDice,
+                Order::FightBattle(orders),
+                &[6, 6, 6],
             )
-            .expect_err(to);
-            assert_eq!(err.code, "retreat-destination", "{to}");
+            .expect(to);
+            assert_eq!(
+                fought(&events).retreat_to,
+                Some(place_id("Karelia")),
+                "{to}"
+            );
         }
 
         // When it names Karelia, then the infantry withdraw there after round one.
