@@ -19,7 +19,7 @@ use warlog_events::sample::{SampleGame, GAME_MASTER};
 use warlog_events::sender::{Role, Sender};
 use warlog_rules::board::{Power, TerritoryId};
 use warlog_rules::dice::GameSeed;
-use warlog_rules::game::autoplay::random_order;
+use warlog_rules::game::autoplay::{chooser, random_order};
 use warlog_rules::game::combat::BattleOrders;
 use warlog_rules::game::named::NamedOrder;
 use warlog_rules::game::replay::dice_rolled;
@@ -110,16 +110,6 @@ fn case() -> impl Strategy<Value = Case> {
             a,
             b,
         })
-}
-
-/// A chooser fed by the generated numbers: the same numbers give the same batch.
-fn chooser(numbers: &[u32]) -> impl FnMut(usize) -> usize + '_ {
-    let mut next = 0;
-    move |n| {
-        let value = numbers[next % numbers.len()];
-        next += 1;
-        value as usize % n.max(1)
-    }
 }
 
 /// Random play up to the case's moment: the n-th that fits (the last one seen if the game

@@ -14,22 +14,11 @@ use warlog_events::audit::Outcome;
 use warlog_tests::TestDb;
 
 use crate::games::{
-    act, create_game, export, german_armour_takes, offline_audit, order, pass_until, send_orders,
-    write_export,
+    act, create_game, export, german_armour_takes, given_a_game, offline_audit, order, pass_until,
+    send_orders, write_export,
 };
 use crate::kit::{app, assert_problem, call, get, post, token, Reply, TestApp};
 use crate::rulesets::units_in;
-
-/// A fresh database, the app on it, a game master's token and a new game of theirs.
-macro_rules! given_a_game {
-    () => {{
-        let db = TestDb::new().await;
-        let app = app!(db);
-        let gm = token(&db, "alice", Role::Gm).await;
-        let game = create_game(&app, &gm).await;
-        (db, app, gm, game)
-    }};
-}
 
 async fn version<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> u64 {
     call(app, get(&format!("/v1/games/{game}"))).await.json()["version"]

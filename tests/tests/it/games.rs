@@ -34,6 +34,7 @@ macro_rules! given_a_game {
         (db, app, gm, game)
     }};
 }
+pub(crate) use given_a_game;
 
 pub(crate) async fn create_game<B: MessageBody>(app: &impl TestApp<B>, gm: &str) -> String {
     create_game_for(app, gm, &PLAYERS).await

@@ -8,6 +8,17 @@ use crate::battle::{CombatOrder, RetreatOrder};
 use crate::board::{Power, TerritoryId};
 use crate::units::UnitTypeId;
 
+/// A chooser fed by generated numbers, for [`random_order`]: the same numbers give the same
+/// orders (property tests generate the numbers).
+pub fn chooser(numbers: &[u32]) -> impl FnMut(usize) -> usize + '_ {
+    let mut next = 0;
+    move |n| {
+        let value = numbers[next % numbers.len()];
+        next += 1;
+        value as usize % n.max(1)
+    }
+}
+
 /// One order, built from the state so that a fair share of them are legal.
 pub fn random_order(
     rules: Rules<'_>,

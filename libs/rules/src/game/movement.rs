@@ -55,14 +55,9 @@ impl GameState {
 
     /// Powers whose ships `power` may use here: itself and partners that allow it.
     fn hosts(&self, power: Power) -> impl Iterator<Item = Power> + '_ {
-        // A power always rides its own ships, Classic or not (AAP's CCP and KMT).
-        std::iter::once(power).chain(
-            crate::board::Power::CLASSIC
-                .into_iter()
-                .filter(move |host| {
-                    *host != power && self.permits(*host, power, Permission::Ferry)
-                }),
-        )
+        crate::board::Power::CLASSIC
+            .into_iter()
+            .filter(move |host| self.permits(*host, power, Permission::Ferry))
     }
 
     /// How many of `power`'s `unit` in `territory` can still move, and how far.
@@ -237,6 +232,8 @@ fn check_cargo(
             .sum();
         if leaving > 0 {
             let (capacity, used) = state.transport_space(rules, from, power);
+            // Saturating: AAP's CCP and KMT are not among the hosts counted here, so their
+            // own ships may leave more room than is counted (issue 36 takes up their cargo).
             if used > capacity.saturating_sub(leaving) {
                 return Err(violation(
                     ViolationCode::CargoStranded,

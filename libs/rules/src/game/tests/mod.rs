@@ -804,13 +804,17 @@ mod battles {
     use crate::game::combat::BattleOrders;
 
     /// Round 2, Russia's combat move, with Eastern Europe held by one German infantry.
-    fn russia_attacks_eastern_europe() -> GameState {
-        let mut state = start();
-        state.round = 2;
-        state.phase = Phase::CombatMove;
+    fn eastern_europe_held_by_one_german_infantry() -> GameState {
+        let mut state = in_phase(2, Power::Russia, Phase::CombatMove);
         let east = place_id("Eastern Europe").index();
         state.forces[east].clear();
         state.forces[east].insert((Power::Germany, unit("INF"), 0), 1);
+        state
+    }
+
+    /// Round 2, Russia's combat move, with Eastern Europe held by one German infantry.
+    fn russia_attacks_eastern_europe() -> GameState {
+        let mut state = eastern_europe_held_by_one_german_infantry();
         order(
             &mut state,
             Power::Russia,
@@ -877,12 +881,7 @@ mod battles {
     /// Round 2, Russia's battles: one infantry and one fighter from Karelia against one
     /// German infantry in Eastern Europe.
     fn russia_attacks_eastern_europe_with_a_fighter() -> GameState {
-        let mut state = start();
-        state.round = 2;
-        state.phase = Phase::CombatMove;
-        let east = place_id("Eastern Europe").index();
-        state.forces[east].clear();
-        state.forces[east].insert((Power::Germany, unit("INF"), 0), 1);
+        let mut state = eastern_europe_held_by_one_german_infantry();
         *state.forces[place_id("Karelia").index()]
             .entry((Power::Russia, unit("FTR"), 0))
             .or_default() += 1;
@@ -956,10 +955,7 @@ mod battles {
         // Given a German submarine attacks a British one in the Baltic, ordered to withdraw
         // after round one and naming no place; the Baltic's one sea neighbour is the North
         // Sea (Germany, next door, is land: no place for a fleet):
-        let mut given = start();
-        given.round = 2;
-        given.turn = 1;
-        given.phase = Phase::Battles;
+        let mut given = in_phase(2, Power::Germany, Phase::Battles);
         let baltic = place_id("Baltic Sea Zone");
         given.forces[baltic.index()].clear();
         given.forces[baltic.index()].insert((Power::Germany, unit("SUB"), 0), 1);

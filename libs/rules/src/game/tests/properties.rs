@@ -7,17 +7,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::dice::{CountingDice, GameSeed};
-use crate::game::autoplay::random_order;
-
-/// A chooser fed by the generated numbers: the same numbers give the same game.
-fn chooser(numbers: &[u32]) -> impl FnMut(usize) -> usize + '_ {
-    let mut next = 0;
-    move |n| {
-        let value = numbers[next % numbers.len()];
-        next += 1;
-        value as usize % n.max(1)
-    }
-}
+use crate::game::autoplay::{chooser, random_order};
 
 /// Spending checked before the event is folded in.
 fn spends_within_treasury(state: &GameState, event: &GameEvent) -> bool {
