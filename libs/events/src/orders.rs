@@ -295,6 +295,19 @@ impl GameLog {
                 ))
             }
         };
+        // A director acts on the games it masters (a tournament's games have their
+        // director as master); only an admin acts on any game.
+        let of_this_game = |what: &str| {
+            one_of(&[Role::Admin, Role::Director], what)?;
+            if sender.role == Role::Director && self.created.game_master != sender.name {
+                return Err(format!(
+                    "{what} is for this game's director: {} directs neither this game nor its \
+                     tournament ({} does)",
+                    sender.name, self.created.game_master
+                ));
+            }
+            Ok(())
+        };
         match command {
             Command::Orders { power, .. } => {
                 // "After a player is clearly defeated, but not eliminated, he may go to
@@ -317,16 +330,10 @@ impl GameLog {
                 self.authorize(sender, Some(*power))
             }
             Command::EndGame => self.authorize(sender, None),
-            Command::RevealSeed => {
-                one_of(&[Role::Admin, Role::Director], "revealing a game's seed")
-            }
-            Command::ReplaceInactivePlayer { .. } => {
-                one_of(&[Role::Admin, Role::Director], "appointing a substitute")
-            }
-            Command::VoidGame { .. } => one_of(&[Role::Admin, Role::Director], "voiding a game"),
-            Command::TakeSeat { .. } => {
-                one_of(&[Role::Admin, Role::Director], "changing a game's seats")
-            }
+            Command::RevealSeed => of_this_game("revealing a game's seed"),
+            Command::ReplaceInactivePlayer { .. } => of_this_game("appointing a substitute"),
+            Command::VoidGame { .. } => of_this_game("voiding a game"),
+            Command::TakeSeat { .. } => of_this_game("changing a game's seats"),
         }
     }
 
@@ -702,6 +709,43 @@ pub(crate) mod tests {
             .decide_command(&by_master, DiceSupply::Seed(&game.seed))
             .expect("the game master declares it");
         assert!(decided.after.state.passive.contains(&Power::Russia));
+    }
+
+    #[test]
+    fn only_the_games_own_director_or_an_admin_may_void_it() {
+        // Given a game whose master is the sample's game master,
+        let game = game();
+        let void = |role, name: &str| {
+            OrdersGiven::new(
+                Sender {
+                    role,
+                    name: name.into(),
+                },
+                game.log.version,
+                Moment::from_unix_seconds(1_800_000_100),
+                Command::VoidGame {
+                    reason: "nobody came".into(),
+                },
+            )
+        };
+        // when a director who is not its master voids it, then it is refused;
+        let foreign = game
+            .log
+            .decide_command(&void(Role::Director, "dave"), DiceSupply::Seed(&game.seed))
+            .expect_err("not dave's game");
+        assert!(
+            matches!(&foreign, Refusal::Forbidden(why) if why.contains("dave directs neither")),
+            "{foreign}"
+        );
+        // and its own director, or an admin, may.
+        for (role, name) in [
+            (Role::Director, crate::sample::GAME_MASTER),
+            (Role::Admin, "root"),
+        ] {
+            game.log
+                .decide_command(&void(role, name), DiceSupply::Seed(&game.seed))
+                .expect("allowed");
+        }
     }
 
     #[test]

@@ -608,11 +608,15 @@ async fn before_the_reveal_no_body_header_log_line_or_metric_shows_the_seed() {
         );
     }
 
-    // Not even a director may reveal it while dice are still to be rolled.
+    // Not even an admin may reveal it while dice are still to be rolled; a player or a
+    // director of other games may not reveal it at all.
     let player = token(&db, "ann", Role::Player).await;
     let refused = act(&app, &player, &game, "reveal").await;
     assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
-    let running = act(&app, &director, &game, "reveal").await;
+    let foreign = act(&app, &director, &game, "reveal").await;
+    assert_problem(&foreign, StatusCode::FORBIDDEN, "forbidden");
+    let admin = token(&db, "root", Role::Admin).await;
+    let running = act(&app, &admin, &game, "reveal").await;
     assert_eq!(
         (running.status, running.json()["violation"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("game-running"))
@@ -636,7 +640,7 @@ async fn before_the_reveal_no_body_header_log_line_or_metric_shows_the_seed() {
         noted,
         "the reveal is noted in the secrets table in its transaction"
     );
-    let again = act(&app, &director, &game, "reveal").await;
+    let again = act(&app, &admin, &game, "reveal").await;
     assert_eq!(
         (again.status, again.json()["violation"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("already-revealed"))
@@ -1210,21 +1214,33 @@ async fn the_board_at_version_n_is_the_board_folded_from_the_first_n_events() {
 }
 
 /// Issue 16: "the director may end a game that should not count (nothing played,
-/// abandoned); no placements, no points, the reason in the log."
+/// abandoned); no placements, no points, the reason in the log." Issue 31: only the game's
+/// own director (a tournament's games have its director as master) or an admin.
 #[actix_web::test]
-async fn a_director_voids_a_game_that_then_counts_for_nobody_and_passes_the_audit() {
+async fn a_void_by_a_director_of_other_games_is_refused_and_an_admins_counts_for_nobody_and_passes_the_audit(
+) {
     let db = TestDb::new().await;
     let app = app!(db);
     let director = token(&db, "dora", Role::Director).await;
+    let admin = token(&db, "root", Role::Admin).await;
     let gm = token(&db, "gus", Role::Gm).await;
     let game = create_game(&app, &gm).await;
     let uri = format!("/v1/games/{game}/void");
 
-    // Refused, with nothing appended: the game master (not a director), a reason of
-    // blanks, an unknown field.
+    // Refused, with nothing appended: the game master (not a director), a director who
+    // directs neither the game nor a tournament of it, a reason of blanks, an unknown field.
     let before = export(&app, &game).await.len();
     let refused = call(&app, post(&uri, &gm, &json!({"reason": "bored"}))).await;
     assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
+    let foreign = call(&app, post(&uri, &director, &json!({"reason": "bored"}))).await;
+    assert_problem(&foreign, StatusCode::FORBIDDEN, "forbidden");
+    assert!(
+        foreign.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("dora directs neither this game nor its tournament")),
+        "{:?}",
+        foreign.json()
+    );
     for reason in ["  ".to_owned(), "line\nbreak".to_owned(), "x".repeat(501)] {
         let bad = call(&app, post(&uri, &director, &json!({ "reason": reason }))).await;
         assert_problem(&bad, StatusCode::BAD_REQUEST, "malformed-request");
@@ -1245,7 +1261,7 @@ async fn a_director_voids_a_game_that_then_counts_for_nobody_and_passes_the_audi
     // Voided: the record, GameVoided with the reason, and the seed revealed.
     let voided = call(
         &app,
-        post(&uri, &director, &json!({"reason": "abandoned in round 1"})),
+        post(&uri, &admin, &json!({"reason": "abandoned in round 1"})),
     )
     .await;
     assert_eq!(voided.status, StatusCode::OK, "{:?}", voided.json());

@@ -549,9 +549,10 @@ fn the_stream_id_and_the_chain_bind_the_file_to_its_game() {
 fn a_voided_game_passes_and_a_changed_reason_is_named() {
     let mut game = SampleGame::new(cutthroat(), GAME, seed(), 3);
     game.play_until(200, 8_000);
+    // The game's own master, as a director: a director acts on the games it masters.
     let director = crate::sender::Sender {
         role: crate::sender::Role::Director,
-        name: "dora".into(),
+        name: crate::sample::GAME_MASTER.into(),
     };
     assert!(game.send(
         director,
@@ -567,6 +568,32 @@ fn a_voided_game_passes_and_a_changed_reason_is_named() {
     events[i].payload["reason"] = serde_json::json!("never played");
     relink(&mut events);
     assert_names(&events, "orders", events[i].stream_version);
+}
+
+#[test]
+fn a_void_forged_as_another_directors_is_named_at_its_record() {
+    // Given an honest void by the game's own director, re-signed as a director of some
+    // other game (record and actors alike, the chain recomputed):
+    let mut game = SampleGame::new(cutthroat(), GAME, seed(), 3);
+    game.play_until(100, 4_000);
+    let own = crate::sender::Sender {
+        role: crate::sender::Role::Director,
+        name: crate::sample::GAME_MASTER.into(),
+    };
+    let void = crate::orders::Command::VoidGame {
+        reason: "abandoned".into(),
+    };
+    assert!(game.send(own, void));
+    let mut events = game.recorded();
+    let record = position(&events, "GameVoided") - 1;
+    events[record].payload["sender"]["name"] = serde_json::json!("dave");
+    for event in &mut events[record..] {
+        event.metadata["actor"] = serde_json::json!("director:dave");
+    }
+    relink(&mut events);
+    // then the auditor names the record: dave may not void it.
+    assert_names(&events, "orders", events[record].stream_version);
+    assert!(audit(&events).render().contains("dave directs neither"));
 }
 
 /// A game whose last command was cut off after its battle: `[fight_battle, purchase]` in the

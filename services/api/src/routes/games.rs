@@ -499,7 +499,7 @@ pub struct VoidGame {
     pub reason: String,
 }
 
-/// Voids the game (director or admin): it is over and counts for nobody, with no
+/// Voids the game (its director or an admin): it is over and counts for nobody, with no
 /// placements and no points; the reason is on the record and the seed is revealed.
 #[utoipa::path(post, path = "/v1/games/{id}/void", tag = "games",
     params(("id" = String, Path, description = "Game id"),
@@ -509,7 +509,7 @@ pub struct VoidGame {
         (status = 200, description = "GameVoided (and SeedRevealed) appended", body = WriteAccepted),
         (status = 400, description = "Malformed body or reason", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only a director or an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the game's director (its master, or its tournament's director) or an admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The game is already over", body = Problem, content_type = "application/problem+json"),
     ),
@@ -552,7 +552,7 @@ async fn game_action(
     Ok(written.respond(None))
 }
 
-/// Reveals the dice seed of a game that is over (director or admin). The end and a void
+/// Reveals the dice seed of a game that is over (its director or an admin). The end and a void
 /// reveal it themselves; while the game runs the seed stays secret, since it decides every
 /// die still to come, so a reveal is refused (422 `game-running`).
 #[utoipa::path(post, path = "/v1/games/{id}/reveal", tag = "games",
@@ -561,7 +561,7 @@ async fn game_action(
     responses(
         (status = 200, description = "SeedRevealed appended", body = WriteAccepted),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only a director or an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the game's director (its master, or its tournament's director) or an admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The game is running, or the seed is revealed already", body = Problem, content_type = "application/problem+json"),
     ),
