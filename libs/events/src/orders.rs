@@ -79,15 +79,18 @@ impl OrdersGiven {
     /// Whether two records say the same, the refusal's words aside: the message and the
     /// rule's name may be worded better by a later server; the code may not change.
     pub fn same_record(&self, other: &OrdersGiven) -> bool {
-        let plain = |given: &OrdersGiven| {
-            let mut given = given.clone();
-            if let Some(cut) = &mut given.cut_off {
-                cut.rule.clear();
-                cut.message.clear();
+        let same_cut = match (&self.cut_off, &other.cut_off) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.order == b.order && a.code == b.code && a.not_decided == b.not_decided
             }
-            given
+            _ => false,
         };
-        plain(self) == plain(other)
+        same_cut
+            && self.sender == other.sender
+            && self.expected_version == other.expected_version
+            && self.at == other.at
+            && self.command == other.command
     }
 }
 
@@ -365,79 +368,11 @@ impl GameLog {
         let record = GameStreamEvent::Orders(given.clone());
         after.apply_decided(&record);
         let mut events = vec![record];
-        let push = |after: &mut GameLog, events: &mut Vec<GameStreamEvent>, event| {
-            after.apply_decided(&event);
-            events.push(event);
-        };
-        let game_id = self.created.game_id.clone();
-        let rules = self.ruleset.rules();
         let mut cut_off = None;
         // The director's and game master's commands are the engine's director orders.
         let director = match &given.command {
             Command::Orders { power, .. } => {
-                let sent = given.orders_sent();
-                if sent.is_empty() || sent.len() > MAX_ORDERS {
-                    return Err(Refusal::Malformed(format!(
-                        "orders: 1 to {MAX_ORDERS} orders, not {}",
-                        sent.len()
-                    )));
-                }
-                let resolved = sent
-                    .iter()
-                    .enumerate()
-                    .map(|(i, named)| named.resolve(after.ruleset, &format!("orders[{i}]")))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let mut rolled_by = None;
-                let mut stopped = None;
-                for (i, order) in resolved.iter().enumerate() {
-                    let full = events.len() + ROOM_FOR_ONE_ORDER > MAX_EVENTS_PER_COMMAND;
-                    let decided = if full {
-                        Err(too_many_events())
-                    } else {
-                        let mut seeded = dice.dice_at(&game_id, after.version + 1);
-                        let mut counted = CountingDice::new(&mut *seeded);
-                        let decided =
-                            decide(rules, &after.state, *power, order, given.at, &mut counted);
-                        // The engine checks everything before its first die; a refusal
-                        // after one would tell how the dice fell.
-                        debug_assert!(
-                            decided.is_ok() || counted.drawn() == 0,
-                            "orders[{i}] was refused after rolling dice: {decided:?}"
-                        );
-                        if counted.drawn() > 0 {
-                            rolled_by = rolled_by.or(Some(i));
-                        }
-                        decided
-                    };
-                    match decided {
-                        Ok(decided) => {
-                            for event in decided {
-                                push(&mut after, &mut events, GameStreamEvent::Played(event));
-                            }
-                        }
-                        Err(violation) => match rolled_by.filter(|r| *r < i) {
-                            Some(rolled_by) => {
-                                stopped = Some(CutOff {
-                                    index: i,
-                                    rolled_by,
-                                    violation,
-                                    not_decided: sent.len() - i - 1,
-                                });
-                                break;
-                            }
-                            None if full => {
-                                return Err(Refusal::Malformed(violation.message));
-                            }
-                            None => return Err(rule(&format!("orders[{i}]"), violation)),
-                        },
-                    }
-                }
-                // The record says where the command stopped (the auditor's record, decided
-                // again, says so only if the rules stop it there too).
-                if stopped.is_some() || given.cut_off.is_some() {
-                    events[0] = GameStreamEvent::Orders(record_of(given, &sent, stopped.as_ref()));
-                }
-                cut_off = stopped;
+                cut_off = decide_orders(given, *power, &dice, &mut after, &mut events)?;
                 None
             }
             Command::EndGame => Some((DirectorOrder::EndGame, "end")),
@@ -528,9 +463,7 @@ impl GameLog {
         }
         if events.len() > MAX_EVENTS_PER_COMMAND {
             // Unreachable while one order makes fewer events than the room kept for it.
-            return Err(Refusal::Malformed(
-                "these orders make too many events for one request: send them in parts".into(),
-            ));
+            return Err(Refusal::Malformed(TOO_MANY_EVENTS.to_owned()));
         }
         Ok(Decided {
             events,
@@ -540,12 +473,93 @@ impl GameLog {
     }
 }
 
-fn too_many_events() -> RuleViolation {
-    RuleViolation {
-        code: ViolationCode::TooLarge,
-        rule: "the service's limits",
-        message: "these orders make too many events for one request: send them in parts".to_owned(),
+fn push(after: &mut GameLog, events: &mut Vec<GameStreamEvent>, event: GameStreamEvent) {
+    after.apply_decided(&event);
+    events.push(event);
+}
+
+const TOO_MANY_EVENTS: &str =
+    "these orders make too many events for one request: send them in parts";
+
+/// The orders of `given`, decided in turn onto `after` and `events` (whose first event is
+/// its record): all or nothing until an order rolls dice, then cut off at a refusal, the
+/// record rewritten to say so. The cut-off, if any.
+fn decide_orders(
+    given: &OrdersGiven,
+    power: Power,
+    dice: &DiceSupply<'_>,
+    after: &mut GameLog,
+    events: &mut Vec<GameStreamEvent>,
+) -> Result<Option<CutOff>, Refusal> {
+    let sent = given.orders_sent();
+    if sent.is_empty() || sent.len() > MAX_ORDERS {
+        return Err(Refusal::Malformed(format!(
+            "orders: 1 to {MAX_ORDERS} orders, not {}",
+            sent.len()
+        )));
     }
+    let resolved = sent
+        .iter()
+        .enumerate()
+        .map(|(i, named)| named.resolve(after.ruleset, &format!("orders[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rules = after.ruleset.rules();
+    let mut rolled_by = None;
+    for (i, order) in resolved.iter().enumerate() {
+        // Known before the order rolls: the events so far are the earlier orders'.
+        let full = events.len() + ROOM_FOR_ONE_ORDER > MAX_EVENTS_PER_COMMAND;
+        let decided = if full {
+            Err(RuleViolation {
+                code: ViolationCode::TooLarge,
+                rule: "the service's limits",
+                message: TOO_MANY_EVENTS.to_owned(),
+            })
+        } else {
+            let mut seeded = dice.dice_at(&after.created.game_id, after.version + 1);
+            let mut counted = CountingDice::new(&mut *seeded);
+            let decided = decide(rules, &after.state, power, order, given.at, &mut counted);
+            // The engine checks everything before its first die; a refusal after one would
+            // tell how the dice fell.
+            debug_assert!(
+                decided.is_ok() || counted.drawn() == 0,
+                "orders[{i}] was refused after rolling dice: {decided:?}"
+            );
+            if counted.drawn() > 0 {
+                rolled_by = rolled_by.or(Some(i));
+            }
+            decided
+        };
+        let violation = match decided {
+            Ok(played) => {
+                for event in played {
+                    push(after, events, GameStreamEvent::Played(event));
+                }
+                continue;
+            }
+            Err(violation) => violation,
+        };
+        let Some(rolled_by) = rolled_by.filter(|r| *r < i) else {
+            return Err(if full {
+                Refusal::Malformed(TOO_MANY_EVENTS.to_owned())
+            } else {
+                rule(&format!("orders[{i}]"), violation)
+            });
+        };
+        let cut = CutOff {
+            index: i,
+            rolled_by,
+            violation,
+            not_decided: sent.len() - i - 1,
+        };
+        events[0] = GameStreamEvent::Orders(record_of(given, &sent, Some(&cut)));
+        return Ok(Some(cut));
+    }
+    // A record that was cut off (the auditor's), whose orders the rules all accept, is
+    // decided again as a command carried out whole: the comparison then names it.
+    if given.cut_off.is_some() {
+        events[0] = GameStreamEvent::Orders(record_of(given, &sent, None));
+    }
+    Ok(None)
 }
 
 /// The record of a command as decided: the orders carried out, then, if it was cut off,
@@ -711,23 +725,26 @@ pub(crate) mod tests {
         assert!(decided.after.state.passive.contains(&Power::Russia));
     }
 
+    /// A void of `game` "because nobody came", sent by `name` in `role`.
+    fn void_by(game: &SampleGame, role: Role, name: &str) -> OrdersGiven {
+        OrdersGiven::new(
+            Sender {
+                role,
+                name: name.into(),
+            },
+            game.log.version,
+            Moment::from_unix_seconds(1_800_000_100),
+            Command::VoidGame {
+                reason: "nobody came".into(),
+            },
+        )
+    }
+
     #[test]
     fn only_the_games_own_director_or_an_admin_may_void_it() {
         // Given a game whose master is the sample's game master,
         let game = game();
-        let void = |role, name: &str| {
-            OrdersGiven::new(
-                Sender {
-                    role,
-                    name: name.into(),
-                },
-                game.log.version,
-                Moment::from_unix_seconds(1_800_000_100),
-                Command::VoidGame {
-                    reason: "nobody came".into(),
-                },
-            )
-        };
+        let void = |role, name: &str| void_by(&game, role, name);
         // when a director who is not its master voids it, then it is refused;
         let foreign = game
             .log
@@ -751,19 +768,7 @@ pub(crate) mod tests {
     #[test]
     fn a_void_needs_a_director_and_reveals_the_seed() {
         let game = game();
-        let void = |role| {
-            OrdersGiven::new(
-                Sender {
-                    role,
-                    name: crate::sample::GAME_MASTER.into(),
-                },
-                game.log.version,
-                Moment::from_unix_seconds(1_800_000_100),
-                Command::VoidGame {
-                    reason: "nobody came".into(),
-                },
-            )
-        };
+        let void = |role| void_by(&game, role, crate::sample::GAME_MASTER);
         let refused = game
             .log
             .decide_command(&void(Role::Gm), DiceSupply::Seed(&game.seed))

@@ -135,7 +135,6 @@ fn audit_stream(
     let mut seatings = 0;
     for (version, event) in decoded.iter().skip(1) {
         if let TournamentEvent::RoundSeated(seated) = event {
-            let results = all_results(&tournament, &logs);
             // A round is seated on the results of the rounds before it: with one of their
             // games not given, its seating cannot be decided again here (not checked, not
             // failed).
@@ -147,6 +146,7 @@ fn audit_stream(
                     not_given.join(", ")
                 )),
                 (Some(seed), Some(ruleset)) => {
+                    let results = all_results(&tournament, &logs);
                     seatings += 1;
                     seat_again(
                         ledger,

@@ -276,6 +276,46 @@ async fn the_probe_on_karelia_either_appends_the_battle_and_refuses_only_the_pro
     ]);
     assert_refused_whole(&app, &gm, &game, "germany", &early, 2).await;
 
+    // Bad input around the dice changes nothing either: a name the board does not know
+    // after the battle is refused before any die (names are read first), and a client may
+    // not write the record's cut-off itself.
+    let length = export(&app, &game).await.len();
+    let mut misnamed = probe();
+    misnamed[4]["path"][1] = json!("Karelia SSRR");
+    let unknown = send_orders(&app, &gm, &game, "germany", &misnamed).await;
+    assert_problem(
+        &unknown,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unknown-territory",
+    );
+    assert!(
+        unknown.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("orders[4]") && d.contains("Karelia SSRR")),
+        "{:?}",
+        unknown.json()
+    );
+    let forged = call(
+        &app,
+        post(
+            &format!("/v1/games/{game}/orders"),
+            &gm,
+            &json!({"power": "germany", "orders": probe(),
+                    "cut_off": {"order": {"type": "end_phase"}, "code": "wrong-phase",
+                                "rule": "", "message": ""}}),
+        ),
+    )
+    .await;
+    assert_problem(&forged, StatusCode::BAD_REQUEST, "malformed-request");
+    assert!(
+        forged.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("cut_off")),
+        "{:?}",
+        forged.json()
+    );
+    assert_eq!(export(&app, &game).await.len(), length, "nothing appended");
+
     // The probe itself: the battle is fought and stands, whatever follows it.
     let sent = probe();
     let reply = send_orders(&app, &gm, &game, "germany", &sent).await;

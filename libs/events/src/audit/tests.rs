@@ -545,22 +545,25 @@ fn the_stream_id_and_the_chain_bind_the_file_to_its_game() {
     assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
 }
 
-#[test]
-fn a_voided_game_passes_and_a_changed_reason_is_named() {
+/// A game played to `events` events, then voided by its own master as a director (a
+/// director acts on the games it masters): its export.
+fn voided_by_its_director(events: usize) -> Vec<RecordedEvent> {
     let mut game = SampleGame::new(cutthroat(), GAME, seed(), 3);
-    game.play_until(200, 8_000);
-    // The game's own master, as a director: a director acts on the games it masters.
+    game.play_until(events, 40 * events);
     let director = crate::sender::Sender {
         role: crate::sender::Role::Director,
         name: crate::sample::GAME_MASTER.into(),
     };
-    assert!(game.send(
-        director,
-        crate::orders::Command::VoidGame {
-            reason: "abandoned".into()
-        }
-    ));
-    let mut events = game.recorded();
+    let void = crate::orders::Command::VoidGame {
+        reason: "abandoned".into(),
+    };
+    assert!(game.send(director, void));
+    game.recorded()
+}
+
+#[test]
+fn a_voided_game_passes_and_a_changed_reason_is_named() {
+    let mut events = voided_by_its_director(200);
     let report = audit(&events);
     assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
     assert!(report.placements.is_none());
@@ -574,17 +577,7 @@ fn a_voided_game_passes_and_a_changed_reason_is_named() {
 fn a_void_forged_as_another_directors_is_named_at_its_record() {
     // Given an honest void by the game's own director, re-signed as a director of some
     // other game (record and actors alike, the chain recomputed):
-    let mut game = SampleGame::new(cutthroat(), GAME, seed(), 3);
-    game.play_until(100, 4_000);
-    let own = crate::sender::Sender {
-        role: crate::sender::Role::Director,
-        name: crate::sample::GAME_MASTER.into(),
-    };
-    let void = crate::orders::Command::VoidGame {
-        reason: "abandoned".into(),
-    };
-    assert!(game.send(own, void));
-    let mut events = game.recorded();
+    let mut events = voided_by_its_director(100);
     let record = position(&events, "GameVoided") - 1;
     events[record].payload["sender"]["name"] = serde_json::json!("dave");
     for event in &mut events[record..] {
