@@ -79,6 +79,12 @@ impl Server {
         self.base.clone()
     }
 
+    /// The same server, logging in with `password` (read from a secret rather than the URL).
+    pub fn with_password(mut self, password: &str) -> Server {
+        self.base.password(password);
+        self
+    }
+
     /// The same server, another database.
     pub fn config_for(&self, database: &str) -> Config {
         let mut config = self.base.clone();

@@ -29,4 +29,6 @@ pub use events::{
 };
 pub use metrics::StoreMetrics;
 pub use migrate::{migrate, schema_status, SchemaStatus};
-pub use pool::{connect_pool, PoolOptions, APP_ROLE, SERVICE_LOGIN};
+pub use pool::{
+    connect_pool, set_login_password, superuser_login, PoolOptions, APP_ROLE, SERVICE_LOGIN,
+};

@@ -89,3 +89,38 @@ async fn can_set_role(config: &tokio_postgres::Config, role: &str) -> Result<boo
     let _ = task.await;
     Ok(row?.get(0))
 }
+
+/// The name a connection logged in as, when that login is a superuser's. A role switch
+/// (`SET ROLE`) does not change it: a superuser's session can switch back, disable a
+/// trigger or rewrite a stored event, so the service does not serve on one unless told to.
+pub async fn superuser_login(
+    client: &impl deadpool_postgres::GenericClient,
+) -> Result<Option<String>, StoreError> {
+    let row = client
+        .query_one(
+            "SELECT session_user::text, \
+                    coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = session_user), false)",
+            &[],
+        )
+        .await?;
+    let superuser: bool = row.get(1);
+    Ok(superuser.then(|| row.get(0)))
+}
+
+/// Gives a login role its password, on the owner's connection. A utility statement takes
+/// no parameters, so the server quotes both (`format`'s `%I` and `%L`).
+pub async fn set_login_password(
+    client: &impl deadpool_postgres::GenericClient,
+    role: &str,
+    password: &str,
+) -> Result<(), StoreError> {
+    let statement: String = client
+        .query_one(
+            "SELECT format('ALTER ROLE %I PASSWORD %L', $1::text, $2::text)",
+            &[&role, &password],
+        )
+        .await?
+        .get(0);
+    client.batch_execute(&statement).await?;
+    Ok(())
+}

@@ -59,7 +59,8 @@ pub struct DatabaseArgs {
 
     /// The login role the service connects as once the migrations (run as the owner) are
     /// done: it has only the service role's rights and cannot RESET ROLE to more. Empty, or
-    /// a role that cannot log in, keeps the login user with SET ROLE (a warning says so).
+    /// a role that cannot log in, keeps the login user with SET ROLE (a warning says so),
+    /// which `serve` refuses when that user is a superuser (see --allow-superuser).
     #[arg(long, env = "WARLOG_DB_LOGIN_ROLE", default_value = warlog_store::SERVICE_LOGIN, global = true)]
     pub db_login_role: String,
 
@@ -78,9 +79,25 @@ pub struct DatabaseArgs {
         long,
         env = "WARLOG_DB_LOGIN_PASSWORD",
         global = true,
-        hide_env_values = true
+        hide_env_values = true,
+        conflicts_with = "db_login_password_file"
     )]
     pub db_login_password: Option<String>,
+
+    /// A file holding the login role's password (a mounted secret); one trailing newline
+    /// is not part of it.
+    #[arg(long, env = "WARLOG_DB_LOGIN_PASSWORD_FILE", global = true)]
+    pub db_login_password_file: Option<PathBuf>,
+
+    /// A file holding the password of DATABASE_URL's user (the schema's owner, who
+    /// migrates), so the URL need not carry it.
+    #[arg(long, env = "WARLOG_DATABASE_PASSWORD_FILE", global = true)]
+    pub database_password_file: Option<PathBuf>,
+
+    /// Serve even when the service's connections would be a superuser's (a superuser can
+    /// undo every guard the database keeps). Without it, `serve` refuses to start so.
+    #[arg(long, env = "WARLOG_ALLOW_SUPERUSER", global = true)]
+    pub allow_superuser: bool,
 
     /// Connections in the pool.
     #[arg(long, env = "WARLOG_POOL_SIZE", default_value_t = 16, global = true)]

@@ -70,7 +70,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Demo => serve(&cli.database, &cli.serve, true).await,
         Command::Migrate => {
             let (server, config) = open_database(&cli.database).await?;
-            let applied = migrate(&config).await;
+            let applied = prepare_database(&config, &cli.database).await;
             server.shutdown().await;
             let applied = applied?;
             tracing::info!(?applied, "migrations applied");
@@ -241,44 +241,120 @@ pub async fn owner_token(
         .map_err(|e| CliError::Other(e.detail))
 }
 
-/// The service's pool: as the login role with the service's rights only, when it can log
+/// How the service reaches its database once migrated: the pool its requests use, and
+/// the settings its listeners (`LISTEN`) connect with, both as the same login.
+#[derive(Debug)]
+pub struct ServiceLogin {
+    pub pool: deadpool_postgres::Pool,
+    pub config: tokio_postgres::Config,
+}
+
+/// The service's login: as the login role with the service's rights only, when it can log
 /// in; else the login user switching to the service role (`SET ROLE`), with a warning,
-/// since such a session could `RESET ROLE`.
-async fn service_pool(
+/// since such a session could `RESET ROLE`. A superuser's login is refused unless the
+/// operator allowed it (`--allow-superuser`): a superuser's session can undo every guard
+/// the database keeps (issue 31).
+pub async fn service_login(
     config: &tokio_postgres::Config,
     db: &DatabaseArgs,
-) -> Result<deadpool_postgres::Pool, CliError> {
-    if !db.db_login_role.is_empty() {
-        let mut login = config.clone();
-        login.user(&db.db_login_role);
-        if let Some(password) = &db.db_login_password {
-            login.password(password);
+) -> Result<ServiceLogin, CliError> {
+    let (pool, config) = match logged_in_as_service_role(config, db).await? {
+        Some(login) => login,
+        None => (
+            connect_pool(config.clone(), &pool_options(db)).await?,
+            config.clone(),
+        ),
+    };
+    let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
+    if let Some(user) = warlog_store::superuser_login(&client).await? {
+        if !db.allow_superuser {
+            return Err(CliError::Other(refusal_to_serve_as_superuser(&user, db)));
         }
-        let options = PoolOptions {
-            max_size: db.pool_size.max(1),
-            role: None,
-        };
-        let logged_in = match connect_pool(login, &options).await {
-            Ok(pool) => pool.get().await.map(|_| pool).map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        match logged_in {
-            Ok(pool) => {
-                tracing::info!(role = %db.db_login_role, "connected as the service's login role");
-                return Ok(pool);
-            }
-            Err(error) => tracing::warn!(
+        tracing::warn!(
+            user,
+            "serving as a superuser, as --allow-superuser asks: its session can undo every guard the database keeps"
+        );
+    }
+    Ok(ServiceLogin { pool, config })
+}
+
+/// The one line `serve` ends with when it would serve as a superuser.
+fn refusal_to_serve_as_superuser(user: &str, db: &DatabaseArgs) -> String {
+    let role = &db.db_login_role;
+    if role.is_empty() {
+        format!(
+            "refusing to serve as {user:?}, a superuser: set a login role (--db-login-role, default {}) or pass --allow-superuser",
+            warlog_store::SERVICE_LOGIN
+        )
+    } else {
+        format!(
+            "refusing to serve as {user:?}, a superuser: the login role {role:?} could not log in (give its password with --db-login-password-file or --db-login-password), or pass --allow-superuser"
+        )
+    }
+}
+
+/// The pool as the service's login role and the settings it logged in with, or `None`
+/// when that role is not set or cannot log in.
+async fn logged_in_as_service_role(
+    config: &tokio_postgres::Config,
+    db: &DatabaseArgs,
+) -> Result<Option<(deadpool_postgres::Pool, tokio_postgres::Config)>, CliError> {
+    if db.db_login_role.is_empty() {
+        return Ok(None);
+    }
+    let mut login = config.clone();
+    login.user(&db.db_login_role);
+    if let Some(password) = secret(
+        db.db_login_password.as_deref(),
+        db.db_login_password_file.as_deref(),
+    )? {
+        login.password(password);
+    }
+    let options = PoolOptions {
+        max_size: db.pool_size.max(1),
+        role: None,
+    };
+    let logged_in = match connect_pool(login.clone(), &options).await {
+        Ok(pool) => pool.get().await.map(|_| pool).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    match logged_in {
+        Ok(pool) => {
+            tracing::info!(role = %db.db_login_role, "connected as the service's login role");
+            Ok(Some((pool, login)))
+        }
+        Err(error) => {
+            tracing::warn!(
                 role = %db.db_login_role, error,
                 "cannot log in as the service's login role: working as the login user with SET ROLE"
-            ),
+            );
+            Ok(None)
         }
     }
-    Ok(connect_pool(config.clone(), &pool_options(db)).await?)
+}
+
+/// A secret given in clear or as a file's content (a mounted secret), without the one
+/// trailing newline such files end with.
+fn secret(value: Option<&str>, file: Option<&std::path::Path>) -> Result<Option<String>, CliError> {
+    if let Some(value) = value {
+        return Ok(Some(value.to_owned()));
+    }
+    let Some(file) = file else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Other(format!("cannot read {}: {e}", file.display())))?;
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    Ok(Some(text.to_owned()))
 }
 
 /// Finds the server and the service database on it (creating the database if needed).
 async fn open_database(args: &DatabaseArgs) -> Result<(Server, tokio_postgres::Config), CliError> {
-    let server = discover::discover(&discovery_options(args)).await?;
+    let mut server = discover::discover(&discovery_options(args)).await?;
+    if let Some(password) = secret(None, args.database_password_file.as_deref())? {
+        server = server.with_password(&password);
+    }
     match server.service_database(&args.database).await {
         Ok(config) => {
             tracing::info!(
@@ -305,6 +381,32 @@ pub async fn migrate(config: &tokio_postgres::Config) -> Result<Vec<u32>, CliErr
     drop(client);
     let _ = driver.await;
     Ok(applied?)
+}
+
+/// Migrates as the owner and, when the operator gave the login role a password (a mounted
+/// secret in the deploy files), sets it: on a server that asks for passwords, the service
+/// can then log in as that role and never as the owner.
+async fn prepare_database(
+    config: &tokio_postgres::Config,
+    db: &DatabaseArgs,
+) -> Result<Vec<u32>, CliError> {
+    let applied = migrate(config).await?;
+    let password = secret(
+        db.db_login_password.as_deref(),
+        db.db_login_password_file.as_deref(),
+    )?;
+    if let (false, Some(password)) = (db.db_login_role.is_empty(), password) {
+        let role = &db.db_login_role;
+        let client = owner_client(config).await?;
+        match warlog_store::set_login_password(&client, role, &password).await {
+            Ok(()) => tracing::info!(role, "the login role's password is the one given"),
+            Err(error) => tracing::warn!(
+                role, %error,
+                "cannot set the login role's password (the owner needs CREATEROLE): set it as docs/operations.md says"
+            ),
+        }
+    }
+    Ok(applied)
 }
 
 async fn rebuild(
@@ -381,11 +483,14 @@ async fn serve_on(
         .map(warlog_api::public_url::PublicUrl::try_from)
         .transpose()
         .map_err(|e| CliError::Other(e.to_string()))?;
-    let applied = migrate(config).await?;
+    let applied = prepare_database(config, db).await?;
     if !applied.is_empty() {
         tracing::info!(?applied, "migrations applied");
     }
-    let pool = service_pool(config, db).await?;
+    let ServiceLogin {
+        pool,
+        config: login,
+    } = service_login(config, db).await?;
     let telemetry = Telemetry::new().map_err(|e| CliError::Other(e.to_string()))?;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let notifier = Notifier::spawn(pool.clone(), shutdown_rx.clone());
@@ -405,18 +510,18 @@ async fn serve_on(
         Duration::from_millis(args.ladder_head_max_age_ms),
     ));
 
-    let wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
     let poll = Duration::from_millis(args.projector_poll_ms.max(10));
     let projector = tokio::spawn(catalog.run(wake, shutdown_rx.clone(), poll));
-    let games_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let games_wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let games = Projector::new(pool.clone(), GameSummaries, telemetry.store.clone());
     let games_projector = tokio::spawn(games.run(games_wake, shutdown_rx.clone(), poll));
-    let tournaments_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let tournaments_wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let tournaments = Projector::new(pool.clone(), TournamentSummaries, telemetry.store.clone());
     let tournaments_projector =
         tokio::spawn(tournaments.run(tournaments_wake, shutdown_rx.clone(), poll));
-    let outbox_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let outbox_wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let outbox = Projector::new(pool.clone(), WebhookOutbox, telemetry.store.clone());
     let outbox_projector = tokio::spawn(outbox.run(outbox_wake, shutdown_rx.clone(), poll));
     let sender = warlog_api::webhooks::spawn_sender(
@@ -431,7 +536,7 @@ async fn serve_on(
         shutdown_rx.clone(),
     )
     .map_err(|e| CliError::Other(format!("cannot start the webhook sender: {e}")))?;
-    let league_wake = spawn_listener(config.clone(), shutdown_rx.clone());
+    let league_wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let league = Projector::new(pool.clone(), league(args), telemetry.store.clone());
     let league_projector = tokio::spawn(league.run(league_wake, shutdown_rx.clone(), poll));
 

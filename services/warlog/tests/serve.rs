@@ -1,5 +1,5 @@
 //! The binary as a newcomer runs it: `warlog serve` with no configuration answers
-//! `/healthz`, and stops cleanly on SIGTERM.
+//! `/healthz`, and stops cleanly on SIGTERM; it does not serve as a superuser unless told to.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -102,7 +102,11 @@ fn warlog_serves_healthz_with_no_configuration_and_stops_on_sigterm() {
     };
     assert!(status.success(), "warlog exited with {status}");
 
-    // Leave no database behind (best effort: the test has passed either way).
+    drop_database(&workspace, &database);
+}
+
+/// Leaves no database behind (best effort: a test has passed or failed either way).
+fn drop_database(workspace: &std::path::Path, database: &str) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -114,8 +118,109 @@ fn warlog_serves_healthz_with_no_configuration_and_stops_on_sigterm() {
         };
         if let Ok(server) = warlog_store::discover::discover(&options).await {
             if server.source() != warlog_store::discover::Source::DatabaseUrl {
-                let _ = server.drop_database(&database).await;
+                let _ = server.drop_database(database).await;
             }
         }
     });
+}
+
+#[test]
+fn warlog_refuses_to_serve_as_a_superuser_and_says_so_in_one_line_unless_told_to() {
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root");
+    let database = format!("warlog_superuser_{}", std::process::id());
+    // No login role: the owner the server was found with (postgres, a superuser, on the
+    // local server and on a private cluster alike) would serve with SET ROLE.
+    assert!(
+        owner_is_superuser(&workspace),
+        "this test needs the database owner to be a superuser (DATABASE_URL names another)"
+    );
+    let refused = Command::new(env!("CARGO_BIN_EXE_warlog"))
+        .current_dir(&workspace)
+        .args(["serve", "--db-login-role="])
+        .env("WARLOG_BIND", format!("127.0.0.1:{}", free_port()))
+        .env("WARLOG_DATABASE", &database)
+        .env("WARLOG_WORKERS", "1")
+        .env_remove("WARLOG_ALLOW_SUPERUSER")
+        .output()
+        .expect("warlog runs");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "served as a superuser: {stderr}");
+    // The log has the refusal as an ERROR record; the person at the terminal gets it as
+    // warlog's one closing line.
+    let refusal: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("warlog: refusing to serve"))
+        .collect();
+    assert_eq!(refusal.len(), 1, "{stderr}");
+    assert!(
+        refusal[0].contains("a superuser") && refusal[0].contains("--allow-superuser"),
+        "{stderr}"
+    );
+
+    // Told to, it serves.
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_warlog"))
+        .current_dir(&workspace)
+        .args(["serve", "--db-login-role=", "--allow-superuser"])
+        .env("WARLOG_BIND", format!("127.0.0.1:{port}"))
+        .env("WARLOG_DATABASE", &database)
+        .env("WARLOG_WORKERS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("warlog starts");
+    let mut served = Served(child);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let health = loop {
+        if let Some(answer) = get(port, "/healthz") {
+            break answer;
+        }
+        assert!(
+            served.0.try_wait().expect("status").is_none(),
+            "warlog exited though --allow-superuser was given"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "warlog did not answer within 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(health.0, 200);
+    drop(served);
+    drop_database(&workspace, &database);
+}
+
+/// Whether the owner the binary finds the server with (as `warlog serve` would) is a
+/// superuser.
+fn owner_is_superuser(workspace: &std::path::Path) -> bool {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let options = warlog_store::discover::DiscoveryOptions {
+            data_dir: workspace.join("var/pg"),
+            ..warlog_store::discover::DiscoveryOptions::from_env()
+        };
+        let server = warlog_store::discover::discover(&options)
+            .await
+            .expect("a server");
+        let pool = warlog_store::connect_pool(
+            server.config(),
+            &warlog_store::PoolOptions {
+                max_size: 1,
+                role: None,
+            },
+        )
+        .await
+        .expect("the owner connects");
+        let client = pool.get().await.expect("a connection");
+        warlog_store::superuser_login(&client)
+            .await
+            .expect("the login's rights")
+            .is_some()
+    })
 }

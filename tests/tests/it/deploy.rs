@@ -158,6 +158,75 @@ async fn the_deploy_files_parse_and_name_only_flags_commands_and_routes_that_exi
     assert!(resources.iter().all(|r| !r["requests"].is_badvalue()));
 }
 
+#[test]
+fn the_deploy_files_write_no_password_and_give_the_login_role_one_from_a_secret() {
+    let compose = &documents("deploy/compose.yaml")[0];
+    // No password in clear: not in a URL's user part, not as a value of a *PASSWORD key.
+    for (service, settings) in compose["services"].as_hash().expect("services") {
+        let service = service.as_str().expect("a name");
+        for (name, value) in settings["environment"].as_hash().into_iter().flatten() {
+            let name = name.as_str().expect("a name");
+            let value = value.as_str().unwrap_or_default();
+            assert!(
+                !name.ends_with("PASSWORD"),
+                "{service}: {name} gives a password in clear"
+            );
+            if let Some((_, rest)) = value.split_once("://") {
+                let authority = rest.split(['/', '?']).next().unwrap_or_default();
+                let user = authority.rsplit_once('@').map_or("", |(user, _)| user);
+                assert!(!user.contains(':'), "{service}: {name} carries a password");
+            }
+        }
+    }
+    let warlog = &compose["services"]["warlog"];
+    let files: BTreeSet<String> = compose["secrets"]
+        .as_hash()
+        .expect("top-level secrets")
+        .keys()
+        .map(|k| k.as_str().expect("a name").to_owned())
+        .collect();
+    for name in strings(&warlog["secrets"]) {
+        assert!(
+            files.contains(&name),
+            "warlog mounts {name}, which is not defined"
+        );
+    }
+    let login = warlog["environment"]["WARLOG_DB_LOGIN_PASSWORD_FILE"]
+        .as_str()
+        .expect("warlog_service's password comes from a file");
+    let secret = login
+        .strip_prefix("/run/secrets/")
+        .expect("a mounted secret");
+    assert!(strings(&warlog["secrets"]).iter().any(|s| s == secret));
+
+    // Kubernetes: every password is a secretKeyRef, and the migration Job sets the login
+    // role's.
+    let k8s = documents("deploy/k8s/warlog.yaml");
+    let mut envs = Vec::new();
+    for doc in &k8s {
+        find(doc, "env", &mut envs);
+    }
+    let entries: Vec<&Yaml> = envs
+        .iter()
+        .flat_map(|l| l.as_vec().into_iter().flatten())
+        .collect();
+    for entry in &entries {
+        let name = entry["name"].as_str().expect("a name");
+        if name.contains("PASSWORD") || name == "DATABASE_URL" {
+            assert!(
+                !entry["valueFrom"]["secretKeyRef"].is_badvalue(),
+                "{name} does not come from a Secret"
+            );
+        }
+    }
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["name"].as_str() == Some("WARLOG_DB_LOGIN_PASSWORD")),
+        "the login role's password from a Secret"
+    );
+}
+
 #[actix_web::test]
 async fn warlog_probe_passes_on_a_ready_service_and_fails_where_none_answers() {
     let db = TestDb::new().await;
