@@ -6,6 +6,7 @@
 //! the ruleset the game was created with (named in `GameCreated`), so a reader checks them
 //! against that board and catalogue before folding.
 
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde::{Deserialize, Serialize};
@@ -247,14 +248,18 @@ impl GameStreamEvent {
     }
 }
 
-/// Whether a game is still being played.
+/// Whether a game is still being played, and whether it counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameStatus {
     Running,
+    /// Over and rated: places and points.
     Ended,
     /// Over, not counted: no placements, no points.
     Voided,
+    /// Ended before every seated power had played a turn of its own: not rated, so no
+    /// placements, no points and no rating change ([`GameLog::unplayed`] says who had not).
+    Aborted,
 }
 
 impl GameStatus {
@@ -264,6 +269,80 @@ impl GameStatus {
             GameStatus::Running => "running",
             GameStatus::Ended => "ended",
             GameStatus::Voided => "voided",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+
+    /// In plain words, for pages: "aborted, not rated".
+    pub fn describe(self) -> &'static str {
+        match self {
+            GameStatus::Running => "running",
+            GameStatus::Ended => "ended",
+            GameStatus::Voided => "voided, not rated",
+            GameStatus::Aborted => "aborted, not rated",
+        }
+    }
+}
+
+impl std::str::FromStr for GameStatus {
+    type Err = String;
+
+    /// Reads what [`GameStatus::as_str`] writes.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        [
+            GameStatus::Running,
+            GameStatus::Ended,
+            GameStatus::Voided,
+            GameStatus::Aborted,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+        .ok_or_else(|| format!("no game status {text:?}; running, ended, voided or aborted"))
+    }
+}
+
+/// Who gave a power's orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderHand {
+    /// The player seated at the power (a substitute, once seated, is its player).
+    Player,
+    /// The game master, or a director or an admin, on the player's behalf.
+    GameMaster,
+}
+
+/// How many of a power's orders its player gave, and how many the game master (or a
+/// director or an admin) gave for it. Orders carried out are counted, one each (an order
+/// cut off after dice, and those sent after it, are not).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderCount {
+    pub by_player: u32,
+    pub by_game_master: u32,
+}
+
+impl OrderCount {
+    /// The power a record's orders were for, who gave them and how many were carried out;
+    /// none for a command that is not orders.
+    pub fn of(record: &OrdersGiven) -> Option<(Power, OrderHand, u32)> {
+        let crate::orders::Command::Orders { power, orders } = &record.command else {
+            return None;
+        };
+        let hand = match record.sender.role {
+            crate::sender::Role::Player => OrderHand::Player,
+            _ => OrderHand::GameMaster,
+        };
+        Some((
+            *power,
+            hand,
+            u32::try_from(orders.len()).unwrap_or(u32::MAX),
+        ))
+    }
+
+    fn add(&mut self, hand: OrderHand, orders: u32) {
+        match hand {
+            OrderHand::Player => self.by_player = self.by_player.saturating_add(orders),
+            OrderHand::GameMaster => {
+                self.by_game_master = self.by_game_master.saturating_add(orders)
+            }
         }
     }
 }
@@ -283,6 +362,11 @@ pub struct GameLog {
     /// Players' and game masters' orders on the record so far (not the director's
     /// commands): once there is one, the game has begun.
     pub orders_given: usize,
+    /// Each power's orders on the record, by its player and by the game master.
+    pub orders_by_power: BTreeMap<Power, OrderCount>,
+    /// The turns each power has completed: play passed from it to the next power (its
+    /// last phase ended and the turn order moved on).
+    pub turns_played: BTreeMap<Power, u32>,
 }
 
 /// A stream that is not a sound game log, naming the event at fault.
@@ -325,6 +409,8 @@ impl GameLog {
             revealed_seed: None,
             battles: 0,
             orders_given: 0,
+            orders_by_power: BTreeMap::new(),
+            turns_played: BTreeMap::new(),
         })
     }
 
@@ -457,7 +543,9 @@ impl GameLog {
                         )
                     },
                 )?;
+                let turn = self.turn_now();
                 self.state = next;
+                self.count_turn(turn, played);
                 if played.is_battle() {
                     self.battles += 1;
                 }
@@ -478,7 +566,9 @@ impl GameLog {
                 self.revealed_seed = Some(revealed.seed.clone());
             }
             GameStreamEvent::Played(played) => {
+                let turn = self.turn_now();
                 apply(self.ruleset.rules(), &mut self.state, played);
+                self.count_turn(turn, played);
                 if played.is_battle() {
                     self.battles += 1;
                 }
@@ -487,9 +577,29 @@ impl GameLog {
         self.version += 1;
     }
 
-    fn count_orders(&mut self, record: &crate::orders::OrdersGiven) {
-        if matches!(record.command, crate::orders::Command::Orders { .. }) {
+    fn count_orders(&mut self, record: &OrdersGiven) {
+        if let Some((power, hand, orders)) = OrderCount::of(record) {
             self.orders_given += 1;
+            self.orders_by_power
+                .entry(power)
+                .or_default()
+                .add(hand, orders);
+        }
+    }
+
+    /// Where play stands: the round, the place in the turn order and whose turn it is.
+    fn turn_now(&self) -> (u32, usize, Power) {
+        let state = &self.state;
+        (state.round, state.turn, state.power(&self.ruleset.board))
+    }
+
+    /// A phase's end that moved play on to another turn completes the turn of the power
+    /// whose turn it was (`before`, where play stood before the event).
+    fn count_turn(&mut self, before: (u32, usize, Power), event: &GameEvent) {
+        let (round, turn, power) = before;
+        let moved_on = (self.state.round, self.state.turn) != (round, turn);
+        if moved_on && matches!(event, GameEvent::PhaseEnded { .. }) {
+            *self.turns_played.entry(power).or_default() += 1;
         }
     }
 
@@ -511,14 +621,71 @@ impl GameLog {
         Ok(log)
     }
 
+    /// Where the game stands and whether it counts. A game that ended before every seated
+    /// power had completed a turn of its own is aborted: it is not rated (as lichess aborts
+    /// a game in which a side never moved). Every reader of results goes by this: the
+    /// placements, the ladders, a tournament's standings and the auditors.
     pub fn status(&self) -> GameStatus {
         if self.state.voided.is_some() {
             GameStatus::Voided
-        } else if self.state.ended.is_some() {
+        } else if self.state.ended.is_none() {
+            GameStatus::Running
+        } else if self.unplayed().is_empty() {
             GameStatus::Ended
         } else {
-            GameStatus::Running
+            GameStatus::Aborted
         }
+    }
+
+    /// The seated powers that have not completed a turn of their own yet, in turn order.
+    pub fn unplayed(&self) -> Vec<Power> {
+        let order = self.ruleset.board.turn_order();
+        let mut unplayed: Vec<Power> = self
+            .state
+            .seats
+            .keys()
+            .filter(|p| self.turns_played.get(p).copied().unwrap_or(0) == 0)
+            .copied()
+            .collect();
+        unplayed.sort_by_key(|p| order.iter().position(|q| q == p).unwrap_or(order.len()));
+        unplayed
+    }
+
+    /// Whether the game ended and counts: places, points and ratings come from it.
+    pub fn rated(&self) -> bool {
+        self.status() == GameStatus::Ended
+    }
+
+    /// Why an ended game is not rated, in a sentence; none for a rated or running game.
+    pub fn why_not_rated(&self) -> Option<String> {
+        match self.status() {
+            GameStatus::Running | GameStatus::Ended => None,
+            GameStatus::Voided => Some(format!(
+                "the game was voided ({}): it counts for nobody",
+                self.state.voided.as_deref().unwrap_or_default()
+            )),
+            GameStatus::Aborted => {
+                let names: Vec<&str> = self.unplayed().iter().map(|p| p.name()).collect();
+                Some(format!(
+                    "aborted, not rated: the game ended before {} had played a turn of {}",
+                    join_names(&names),
+                    if names.len() == 1 {
+                        "its own"
+                    } else {
+                        "their own"
+                    }
+                ))
+            }
+        }
+    }
+}
+
+/// Names as a sentence lists them: "Germany", "Germany and Japan", "Russia, Germany and Japan".
+fn join_names(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -543,8 +710,12 @@ pub struct PlacementRow {
 }
 
 impl GameLog {
-    /// Places and points, once the game has ended.
+    /// Places and points, once the game has ended and is rated: none while it runs, and
+    /// none for a game voided or aborted ([`GameLog::status`]).
     pub fn placements(&self) -> Option<Result<Vec<PlacementRow>, String>> {
+        if !self.rated() {
+            return None;
+        }
         let placed = self
             .state
             .placements(self.ruleset.rules(), &self.ruleset.points)?;
@@ -576,6 +747,176 @@ pub fn decode_recorded(event: &RecordedEvent) -> Result<GameStreamEvent, GameLog
         &event.payload,
     )
     .map_err(|e| GameLogError::at(event.stream_version, e.to_string()))
+}
+
+#[cfg(test)]
+mod rated {
+    //! When a game is rated: only once every seated power has played a turn of its own.
+
+    use super::*;
+    use crate::orders::Command;
+    use crate::sample::{SampleGame, GAME_MASTER};
+    use crate::sender::{Role, Sender};
+    use warlog_rules::dice::GameSeed;
+    use warlog_rules::game::named::NamedOrder;
+    use warlog_rules::game::Phase;
+
+    /// A new Cut-Throat game of ann, bob, cy, di and ed, run by the sample's game master.
+    fn a_new_game() -> SampleGame {
+        let ruleset = Ruleset::builtin("cutthroat").expect("built in");
+        SampleGame::new(ruleset, "rated-test", GameSeed::from_bytes([3; 32]), 7)
+    }
+
+    fn game_master() -> Sender {
+        Sender {
+            role: Role::Gm,
+            name: GAME_MASTER.into(),
+        }
+    }
+
+    fn player_of(game: &SampleGame, power: Power) -> Sender {
+        Sender {
+            role: Role::Player,
+            name: game.log.state.seats[&power].player.clone(),
+        }
+    }
+
+    /// The power whose turn it is ends every phase of its turn, in one command of `sender`.
+    fn plays_its_turn(game: &mut SampleGame, sender: impl Fn(&SampleGame, Power) -> Sender) {
+        let power = game.log.state.power(&game.log.ruleset.board);
+        let who = sender(game, power);
+        let orders = vec![NamedOrder::EndPhase; Phase::ALL.len()];
+        assert!(
+            game.send(who, Command::Orders { power, orders }),
+            "{power} ends its turn"
+        );
+    }
+
+    fn ends(game: &mut SampleGame) {
+        assert!(game.end(), "the game master ends the game");
+    }
+
+    #[test]
+    fn a_game_ended_before_anyone_moved_is_aborted_with_no_places_and_no_points() {
+        let mut game = a_new_game();
+        ends(&mut game);
+        assert_eq!(game.log.status(), GameStatus::Aborted);
+        assert_eq!(game.log.status().as_str(), "aborted");
+        assert!(!game.log.rated());
+        assert!(game.log.placements().is_none(), "no places, no points");
+        assert_eq!(game.log.unplayed(), Power::CLASSIC.to_vec());
+        assert_eq!(
+            game.log.why_not_rated().as_deref(),
+            Some(
+                "aborted, not rated: the game ended before Russia, Germany, United Kingdom, \
+                 Japan and United States had played a turn of their own"
+            )
+        );
+    }
+
+    #[test]
+    fn a_game_ended_after_every_powers_first_turn_is_rated_with_places_and_points() {
+        let mut game = a_new_game();
+        for _ in Power::CLASSIC {
+            plays_its_turn(&mut game, player_of);
+        }
+        assert_eq!(game.log.state.round, 2, "the first round is over");
+        ends(&mut game);
+        assert_eq!(game.log.status(), GameStatus::Ended);
+        assert!(game.log.unplayed().is_empty());
+        assert_eq!(game.log.why_not_rated(), None);
+        let rows = game.log.placements().expect("placed").expect("scored");
+        assert_eq!(rows.len(), 5);
+    }
+
+    #[test]
+    fn a_game_ended_in_the_middle_of_the_first_round_is_aborted_and_names_who_had_not_played() {
+        let mut game = a_new_game();
+        plays_its_turn(&mut game, player_of);
+        plays_its_turn(&mut game, player_of);
+        // The United Kingdom's turn begun is not a turn played.
+        let uk = player_of(&game, Power::UnitedKingdom);
+        let one_phase = vec![NamedOrder::EndPhase; 3];
+        assert!(game.send(
+            uk,
+            Command::Orders {
+                power: Power::UnitedKingdom,
+                orders: one_phase
+            }
+        ));
+        ends(&mut game);
+        assert_eq!(game.log.status(), GameStatus::Aborted);
+        assert_eq!(
+            game.log.unplayed(),
+            vec![Power::UnitedKingdom, Power::Japan, Power::UnitedStates]
+        );
+        assert!(game.log.placements().is_none());
+        let why = game.log.why_not_rated().expect("a reason");
+        assert!(
+            why.ends_with("United Kingdom, Japan and United States had played a turn of their own"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn turns_the_game_master_played_for_the_players_count_as_turns_and_are_counted_as_his_orders() {
+        let mut game = a_new_game();
+        plays_its_turn(&mut game, player_of); // Russia, by its player
+        for _ in 1..5 {
+            plays_its_turn(&mut game, |_, _| game_master());
+        }
+        ends(&mut game);
+        assert_eq!(game.log.status(), GameStatus::Ended);
+        let counts = &game.log.orders_by_power;
+        assert_eq!(
+            counts[&Power::Russia],
+            OrderCount {
+                by_player: 8,
+                by_game_master: 0
+            }
+        );
+        assert_eq!(
+            counts[&Power::Germany],
+            OrderCount {
+                by_player: 0,
+                by_game_master: 8
+            }
+        );
+        assert_eq!(game.log.orders_given, 5, "five commands");
+    }
+
+    #[test]
+    fn a_voided_game_stays_voided_whether_or_not_anyone_moved() {
+        let mut game = a_new_game();
+        let director = Sender {
+            role: Role::Admin,
+            name: "root".into(),
+        };
+        assert!(game.send(
+            director,
+            Command::VoidGame {
+                reason: "nobody came".into()
+            }
+        ));
+        assert_eq!(game.log.status(), GameStatus::Voided);
+        assert!(game.log.placements().is_none());
+    }
+
+    #[test]
+    fn the_stored_log_folds_to_the_same_turns_and_counts_as_the_game_decided() {
+        let mut game = a_new_game();
+        plays_its_turn(&mut game, player_of);
+        plays_its_turn(&mut game, |_, _| game_master());
+        ends(&mut game);
+        let folded = GameLog::fold(&game.recorded()).expect("folds");
+        assert_eq!(folded.turns_played, game.log.turns_played);
+        assert_eq!(folded.orders_by_power, game.log.orders_by_power);
+        assert_eq!(folded.status(), GameStatus::Aborted);
+        assert_eq!(
+            folded.turns_played,
+            BTreeMap::from([(Power::Russia, 1), (Power::Germany, 1)])
+        );
+    }
 }
 
 #[cfg(test)]

@@ -1,19 +1,26 @@
 //! The tournament auditor: with a tournament's export and its games' exports, and nothing
 //! else, it seats every round again from the revealed seed, checks that each game was
-//! created with its table's seats, audits each game, and recomputes the standings from
-//! the games' results. `warlog audit TOURNAMENT.ndjson GAME.ndjson...` runs it.
+//! created with its table's seats, audits each game, decides every recorded command again
+//! (its sender's right from the event's metadata, the rules from the tournament before it,
+//! and what it gave the games on their own records), and recomputes the standings from the
+//! games' results. `warlog audit TOURNAMENT.ndjson GAME.ndjson...` runs it.
 
 use warlog_events::audit::{
     audit_game, check_chain, field_difference, AuditReport, Check, Ledger, Outcome, Verdict,
 };
-use warlog_events::game::{GameCreated, GameLog};
+use warlog_events::game::{decode_recorded, GameCreated, GameLog, GameStreamEvent};
+use warlog_events::orders::Command;
+use warlog_events::sender::Sender;
 use warlog_events::{ChainHead, RecordedEvent};
-use warlog_rules::dice::GameSeed;
+use warlog_rules::board::Power;
+use warlog_rules::dice::{DiceSource, GameSeed, RecordedDice};
+use warlog_rules::game::{GameEvent, Moment};
 use warlog_rules::ruleset::Ruleset;
 
 use crate::standings::{result_of, standings, GameResult};
 use crate::tournament::{
-    hex_of, Context, RoundSeated, Tournament, TournamentCommand, TournamentEvent,
+    hex_of, Context, Decided, RoundSeated, Tournament, TournamentCommand, TournamentEvent,
+    TournamentViolation,
 };
 
 /// Audits a tournament stream's events with its games' exports (each a whole game stream).
@@ -73,6 +80,18 @@ fn audit_stream(
         return;
     };
     let id = created.tournament_id.clone();
+    match events.first().and_then(sender_of) {
+        Some(sender) => {
+            if let Err(refused) = created.created_by(&sender) {
+                ledger.fail("commands", 1, refused.message);
+            }
+        }
+        None => ledger.fail(
+            "commands",
+            1,
+            "the record does not say who created the tournament (its metadata names no actor)",
+        ),
+    }
     let seed = decoded.iter().find_map(|(v, e)| match e {
         TournamentEvent::TournamentFinished {
             seed: Some(seed), ..
@@ -117,12 +136,21 @@ fn audit_stream(
         }
     };
 
-    // The games, by id: folded for their results, audited on their own.
-    let mut logs: Vec<(GameLog, AuditReport)> = Vec::new();
+    // The games, by id: folded for their results, audited on their own, their records
+    // kept to find what the tournament's commands put on them.
+    let mut logs: Vec<GameGiven> = Vec::new();
     for game in games {
         let audit = audit_game(game, None, None);
+        let records = game
+            .iter()
+            .filter_map(|e| decode_recorded(e).ok())
+            .collect();
         match GameLog::fold(game) {
-            Ok(log) => logs.push((log, audit)),
+            Ok(log) => logs.push(GameGiven {
+                log,
+                audit,
+                records,
+            }),
             Err(e) => ledger.fail(
                 "games",
                 e.version,
@@ -133,7 +161,15 @@ fn audit_stream(
     let ruleset = Ruleset::builtin(&created.ruleset).ok();
     let mut tournament = Tournament::new(created.clone());
     let mut seatings = 0;
-    for (version, event) in decoded.iter().skip(1) {
+    let mut decided_again = 0;
+    for ((version, event), recorded) in decoded.iter().zip(events).skip(1) {
+        let version = *version;
+        let Some((sender, command)) =
+            sender_allowed(ledger, &tournament, (version, event), recorded)
+        else {
+            tournament.apply(event);
+            continue;
+        };
         if let TournamentEvent::RoundSeated(seated) = event {
             // A round is seated on the results of the rounds before it: with one of their
             // games not given, its seating cannot be decided again here (not checked, not
@@ -152,16 +188,19 @@ fn audit_stream(
                         ledger,
                         &tournament,
                         seated,
-                        *version,
+                        version,
                         seed,
-                        ruleset,
-                        &id,
-                        &results,
+                        &Given {
+                            powers: ruleset.powers(),
+                            id: &id,
+                            results: &results,
+                            sender: &sender,
+                        },
                     );
                 }
                 (Some(_), None) => ledger.fail(
                     "seating",
-                    *version,
+                    version,
                     format!(
                         "the ruleset {} is not one this auditor knows",
                         created.ruleset
@@ -169,10 +208,54 @@ fn audit_stream(
                 ),
                 (None, _) => {}
             }
-            check_tables(ledger, seated, *version, &id, &logs);
+            check_tables(ledger, seated, version, &id, &logs);
+        } else {
+            // The finish counts every game's result: with one not given, it is not
+            // decided again. Nothing else depends on the games' results.
+            let not_given = games_not_given(&tournament, &logs);
+            if matches!(command, TournamentCommand::Finish { .. }) && !not_given.is_empty() {
+                not_checked.push(format!(
+                    "the finish at event {version}: it depends on the results of games not \
+                     given ({})",
+                    not_given.join(", ")
+                ));
+            } else {
+                decided_again += 1;
+                // Only the finish reads the games' results (all ended by then). Whether a
+                // swapped round had begun is the games' to say, at the swap: their records of
+                // the seats taken, which their own audits decide again, refusing a seat
+                // change once a game has an order. The games' final results would not say.
+                let results = match command {
+                    TournamentCommand::Finish { .. } => all_results(&tournament, &logs),
+                    _ => Vec::new(),
+                };
+                decide_again(
+                    ledger,
+                    not_checked,
+                    &tournament,
+                    (version, event),
+                    &command,
+                    &Given {
+                        powers: ruleset.map(Ruleset::powers).unwrap_or_default(),
+                        id: &id,
+                        results: &results,
+                        sender: &sender,
+                    },
+                    &logs,
+                );
+            }
         }
         tournament.apply(event);
     }
+    checks.push(ledger.verdict(
+        "commands",
+        Verdict::Pass,
+        format!(
+            "{} commands, each given by a sender allowed to give it; {decided_again} decided \
+             again give the recorded events and the games' records",
+            decoded.len()
+        ),
+    ));
     checks.push(ledger.verdict(
         "replay",
         Verdict::Pass,
@@ -194,12 +277,9 @@ fn audit_stream(
     let mut missing = Vec::new();
     for round in &tournament.rounds {
         for game in &round.games {
-            match logs
-                .iter()
-                .find(|(log, _)| log.created.game_id == game.game_id)
-            {
+            match logs.iter().find(|g| g.log.created.game_id == game.game_id) {
                 None => missing.push(game.game_id.clone()),
-                Some((_, audit)) if audit.outcome == Outcome::Failed => {
+                Some(GameGiven { audit, .. }) if audit.outcome == Outcome::Failed => {
                     let version = events
                         .iter()
                         .find(|e| {
@@ -261,59 +341,302 @@ fn audit_stream(
     }
 }
 
+/// A game's export as given: folded, audited on its own, and its records decoded.
+struct GameGiven {
+    log: GameLog,
+    audit: AuditReport,
+    records: Vec<GameStreamEvent>,
+}
+
+/// What a command is decided again with, besides the tournament before it.
+struct Given<'a> {
+    powers: &'a [Power],
+    id: &'a str,
+    results: &'a [GameResult],
+    sender: &'a Sender,
+}
+
+impl Given<'_> {
+    fn decide(
+        &self,
+        tournament: &Tournament,
+        command: &TournamentCommand,
+        at: Moment,
+        dice: &mut dyn DiceSource,
+        game_ids: &[String],
+    ) -> Result<Decided, TournamentViolation> {
+        let mut ids = game_ids.iter().cloned();
+        let mut new_game_id = || ids.next().unwrap_or_default();
+        tournament.decide(
+            command,
+            &mut Context {
+                sender: self.sender,
+                at,
+                dice,
+                results: self.results,
+                powers: self.powers,
+                new_game_id: &mut new_game_id,
+            },
+        )
+    }
+}
+
+/// The sender of a recorded command: the actor its metadata names (`director:dora`).
+fn sender_of(recorded: &RecordedEvent) -> Option<Sender> {
+    let actor = recorded.metadata.get("actor")?.as_str()?;
+    let (role, name) = actor.split_once(':')?;
+    Some(Sender {
+        role: role.parse().ok()?,
+        name: name.to_owned(),
+    })
+}
+
+/// The sender of a recorded event and the command it is the decision of, once the sender
+/// is found allowed to give it (a finding otherwise); `None` when there is nothing more to
+/// decide again.
+fn sender_allowed(
+    ledger: &mut Ledger,
+    tournament: &Tournament,
+    (version, event): (u64, &TournamentEvent),
+    recorded: &RecordedEvent,
+) -> Option<(Sender, TournamentCommand)> {
+    let Some(sender) = sender_of(recorded) else {
+        ledger.fail(
+            "commands",
+            version,
+            "the record does not say who gave the command (its metadata names no actor)",
+        );
+        return None;
+    };
+    let allowed = match command_of(event) {
+        Some(command) => tournament
+            .may_command(&sender, &command)
+            .map(|()| Some((sender, command))),
+        // A finish recorded without its seed (the commitment check says so): only the
+        // sender's right can be checked.
+        None if matches!(event, TournamentEvent::TournamentFinished { .. }) => {
+            tournament.may_direct(&sender).map(|()| None)
+        }
+        None => {
+            ledger.fail(
+                "commands",
+                version,
+                format!("no command gives {}", event_name(event)),
+            );
+            return None;
+        }
+    };
+    allowed.unwrap_or_else(|refused| {
+        ledger.fail("commands", version, refused.message);
+        None
+    })
+}
+
+/// The command a recorded event is the decision of. The event names everything the
+/// command said: the substitute given (or the first waiting, which the event names), the
+/// seat the game's rule chose, the constraints, the seed revealed.
+fn command_of(event: &TournamentEvent) -> Option<TournamentCommand> {
+    Some(match event {
+        TournamentEvent::TournamentCreated(_) => return None,
+        TournamentEvent::PlayerEntered { player, .. }
+        | TournamentEvent::PlayerWaitlisted { player, .. } => TournamentCommand::Enter {
+            player: player.clone(),
+        },
+        TournamentEvent::PlayerDropped { player, .. } => TournamentCommand::Drop {
+            player: player.clone(),
+        },
+        TournamentEvent::RoundSeated(seated) => {
+            TournamentCommand::SeatRound(seated.constraints.clone())
+        }
+        TournamentEvent::SeatsSwapped(swapped) => TournamentCommand::SwapSeats {
+            players: swapped.players.clone(),
+            reason: swapped.reason.clone(),
+        },
+        TournamentEvent::SubstituteAppointed(appointed) => TournamentCommand::Substitute {
+            game_id: appointed.game_id.clone(),
+            power: appointed.power,
+            replaced: appointed.replaced.clone(),
+            substitute: Some(appointed.substitute.clone()),
+        },
+        TournamentEvent::TournamentFinished { seed, .. } => TournamentCommand::Finish {
+            seed: seed
+                .as_deref()
+                .and_then(|hex_seed| hex::decode(hex_seed).ok())
+                .and_then(|b| <[u8; 32]>::try_from(b).ok())
+                .map(GameSeed::from_bytes)?,
+        },
+    })
+}
+
+fn event_name(event: &TournamentEvent) -> String {
+    event
+        .encode()
+        .map(|(event_type, _, _)| event_type.as_str().to_owned())
+        .unwrap_or_else(|_| "this event".to_owned())
+}
+
+/// When a recorded event says it was decided.
+fn at_of(event: &TournamentEvent) -> Moment {
+    match event {
+        TournamentEvent::TournamentCreated(created) => created.at,
+        TournamentEvent::PlayerEntered { at, .. }
+        | TournamentEvent::PlayerWaitlisted { at, .. }
+        | TournamentEvent::PlayerDropped { at, .. }
+        | TournamentEvent::TournamentFinished { at, .. } => *at,
+        TournamentEvent::RoundSeated(seated) => seated.at,
+        TournamentEvent::SeatsSwapped(swapped) => swapped.at,
+        TournamentEvent::SubstituteAppointed(appointed) => appointed.at,
+    }
+}
+
+/// Decides a recorded command (not a seating) again on the tournament before it, requires
+/// the recorded event, and finds on the games' records what it gave them.
+fn decide_again(
+    ledger: &mut Ledger,
+    not_checked: &mut Vec<String>,
+    tournament: &Tournament,
+    (version, event): (u64, &TournamentEvent),
+    command: &TournamentCommand,
+    given: &Given<'_>,
+    logs: &[GameGiven],
+) {
+    let mut no_dice = RecordedDice::new(&[]);
+    let decided = match given.decide(tournament, command, at_of(event), &mut no_dice, &[]) {
+        Ok(decided) => decided,
+        Err(refused) => {
+            if refused.code != TournamentViolation::FORBIDDEN {
+                ledger.fail(
+                    "commands",
+                    version,
+                    format!(
+                        "{} could not have been decided: {}",
+                        event_name(event),
+                        refused.message
+                    ),
+                );
+            }
+            return;
+        }
+    };
+    if decided.events.as_slice() != std::slice::from_ref(event) {
+        let difference = match (decided.events.as_slice(), event.encode()) {
+            ([one], Ok((_, _, recorded))) => one
+                .encode()
+                .map(|(_, _, decided)| field_difference(&decided, &recorded))
+                .unwrap_or_default(),
+            _ => "the rules give other events".to_owned(),
+        };
+        ledger.fail(
+            "commands",
+            version,
+            format!(
+                "{} is not what the rules decide: {difference}",
+                event_name(event)
+            ),
+        );
+        return;
+    }
+    for game_command in &decided.game_commands {
+        let Some(game) = logs
+            .iter()
+            .find(|g| g.log.created.game_id == game_command.game_id)
+        else {
+            not_checked.push(format!(
+                "event {version}'s record on game {}: its export was not given",
+                game_command.game_id
+            ));
+            continue;
+        };
+        if !records(game, given.sender, &game_command.command, event) {
+            ledger.fail(
+                "commands",
+                version,
+                format!(
+                    "game {} does not record {} from {}, which {} gives it",
+                    game_command.game_id,
+                    game_command.command.describe(),
+                    given.sender,
+                    event_name(event)
+                ),
+            );
+        }
+    }
+}
+
+/// Whether a game's records hold the command from the sender, and, for a substitute, the
+/// game's rule gave the seat the tournament names (the command names no power: the game
+/// replaces the player whose turn is due).
+fn records(game: &GameGiven, sender: &Sender, command: &Command, event: &TournamentEvent) -> bool {
+    let mut records = game.records.iter();
+    let Some(_) = records.by_ref().find(|record| {
+        matches!(record, GameStreamEvent::Orders(given)
+            if &given.command == command && &given.sender == sender)
+    }) else {
+        return false;
+    };
+    let TournamentEvent::SubstituteAppointed(appointed) = event else {
+        return true;
+    };
+    // The record's events follow it.
+    records.any(|record| {
+        matches!(record, GameStreamEvent::Played(GameEvent::PlayerReplaced {
+            power, replaced, substitute, ..
+        }) if *power == appointed.power
+            && replaced.as_deref() == Some(appointed.replaced.as_str())
+            && *substitute == appointed.substitute)
+    })
+}
+
 /// The ids of the games of the rounds seated so far whose exports were not given.
-fn games_not_given(tournament: &Tournament, logs: &[(GameLog, AuditReport)]) -> Vec<String> {
+fn games_not_given(tournament: &Tournament, logs: &[GameGiven]) -> Vec<String> {
     tournament
         .rounds
         .iter()
         .flat_map(|r| &r.games)
-        .filter(|g| !logs.iter().any(|(log, _)| log.created.game_id == g.game_id))
+        .filter(|g| {
+            !logs
+                .iter()
+                .any(|given| given.log.created.game_id == g.game_id)
+        })
         .map(|g| g.game_id.clone())
         .collect()
 }
 
 /// The results of the games of the rounds seated so far. Before a round is seated these
 /// are all ended: the rules refuse a seating before.
-fn all_results(tournament: &Tournament, logs: &[(GameLog, AuditReport)]) -> Vec<GameResult> {
+fn all_results(tournament: &Tournament, logs: &[GameGiven]) -> Vec<GameResult> {
     tournament
         .rounds
         .iter()
         .flat_map(|r| &r.games)
         .filter_map(|g| {
             logs.iter()
-                .find(|(log, _)| log.created.game_id == g.game_id)
+                .find(|given| given.log.created.game_id == g.game_id)
         })
-        .filter_map(|(log, _)| result_of(log).ok())
+        .filter_map(|given| result_of(&given.log).ok())
         .collect()
 }
 
 /// Seats the round again on the tournament before it, with the seed's dice for the
 /// version of its event, and compares.
-#[allow(clippy::too_many_arguments)]
 fn seat_again(
     ledger: &mut Ledger,
     tournament: &Tournament,
     seated: &RoundSeated,
     version: u64,
     seed: &GameSeed,
-    ruleset: &Ruleset,
-    id: &str,
-    results: &[GameResult],
+    given: &Given<'_>,
 ) {
-    let mut dice = seed.dice_for(id, version);
-    let mut ids = seated.games.iter().map(|g| g.game_id.clone());
-    let mut new_game_id = || ids.next().unwrap_or_default();
-    let again = tournament.decide(
+    let mut dice = seed.dice_for(given.id, version);
+    let ids: Vec<String> = seated.games.iter().map(|g| g.game_id.clone()).collect();
+    let again = given.decide(
+        tournament,
         &TournamentCommand::SeatRound(seated.constraints.clone()),
-        &mut Context {
-            at: seated.at,
-            dice: &mut dice,
-            results,
-            powers: ruleset.powers(),
-            new_game_id: &mut new_game_id,
-        },
+        seated.at,
+        &mut dice,
+        &ids,
     );
-    match again.as_deref() {
+    match again.as_ref().map(|d| d.events.as_slice()) {
         Ok([TournamentEvent::RoundSeated(decided)]) if **decided == *seated => {}
         Ok([decided]) => {
             let (Ok((_, _, decided)), Ok((_, _, recorded))) = (
@@ -333,6 +656,8 @@ fn seat_again(
             );
         }
         Ok(_) => ledger.fail("seating", version, "the seed's seating gives other events"),
+        // The sender's right is the "commands" check's.
+        Err(refused) if refused.code == TournamentViolation::FORBIDDEN => {}
         Err(refused) => ledger.fail(
             "seating",
             version,
@@ -351,12 +676,11 @@ fn check_tables(
     seated: &RoundSeated,
     version: u64,
     id: &str,
-    logs: &[(GameLog, AuditReport)],
+    logs: &[GameGiven],
 ) {
     for game in &seated.games {
-        let Some((log, _)) = logs
-            .iter()
-            .find(|(log, _)| log.created.game_id == game.game_id)
+        let Some(GameGiven { log, .. }) =
+            logs.iter().find(|g| g.log.created.game_id == game.game_id)
         else {
             continue;
         };

@@ -130,6 +130,15 @@ impl SeatingConstraints {
 }
 
 impl Rule {
+    /// The rule in words, as [`SeatingConstraints::describe`] words it.
+    pub(crate) fn describe(self, names: &[String]) -> String {
+        match self {
+            Rule::Apart(a, b) => format!("keep {} and {} apart", names[a], names[b]),
+            Rule::Together(a, b) => format!("seat {} and {} together", names[a], names[b]),
+            Rule::Fixed(p, t) => format!("seat {} at table {}", names[p], t + 1),
+        }
+    }
+
     /// Whether a table (its index and members) breaks this rule.
     pub(crate) fn broken_at(self, table: usize, members: &[usize]) -> bool {
         let has = |p: usize| members.contains(&p);
@@ -139,5 +148,184 @@ impl Rule {
             Rule::Together(a, b) => has(a) != has(b),
             Rule::Fixed(p, t) => has(p) && t != table,
         }
+    }
+}
+
+/// How many placements the satisfiability check tries before it gives up undecided: enough
+/// for any director's hand at a real event, and a bound on the work a request can ask for.
+const SATISFIABILITY_BUDGET: usize = 100_000;
+
+/// Whether some seating keeps every rule, decided from the players, the tables and the
+/// rules alone (no dice): `Err` names why none can, `Ok` when one can or when the check ran
+/// out of its budget undecided. A refusal the dice decided would tell a director who
+/// retries with other constraints something of the tournament's dice, so a round is
+/// refused for its constraints only here, before any die is rolled.
+pub(crate) fn satisfiable(
+    rules: &[Rule],
+    players: usize,
+    size: usize,
+    tables: usize,
+    names: &[String],
+) -> Result<(), String> {
+    // Players kept together form groups that sit at one table.
+    let mut group: Vec<usize> = (0..players).collect();
+    fn root(group: &mut [usize], mut p: usize) -> usize {
+        while group[p] != p {
+            group[p] = group[group[p]];
+            p = group[p];
+        }
+        p
+    }
+    for rule in rules {
+        if let Rule::Together(a, b) = *rule {
+            let (ra, rb) = (root(&mut group, a), root(&mut group, b));
+            group[ra] = rb;
+        }
+    }
+    let named: Vec<usize> = {
+        let mut named: Vec<usize> = rules
+            .iter()
+            .flat_map(|rule| match *rule {
+                Rule::Apart(a, b) | Rule::Together(a, b) => vec![a, b],
+                Rule::Fixed(p, _) => vec![p],
+            })
+            .map(|p| root(&mut group, p))
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        named
+    };
+    let members = |group: &mut [usize], r: usize| -> Vec<usize> {
+        (0..players).filter(|&p| root(group, p) == r).collect()
+    };
+    let who = |ps: &[usize]| {
+        ps.iter()
+            .map(|&p| names[p].as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Each group: its size, and the table it is fixed to, if any.
+    let mut groups: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    for &r in &named {
+        let ps = members(&mut group, r);
+        if ps.len() > size {
+            return Err(format!(
+                "{} are to sit together: {} players at tables of {size}",
+                who(&ps),
+                ps.len()
+            ));
+        }
+        let mut fixed = None;
+        for rule in rules {
+            if let Rule::Fixed(p, t) = *rule {
+                if root(&mut group, p) == r {
+                    match fixed {
+                        Some(other) if other != t => {
+                            return Err(format!(
+                                "{} are to sit together, but are fixed to tables {} and {}",
+                                who(&ps),
+                                other + 1,
+                                t + 1
+                            ))
+                        }
+                        _ => fixed = Some(t),
+                    }
+                }
+            }
+        }
+        groups.push((r, ps.len(), fixed));
+    }
+    let index_of = |group: &mut [usize], p: usize| {
+        let r = root(group, p);
+        named.iter().position(|&n| n == r).unwrap_or(0)
+    };
+    let mut apart: Vec<(usize, usize)> = Vec::new();
+    for rule in rules {
+        if let Rule::Apart(a, b) = *rule {
+            let (ga, gb) = (index_of(&mut group, a), index_of(&mut group, b));
+            if ga == gb {
+                return Err(format!(
+                    "{} and {} are to be kept apart, yet to sit together",
+                    names[a], names[b]
+                ));
+            }
+            apart.push((ga, gb));
+        }
+    }
+    // Place the groups, the largest first, each at a table with room and no one it is
+    // kept apart from; empty tables nobody is fixed to are alike, so only the first is tried.
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| (groups[g].2.is_none(), std::cmp::Reverse(groups[g].1)));
+    let sizes: Vec<usize> = groups.iter().map(|g| g.1).collect();
+    let fixed: Vec<Option<usize>> = groups.iter().map(|g| g.2).collect();
+    let mut placement = Placement {
+        sizes: &sizes,
+        fixed: &fixed,
+        apart: &apart,
+        size,
+        load: vec![0; tables],
+        table_of: vec![None; groups.len()],
+        fixed_tables: fixed.iter().flatten().copied().collect(),
+        budget: SATISFIABILITY_BUDGET,
+    };
+    match placement.place(&order) {
+        Some(true) | None => Ok(()),
+        Some(false) => Err("no seating keeps them all".to_owned()),
+    }
+}
+
+/// A search for tables that keep every rule, group by group.
+struct Placement<'a> {
+    sizes: &'a [usize],
+    fixed: &'a [Option<usize>],
+    apart: &'a [(usize, usize)],
+    size: usize,
+    load: Vec<usize>,
+    table_of: Vec<Option<usize>>,
+    fixed_tables: Vec<usize>,
+    budget: usize,
+}
+
+impl Placement<'_> {
+    /// Whether the groups in `order` can be placed (`None`: the budget ran out).
+    fn place(&mut self, order: &[usize]) -> Option<bool> {
+        let Some((&g, rest)) = order.split_first() else {
+            return Some(true);
+        };
+        let candidates: Vec<usize> = match self.fixed[g] {
+            Some(t) => vec![t],
+            None => {
+                let mut tried_empty = false;
+                (0..self.load.len())
+                    .filter(|&t| {
+                        let alike = self.load[t] == 0 && !self.fixed_tables.contains(&t);
+                        let first = !(alike && tried_empty);
+                        tried_empty |= alike;
+                        first
+                    })
+                    .collect()
+            }
+        };
+        for t in candidates {
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            let clash = self.apart.iter().any(|&(a, b)| {
+                (a == g && self.table_of[b] == Some(t)) || (b == g && self.table_of[a] == Some(t))
+            });
+            if clash || self.load[t] + self.sizes[g] > self.size {
+                continue;
+            }
+            self.load[t] += self.sizes[g];
+            self.table_of[g] = Some(t);
+            let placed = self.place(rest);
+            self.load[t] -= self.sizes[g];
+            self.table_of[g] = None;
+            if placed != Some(false) {
+                return placed;
+            }
+        }
+        Some(false)
     }
 }

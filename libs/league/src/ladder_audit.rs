@@ -6,12 +6,17 @@
 //! There is no league stream to replay: the ladder is a read model of the games'
 //! placements, so the games' exports are its record and the published ladder is the claim
 //! checked against them.
+//!
+//! A game counts by its own rule ([`GameLog::status`]): one that ended before every seated
+//! power had played a turn of its own is aborted and rated for nobody, so its points on a
+//! ladder are a discrepancy. Games whose players gave none of their orders themselves (the
+//! game master gave them all) are listed for a reader to look at: that is not a failure.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use warlog_events::audit::{audit_game, AuditReport, Check, Ledger, Outcome, Verdict};
-use warlog_events::game::{GameCreated, GameStreamEvent, PlacementRow};
+use warlog_events::game::{GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow};
 use warlog_events::RecordedEvent;
 use warlog_rules::game::GameEvent;
 use warlog_rules::scoring::{Fraction, Title};
@@ -88,6 +93,10 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
     // input if the game ended in this ruleset and season.
     let mut finished: Vec<(u64, String, Vec<PlacementRow>)> = Vec::new();
     let mut failed = 0;
+    // The ladder's aborted games by player, and games whose players gave no orders.
+    let mut aborted: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut aborted_games = 0;
+    let mut unplayed_by_players: Vec<String> = Vec::new();
     for game in games {
         let audit = audit_game(game, None, None);
         let id = audit.stream_id.clone().unwrap_or_default();
@@ -104,23 +113,62 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
             );
             continue;
         }
-        let (Some(rows), Some(ended), Some(created)) =
-            (audit.placements, ended_at(game), created_of(game))
-        else {
+        let (Some(ended), Some(created)) = (ended_at(game), created_of(game)) else {
             continue;
         };
-        if created.ruleset == first.ruleset && first.season.is_none_or(|s| s == time_year(ended)) {
-            finished.push((ended, created.game_id, rows));
+        if created.ruleset != first.ruleset || first.season.is_some_and(|s| s != time_year(ended)) {
+            continue;
+        }
+        // The game's own audit has folded it already; a fold that fails here is one it
+        // failed.
+        let Ok(log) = GameLog::fold(game) else {
+            continue;
+        };
+        if created.orders_recorded && !log.orders_by_power.values().any(|c| c.by_player > 0) {
+            let by_master: u32 = log.orders_by_power.values().map(|c| c.by_game_master).sum();
+            unplayed_by_players.push(format!(
+                "{id}: its players gave none of its orders (the game master gave {by_master})"
+            ));
+        }
+        match (log.status(), audit.placements) {
+            (GameStatus::Aborted, _) => {
+                for seat in log.state.seats.values() {
+                    aborted
+                        .entry(seat.player.clone())
+                        .or_default()
+                        .push(created.game_id.clone());
+                }
+                report
+                    .notes
+                    .push(format!("{id}: {}", log.why_not_rated().unwrap_or_default()));
+                aborted_games += 1;
+            }
+            (GameStatus::Ended, Some(rows)) => finished.push((ended, created.game_id, rows)),
+            _ => {}
         }
     }
     checks.push(ledger.verdict(
         "games",
         Verdict::Pass,
         format!(
-            "{} games given pass their own audits; {} ended in this ladder's ruleset and season",
+            "{} games given pass their own audits; {} ended rated in this ladder's ruleset and \
+             season, {aborted_games} aborted (not rated)",
             games.len() - failed,
             finished.len()
         ),
+    ));
+    checks.push(ledger.verdict(
+        "players' own orders",
+        Verdict::Pass,
+        if unplayed_by_players.is_empty() {
+            "in every game of this ladder, players gave orders of their own".to_owned()
+        } else {
+            format!(
+                "{} games to look at (not a failure): {}",
+                unplayed_by_players.len(),
+                unplayed_by_players.join("; ")
+            )
+        },
     ));
 
     // The ladder, recomputed in the order the games ended.
@@ -167,6 +215,7 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         &published,
         full_last_page,
         leader.as_deref(),
+        &aborted,
     );
     checks.push(ledger.verdict(
         "ladder",
@@ -211,7 +260,18 @@ fn compare(
     published: &[&PublishedRow],
     full_last_page: bool,
     leader: Option<&str>,
+    aborted: &BTreeMap<String, Vec<String>>,
 ) {
+    // Points that came from an aborted game are the likeliest cause of a difference.
+    let unrated = |player: &str| {
+        aborted.get(player).map_or_else(String::new, |games| {
+            format!(
+                " (aborted games count for nothing: {} sat in {})",
+                player,
+                games.join(", ")
+            )
+        })
+    };
     for (i, row) in published.iter().enumerate() {
         let position = i as u64 + 1;
         let Some(line) = ladder.iter().find(|l| l.player == row.player) else {
@@ -219,8 +279,9 @@ fn compare(
                 "ladder",
                 position,
                 format!(
-                    "{} has no finished game in this ruleset and season",
-                    row.player
+                    "{} has no rated game in this ruleset and season{}",
+                    row.player,
+                    unrated(&row.player)
                 ),
             );
             return;
@@ -236,11 +297,12 @@ fn compare(
             ))
         } else if points != Some(line.points) {
             Some(format!(
-                "{} has {} points in the ladder, {:.2} ({}) from the games",
+                "{} has {} points in the ladder, {:.2} ({}) from the games{}",
                 row.player,
                 points.map_or_else(|| row.points.clone(), |p| format!("{:.2}", p.to_f64())),
                 line.points.to_f64(),
-                line.points
+                line.points,
+                unrated(&row.player)
             ))
         } else if !same_place {
             Some(format!(
@@ -251,12 +313,13 @@ fn compare(
             != (line.games, Some(line.wins))
         {
             Some(format!(
-                "{} has {} games and {} wins in the ladder, {} and {:.2} from the games",
+                "{} has {} games and {} wins in the ladder, {} and {:.2} from the games{}",
                 row.player,
                 row.games,
                 row.wins_exact,
                 line.games,
-                line.wins.to_f64()
+                line.wins.to_f64(),
+                unrated(&row.player)
             ))
         } else if row.title != title(line, leader).name() {
             Some(format!(
@@ -316,6 +379,133 @@ fn time_year(seconds: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use warlog_events::orders::Command;
+    use warlog_events::sample::{SampleGame, GAME_MASTER};
+    use warlog_events::sender::{Role, Sender};
+    use warlog_rules::board::Power;
+    use warlog_rules::dice::GameSeed;
+    use warlog_rules::game::named::NamedOrder;
+    use warlog_rules::game::Phase;
+    use warlog_rules::ruleset::Ruleset;
+
+    /// A Cut-Throat game of ann, bob, cy, di and ed.
+    fn a_game(id: &str) -> SampleGame {
+        let ruleset = Ruleset::builtin("cutthroat").expect("built in");
+        SampleGame::new(ruleset, id, GameSeed::from_bytes([9; 32]), 1)
+    }
+
+    /// Every power ends each phase of its first turn, its orders given by its player or
+    /// (`by_players` false) by the game master; then the game master ends the game.
+    fn a_quiet_round_then_the_end(id: &str, by_players: bool) -> Vec<RecordedEvent> {
+        let mut game = a_game(id);
+        for _ in Power::CLASSIC {
+            let power = game.log.state.power(&game.log.ruleset.board);
+            let sender = if by_players {
+                Sender {
+                    role: Role::Player,
+                    name: game.log.state.seats[&power].player.clone(),
+                }
+            } else {
+                Sender {
+                    role: Role::Gm,
+                    name: GAME_MASTER.into(),
+                }
+            };
+            let orders = vec![NamedOrder::EndPhase; Phase::ALL.len()];
+            assert!(game.send(sender, Command::Orders { power, orders }));
+        }
+        assert!(game.end());
+        game.recorded()
+    }
+
+    /// Created and ended at once, nobody having moved: the farmed game.
+    fn ended_before_anyone_moved(id: &str) -> Vec<RecordedEvent> {
+        let mut game = a_game(id);
+        assert!(game.end());
+        game.recorded()
+    }
+
+    /// The lifetime points ladder of ann, bob, cy, di and ed, all level on `points` after
+    /// `games` games none of them won.
+    fn five_level(points: &str, games: i32) -> PublishedLadder {
+        let total = points.parse::<Fraction>().expect("a fraction");
+        PublishedLadder {
+            ladder: "points".into(),
+            ruleset: "cutthroat".into(),
+            season: None,
+            rows: ["ann", "bob", "cy", "di", "ed"]
+                .iter()
+                .enumerate()
+                .map(|(i, player)| PublishedRow {
+                    position: i as u64 + 1,
+                    player: (*player).into(),
+                    points: points.into(),
+                    title: Title::for_total(total).name().into(),
+                    games,
+                    wins_exact: "0".into(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_aborted_game_counts_for_nothing_and_its_points_on_the_ladder_are_named() {
+        // Given a game played for a round and ended (a five-way tie: 7/5 each), and a game
+        // ended before anyone moved,
+        let games = vec![
+            a_quiet_round_then_the_end("played", true),
+            ended_before_anyone_moved("farmed"),
+        ];
+        // when the ladder counts only the played game, it passes, the aborted one noted;
+        let honest = audit_ladder(&[five_level("7/5", 1)], &games);
+        assert_ne!(honest.outcome, Outcome::Failed, "{:?}", honest.findings);
+        assert!(
+            honest
+                .notes
+                .iter()
+                .any(|n| n.contains("game-farmed") && n.contains("aborted, not rated")),
+            "{:?}",
+            honest.notes
+        );
+        // when it counts the aborted game's points too, the first row is a discrepancy.
+        let farmed = audit_ladder(&[five_level("14/5", 2)], &games);
+        assert_eq!(farmed.outcome, Outcome::Failed);
+        let finding = &farmed.findings[0];
+        assert_eq!(finding.event, 1, "the first row");
+        assert!(
+            finding
+                .message
+                .contains("ann has 2.80 points in the ladder, 1.40 (7/5)")
+                && finding
+                    .message
+                    .contains("aborted games count for nothing: ann sat in farmed"),
+            "{}",
+            finding.message
+        );
+    }
+
+    #[test]
+    fn games_whose_players_gave_no_orders_of_their_own_are_listed_to_look_at_not_failed() {
+        // Given a round the game master played for every power, and a round the players
+        // played themselves,
+        let games = vec![
+            a_quiet_round_then_the_end("by-the-master", false),
+            a_quiet_round_then_the_end("by-the-players", true),
+        ];
+        // when the ladder counts both (rated: every power played a turn),
+        let report = audit_ladder(&[five_level("14/5", 2)], &games);
+        // then it passes, and the master's game is listed to look at.
+        assert_ne!(report.outcome, Outcome::Failed, "{:?}", report.findings);
+        let check = report.check("players' own orders").expect("the check");
+        assert_eq!(check.verdict, Verdict::Pass);
+        assert!(
+            check.detail.contains("1 games to look at")
+                && check.detail.contains("game-by-the-master: its players gave none of its orders (the game master gave 40)")
+                && !check.detail.contains("game-by-the-players"),
+            "{}",
+            check.detail
+        );
+    }
 
     #[test]
     fn the_season_is_the_calendar_year_of_the_end_in_utc() {

@@ -8,12 +8,19 @@
 //!
 //! When the players do not fill whole tables, the director's policy decides: fill from the
 //! waiting list, or give byes to the lowest-ranked (preferring those who have had none).
+//!
+//! The director's constraints refuse a round only when no seating at all can keep them,
+//! which is decided from the players, the tables and the constraints before any die is
+//! rolled (`constraints::satisfiable`): a refusal that followed the dice would tell a
+//! director who retries with other constraints something of the tournament's dice. Should
+//! the search miss every seating that keeps them, the round is seated with the best found
+//! and records the constraints it breaks (`RoundSeating::unmet_constraints`).
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::constraints::{Rule, SeatingConstraints};
+use crate::constraints::{satisfiable, Rule, SeatingConstraints};
 use warlog_rules::board::Power;
 use warlog_rules::dice::DiceSource;
 
@@ -60,6 +67,11 @@ pub struct RoundSeating {
     /// without them, so that their cost shows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeats_without_constraints: Option<u32>,
+    /// The director's constraints this seating breaks, in words: none, unless the search
+    /// missed every seating that keeps them (a round is refused for its constraints only
+    /// when no seating can keep them, which is decided before any die is rolled).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmet_constraints: Vec<String>,
     /// In words, for the director and the players.
     pub explanation: Vec<String>,
 }
@@ -221,6 +233,13 @@ pub fn seat_round(
         .constraints
         .resolve(&players, tables_count)
         .map_err(SeatingError)?;
+    // Refused for its constraints only before any die is rolled (see `satisfiable`).
+    satisfiable(&rules, players.len(), size, tables_count, &players).map_err(|why| {
+        SeatingError(format!(
+            "the director's constraints cannot all hold at tables of {size} ({}): {why}",
+            request.constraints.describe()
+        ))
+    })?;
     let mut past = History::of(&players, request.history, request.powers);
     let target = past.least_possible_repeats(size);
     // With constraints, the best seating without them first, so that their cost shows.
@@ -232,7 +251,10 @@ pub fn seat_round(
     };
     past.rules = rules;
     let order = best_order(&past, players.len(), size, target, dice);
-    let broken: Vec<Rule> = past
+    // Satisfiable, yet the search may miss every seating that keeps them: then the round is
+    // seated with the best found, and the record says which it breaks. Refusing here would
+    // make the refusal depend on the dice.
+    let unmet_constraints: Vec<String> = past
         .rules
         .iter()
         .copied()
@@ -242,15 +264,8 @@ pub fn seat_round(
                 .enumerate()
                 .any(|(t, members)| rule.broken_at(t, members))
         })
+        .map(|rule| rule.describe(&players))
         .collect();
-    if !broken.is_empty() {
-        return Err(SeatingError(format!(
-            "the director's constraints cannot all hold at tables of {size} ({}): no seating \
-             keeps {} of them",
-            request.constraints.describe(),
-            broken.len()
-        )));
-    }
     let mut tables = Vec::with_capacity(tables_count);
     let mut repeated_table_mates = 0;
     let mut repeated_powers = 0;
@@ -291,6 +306,13 @@ pub fn seat_round(
         0 => "nobody plays a power they have played before".to_owned(),
         n => format!("{n} players play a power again: no seating of these tables avoids it"),
     });
+    if !unmet_constraints.is_empty() {
+        explanation.push(format!(
+            "some seating keeps all the director's constraints, but the search did not find \
+             one: this seating is the best it found, and does not {}",
+            unmet_constraints.join("; ")
+        ));
+    }
     if let Some(without) = repeats_without_constraints {
         let cost = repeated_table_mates.saturating_sub(without);
         explanation.push(format!(
@@ -315,6 +337,7 @@ pub fn seat_round(
         least_possible_repeats,
         repeated_powers,
         repeats_without_constraints,
+        unmet_constraints,
         explanation,
     })
 }

@@ -9,7 +9,7 @@ use warlog_rules::board::Power;
 use warlog_rules::scoring::{assign_titles, Fraction, PointsTable, Standing, Title};
 
 use crate::tournament::{EntrantStatus, Tiebreaker, Tournament};
-use warlog_events::game::GameLog;
+use warlog_events::game::{GameLog, GameStatus};
 
 /// A finished (or running) tournament game, as the standings need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,8 +18,21 @@ pub struct GameResult {
     pub ended: bool,
     /// Whether a player's order is on its record (its seats then stand).
     pub begun: bool,
-    /// One row per seat, for the player holding it at the end; empty while running.
+    /// One row per seat, for the player holding it at the end; empty while running and
+    /// for a game that is not rated.
     pub rows: Vec<ResultRow>,
+    /// Set for a game that ended and is not rated ([`GameLog::status`]: voided or
+    /// aborted): why, and who sat at it at the end. Its players are shown with the game,
+    /// for no points.
+    pub not_rated: Option<NotRated>,
+}
+
+/// An ended game that counts for nobody.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotRated {
+    /// [`GameStatus::Voided`] or [`GameStatus::Aborted`].
+    pub status: GameStatus,
+    pub seats: Vec<(Power, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +54,9 @@ pub struct RoundResult {
     pub place: Option<usize>,
     pub points: Fraction,
     pub percent_gain: Fraction,
+    /// Set when the game ended and is not rated (aborted or voided): no place, no points,
+    /// and not counted among the player's games.
+    pub not_rated: Option<GameStatus>,
 }
 
 /// A player's line in the standings.
@@ -65,26 +81,44 @@ pub struct StandingRow {
     pub decided_by: Option<Tiebreaker>,
 }
 
-/// A game's result as the standings need it, from its folded log.
+/// A game's result as the standings need it, from its folded log. Whether it counts is
+/// the game's own [`GameLog::status`]: a voided or an aborted game gives no points.
 pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
     let game_id = log.created.game_id.clone();
     let begun = log.orders_given > 0;
-    if log.state.voided.is_some() {
-        // Over, and counted for nobody: no rows, no points.
-        return Ok(GameResult {
-            game_id,
-            ended: true,
-            begun,
-            rows: Vec::new(),
-        });
+    let status = log.status();
+    match status {
+        GameStatus::Running => {
+            return Ok(GameResult {
+                game_id,
+                ended: false,
+                begun,
+                rows: Vec::new(),
+                not_rated: None,
+            })
+        }
+        GameStatus::Voided | GameStatus::Aborted => {
+            // Over, and counted for nobody: no rows, no points.
+            return Ok(GameResult {
+                game_id,
+                ended: true,
+                begun,
+                rows: Vec::new(),
+                not_rated: Some(NotRated {
+                    status,
+                    seats: log
+                        .state
+                        .seats
+                        .iter()
+                        .map(|(power, seat)| (*power, seat.player.clone()))
+                        .collect(),
+                }),
+            });
+        }
+        GameStatus::Ended => {}
     }
     let Some(placed) = log.placements() else {
-        return Ok(GameResult {
-            game_id,
-            ended: false,
-            begun,
-            rows: Vec::new(),
-        });
+        return Err("a rated game has no placements".to_owned());
     };
     let rows = placed?
         .into_iter()
@@ -103,6 +137,7 @@ pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
         ended: true,
         begun,
         rows,
+        not_rated: None,
     })
 }
 
@@ -154,6 +189,7 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
                 place: None,
                 points: Fraction::whole(bye.points),
                 percent_gain: Fraction::whole(0),
+                not_rated: None,
             });
         }
         for game in &seated.games {
@@ -163,6 +199,19 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
             else {
                 continue;
             };
+            // Shown with the game, for nothing: not a game played, no points.
+            for (power, player) in result.not_rated.iter().flat_map(|n| &n.seats) {
+                let i = row_of(player, &mut rows);
+                rows[i].results.push(RoundResult {
+                    round: seated.round,
+                    game_id: Some(game.game_id.clone()),
+                    power: Some(*power),
+                    place: None,
+                    points: Fraction::whole(0),
+                    percent_gain: Fraction::whole(0),
+                    not_rated: result.not_rated.as_ref().map(|n| n.status),
+                });
+            }
             for line in &result.rows {
                 let i = row_of(&line.player, &mut rows);
                 let points = points_table.shared(line.place, line.tied_with);
@@ -184,6 +233,7 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
                     place: Some(line.place),
                     points,
                     percent_gain: line.percent_gain,
+                    not_rated: None,
                 });
                 reached.resize(rows.len(), 0);
                 reached[i] = u64::from(seated.round) * 1_000 + u64::from(game.table);

@@ -2,10 +2,14 @@
 //! queue on the waiting list), each round is seated at tables that become games, inactive
 //! seats go to substitutes, and the standings come from the tables' results.
 //!
-//! `decide(state, command, context) -> events` and `apply(state, event)`; time, dice,
-//! new game ids and the games' results come in through the context.
+//! `decide(state, command, context)` gives the events, the tournament after them and the
+//! commands its games are to decide on their own records; `apply(state, event)` folds.
+//! Who may give each command is decided here too ([`Tournament::may_command`]), from the
+//! sender the record names. Time, dice, new game ids and the games' results come in through
+//! the context. The server and the auditor (`crate::audit`) decide with the same function.
 
 use serde::{Deserialize, Serialize};
+use warlog_events::sender::Sender;
 use warlog_events::variant::{decode_variant, encode_variant};
 use warlog_events::{EventDecodeError, EventType};
 use warlog_rules::board::Power;
@@ -220,7 +224,15 @@ pub fn hex_of(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn refuse<T>(code: &'static str, message: impl Into<String>) -> Result<T, TournamentViolation> {
+impl TournamentViolation {
+    /// The code of a command its sender may not give.
+    pub const FORBIDDEN: &'static str = "forbidden";
+}
+
+pub(crate) fn refuse<T>(
+    code: &'static str,
+    message: impl Into<String>,
+) -> Result<T, TournamentViolation> {
     Err(TournamentViolation {
         code,
         message: message.into(),
@@ -268,6 +280,8 @@ impl TournamentCommand {
 /// What a decision needs from outside.
 #[allow(missing_debug_implementations)]
 pub struct Context<'a> {
+    /// Who gives the command, as the record names them.
+    pub sender: &'a Sender,
     pub at: Moment,
     /// The seed's dice for the version of the first event appended.
     pub dice: &'a mut dyn DiceSource,
@@ -277,6 +291,15 @@ pub struct Context<'a> {
     pub powers: &'a [Power],
     /// A fresh game id for each table.
     pub new_game_id: &'a mut dyn FnMut() -> String,
+}
+
+/// A decided command: the tournament's events, the tournament after them (applied once,
+/// here), and what its games are to record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decided {
+    pub events: Vec<TournamentEvent>,
+    pub after: Tournament,
+    pub game_commands: Vec<GameCommand>,
 }
 
 impl Tournament {
@@ -314,7 +337,28 @@ impl Tournament {
         u32::try_from(self.rounds.len()).unwrap_or(u32::MAX) + 1
     }
 
+    /// Decides `command`: its sender's right to give it, then the rules; the events, the
+    /// tournament after them, and the commands for its games.
     pub fn decide(
+        &self,
+        command: &TournamentCommand,
+        context: &mut Context<'_>,
+    ) -> Result<Decided, TournamentViolation> {
+        self.may_command(context.sender, command)?;
+        let events = self.decide_events(command, context)?;
+        let game_commands = self.game_commands(&events)?;
+        let mut after = self.clone();
+        for event in &events {
+            after.apply(event);
+        }
+        Ok(Decided {
+            events,
+            after,
+            game_commands,
+        })
+    }
+
+    fn decide_events(
         &self,
         command: &TournamentCommand,
         context: &mut Context<'_>,
@@ -721,5 +765,13 @@ impl Tournament {
     }
 }
 
+mod authority;
+mod games;
+
+pub use games::GameCommand;
+
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod command_tests;

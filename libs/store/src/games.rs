@@ -2,10 +2,13 @@
 //! tokens (hashed), the first answers to idempotent writes, and the `game_summaries` read
 //! model that lists games.
 
+use std::collections::BTreeMap;
+
 use deadpool_postgres::{GenericClient, Transaction};
 use serde::Serialize;
-use warlog_events::game::{GameCreated, GameStreamEvent};
+use warlog_events::game::{GameCreated, GameLog, GameStreamEvent, OrderCount, OrderHand};
 use warlog_events::{RecordedEvent, StreamCategory, StreamId};
+use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
 
 use crate::projector::{recorded_at, version_of, Projection};
@@ -227,7 +230,8 @@ pub async fn record_response(
 pub struct GameSummary {
     pub game_id: String,
     pub ruleset: String,
-    /// `running` or `ended`.
+    /// `running`, `ended`, `voided` or `aborted` (ended before every seated power had
+    /// played a turn of its own: not rated).
     pub status: String,
     pub players: Vec<String>,
     pub game_master: String,
@@ -236,6 +240,11 @@ pub struct GameSummary {
     pub version: i64,
     /// RFC 3339.
     pub created_at: String,
+    /// RFC 3339: when the summary last changed (for an ended game, when it ended).
+    pub updated_at: String,
+    /// Each power's orders carried out: how many its player gave, how many the game master
+    /// (or a director or an admin) gave for it. Powers with none are left out.
+    pub orders: BTreeMap<Power, OrderCount>,
 }
 
 /// Which games to list.
@@ -258,7 +267,9 @@ pub async fn list_games(
     let statement = client
         .prepare_cached(
             "SELECT game_id, ruleset, status, players, game_master, tournament, version, \
-                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') \
+                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                    to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                    orders \
                FROM game_summaries \
               WHERE ($1::text IS NULL OR status = $1) \
                 AND ($2::text IS NULL OR ruleset = $2) \
@@ -281,19 +292,50 @@ pub async fn list_games(
             ],
         )
         .await?;
-    Ok(rows
-        .iter()
-        .map(|row| GameSummary {
-            game_id: row.get(0),
-            ruleset: row.get(1),
-            status: row.get(2),
-            players: row.get(3),
-            game_master: row.get(4),
-            tournament: row.get(5),
-            version: row.get(6),
-            created_at: row.get(7),
-        })
-        .collect())
+    rows.iter().map(summary_of).collect()
+}
+
+/// A player's games that ended without counting (aborted or voided), newest first: the
+/// player pages list them as not rated. Players are those named at the game's creation.
+pub async fn unrated_games(
+    client: &impl GenericClient,
+    player: &str,
+    limit: u32,
+) -> Result<Vec<GameSummary>, StoreError> {
+    let statement = client
+        .prepare_cached(
+            "SELECT game_id, ruleset, status, players, game_master, tournament, version, \
+                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                    to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                    orders \
+               FROM game_summaries \
+              WHERE players @> ARRAY[$1::text] AND status IN ('aborted', 'voided') \
+              ORDER BY updated_at DESC, game_id DESC LIMIT $2",
+        )
+        .await?;
+    let rows = client
+        .query(&statement, &[&player, &i64::from(limit)])
+        .await?;
+    rows.iter().map(summary_of).collect()
+}
+
+/// A `game_summaries` row, its columns in the order the queries above select them.
+fn summary_of(row: &tokio_postgres::Row) -> Result<GameSummary, StoreError> {
+    let game_id: String = row.get(0);
+    let orders = serde_json::from_value(row.get(9))
+        .map_err(|e| StoreError::Corrupt(format!("game {game_id}: its order counts: {e}")))?;
+    Ok(GameSummary {
+        game_id,
+        ruleset: row.get(1),
+        status: row.get(2),
+        players: row.get(3),
+        game_master: row.get(4),
+        tournament: row.get(5),
+        version: row.get(6),
+        created_at: row.get(7),
+        updated_at: row.get(8),
+        orders,
+    })
 }
 
 /// The projection that keeps `game_summaries`.
@@ -351,9 +393,12 @@ impl Projection for GameSummaries {
             }
             other => {
                 use warlog_rules::game::GameEvent;
-                // The status the event leaves the game in, if it changes it.
-                let status: Option<&str> = match other {
-                    GameStreamEvent::Played(GameEvent::GameEnded { .. }) => Some("ended"),
+                // The status the event leaves the game in, if it changes it: an ended
+                // game is rated or aborted as the game's own rule says.
+                let status: Option<&str> = match &other {
+                    GameStreamEvent::Played(GameEvent::GameEnded { .. }) => {
+                        Some(ended_status(tx, event).await?)
+                    }
                     GameStreamEvent::Played(GameEvent::GameVoided { .. }) => Some("voided"),
                     _ => None,
                 };
@@ -370,8 +415,56 @@ impl Projection for GameSummaries {
                     &[&game_id, &version, &status, &recorded_at],
                 )
                 .await?;
+                if let GameStreamEvent::Orders(record) = &other {
+                    count_orders(tx, game_id, record).await?;
+                }
             }
         }
         Ok(())
     }
+}
+
+/// `ended` or `aborted`: the game's status once `event` (its `GameEnded`) is folded, by
+/// [`GameLog::status`], the rule every reader of results follows.
+pub(crate) async fn ended_status(
+    tx: &Transaction<'_>,
+    event: &RecordedEvent,
+) -> Result<&'static str, StoreError> {
+    let events = crate::read_stream(tx, &event.stream_id, 1, u32::MAX).await?;
+    let upto: Vec<RecordedEvent> = events
+        .into_iter()
+        .take_while(|e| e.stream_version <= event.stream_version)
+        .collect();
+    let log = GameLog::fold(&upto)
+        .map_err(|e| StoreError::Corrupt(format!("{}: {e}", event.stream_id)))?;
+    Ok(log.status().as_str())
+}
+
+/// Adds a record's orders to its power's counts, as its player's or the game master's.
+async fn count_orders(
+    tx: &Transaction<'_>,
+    game_id: &str,
+    record: &warlog_events::orders::OrdersGiven,
+) -> Result<(), StoreError> {
+    let Some((power, hand, orders)) = OrderCount::of(record) else {
+        return Ok(());
+    };
+    let key = serde_json::to_value(power)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let (by_player, by_game_master) = match hand {
+        OrderHand::Player => (i64::from(orders), 0),
+        OrderHand::GameMaster => (0, i64::from(orders)),
+    };
+    tx.execute(
+        "UPDATE game_summaries SET orders = jsonb_set(orders, ARRAY[$2::text], \
+             jsonb_build_object( \
+               'by_player', COALESCE((orders->$2->>'by_player')::bigint, 0) + $3, \
+               'by_game_master', COALESCE((orders->$2->>'by_game_master')::bigint, 0) + $4)) \
+         WHERE game_id = $1",
+        &[&game_id, &key, &by_player, &by_game_master],
+    )
+    .await?;
+    Ok(())
 }

@@ -125,6 +125,9 @@ impl League {
             .collect();
         let corrupt = |e: String| StoreError::Corrupt(format!("{}: {e}", event.stream_id));
         let log = GameLog::fold(&upto).map_err(|e| corrupt(e.to_string()))?;
+        // An ended game that is not rated (aborted: it ended before every seated power had
+        // played a turn of its own; GameLog::status) has no placements and changes no
+        // ladder. A rebuild replays the games through the same rule.
         let Some(placements) = log.placements() else {
             return Ok(());
         };

@@ -351,6 +351,12 @@ impl Projection for WebhookOutbox {
     async fn apply(&self, tx: &Transaction<'_>, event: &RecordedEvent) -> Result<(), StoreError> {
         let recorded_at = recorded_at(event);
         for kind in kinds_of(event) {
+            // A game that ended without counting (aborted: before every power had played
+            // a turn of its own) moves no ladder.
+            if *kind == "ladder.changed" && crate::games::ended_status(tx, event).await? != "ended"
+            {
+                continue;
+            }
             // A subscription hears of what happens after it was made, not of the past the
             // projector may still be working through.
             let subscribers = tx

@@ -256,6 +256,7 @@ pub async fn leaderboard(state: web::Data<AppState>, req: HttpRequest) -> HttpRe
                 h1 { (heading) }
                 p.lead {
                     "Places by percent IPC gain; points 5, 3, 2, −1, −2; tied places share. "
+                    "A game ended before every power had played a turn of its own is aborted, not rated. "
                     a href={ "/v1/leaderboards/" (page.ladder) } { "JSON" } " · "
                     a href={ "/embed/leaderboard?ladder=" (page.ladder) } { "embeddable" }
                 }
@@ -305,6 +306,21 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
                 (PreEscaped(player_charts(&view)))
                 h2 { "Games" }
                 (player_games(&view.games))
+                @if !view.unrated_games.is_empty() {
+                    h2 { "Games not rated" }
+                    p.note { "Ended before every power had played a turn of its own (aborted), or voided: no places, no points, no rating change." }
+                    table.unrated {
+                        thead { tr { th { "Ended" } th { "Game" } th { "Result" } } }
+                        tbody { @for g in &view.unrated_games { tr {
+                            td { (when(&g.ended_at)) }
+                            td { a href={ "/games/" (g.game_id) } {
+                                (g.ruleset) @if g.tournament.is_some() { " · tournament" }
+                                " · " (when(&g.ended_at))
+                            } }
+                            td { (g.status_words) }
+                        } } }
+                    }
+                }
             },
         )
     }))
@@ -436,7 +452,11 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                 p.note { "Ties broken by " (standings.tiebreakers.join(", then ")) "." }
                 @if standings.rounds_seated > 0 { (PreEscaped(standings_chart(&standings))) }
                 (standings_table(&standings))
-                (rounds_seated(&view.seated))
+                @let unrated = unrated_tables(&standings);
+                @if !unrated.is_empty() {
+                    p.note { "A game ended before every power had played a turn of its own is aborted, not rated: its players get no points for it and it is not among their games." }
+                }
+                (rounds_seated(&view.seated, &unrated))
                 @if !view.waiting.is_empty() { p.note { "Waiting list: " (view.waiting.join(", ")) } }
             },
         )
@@ -562,8 +582,25 @@ fn standings_table(standings: &StandingsView) -> Markup {
     }
 }
 
-/// The seated rounds, newest first: how each was seated, its tables and byes.
-fn rounds_seated(rounds: &[RoundView]) -> Markup {
+/// The tournament's games that ended without counting, by id: how people read why.
+fn unrated_tables(standings: &StandingsView) -> std::collections::BTreeMap<String, String> {
+    standings
+        .rows
+        .iter()
+        .flat_map(|row| &row.results)
+        .filter_map(|r| {
+            let words = status_words(r.not_rated.as_deref()?).to_owned();
+            Some((r.game_id.clone()?, words))
+        })
+        .collect()
+}
+
+/// The seated rounds, newest first: how each was seated, its tables and byes, and which
+/// games count for nothing.
+fn rounds_seated(
+    rounds: &[RoundView],
+    unrated: &std::collections::BTreeMap<String, String>,
+) -> Markup {
     html! {
         @for round in rounds.iter().rev() {
             h2 { "Round " (round.round) }
@@ -575,7 +612,8 @@ fn rounds_seated(rounds: &[RoundView]) -> Markup {
             p.note { (round.rules) }
             div.tables { @for table in &round.tables {
                 section.table {
-                    h3 { "Table " (table.table) " · " a href={ "/games/" (table.game_id) } { "game" } }
+                    h3 { "Table " (table.table) " · " a href={ "/games/" (table.game_id) } { "game" }
+                        @if let Some(words) = unrated.get(&table.game_id) { " · " (words) } }
                     ul { @for seat in &table.seats {
                         li { span.power { (seat.power.name()) } " " a href={ "/players/" (seat.player) } { (seat.player) } }
                     } }
@@ -720,12 +758,14 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
         html! {
             h1 { "Game " small { (view.game_id) } }
             p.lead {
-                (view.ruleset) " · " (view.status) " · round " (view.round) " · " (board.phase_name)
+                (view.ruleset) " · " (status_words(&view.status)) " · round " (view.round) " · " (board.phase_name)
                 " · " (view.turn.name()) " to play"
                 @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
             }
             @if let Some(reason) = &view.void_reason {
                 p.note { "This game was voided and counts for nobody: " (reason) }
+            } @else if let Some(why) = &view.not_rated {
+                p.note.not-rated { "This game is " (why) ". It gives no places and no points and changes no rating." }
             }
             section.audit.failed[failed].partial[partial] {
                 h2 { "Audit: " (report.outcome.as_str()) }
@@ -744,8 +784,16 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
                 }
             }
             h2 { "Seats" }
-            table {
-                thead { tr { th { "Power" } th { "Player" } th.num { "IPC" } th.num { "Start" } th.num { "Treasury" } } }
+            @if view.orders_recorded {
+                p.note { "Orders given by the player, and by the game master (or a director) on the player's behalf, as the record holds them." }
+            } @else {
+                p.note { "This game was created before orders were recorded: who gave them is not known." }
+            }
+            table.seats {
+                thead { tr {
+                    th { "Power" } th { "Player" } th.num { "IPC" } th.num { "Start" } th.num { "Treasury" }
+                    th.num { "Turns played" } th.num { "Orders by the player" } th.num { "Orders by the game master" }
+                } }
                 tbody { @for p in &board.powers { tr {
                     td { (p.power.name()) }
                     td { @for seat in view.seats.iter().filter(|s| s.power == p.power) {
@@ -755,6 +803,13 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
                     td.num { (p.ipc_count) }
                     td.num { (p.starting_ipc) }
                     td.num { (p.treasury) }
+                    @if let Some(play) = view.play.iter().find(|q| q.power == p.power) {
+                        td.num { (play.turns_played) }
+                        td.num { @if view.orders_recorded { (play.orders_by_player) } }
+                        td.num { @if view.orders_recorded { (play.orders_by_game_master) } }
+                    } @else {
+                        td {} td {} td {}
+                    }
                 } } }
             }
             @if let Some(placements) = &placements {
@@ -818,6 +873,13 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
             }
         },
     ))
+}
+
+/// A game's status as people read it: "aborted, not rated".
+fn status_words(status: &str) -> &str {
+    status
+        .parse::<warlog_events::game::GameStatus>()
+        .map_or(status, |s| s.describe())
 }
 
 fn verdict_word(verdict: Verdict) -> &'static str {

@@ -33,16 +33,30 @@ pub struct SeatView {
     "game_id": "0193a5c2e4b07c51a9d35e1f0c2b7a11", "ruleset": "cutthroat", "status": "running",
     "version": 12, "round": 1, "phase": "Purchase", "turn": "germany",
     "seats": [{"power": "russia", "player": "ann", "substitute_turns": null}],
+    "play": [{"power": "russia", "turns_played": 1, "orders_by_player": 9, "orders_by_game_master": 0}],
+    "orders_recorded": true,
     "seed_commitment": "9f2c...", "seed": null, "game_master": "gm:alice", "tournament": null
 }))]
 pub struct GameView {
     pub game_id: String,
     pub ruleset: String,
-    /// `running`, `ended` or `voided`.
+    /// `running`, `ended`, `voided` or `aborted` (ended before every seated power had
+    /// played a turn of its own: not rated).
     pub status: String,
     /// Why the game was voided (only then).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub void_reason: Option<String>,
+    /// Why an ended game is not rated, in a sentence (voided or aborted); absent while it
+    /// runs and once it ended rated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_rated: Option<String>,
+    /// Each seated power, in turn order: the turns it has completed, and how many of its
+    /// orders its player gave and how many the game master (or a director or an admin)
+    /// gave for it.
+    pub play: Vec<PowerPlayView>,
+    /// Whether the game's orders are on its record (games created before they were have
+    /// no counts of orders, only of turns).
+    pub orders_recorded: bool,
     /// The game stream's version: send it back as `If-Match` or `expected_version`.
     pub version: u64,
     pub round: u32,
@@ -72,6 +86,9 @@ impl GameView {
             ruleset: log.created.ruleset.clone(),
             status: log.status().as_str().to_owned(),
             void_reason: log.state.voided.clone(),
+            not_rated: log.why_not_rated(),
+            play: PowerPlayView::of(log),
+            orders_recorded: log.created.orders_recorded,
             version: log.version,
             round: log.state.round,
             phase: format!("{:?}", log.state.phase),
@@ -93,6 +110,40 @@ impl GameView {
             tournament: log.created.tournament.clone(),
             created_at: crate::respond::rfc3339(log.created.at),
         }
+    }
+}
+
+/// How a power was played: its turns, and whose orders they were.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PowerPlayView {
+    #[schema(value_type = String, example = "germany")]
+    pub power: Power,
+    /// Turns completed: play passed from this power to the next.
+    pub turns_played: u32,
+    /// Orders carried out that its player gave.
+    pub orders_by_player: u32,
+    /// Orders carried out that the game master, a director or an admin gave for it.
+    pub orders_by_game_master: u32,
+}
+
+impl PowerPlayView {
+    /// Every seated power, in turn order.
+    pub fn of(log: &GameLog) -> Vec<PowerPlayView> {
+        let order = log.ruleset.board.turn_order();
+        let mut seated: Vec<&Power> = log.state.seats.keys().collect();
+        seated.sort_by_key(|p| order.iter().position(|q| q == *p).unwrap_or(order.len()));
+        seated
+            .into_iter()
+            .map(|power| {
+                let orders = log.orders_by_power.get(power).copied().unwrap_or_default();
+                PowerPlayView {
+                    power: *power,
+                    turns_played: log.turns_played.get(power).copied().unwrap_or(0),
+                    orders_by_player: orders.by_player,
+                    orders_by_game_master: orders.by_game_master,
+                }
+            })
+            .collect()
     }
 }
 

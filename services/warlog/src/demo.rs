@@ -63,7 +63,8 @@ pub async fn fill(
     let table = |picks: [usize; 5]| picks.map(|i| PLAYERS[i].0).to_vec();
 
     // Friendly games: Germany takes Moscow; a German thrust into Karelia (real dice); a
-    // peace signed at once (a five-way tie).
+    // peace signed after a quiet first round (a five-way tie: a game ended before every
+    // power has played a turn would be aborted, not rated).
     let game = demo.new_game(&table([0, 1, 2, 3, 4])).await?;
     demo.germany_takes_moscow(&game).await?;
     let game = demo.new_game(&table([5, 6, 7, 8, 9])).await?;
@@ -71,6 +72,7 @@ pub async fn fill(
     let game = demo.new_game(&table([0, 2, 4, 6, 8])).await?;
     demo.thrust_into_karelia(&game).await?;
     let game = demo.new_game(&table([1, 3, 5, 7, 9])).await?;
+    demo.pass_until(&game, 2, "russia", "Repairs").await?;
     demo.end(&game).await?;
 
     // A small tournament: round 1 played, round 2 seated and in progress.

@@ -9,12 +9,12 @@ use warlog_api::public_url::PublicUrl;
 use warlog_api::{AppState, Clock, Telemetry};
 use warlog_tests::TestDb;
 
-use crate::games::{act, order};
+use crate::games::{act, order, plays_the_first_round};
 use crate::kit::{assert_problem, call, get, post, token, TestApp};
 use crate::league::project_league;
 use crate::tournaments::{
-    deadlines, exports, finish, game_ids, germany_takes_moscow, names, open_tournament,
-    passes_the_tournament_audit, round_seated_at, seat, tables_of, START,
+    deadlines, exports, finish, game_ids, germany_takes_moscow, names, names_the_forgery,
+    open_tournament, passes_the_tournament_audit, round_seated_at, seat, tables_of, START,
 };
 
 /// The app at the tournaments' start time, with `public_url` if given.
@@ -121,9 +121,10 @@ async fn an_all_tied_game_is_no_ones_win_on_the_ladder_player_pages_csv_and_stan
     let db = TestDb::new().await;
     let app = director_app!(db, None);
     let director = token(&db, "dora", Role::Director).await;
-    // Two tables: one ended unplayed (all five tie), one won by Germany.
+    // Two tables: one ended after a quiet first round (all five tie), one won by Germany.
     let (tournament, round) = seated(&app, &director, 10).await;
     let games = game_ids(&round);
+    plays_the_first_round(&app, &director, &games[0]).await;
     let ended = act(&app, &director, &games[0], "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     germany_takes_moscow(&app, &director, &games[1]).await;
@@ -161,6 +162,52 @@ async fn an_all_tied_game_is_no_ones_win_on_the_ladder_player_pages_csv_and_stan
         .find(|l| l.split(',').nth(1) == Some(tied.as_str()))
         .expect("the tied player's line");
     assert_eq!(line.split(',').nth(6), Some("0"), "{line}");
+}
+
+#[actix_web::test]
+async fn an_aborted_tournament_game_gives_its_players_no_points_and_the_standings_say_so() {
+    let db = TestDb::new().await;
+    let app = director_app!(db, None);
+    let director = token(&db, "dora", Role::Director).await;
+    // Two tables: one ended before anyone moved (aborted), one won by Germany.
+    let (tournament, round) = seated(&app, &director, 10).await;
+    let games = game_ids(&round);
+    let ended = act(&app, &director, &games[0], "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    germany_takes_moscow(&app, &director, &games[1]).await;
+    let tables = tables_of(&round);
+
+    let standings = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/standings")),
+    )
+    .await
+    .json();
+    for (power, player) in &tables[0] {
+        let row = row_of(&standings["rows"], player);
+        assert_eq!(
+            (&row["points"], &row["games"]),
+            (&json!("0"), &json!(0)),
+            "{row}"
+        );
+        assert_eq!(
+            row["results"],
+            json!([{
+                "round": 1, "game_id": games[0], "power": power, "place": null,
+                "points": "0", "points_value": 0.0, "percent_gain": "0",
+                "percent_gain_pct": 0.0, "not_rated": "aborted"
+            }]),
+            "{row}"
+        );
+    }
+    for (_, player) in &tables[1] {
+        let row = row_of(&standings["rows"], player);
+        assert_eq!(row["games"], 1, "{row}");
+        assert!(row["results"][0].get("not_rated").is_none(), "{row}");
+    }
+    let page = call(&app, get(&format!("/tournaments/{tournament}"))).await;
+    let html = std::str::from_utf8(&page.body).expect("utf-8");
+    assert!(html.contains(" · aborted, not rated"), "{html}");
 }
 
 #[actix_web::test]
@@ -270,6 +317,37 @@ async fn a_swap_before_the_round_begins_moves_both_seats_and_is_refused_once_a_g
             says,
         );
     }
+    // Another tournament's director may neither swap, nor appoint a substitute, nor finish
+    // here; the record stays as it was.
+    let otto = token(&db, "otto", Role::Director).await;
+    let before = call(&app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json()["version"]
+        .clone();
+    for (path, body) in [
+        (
+            swaps.clone(),
+            json!({"players": [a, b], "reason": "otto's say"}),
+        ),
+        (
+            format!("/v1/tournaments/{tournament}/substitutions"),
+            json!({"game_id": games[0]}),
+        ),
+        (format!("/v1/tournaments/{tournament}/finish"), json!({})),
+    ] {
+        let reply = call(&app, post(&path, &otto, &body)).await;
+        refused_saying(
+            &reply,
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "otto may not direct this tournament",
+        );
+    }
+    let after = call(&app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json()["version"]
+        .clone();
+    assert_eq!(after, before, "nothing appended");
     let reply = call(
         &app,
         post(
@@ -361,6 +439,15 @@ async fn the_tournament_audit_seats_constrained_rounds_again_and_accepts_the_dir
             assert_eq!(swapped.status, StatusCode::CREATED, "{:?}", swapped.json());
         }
         for game in game_ids(&seated) {
+            // Played after the swap: the game has begun by the time the auditor reads it.
+            order(
+                &app,
+                &director,
+                &game,
+                "russia",
+                json!([{"type": "end_phase"}]),
+            )
+            .await;
             let ended = act(&app, &director, &game, "end").await;
             assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
         }
@@ -381,6 +468,55 @@ async fn the_tournament_audit_seats_constrained_rounds_again_and_accepts_the_dir
     let report = warlog_league::audit::audit_tournament(&forged, &games, None);
     assert!(
         report.findings.iter().any(|f| f.check == "seating"),
+        "{}",
+        report.render()
+    );
+    // A forger names two other players in the swap (each at a table of their own, so the
+    // tournament's rules allow it) and recomputes the chain: the games' records gave the
+    // seats to the players swapped, so the auditor names the swap.
+    let at = events
+        .iter()
+        .position(|e| e.event_type.as_str() == "SeatsSwapped")
+        .expect("the swap");
+    let tables = tables_of(&rounds[0]);
+    let mut forged = events.clone();
+    forged[at].payload["players"] = json!([tables[0][3].1, tables[1][3].1]);
+    warlog_events::relink(&mut forged);
+    names_the_forgery(&forged, &games, at, "does not record");
+    // Or gives the swap to a director of another tournament.
+    let mut forged = events.clone();
+    forged[at].metadata["actor"] = json!("director:otto");
+    warlog_events::relink(&mut forged);
+    names_the_forgery(&forged, &games, at, "otto may not direct this tournament");
+    // Or moves a player to the table they already sit at: the rules refuse it.
+    let mut forged = events.clone();
+    forged[at].payload["players"] = json!([tables[0][3].1, tables[0][4].1]);
+    warlog_events::relink(&mut forged);
+    names_the_forgery(&forged, &games, at, "a swap is between two tables");
+    // Without the swapped games' exports, the swap's records on them are not checked:
+    // partial, naming them.
+    let swapped: Vec<String> = game_ids(&rounds[0]);
+    let others: Vec<_> = games
+        .iter()
+        .filter(|g| {
+            !swapped
+                .iter()
+                .any(|id| g[0].stream_id.to_string() == format!("game-{id}"))
+        })
+        .cloned()
+        .collect();
+    let report = warlog_league::audit::audit_tournament(&events, &others, None);
+    assert_eq!(
+        report.outcome,
+        warlog_events::audit::Outcome::Partial,
+        "{}",
+        report.render()
+    );
+    assert!(
+        report
+            .not_checked
+            .iter()
+            .any(|n| n.contains("record on game") && n.contains(swapped[0].as_str())),
         "{}",
         report.render()
     );

@@ -136,6 +136,52 @@ pub(crate) async fn pass_until<B: MessageBody>(
     panic!("never reached round {round}, {power}, {phase}");
 }
 
+/// The phases of a turn, in order, as the game view names them.
+pub(crate) const PHASES: [&str; 8] = [
+    "Repairs",
+    "WeaponsDevelopment",
+    "Purchase",
+    "CombatMove",
+    "Battles",
+    "NonCombatMove",
+    "Placement",
+    "Income",
+];
+
+/// Each power whose turn is still to come in round 1 ends the phases left of it, in one
+/// command of `token`'s (a game master's orders for every power), until round 2 begins:
+/// a quiet first round, so that the game counts once ended (a game ended before every
+/// power has played a turn of its own is aborted, not rated).
+pub(crate) async fn plays_the_first_round<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &str,
+) {
+    plays_the_first_round_as(app, |_| token.to_owned(), game).await;
+}
+
+/// The same, each power's orders sent with the token `token_of` gives for it.
+pub(crate) async fn plays_the_first_round_as<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token_of: impl Fn(&str) -> String,
+    game: &str,
+) {
+    for _ in 0..PHASES.len() * 5 {
+        let view = call(app, get(&format!("/v1/games/{game}"))).await.json();
+        if view["round"] != 1 {
+            return;
+        }
+        let turn = view["turn"].as_str().expect("a turn").to_owned();
+        let at = PHASES
+            .iter()
+            .position(|p| view["phase"] == *p)
+            .unwrap_or_else(|| panic!("a phase of a turn: {view}"));
+        let left = vec![json!({"type": "end_phase"}); PHASES.len() - at];
+        order(app, &token_of(&turn), game, &turn, Value::Array(left)).await;
+    }
+    panic!("round 1 of {game} never ended");
+}
+
 /// In round 1, `power` buys three infantry and places them in `territory`.
 pub(crate) async fn buys_and_places_infantry<B: MessageBody>(
     app: &impl TestApp<B>,
@@ -1283,7 +1329,7 @@ async fn a_void_by_a_director_of_other_games_is_refused_and_an_admins_counts_for
 
     // No placements, no more orders, no second end.
     let placements = call(&app, get(&format!("/v1/games/{game}/placements"))).await;
-    assert_problem(&placements, StatusCode::CONFLICT, "game-not-ended");
+    assert_problem(&placements, StatusCode::CONFLICT, "game-not-rated");
     let late = call(
         &app,
         post(

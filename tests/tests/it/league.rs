@@ -13,12 +13,16 @@ use warlog_api::{AppState, Telemetry};
 use warlog_events::audit::Outcome;
 use warlog_events::{relink, StreamCategory, StreamId};
 use warlog_league::ladder_audit::{audit_ladder, PublishedLadder};
+use warlog_store::games::GameSummaries;
 use warlog_store::league::League;
 use warlog_store::projector::Projector;
 use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
-use crate::games::{act, create_game_for, export, german_armour_takes, order, pass_until};
+use crate::games::{
+    act, create_game_for, export, german_armour_takes, order, pass_until, plays_the_first_round,
+    plays_the_first_round_as,
+};
 use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
 /// Runs the league projector until it has applied every event (the feed holds back events
@@ -56,13 +60,15 @@ pub(crate) async fn caught_up(db: &TestDb, projector: &Projector<League>) -> boo
     behind == 0
 }
 
-/// Plays a game of `players` to its end at once (all gains 0: a five-way tie, 7/5 each).
+/// Plays a game of `players` for a quiet first round, the game master ending every phase,
+/// and ends it (all gains 0: a five-way tie, 7/5 each).
 async fn finished_game<B: MessageBody>(
     app: &impl TestApp<B>,
     gm: &str,
     players: &[&str],
 ) -> String {
     let game = create_game_for(app, gm, players).await;
+    plays_the_first_round(app, gm, &game).await;
     let ended = act(app, gm, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     game
@@ -535,4 +541,197 @@ async fn configured_origins_may_read_the_ladder_and_others_get_no_cors_header() 
     )
     .await;
     assert!(other.headers.get("access-control-allow-origin").is_none());
+}
+
+/// What every ladder shows now, as JSON: points and skill, lifetime and this season, and
+/// the points ladder as CSV.
+async fn every_ladder<B: MessageBody>(app: &impl TestApp<B>) -> Vec<String> {
+    let season = time::OffsetDateTime::now_utc().year();
+    let mut shown = Vec::new();
+    for ladder in ["points", "skill"] {
+        for query in [String::new(), format!("?season={season}")] {
+            let reply = call(app, get(&format!("/v1/leaderboards/{ladder}{query}"))).await;
+            assert_eq!(reply.status, StatusCode::OK);
+            shown.push(reply.json().to_string());
+        }
+    }
+    let csv = call(
+        app,
+        get("/v1/leaderboards/points").insert_header(("Accept", "text/csv")),
+    )
+    .await;
+    shown.push(String::from_utf8(csv.body.to_vec()).expect("utf-8"));
+    shown
+}
+
+/// A player's page as the ladders make it: standings, rated games, rating history.
+async fn rated_part_of_player_page<B: MessageBody>(app: &impl TestApp<B>, who: &str) -> Value {
+    let page = call(app, get(&format!("/v1/players/{who}"))).await.json();
+    json!([page["standings"], page["games"], page["rating_history"]])
+}
+
+#[actix_web::test]
+async fn a_game_masters_fourteen_empty_games_are_aborted_and_leave_every_ladder_as_it_was() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gina", Role::Gm).await;
+    let players = ["ann", "bob", "cy", "di", "ed"];
+    let mut tokens = std::collections::BTreeMap::new();
+    for who in players {
+        tokens.insert(who.to_owned(), token(&db, who, Role::Player).await);
+    }
+
+    // Given a game its players played for a round themselves, then ended: rated as before.
+    let rated = create_game_for(&app, &gm, &players).await;
+    let seats = call(&app, get(&format!("/v1/games/{rated}"))).await.json()["seats"].clone();
+    let player_at = |power: &str| -> String {
+        let seat = seats
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["power"] == power))
+            .expect("a seat");
+        tokens[seat["player"].as_str().expect("a player")].clone()
+    };
+    plays_the_first_round_as(&app, player_at, &rated).await;
+    assert_eq!(act(&app, &gm, &rated, "end").await.status, StatusCode::OK);
+    let view = call(&app, get(&format!("/v1/games/{rated}"))).await.json();
+    assert_eq!(view["status"], "ended");
+    assert!(view.get("not_rated").is_none(), "{view}");
+    for play in view["play"].as_array().expect("play") {
+        assert_eq!(
+            (
+                &play["turns_played"],
+                &play["orders_by_player"],
+                &play["orders_by_game_master"]
+            ),
+            (&json!(1), &json!(8), &json!(0)),
+            "{play}"
+        );
+    }
+    let placements = call(&app, get(&format!("/v1/games/{rated}/placements"))).await;
+    assert_eq!(placements.status, StatusCode::OK);
+    assert_eq!(
+        placements.json()["placements"].as_array().map(Vec::len),
+        Some(5)
+    );
+    project_league(&db).await;
+    let ladders = every_ladder(&app).await;
+    let points = call(&app, get("/v1/leaderboards/points")).await.json();
+    assert_eq!(points["rows"].as_array().map(Vec::len), Some(5));
+    assert_eq!(points["rows"][0]["points"], "7/5", "a five-way tie");
+    let mut pages = Vec::new();
+    for who in players {
+        pages.push(rated_part_of_player_page(&app, who).await);
+    }
+
+    // When the game master creates fourteen games of the same five and ends each at once,
+    let mut farmed = Vec::new();
+    for _ in 0..14 {
+        let game = create_game_for(&app, &gm, &players).await;
+        let ended = act(&app, &gm, &game, "end").await;
+        assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+        farmed.push(game);
+    }
+    project_league(&db).await;
+    // (the games read model lists them as aborted)
+    let projector = Projector::new(db.pool.clone(), GameSummaries, StoreMetrics::unregistered());
+    let aborted = eventually(
+        "the aborted games listed",
+        Duration::from_secs(60),
+        || async {
+            projector.catch_up().await.expect("projected");
+            let listed = call(&app, get("/v1/games?status=aborted")).await.json();
+            (listed["games"].as_array().map(Vec::len) == Some(14)).then_some(listed)
+        },
+    )
+    .await;
+
+    // then every ladder, and every player's standings, games and rating, are as they were;
+    assert_eq!(every_ladder(&app).await, ladders);
+    for (who, before) in players.iter().zip(&pages) {
+        assert_eq!(&rated_part_of_player_page(&app, who).await, before, "{who}");
+        let page = call(&app, get(&format!("/v1/players/{who}"))).await.json();
+        let unrated = page["unrated_games"].as_array().expect("unrated games");
+        assert_eq!(unrated.len(), 14, "{who}");
+        assert!(unrated
+            .iter()
+            .all(|g| g["status"] == "aborted" && g["status_words"] == "aborted, not rated"));
+    }
+    // each game says it is aborted, and why, and has no placements;
+    let game = &farmed[0];
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    assert_eq!(view["status"], "aborted");
+    assert_eq!(
+        view["not_rated"],
+        "aborted, not rated: the game ended before Russia, Germany, United Kingdom, Japan and \
+         United States had played a turn of their own"
+    );
+    assert!(view["play"]
+        .as_array()
+        .expect("play")
+        .iter()
+        .all(|p| p["turns_played"] == 0 && p["orders_by_player"] == 0));
+    assert_problem(
+        &call(&app, get(&format!("/v1/games/{game}/placements"))).await,
+        StatusCode::CONFLICT,
+        "game-not-rated",
+    );
+    let page = call(&app, get(&format!("/games/{game}"))).await;
+    let html = String::from_utf8(page.body.to_vec()).expect("utf-8");
+    assert!(html.contains("This game is aborted, not rated"), "{html}");
+    let html = call(&app, get("/players/ann")).await.body;
+    let html = String::from_utf8(html.to_vec()).expect("utf-8");
+    assert!(
+        html.contains("Games not rated"),
+        "the player page lists them"
+    );
+
+    // the games index lists them as aborted, with who gave the orders;
+    assert!(aborted["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .all(|g| g["orders"] == json!({})));
+    let ended = call(&app, get("/v1/games?status=ended")).await.json();
+    assert_eq!(ended["games"][0]["game_id"], rated.as_str());
+    assert_eq!(
+        ended["games"][0]["orders"]["germany"],
+        json!({"by_player": 8, "by_game_master": 0})
+    );
+
+    // the ladder's auditor agrees, and lists the games whose players gave no orders;
+    let published: PublishedLadder = serde_json::from_value(points).expect("a ladder page");
+    let mut exports = vec![export(&app, &rated).await];
+    for game in &farmed {
+        exports.push(export(&app, game).await);
+    }
+    let report = audit_ladder(std::slice::from_ref(&published), &exports);
+    assert_ne!(report.outcome, Outcome::Failed, "{}", report.render());
+    let own = report.check("players' own orders").expect("the check");
+    assert!(
+        own.detail.starts_with("14 games to look at"),
+        "{}",
+        own.detail
+    );
+    assert!(!own.detail.contains(&rated), "{}", own.detail);
+    assert_eq!(
+        report
+            .notes
+            .iter()
+            .filter(|n| n.contains("aborted, not rated"))
+            .count(),
+        14
+    );
+
+    // and a rebuild of the league goes by the same rule.
+    let rows = ladder_rows(&db).await;
+    Projector::new(
+        db.pool.clone(),
+        League::default(),
+        StoreMetrics::unregistered(),
+    )
+    .rebuild()
+    .await
+    .expect("rebuilt");
+    assert_eq!(ladder_rows(&db).await, rows);
+    assert_eq!(every_ladder(&app).await, ladders);
 }

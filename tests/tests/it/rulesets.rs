@@ -11,7 +11,9 @@ use warlog::audit::AuditInput;
 use warlog_api::auth::Role;
 use warlog_tests::TestDb;
 
-use crate::games::{act, export, order, pass_until, send_orders, write_export};
+use crate::games::{
+    act, export, order, pass_until, plays_the_first_round, send_orders, write_export,
+};
 use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
@@ -214,6 +216,17 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
         events[0].payload["ruleset_document"]["units"]["INF"]["cost"],
         2
     );
+    // Russia places what it bought, and the first round is played out: the game counts.
+    pass_until(&app, &gm, &old, 1, "russia", "Placement").await;
+    order(
+        &app,
+        &gm,
+        &old,
+        "russia",
+        json!([{"type": "place", "territory": "Russia", "units": {"INF": 4}}]),
+    )
+    .await;
+    plays_the_first_round(&app, &gm, &old).await;
     act(&app, &gm, &old, "end").await;
     let events = export(&app, &old).await;
     warlog::audit::run(&AuditInput::files(&[write_export(&events)]), false)

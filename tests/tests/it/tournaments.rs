@@ -14,7 +14,9 @@ use warlog_events::relink;
 use warlog_league::audit::audit_tournament;
 use warlog_tests::TestDb;
 
-use crate::games::{act, export, german_armour_takes, order, pass_until, stream_export};
+use crate::games::{
+    act, export, german_armour_takes, order, pass_until, plays_the_first_round, stream_export,
+};
 use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
 /// The moment the tests' clock starts at (2026-11-02T10:00:00Z).
@@ -385,8 +387,9 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
         let distinct: HashSet<_> = played.iter().collect();
         assert_eq!(distinct.len(), played.len(), "{player} played {played:?}");
     }
-    // Round 3 ends at once: all five tied at every table.
+    // Round 3 ends after a quiet first round: all five tied at every table.
     for game in game_ids(&round3) {
+        plays_the_first_round(&app, &director, &game).await;
         assert_eq!(
             act(&app, &director, &game, "end").await.status,
             StatusCode::OK
@@ -447,6 +450,37 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
         "{}",
         report.render()
     );
+    // A forger moves the substitute to another seat of the same table (the player there
+    // named as the one replaced, so the tournament's own rules allow it) and recomputes the
+    // chain: the game's record gave the substitute Russia, so the auditor names the event.
+    let mut forged = tournament_events.clone();
+    let at = appointed_at(&forged);
+    let game = forged[at].payload["game_id"].clone();
+    let table = tables_of(&round2)
+        .into_iter()
+        .zip(game_ids(&round2))
+        .find(|(_, id)| json!(id) == game)
+        .map(|(table, _)| table)
+        .expect("the substitution's table");
+    let (power, player) = table
+        .iter()
+        .find(|(power, _)| power == "germany")
+        .cloned()
+        .expect("germany's seat");
+    forged[at].payload["power"] = json!(power);
+    forged[at].payload["replaced"] = json!(player);
+    relink(&mut forged);
+    names_the_forgery(&forged, &games, at, "does not record");
+    // Or names a substitute who was never waiting: the rules refuse it.
+    let mut forged = tournament_events.clone();
+    forged[at].payload["substitute"] = json!("p99");
+    relink(&mut forged);
+    names_the_forgery(&forged, &games, at, "not on the waiting list");
+    // Or puts the appointment in another director's name.
+    let mut forged = tournament_events.clone();
+    forged[at].metadata["actor"] = json!("director:otto");
+    relink(&mut forged);
+    names_the_forgery(&forged, &games, at, "otto may not direct this tournament");
 
     // By hand: Germany 5, Russia -2, the others 4/3 in rounds 1 and 2; 7/5 each in round 3.
     // The replaced player's round-2 game scores nothing; the substitute takes Russia's -2.
@@ -632,6 +666,33 @@ pub(crate) fn passes_the_tournament_audit(
         report
             .render()
             .contains(&format!("{rounds} rounds seated again")),
+        "{}",
+        report.render()
+    );
+}
+
+/// Where the `SubstituteAppointed` stands in a tournament's export.
+fn appointed_at(events: &[warlog_events::RecordedEvent]) -> usize {
+    events
+        .iter()
+        .position(|e| e.event_type.as_str() == "SubstituteAppointed")
+        .expect("a substitution")
+}
+
+/// The tournament audit fails, naming the forged event (at `at`) for its command, saying
+/// `says`.
+pub(crate) fn names_the_forgery(
+    forged: &[warlog_events::RecordedEvent],
+    games: &[Vec<warlog_events::RecordedEvent>],
+    at: usize,
+    says: &str,
+) {
+    let report = audit_tournament(forged, games, None);
+    assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
+    assert!(
+        report.findings.iter().any(|f| f.check == "commands"
+            && f.event == forged[at].stream_version
+            && f.message.contains(says)),
         "{}",
         report.render()
     );

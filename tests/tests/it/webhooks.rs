@@ -88,6 +88,8 @@ async fn end_a_game<B: actix_web::body::MessageBody>(
     gm: &str,
 ) -> String {
     let game = create_game(app, gm).await;
+    // A quiet first round: a game ended before every power has played moves no ladder.
+    crate::games::plays_the_first_round(app, gm, &game).await;
     let ended = call(app, post(&format!("/v1/games/{game}/end"), gm, &json!({}))).await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     game
@@ -291,4 +293,45 @@ async fn a_receiver_that_was_down_gets_every_delivery_once_signed_when_it_comes_
             .expect("a pass"),
         0
     );
+}
+
+#[actix_web::test]
+async fn a_game_ended_before_every_power_played_tells_of_its_end_and_of_no_ladder_change() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
+    let director = token(&db, "dora", Role::Director).await;
+    let gm = token(&db, "gus", Role::Gm).await;
+    let body = json!({"url": "http://127.0.0.1:9/hook", "kinds": ["game.ended", "ladder.changed"],
+                      "secret": SECRET});
+    let created = call(&app, post("/v1/webhooks", &director, &body)).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.json());
+    // Created and ended at once: aborted, not rated.
+    let game = create_game(&app, &gm).await;
+    let ended = call(
+        &app,
+        post(&format!("/v1/games/{game}/end"), &gm, &json!({})),
+    )
+    .await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let kinds = eventually(
+        "the end's delivery enqueued",
+        Duration::from_secs(30),
+        || async {
+            outbox.catch_up().await.expect("projected");
+            let client = db.pool.get().await.expect("connection");
+            let kinds: Vec<String> = client
+                .query("SELECT kind FROM webhook_deliveries ORDER BY kind", &[])
+                .await
+                .expect("deliveries")
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            (!kinds.is_empty()).then_some(kinds)
+        },
+    )
+    .await;
+    assert_eq!(kinds, ["game.ended"]);
 }

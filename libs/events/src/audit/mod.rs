@@ -777,6 +777,15 @@ impl Audit<'_> {
             Verdict::Pass,
             "the final IPC counts are the board's",
         ));
+        if log.status() == crate::game::GameStatus::Aborted {
+            let why = log.why_not_rated().unwrap_or_default();
+            self.checks.push(self.ledger.verdict(
+                "placements",
+                Verdict::Pass,
+                format!("{why}: no places and no points"),
+            ));
+            return;
+        }
         match log.placements() {
             None => self.ledger.fail(
                 "placements",

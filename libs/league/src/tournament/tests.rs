@@ -1,3 +1,4 @@
+use warlog_events::sender::Sender;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::scoring::{Fraction, Title};
 
@@ -6,7 +7,7 @@ use crate::standings::{ResultRow, StandingRow};
 
 const POWERS: [Power; 5] = Power::CLASSIC;
 
-fn created(capacity: Option<u32>, policy: ShortTablePolicy) -> TournamentCreated {
+pub(super) fn created(capacity: Option<u32>, policy: ShortTablePolicy) -> TournamentCreated {
     TournamentCreated {
         tournament_id: "t1".into(),
         name: "Autumn Open".into(),
@@ -42,16 +43,27 @@ fn when(
         next += 1;
         format!("g{}-{next}", tournament.next_round())
     };
-    tournament.decide(
-        &command,
-        &mut Context {
-            at: Moment::from_unix_seconds(50),
-            dice: &mut dice,
-            results,
-            powers: &POWERS,
-            new_game_id: &mut new_game_id,
-        },
-    )
+    tournament
+        .decide(
+            &command,
+            &mut Context {
+                sender: &director(),
+                at: Moment::from_unix_seconds(50),
+                dice: &mut dice,
+                results,
+                powers: &POWERS,
+                new_game_id: &mut new_game_id,
+            },
+        )
+        .map(|decided| decided.events)
+}
+
+/// The tournament's director, as the record names them.
+pub(super) fn director() -> Sender {
+    Sender {
+        role: warlog_events::sender::Role::Director,
+        name: "dora".into(),
+    }
 }
 
 fn given(tournament: &mut Tournament, events: Vec<TournamentEvent>) {
@@ -66,7 +78,7 @@ fn act(tournament: &mut Tournament, command: TournamentCommand, results: &[GameR
     given(tournament, events);
 }
 
-fn with_entrants(n: usize, policy: ShortTablePolicy) -> Tournament {
+pub(super) fn with_entrants(n: usize, policy: ShortTablePolicy) -> Tournament {
     let mut t = Tournament::new(created(None, policy));
     for i in 1..=n {
         let events = when(
@@ -82,7 +94,7 @@ fn with_entrants(n: usize, policy: ShortTablePolicy) -> Tournament {
 }
 
 /// Every seated game ended with its seats in power order placed 1st to 5th.
-fn results_in_seat_order(t: &Tournament, gains: &[i64; 5]) -> Vec<GameResult> {
+pub(super) fn results_in_seat_order(t: &Tournament, gains: &[i64; 5]) -> Vec<GameResult> {
     t.rounds
         .iter()
         .flat_map(|r| {
@@ -92,6 +104,7 @@ fn results_in_seat_order(t: &Tournament, gains: &[i64; 5]) -> Vec<GameResult> {
                     game_id: g.game_id.clone(),
                     ended: true,
                     begun: true,
+                    not_rated: None,
                     rows: table
                         .seats
                         .iter()
@@ -234,6 +247,7 @@ fn shared_places_split_their_points_and_a_full_tie_falls_to_the_draw() {
         game_id: game,
         ended: true,
         begun: true,
+        not_rated: None,
         rows: vec![
             row(0, 1, 2, 30),
             row(1, 1, 2, 30),
@@ -365,6 +379,7 @@ fn results_by_player(
                 game_id: g.game_id.clone(),
                 ended: true,
                 begun: true,
+                not_rated: None,
                 rows: table
                     .seats
                     .iter()
@@ -488,7 +503,7 @@ fn head_to_head_separates_players_equal_on_everything_before_it() {
     );
 }
 
-fn running(t: &Tournament, begun: bool) -> Vec<GameResult> {
+pub(super) fn running(t: &Tournament, begun: bool) -> Vec<GameResult> {
     t.rounds
         .last()
         .map(|r| {
@@ -498,6 +513,7 @@ fn running(t: &Tournament, begun: bool) -> Vec<GameResult> {
                     game_id: g.game_id.clone(),
                     ended: false,
                     begun,
+                    not_rated: None,
                     rows: Vec::new(),
                 })
                 .collect()

@@ -29,6 +29,7 @@ pub async fn games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                     p.lead {
                         a href="/games?status=running" { "running" } " · "
                         a href="/games?status=ended" { "ended" } " · "
+                        a href="/games?status=aborted" { "aborted" } " · "
                         a href="/games" { "all" } " · "
                         a href="/v1/games" { "JSON" }
                     }
@@ -42,7 +43,7 @@ pub async fn games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                                 td { a href={ "/games/" (g.game_id) } {
                                     (g.ruleset) @if g.tournament.is_some() { " · tournament" }
                                 } }
-                                td { (g.status) }
+                                td { (super::status_words(&g.status)) }
                                 td { (g.players.join(", ")) }
                                 td.num { (g.version) }
                             } } }

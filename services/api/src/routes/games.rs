@@ -175,7 +175,7 @@ pub async fn create_game(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GameListQuery {
-    /// `running` or `ended`.
+    /// `running`, `ended`, `voided` or `aborted`.
     #[param(value_type = Option<String>)]
     pub status: Option<GameStatus>,
     pub ruleset: Option<String>,
@@ -650,7 +650,7 @@ pub async fn game_battle(
     responses(
         (status = 200, description = "IPC counts, percent gain, place, points and the tie policy", body = PlacementsView),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has not ended", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has not ended (`game-not-ended`), or ended without counting: voided, or aborted before every power had played a turn (`game-not-rated`)", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/placements")]
 pub async fn game_placements(
@@ -661,11 +661,15 @@ pub async fn game_placements(
     let log = load(&state, &id).await?;
     let rows = log
         .placements()
-        .ok_or_else(|| {
-            ApiError::new(
+        .ok_or_else(|| match log.why_not_rated() {
+            Some(why) => ApiError::new(
+                ErrorCode::GameNotRated,
+                format!("game {}: {why}", log.created.game_id),
+            ),
+            None => ApiError::new(
                 ErrorCode::GameNotEnded,
                 format!("game {} is still being played", log.created.game_id),
-            )
+            ),
         })?
         .map_err(|e| ApiError::new(ErrorCode::Internal, e))?;
     respond::json(&req, &PlacementsView::new(&log, rows))

@@ -12,6 +12,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use warlog_events::game::GameStatus;
 use warlog_events::{StreamCategory, StreamId};
 use warlog_league::players::{DisplayName, Handle, PlayerEvent};
 use warlog_rules::scoring::{Fraction, Title};
@@ -163,6 +164,21 @@ pub struct PlayerGame {
     pub ended_at: String,
 }
 
+/// A game of a player's that ended without counting.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UnratedGame {
+    pub game_id: String,
+    pub ruleset: String,
+    pub tournament: Option<String>,
+    /// `aborted` (ended before every seated power had played a turn of its own) or
+    /// `voided`.
+    pub status: String,
+    /// The same in plain words: `aborted, not rated`.
+    pub status_words: String,
+    #[schema(format = DateTime)]
+    pub ended_at: String,
+}
+
 /// A player's page.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PlayerView {
@@ -172,6 +188,9 @@ pub struct PlayerView {
     pub standings: Vec<PlayerStanding>,
     /// Newest first.
     pub games: Vec<PlayerGame>,
+    /// The games the player sat down to that ended without counting (aborted or voided),
+    /// newest first: no points, no rating change, not among `games`.
+    pub unrated_games: Vec<UnratedGame>,
     /// The lifetime skill rating after each game that moved it, per ruleset, oldest first.
     pub rating_history: Vec<RatingStepView>,
 }
@@ -220,9 +239,10 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let registered = find_player(&client, handle).await?;
     let history = player_history(&client, handle, 10_000).await?;
+    let unrated = warlog_store::games::unrated_games(&client, handle, 1_000).await?;
     let Some(display_name) = registered
         .map(|p| p.display_name)
-        .or_else(|| (!history.is_empty()).then(|| handle.to_owned()))
+        .or_else(|| (!history.is_empty() || !unrated.is_empty()).then(|| handle.to_owned()))
     else {
         return Err(ApiError::new(
             ErrorCode::PlayerNotFound,
@@ -305,11 +325,26 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
             ordinal: step.mu - 3.0 * step.sigma,
         })
         .collect();
+    let unrated_games = unrated
+        .into_iter()
+        .map(|g| UnratedGame {
+            status_words: g
+                .status
+                .parse::<GameStatus>()
+                .map_or_else(|_| g.status.clone(), |s| s.describe().to_owned()),
+            game_id: g.game_id,
+            ruleset: g.ruleset,
+            tournament: g.tournament,
+            status: g.status,
+            ended_at: g.updated_at,
+        })
+        .collect();
     Ok(PlayerView {
         handle: handle.to_owned(),
         display_name,
         standings,
         games,
+        unrated_games,
         rating_history,
     })
 }

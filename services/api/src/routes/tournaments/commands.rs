@@ -1,6 +1,7 @@
 //! The tournament's writes: create, entries and drops, seating rounds and swaps,
-//! substitutes for inactive seats, and the finish. Each parses, authorises, and hands its
-//! decision to [`crate::tournaments::write_tournament`].
+//! substitutes for inactive seats, and the finish. Each parses its request into a
+//! tournament command and hands it to [`crate::tournaments::write_tournament`]; who may give
+//! it and what it does are the league's to decide.
 
 use actix_web::http::StatusCode;
 use actix_web::{delete, post, web, HttpRequest, HttpResponse};
@@ -19,7 +20,7 @@ use warlog_rules::ruleset::Ruleset;
 use warlog_store::{stream_head, ExpectedVersion, StoreError};
 
 use super::*;
-use crate::auth::{Caller, Identity, Role};
+use crate::auth::{Caller, Identity};
 use crate::body::{parse_json, require_json, JsonBody};
 use crate::error::corrupt;
 use crate::error::{ApiError, ErrorCode, Problem};
@@ -124,7 +125,7 @@ pub async fn create_tournament(
     body: JsonBody<CreateTournament>,
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
-    let request = directing(&req, &caller, &raw, "create a tournament")?;
+    let request = creating(&req, &caller, &raw)?;
     let (ruleset, settings) = value.settings()?;
     let plan = async |_: &PooledClient| {
         let seed = fresh_seed()?;
@@ -163,18 +164,6 @@ pub async fn create_tournament(
 pub struct EnterPlayer {
     #[schema(value_type = String)]
     pub player: Handle,
-}
-
-/// The director (or admin) enters anyone; a player enters itself.
-fn require_self_or_director(
-    caller: &Identity,
-    player: &str,
-    tournament: &Tournament,
-) -> Result<(), ApiError> {
-    if caller.role == Role::Player && caller.name == player {
-        return Ok(());
-    }
-    require_director(caller, tournament)
 }
 
 async fn require_registered(state: &AppState, player: &str) -> Result<(), ApiError> {
@@ -282,22 +271,15 @@ async fn entry_change(
         id,
         &request,
         StatusCode::OK,
-        |given| {
-            let (TournamentCommand::Enter { player } | TournamentCommand::Drop { player }) =
-                &command
-            else {
-                return Err(ApiError::new(ErrorCode::Internal, "not an entry change"));
-            };
-            require_self_or_director(&request.caller, player, given.tournament)?;
-            given.decide(&command).map(Decision::from)
-        },
-        |after, decision, _| {
+        |_| Ok(command.clone()),
+        |decision, _| {
             let (player, status) = match decision.events.first() {
                 Some(TournamentEvent::PlayerEntered { player, .. }) => (player, "entered"),
                 Some(TournamentEvent::PlayerWaitlisted { player, .. }) => (player, "waiting"),
                 Some(TournamentEvent::PlayerDropped { player, .. }) => (player, "dropped"),
                 _ => return Err(ApiError::new(ErrorCode::Internal, "no entry event")),
             };
+            let after = &decision.after;
             serde_json::to_value(EntryView {
                 player: player.clone(),
                 status: status.to_owned(),
@@ -342,14 +324,14 @@ pub async fn seat_round(
         require_json(&req)?;
         parse_json(&body)?
     };
-    let request = directing(&req, &caller, &body, "seat a round")?;
+    let request = commanding(&req, &caller, &body)?;
     let written = write_tournament(
         &state,
         &id,
         &request,
         StatusCode::CREATED,
-        |given| decide_seating(given, &request, &constraints),
-        |after, _, _| latest_round(after),
+        |_| Ok(TournamentCommand::SeatRound(constraints.clone())),
+        |decision, _| latest_round(&decision.after),
     )
     .await?;
     let round = written
@@ -403,15 +385,18 @@ pub async fn swap_seats(
     body: JsonBody<SwapSeats>,
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
-    let request = directing(&req, &caller, &raw, "swap seats")?;
-    let players = value.players.clone().map(|p| p.to_string());
+    let request = commanding(&req, &caller, &raw)?;
+    let command = TournamentCommand::SwapSeats {
+        players: value.players.clone().map(|p| p.to_string()),
+        reason: value.reason.clone(),
+    };
     let written = write_tournament(
         &state,
         &id,
         &request,
         StatusCode::CREATED,
-        |given| decide_swap(given, &request, &players, &value.reason),
-        |after, _, _| latest_round(after),
+        |_| Ok(command.clone()),
+        |decision, _| latest_round(&decision.after),
     )
     .await?;
     Ok(written.respond(None))
@@ -464,7 +449,7 @@ pub async fn appoint_substitute(
     body: JsonBody<AppointSubstitute>,
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
-    let request = directing(&req, &caller, &raw, "appoint a substitute")?;
+    let request = commanding(&req, &caller, &raw)?;
     // A malformed game id is refused before anything is read.
     game_stream(&value.game_id)?;
     let written = write_tournament(
@@ -474,9 +459,18 @@ pub async fn appoint_substitute(
         StatusCode::CREATED,
         |given| {
             let substitute = value.substitute.as_ref().map(ToString::to_string);
-            decide_substitution(given, &request, &value.game_id, substitute)
+            given
+                .tournament
+                .substitution(
+                    &request.caller.sender(),
+                    given.games,
+                    &value.game_id,
+                    substitute,
+                )
+                .map_err(refused)
         },
-        |after, decision, _| {
+        |decision, _| {
+            let after = &decision.after;
             let Some(TournamentEvent::SubstituteAppointed(a)) = decision.events.first() else {
                 return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
             };
@@ -513,22 +507,19 @@ pub async fn finish_tournament(
     caller: Caller,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let request = directing(&req, &caller, &[], "finish a tournament")?;
+    let request = commanding(&req, &caller, &[])?;
     let written = write_tournament(
         &state,
         &id,
         &request,
         StatusCode::OK,
         |given| {
-            Ok(Decision {
-                reveals_seed: true,
-                ..Decision::from(given.decide(&TournamentCommand::Finish {
-                    seed: given.seed.clone(),
-                })?)
+            Ok(TournamentCommand::Finish {
+                seed: given.seed.clone(),
             })
         },
-        |after, _, results| {
-            serde_json::to_value(StandingsView::of(after, results)).map_err(corrupt)
+        |decision, results| {
+            serde_json::to_value(StandingsView::of(&decision.after, results)).map_err(corrupt)
         },
     )
     .await?;

@@ -3,9 +3,10 @@
 //! seats of inactive players to the waiting list and confirm substitutes, finish; and, for
 //! everyone, the tournament, its standings (JSON or CSV) and its calendar (`.ics`).
 //!
-//! The handlers parse, call `Tournament::decide` and the games' own rules, and render; the
-//! write path is `crate::tournaments::write_tournament`, which folds the stream, decides, and appends the
-//! tournament's events and any games' events atomically.
+//! The handlers parse a request into a tournament command and render; the write path is
+//! `crate::tournaments::write_tournament`, which folds the stream, has the league decide
+//! (`Tournament::decide`) and the games decide their part, and appends the tournament's
+//! events and any games' events atomically.
 
 mod calendar;
 mod commands;

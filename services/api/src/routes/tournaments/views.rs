@@ -293,6 +293,10 @@ pub struct RoundResultView {
     pub percent_gain: String,
     /// The same, as a percentage.
     pub percent_gain_pct: f64,
+    /// `aborted` or `voided` when the game ended without counting: shown here for no
+    /// points, and not among the player's games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_rated: Option<String>,
 }
 
 /// A line of the standings.
@@ -363,6 +367,7 @@ impl StandingView {
                     points_value: r.points.to_f64(),
                     percent_gain: r.percent_gain.to_string(),
                     percent_gain_pct: r.percent_gain.to_f64() * 100.0,
+                    not_rated: r.not_rated.map(|s| s.as_str().to_owned()),
                 })
                 .collect(),
         }

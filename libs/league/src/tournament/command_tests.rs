@@ -1,0 +1,590 @@
+//! Each tournament command, given a tournament, when a sender gives it, then the events,
+//! the tournament after them and what its games are to record; and who may give it.
+
+use warlog_events::orders::Command;
+use warlog_events::sender::Role;
+use warlog_rules::dice::{Die, GameSeed};
+
+use super::tests::{created, director, results_in_seat_order, running, with_entrants};
+use super::*;
+
+const POWERS: [Power; 5] = Power::CLASSIC;
+
+fn sender(role: Role, name: &str) -> Sender {
+    Sender {
+        role,
+        name: name.to_owned(),
+    }
+}
+
+/// Dice that must not be rolled: a decision that reads one fails the test.
+struct NoDice;
+
+impl DiceSource for NoDice {
+    fn roll(&mut self) -> Die {
+        panic!("a die was rolled")
+    }
+}
+
+/// `command` from `by` on `tournament`, with the seed's dice for its next version.
+fn when_sent(
+    tournament: &Tournament,
+    by: &Sender,
+    command: &TournamentCommand,
+    results: &[GameResult],
+) -> Result<Decided, TournamentViolation> {
+    let mut dice = GameSeed::from_bytes([1; 32]).dice_for("t1", tournament.version + 1);
+    decide_with(tournament, by, command, results, &mut dice)
+}
+
+fn decide_with(
+    tournament: &Tournament,
+    by: &Sender,
+    command: &TournamentCommand,
+    results: &[GameResult],
+    dice: &mut dyn DiceSource,
+) -> Result<Decided, TournamentViolation> {
+    let mut next = 0;
+    let mut new_game_id = || {
+        next += 1;
+        format!("g{}-{next}", tournament.next_round())
+    };
+    tournament.decide(
+        command,
+        &mut Context {
+            sender: by,
+            at: Moment::from_unix_seconds(60),
+            dice,
+            results,
+            powers: &POWERS,
+            new_game_id: &mut new_game_id,
+        },
+    )
+}
+
+/// The director's decision, accepted; the tournament after it.
+fn then_accepted(tournament: &Tournament, command: TournamentCommand) -> Decided {
+    when_sent(tournament, &director(), &command, &[]).expect("accepted")
+}
+
+fn enter(player: &str) -> TournamentCommand {
+    TournamentCommand::Enter {
+        player: player.to_owned(),
+    }
+}
+
+/// A tournament of `n` entrants with round 1 seated, and someone waiting.
+fn seated_with_one_waiting(n: usize) -> Tournament {
+    let mut t = Tournament::new(created(Some(n as u32), ShortTablePolicy::Byes));
+    for i in 1..=n {
+        t = then_accepted(&t, enter(&format!("p{i:02}"))).after;
+    }
+    t = then_accepted(&t, enter("sub")).after;
+    assert_eq!(t.waiting, ["sub"]);
+    then_accepted(&t, TournamentCommand::seat_round()).after
+}
+
+#[test]
+fn the_decision_carries_the_tournament_after_its_events_applied_once() {
+    // Given a new tournament,
+    let t = Tournament::new(created(None, ShortTablePolicy::Byes));
+    // when the director enters a player,
+    let decided = then_accepted(&t, enter("ann"));
+    // then the event is the entry, and the tournament after it is the fold of it, once.
+    assert_eq!(
+        decided.events,
+        [TournamentEvent::PlayerEntered {
+            player: "ann".into(),
+            at: Moment::from_unix_seconds(60)
+        }]
+    );
+    let mut folded = t.clone();
+    folded.apply(&decided.events[0]);
+    assert_eq!(decided.after, folded);
+    assert_eq!(decided.after.version, t.version + 1);
+    assert_eq!(decided.after.playing(), ["ann"]);
+    assert!(decided.game_commands.is_empty());
+}
+
+#[test]
+fn a_player_enters_and_drops_only_themself_and_the_director_or_an_admin_anyone() {
+    // Given a tournament directed by dora,
+    let t = Tournament::new(created(None, ShortTablePolicy::Byes));
+    let ann = sender(Role::Player, "ann");
+    // when ann enters herself, then she is entered;
+    let entered = when_sent(&t, &ann, &enter("ann"), &[]).expect("her own entry");
+    assert_eq!(entered.after.playing(), ["ann"]);
+    // when ann enters bob, or drops him, then she is refused as forbidden;
+    let t = then_accepted(&entered.after, enter("bob"));
+    for command in [
+        enter("cy"),
+        TournamentCommand::Drop {
+            player: "bob".into(),
+        },
+    ] {
+        let refused = when_sent(&t.after, &ann, &command, &[]).expect_err("not hers");
+        assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+        assert!(refused.message.contains("only themself"), "{refused}");
+    }
+    // when another director, a game master or an auditor enters anyone, then refused;
+    for by in [
+        sender(Role::Director, "otto"),
+        sender(Role::Gm, "gus"),
+        sender(Role::Auditor, "audrey"),
+    ] {
+        let refused = when_sent(&t.after, &by, &enter("cy"), &[]).expect_err("not theirs");
+        assert_eq!(refused.code, TournamentViolation::FORBIDDEN, "{by}");
+        assert!(refused.message.contains("dora directs it"), "{refused}");
+    }
+    // when an admin drops bob, or ann drops herself, then each is dropped.
+    let admin = sender(Role::Admin, "root");
+    let bob_dropped = TournamentCommand::Drop {
+        player: "bob".into(),
+    };
+    let after = when_sent(&t.after, &admin, &bob_dropped, &[]).expect("an admin");
+    assert_eq!(after.after.playing(), ["ann"]);
+    let ann_dropped = TournamentCommand::Drop {
+        player: "ann".into(),
+    };
+    let after = when_sent(&after.after, &ann, &ann_dropped, &[]).expect("her own drop");
+    assert!(after.after.playing().is_empty());
+    assert_eq!(after.after.entrants[0].status, EntrantStatus::Dropped);
+}
+
+#[test]
+fn only_the_director_or_an_admin_seats_swaps_substitutes_and_finishes() {
+    // Given a seated round with someone waiting,
+    let t = seated_with_one_waiting(5);
+    let table = &t.tables_as_played()[0][0];
+    let (power, replaced) = table.seats[0].clone();
+    let game_id = t.rounds[0].games[0].game_id.clone();
+    let commands = [
+        TournamentCommand::seat_round(),
+        TournamentCommand::SwapSeats {
+            players: ["p01".into(), "p02".into()],
+            reason: "r".into(),
+        },
+        TournamentCommand::Substitute {
+            game_id,
+            power,
+            replaced,
+            substitute: None,
+        },
+        TournamentCommand::Finish {
+            seed: GameSeed::from_bytes([0; 32]),
+        },
+    ];
+    // when a player (even one seated), another director or a game master gives any of
+    // them, then each is refused as forbidden before any rule is looked at.
+    for by in [
+        sender(Role::Player, "p01"),
+        sender(Role::Director, "otto"),
+        sender(Role::Gm, "dora"),
+    ] {
+        for command in &commands {
+            let refused = decide_with(&t, &by, command, &[], &mut NoDice).expect_err("forbidden");
+            assert_eq!(refused.code, TournamentViolation::FORBIDDEN, "{by}");
+        }
+    }
+}
+
+#[test]
+fn a_drop_of_someone_not_entered_is_refused_and_a_waiting_player_leaves_the_list() {
+    // Given one entrant and one waiting,
+    let t = Tournament::new(created(Some(1), ShortTablePolicy::Byes));
+    let t = then_accepted(&t, enter("ann")).after;
+    let t = then_accepted(&t, enter("bob")).after;
+    assert_eq!(t.waiting, ["bob"]);
+    // when the director drops a stranger, then it is refused;
+    let refused = when_sent(
+        &t,
+        &director(),
+        &TournamentCommand::Drop {
+            player: "zed".into(),
+        },
+        &[],
+    )
+    .expect_err("not entered");
+    assert_eq!(refused.code, "not-entered");
+    // when the director drops the waiting player, then the list is empty.
+    let after = then_accepted(
+        &t,
+        TournamentCommand::Drop {
+            player: "bob".into(),
+        },
+    )
+    .after;
+    assert!(after.waiting.is_empty());
+    assert_eq!(after.playing(), ["ann"]);
+}
+
+#[test]
+fn a_late_entry_plays_until_the_round_the_director_set_and_waits_after_it() {
+    // Given late entries open until round 2 and round 1 seated,
+    let t = with_entrants(10, ShortTablePolicy::Byes);
+    let t = then_accepted(&t, TournamentCommand::seat_round()).after;
+    // when a player enters, then they play from round 2;
+    let late = then_accepted(&t, enter("late"));
+    assert!(matches!(
+        late.events[0],
+        TournamentEvent::PlayerEntered { .. }
+    ));
+    // when round 2 is seated and another enters, then they wait.
+    let results = results_in_seat_order(&late.after, &[50, 20, 0, -10, -40]);
+    let t = when_sent(
+        &late.after,
+        &director(),
+        &TournamentCommand::seat_round(),
+        &results,
+    )
+    .expect("round 2")
+    .after;
+    let later = then_accepted(&t, enter("later"));
+    assert!(matches!(
+        later.events[0],
+        TournamentEvent::PlayerWaitlisted { .. }
+    ));
+    assert_eq!(later.after.waiting, ["later"]);
+}
+
+#[test]
+fn a_swap_tells_each_game_to_give_the_seat_to_the_other_player() {
+    // Given a seated round of two tables,
+    let t = with_entrants(10, ShortTablePolicy::Byes);
+    let t = then_accepted(&t, TournamentCommand::seat_round()).after;
+    let tables = t.tables_as_played()[0].clone();
+    let (a_power, a) = tables[0].seats[1].clone();
+    let (b_power, b) = tables[1].seats[3].clone();
+    let games = t.rounds[0].games.clone();
+    // when the director swaps a and b, with a reason to trim,
+    let decided = when_sent(
+        &t,
+        &director(),
+        &TournamentCommand::SwapSeats {
+            players: [a.clone(), b.clone()],
+            reason: "  a's evenings  ".into(),
+        },
+        &running(&t, false),
+    )
+    .expect("swapped");
+    // then the tournament records the swap, and each game is told to seat the other.
+    assert_eq!(decided.after.swaps.len(), 1);
+    assert_eq!(decided.after.swaps[0].reason, "a's evenings");
+    let game_of = |table: u32| {
+        games
+            .iter()
+            .find(|g| g.table == table)
+            .map(|g| g.game_id.clone())
+            .expect("the table's game")
+    };
+    assert_eq!(
+        decided.game_commands,
+        [
+            GameCommand {
+                game_id: game_of(tables[0].table),
+                command: Command::TakeSeat {
+                    power: a_power,
+                    player: b.clone(),
+                    reason: "a's evenings".into(),
+                },
+            },
+            GameCommand {
+                game_id: game_of(tables[1].table),
+                command: Command::TakeSeat {
+                    power: b_power,
+                    player: a.clone(),
+                    reason: "a's evenings".into(),
+                },
+            },
+        ]
+    );
+    // when the director swaps a player with no seat, or with no reason, then refused.
+    for (command, code) in [
+        (
+            TournamentCommand::SwapSeats {
+                players: [a.clone(), "zed".into()],
+                reason: "r".into(),
+            },
+            "not-seated",
+        ),
+        (
+            TournamentCommand::SwapSeats {
+                players: [a, b],
+                reason: " ".into(),
+            },
+            "bad-reason",
+        ),
+    ] {
+        let refused = when_sent(&t, &director(), &command, &[]).expect_err(code);
+        assert_eq!(refused.code, code);
+    }
+}
+
+#[test]
+fn a_swap_before_any_round_is_seated_is_refused() {
+    let t = with_entrants(10, ShortTablePolicy::Byes);
+    let refused = when_sent(
+        &t,
+        &director(),
+        &TournamentCommand::SwapSeats {
+            players: ["p01".into(), "p02".into()],
+            reason: "r".into(),
+        },
+        &[],
+    )
+    .expect_err("no round");
+    assert_eq!(refused.code, "no-round");
+}
+
+#[test]
+fn a_substitution_tells_the_game_to_seat_the_first_waiting_player() {
+    // Given a seated round and sub waiting,
+    let t = seated_with_one_waiting(5);
+    let (power, replaced) = t.tables_as_played()[0][0].seats[2].clone();
+    let game_id = t.rounds[0].games[0].game_id.clone();
+    // when the director appoints a substitute without naming one,
+    let decided = then_accepted(
+        &t,
+        TournamentCommand::Substitute {
+            game_id: game_id.clone(),
+            power,
+            replaced: replaced.clone(),
+            substitute: None,
+        },
+    );
+    // then the first waiting takes the seat, and the game is told to replace its inactive
+    // player with them.
+    assert_eq!(
+        decided.events,
+        [TournamentEvent::SubstituteAppointed(SubstituteAppointed {
+            round: 1,
+            game_id: game_id.clone(),
+            power,
+            replaced: replaced.clone(),
+            substitute: "sub".into(),
+            at: Moment::from_unix_seconds(60),
+        })]
+    );
+    assert_eq!(
+        decided.game_commands,
+        [GameCommand {
+            game_id: game_id.clone(),
+            command: Command::ReplaceInactivePlayer {
+                substitute: "sub".into()
+            },
+        }]
+    );
+    assert_eq!(
+        decided.after.tables_as_played()[0][0].seats[2],
+        (power, "sub".into())
+    );
+    assert!(decided.after.waiting.is_empty());
+    // when the waiting list is empty, or the game is not the tournament's, then refused.
+    let again = when_sent(
+        &decided.after,
+        &director(),
+        &TournamentCommand::Substitute {
+            game_id,
+            power,
+            replaced: "sub".into(),
+            substitute: None,
+        },
+        &[],
+    )
+    .expect_err("nobody waits");
+    assert_eq!(again.code, "waiting-list-empty");
+    let foreign = when_sent(
+        &t,
+        &director(),
+        &TournamentCommand::Substitute {
+            game_id: "elsewhere".into(),
+            power,
+            replaced,
+            substitute: None,
+        },
+        &[],
+    )
+    .expect_err("not this tournament's");
+    assert_eq!(foreign.code, "not-a-tournament-game");
+}
+
+#[test]
+fn a_substitution_is_asked_by_its_director_for_one_of_the_tournaments_games() {
+    // Given a seated tournament and no game folded for it,
+    let t = seated_with_one_waiting(5);
+    // when the command is built for a game that is not among its games, then refused.
+    let game_id = t.rounds[0].games[0].game_id.clone();
+    let refused = t
+        .substitution(&director(), &[], &game_id, None)
+        .expect_err("no game given");
+    assert_eq!(refused.code, "not-a-tournament-game");
+    // when someone who does not direct it asks, then forbidden, before the game is looked for.
+    let refused = t
+        .substitution(&sender(Role::Director, "otto"), &[], &game_id, None)
+        .expect_err("not theirs");
+    assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+}
+
+#[test]
+fn the_finish_needs_the_committed_seed_every_round_and_every_game_ended() {
+    // Given a one-round tournament committed to a seed, its round seated,
+    let seed = GameSeed::from_bytes([5; 32]);
+    let mut settings = created(None, ShortTablePolicy::Byes);
+    settings.rounds = 1;
+    settings.seed_commitment = hex_of(&seed.commitment());
+    let mut t = Tournament::new(settings);
+    for i in 1..=5 {
+        t = then_accepted(&t, enter(&format!("p{i:02}"))).after;
+    }
+    let finish = TournamentCommand::Finish { seed: seed.clone() };
+    assert_eq!(
+        when_sent(&t, &director(), &finish, &[]).unwrap_err().code,
+        "rounds-left"
+    );
+    t = then_accepted(&t, TournamentCommand::seat_round()).after;
+    // when the director finishes with its game running, then refused;
+    let refused = when_sent(&t, &director(), &finish, &running(&t, true)).unwrap_err();
+    assert_eq!(refused.code, "games-running");
+    // when another seed is given, then refused;
+    let other = TournamentCommand::Finish {
+        seed: GameSeed::from_bytes([6; 32]),
+    };
+    assert_eq!(
+        when_sent(&t, &director(), &other, &[]).unwrap_err().code,
+        "seed-mismatch"
+    );
+    // when every game has ended, then it finishes and reveals the seed.
+    let results = results_in_seat_order(&t, &[50, 20, 0, -10, -40]);
+    let done = when_sent(&t, &director(), &finish, &results).expect("finished");
+    assert_eq!(done.after.revealed_seed, Some(hex_of(seed.expose())));
+    assert_eq!(done.after.finished, Some(Moment::from_unix_seconds(60)));
+}
+
+#[test]
+fn constraints_no_seating_can_keep_are_refused_before_any_die_is_rolled() {
+    // Given ten entrants (two tables of five),
+    let t = with_entrants(10, ShortTablePolicy::Byes);
+    let pair = |a: &str, b: &str| [a.to_owned(), b.to_owned()];
+    let fixed = |player: &str, table: u32| crate::constraints::FixedTable {
+        player: player.to_owned(),
+        table,
+    };
+    for (constraints, says) in [
+        // three groups of three cannot share two tables of five;
+        (
+            SeatingConstraints {
+                keep_together: vec![
+                    pair("p01", "p02"),
+                    pair("p02", "p03"),
+                    pair("p04", "p05"),
+                    pair("p05", "p06"),
+                    pair("p07", "p08"),
+                    pair("p08", "p09"),
+                ],
+                ..SeatingConstraints::default()
+            },
+            "no seating keeps them all",
+        ),
+        // a pair kept together and apart;
+        (
+            SeatingConstraints {
+                keep_together: vec![pair("p01", "p02")],
+                keep_apart: vec![pair("p02", "p01")],
+                ..SeatingConstraints::default()
+            },
+            "kept apart, yet to sit together",
+        ),
+        // a pair kept together, fixed to two tables;
+        (
+            SeatingConstraints {
+                keep_together: vec![pair("p01", "p02")],
+                fixed_tables: vec![fixed("p01", 1), fixed("p02", 2)],
+                ..SeatingConstraints::default()
+            },
+            "fixed to tables 1 and 2",
+        ),
+        // six players fixed to one table of five;
+        (
+            SeatingConstraints {
+                fixed_tables: (1..=6).map(|i| fixed(&format!("p{i:02}"), 1)).collect(),
+                ..SeatingConstraints::default()
+            },
+            "no seating keeps them all",
+        ),
+    ] {
+        let constraints = SeatingConstraints {
+            reason: "the director's reasons".into(),
+            ..constraints
+        };
+        // when the director seats the round under them, then it is refused, and no die
+        // was read to refuse it: retrying tells nothing of the tournament's dice.
+        let refused = decide_with(
+            &t,
+            &director(),
+            &TournamentCommand::SeatRound(constraints),
+            &[],
+            &mut NoDice,
+        )
+        .expect_err(says);
+        assert_eq!(refused.code, "cannot-seat");
+        assert!(refused.message.contains(says), "{refused}");
+        assert!(refused.message.contains("cannot all hold"), "{refused}");
+    }
+}
+
+#[test]
+fn constraints_some_seating_can_keep_are_kept_and_recorded_with_the_round() {
+    // Given ten entrants,
+    let t = with_entrants(10, ShortTablePolicy::Byes);
+    let constraints = SeatingConstraints {
+        keep_together: vec![["p01".into(), "p02".into()], ["p03".into(), "p04".into()]],
+        keep_apart: vec![["p01".into(), "p03".into()]],
+        fixed_tables: vec![crate::constraints::FixedTable {
+            player: "p03".into(),
+            table: 2,
+        }],
+        reason: "two households".into(),
+    };
+    // when the director seats the round under constraints that some seating keeps,
+    let decided = then_accepted(&t, TournamentCommand::SeatRound(constraints.clone()));
+    // then they hold, none is recorded as unmet, and the round records them.
+    let round = &decided.after.rounds[0];
+    let table_of = |p: &str| {
+        round
+            .seating
+            .tables
+            .iter()
+            .find(|t| t.seats.iter().any(|(_, who)| who == p))
+            .map(|t| t.table)
+    };
+    assert_eq!(table_of("p01"), table_of("p02"));
+    assert_eq!(table_of("p03"), Some(2));
+    assert_eq!(table_of("p04"), Some(2));
+    assert_eq!(table_of("p01"), Some(1));
+    assert!(round.seating.unmet_constraints.is_empty());
+    assert_eq!(round.constraints, constraints);
+}
+
+#[test]
+fn an_admin_or_a_director_creates_a_tournament_and_directs_it() {
+    // Given the creation of a tournament naming dora its director,
+    let settings = created(None, ShortTablePolicy::Byes);
+    // when dora (a director) or an admin named dora created it, then it is theirs;
+    assert!(settings.created_by(&director()).is_ok());
+    assert!(settings.created_by(&sender(Role::Admin, "dora")).is_ok());
+    // when another director created it in dora's name, or a player or a game master
+    // asks to create one, then forbidden.
+    let refused = settings
+        .created_by(&sender(Role::Director, "otto"))
+        .expect_err("not the named director");
+    assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+    assert!(
+        refused.message.contains("the creator directs it"),
+        "{refused}"
+    );
+    for role in [Role::Player, Role::Gm, Role::Auditor] {
+        let refused =
+            TournamentCreated::may_create(&sender(role, "dora")).expect_err("not a director");
+        assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+    }
+}
