@@ -637,18 +637,29 @@ impl GameLog {
         }
     }
 
+    /// The seated powers, in turn order.
+    pub fn seated(&self) -> Vec<Power> {
+        let order = self.ruleset.board.turn_order();
+        let mut seated: Vec<Power> = self.state.seats.keys().copied().collect();
+        seated.sort_by_key(|p| order.iter().position(|q| q == p).unwrap_or(order.len()));
+        seated
+    }
+
     /// The seated powers that have not completed a turn of their own yet, in turn order.
     pub fn unplayed(&self) -> Vec<Power> {
-        let order = self.ruleset.board.turn_order();
-        let mut unplayed: Vec<Power> = self
-            .state
-            .seats
-            .keys()
+        self.seated()
+            .into_iter()
             .filter(|p| self.turns_played.get(p).copied().unwrap_or(0) == 0)
-            .copied()
-            .collect();
-        unplayed.sort_by_key(|p| order.iter().position(|q| q == p).unwrap_or(order.len()));
-        unplayed
+            .collect()
+    }
+
+    /// The seated powers none of whose orders their player gave (the game master gave
+    /// every one, or nobody gave any), in turn order.
+    pub fn without_orders_of_their_own(&self) -> Vec<Power> {
+        self.seated()
+            .into_iter()
+            .filter(|p| self.orders_by_power.get(p).is_none_or(|c| c.by_player == 0))
+            .collect()
     }
 
     /// Whether the game ended and counts: places, points and ratings come from it.
@@ -681,7 +692,7 @@ impl GameLog {
 }
 
 /// Names as a sentence lists them: "Germany", "Germany and Japan", "Russia, Germany and Japan".
-fn join_names(names: &[&str]) -> String {
+pub fn join_names(names: &[&str]) -> String {
     match names {
         [] => String::new(),
         [one] => (*one).to_owned(),
@@ -883,6 +894,16 @@ mod rated {
             }
         );
         assert_eq!(game.log.orders_given, 5, "five commands");
+        assert_eq!(
+            game.log.without_orders_of_their_own(),
+            vec![
+                Power::Germany,
+                Power::UnitedKingdom,
+                Power::Japan,
+                Power::UnitedStates
+            ],
+            "the powers whose player gave none of their orders"
+        );
     }
 
     #[test]

@@ -143,13 +143,14 @@ fn audit_stream(
         let audit = audit_game(game, None, None);
         let records = game
             .iter()
-            .filter_map(|e| decode_recorded(e).ok())
+            .filter_map(|e| Some((e.stream_version, decode_recorded(e).ok()?)))
             .collect();
         match GameLog::fold(game) {
             Ok(log) => logs.push(GameGiven {
                 log,
                 audit,
                 records,
+                given_by_the_tournament: Vec::new(),
             }),
             Err(e) => ledger.fail(
                 "games",
@@ -241,7 +242,7 @@ fn audit_stream(
                         results: &results,
                         sender: &sender,
                     },
-                    &logs,
+                    &mut logs,
                 );
             }
         }
@@ -273,20 +274,22 @@ fn audit_stream(
         checks.push(ledger.verdict("seating", Verdict::Skipped, "the seed is not revealed"));
     }
 
-    // Every table's game was given, and passes its own audit.
+    // Every table's game was given, and passes its own audit; its seats changed only as
+    // the tournament's commands gave them.
     let mut missing = Vec::new();
     for round in &tournament.rounds {
+        let version = events
+            .iter()
+            .find(|e| e.event_type.as_str() == "RoundSeated" && e.payload["round"] == round.round)
+            .map_or(1, |e| e.stream_version);
         for game in &round.games {
-            match logs.iter().find(|g| g.log.created.game_id == game.game_id) {
+            let given = logs.iter().find(|g| g.log.created.game_id == game.game_id);
+            if let Some(given) = given {
+                seats_changed_only_by_the_tournament(ledger, given, version);
+            }
+            match given {
                 None => missing.push(game.game_id.clone()),
                 Some(GameGiven { audit, .. }) if audit.outcome == Outcome::Failed => {
-                    let version = events
-                        .iter()
-                        .find(|e| {
-                            e.event_type.as_str() == "RoundSeated"
-                                && e.payload["round"] == round.round
-                        })
-                        .map_or(1, |e| e.stream_version);
                     let first = audit
                         .findings
                         .first()
@@ -341,11 +344,15 @@ fn audit_stream(
     }
 }
 
-/// A game's export as given: folded, audited on its own, and its records decoded.
+/// A game's export as given: folded, audited on its own, and its events decoded (with
+/// their stream versions).
 struct GameGiven {
     log: GameLog,
     audit: AuditReport,
-    records: Vec<GameStreamEvent>,
+    records: Vec<(u64, GameStreamEvent)>,
+    /// The places in `records` of the records a tournament command gave the game, each
+    /// found for one command only.
+    given_by_the_tournament: Vec<usize>,
 }
 
 /// What a command is decided again with, besides the tournament before it.
@@ -498,7 +505,7 @@ fn decide_again(
     (version, event): (u64, &TournamentEvent),
     command: &TournamentCommand,
     given: &Given<'_>,
-    logs: &[GameGiven],
+    logs: &mut [GameGiven],
 ) {
     let mut no_dice = RecordedDice::new(&[]);
     let decided = match given.decide(tournament, command, at_of(event), &mut no_dice, &[]) {
@@ -538,7 +545,7 @@ fn decide_again(
     }
     for game_command in &decided.game_commands {
         let Some(game) = logs
-            .iter()
+            .iter_mut()
             .find(|g| g.log.created.game_id == game_command.game_id)
         else {
             not_checked.push(format!(
@@ -563,28 +570,75 @@ fn decide_again(
     }
 }
 
-/// Whether a game's records hold the command from the sender, and, for a substitute, the
-/// game's rule gave the seat the tournament names (the command names no power: the game
-/// replaces the player whose turn is due).
-fn records(game: &GameGiven, sender: &Sender, command: &Command, event: &TournamentEvent) -> bool {
-    let mut records = game.records.iter();
-    let Some(_) = records.by_ref().find(|record| {
-        matches!(record, GameStreamEvent::Orders(given)
-            if &given.command == command && &given.sender == sender)
-    }) else {
+/// Whether a game's records hold the command from the sender (a record no earlier command
+/// was found in), and, for a substitute, the game's rule gave the seat the tournament names
+/// (the command names no power: the game replaces the player whose turn is due). The record
+/// found is the tournament's from then on.
+fn records(
+    game: &mut GameGiven,
+    sender: &Sender,
+    command: &Command,
+    event: &TournamentEvent,
+) -> bool {
+    let found = game
+        .records
+        .iter()
+        .enumerate()
+        .position(|(i, (_, record))| {
+            !game.given_by_the_tournament.contains(&i)
+                && matches!(record, GameStreamEvent::Orders(given)
+                if &given.command == command && &given.sender == sender)
+        });
+    let Some(at) = found else {
         return false;
     };
-    let TournamentEvent::SubstituteAppointed(appointed) = event else {
-        return true;
+    let gave_the_seat = match event {
+        // The record's events follow it, up to the next record.
+        TournamentEvent::SubstituteAppointed(appointed) => game.records[at + 1..]
+            .iter()
+            .map(|(_, record)| record)
+            .take_while(|record| !matches!(record, GameStreamEvent::Orders(_)))
+            .any(|record| {
+                matches!(record, GameStreamEvent::Played(GameEvent::PlayerReplaced {
+                    power, replaced, substitute, ..
+                }) if *power == appointed.power
+                    && replaced.as_deref() == Some(appointed.replaced.as_str())
+                    && *substitute == appointed.substitute)
+            }),
+        _ => true,
     };
-    // The record's events follow it.
-    records.any(|record| {
-        matches!(record, GameStreamEvent::Played(GameEvent::PlayerReplaced {
-            power, replaced, substitute, ..
-        }) if *power == appointed.power
-            && replaced.as_deref() == Some(appointed.replaced.as_str())
-            && *substitute == appointed.substitute)
-    })
+    if gave_the_seat {
+        game.given_by_the_tournament.push(at);
+    }
+    gave_the_seat
+}
+
+/// A tournament game's seats change only by the tournament's commands (a swap, a
+/// substitute): a seat change on its record that none of them gave is named, at the round
+/// that seated the game (`version`).
+fn seats_changed_only_by_the_tournament(ledger: &mut Ledger, game: &GameGiven, version: u64) {
+    for (i, (at, record)) in game.records.iter().enumerate() {
+        let GameStreamEvent::Orders(given) = record else {
+            continue;
+        };
+        let seat_change = matches!(
+            given.command,
+            Command::TakeSeat { .. } | Command::ReplaceInactivePlayer { .. }
+        );
+        if seat_change && !game.given_by_the_tournament.contains(&i) {
+            ledger.fail(
+                "games",
+                version,
+                format!(
+                    "game {} records {} from {} at its event {at}, which no command of the \
+                     tournament gives",
+                    game.log.created.game_id,
+                    given.command.describe(),
+                    given.sender
+                ),
+            );
+        }
+    }
 }
 
 /// The ids of the games of the rounds seated so far whose exports were not given.

@@ -9,14 +9,17 @@
 //!
 //! A game counts by its own rule ([`GameLog::status`]): one that ended before every seated
 //! power had played a turn of its own is aborted and rated for nobody, so its points on a
-//! ladder are a discrepancy. Games whose players gave none of their orders themselves (the
-//! game master gave them all) are listed for a reader to look at: that is not a failure.
+//! ladder are a discrepancy. Games in which a seated power's player gave none of its orders
+//! (the game master gave them all) are listed, naming the powers, for a reader to look at:
+//! that is not a failure.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use warlog_events::audit::{audit_game, AuditReport, Check, Ledger, Outcome, Verdict};
-use warlog_events::game::{GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow};
+use warlog_events::game::{
+    join_names, GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow,
+};
 use warlog_events::RecordedEvent;
 use warlog_rules::game::GameEvent;
 use warlog_rules::scoring::{Fraction, Title};
@@ -124,11 +127,26 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         let Ok(log) = GameLog::fold(game) else {
             continue;
         };
-        if created.orders_recorded && !log.orders_by_power.values().any(|c| c.by_player > 0) {
-            let by_master: u32 = log.orders_by_power.values().map(|c| c.by_game_master).sum();
-            unplayed_by_players.push(format!(
-                "{id}: its players gave none of its orders (the game master gave {by_master})"
-            ));
+        // One accomplice's order does not hide the powers the game master played alone.
+        let silent = log.without_orders_of_their_own();
+        if created.orders_recorded && !silent.is_empty() {
+            let by_master: u32 = silent
+                .iter()
+                .filter_map(|p| log.orders_by_power.get(p))
+                .map(|c| c.by_game_master)
+                .sum();
+            unplayed_by_players.push(if silent.len() == log.state.seats.len() {
+                format!(
+                    "{id}: its players gave none of its orders (the game master gave {by_master})"
+                )
+            } else {
+                let names: Vec<&str> = silent.iter().map(|p| p.name()).collect();
+                format!(
+                    "{id}: the players of {} gave none of their orders (the game master gave \
+                     {by_master} for them)",
+                    join_names(&names)
+                )
+            });
         }
         match (log.status(), audit.placements) {
             (GameStatus::Aborted, _) => {
@@ -394,13 +412,17 @@ mod tests {
         SampleGame::new(ruleset, id, GameSeed::from_bytes([9; 32]), 1)
     }
 
-    /// Every power ends each phase of its first turn, its orders given by its player or
-    /// (`by_players` false) by the game master; then the game master ends the game.
-    fn a_quiet_round_then_the_end(id: &str, by_players: bool) -> Vec<RecordedEvent> {
+    /// Every power ends each phase of its first turn, its orders given by its player when
+    /// `by_its_player` says so for it, else by the game master; then the game master ends
+    /// the game.
+    fn a_quiet_round_then_the_end(
+        id: &str,
+        by_its_player: impl Fn(Power) -> bool,
+    ) -> Vec<RecordedEvent> {
         let mut game = a_game(id);
         for _ in Power::CLASSIC {
             let power = game.log.state.power(&game.log.ruleset.board);
-            let sender = if by_players {
+            let sender = if by_its_player(power) {
                 Sender {
                     role: Role::Player,
                     name: game.log.state.seats[&power].player.clone(),
@@ -453,7 +475,7 @@ mod tests {
         // Given a game played for a round and ended (a five-way tie: 7/5 each), and a game
         // ended before anyone moved,
         let games = vec![
-            a_quiet_round_then_the_end("played", true),
+            a_quiet_round_then_the_end("played", |_| true),
             ended_before_anyone_moved("farmed"),
         ];
         // when the ladder counts only the played game, it passes, the aborted one noted;
@@ -489,8 +511,8 @@ mod tests {
         // Given a round the game master played for every power, and a round the players
         // played themselves,
         let games = vec![
-            a_quiet_round_then_the_end("by-the-master", false),
-            a_quiet_round_then_the_end("by-the-players", true),
+            a_quiet_round_then_the_end("by-the-master", |_| false),
+            a_quiet_round_then_the_end("by-the-players", |_| true),
         ];
         // when the ladder counts both (rated: every power played a turn),
         let report = audit_ladder(&[five_level("14/5", 2)], &games);
@@ -504,6 +526,26 @@ mod tests {
                 && !check.detail.contains("game-by-the-players"),
             "{}",
             check.detail
+        );
+    }
+
+    #[test]
+    fn a_game_one_player_played_and_the_game_master_played_for_the_rest_is_listed_by_power() {
+        // Given a round in which only Russia's player gave orders, the game master the
+        // other four powers' (rated: every power played a turn),
+        let games = vec![a_quiet_round_then_the_end("accomplice", |power| {
+            power == Power::Russia
+        })];
+        // when the ladder counts it,
+        let report = audit_ladder(&[five_level("7/5", 1)], &games);
+        // then it passes, and the game is listed with the powers whose players gave none.
+        assert_ne!(report.outcome, Outcome::Failed, "{:?}", report.findings);
+        let check = report.check("players' own orders").expect("the check");
+        assert_eq!(
+            check.detail,
+            "1 games to look at (not a failure): game-accomplice: the players of Germany, \
+             United Kingdom, Japan and United States gave none of their orders (the game \
+             master gave 32 for them)"
         );
     }
 

@@ -258,6 +258,17 @@ pub struct GameFilter {
     pub after: Option<String>,
 }
 
+/// The start of a query of `game_summaries`: the columns [`summary_of`] reads, in its order.
+macro_rules! summary_select {
+    () => {
+        "SELECT game_id, ruleset, status, players, game_master, tournament, version, \
+                to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                orders \
+           FROM game_summaries "
+    };
+}
+
 /// A page of games in id order (ids are time-ordered UUIDs: oldest first).
 pub async fn list_games(
     client: &impl GenericClient,
@@ -265,19 +276,15 @@ pub async fn list_games(
     limit: u32,
 ) -> Result<Vec<GameSummary>, StoreError> {
     let statement = client
-        .prepare_cached(
-            "SELECT game_id, ruleset, status, players, game_master, tournament, version, \
-                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
-                    to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
-                    orders \
-               FROM game_summaries \
-              WHERE ($1::text IS NULL OR status = $1) \
-                AND ($2::text IS NULL OR ruleset = $2) \
-                AND ($3::text IS NULL OR players @> ARRAY[$3::text]) \
-                AND ($4::text IS NULL OR tournament = $4) \
-                AND ($5::text IS NULL OR game_id > $5) \
-              ORDER BY game_id LIMIT $6",
-        )
+        .prepare_cached(concat!(
+            summary_select!(),
+            "WHERE ($1::text IS NULL OR status = $1) \
+                   AND ($2::text IS NULL OR ruleset = $2) \
+                   AND ($3::text IS NULL OR players @> ARRAY[$3::text]) \
+                   AND ($4::text IS NULL OR tournament = $4) \
+                   AND ($5::text IS NULL OR game_id > $5) \
+                 ORDER BY game_id LIMIT $6"
+        ))
         .await?;
     let rows = client
         .query(
@@ -303,15 +310,11 @@ pub async fn unrated_games(
     limit: u32,
 ) -> Result<Vec<GameSummary>, StoreError> {
     let statement = client
-        .prepare_cached(
-            "SELECT game_id, ruleset, status, players, game_master, tournament, version, \
-                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
-                    to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
-                    orders \
-               FROM game_summaries \
-              WHERE players @> ARRAY[$1::text] AND status IN ('aborted', 'voided') \
-              ORDER BY updated_at DESC, game_id DESC LIMIT $2",
-        )
+        .prepare_cached(concat!(
+            summary_select!(),
+            "WHERE players @> ARRAY[$1::text] AND status IN ('aborted', 'voided') \
+                 ORDER BY updated_at DESC, game_id DESC LIMIT $2"
+        ))
         .await?;
     let rows = client
         .query(&statement, &[&player, &i64::from(limit)])
@@ -319,7 +322,7 @@ pub async fn unrated_games(
     rows.iter().map(summary_of).collect()
 }
 
-/// A `game_summaries` row, its columns in the order the queries above select them.
+/// A `game_summaries` row, its columns in the order `summary_select!` selects them.
 fn summary_of(row: &tokio_postgres::Row) -> Result<GameSummary, StoreError> {
     let game_id: String = row.get(0);
     let orders = serde_json::from_value(row.get(9))

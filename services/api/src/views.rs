@@ -129,16 +129,13 @@ pub struct PowerPlayView {
 impl PowerPlayView {
     /// Every seated power, in turn order.
     pub fn of(log: &GameLog) -> Vec<PowerPlayView> {
-        let order = log.ruleset.board.turn_order();
-        let mut seated: Vec<&Power> = log.state.seats.keys().collect();
-        seated.sort_by_key(|p| order.iter().position(|q| q == *p).unwrap_or(order.len()));
-        seated
+        log.seated()
             .into_iter()
             .map(|power| {
-                let orders = log.orders_by_power.get(power).copied().unwrap_or_default();
+                let orders = log.orders_by_power.get(&power).copied().unwrap_or_default();
                 PowerPlayView {
-                    power: *power,
-                    turns_played: log.turns_played.get(power).copied().unwrap_or(0),
+                    power,
+                    turns_played: log.turns_played.get(&power).copied().unwrap_or(0),
                     orders_by_player: orders.by_player,
                     orders_by_game_master: orders.by_game_master,
                 }

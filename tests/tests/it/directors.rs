@@ -493,6 +493,34 @@ async fn the_tournament_audit_seats_constrained_rounds_again_and_accepts_the_dir
     forged[at].payload["players"] = json!([tables[0][3].1, tables[0][4].1]);
     warlog_events::relink(&mut forged);
     names_the_forgery(&forged, &games, at, "a swap is between two tables");
+    // Or drops the swap from the tournament's record, keeping the seats it gave on the
+    // games' (the events after it renumbered, the chain recomputed): the games' seat
+    // changes are named, for no command of the tournament gives them.
+    let mut forged = events.clone();
+    forged.remove(at);
+    for event in &mut forged[at..] {
+        event.stream_version -= 1;
+    }
+    warlog_events::relink(&mut forged);
+    let report = warlog_league::audit::audit_tournament(&forged, &games, None);
+    assert_eq!(
+        report.outcome,
+        warlog_events::audit::Outcome::Failed,
+        "{}",
+        report.render()
+    );
+    for game in &game_ids(&rounds[0])[..2] {
+        assert!(
+            report.findings.iter().any(|f| f.check == "games"
+                && f.event == events[round_seated_at(&events, 1)].stream_version
+                && f.message.contains(game.as_str())
+                && f.message.contains("taking")
+                && f.message
+                    .contains("which no command of the tournament gives")),
+            "{game}: {}",
+            report.render()
+        );
+    }
     // Without the swapped games' exports, the swap's records on them are not checked:
     // partial, naming them.
     let swapped: Vec<String> = game_ids(&rounds[0]);

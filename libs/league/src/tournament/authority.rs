@@ -1,7 +1,8 @@
 //! Who may give a tournament's commands, decided from the record: an admin or a director
 //! creates a tournament and directs it; its director (named in `TournamentCreated`) or an
-//! admin gives every command; a player enters and drops only themself. The server refuses anyone else (403, nothing appended), and the
-//! auditor, reading the sender from each event's metadata, names a forged one.
+//! admin gives every command; a player enters and drops only themself. The server refuses
+//! anyone else (403, nothing appended), and the auditor, reading the sender from each
+//! event's metadata, names a forged one.
 
 use warlog_events::sender::{Role, Sender};
 
