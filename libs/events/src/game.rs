@@ -282,6 +282,14 @@ impl GameStatus {
             GameStatus::Aborted => "aborted, not rated",
         }
     }
+
+    /// A status as a read model stores it ([`GameStatus::as_str`]), in plain words; a text
+    /// that is no status is shown as it is.
+    pub fn describe_stored(status: &str) -> &str {
+        status
+            .parse::<GameStatus>()
+            .map_or(status, |s| s.describe())
+    }
 }
 
 impl std::str::FromStr for GameStatus {

@@ -877,9 +877,7 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
 
 /// A game's status as people read it: "aborted, not rated".
 fn status_words(status: &str) -> &str {
-    status
-        .parse::<warlog_events::game::GameStatus>()
-        .map_or(status, |s| s.describe())
+    warlog_events::game::GameStatus::describe_stored(status)
 }
 
 fn verdict_word(verdict: Verdict) -> &'static str {

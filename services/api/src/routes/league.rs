@@ -328,10 +328,7 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
     let unrated_games = unrated
         .into_iter()
         .map(|g| UnratedGame {
-            status_words: g
-                .status
-                .parse::<GameStatus>()
-                .map_or_else(|_| g.status.clone(), |s| s.describe().to_owned()),
+            status_words: GameStatus::describe_stored(&g.status).to_owned(),
             game_id: g.game_id,
             ruleset: g.ruleset,
             tournament: g.tournament,

@@ -297,7 +297,9 @@ async fn entry_change(
 /// Seats the next round: tables from the tournament's seed, each a new game created in the
 /// same transaction. Refused while a game of the last round is running. The body (optional)
 /// gives the director's constraints, with the reason: pairs kept apart or together, players
-/// fixed to a table; the seating keeps them or is refused. The answer explains the seating:
+/// fixed to a table. They are refused only when no seating at all can keep them, decided
+/// before any die; should the search find none that does, the best found is seated and its
+/// explanation names the constraints it breaks. The answer explains the seating:
 /// repeats avoided (and the fewest possible), byes and why, and what the constraints cost.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/rounds", tag = "tournaments",
     request_body(content = Option<SeatingConstraints>, description = "The director's constraints (optional)"),
