@@ -24,6 +24,14 @@ pub enum StoreError {
     BadEventCount { count: usize },
     #[error("stored data does not decode: {0}")]
     Corrupt(String),
+    /// A projector met an event it cannot decode and stopped before it (projector.rs).
+    #[error("projection {projection} stopped at event {version} of stream {stream}, which it cannot decode: {reason}")]
+    ProjectionStopped {
+        projection: &'static str,
+        stream: StreamId,
+        version: u64,
+        reason: String,
+    },
     #[error("database: {}", describe_pg(.0))]
     Database(#[from] tokio_postgres::Error),
     #[error("connection pool: {0}")]

@@ -2,6 +2,12 @@
 //! checkpoint in the same transaction as the rows, so a crash can neither lose nor repeat
 //! an event. LISTEN/NOTIFY on a dedicated connection wakes them early; polling is the
 //! fallback, so a lost notification only costs latency.
+//!
+//! A projector that meets an event it cannot decode stops there: it applies everything
+//! before that event, records where and why it stopped (`projector_checkpoints`, read by
+//! `/readyz` through [`stopped_projections`]) and runs no further. Events never change, so
+//! trying again cannot help; a build that decodes the event gets past it on its next start
+//! and clears the record. The other projectors and the API go on.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -82,7 +88,8 @@ pub trait Projection: Send + Sync {
     /// Empties the read model, before a rebuild.
     fn reset(&self, tx: &Transaction<'_>) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Applies one event, inside the batch's transaction.
+    /// Applies one event, inside the batch's transaction. An event it cannot decode is
+    /// [`StoreError::Corrupt`], and the projector stops there.
     fn apply(
         &self,
         tx: &Transaction<'_>,
@@ -114,20 +121,90 @@ impl<P: Projection> Projector<P> {
         self
     }
 
-    /// Applies the next batch of the feed; returns how many events it applied.
+    /// Applies the next batch of the feed; returns how many events it applied. An event the
+    /// projection cannot decode ends the batch: the events before it are applied, the stop is
+    /// recorded, and the answer is [`StoreError::ProjectionStopped`].
     pub async fn step(&self) -> Result<usize, StoreError> {
         let mut client = self.pool.get().await?;
         let tx = client.transaction().await?;
         let checkpoint = lock_checkpoint(&tx, self.projection.name()).await?;
         let events = read_all(&tx, checkpoint, self.batch_size).await?;
-        for event in &events {
-            self.projection.apply(&tx, event).await?;
+        for (index, event) in events.iter().enumerate() {
+            match self.projection.apply(&tx, event).await {
+                Ok(()) => {}
+                Err(StoreError::Corrupt(reason)) => {
+                    // What the failed apply may have written goes with the transaction.
+                    tx.rollback().await?;
+                    drop(client);
+                    return Err(self
+                        .stop_at(checkpoint, &events[..index], event, reason)
+                        .await);
+                }
+                Err(error) => return Err(error),
+            }
         }
         if let Some(last) = events.last() {
             save_checkpoint(&tx, self.projection.name(), FeedPosition::after(last)).await?;
         }
         tx.commit().await?;
         Ok(events.len())
+    }
+
+    /// Applies `before` (the events ahead of `undecodable` in a batch read at `checkpoint`)
+    /// and records that the projection stopped at `undecodable`, in one transaction; the
+    /// error that says so.
+    async fn stop_at(
+        &self,
+        checkpoint: FeedPosition,
+        before: &[RecordedEvent],
+        undecodable: &RecordedEvent,
+        reason: String,
+    ) -> StoreError {
+        match self
+            .record_stop(checkpoint, before, undecodable, &reason)
+            .await
+        {
+            Ok(()) => stopped_at(self.projection.name(), undecodable, reason),
+            // Not on record (the database went away, say): the projector tries again.
+            Err(error) => error,
+        }
+    }
+
+    async fn record_stop(
+        &self,
+        checkpoint: FeedPosition,
+        before: &[RecordedEvent],
+        undecodable: &RecordedEvent,
+        reason: &str,
+    ) -> Result<(), StoreError> {
+        let name = self.projection.name();
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        // Another runner of this projection may have moved on meanwhile; it meets the same
+        // event and records the same stop.
+        if lock_checkpoint(&tx, name).await? != checkpoint {
+            return Ok(());
+        }
+        for event in before {
+            self.projection.apply(&tx, event).await?;
+        }
+        if let Some(last) = before.last() {
+            save_checkpoint(&tx, name, FeedPosition::after(last)).await?;
+        }
+        tx.execute(
+            "UPDATE projector_checkpoints SET stopped_at = now(), stopped_stream = $2, \
+                 stopped_version = $3, stopped_reason = $4 \
+             WHERE projector = $1",
+            &[
+                &name,
+                &undecodable.stream_id.as_str(),
+                &version_of(undecodable),
+                &reason,
+            ],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Applies batches until the feed has nothing more to give; returns the events applied.
@@ -155,7 +232,12 @@ impl<P: Projection> Projector<P> {
         loop {
             let events = read_all(&tx, position, self.batch_size).await?;
             for event in &events {
-                self.projection.apply(&tx, event).await?;
+                match self.projection.apply(&tx, event).await {
+                    Err(StoreError::Corrupt(reason)) => {
+                        return Err(stopped_at(self.projection.name(), event, reason))
+                    }
+                    applied => applied?,
+                }
             }
             total += events.len() as u64;
             match events.last() {
@@ -175,7 +257,8 @@ impl<P: Projection> Projector<P> {
     }
 
     /// Keeps the read model up to date until `shutdown` turns true: catches up, then waits
-    /// for a notification or the poll interval. Errors are logged and retried.
+    /// for a notification or the poll interval. Errors are logged and retried, except an
+    /// event the projection cannot decode: there it stops (see the module's documentation).
     pub async fn run(
         self,
         mut wake: watch::Receiver<u64>,
@@ -185,8 +268,15 @@ impl<P: Projection> Projector<P> {
         let name = self.projection.name();
         tracing::info!(projector = name, "projector started");
         while !*shutdown.borrow() {
-            if let Err(error) = self.catch_up().await {
-                tracing::error!(projector = name, %error, "projector step failed; will retry");
+            match self.catch_up().await {
+                Ok(_) => {}
+                Err(error @ StoreError::ProjectionStopped { .. }) => {
+                    tracing::error!(projector = name, %error, "projector stopped; /readyz names it");
+                    return;
+                }
+                Err(error) => {
+                    tracing::error!(projector = name, %error, "projector step failed; will retry");
+                }
             }
             tokio::select! {
                 _ = wake.changed() => {}
@@ -214,6 +304,16 @@ impl<P: Projection> Projector<P> {
             .with_label_values(&[self.projection.name()])
             .set(lag);
         Ok(())
+    }
+}
+
+/// The error of `projection` stopping at `event`, which does not decode for `reason`.
+fn stopped_at(projection: &'static str, event: &RecordedEvent, reason: String) -> StoreError {
+    StoreError::ProjectionStopped {
+        projection,
+        stream: event.stream_id.clone(),
+        version: event.stream_version,
+        reason,
     }
 }
 
@@ -256,13 +356,57 @@ async fn save_checkpoint(
     name: &str,
     position: FeedPosition,
 ) -> Result<(), StoreError> {
+    // Moving on clears a stop: a build that decodes the event got past it.
     tx.execute(
-        "UPDATE projector_checkpoints SET tx_id = $2::text::xid8, position = $3, updated_at = now() \
+        "UPDATE projector_checkpoints SET tx_id = $2::text::xid8, position = $3, updated_at = now(), \
+             stopped_at = NULL, stopped_stream = NULL, stopped_version = NULL, stopped_reason = NULL \
          WHERE projector = $1",
         &[&name, &position.tx_id.to_string(), &position.position],
     )
     .await?;
     Ok(())
+}
+
+/// A projection stopped at an event it cannot decode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoppedProjection {
+    pub projection: String,
+    pub stream: String,
+    pub version: i64,
+    /// Why the event does not decode.
+    pub reason: String,
+}
+
+impl std::fmt::Display for StoppedProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "projection {} stopped at event {} of stream {}, which it cannot decode: {}",
+            self.projection, self.version, self.stream, self.reason
+        )
+    }
+}
+
+/// Every projection that is stopped, by name.
+pub async fn stopped_projections(
+    client: &impl GenericClient,
+) -> Result<Vec<StoppedProjection>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT projector, stopped_stream, stopped_version, stopped_reason \
+               FROM projector_checkpoints WHERE stopped_at IS NOT NULL ORDER BY projector",
+            &[],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| StoppedProjection {
+            projection: row.get(0),
+            stream: row.get::<_, Option<String>>(1).unwrap_or_default(),
+            version: row.get::<_, Option<i64>>(2).unwrap_or_default(),
+            reason: row.get::<_, Option<String>>(3).unwrap_or_default(),
+        })
+        .collect())
 }
 
 fn to_position(tx_id: i64, position: i64) -> Result<FeedPosition, StoreError> {

@@ -130,3 +130,90 @@ async fn a_dropped_last_event_is_caught_by_an_auditor_holding_the_earlier_head()
         warlog_events::ChainBreakKind::Shrunk { held_version: 2 }
     );
 }
+
+/// Inserts event `version` of `stream` by hand, with `hash` as its hash and the right
+/// prev_hash, as whoever `client` is logged in as.
+async fn insert_by_hand(
+    client: &tokio_postgres::Client,
+    stream: &warlog_events::StreamId,
+    version: i64,
+    event: &warlog_events::NewEvent,
+    prev_hash: &warlog_events::Hash,
+    hash: &[u8],
+) -> Result<u64, tokio_postgres::Error> {
+    client
+        .execute(
+            "INSERT INTO events (stream_id, stream_version, event_id, event_type, \
+                 event_version, payload, metadata, recorded_at, prev_hash, hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8, $9)",
+            &[
+                &stream.as_str(),
+                &version,
+                &event.event_id,
+                &event.event_type.as_str(),
+                &i32::try_from(event.event_version).expect("small"),
+                &event.payload,
+                &event.metadata,
+                &prev_hash.as_bytes().as_slice(),
+                &hash,
+            ],
+        )
+        .await
+}
+
+#[tokio::test]
+async fn an_event_whose_hash_is_not_that_of_its_content_is_refused_whoever_inserts_it() {
+    let db = TestDb::new().await;
+    let appended = seeded(&db, "game-forged", 2).await;
+    let s = stream("game-forged");
+    let head = appended[1].hash;
+    // Logged in as the service logs in: warlog_service, with warlog_app's rights only.
+    let mut login = db.config.clone();
+    login.user(warlog_store::SERVICE_LOGIN);
+    let (service, connection) = login
+        .connect(tokio_postgres::NoTls)
+        .await
+        .expect("warlog_service logs in");
+    tokio::spawn(connection);
+    let admin = db.admin().await;
+
+    // The right prev_hash and sha256('anything') as the hash: refused, by the service's login
+    // and by the owner alike.
+    let forged = order(99);
+    let anything = warlog_events::Hash::link(&head, b"anything");
+    for (who, client) in [("warlog_service", &service), ("the owner", &admin)] {
+        let error = insert_by_hand(client, &s, 3, &forged, &head, anything.as_bytes())
+            .await
+            .expect_err(who);
+        assert_eq!(
+            error.code(),
+            Some(&tokio_postgres::error::SqlState::INTEGRITY_CONSTRAINT_VIOLATION),
+            "{who}: {}",
+            warlog_store::describe_pg(&error)
+        );
+        assert!(
+            warlog_store::describe_pg(&error).contains("is not hashed from its content"),
+            "{who}: {}",
+            warlog_store::describe_pg(&error)
+        );
+    }
+    // The hash of another event's content is no better.
+    let other = order(100);
+    let borrowed = warlog_events::Hash::link(&head, &other.canonical_bytes());
+    insert_by_hand(&service, &s, 3, &forged, &head, borrowed.as_bytes())
+        .await
+        .expect_err("a hash of other content");
+
+    // The same event with the hash of its own content and its predecessor: accepted.
+    let honest = warlog_events::Hash::link(&head, &forged.canonical_bytes());
+    insert_by_hand(&service, &s, 3, &forged, &head, honest.as_bytes())
+        .await
+        .expect("an honest event inserted by hand");
+    let client = db.pool.get().await.expect("connection");
+    let verified = verify_stream(&client, &s)
+        .await
+        .expect("read")
+        .expect("the chain holds");
+    assert_eq!(verified.version, 3);
+    assert_eq!(verified.hash, honest);
+}

@@ -1,11 +1,16 @@
 use std::time::Duration;
 
+use actix_web::http::StatusCode;
 use tokio::sync::watch;
+use warlog_api::auth::Role;
 use warlog_store::catalog::StreamCatalog;
+use warlog_store::games::GameSummaries;
 use warlog_store::projector::{spawn_listener, Notifier, Projector};
-use warlog_store::{append, EventStore, ExpectedVersion, StoreMetrics};
+use warlog_store::{append, EventStore, ExpectedVersion, StoreError, StoreMetrics};
 use warlog_tests::{eventually, TestDb};
 
+use crate::games::create_game;
+use crate::kit::{app, call, get, token};
 use crate::{order, stream};
 
 async fn catalog_rows(db: &TestDb) -> Vec<String> {
@@ -155,4 +160,144 @@ async fn a_running_projector_follows_new_events_and_stops_on_shutdown() {
         .await
         .expect("stops on shutdown")
         .expect("no panic");
+}
+
+/// Plants, as the database's owner and behind its triggers' back, an event at the next
+/// version of `stream` that no projection can decode (a `GameEnded` with nothing a game's
+/// end holds) and a hash that is no hash of anything; its version.
+async fn plant_undecodable_event(db: &TestDb, stream: &str) -> i64 {
+    let admin = db.admin().await;
+    let head = admin
+        .query_one(
+            "SELECT stream_version, hash FROM events WHERE stream_id = $1 \
+             ORDER BY stream_version DESC LIMIT 1",
+            &[&stream],
+        )
+        .await
+        .expect("the stream's head");
+    let version = head.get::<_, i64>(0) + 1;
+    let prev_hash: Vec<u8> = head.get(1);
+    admin
+        .batch_execute("ALTER TABLE events DISABLE TRIGGER USER")
+        .await
+        .expect("the owner may");
+    admin
+        .execute(
+            "INSERT INTO events (stream_id, stream_version, event_id, event_type, event_version, \
+                 payload, metadata, recorded_at, prev_hash, hash) \
+             VALUES ($1, $2, gen_random_uuid(), 'GameEnded', 1, '{\"nonsense\": true}', \
+                 jsonb_build_object('actor', 'user:mallory', 'recorded_at', now()), now(), $3, \
+                 sha256('anything'))",
+            &[&stream, &version, &prev_hash],
+        )
+        .await
+        .expect("planted");
+    admin
+        .batch_execute("ALTER TABLE events ENABLE TRIGGER USER")
+        .await
+        .expect("the owner may");
+    version
+}
+
+#[actix_web::test]
+async fn a_projection_that_meets_an_undecodable_event_stops_named_and_the_rest_keeps_serving() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let ready = call(&app, get("/readyz")).await;
+    assert_eq!(ready.status, StatusCode::OK, "{:?}", ready.json());
+    assert_eq!(ready.json()["status"], "ready");
+
+    let gm = token(&db, "gus", Role::Gm).await;
+    let first = create_game(&app, &gm).await;
+    let first_stream = format!("game-{first}");
+    let version = plant_undecodable_event(&db, &first_stream).await;
+    let second = create_game(&app, &gm).await;
+
+    // The game index's projector applies what comes before the event, then stops there by
+    // itself, and says where.
+    let (_stop, shutdown) = watch::channel(false);
+    let (_wake, wake) = watch::channel(0u64);
+    let games = Projector::new(db.pool.clone(), GameSummaries, StoreMetrics::unregistered());
+    tokio::time::timeout(
+        Duration::from_secs(60),
+        games.clone().run(wake, shutdown, Duration::from_millis(50)),
+    )
+    .await
+    .expect("the projector stops by itself");
+    match games.catch_up().await {
+        Err(StoreError::ProjectionStopped {
+            projection,
+            stream,
+            version: at,
+            reason,
+        }) => {
+            assert_eq!(
+                (projection, stream.as_str(), at),
+                ("game_summaries", first_stream.as_str(), version as u64)
+            );
+            assert!(reason.contains("does not decode"), "{reason}");
+        }
+        other => panic!("expected the projection to stay stopped, got {other:?}"),
+    }
+
+    // Readiness names it (the projection, the stream and the version) and stays ready, so a
+    // load balancer keeps the service in.
+    let ready = call(&app, get("/readyz")).await;
+    assert_eq!(ready.status, StatusCode::OK, "{:?}", ready.json());
+    assert_eq!(ready.json()["status"], "degraded");
+    let stopped = ready.json()["stopped_projections"].clone();
+    let stopped: Vec<&str> = stopped
+        .as_array()
+        .expect("the stopped projections")
+        .iter()
+        .filter_map(|s| s.as_str())
+        .collect();
+    assert_eq!(stopped.len(), 1, "{stopped:?}");
+    assert!(
+        stopped[0].contains(&format!(
+            "projection game_summaries stopped at event {version} of stream {first_stream}"
+        )),
+        "{stopped:?}"
+    );
+
+    // The API serves from the read model as it was before the event: the first game listed,
+    // the second (after the event in the log) not yet.
+    let listed = call(&app, get("/v1/games")).await;
+    assert_eq!(listed.status, StatusCode::OK, "{:?}", listed.json());
+    let ids: Vec<String> = listed.json()["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g["game_id"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(ids, vec![first.clone()]);
+
+    // Another projection, which need not decode the event, goes past it.
+    let catalog = Projector::new(db.pool.clone(), StreamCatalog, StoreMetrics::unregistered());
+    eventually(
+        "the catalogue to list the second game",
+        Duration::from_secs(60),
+        || async {
+            catalog.catch_up().await.expect("the catalogue goes on");
+            let admin = db.admin().await;
+            let listed: i64 = admin
+                .query_one(
+                    "SELECT count(*) FROM stream_catalog WHERE stream_id = $1",
+                    &[&format!("game-{second}")],
+                )
+                .await
+                .expect("catalogue")
+                .get(0);
+            (listed == 1).then_some(())
+        },
+    )
+    .await;
+    let ready = call(&app, get("/readyz")).await;
+    assert!(
+        !ready.json()["stopped_projections"]
+            .to_string()
+            .contains("stream_catalog"),
+        "{:?}",
+        ready.json()
+    );
 }

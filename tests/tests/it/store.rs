@@ -276,3 +276,179 @@ async fn reading_a_stream_pages_by_version() {
         .expect("read")
         .is_empty());
 }
+
+/// JSON texts the two canonical encoders must agree on: every awkward key, string and number
+/// spelling found so far, and many doubles drawn at random (their bits, so every exponent
+/// comes up) and as short decimals, the kind a payload holds.
+fn awkward_json_texts() -> Vec<String> {
+    let mut texts: Vec<String> = [
+        // Keys: jsonb orders them by length first; the canonical order is by bytes.
+        r#"{"to": 1, "from": 2, "order": 3, "power": 4, "round": 5, "units": 6}"#,
+        r#"{"b": 1, "aa": 2, "a": 3, "ab": 4, "a b": 5, "A": 6, "": 7}"#,
+        r#"{"é": 1, "e": 2, "z": 3, "日本": 4, "😀": 5, "\uffff": 6, "\u007f": 7}"#,
+        r#"{"q\"uote": 1, "back\\slash": 2, "tab\t": 3, "nl\n": 4, "\u0001": 5, "\u001f": 6}"#,
+        r#"{"nested": {"zz": {"b": [1, {"y": null, "x": []}], "a": {}}}, "n": null}"#,
+        // Strings: serde_json escapes quotes, backslashes and control characters only.
+        r#"["", "a, b: c", "{not an object}", "[x]", "tab\there"]"#,
+        r#"["\u0001\u0008\u0009\u000a\u000b\u000c\u000d\u001f\u007f\u2028", "\/", "\ud83d\ude00"]"#,
+        r#"["Ä \"q\" \\ \n", "100.0", "1e2", "null"]"#,
+        // Arrays: nulls kept, nesting, scalars only or mixed.
+        r#"[null, true, false, 0, -1, [], [[]], [null], {}]"#,
+        r#"["INF", "INF", "ARM", "FTR"]"#,
+        // Integers: i64 and u64 as they are, anything beyond as the nearest double.
+        "[0, -0, 1, -1, 123456789012345678, -12345678901234567, 1234567890123456789]",
+        "[9223372036854775807, -9223372036854775808, 9223372036854775808, 18446744073709551615]",
+        "[18446744073709551616, -9223372036854775809, 12345678901234567890123, 1e22, 1e23]",
+        "[9007199254740992, 9007199254740993, 99999999999999999999999999999999999999]",
+        // Integral spellings are integers; fractions are the shortest double.
+        "[100.0, 1e2, 1.00E+2, -0.0, 0.0, 100.000, 0.99999999999999999999, 1.00000000000000000001]",
+        "[0.1, 0.2, 0.3, 0.30000000000000004, 123.456, -123.456, 2.5, 1.5e300, -1.5e300]",
+        "[1e-4, 1e-5, 1.5e-5, 0.000012345, 1e-6, 1.2345e-7, 1e-7, 5e-324, 2.2250738585072014e-308]",
+        "[1.7976931348623157e308, -1.7976931348623157e308, 1e300, 1e16, 1e15, 123456789012345.6]",
+        "[1234567890123456.5, 4503599627370495.5, 999999999999999.9, 0.000099999, 0.0001000001]",
+        "3.14159",
+        "\"a lone string\"",
+        "null",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    // A key longer than a tsvector lexeme may be (2,047 bytes).
+    texts.push(serde_json::json!({"k".repeat(3000): 1, "a": 2}).to_string());
+    texts.push(serde_json::json!({"ä".repeat(1100): [1.5], "b": 2}).to_string());
+    let mut state = 0x5eed_u64;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        state
+    };
+    for _ in 0..40 {
+        let doubles: Vec<serde_json::Value> = (0..100)
+            .filter_map(|_| {
+                let double = f64::from_bits(next());
+                double.is_finite().then(|| serde_json::json!(double))
+            })
+            .collect();
+        texts.push(serde_json::Value::Array(doubles).to_string());
+        let decimals: Vec<serde_json::Value> = (0..100)
+            .map(|_| {
+                let digits = (next() >> 40) as f64;
+                let scale = 10f64.powi((next() % 12) as i32);
+                serde_json::json!(digits / scale - 1000.0)
+            })
+            .collect();
+        texts.push(serde_json::Value::Array(decimals).to_string());
+    }
+    texts
+}
+
+/// A game of Cut-Throat played by random orders through the server's own decision, and ended.
+fn played_game() -> Vec<warlog_events::RecordedEvent> {
+    let ruleset = warlog_rules::ruleset::Ruleset::builtin("cutthroat").expect("ruleset");
+    let mut game = warlog_events::sample::SampleGame::new(
+        ruleset,
+        "canonical",
+        warlog_rules::dice::GameSeed::from_bytes([31; 32]),
+        5,
+    );
+    game.play_until(400, 16_000);
+    assert!(game.end(), "the game master ends the game");
+    game.recorded()
+}
+
+#[tokio::test]
+async fn the_database_writes_the_canonical_bytes_of_any_value_as_the_service_does() {
+    let db = TestDb::new().await;
+    let client = db.pool.get().await.expect("connection");
+    let mut texts = awkward_json_texts();
+    for event in played_game() {
+        texts.push(event.payload.to_string());
+        texts.push(event.metadata.to_string());
+    }
+    let mut compared = 0;
+    for chunk in texts.chunks(400) {
+        let rows = client
+            .query(
+                "SELECT warlog_canonical(text::jsonb), text::jsonb \
+                   FROM unnest($1::text[]) WITH ORDINALITY AS texts(text, place) ORDER BY place",
+                &[&chunk],
+            )
+            .await
+            .expect("the database encodes");
+        for (text, row) in chunk.iter().zip(&rows) {
+            // The value as the service reads it back from the database, as a verifier does.
+            let stored: serde_json::Value = row.get(1);
+            let theirs: String = row.get(0);
+            assert_eq!(
+                theirs,
+                warlog_events::canonical::to_canonical_string(&stored),
+                "{text}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 800, "{compared} values compared");
+}
+
+#[tokio::test]
+async fn every_event_of_a_played_game_is_hashed_by_the_database_as_by_the_service() {
+    let db = TestDb::new().await;
+    let client = db.pool.get().await.expect("connection");
+    let recorded = played_game();
+    let metadata = warlog_events::Metadata {
+        actor: Some("user:ann".to_owned()),
+        causation_id: Some(uuid::Uuid::from_u128(7)),
+        correlation_id: Some(uuid::Uuid::from_u128(8)),
+        idempotency_key: Some(IdempotencyKey::try_from("key-1").expect("valid")),
+        ..warlog_events::Metadata::recorded_at(time::OffsetDateTime::now_utc())
+    };
+    let events: Vec<warlog_events::NewEvent> = recorded
+        .iter()
+        .enumerate()
+        .map(|(i, e)| warlog_events::NewEvent {
+            event_id: e.event_id,
+            event_type: e.event_type.clone(),
+            event_version: e.event_version,
+            payload: e.payload.clone(),
+            // Every field of the metadata on some events.
+            metadata: if i % 2 == 0 {
+                serde_json::to_value(&metadata).expect("metadata")
+            } else {
+                e.metadata.clone()
+            },
+        })
+        .collect();
+    for event in &events {
+        let ours = client
+            .query_one(
+                "SELECT warlog_canonical_event($1, $2, $3, $4, $5)",
+                &[
+                    &event.event_id,
+                    &event.event_type.as_str(),
+                    &i32::try_from(event.event_version).expect("small"),
+                    &event.metadata,
+                    &event.payload,
+                ],
+            )
+            .await
+            .expect("the database encodes")
+            .get::<_, Vec<u8>>(0);
+        assert_eq!(
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&event.canonical_bytes()),
+            "{}",
+            event.event_type
+        );
+    }
+    // And through the append itself, which the database checks event by event.
+    let s = stream("game-canonical");
+    for batch in events.chunks(warlog_store::MAX_EVENTS_PER_APPEND) {
+        append(&client, &s, ExpectedVersion::Any, batch, None)
+            .await
+            .expect("every event of the game is accepted");
+    }
+    let stored = read_stream(&client, &s, 1, u32::MAX).await.expect("read");
+    assert_eq!(stored.len(), events.len());
+    warlog_events::verify_chain(&s, &stored).expect("the stored chain verifies");
+}

@@ -17,11 +17,15 @@ resource! {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
-    /// `ok` or `ready`.
+    /// `ok` (alive), `ready`, or `degraded` (ready, with projections stopped).
     pub status: &'static str,
     /// The schema version the database is at (readiness only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schema_version: Option<u32>,
+    /// Each projection stopped at an event it cannot decode, in a sentence naming the
+    /// projection, the stream and the version (readiness only; absent when none is).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stopped_projections: Vec<String>,
 }
 
 /// Liveness: the process answers.
@@ -32,13 +36,19 @@ pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(Health {
         status: "ok",
         schema_version: None,
+        stopped_projections: Vec::new(),
     })
 }
 
 /// Readiness: the database answers and its schema is this build's.
+///
+/// A projection stops at an event it cannot decode. The service still serves (the other
+/// projections go on, and the stopped one's read model stays as it was before that event),
+/// so it stays ready, and a load balancer keeps sending it requests; the answer says
+/// `degraded` and names each stopped projection, the stream and the version.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses(
-        (status = 200, description = "Ready to serve", body = Health),
+        (status = 200, description = "Ready to serve (`degraded` with the projections stopped)", body = Health),
         (status = 503, description = "Database unreachable or not migrated", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/readyz")]
@@ -59,9 +69,18 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
             ),
         ));
     }
+    let stopped = warlog_store::projector::stopped_projections(&client)
+        .await
+        .map_err(|e| ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}")))?;
+    let stopped_projections: Vec<String> = stopped.iter().map(ToString::to_string).collect();
     Ok(HttpResponse::Ok().json(Health {
-        status: "ready",
+        status: if stopped_projections.is_empty() {
+            "ready"
+        } else {
+            "degraded"
+        },
         schema_version: status.applied,
+        stopped_projections,
     }))
 }
 
