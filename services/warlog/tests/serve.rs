@@ -44,6 +44,41 @@ impl Drop for Served {
     }
 }
 
+/// Starts `warlog` with `args` on `port` and waits (at most 120 s) for `/healthz`; a process
+/// that exits first fails the test.
+fn serve_until_healthy(
+    workspace: &std::path::Path,
+    port: u16,
+    database: &str,
+    args: &[&str],
+) -> (Served, (u16, String)) {
+    let child = Command::new(env!("CARGO_BIN_EXE_warlog"))
+        .current_dir(workspace)
+        .args(args)
+        .env("WARLOG_BIND", format!("127.0.0.1:{port}"))
+        .env("WARLOG_DATABASE", database)
+        .env("WARLOG_WORKERS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("warlog starts");
+    let mut served = Served(child);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if let Some(answer) = get(port, "/healthz") {
+            return (served, answer);
+        }
+        if let Some(status) = served.0.try_wait().expect("status") {
+            panic!("warlog {args:?} exited with {status} before serving");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "warlog did not answer within 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 #[test]
 fn warlog_serves_healthz_with_no_configuration_and_stops_on_sigterm() {
     let port = free_port();
@@ -52,32 +87,7 @@ fn warlog_serves_healthz_with_no_configuration_and_stops_on_sigterm() {
         .join("../..")
         .canonicalize()
         .expect("workspace root");
-    let child = Command::new(env!("CARGO_BIN_EXE_warlog"))
-        .current_dir(&workspace)
-        .env("WARLOG_BIND", format!("127.0.0.1:{port}"))
-        .env("WARLOG_DATABASE", &database)
-        .env("WARLOG_WORKERS", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("warlog starts");
-    let mut served = Served(child);
-
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let health = loop {
-        if let Some(answer) = get(port, "/healthz") {
-            break answer;
-        }
-        assert!(
-            served.0.try_wait().expect("status").is_none(),
-            "warlog exited before serving"
-        );
-        assert!(
-            Instant::now() < deadline,
-            "warlog did not answer within 120 s"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let (mut served, health) = serve_until_healthy(&workspace, port, &database, &[]);
     assert_eq!(health.0, 200);
     assert!(health.1.contains("\"ok\""), "{}", health.1);
     let ready = get(port, "/readyz").expect("readyz answers");
@@ -162,32 +172,12 @@ fn warlog_refuses_to_serve_as_a_superuser_and_says_so_in_one_line_unless_told_to
 
     // Told to, it serves.
     let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_warlog"))
-        .current_dir(&workspace)
-        .args(["serve", "--db-login-role=", "--allow-superuser"])
-        .env("WARLOG_BIND", format!("127.0.0.1:{port}"))
-        .env("WARLOG_DATABASE", &database)
-        .env("WARLOG_WORKERS", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("warlog starts");
-    let mut served = Served(child);
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let health = loop {
-        if let Some(answer) = get(port, "/healthz") {
-            break answer;
-        }
-        assert!(
-            served.0.try_wait().expect("status").is_none(),
-            "warlog exited though --allow-superuser was given"
-        );
-        assert!(
-            Instant::now() < deadline,
-            "warlog did not answer within 120 s"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let (served, health) = serve_until_healthy(
+        &workspace,
+        port,
+        &database,
+        &["serve", "--db-login-role=", "--allow-superuser"],
+    );
     assert_eq!(health.0, 200);
     drop(served);
     drop_database(&workspace, &database);
