@@ -111,6 +111,19 @@ impl TestDb {
         tokio::spawn(connection);
         client
     }
+
+    /// A connection as the service logs in: `warlog_service`, with `warlog_app`'s rights
+    /// only (trust authentication on the test servers).
+    pub async fn service_login(&self) -> Client {
+        let mut login = self.config.clone();
+        login.user(warlog_store::SERVICE_LOGIN);
+        let (client, connection) = login
+            .connect(NoTls)
+            .await
+            .unwrap_or_else(|e| panic!("warlog_service's connection to {}: {e}", self.name));
+        tokio::spawn(connection);
+        client
+    }
 }
 
 impl Drop for TestDb {

@@ -462,13 +462,7 @@ async fn the_services_login_role_cannot_forge_events_seeds_or_tokens_nor_become_
     assert_eq!(created.status, StatusCode::CREATED);
     let game = format!("game-{}", created.json()["game_id"].as_str().expect("id"));
     // Logged in as the service logs in: warlog_service, with warlog_app's rights only.
-    let mut login = db.config.clone();
-    login.user(warlog_store::SERVICE_LOGIN);
-    let (service, connection) = login
-        .connect(tokio_postgres::NoTls)
-        .await
-        .expect("warlog_service logs in");
-    tokio::spawn(connection);
+    let service = db.service_login().await;
     service
         .batch_execute("RESET ROLE")
         .await

@@ -168,13 +168,7 @@ async fn an_event_whose_hash_is_not_that_of_its_content_is_refused_whoever_inser
     let s = stream("game-forged");
     let head = appended[1].hash;
     // Logged in as the service logs in: warlog_service, with warlog_app's rights only.
-    let mut login = db.config.clone();
-    login.user(warlog_store::SERVICE_LOGIN);
-    let (service, connection) = login
-        .connect(tokio_postgres::NoTls)
-        .await
-        .expect("warlog_service logs in");
-    tokio::spawn(connection);
+    let service = db.service_login().await;
     let admin = db.admin().await;
 
     // The right prev_hash and sha256('anything') as the hash: refused, by the service's login
