@@ -305,7 +305,7 @@ impl std::str::FromStr for GameStatus {
         ]
         .into_iter()
         .find(|s| s.as_str() == text)
-        .ok_or_else(|| format!("no game status {text:?}; running, ended, voided or aborted"))
+        .ok_or_else(|| format!("no game status \"{text}\": running, ended, voided or aborted"))
     }
 }
 
