@@ -19,6 +19,7 @@ use warlog_rules::game::{
     GameState, Moment, Order, RuleViolation,
 };
 use warlog_rules::ruleset::Ruleset;
+use warlog_rules::scoring::Fraction;
 use warlog_rules::violation::ViolationCode;
 
 use crate::orders::OrdersGiven;
@@ -726,6 +727,28 @@ pub struct PlacementRow {
     /// Exact points, as a fraction when tied places split them.
     pub points: String,
     pub points_value: f64,
+    /// Set on a row of [`GameLog::scored_placements`] for a player replaced for inactivity
+    /// whose substitute became permanent: last place's result for the seat they left.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forfeited: bool,
+}
+
+/// Why a finished game's results cannot be taken by a ladder or standings: one player
+/// with two results in it (one seat per player per game; the domain refuses it now, yet a
+/// log written before may hold one).
+pub fn placed_twice(rows: &[PlacementRow]) -> Option<String> {
+    let mut players: Vec<&str> = rows.iter().filter_map(|r| r.player.as_deref()).collect();
+    players.sort_unstable();
+    let twice = players.windows(2).find(|w| w[0] == w[1])?[0];
+    let powers: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.player.as_deref() == Some(twice))
+        .map(|r| r.power.name())
+        .collect();
+    Some(format!(
+        "{twice} holds {} at the end: one seat per player per game",
+        join_names(&powers)
+    ))
 }
 
 impl GameLog {
@@ -752,9 +775,58 @@ impl GameLog {
                     tied_with: p.tied_with,
                     points: p.points.to_string(),
                     points_value: p.points.to_f64(),
+                    forfeited: false,
                 })
                 .collect()
         }))
+    }
+
+    /// The placements as players are scored: the one rule the ladders, a tournament's
+    /// standings and the ladder auditor take results by ([`Seat::scored_by`]). Each seat's
+    /// row names who takes its result (the replaced player while the substitute has not
+    /// yet played two rounds in it); a player replaced by a substitute who became
+    /// permanent has a row of their own, `forfeited`, with last place's points and percent
+    /// gain. A substitute not yet permanent has no row.
+    ///
+    /// [`Seat::scored_by`]: warlog_rules::game::Seat::scored_by
+    pub fn scored_placements(&self) -> Option<Result<Vec<PlacementRow>, String>> {
+        let rows = match self.placements()? {
+            Ok(rows) => rows,
+            Err(e) => return Some(Err(e)),
+        };
+        let last_place = rows.len().max(1);
+        let last_points = Fraction::whole(self.ruleset.points.for_place(last_place));
+        let last_gain = rows
+            .iter()
+            .filter_map(|r| {
+                let gain = r.percent_gain.parse::<Fraction>().ok()?;
+                Some((gain, r.percent_gain_pct))
+            })
+            .min_by(|a, b| a.0.cmp(&b.0));
+        let mut scored = Vec::with_capacity(rows.len());
+        let mut forfeits = Vec::new();
+        for mut row in rows {
+            if let Some(seat) = self.state.seats.get(&row.power) {
+                let (scorer, forfeiting) = seat.scored_by();
+                if let (Some(left), Some((gain, gain_pct))) = (forfeiting, last_gain) {
+                    forfeits.push(PlacementRow {
+                        player: Some(left.to_owned()),
+                        place: last_place,
+                        tied_with: 1,
+                        percent_gain: gain.to_string(),
+                        percent_gain_pct: gain_pct,
+                        points: last_points.to_string(),
+                        points_value: last_points.to_f64(),
+                        forfeited: true,
+                        ..row.clone()
+                    });
+                }
+                row.player = Some(scorer.to_owned());
+            }
+            scored.push(row);
+        }
+        scored.extend(forfeits);
+        Some(Ok(scored))
     }
 }
 
@@ -945,6 +1017,92 @@ mod rated {
             folded.turns_played,
             BTreeMap::from([(Power::Russia, 1), (Power::Germany, 1)])
         );
+    }
+    /// A rated game in which Russia's player went idle after the first round and kim took
+    /// the seat after three days; kim then plays Russia's next `kims_turns` turns.
+    fn russia_left_to_kim(kims_turns: usize) -> (SampleGame, String) {
+        let mut game = a_new_game();
+        for _ in Power::CLASSIC {
+            plays_its_turn(&mut game, player_of);
+        }
+        let idle = game.log.state.seats[&Power::Russia].player.clone();
+        game.now = game.now.plus_seconds(4 * 24 * 60 * 60);
+        assert!(
+            game.send(
+                Sender {
+                    role: Role::Admin,
+                    name: "root".into()
+                },
+                Command::ReplaceInactivePlayer {
+                    substitute: "kim".into()
+                }
+            ),
+            "kim replaces the idle Russia"
+        );
+        for _ in 0..kims_turns * Power::CLASSIC.len() {
+            plays_its_turn(&mut game, player_of);
+        }
+        ends(&mut game);
+        (game, idle)
+    }
+
+    #[test]
+    fn until_the_substitute_has_played_two_rounds_the_replaced_player_keeps_the_seats_result() {
+        // Given Russia's idle player replaced by kim, who plays one round,
+        let (game, idle) = russia_left_to_kim(1);
+        // when the game ends, then Russia's result is the idle player's, as the seat
+        // earned it, and kim takes nothing from it.
+        let held = game.log.placements().expect("placed").expect("scored");
+        let scored = game
+            .log
+            .scored_placements()
+            .expect("placed")
+            .expect("scored");
+        let russia = |rows: &[PlacementRow]| {
+            rows.iter()
+                .find(|r| r.power == Power::Russia)
+                .cloned()
+                .expect("Russia")
+        };
+        assert_eq!(
+            russia(&held).player.as_deref(),
+            Some("kim"),
+            "kim holds the seat"
+        );
+        assert_eq!(russia(&scored).player, Some(idle.clone()));
+        assert_eq!(russia(&scored).points, russia(&held).points);
+        assert_eq!(scored.len(), 5);
+        assert!(!scored.iter().any(|r| r.player.as_deref() == Some("kim")));
+        assert_eq!(placed_twice(&scored), None);
+    }
+
+    #[test]
+    fn once_the_substitute_is_permanent_the_seat_is_theirs_and_the_replaced_takes_last_place() {
+        // Given Russia's idle player replaced by kim, who plays two rounds (permanent),
+        let (game, idle) = russia_left_to_kim(2);
+        // when the game ends, then Russia's result is kim's, and the idle player has a
+        // row of their own: last place's points and gain, never better than playing on.
+        let scored = game
+            .log
+            .scored_placements()
+            .expect("placed")
+            .expect("scored");
+        assert_eq!(scored.len(), 6);
+        let russia = scored
+            .iter()
+            .find(|r| r.power == Power::Russia && !r.forfeited)
+            .expect("Russia");
+        assert_eq!(russia.player.as_deref(), Some("kim"));
+        let forfeit = scored.iter().find(|r| r.forfeited).expect("a forfeit");
+        assert_eq!(forfeit.player, Some(idle));
+        assert_eq!((forfeit.place, forfeit.tied_with), (5, 1));
+        assert_eq!(forfeit.points, "-2");
+        let worst = scored
+            .iter()
+            .filter_map(|r| r.percent_gain.parse::<Fraction>().ok())
+            .min()
+            .expect("gains");
+        assert_eq!(forfeit.percent_gain, worst.to_string());
     }
 }
 

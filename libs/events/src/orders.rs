@@ -15,7 +15,7 @@ use warlog_rules::game::named::{NameError, NamedOrder};
 use warlog_rules::game::{decide, DirectorOrder, Moment, RuleViolation};
 use warlog_rules::violation::ViolationCode;
 
-use crate::game::{GameLog, GameStreamEvent, SeedRevealed};
+use crate::game::{GameCreated, GameLog, GameStreamEvent, SeedRevealed};
 use crate::sender::{Role, Sender};
 
 /// The record of one accepted command, the first event of its append.
@@ -251,6 +251,30 @@ fn rule(at: &str, violation: RuleViolation) -> Refusal {
     }
 }
 
+/// Whether `creator` may create the game `created` describes: its game master holds no
+/// seat in it. A master seated in their own game would give orders for the powers playing
+/// against them; only an admin may create such a game, and the record names the admin as
+/// its creator (the event's actor).
+pub fn may_create(created: &GameCreated, creator: &Sender) -> Result<(), String> {
+    match created.players.iter().find(|p| **p == created.game_master) {
+        Some(player) => master_holds_no_seat(&created.game_master, player, creator),
+        None => Ok(()),
+    }
+}
+
+/// A seat given to `player` in a game `game_master` masters: refused when they are the
+/// same, unless an admin gives it.
+fn master_holds_no_seat(game_master: &str, player: &str, sender: &Sender) -> Result<(), String> {
+    if player == game_master && sender.role != Role::Admin {
+        return Err(format!(
+            "{player} is this game's master and may not also hold a seat in it: a master \
+             seated in their own game would give orders for their opponents (only an admin \
+             may allow it)"
+        ));
+    }
+    Ok(())
+}
+
 impl GameLog {
     /// Whether `sender` may act in this game now: for `power` when orders are given for
     /// one. admin: everything; gm and director: the games they created (their master);
@@ -334,9 +358,15 @@ impl GameLog {
             }
             Command::EndGame => self.authorize(sender, None),
             Command::RevealSeed => of_this_game("revealing a game's seed"),
-            Command::ReplaceInactivePlayer { .. } => of_this_game("appointing a substitute"),
+            Command::ReplaceInactivePlayer { substitute } => {
+                of_this_game("appointing a substitute")?;
+                master_holds_no_seat(&self.created.game_master, substitute, sender)
+            }
             Command::VoidGame { .. } => of_this_game("voiding a game"),
-            Command::TakeSeat { .. } => of_this_game("changing a game's seats"),
+            Command::TakeSeat { player, .. } => {
+                of_this_game("changing a game's seats")?;
+                master_holds_no_seat(&self.created.game_master, player, sender)
+            }
         }
     }
 
@@ -908,5 +938,66 @@ pub(crate) mod tests {
             .decide_command(&given, DiceSupply::Seed(&game.seed))
             .expect_err("a name the ruleset does not know");
         assert!(matches!(refused, Refusal::Name(_)), "{refused}");
+    }
+
+    #[test]
+    fn a_game_whose_master_is_among_its_players_is_refused_unless_an_admin_creates_it() {
+        // Given a game's creation with its master, gm, named among its players,
+        let mut created = game().log.created.clone();
+        assert_eq!(may_create(&created, &sender(Role::Gm, "gm")), Ok(()));
+        created.players[0] = crate::sample::GAME_MASTER.to_owned();
+        // when a gm or a director of that name creates it, then it is refused;
+        for role in [Role::Gm, Role::Director] {
+            let refused = may_create(&created, &sender(role, "gm")).expect_err("seated master");
+            assert!(refused.contains("may not also hold a seat"), "{refused}");
+        }
+        // when an admin does, then it stands, the admin named on the record as its creator.
+        assert_eq!(may_create(&created, &sender(Role::Admin, "gm")), Ok(()));
+    }
+
+    #[test]
+    fn a_games_master_may_not_take_a_seat_in_it_nor_be_its_substitute_unless_an_admin_gives_it() {
+        // Given a game its director dora masters,
+        let mut game = game();
+        game.log.created.game_master = "dora".to_owned();
+        let given = |by: Sender, command: Command| {
+            OrdersGiven::new(
+                by,
+                game.log.version,
+                Moment::from_unix_seconds(1_800_000_100),
+                command,
+            )
+        };
+        let take_seat = |player: &str| Command::TakeSeat {
+            power: Power::Russia,
+            player: player.to_owned(),
+            reason: "a swap".to_owned(),
+        };
+        let substitute = |player: &str| Command::ReplaceInactivePlayer {
+            substitute: player.to_owned(),
+        };
+        // when dora gives herself a seat or names herself substitute, then refused;
+        for command in [take_seat("dora"), substitute("dora")] {
+            let refused = game
+                .log
+                .may_command(&given(sender(Role::Director, "dora"), command))
+                .expect_err("the master seated");
+            assert!(refused.contains("may not also hold a seat"), "{refused}");
+        }
+        // when she seats another, or an admin seats her, then allowed.
+        for (by, command) in [
+            (sender(Role::Director, "dora"), take_seat("zed")),
+            (sender(Role::Director, "dora"), substitute("zed")),
+            (sender(Role::Admin, "root"), take_seat("dora")),
+        ] {
+            assert_eq!(game.log.may_command(&given(by, command)), Ok(()));
+        }
+    }
+
+    fn sender(role: Role, name: &str) -> Sender {
+        Sender {
+            role,
+            name: name.to_owned(),
+        }
     }
 }

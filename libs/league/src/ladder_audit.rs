@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use warlog_events::audit::{audit_game, AuditReport, Check, Ledger, Outcome, Verdict};
 use warlog_events::game::{
-    join_names, GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow,
+    join_names, placed_twice, GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow,
 };
 use warlog_events::RecordedEvent;
 use warlog_rules::game::GameEvent;
@@ -161,7 +161,19 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
                     .push(format!("{id}: {}", log.why_not_rated().unwrap_or_default()));
                 aborted_games += 1;
             }
-            (GameStatus::Ended, Some(rows)) => finished.push((ended, created.game_id, rows)),
+            // The game's own audit checked its placements; the ladder takes them as
+            // players are scored (results follow play), as the league's projection does,
+            // and skips, as it does, a game that places one player twice.
+            (GameStatus::Ended, Some(_)) => {
+                if let Some(Ok(rows)) = log.scored_placements() {
+                    match placed_twice(&rows) {
+                        Some(reason) => report
+                            .notes
+                            .push(format!("{id}: not on the ladder (seated-twice): {reason}")),
+                        None => finished.push((ended, created.game_id, rows)),
+                    }
+                }
+            }
             _ => {}
         }
     }

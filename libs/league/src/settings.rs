@@ -89,6 +89,7 @@ impl TournamentSettings {
             capacity: self.capacity,
             late_entries_until_round: late,
             seed_commitment: hex_of(&seed.commitment()),
+            tie_break_drawn_at_finish: true,
             director: director.to_owned(),
             at,
         })

@@ -62,7 +62,8 @@ pub struct RoundResult {
 /// A player's line in the standings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StandingRow {
-    /// 1-based; every row has its own (the draw separates the last ties).
+    /// 1-based. Players nothing separates share a rank: before a tournament's finish,
+    /// whose draw separates the last ties, they are shown tied.
     pub rank: usize,
     pub player: String,
     pub status: EntrantStatus,
@@ -117,7 +118,8 @@ pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
         }
         GameStatus::Ended => {}
     }
-    let Some(placed) = log.placements() else {
+    // Results follow play: who takes each result is the one rule of `scored_placements`.
+    let Some(placed) = log.scored_placements() else {
         return Err("a rated game has no placements".to_owned());
     };
     let rows = placed?
@@ -141,8 +143,19 @@ pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
     })
 }
 
-/// The standings after the results so far.
+/// The standings after the results so far, the last ties broken by the tournament's
+/// tie-break draw ([`Tournament::tie_break_draw`]: none before the finish).
 pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<StandingRow> {
+    ranked(tournament, results, tournament.tie_break_draw())
+}
+
+/// The order a round is seated in (best first; byes go to the lowest): the standings, the
+/// last ties broken by the latest round's draw, public since that round was seated.
+pub(crate) fn seating_order(tournament: &Tournament, results: &[GameResult]) -> Vec<StandingRow> {
+    ranked(tournament, results, tournament.last_round_draw())
+}
+
+fn ranked(tournament: &Tournament, results: &[GameResult], draw: &[String]) -> Vec<StandingRow> {
     let points_table = PointsTable::new(tournament.created.points_per_place.clone());
     let mut rows: Vec<StandingRow> = Vec::new();
     let row_of = |player: &str, rows: &mut Vec<StandingRow>| -> usize {
@@ -255,11 +268,6 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
     for (i, title) in titles {
         rows[i].title = title;
     }
-    let draw: &[String] = tournament
-        .rounds
-        .last()
-        .map(|r| r.draw.as_slice())
-        .unwrap_or(&[]);
     let mut criteria: Vec<Tiebreaker> = vec![Tiebreaker::TotalPoints];
     for t in &tournament.created.tiebreakers {
         if !criteria.contains(t) {
@@ -270,7 +278,7 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
         criteria.push(Tiebreaker::Draw);
     }
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    // Before any draw, ties end in name order (stable and visible).
+    // Ties nothing breaks are listed in name order (stable and visible), sharing a rank.
     order.sort_by(|&a, &b| rows[a].player.cmp(&rows[b].player));
     let mut decided: Vec<Option<Tiebreaker>> = vec![None; rows.len()];
     rank_group(
@@ -281,9 +289,17 @@ pub fn standings(tournament: &Tournament, results: &[GameResult]) -> Vec<Standin
         &mut order[..],
         &mut decided,
     );
-    for (rank, &i) in order.iter().enumerate() {
-        rows[i].rank = rank + 1;
-        rows[i].decided_by = if rank == 0 { None } else { decided[i] };
+    let mut rank_above = 0;
+    for (position, &i) in order.iter().enumerate() {
+        let decided_by = if position == 0 { None } else { decided[i] };
+        // Nothing set this row apart from the one above: a tie, shown as one.
+        rows[i].rank = if position > 0 && decided_by.is_none() {
+            rank_above
+        } else {
+            position + 1
+        };
+        rank_above = rows[i].rank;
+        rows[i].decided_by = decided_by;
     }
     let mut ranked: Vec<StandingRow> = order.iter().map(|&i| rows[i].clone()).collect();
     ranked.sort_by_key(|r| r.rank);

@@ -20,7 +20,7 @@ use crate::constraints::SeatingConstraints;
 use crate::seating::{
     seat_round, shuffle, RoundSeating, SeatingRequest, ShortTablePolicy, TableSeating,
 };
-use crate::standings::{standings, GameResult};
+use crate::standings::{seating_order, standings, GameResult};
 
 /// Every tournament event type is at version 1 so far.
 pub const TOURNAMENT_EVENT_VERSION: u32 = 1;
@@ -35,7 +35,9 @@ pub enum Tiebreaker {
     BestResult,
     /// Among the tied players: who finished ahead of whom at shared tables.
     HeadToHead,
-    /// The order drawn with the tournament's dice when the last round was seated.
+    /// The order drawn with the seed revealed at the finish (for older tournaments: the
+    /// order drawn when the last round was seated). Before the finish nobody knows it, so
+    /// players tied on everything else are shown tied.
     Draw,
 }
 
@@ -84,6 +86,12 @@ pub struct TournamentCreated {
     pub late_entries_until_round: u32,
     /// SHA-256 of the tournament's seed, hex: every seating can be checked once revealed.
     pub seed_commitment: String,
+    /// Whether the draw that breaks the last ties is taken at the finish, with the dice of
+    /// the seed revealed then: committed at creation (the seed's commitment), unknown to
+    /// anyone before the deciding games. Unset for older tournaments, whose last round's
+    /// draw breaks the ties.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tie_break_drawn_at_finish: bool,
     pub director: String,
     pub at: Moment,
 }
@@ -101,7 +109,9 @@ pub struct RoundSeated {
     pub round: u32,
     pub seating: RoundSeating,
     pub games: Vec<TableGame>,
-    /// Every player entered, in an order drawn with the round's dice.
+    /// Every player entered, in an order drawn with the round's dice: it orders players
+    /// tied on everything else when the next round is seated (byes go to the lowest). In a
+    /// tournament whose tie-break is drawn at the finish, it does not order the standings.
     pub draw: Vec<String>,
     /// The stream version whose dice seated the round (the event's own).
     pub dice_version: u64,
@@ -156,6 +166,11 @@ pub enum TournamentEvent {
         at: Moment,
         #[serde(default)]
         seed: Option<String>,
+        /// Every player of the standings, in the order drawn with the revealed seed's dice
+        /// for this event's version: the tie-break nothing could know before. Empty for
+        /// older tournaments (their last round's draw breaks the ties).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        draw: Vec<String>,
     },
 }
 
@@ -208,6 +223,12 @@ pub struct Tournament {
     pub finished: Option<Moment>,
     /// The seed, hex, once the tournament has finished.
     pub revealed_seed: Option<String>,
+    /// The tie-break draw taken at the finish (empty before it, and for older tournaments).
+    pub finish_draw: Vec<String>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// A command refused, and why.
@@ -314,7 +335,36 @@ impl Tournament {
             substitutions: Vec::new(),
             finished: None,
             revealed_seed: None,
+            finish_draw: Vec::new(),
         }
+    }
+
+    /// The order that breaks the ties nothing else does in the standings: the draw taken at
+    /// the finish (none before it), or, for an older tournament, its last round's draw.
+    pub fn tie_break_draw(&self) -> &[String] {
+        if self.created.tie_break_drawn_at_finish {
+            &self.finish_draw
+        } else {
+            self.last_round_draw()
+        }
+    }
+
+    /// The draw of the latest round seated (none before the first).
+    pub(crate) fn last_round_draw(&self) -> &[String] {
+        self.rounds.last().map_or(&[], |r| r.draw.as_slice())
+    }
+
+    /// The tie-break draw a finish revealing `seed` takes: every player of the standings,
+    /// in name order, shuffled with the seed's dice for the finishing event's version.
+    fn draw_at_finish(&self, seed: &GameSeed, results: &[GameResult]) -> Vec<String> {
+        let mut draw: Vec<String> = standings(self, results)
+            .into_iter()
+            .map(|row| row.player)
+            .collect();
+        draw.sort();
+        let mut dice = seed.dice_for(&self.created.tournament_id, self.version + 1);
+        shuffle(&mut draw, &mut dice);
+        draw
     }
 
     fn is_entered(&self, player: &str) -> bool {
@@ -351,6 +401,7 @@ impl Tournament {
         for event in &events {
             after.apply(event);
         }
+        after.one_seat_each()?;
         Ok(Decided {
             events,
             after,
@@ -373,6 +424,16 @@ impl Tournament {
                     return refuse(
                         "already-entered",
                         format!("{player} is already entered or waiting"),
+                    );
+                }
+                if let Some(game_id) = self.running_seat_of(player, context.results) {
+                    return refuse(
+                        "seated-this-round",
+                        format!(
+                            "{player} still holds a seat in game {game_id} of this round: a \
+                             player dropped while seated enters again once the round's games \
+                             have ended"
+                        ),
                     );
                 }
                 let full = self
@@ -478,12 +539,57 @@ impl Tournament {
                     );
                 }
                 self.all_games_ended(context.results)?;
+                let draw = if self.created.tie_break_drawn_at_finish {
+                    self.draw_at_finish(seed, context.results)
+                } else {
+                    Vec::new()
+                };
                 Ok(vec![TournamentEvent::TournamentFinished {
                     at,
                     seed: Some(hex_of(seed.expose())),
+                    draw,
                 }])
             }
         }
+    }
+
+    /// The running game of the latest round in which `player` holds a seat, as played.
+    fn running_seat_of(&self, player: &str, results: &[GameResult]) -> Option<String> {
+        let round = self.rounds.last()?;
+        let tables = self.tables_as_played().pop()?;
+        let table = tables
+            .iter()
+            .find(|t| t.seats.iter().any(|(_, who)| who == player))?;
+        let game = round.games.iter().find(|g| g.table == table.table)?;
+        let ended = results.iter().any(|r| r.game_id == game.game_id && r.ended);
+        (!ended).then(|| game.game_id.clone())
+    }
+
+    /// One seat per player per game: no game, as played, seats a player twice (a
+    /// substitute or a swap that would is refused, whatever the chain that led to it).
+    fn one_seat_each(&self) -> Result<(), TournamentViolation> {
+        for (round, tables) in self.rounds.iter().zip(self.tables_as_played()) {
+            for table in &tables {
+                let mut players: Vec<&str> = table.seats.iter().map(|(_, p)| p.as_str()).collect();
+                players.sort_unstable();
+                if let Some(twice) = players.windows(2).find(|w| w[0] == w[1]) {
+                    let game = round
+                        .games
+                        .iter()
+                        .find(|g| g.table == table.table)
+                        .map_or("", |g| g.game_id.as_str());
+                    return refuse(
+                        "seated-twice",
+                        format!(
+                            "{} would hold two seats in game {game} (round {}, table {}): one \
+                             seat per player per game",
+                            twice[0], round.round, table.table
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
     }
 
     fn all_games_ended(&self, results: &[GameResult]) -> Result<(), TournamentViolation> {
@@ -536,7 +642,7 @@ impl Tournament {
             );
         }
         // Best-ranked first, so that byes go to the lowest.
-        let ranked: Vec<String> = standings(self, context.results)
+        let ranked: Vec<String> = seating_order(self, context.results)
             .into_iter()
             .filter(|row| self.is_entered(&row.player))
             .map(|row| row.player)
@@ -687,9 +793,10 @@ impl Tournament {
                 });
                 self.substitutions.push(appointed.clone());
             }
-            TournamentEvent::TournamentFinished { at, seed } => {
+            TournamentEvent::TournamentFinished { at, seed, draw } => {
                 self.finished = Some(*at);
                 self.revealed_seed.clone_from(seed);
+                self.finish_draw.clone_from(draw);
             }
         }
     }
@@ -775,3 +882,6 @@ mod tests;
 
 #[cfg(test)]
 mod command_tests;
+
+#[cfg(test)]
+mod tie_break_tests;

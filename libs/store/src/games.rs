@@ -70,25 +70,55 @@ pub struct TokenHolder {
     pub role: String,
 }
 
+/// A live token already holds the name asked for: its id (as `warlog token list` shows it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameTaken {
+    pub id: String,
+}
+
+/// Stores a new token's hash, unless a live token already has `name` (names of live tokens
+/// are unique: the record names a sender by role and name, and rights follow it). An
+/// expired token of that name is retired first, marked revoked at its expiry.
 pub async fn create_token(
     client: &impl GenericClient,
     token_hash: &[u8; 32],
     name: &str,
     role: &str,
     expires_in_days: Option<u32>,
-) -> Result<(), StoreError> {
+) -> Result<Result<(), NameTaken>, StoreError> {
     let days = expires_in_days
         .map(i32::try_from)
         .transpose()
         .unwrap_or(Some(i32::MAX));
     client
         .execute(
+            "UPDATE api_tokens SET revoked_at = expires_at \
+              WHERE name = $1 AND revoked_at IS NULL AND expires_at <= now()",
+            &[&name],
+        )
+        .await?;
+    let inserted = client
+        .execute(
             "INSERT INTO api_tokens (token_hash, name, role, expires_at) \
              VALUES ($1, $2, $3, now() + make_interval(days => $4))",
             &[&token_hash.as_slice(), &name, &role, &days],
         )
-        .await?;
-    Ok(())
+        .await;
+    match inserted {
+        Ok(_) => Ok(Ok(())),
+        Err(e) if e.as_db_error().and_then(|d| d.constraint()) == Some("api_tokens_live_name") => {
+            let id: String = client
+                .query_one(
+                    "SELECT left(encode(token_hash, 'hex'), 12) FROM api_tokens \
+                      WHERE name = $1 AND revoked_at IS NULL",
+                    &[&name],
+                )
+                .await?
+                .get(0);
+            Ok(Err(NameTaken { id }))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// A token as an administrator sees it: never the token, only its id (the first twelve

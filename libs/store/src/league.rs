@@ -6,7 +6,7 @@
 
 use deadpool_postgres::{GenericClient, Transaction};
 use serde::Serialize;
-use warlog_events::game::{decode_recorded, GameLog, GameStreamEvent};
+use warlog_events::game::{decode_recorded, placed_twice, GameLog, GameStreamEvent};
 use warlog_events::{RecordedEvent, StreamCategory};
 use warlog_league::players::PlayerEvent;
 use warlog_league::rating::{Rating, SkillModel};
@@ -59,7 +59,7 @@ impl Projection for League {
     async fn reset(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         tx.batch_execute(
             "DELETE FROM players; DELETE FROM league_results; DELETE FROM ladder_rows; \
-             DELETE FROM ladder_heads;",
+             DELETE FROM ladder_heads; DELETE FROM league_skipped_games;",
         )
         .await?;
         Ok(())
@@ -108,8 +108,59 @@ struct Finished {
     ended_at: i64,
     /// (player, power, place, tied_with, points, percent gain)
     seats: Vec<(String, String, usize, usize, Fraction, String, f64)>,
-    /// (player, power) replaced by a substitute: in the history, with no points.
+    /// (player, power) of who sat at a seat and takes no result from it (a substitute
+    /// not yet permanent): in the history, with no points.
     replaced: Vec<(String, String)>,
+}
+
+/// A finished game the league cannot project: the event decodes, the game is unsound.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game {game_id} is not projected ({code}): {reason}")]
+pub struct UnsoundGame {
+    pub game_id: String,
+    /// Stable, kebab-case: `seated-twice`.
+    pub code: String,
+    pub reason: String,
+}
+
+/// Records `unsound` and leaves the ladders as they are: the league goes on with the next
+/// games (a projector stopped at one game would hold back every later one).
+async fn skip(
+    tx: &Transaction<'_>,
+    event: &RecordedEvent,
+    unsound: &UnsoundGame,
+) -> Result<(), StoreError> {
+    tracing::warn!(stream = %event.stream_id, version = event.stream_version, "{unsound}");
+    tx.execute(
+        "INSERT INTO league_skipped_games (game_id, stream_version, code, reason) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO NOTHING",
+        &[
+            &unsound.game_id,
+            &i64::try_from(event.stream_version).unwrap_or(i64::MAX),
+            &unsound.code,
+            &unsound.reason,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Every finished game the league did not project, with the reason, by game.
+pub async fn skipped_games(client: &impl GenericClient) -> Result<Vec<UnsoundGame>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT game_id, code, reason FROM league_skipped_games ORDER BY game_id",
+            &[],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| UnsoundGame {
+            game_id: row.get(0),
+            code: row.get(1),
+            reason: row.get(2),
+        })
+        .collect())
 }
 
 impl League {
@@ -128,7 +179,8 @@ impl League {
         // An ended game that is not rated (aborted: it ended before every seated power had
         // played a turn of its own; GameLog::status) has no placements and changes no
         // ladder. A rebuild replays the games through the same rule.
-        let Some(placements) = log.placements() else {
+        // Results follow play: the seat's result goes to whom `scored_placements` names.
+        let Some(placements) = log.scored_placements() else {
             return Ok(());
         };
         let placements = placements.map_err(corrupt)?;
@@ -139,15 +191,26 @@ impl League {
             _ => return Err(corrupt("GameEnded does not decode".to_owned())),
         };
         let season = time::OffsetDateTime::from_unix_timestamp(ended_at).map_or(1970, |t| t.year());
-        let mut replaced = Vec::new();
+        // Everyone who sat at a seat and takes no result from it (a substitute not yet
+        // permanent): in the history, with no points.
+        let mut replaced: Vec<(String, String)> = Vec::new();
         for recorded in &upto {
             if let Ok(GameStreamEvent::Played(GameEvent::PlayerReplaced {
                 power,
-                replaced: Some(who),
+                replaced: who,
+                substitute,
                 ..
             })) = decode_recorded(recorded)
             {
-                replaced.push((who, power.name().to_owned()));
+                for player in who.into_iter().chain([substitute]) {
+                    let scored = placements
+                        .iter()
+                        .any(|row| row.player.as_deref() == Some(player.as_str()));
+                    let entry = (player, power.name().to_owned());
+                    if !scored && !replaced.contains(&entry) {
+                        replaced.push(entry);
+                    }
+                }
             }
         }
         let finished = Finished {
@@ -173,7 +236,17 @@ impl League {
                 .collect(),
             replaced,
         };
-        self.record(tx, &finished).await
+        match placed_twice(&placements) {
+            Some(reason) => {
+                let unsound = UnsoundGame {
+                    game_id: finished.game_id,
+                    code: "seated-twice".to_owned(),
+                    reason,
+                };
+                skip(tx, event, &unsound).await
+            }
+            None => self.record(tx, &finished).await,
+        }
     }
 
     async fn record(&self, tx: &Transaction<'_>, game: &Finished) -> Result<(), StoreError> {

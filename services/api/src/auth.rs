@@ -288,7 +288,7 @@ pub fn hash_token(token: &str) -> [u8; 32] {
 }
 
 /// Makes a token for `name` with `role`, stores its hash, and returns it: the only time
-/// it is ever shown.
+/// it is ever shown. Refused when a live token already has the name.
 pub async fn issue_token(
     client: &impl GenericClient,
     name: &str,
@@ -313,7 +313,7 @@ pub async fn issue_token_expiring(
     getrandom::fill(&mut bytes)
         .map_err(|e| ApiError::new(ErrorCode::Internal, format!("no OS randomness: {e}")))?;
     let token = format!("wl_{}", URL_SAFE_NO_PAD.encode(bytes));
-    create_token(
+    let made = create_token(
         client,
         &hash_token(&token),
         name,
@@ -321,7 +321,15 @@ pub async fn issue_token_expiring(
         expires_in_days,
     )
     .await?;
-    Ok(token)
+    match made {
+        Ok(()) => Ok(token),
+        // Rights follow the name the record gives a sender: no two live tokens share one.
+        Err(taken) => Err(ApiError::malformed(format!(
+            "a live token is already named {name} (id {}): revoke it first \
+             (warlog token revoke), or give this token a name of its own",
+            taken.id
+        ))),
+    }
 }
 
 #[cfg(test)]

@@ -493,6 +493,8 @@ pub async fn create(
             &seed,
         )
         .map_err(|v| ApiError::rule_violation("players", &v))?;
+        warlog_events::orders::may_create(&created, &request.caller.sender())
+            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
         let view = crate::views::GameView::of(&GameLog::new(created.clone()).map_err(corrupt)?);
         let append = StreamAppend {
             stream: game_stream(&game_id)?,

@@ -363,8 +363,9 @@ async fn tokens_are_listed_without_themselves_and_a_revoked_or_expired_one_is_re
         name: "gus".to_owned(),
         expires_in_days,
     };
-    let live = run(create(None)).await.expect("made").trim().to_owned();
+    // An expired token's name may be given again (the expired one is retired).
     let expired = run(create(Some(0))).await.expect("made").trim().to_owned();
+    let live = run(create(None)).await.expect("made").trim().to_owned();
     let games = |token: &str| {
         post(
             "/v1/games",
@@ -569,4 +570,120 @@ async fn a_client_that_goes_away_mid_computation_leaves_no_work_running() {
     )
     .await;
     server.stop(true).await;
+}
+
+#[actix_web::test]
+async fn a_second_live_token_under_a_name_already_given_is_refused_by_warlog_token_create() {
+    use warlog::cli::TokenCommand;
+    let db = TestDb::new().await;
+    let app = app!(db);
+    // Given a live gm token named dan, made on the administrator's own connection, as
+    // `warlog token create` makes it,
+    let pool = warlog_store::connect_pool(
+        db.config.clone(),
+        &warlog_store::PoolOptions {
+            max_size: 1,
+            role: None,
+        },
+    )
+    .await
+    .expect("pool");
+    let admin = pool.get().await.expect("connection");
+    let run = |command| warlog::tokens::run(&admin, command);
+    let create = |role: &str| TokenCommand::Create {
+        role: role.to_owned(),
+        name: "dan".to_owned(),
+        expires_in_days: None,
+    };
+    let dans = || async {
+        run(TokenCommand::List)
+            .await
+            .expect("listed")
+            .lines()
+            .filter(|l| l.split_whitespace().nth(1) == Some("dan"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let first = run(create("gm")).await.expect("made").trim().to_owned();
+    let id = hex::encode(warlog_api::auth::hash_token(&first))[..12].to_owned();
+    // when another token is asked for under the same name, as a gm or in another role,
+    // then it is refused, naming the live token, and nothing is stored;
+    for role in ["gm", "director"] {
+        let refused = run(create(role)).await.expect_err("a second live dan");
+        assert!(
+            refused.to_string().contains("already named dan") && refused.to_string().contains(&id),
+            "{refused}"
+        );
+    }
+    assert_eq!(dans().await.len(), 1);
+    let games = |token: &str| {
+        post(
+            "/v1/games",
+            token,
+            &json!({"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]}),
+        )
+    };
+    assert_eq!(call(&app, games(&first)).await.status, StatusCode::CREATED);
+    // when the first is revoked, then the name may be given again (a holder's replacement),
+    // and only the new token acts under it.
+    run(TokenCommand::Revoke { id: id.clone() })
+        .await
+        .expect("revoked");
+    let second = run(create("gm"))
+        .await
+        .expect("made again")
+        .trim()
+        .to_owned();
+    assert_eq!(call(&app, games(&second)).await.status, StatusCode::CREATED);
+    assert_problem(
+        &call(&app, games(&first)).await,
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+    );
+    assert_eq!(dans().await.len(), 2, "the revoked one stays listed");
+}
+
+#[actix_web::test]
+async fn a_game_master_creating_a_game_that_seats_themself_is_refused_and_nothing_is_appended() {
+    // Given a gm and an admin,
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let director = token(&db, "dora", Role::Director).await;
+    let admin = token(&db, "root", Role::Admin).await;
+    let game_with = |token: &str, me: &str| {
+        post(
+            "/v1/games",
+            token,
+            &json!({"ruleset": "cutthroat", "players": [me, "bob", "cy", "di", "ed"]}),
+        )
+    };
+    // when the gm or a director creates a game with themself among the players, then it is
+    // refused (403, saying why) and nothing is appended;
+    for (token, me) in [(&gm, "gus"), (&director, "dora")] {
+        let refused = call(&app, game_with(token, me)).await;
+        assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
+        let detail = refused.json()["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            detail.contains(&format!(
+                "{me} is this game's master and may not also hold a seat"
+            )),
+            "{detail}"
+        );
+    }
+    assert_eq!(stream_count(&db).await, 0);
+    // when the gm seats others, then the game is created;
+    assert_eq!(
+        call(&app, game_with(&gm, "ann")).await.status,
+        StatusCode::CREATED
+    );
+    // when an admin seats themself, then it stands: the record names the admin.
+    assert_eq!(
+        call(&app, game_with(&admin, "root")).await.status,
+        StatusCode::CREATED
+    );
+    assert_eq!(stream_count(&db).await, 2);
 }

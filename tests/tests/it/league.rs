@@ -735,3 +735,91 @@ async fn a_game_masters_fourteen_empty_games_are_aborted_and_leave_every_ladder_
     assert_eq!(ladder_rows(&db).await, rows);
     assert_eq!(every_ladder(&app).await, ladders);
 }
+
+#[actix_web::test]
+async fn a_game_that_places_one_player_twice_is_skipped_by_the_league_and_the_next_games_go_on() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    // Given a finished game, and a copy of it written to the log as one recorded before a
+    // player was held to one seat per game could be: lee holds the first two seats,
+    let first = finished_game(&app, &gm, &["ann", "bob", "cy", "di", "ed"]).await;
+    let unsound_id = format!("{first}-copy");
+    let unsound: Vec<warlog_events::NewEvent> = export(&app, &first)
+        .await
+        .into_iter()
+        .map(|mut e| {
+            if let Some(id) = e.payload.get_mut("game_id") {
+                *id = json!(unsound_id);
+            }
+            if let Some(seats) = e.payload.get_mut("seats") {
+                seats[0][1] = json!("lee");
+                seats[1][1] = json!("lee");
+            }
+            warlog_events::NewEvent {
+                event_id: uuid::Uuid::new_v4(),
+                event_type: e.event_type,
+                event_version: e.event_version,
+                payload: e.payload,
+                metadata: e.metadata,
+            }
+        })
+        .collect();
+    let client = db.pool.get().await.expect("connection");
+    warlog_store::append(
+        &client,
+        &StreamId::of(StreamCategory::Game, &unsound_id).expect("id"),
+        warlog_store::ExpectedVersion::Any,
+        &unsound,
+        None,
+    )
+    .await
+    .expect("appended as a log written before the rule could hold it");
+    // and a game that finishes after it,
+    finished_game(&app, &gm, &["fay", "gil", "hal", "ida", "jo"]).await;
+
+    // when the league projects the log,
+    project_league(&db).await;
+
+    // then the unsound game is skipped, named with its reason, and the ladders go on: both
+    // sound games are on them, lee is not, and /readyz lists the skipped game.
+    let ladder = call(&app, get("/v1/leaderboards/points")).await.json();
+    assert_eq!(ladder["as_of"], 2, "{ladder}");
+    let players: HashSet<&str> = ladder["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["player"].as_str())
+        .collect();
+    assert_eq!(players.len(), 10, "{players:?}");
+    assert!(
+        players.contains("jo") && !players.contains("lee"),
+        "{players:?}"
+    );
+    let skipped = warlog_store::league::skipped_games(&client)
+        .await
+        .expect("skipped games");
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0].game_id, unsound_id);
+    assert_eq!(skipped[0].code, "seated-twice");
+    assert!(skipped[0].reason.starts_with("lee holds "), "{skipped:?}");
+    let ready = call(&app, get("/readyz")).await.json();
+    assert_eq!(ready["status"], "ready", "{ready}");
+    let listed = ready["skipped_games"][0].as_str().expect("listed");
+    assert!(
+        listed.contains(&unsound_id) && listed.contains("one seat per player"),
+        "{listed}"
+    );
+
+    // and a rebuild skips it the same way, giving the same rows.
+    let before = ladder_rows(&db).await;
+    Projector::new(
+        db.pool.clone(),
+        League::default(),
+        StoreMetrics::unregistered(),
+    )
+    .rebuild()
+    .await
+    .expect("rebuilt past the unsound game");
+    assert_eq!(ladder_rows(&db).await, before);
+}

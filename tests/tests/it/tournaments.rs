@@ -483,8 +483,11 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     names_the_forgery(&forged, &games, at, "otto may not direct this tournament");
 
     // By hand: Germany 5, Russia -2, the others 4/3 in rounds 1 and 2; 7/5 each in round 3.
-    // The replaced player's round-2 game scores nothing; the substitute takes Russia's -2.
+    // Results follow play: the substitute played the two rounds at Russia that make the
+    // seat theirs, so Russia's -2 is the substitute's, and the replaced player takes last
+    // place's -2 for the seat they left (going idle never beats playing it out).
     let mut expected: BTreeMap<String, Fifteenths> = BTreeMap::new();
+    expected.insert(russia_of_table1.clone(), RUSSIA_LAST);
     for tables in [&tables1, &played2] {
         for table in tables {
             for (power, player) in table {
@@ -529,7 +532,10 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
         .iter()
         .find(|r| r["player"] == json!(russia_of_table1))
         .expect("the replaced player's row");
-    assert_eq!(replaced_row["games"], 1);
+    assert_eq!(
+        replaced_row["games"], 2,
+        "round 1, and last place for round 2's seat"
+    );
     // Ranked by points, each tie broken by a named tiebreaker.
     let ranks: Vec<u64> = rows.iter().map(|r| r["rank"].as_u64().unwrap()).collect();
     assert_eq!(ranks, (1..=16).collect::<Vec<_>>());
@@ -1035,4 +1041,303 @@ async fn twenty_five_players_never_share_a_table_twice_nor_play_a_power_twice_in
         );
     }
     assert_eq!(powers.len(), 25);
+}
+
+/// The standings' ranks, in order.
+fn ranks_of(standings: &Value) -> Vec<u64> {
+    standings["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r["rank"].as_u64().expect("a rank"))
+        .collect()
+}
+
+#[actix_web::test]
+async fn the_tie_break_draw_is_unknown_until_the_finish_reveals_it_and_the_auditor_checks_it() {
+    // Given a one-round tournament of ten whose two tables end alike (Germany first,
+    // Russia last, three sharing 2nd to 4th): players tied on everything but the draw,
+    let db = TestDb::new().await;
+    let (app, _clock) = app!(db, clock at START);
+    let director = token(&db, "dora", Role::Director).await;
+    let players = names("t", 10);
+    let (tournament, _) = open_tournament(
+        &app,
+        &director,
+        &players,
+        json!({
+            "name": "Tied Open",
+            "rounds": 1,
+            "deadlines": deadlines(1),
+            "short_tables": "byes",
+        }),
+    )
+    .await;
+    let round = seat(&app, &director, &tournament).await;
+    for game in game_ids(&round) {
+        germany_takes_moscow(&app, &director, &game).await;
+    }
+    // when the standings are read before the finish, then the ties are shown as ties: the
+    // two Germanys share 1st, the six sharing places share 3rd, the two Russias 9th, and no
+    // line is placed by a draw;
+    let standings_path = format!("/v1/tournaments/{tournament}/standings");
+    let before = call(&app, get(&standings_path)).await.json();
+    assert_eq!(before["finished"], false);
+    assert_eq!(
+        ranks_of(&before),
+        [1, 1, 3, 3, 3, 3, 3, 3, 9, 9],
+        "{before}"
+    );
+    assert!(before["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .all(|r| r["decided_by"] != "the seeded draw"));
+    // nor does anything public hold the means to draw it: the seed is not revealed and no
+    // event of the tournament carries a finishing draw.
+    let detail = call(&app, get(&format!("/v1/tournaments/{tournament}")))
+        .await
+        .json();
+    assert!(detail["seed"].is_null(), "{detail}");
+    let events = stream_export(&app, &format!("tournament-{tournament}")).await;
+    assert!(events
+        .iter()
+        .all(|e| e.event_type.as_str() != "TournamentFinished"));
+
+    // When the director finishes, then the finish records the draw, taken with the seed it
+    // reveals, and it separates every tie: the one drawn earlier ranks above.
+    finish(&app, &director, &tournament).await;
+    let after = call(&app, get(&standings_path)).await.json();
+    assert_eq!(ranks_of(&after), (1..=10).collect::<Vec<u64>>(), "{after}");
+    let (tournament_events, games) = exports(&app, &tournament, &[round]).await;
+    let finished_at = tournament_events
+        .iter()
+        .position(|e| e.event_type.as_str() == "TournamentFinished")
+        .expect("the finish");
+    let draw: Vec<String> = tournament_events[finished_at].payload["draw"]
+        .as_array()
+        .expect("the finish's draw")
+        .iter()
+        .map(|p| p.as_str().expect("a player").to_owned())
+        .collect();
+    let mut drawn = draw.clone();
+    drawn.sort();
+    assert_eq!(drawn, players);
+    let rows = after["rows"].as_array().expect("rows");
+    let drawn_at = |row: &Value| draw.iter().position(|p| row["player"] == json!(p));
+    for pair in rows.windows(2) {
+        if pair[1]["decided_by"] == "the seeded draw" {
+            assert!(drawn_at(&pair[0]) < drawn_at(&pair[1]), "{after}");
+        }
+    }
+    let by_draw = rows
+        .iter()
+        .filter(|r| r["decided_by"] == "the seeded draw")
+        .count();
+    assert_eq!(by_draw, 1 + 5 + 1, "{after}");
+    // and the auditor draws it again from the revealed seed: it passes, and a forged draw
+    // (two players exchanged, the chain recomputed) is named at the finish.
+    passes_the_tournament_audit(&tournament_events, &games, 1);
+    let mut forged = tournament_events.clone();
+    let forged_draw = &mut forged[finished_at].payload["draw"];
+    let first = forged_draw[0].clone();
+    forged_draw[0] = forged_draw[1].clone();
+    forged_draw[1] = first;
+    relink(&mut forged);
+    names_the_forgery(&forged, &games, finished_at, "its draw is");
+}
+
+/// The number of events in a game's stream.
+async fn game_version<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> u64 {
+    call(app, get(&format!("/v1/games/{game}"))).await.json()["version"]
+        .as_u64()
+        .expect("a version")
+}
+
+#[actix_web::test]
+async fn a_player_dropped_while_seated_cannot_come_back_as_a_substitute_in_her_own_game() {
+    let db = TestDb::new().await;
+    let (app, clock) = app!(db, clock at START);
+    let director = token(&db, "dora", Role::Director).await;
+    let lee = token(&db, "lee", Role::Player).await;
+    let players: Vec<String> = ["lee", "pat", "ann", "bob", "cy"]
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+    // Given a table of five in a running round, lee at one of its powers,
+    let (tournament, _) = open_tournament(
+        &app,
+        &director,
+        &players,
+        json!({"name": "Seats", "rounds": 2, "deadlines": deadlines(2), "short_tables": "byes", "capacity": 5}),
+    )
+    .await;
+    let round = seat(&app, &director, &tournament).await;
+    let game = game_ids(&round)[0].clone();
+    let lees_power = tables_of(&round)[0]
+        .iter()
+        .find(|(_, p)| p == "lee")
+        .map(|(power, _)| power.clone())
+        .expect("lee is seated");
+    // when lee drops herself while seated,
+    let dropped = call(
+        &app,
+        TestRequest::delete()
+            .uri(&format!("/v1/tournaments/{tournament}/entries/lee"))
+            .insert_header(("Authorization", format!("Bearer {lee}"))),
+    )
+    .await;
+    assert_eq!(dropped.status, StatusCode::OK, "{:?}", dropped.json());
+    let version = tournament_version(&app, &tournament).await;
+    let game_at = game_version(&app, &game).await;
+    // then she may not enter again while her game runs (she would wait for a seat in it),
+    let again = call(
+        &app,
+        post(
+            &format!("/v1/tournaments/{tournament}/entries"),
+            &lee,
+            &json!({"player": "lee"}),
+        ),
+    )
+    .await;
+    assert_problem(&again, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+    let detail = again.json()["detail"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(detail.contains("seated-this-round"), "{detail}");
+    // and when the first power to act is idle for three days, the director may not give
+    // its seat to lee: she holds one in that game already.
+    clock.advance(time::Duration::hours(73));
+    let offers = call(&app, get(&format!("/v1/tournaments/{tournament}/inactive")))
+        .await
+        .json();
+    assert!(
+        offers
+            .as_array()
+            .expect("offers")
+            .iter()
+            .all(|o| o["offered_to"] != "lee"),
+        "{offers}"
+    );
+    let to_lee = call(
+        &app,
+        post(
+            &format!("/v1/tournaments/{tournament}/substitutions"),
+            &director,
+            &json!({"game_id": game, "substitute": "lee"}),
+        ),
+    )
+    .await;
+    assert_problem(&to_lee, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+    // Nothing was appended, and lee holds one seat: her own.
+    assert_eq!(tournament_version(&app, &tournament).await, version);
+    assert_eq!(game_version(&app, &game).await, game_at);
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    let held: Vec<&Value> = view["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .filter(|s| s["player"] == "lee")
+        .collect();
+    assert_eq!(held.len(), 1, "{view}");
+    assert_eq!(held[0]["power"], json!(lees_power));
+}
+
+#[actix_web::test]
+async fn a_player_who_goes_idle_keeps_the_seats_losing_result_and_the_substitute_takes_none_of_it()
+{
+    let db = TestDb::new().await;
+    let (app, clock) = app!(db, clock at START);
+    let director = token(&db, "dora", Role::Director).await;
+    let players: Vec<String> = ["ann", "bob", "cy", "di", "ed", "kim"]
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+    // Given a table of five with kim waiting,
+    let (tournament, statuses) = open_tournament(
+        &app,
+        &director,
+        &players,
+        json!({"name": "Idle", "rounds": 1, "deadlines": deadlines(1), "short_tables": "byes",
+               "capacity": 5}),
+    )
+    .await;
+    assert_eq!(statuses.last().map(String::as_str), Some("waiting"));
+    let round = seat(&app, &director, &tournament).await;
+    let game = game_ids(&round)[0].clone();
+    let idle = tables_of(&round)[0]
+        .iter()
+        .find(|(power, _)| power == "russia")
+        .map(|(_, p)| p.clone())
+        .expect("Russia's player");
+    // when Russia's player plays round 1 (Russia's army leaves Moscow) and goes idle, kim
+    // takes the seat after three days, Germany takes Moscow in round 2,
+    pass_until(&app, &director, &game, 1, "russia", "NonCombatMove").await;
+    order(&app, &director, &game, "russia", json!([
+        {"type": "move", "units": {"INF": 6, "ARM": 2, "FTR": 2}, "path": ["Russia", "Caucasus"]},
+        {"type": "move", "units": {"INF": 3, "ARM": 1, "FTR": 1}, "path": ["Karelia", "Caucasus"]},
+    ]))
+    .await;
+    pass_until(&app, &director, &game, 2, "russia", "Repairs").await;
+    clock.advance(time::Duration::hours(73));
+    let appointed = substitute(&app, &director, &tournament, &game).await;
+    assert_eq!(
+        appointed.status,
+        StatusCode::CREATED,
+        "{:?}",
+        appointed.json()
+    );
+    assert_eq!(appointed.json()["substitute"], "kim");
+    german_armour_takes(
+        &app,
+        &director,
+        &game,
+        2,
+        &["East Europe", "Karelia", "Russia"],
+    )
+    .await;
+    let ended = act(&app, &director, &game, "end").await;
+    assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
+    // and the game ends with Russia last, kim having played one turn of it, not the two
+    // rounds that make a seat the substitute's,
+
+    // then the idle player takes Russia's last place, and kim nothing she did not play
+    // for: the idle player does not rank above kim for quitting.
+    let standings = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/standings")),
+    )
+    .await
+    .json();
+    let row = |who: &str| {
+        standings["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["player"] == who)
+            .cloned()
+            .unwrap_or_else(|| panic!("{who} in {standings}"))
+    };
+    let (idle_row, kim_row) = (row(&idle), row("kim"));
+    assert_eq!(idle_row["points_value"], json!(-2.0), "{idle_row}");
+    assert_eq!(idle_row["games"], 1, "{idle_row}");
+    assert_eq!(kim_row["points_value"], json!(0.0), "{kim_row}");
+    assert_eq!(kim_row["games"], 0, "{kim_row}");
+    assert!(
+        kim_row["rank"].as_u64() < idle_row["rank"].as_u64(),
+        "{standings}"
+    );
+    // The league's ladders follow the same rule: the idle player's -2, and no row for kim.
+    crate::league::project_league(&db).await;
+    let ladder = call(&app, get("/v1/leaderboards/points")).await.json();
+    let rows = ladder["rows"].as_array().expect("rows");
+    let on_ladder = |who: &str| rows.iter().find(|r| r["player"] == who).cloned();
+    assert_eq!(
+        on_ladder(&idle).map(|r| r["points"].clone()),
+        Some(json!("-2")),
+        "{ladder}"
+    );
+    assert_eq!(on_ladder("kim"), None, "{ladder}");
+    assert_eq!(rows.len(), 5, "{ladder}");
 }

@@ -588,3 +588,67 @@ fn an_admin_or_a_director_creates_a_tournament_and_directs_it() {
         assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
     }
 }
+
+#[test]
+fn a_player_dropped_while_seated_does_not_return_to_the_waiting_list_of_that_round() {
+    // Given a seated round whose game runs, and p01 seated in it, dropped by her own word,
+    let t = seated_with_one_waiting(5);
+    let p01 = sender(Role::Player, "p01");
+    let drop = TournamentCommand::Drop {
+        player: "p01".into(),
+    };
+    let t = when_sent(&t, &p01, &drop, &[]).expect("her own drop").after;
+    // when she enters again while the game runs, then she is refused: she still holds
+    // her seat, and from the waiting list she could be handed a second one in that game;
+    let refused = when_sent(&t, &p01, &enter("p01"), &running(&t, true)).expect_err("seated");
+    assert_eq!(refused.code, "seated-this-round");
+    assert!(
+        refused.message.contains("p01 still holds a seat"),
+        "{refused}"
+    );
+    // when the round's games have ended, then she enters again, for the rounds to come.
+    let mut ended = running(&t, true);
+    for result in &mut ended {
+        result.ended = true;
+    }
+    let again = when_sent(&t, &p01, &enter("p01"), &ended).expect("the round is over");
+    assert!(again.after.playing().contains(&"p01".to_owned()));
+}
+
+#[test]
+fn a_substitute_who_already_holds_a_seat_in_the_game_is_refused() {
+    // Given a seated round, and p02 (seated at Russia's table) on the waiting list as a
+    // stream recorded before entries were checked could have it,
+    let mut t = seated_with_one_waiting(5);
+    t.apply(&TournamentEvent::PlayerWaitlisted {
+        player: "p02".into(),
+        at: Moment::from_unix_seconds(30),
+    });
+    let table = &t.tables_as_played()[0][0];
+    let (power, replaced) = table
+        .seats
+        .iter()
+        .find(|(_, who)| who != "p02")
+        .cloned()
+        .expect("another seat");
+    let game_id = t.rounds[0].games[0].game_id.clone();
+    // when the director gives another seat of that game to p02,
+    let refused = when_sent(
+        &t,
+        &director(),
+        &TournamentCommand::Substitute {
+            game_id,
+            power,
+            replaced,
+            substitute: Some("p02".into()),
+        },
+        &running(&t, true),
+    )
+    .expect_err("two seats");
+    // then it is refused: one seat per player per game.
+    assert_eq!(refused.code, "seated-twice");
+    assert!(
+        refused.message.contains("p02 would hold two seats"),
+        "{refused}"
+    );
+}

@@ -25,6 +25,7 @@ pub(super) fn created(capacity: Option<u32>, policy: ShortTablePolicy) -> Tourna
         capacity,
         late_entries_until_round: 2,
         seed_commitment: "00".repeat(32),
+        tie_break_drawn_at_finish: false,
         director: "dora".into(),
         at: Moment::from_unix_seconds(1),
     }
@@ -355,6 +356,7 @@ fn a_finished_tournament_takes_no_more_commands() {
         vec![TournamentEvent::TournamentFinished {
             at: Moment::from_unix_seconds(9),
             seed: Some("01".repeat(32)),
+            draw: Vec::new(),
         }],
     );
     assert_eq!(t.revealed_seed, Some("01".repeat(32)));

@@ -57,6 +57,24 @@ pub struct Seat {
     pub player: String,
     /// Set while the player is a substitute: the turns played since appointed.
     pub substitute_turns: Option<u32>,
+    /// Set while the player is a substitute not yet permanent: the player they replaced,
+    /// who keeps the seat's result until the substitute has played two rounds in it.
+    pub replaced: Option<String>,
+}
+
+impl Seat {
+    /// Who takes the seat's result, and who (having been replaced for inactivity) takes
+    /// last place's result for it. "If the substitute plays two rounds, he becomes the
+    /// permanent player": until then the seat's result is the replaced player's and the
+    /// substitute takes nothing from it; after, the seat's result is the substitute's and
+    /// the replaced player takes last place's, so that going idle never improves a result.
+    pub fn scored_by(&self) -> (&str, Option<&str>) {
+        match (&self.replaced, self.substitute_turns) {
+            (Some(replaced), Some(_)) => (replaced, None),
+            (Some(replaced), None) => (&self.player, Some(replaced)),
+            (None, _) => (&self.player, None),
+        }
+    }
 }
 
 /// What a director or GM orders.
@@ -95,11 +113,17 @@ pub fn decide_director(
             let mut powers: Vec<Power> = seats.iter().map(|(p, _)| *p).collect();
             powers.sort();
             powers.dedup();
-            if powers.len() != seats.len() || seats.iter().any(|(_, who)| who.is_empty()) {
+            let mut players: Vec<&str> = seats.iter().map(|(_, who)| who.as_str()).collect();
+            players.sort_unstable();
+            players.dedup();
+            if powers.len() != seats.len()
+                || players.len() != seats.len()
+                || seats.iter().any(|(_, who)| who.is_empty())
+            {
                 return Err(violation(
                     ViolationCode::BadSeats,
                     PLAYERS,
-                    "each power is seated once, with a named player",
+                    "each power is seated once, with a named player, and each player once",
                 ));
             }
             Ok(vec![GameEvent::SeatsAssigned {
@@ -128,6 +152,7 @@ pub fn decide_director(
                     "name the substitute from the waiting list",
                 ));
             }
+            one_seat_each(state, power, substitute)?;
             Ok(vec![GameEvent::PlayerReplaced {
                 power,
                 replaced: state.seats.get(&power).map(|s| s.player.clone()),
@@ -154,6 +179,7 @@ pub fn decide_director(
                     "name the player who takes the seat, and why",
                 ));
             }
+            one_seat_each(state, *power, player)?;
             Ok(vec![GameEvent::SeatTaken {
                 power: *power,
                 replaced: Some(seat.player.clone()),
@@ -185,6 +211,26 @@ pub fn decide_director(
                 .map(|p| (*p, state.ipc_count(rules.board, *p)))
                 .collect(),
         }]),
+    }
+}
+
+/// One seat per player per game: `player` may take `power`'s seat only if they hold no
+/// other (a player seated twice would give orders for two powers and be placed twice).
+fn one_seat_each(state: &GameState, power: Power, player: &str) -> Result<(), RuleViolation> {
+    // A seat left for inactivity counts too: its result may still be the player's.
+    let other = state.seats.iter().find(|(p, seat)| {
+        **p != power && (seat.player == player || seat.replaced.as_deref() == Some(player))
+    });
+    match other {
+        Some((held, _)) => Err(violation(
+            ViolationCode::BadSeats,
+            PLAYERS,
+            format!(
+                "{player} already holds {} in this game: one seat per player",
+                held.name()
+            ),
+        )),
+        None => Ok(()),
     }
 }
 
@@ -380,6 +426,7 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
                     Seat {
                         player: player.clone(),
                         substitute_turns: None,
+                        replaced: None,
                     },
                 );
             }
@@ -391,11 +438,18 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
             at,
             ..
         } => {
+            // A substitute replaced before becoming permanent never held the seat's
+            // result: the player first replaced keeps it.
+            let replaced = state.seats.get(power).map(|seat| match &seat.replaced {
+                Some(first) => first.clone(),
+                None => seat.player.clone(),
+            });
             state.seats.insert(
                 *power,
                 Seat {
                     player: substitute.clone(),
                     substitute_turns: Some(0),
+                    replaced,
                 },
             );
             state.last_progress_at = Some(*at);
@@ -406,10 +460,13 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
                 Seat {
                     player: player.clone(),
                     substitute_turns: None,
+                    replaced: None,
                 },
             );
         }
         GameEvent::SubstituteMadePermanent { power, .. } => {
+            // The seat is the substitute's; the player replaced keeps being named (as
+            // `replaced`) so that they take last place's result for it (`Seat::scored_by`).
             if let Some(seat) = state.seats.get_mut(power) {
                 seat.substitute_turns = None;
             }

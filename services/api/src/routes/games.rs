@@ -121,6 +121,9 @@ fn bids_of(
 }
 
 /// Creates a game (admin, director or gm: the caller becomes its game master).
+///
+/// The game master holds no seat in the game: a gm or director among the players is
+/// refused (403); only an admin may seat themself, and the record names them.
 #[utoipa::path(post, path = "/v1/games", tag = "games",
     request_body = CreateGame,
     params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -128,7 +131,7 @@ fn bids_of(
         (status = 201, description = "The game, its seats drawn and its seed committed", body = GameView),
         (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The role may not create games, or file one under a tournament it does not direct", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The role may not create games, or file one under a tournament it does not direct, or a game master (not an admin) seats themself as a player", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such ruleset or tournament", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Wrong number of players, or the key was used for another request", body = Problem, content_type = "application/problem+json"),
     ),

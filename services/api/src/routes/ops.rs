@@ -26,6 +26,11 @@ pub struct Health {
     /// projection, the stream and the version (readiness only; absent when none is).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stopped_projections: Vec<String>,
+    /// Each finished game the league did not project (unsound: a player placed twice),
+    /// in a sentence naming the game and the reason; the ladders went on without it
+    /// (readiness only; absent when none is).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_games: Vec<String>,
 }
 
 /// Liveness: the process answers.
@@ -37,6 +42,7 @@ pub async fn healthz() -> HttpResponse {
         status: "ok",
         schema_version: None,
         stopped_projections: Vec::new(),
+        skipped_games: Vec::new(),
     })
 }
 
@@ -73,6 +79,12 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
         .await
         .map_err(|e| ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}")))?;
     let stopped_projections: Vec<String> = stopped.iter().map(ToString::to_string).collect();
+    let skipped_games: Vec<String> = warlog_store::league::skipped_games(&client)
+        .await
+        .map_err(|e| ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}")))?
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     Ok(HttpResponse::Ok().json(Health {
         status: if stopped_projections.is_empty() {
             "ready"
@@ -81,6 +93,7 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
         },
         schema_version: status.applied,
         stopped_projections,
+        skipped_games,
     }))
 }
 

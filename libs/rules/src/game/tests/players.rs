@@ -256,6 +256,41 @@ fn a_player_inactive_for_more_than_three_days_is_replaced_from_the_waiting_list(
 }
 
 #[test]
+fn a_player_who_holds_a_seat_may_not_take_a_second_one_in_the_same_game() {
+    let (mut state, t0) = seated();
+    let before = state.clone();
+    let twice = [
+        DirectorOrder::ReplaceInactivePlayer {
+            substitute: "player-Germany".into(),
+        },
+        DirectorOrder::TakeSeat {
+            power: Power::Russia,
+            player: "player-Germany".into(),
+            reason: "a swap".into(),
+        },
+        DirectorOrder::AssignSeats(vec![
+            (Power::Russia, "ann".to_owned()),
+            (Power::Germany, "ann".to_owned()),
+        ]),
+    ];
+    for order in twice {
+        let err = direct(&mut state, order, t0.plus_seconds(4 * DAY)).expect_err("seated twice");
+        assert_eq!(err.code, "bad-seats");
+    }
+    assert_eq!(state, before);
+    direct(
+        &mut state,
+        DirectorOrder::TakeSeat {
+            power: Power::Russia,
+            player: "player-Russia".into(),
+            reason: "the same player keeps the seat".into(),
+        },
+        t0.plus_seconds(DAY),
+    )
+    .expect("a player may keep the seat they hold");
+}
+
+#[test]
 fn a_substitute_who_plays_two_rounds_becomes_the_permanent_player() {
     let (mut state, t0) = seated();
     direct(
@@ -278,10 +313,25 @@ fn a_substitute_who_plays_two_rounds_becomes_the_permanent_player() {
         }
         if round == 1 {
             assert_eq!(state.seats[&Power::Russia].substitute_turns, Some(1));
+            // Until then the seat's result is the replaced player's, and nobody forfeits.
+            assert_eq!(
+                state.seats[&Power::Russia].scored_by(),
+                ("player-Russia", None)
+            );
         }
     }
     assert_eq!(made_permanent, vec![(2, "waiting-1".to_owned())]);
     assert_eq!(state.seats[&Power::Russia].substitute_turns, None);
+    // After two rounds the seat's result is the substitute's; the replaced player takes
+    // last place's for it.
+    assert_eq!(
+        state.seats[&Power::Russia].scored_by(),
+        ("waiting-1", Some("player-Russia"))
+    );
+    assert_eq!(
+        state.seats[&Power::Germany].scored_by(),
+        ("player-Germany", None)
+    );
 }
 
 #[test]

@@ -71,7 +71,9 @@ pub struct RoundView {
     pub repeats_without_constraints: Option<u32>,
     /// Seats the director swapped before the round's games began, and why.
     pub swaps: Vec<SwapView>,
-    /// The order drawn with the round's dice that breaks the last ties.
+    /// The order drawn with the round's dice: it orders players tied on everything else
+    /// when the next round is seated. The standings' last ties are broken by the draw the
+    /// finish takes with the seed it reveals (older tournaments: the last round's draw).
     pub draw: Vec<String>,
 }
 
@@ -302,6 +304,7 @@ pub struct RoundResultView {
 /// A line of the standings.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct StandingView {
+    /// Players nothing separates share a rank: before the finish's draw, ties show as ties.
     pub rank: usize,
     pub player: String,
     /// `playing`, `dropped` or `replaced`.
