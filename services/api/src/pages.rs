@@ -548,7 +548,7 @@ fn player_games(played: &[PlayerGame]) -> Markup {
                         " · " (when(&g.ended_at))
                     } }
                     td { (g.power) }
-                    td { @if g.result == "replaced" { "Replaced by a substitute" } @else { "Played" } }
+                    td { @if g.result == "replaced" { "Sat in, not scored (the seat's result is another player's)" } @else { "Played" } }
                     td.num { @if let Some(p) = g.place { (p) } }
                     td.num title=(g.points) { (decimal(g.points_value)) }
                     td.num { @if let Some(gain) = g.percent_gain_pct { (percent(gain)) } }

@@ -149,7 +149,8 @@ pub struct PlayerGame {
     pub ruleset: String,
     pub tournament: Option<String>,
     pub power: String,
-    /// `played`, or `replaced` (a substitute took the seat: no points).
+    /// `played`, or `replaced`: sat at the seat without taking its result (a substitute before
+    /// the seat became theirs: no points; docs/rulesets.md, "Results follow play").
     pub result: String,
     pub place: Option<i32>,
     pub tied_with: Option<i32>,
