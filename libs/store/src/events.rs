@@ -114,7 +114,16 @@ const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_id, even
 /// chains the hashes and inserts the events (and the idempotency record). No row is
 /// written when the expectation fails; a writer that read the same head as a concurrent
 /// one meets it at `UNIQUE (stream_id, stream_version)`.
-const APPEND_SQL: &str = "\
+///
+/// Each combination of the optional parts (the token check `$guard`, the idempotency record
+/// `$key`) is its own statement, so that PostgreSQL's plan cache keeps one generic plan for
+/// it. A single statement whose unused parts folded away with NULL parameters was cheaper
+/// in every custom plan than in the generic one, so it was planned again on every execution,
+/// about a third of a 1-event append's time inside the server (docs/benchmarks.md).
+macro_rules! append_sql {
+    ($guard:expr, $key:expr) => {
+        concat!(
+            "\
 WITH last AS (
     SELECT e.stream_version, e.hash FROM events e
      WHERE e.stream_id = $1 ORDER BY e.stream_version DESC LIMIT 1
@@ -122,10 +131,9 @@ WITH last AS (
     SELECT head.version, head.hash AS prev, warlog_chain(head.hash, $9::bytea[]) AS hashes
       FROM (SELECT coalesce((SELECT stream_version FROM last), 0) AS version,
                    coalesce((SELECT hash FROM last), $3::bytea) AS hash) head
-     WHERE ($2::int8 IS NULL OR head.version = $2::int8)
-       AND ($12::bytea IS NULL OR EXISTS (
-            SELECT 1 FROM api_tokens t WHERE t.token_hash = $12 AND t.revoked_at IS NULL
-               AND (t.expires_at IS NULL OR t.expires_at > now())))
+     WHERE ($2::int8 IS NULL OR head.version = $2::int8)",
+            $guard,
+            "
 ), appended AS (
     INSERT INTO events (stream_id, stream_version, event_id, event_type, event_version,
                         payload, metadata, recorded_at, prev_hash, hash)
@@ -135,13 +143,44 @@ WITH last AS (
       FROM chain, generate_subscripts($4::uuid[], 1) AS i
      ORDER BY i
     RETURNING position, stream_version, event_id, prev_hash, hash, tx_id
-), recorded_key AS (
+)",
+            $key,
+            "
+SELECT position, stream_version, event_id, prev_hash, hash, tx_id::text::int8
+  FROM appended ORDER BY stream_version"
+        )
+    };
+}
+
+/// Only while the token whose hash is the last parameter is known, not revoked, not expired.
+macro_rules! token_guard {
+    ($param:literal) => {
+        concat!(
+            "
+       AND EXISTS (
+            SELECT 1 FROM api_tokens t WHERE t.token_hash = ",
+            $param,
+            "::bytea AND t.revoked_at IS NULL
+               AND (t.expires_at IS NULL OR t.expires_at > now()))"
+        )
+    };
+}
+
+/// The idempotency key ($10) and the request's fingerprint ($11), with the versions written.
+macro_rules! recorded_key {
+    () => {
+        ", recorded_key AS (
     INSERT INTO idempotency_keys (key, fingerprint, stream_id, first_version, last_version)
     SELECT $10::text, $11::bytea, $1, min(stream_version), max(stream_version)
-      FROM appended WHERE $10::text IS NOT NULL HAVING count(*) > 0
-)
-SELECT position, stream_version, event_id, prev_hash, hash, tx_id::text::int8
-  FROM appended ORDER BY stream_version";
+      FROM appended HAVING count(*) > 0
+)"
+    };
+}
+
+const APPEND_SQL: &str = append_sql!("", "");
+const APPEND_WITH_KEY_SQL: &str = append_sql!("", recorded_key!());
+const APPEND_CHECKING_TOKEN_SQL: &str = append_sql!(token_guard!("$10"), "");
+const APPEND_WITH_KEY_CHECKING_TOKEN_SQL: &str = append_sql!(token_guard!("$12"), recorded_key!());
 
 /// Appends `events` to `stream` if its version matches `expected`.
 ///
@@ -204,7 +243,8 @@ async fn append_checked(
         }
     }
 
-    let genesis = Hash::genesis(stream);
+    let genesis_hash = Hash::genesis(stream);
+    let stream_name = stream.as_str();
     let event_ids: Vec<Uuid> = events.iter().map(|e| e.event_id).collect();
     let types: Vec<&str> = events.iter().map(|e| e.event_type.as_str()).collect();
     let versions: Vec<i32> = events
@@ -215,26 +255,36 @@ async fn append_checked(
     let metadata: Vec<&serde_json::Value> = events.iter().map(|e| &e.metadata).collect();
     let canonical: Vec<Vec<u8>> = events.iter().map(NewEvent::canonical_bytes).collect();
 
-    let statement = client.prepare_cached(APPEND_SQL).await?;
-    let result = client
-        .query(
-            &statement,
-            &[
-                &stream.as_str(),
-                &expected_sql,
-                &genesis.as_bytes().as_slice(),
-                &event_ids,
-                &types,
-                &versions,
-                &payloads,
-                &metadata,
-                &canonical,
-                &idempotency_key.map(IdempotencyKey::as_str),
-                &fingerprint.as_ref().map(|f| f.as_slice()),
-                &token_hash.map(|h| h.as_slice()),
-            ],
-        )
-        .await;
+    let genesis = genesis_hash.as_bytes().as_slice();
+    let key = idempotency_key.map(IdempotencyKey::as_str);
+    let fingerprint_bytes = fingerprint.as_ref().map(|f| f.as_slice());
+    let token = token_hash.map(|h| h.as_slice());
+    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![
+        &stream_name,
+        &expected_sql,
+        &genesis,
+        &event_ids,
+        &types,
+        &versions,
+        &payloads,
+        &metadata,
+        &canonical,
+    ];
+    let sql = match (&key, &token) {
+        (None, None) => APPEND_SQL,
+        (Some(_), None) => APPEND_WITH_KEY_SQL,
+        (None, Some(_)) => APPEND_CHECKING_TOKEN_SQL,
+        (Some(_), Some(_)) => APPEND_WITH_KEY_CHECKING_TOKEN_SQL,
+    };
+    if key.is_some() {
+        params.push(&key);
+        params.push(&fingerprint_bytes);
+    }
+    if token.is_some() {
+        params.push(&token);
+    }
+    let statement = client.prepare_cached(sql).await?;
+    let result = client.query(&statement, &params).await;
     let rows = match result {
         Ok(rows) if !rows.is_empty() => rows,
         // The expectation or the token did not hold: nothing was written.
