@@ -808,18 +808,20 @@ impl GameLog {
         for mut row in rows {
             if let Some(seat) = self.state.seats.get(&row.power) {
                 let (scorer, forfeiting) = seat.scored_by();
-                if let (Some(left), Some((gain, gain_pct))) = (forfeiting, last_gain) {
-                    forfeits.push(PlacementRow {
-                        player: Some(left.to_owned()),
-                        place: last_place,
-                        tied_with: 1,
-                        percent_gain: gain.to_string(),
-                        percent_gain_pct: gain_pct,
-                        points: last_points.to_string(),
-                        points_value: last_points.to_f64(),
-                        forfeited: true,
-                        ..row.clone()
-                    });
+                if let Some((gain, gain_pct)) = &last_gain {
+                    for left in forfeiting {
+                        forfeits.push(PlacementRow {
+                            player: Some(left.to_owned()),
+                            place: last_place,
+                            tied_with: 1,
+                            percent_gain: gain.to_string(),
+                            percent_gain_pct: *gain_pct,
+                            points: last_points.to_string(),
+                            points_value: last_points.to_f64(),
+                            forfeited: true,
+                            ..row.clone()
+                        });
+                    }
                 }
                 row.player = Some(scorer.to_owned());
             }

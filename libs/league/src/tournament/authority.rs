@@ -47,6 +47,21 @@ impl Tournament {
         sender: &Sender,
         command: &TournamentCommand,
     ) -> Result<(), TournamentViolation> {
+        // A game's master holds no seat in it, and the director masters every game of the
+        // tournament: entered, they would give orders for their opponents. Only an admin
+        // may enter them, on the record.
+        if let TournamentCommand::Enter { player } = command {
+            if *player == self.created.director && sender.role != Role::Admin {
+                return refuse(
+                    TournamentViolation::FORBIDDEN,
+                    format!(
+                        "{player} directs this tournament and masters its games, so may not \
+                         also play in it: a master seated in their own game would give orders \
+                         for their opponents (only an admin may allow it)"
+                    ),
+                );
+            }
+        }
         if let TournamentCommand::Enter { player } | TournamentCommand::Drop { player } = command {
             if sender.role == Role::Player {
                 if &sender.name == player {

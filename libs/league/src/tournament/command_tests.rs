@@ -652,3 +652,20 @@ fn a_substitute_who_already_holds_a_seat_in_the_game_is_refused() {
         "{refused}"
     );
 }
+
+#[test]
+fn the_director_may_not_enter_their_own_tournament_unless_an_admin_enters_them() {
+    // Given a tournament directed by dora, who masters each of its games,
+    let t = Tournament::new(created(None, ShortTablePolicy::Byes));
+    // when dora enters herself, or a player's token of her name does, then it is refused:
+    // seated, she would give orders for her opponents;
+    for by in [director(), sender(Role::Player, "dora")] {
+        let refused = when_sent(&t, &by, &enter("dora"), &[]).expect_err("the master seated");
+        assert_eq!(refused.code, TournamentViolation::FORBIDDEN, "{by}");
+        assert!(refused.message.contains("may not also play"), "{refused}");
+    }
+    // when an admin enters her, then she is entered, the admin on the record.
+    let admin = sender(Role::Admin, "root");
+    let entered = when_sent(&t, &admin, &enter("dora"), &[]).expect("an admin allows it");
+    assert_eq!(entered.after.playing(), ["dora"]);
+}

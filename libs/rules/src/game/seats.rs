@@ -60,6 +60,9 @@ pub struct Seat {
     /// Set while the player is a substitute not yet permanent: the player they replaced,
     /// who keeps the seat's result until the substitute has played two rounds in it.
     pub replaced: Option<String>,
+    /// The players who held the seat and lost it for inactivity to a substitute who
+    /// became permanent, in that order: each takes last place's result for it.
+    pub forfeited: Vec<String>,
 }
 
 impl Seat {
@@ -68,12 +71,11 @@ impl Seat {
     /// permanent player": until then the seat's result is the replaced player's and the
     /// substitute takes nothing from it; after, the seat's result is the substitute's and
     /// the replaced player takes last place's, so that going idle never improves a result.
-    pub fn scored_by(&self) -> (&str, Option<&str>) {
-        match (&self.replaced, self.substitute_turns) {
-            (Some(replaced), Some(_)) => (replaced, None),
-            (Some(replaced), None) => (&self.player, Some(replaced)),
-            (None, _) => (&self.player, None),
-        }
+    /// A permanent substitute replaced in turn forfeits the same way, as does everyone
+    /// who lost the seat before them.
+    pub fn scored_by(&self) -> (&str, Vec<&str>) {
+        let scorer = self.replaced.as_deref().unwrap_or(&self.player);
+        (scorer, self.forfeited.iter().map(String::as_str).collect())
     }
 }
 
@@ -217,10 +219,26 @@ pub fn decide_director(
 /// One seat per player per game: `player` may take `power`'s seat only if they hold no
 /// other (a player seated twice would give orders for two powers and be placed twice).
 fn one_seat_each(state: &GameState, power: Power, player: &str) -> Result<(), RuleViolation> {
-    // A seat left for inactivity counts too: its result may still be the player's.
-    let other = state.seats.iter().find(|(p, seat)| {
-        **p != power && (seat.player == player || seat.replaced.as_deref() == Some(player))
-    });
+    // A seat left for inactivity counts too, this one included: its result is still the
+    // player's, or their forfeit of it is (back in it, they would be scored twice).
+    let left = |seat: &Seat| {
+        seat.replaced.as_deref() == Some(player) || seat.forfeited.iter().any(|f| f == player)
+    };
+    if state.seats.get(&power).is_some_and(left) {
+        return Err(violation(
+            ViolationCode::BadSeats,
+            PLAYERS,
+            format!(
+                "{player} was replaced at {} for inactivity and is scored for it already: \
+                 one seat per player",
+                power.name()
+            ),
+        ));
+    }
+    let other = state
+        .seats
+        .iter()
+        .find(|(p, seat)| **p != power && (seat.player == player || left(seat)));
     match other {
         Some((held, _)) => Err(violation(
             ViolationCode::BadSeats,
@@ -427,6 +445,7 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
                         player: player.clone(),
                         substitute_turns: None,
                         replaced: None,
+                        forfeited: Vec::new(),
                     },
                 );
             }
@@ -439,36 +458,54 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
             ..
         } => {
             // A substitute replaced before becoming permanent never held the seat's
-            // result: the player first replaced keeps it.
-            let replaced = state.seats.get(power).map(|seat| match &seat.replaced {
-                Some(first) => first.clone(),
-                None => seat.player.clone(),
-            });
+            // result: the player they replaced keeps it. A permanent one held it, and keeps
+            // it until their own substitute becomes permanent (then they forfeit it too).
+            let (replaced, forfeited) = match state.seats.get(power) {
+                Some(seat) => (
+                    match (&seat.replaced, seat.substitute_turns) {
+                        (Some(pending), Some(_)) => Some(pending.clone()),
+                        _ => Some(seat.player.clone()),
+                    },
+                    seat.forfeited.clone(),
+                ),
+                None => (None, Vec::new()),
+            };
             state.seats.insert(
                 *power,
                 Seat {
                     player: substitute.clone(),
                     substitute_turns: Some(0),
                     replaced,
+                    forfeited,
                 },
             );
             state.last_progress_at = Some(*at);
         }
         GameEvent::SeatTaken { power, player, .. } => {
+            // The seat changes hands, not its standing: a substitute not yet permanent is
+            // still one in the new holder, and whoever forfeited the seat still does, so a
+            // seat change cannot hand the seat's result over early (issue 40).
+            let standing = state.seats.remove(power).map_or_else(
+                || (None, None, Vec::new()),
+                |seat| (seat.substitute_turns, seat.replaced, seat.forfeited),
+            );
+            let (substitute_turns, replaced, forfeited) = standing;
             state.seats.insert(
                 *power,
                 Seat {
                     player: player.clone(),
-                    substitute_turns: None,
-                    replaced: None,
+                    substitute_turns,
+                    replaced,
+                    forfeited,
                 },
             );
         }
         GameEvent::SubstituteMadePermanent { power, .. } => {
-            // The seat is the substitute's; the player replaced keeps being named (as
-            // `replaced`) so that they take last place's result for it (`Seat::scored_by`).
+            // The seat is the substitute's; the player replaced is named among those who
+            // forfeited it, so that they take last place's result for it (`Seat::scored_by`).
             if let Some(seat) = state.seats.get_mut(power) {
                 seat.substitute_turns = None;
+                seat.forfeited.extend(seat.replaced.take());
             }
         }
         GameEvent::GameEnded { final_ipc, .. } => state.ended = Some(final_ipc.clone()),

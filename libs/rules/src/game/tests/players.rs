@@ -316,7 +316,7 @@ fn a_substitute_who_plays_two_rounds_becomes_the_permanent_player() {
             // Until then the seat's result is the replaced player's, and nobody forfeits.
             assert_eq!(
                 state.seats[&Power::Russia].scored_by(),
-                ("player-Russia", None)
+                ("player-Russia", vec![])
             );
         }
     }
@@ -326,11 +326,96 @@ fn a_substitute_who_plays_two_rounds_becomes_the_permanent_player() {
     // last place's for it.
     assert_eq!(
         state.seats[&Power::Russia].scored_by(),
-        ("waiting-1", Some("player-Russia"))
+        ("waiting-1", vec!["player-Russia"])
     );
     assert_eq!(
         state.seats[&Power::Germany].scored_by(),
-        ("player-Germany", None)
+        ("player-Germany", vec![])
+    );
+}
+
+/// Every power ends its phases for `rounds` rounds.
+fn rounds_played(state: &mut GameState, rounds: usize) {
+    for _ in 0..rounds * Power::CLASSIC.len() * Phase::ALL.len() {
+        let power = state.power(rules().board);
+        order(state, power, Order::EndPhase).expect("ends");
+    }
+}
+
+#[test]
+fn a_permanent_substitute_replaced_in_turn_forfeits_the_seat_as_the_first_did() {
+    // Given Russia's player replaced by waiting-1, who played two rounds (permanent),
+    let (mut state, t0) = seated();
+    let replace = |substitute: &str| DirectorOrder::ReplaceInactivePlayer {
+        substitute: substitute.into(),
+    };
+    direct(&mut state, replace("waiting-1"), t0.plus_seconds(4 * DAY)).expect("replaced");
+    rounds_played(&mut state, 2);
+    assert_eq!(state.seats[&Power::Russia].substitute_turns, None);
+    // when waiting-1 goes idle in turn and waiting-2 takes the seat,
+    direct(&mut state, replace("waiting-2"), t0.plus_seconds(40 * DAY)).expect("replaced");
+    // then the seat's result stays waiting-1's (whose seat it was), not the first
+    // player's, who still forfeits it; and neither may take another seat in the game;
+    assert_eq!(
+        state.seats[&Power::Russia].scored_by(),
+        ("waiting-1", vec!["player-Russia"])
+    );
+    for player in ["player-Russia", "waiting-1"] {
+        let twice = DirectorOrder::TakeSeat {
+            power: Power::Germany,
+            player: player.into(),
+            reason: "a swap".into(),
+        };
+        let err = direct(&mut state, twice, t0.plus_seconds(41 * DAY)).expect_err(player);
+        assert_eq!(err.code, "bad-seats");
+    }
+    // nor come back to Russia's seat, which would score them twice;
+    for player in ["player-Russia", "waiting-1"] {
+        let back = DirectorOrder::TakeSeat {
+            power: Power::Russia,
+            player: player.into(),
+            reason: "back".into(),
+        };
+        let err = direct(&mut state, back, t0.plus_seconds(41 * DAY)).expect_err(player);
+        assert_eq!(err.code, "bad-seats");
+        assert!(
+            err.message.contains("was replaced at Russia"),
+            "{}",
+            err.message
+        );
+    }
+    // when waiting-2 has played two rounds, then the seat is theirs and both forfeit it.
+    rounds_played(&mut state, 2);
+    assert_eq!(
+        state.seats[&Power::Russia].scored_by(),
+        ("waiting-2", vec!["player-Russia", "waiting-1"])
+    );
+}
+
+#[test]
+fn a_seat_change_keeps_the_seats_standing_so_an_idle_player_keeps_the_result() {
+    // Given Russia's player replaced for inactivity by waiting-1, not yet permanent,
+    let (mut state, t0) = seated();
+    let replace = DirectorOrder::ReplaceInactivePlayer {
+        substitute: "waiting-1".into(),
+    };
+    direct(&mut state, replace, t0.plus_seconds(4 * DAY)).expect("replaced");
+    // when the seat is handed to waiting-2 by a seat change,
+    let change = DirectorOrder::TakeSeat {
+        power: Power::Russia,
+        player: "waiting-2".into(),
+        reason: "waiting-1 cannot go on".into(),
+    };
+    direct(&mut state, change, t0.plus_seconds(5 * DAY)).expect("seat taken");
+    // then the result is still the idle player's until the new holder has played two rounds,
+    let seat = &state.seats[&Power::Russia];
+    assert_eq!(seat.player, "waiting-2");
+    assert_eq!(seat.scored_by(), ("player-Russia", Vec::<&str>::new()));
+    // and once they have, the seat is theirs and the idle player forfeits it.
+    rounds_played(&mut state, 2);
+    assert_eq!(
+        state.seats[&Power::Russia].scored_by(),
+        ("waiting-2", vec!["player-Russia"])
     );
 }
 
