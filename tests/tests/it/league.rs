@@ -344,7 +344,12 @@ async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
         Some(2)
     );
 
-    let before = ladder_rows(&db).await;
+    a_league_rebuild_changes_no_ladder_row(&db).await;
+}
+
+/// Rebuilding the league from the log gives the rows the projection kept.
+async fn a_league_rebuild_changes_no_ladder_row(db: &TestDb) {
+    let before = ladder_rows(db).await;
     Projector::new(
         db.pool.clone(),
         League::default(),
@@ -353,7 +358,7 @@ async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
     .rebuild()
     .await
     .expect("rebuilt");
-    assert_eq!(ladder_rows(&db).await, before);
+    assert_eq!(ladder_rows(db).await, before);
 }
 
 #[actix_web::test]
@@ -723,16 +728,7 @@ async fn a_game_masters_fourteen_empty_games_are_aborted_and_leave_every_ladder_
     );
 
     // and a rebuild of the league goes by the same rule.
-    let rows = ladder_rows(&db).await;
-    Projector::new(
-        db.pool.clone(),
-        League::default(),
-        StoreMetrics::unregistered(),
-    )
-    .rebuild()
-    .await
-    .expect("rebuilt");
-    assert_eq!(ladder_rows(&db).await, rows);
+    a_league_rebuild_changes_no_ladder_row(&db).await;
     assert_eq!(every_ladder(&app).await, ladders);
 }
 
@@ -812,14 +808,5 @@ async fn a_game_that_places_one_player_twice_is_skipped_by_the_league_and_the_ne
     );
 
     // and a rebuild skips it the same way, giving the same rows.
-    let before = ladder_rows(&db).await;
-    Projector::new(
-        db.pool.clone(),
-        League::default(),
-        StoreMetrics::unregistered(),
-    )
-    .rebuild()
-    .await
-    .expect("rebuilt past the unsound game");
-    assert_eq!(ladder_rows(&db).await, before);
+    a_league_rebuild_changes_no_ladder_row(&db).await;
 }
