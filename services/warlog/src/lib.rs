@@ -612,3 +612,42 @@ async fn wait_for_stop_signal() {
         let _ = ctrl_c.await;
     }
 }
+
+#[cfg(test)]
+mod secrets {
+    use super::secret;
+
+    #[test]
+    fn a_password_file_gives_its_text_without_the_one_trailing_newline() {
+        let dir = std::env::temp_dir().join(format!("warlog-secret-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let file = dir.join("password");
+        std::fs::write(&file, "s3cret \n\n").expect("written");
+        let read = secret(None, Some(&file)).expect("read");
+        assert_eq!(read.as_deref(), Some("s3cret \n"));
+        std::fs::write(&file, "s3cret\r\n").expect("written");
+        assert_eq!(
+            secret(None, Some(&file)).expect("read").as_deref(),
+            Some("s3cret")
+        );
+        // A value given in clear is taken as it is, and nothing given is no password.
+        assert_eq!(
+            secret(Some("clear"), None).expect("read").as_deref(),
+            Some("clear")
+        );
+        assert_eq!(secret(None, None).expect("read"), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_password_file_that_cannot_be_read_is_named_in_the_error() {
+        let missing = std::path::Path::new("/nonexistent/warlog/password");
+        let error = secret(None, Some(missing)).expect_err("no such file");
+        assert!(
+            error
+                .to_string()
+                .starts_with("cannot read /nonexistent/warlog/password"),
+            "{error}"
+        );
+    }
+}

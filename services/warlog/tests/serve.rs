@@ -115,8 +115,14 @@ fn warlog_serves_healthz_with_no_configuration_and_stops_on_sigterm() {
     drop_database(&workspace, &database);
 }
 
-/// Leaves no database behind (best effort: a test has passed or failed either way).
-fn drop_database(workspace: &std::path::Path, database: &str) {
+/// The server as `warlog serve` run from the workspace finds it, on a runtime of its own
+/// (these tests are not async).
+fn on_the_found_server<T>(
+    workspace: &std::path::Path,
+    work: impl AsyncFnOnce(
+        Result<warlog_store::discover::Server, warlog_store::discover::DiscoveryError>,
+    ) -> T,
+) -> T {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -126,7 +132,14 @@ fn drop_database(workspace: &std::path::Path, database: &str) {
             data_dir: workspace.join("var/pg"),
             ..warlog_store::discover::DiscoveryOptions::from_env()
         };
-        if let Ok(server) = warlog_store::discover::discover(&options).await {
+        work(warlog_store::discover::discover(&options).await).await
+    })
+}
+
+/// Leaves no database behind (best effort: a test has passed or failed either way).
+fn drop_database(workspace: &std::path::Path, database: &str) {
+    on_the_found_server(workspace, async |server| {
+        if let Ok(server) = server {
             if server.source() != warlog_store::discover::Source::DatabaseUrl {
                 let _ = server.drop_database(database).await;
             }
@@ -186,20 +199,9 @@ fn warlog_refuses_to_serve_as_a_superuser_and_says_so_in_one_line_unless_told_to
 /// Whether the owner the binary finds the server with (as `warlog serve` would) is a
 /// superuser.
 fn owner_is_superuser(workspace: &std::path::Path) -> bool {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let options = warlog_store::discover::DiscoveryOptions {
-            data_dir: workspace.join("var/pg"),
-            ..warlog_store::discover::DiscoveryOptions::from_env()
-        };
-        let server = warlog_store::discover::discover(&options)
-            .await
-            .expect("a server");
+    on_the_found_server(workspace, async |server| {
         let pool = warlog_store::connect_pool(
-            server.config(),
+            server.expect("a server").config(),
             &warlog_store::PoolOptions {
                 max_size: 1,
                 role: None,

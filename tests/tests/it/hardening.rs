@@ -347,16 +347,7 @@ async fn tokens_are_listed_without_themselves_and_a_revoked_or_expired_one_is_re
     let db = TestDb::new().await;
     let app = app!(db);
     // The administrator's own connection, as `warlog token` uses.
-    let pool = warlog_store::connect_pool(
-        db.config.clone(),
-        &warlog_store::PoolOptions {
-            max_size: 1,
-            role: None,
-        },
-    )
-    .await
-    .expect("pool");
-    let admin = pool.get().await.expect("connection");
+    let admin = db.admin_pool.get().await.expect("connection");
     let run = |command| warlog::tokens::run(&admin, command);
     let create = |expires_in_days| TokenCommand::Create {
         role: "gm".to_owned(),
@@ -579,16 +570,7 @@ async fn a_second_live_token_under_a_name_already_given_is_refused_by_warlog_tok
     let app = app!(db);
     // Given a live gm token named dan, made on the administrator's own connection, as
     // `warlog token create` makes it,
-    let pool = warlog_store::connect_pool(
-        db.config.clone(),
-        &warlog_store::PoolOptions {
-            max_size: 1,
-            role: None,
-        },
-    )
-    .await
-    .expect("pool");
-    let admin = pool.get().await.expect("connection");
+    let admin = db.admin_pool.get().await.expect("connection");
     let run = |command| warlog::tokens::run(&admin, command);
     let create = |role: &str| TokenCommand::Create {
         role: role.to_owned(),
