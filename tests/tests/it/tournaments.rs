@@ -432,6 +432,16 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
             "{}",
             report.render()
         );
+        // and `warlog audit TOURNAMENT.ndjson GAME.ndjson...` says so by its exit code, 3.
+        let files: Vec<std::path::PathBuf> = std::iter::once(&tournament_events[..])
+            .chain(given.iter().map(Vec::as_slice))
+            .map(crate::games::write_export)
+            .collect();
+        let exit = warlog::audit::run(&warlog::audit::AuditInput::files(&files), false);
+        assert!(
+            matches!(exit, Err(warlog::CliError::Exit(warlog::audit::PARTIAL))),
+            "{exit:?}"
+        );
     }
     // A forger swaps two players between tables of round 2 and recomputes the chain.
     let mut forged = tournament_events.clone();
