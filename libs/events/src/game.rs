@@ -76,6 +76,11 @@ pub struct GameCreated {
     /// audit as they were decided.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub seed_secret_while_running: bool,
+    /// Standing orders are sealed in the log and revealed by the battle that follows them,
+    /// and orders given during a turn take effect when it ends ([`crate::sealed`]). Games
+    /// created before have `false`: their orders stand in the open, as decided then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub standing_orders_sealed: bool,
 }
 
 impl GameCreated {
@@ -454,6 +459,7 @@ impl GameLog {
             bids,
             orders_recorded: true,
             seed_secret_while_running: true,
+            standing_orders_sealed: true,
         })
     }
 
@@ -491,6 +497,7 @@ impl GameLog {
             bids: None,
             orders_recorded: true,
             seed_secret_while_running: true,
+            standing_orders_sealed: true,
         }
     }
 
@@ -1148,6 +1155,7 @@ mod tests {
             bids: None,
             orders_recorded: true,
             seed_secret_while_running: true,
+            standing_orders_sealed: true,
         }
     }
 

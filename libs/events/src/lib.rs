@@ -15,6 +15,7 @@ mod ids;
 pub mod orders;
 pub mod ruleset;
 pub mod sample;
+pub mod sealed;
 pub mod sender;
 pub mod upcast;
 pub mod variant;

@@ -12,10 +12,12 @@ use serde::{Deserialize, Serialize};
 use warlog_rules::board::Power;
 use warlog_rules::dice::{CountingDice, DiceSource, Die, GameSeed, RecordedDice};
 use warlog_rules::game::named::{NameError, NamedOrder};
-use warlog_rules::game::{decide, DirectorOrder, Moment, RuleViolation};
+use warlog_rules::game::standing::{self, SealedOrders, StandingOrders, ToReveal};
+use warlog_rules::game::{decide, DirectorOrder, GameEvent, Moment, Order, RuleViolation};
 use warlog_rules::violation::ViolationCode;
 
 use crate::game::{GameCreated, GameLog, GameStreamEvent, SeedRevealed};
+use crate::sealed;
 use crate::sender::{Role, Sender};
 
 /// The record of one accepted command, the first event of its append.
@@ -151,9 +153,12 @@ pub enum DiceSupply<'a> {
     /// stream version of the order's first event.
     Seed(&'a GameSeed),
     /// An auditor without the seed: each order's dice as the log recorded them in the
-    /// event at that version, and the seed as the log revealed it (hex), if it did.
+    /// event at that version, sealed standing orders as the log revealed them at that
+    /// version (the orders and the salt, checked against their commitment), and the seed
+    /// as the log revealed it (hex), if it did.
     Recorded {
         dice_at: &'a dyn Fn(u64) -> Vec<Die>,
+        reveal_at: &'a dyn Fn(u64) -> Option<(StandingOrders, String)>,
         revealed: Option<&'a str>,
     },
     /// A command that rolls nothing (a substitution).
@@ -534,6 +539,19 @@ fn decide_orders(
         .map(|(i, named)| named.resolve(after.ruleset, &format!("orders[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
     let rules = after.ruleset.rules();
+    let sealing = after.created.standing_orders_sealed;
+    if sealing {
+        // Standing orders are checked before any die: refused after one, they would stand
+        // on the record (the cut-off keeps the refused order) in the open.
+        for (i, order) in resolved.iter().enumerate() {
+            if let Order::SetStandingOrders { territory, orders } = order {
+                standing::check(rules, *territory, orders)
+                    .map_err(|v| rule(&format!("orders[{i}]"), v))?;
+            }
+        }
+    }
+    // The orders as the record keeps them: standing orders sealed.
+    let mut recorded: Vec<NamedOrder> = sent.iter().map(|o| (*o).clone()).collect();
     let mut rolled_by = None;
     for (i, order) in resolved.iter().enumerate() {
         // Known before the order rolls: the events so far are the earlier orders'.
@@ -545,9 +563,22 @@ fn decide_orders(
                 message: TOO_MANY_EVENTS.to_owned(),
             })
         } else {
-            let mut seeded = dice.dice_at(&after.created.game_id, after.version + 1);
+            // A battle that follows sealed standing orders reveals them first: decided on
+            // the game after the reveal, which is recorded only if the battle is.
+            let revealing = match standing::to_reveal(rules, &after.state, power, order) {
+                Some(to) if sealing => {
+                    let event = GameStreamEvent::Played(reveal_standing(dice, after, &to)?);
+                    let mut revealed = after.clone();
+                    revealed.apply_decided(&event);
+                    Some((revealed, event))
+                }
+                _ => None,
+            };
+            let base = revealing.as_ref().map_or(&*after, |(revealed, _)| revealed);
+            let mut seeded = dice.dice_at(&base.created.game_id, base.version + 1);
             let mut counted = CountingDice::new(&mut *seeded);
-            let decided = decide(rules, &after.state, power, order, given.at, &mut counted);
+            let decided = decide(rules, &base.state, power, order, given.at, &mut counted)
+                .map(|played| (revealing.map(|(_, event)| event), played));
             // The engine checks everything before its first die; a refusal after one would
             // tell how the dice fell.
             debug_assert!(
@@ -560,8 +591,38 @@ fn decide_orders(
             decided
         };
         let violation = match decided {
-            Ok(played) => {
+            Ok((reveal, played)) => {
+                if let Some(reveal) = reveal {
+                    push(after, events, reveal);
+                }
                 for event in played {
+                    let event = match event {
+                        GameEvent::StandingOrdersSet {
+                            power,
+                            territory,
+                            orders,
+                        } if sealing => {
+                            let sealed = seal_standing(dice, after, &orders)?;
+                            recorded[i] = NamedOrder::of(
+                                &Order::SealedStandingOrders {
+                                    territory,
+                                    sealed: Some(sealed.clone()),
+                                },
+                                after.ruleset,
+                            );
+                            GameEvent::StandingOrdersSealed {
+                                power,
+                                territory,
+                                sealed,
+                            }
+                        }
+                        GameEvent::StandingOrdersSealed { ref sealed, .. } => {
+                            check_sealed(sealing, dice, after, sealed)
+                                .map_err(|v| rule(&format!("orders[{i}]"), v))?;
+                            event
+                        }
+                        other => other,
+                    };
                     push(after, events, GameStreamEvent::Played(event));
                 }
                 continue;
@@ -581,20 +642,143 @@ fn decide_orders(
             violation,
             not_decided: sent.len() - i - 1,
         };
-        events[0] = GameStreamEvent::Orders(record_of(given, &sent, Some(&cut)));
+        if sealing {
+            // Never decided, they are never sealed: their content is withheld.
+            for order in &mut recorded[i..] {
+                if let NamedOrder::SetStandingOrders { territory, .. } = order {
+                    *order = NamedOrder::SealedStandingOrders {
+                        territory: territory.take(),
+                        sealed: None,
+                    };
+                }
+            }
+        }
+        events[0] = GameStreamEvent::Orders(record_of(given, &recorded, Some(&cut)));
         return Ok(Some(cut));
     }
     // A record that was cut off (the auditor's), whose orders the rules all accept, is
     // decided again as a command carried out whole: the comparison then names it.
-    if given.cut_off.is_some() {
-        events[0] = GameStreamEvent::Orders(record_of(given, &sent, None));
+    let sealed_any = recorded.iter().zip(&sent).any(|(r, s)| r != *s);
+    if given.cut_off.is_some() || sealed_any {
+        events[0] = GameStreamEvent::Orders(record_of(given, &recorded, None));
     }
     Ok(None)
 }
 
+/// `orders`, sealed at the version their event takes.
+fn seal_standing(
+    dice: &DiceSupply<'_>,
+    log: &GameLog,
+    orders: &StandingOrders,
+) -> Result<SealedOrders, Refusal> {
+    match dice {
+        DiceSupply::Seed(seed) => Ok(sealed::seal(
+            seed,
+            &log.created.game_id,
+            log.version + 1,
+            orders,
+        )),
+        _ => Err(Refusal::Malformed(
+            "this game records standing orders sealed, and these stand in the open: the server \
+             never records them so"
+                .to_owned(),
+        )),
+    }
+}
+
+/// Sealed orders as a record gives them. They must be sealed for their own event; with
+/// the seed, they must open to orders the rules accept, sealed by this game; without it,
+/// they are taken as recorded and checked when a battle reveals them. A game whose orders
+/// stand in the open has none.
+fn check_sealed(
+    sealing: bool,
+    dice: &DiceSupply<'_>,
+    log: &GameLog,
+    sealed: &SealedOrders,
+) -> Result<(), RuleViolation> {
+    let refuse = |why: String| RuleViolation {
+        code: ViolationCode::StandingOrdersSealed,
+        rule: "Part 13",
+        message: format!("{why}: send them as set_standing_orders, and the server seals them"),
+    };
+    if !sealing {
+        return Err(refuse(
+            "this game keeps standing orders in the open (it began before they were sealed)"
+                .to_owned(),
+        ));
+    }
+    if sealed.sealed_at != log.version + 1 {
+        return Err(refuse(format!(
+            "these standing orders were sealed for event {}, not event {}",
+            sealed.sealed_at,
+            log.version + 1
+        )));
+    }
+    let DiceSupply::Seed(seed) = dice else {
+        return Ok(());
+    };
+    let (orders, _) =
+        sealed::open(seed, &log.created.game_id, sealed).map_err(|e| refuse(e.to_string()))?;
+    standing::check(log.ruleset.rules(), None, &orders).map_err(|v| {
+        refuse(format!(
+            "the sealed standing orders are refused: {}",
+            v.message
+        ))
+    })
+}
+
+/// The reveal of sealed standing orders a battle is about to follow: opened with the seed,
+/// or as the record revealed them at that version; either way it must match the
+/// commitment and be orders the rules accept.
+fn reveal_standing(
+    dice: &DiceSupply<'_>,
+    log: &GameLog,
+    to: &ToReveal,
+) -> Result<GameEvent, Refusal> {
+    let version = log.version + 1;
+    let whose = format!(
+        "{}'s standing orders sealed at event {}",
+        to.power.name(),
+        to.sealed.sealed_at
+    );
+    let (orders, salt) = match dice {
+        DiceSupply::Seed(seed) => sealed::open(seed, &log.created.game_id, &to.sealed)
+            .map_err(|e| Refusal::Malformed(e.to_string()))?,
+        DiceSupply::Recorded { reveal_at, .. } => reveal_at(version).ok_or_else(|| {
+            Refusal::Malformed(format!(
+                "the battle after event {version} follows {whose}, and the record does not \
+                 reveal them at event {version}"
+            ))
+        })?,
+        DiceSupply::None => {
+            return Err(Refusal::Malformed(format!(
+                "{whose} cannot be revealed here"
+            )))
+        }
+    };
+    if !sealed::reveal_matches(&to.sealed, &orders, &salt) {
+        return Err(Refusal::Malformed(format!(
+            "the standing orders revealed at event {version} are not {whose}: they do not \
+             match its commitment"
+        )));
+    }
+    standing::check(log.ruleset.rules(), to.territory, &orders).map_err(|v| {
+        Refusal::Malformed(format!(
+            "{whose}, revealed at event {version}, are refused by the rules: {}",
+            v.message
+        ))
+    })?;
+    Ok(GameEvent::StandingOrdersRevealed {
+        power: to.power,
+        territory: to.territory,
+        orders,
+        salt,
+    })
+}
+
 /// The record of a command as decided: the orders carried out, then, if it was cut off,
 /// the refused order with its reason and the orders after it.
-fn record_of(given: &OrdersGiven, sent: &[&NamedOrder], cut: Option<&CutOff>) -> OrdersGiven {
+fn record_of(given: &OrdersGiven, sent: &[NamedOrder], cut: Option<&CutOff>) -> OrdersGiven {
     let Command::Orders { power, .. } = &given.command else {
         unreachable!("only orders are cut off")
     };
@@ -602,14 +786,14 @@ fn record_of(given: &OrdersGiven, sent: &[&NamedOrder], cut: Option<&CutOff>) ->
     OrdersGiven {
         command: Command::Orders {
             power: *power,
-            orders: sent[..carried].iter().map(|o| (*o).clone()).collect(),
+            orders: sent[..carried].to_vec(),
         },
         cut_off: cut.map(|cut| OrderCutOff {
             order: sent[cut.index].clone(),
             code: cut.violation.code,
             rule: cut.violation.rule.to_owned(),
             message: cut.violation.message.clone(),
-            not_decided: sent[cut.index + 1..].iter().map(|o| (*o).clone()).collect(),
+            not_decided: sent[cut.index + 1..].to_vec(),
         }),
         ..given.clone()
     }

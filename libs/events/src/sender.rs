@@ -69,6 +69,17 @@ impl Sender {
     }
 }
 
+impl Sender {
+    /// The sender an event's `actor` names (`player:ann`), if it names one.
+    pub fn from_actor(actor: &str) -> Option<Sender> {
+        let (role, name) = actor.split_once(':')?;
+        Some(Sender {
+            role: role.parse().ok()?,
+            name: name.to_owned(),
+        })
+    }
+}
+
 impl fmt::Display for Sender {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.role, self.name)

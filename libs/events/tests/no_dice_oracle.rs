@@ -836,6 +836,7 @@ fn a_batch_cut_off_after_a_guerrilla_suppression_keeps_its_die_where_dice_are_re
             &record,
             DiceSupply::Recorded {
                 dice_at: &dice_at,
+                reveal_at: &|_| None,
                 revealed: None,
             },
         )

@@ -220,6 +220,9 @@ pub struct Tournament {
     pub rounds: Vec<RoundSeated>,
     pub swaps: Vec<SeatsSwapped>,
     pub substitutions: Vec<SubstituteAppointed>,
+    /// The swaps and substitutions together, in the order recorded: who holds a seat now
+    /// follows them in this order.
+    pub seat_changes: Vec<RecordedSeatChange>,
     pub finished: Option<Moment>,
     /// The seed, hex, once the tournament has finished.
     pub revealed_seed: Option<String>,
@@ -333,6 +336,7 @@ impl Tournament {
             rounds: Vec::new(),
             swaps: Vec::new(),
             substitutions: Vec::new(),
+            seat_changes: Vec::new(),
             finished: None,
             revealed_seed: None,
             finish_draw: Vec::new(),
@@ -692,7 +696,9 @@ impl Tournament {
         }))])
     }
 
-    /// Two players of the latest round change seats, before any of its games has an order.
+    /// Two players of the latest round change seats, before any of its games has an order:
+    /// two players of different tables, and the result keeps powers by the draw (a player
+    /// at the table they were drawn to holds the power drawn; `draw.rs`).
     fn swap(
         &self,
         players: &[String; 2],
@@ -749,6 +755,16 @@ impl Tournament {
                 ),
             );
         }
+        // The tables as they would stand after the swap: powers by the draw.
+        let mut after = tables.to_vec();
+        for seat in after.iter_mut().flat_map(|t| t.seats.iter_mut()) {
+            if &seat.1 == a {
+                seat.1.clone_from(b);
+            } else if &seat.1 == b {
+                seat.1.clone_from(a);
+            }
+        }
+        self.keeps_the_draw(round, players, &after)?;
         Ok(vec![TournamentEvent::SeatsSwapped(SeatsSwapped {
             round: round.round,
             players: players.clone(),
@@ -783,7 +799,11 @@ impl Tournament {
                 }
                 self.rounds.push((**seated).clone());
             }
-            TournamentEvent::SeatsSwapped(swapped) => self.swaps.push(swapped.clone()),
+            TournamentEvent::SeatsSwapped(swapped) => {
+                self.swaps.push(swapped.clone());
+                self.seat_changes
+                    .push(RecordedSeatChange::Swap(swapped.clone()));
+            }
             TournamentEvent::SubstituteAppointed(appointed) => {
                 self.waiting.retain(|w| w != &appointed.substitute);
                 self.set_status(&appointed.replaced, EntrantStatus::Replaced);
@@ -792,6 +812,8 @@ impl Tournament {
                     status: EntrantStatus::Playing,
                 });
                 self.substitutions.push(appointed.clone());
+                self.seat_changes
+                    .push(RecordedSeatChange::Substitute(appointed.clone()));
             }
             TournamentEvent::TournamentFinished { at, seed, draw } => {
                 self.finished = Some(*at);
@@ -825,38 +847,18 @@ impl Tournament {
     }
 
     /// Each round's tables with the director's swaps made and the substitutes in the seats
-    /// they took: who actually met whom, and who played which power.
+    /// they took, in the order recorded: who actually met whom, and who played which power.
     pub fn tables_as_played(&self) -> Vec<Vec<TableSeating>> {
         self.rounds
             .iter()
             .map(|r| {
-                let mut tables = r.seating.tables.clone();
-                for swap in self.swaps.iter().filter(|s| s.round == r.round) {
-                    let [a, b] = &swap.players;
-                    for seat in tables.iter_mut().flat_map(|t| t.seats.iter_mut()) {
-                        if &seat.1 == a {
-                            seat.1.clone_from(b);
-                        } else if &seat.1 == b {
-                            seat.1.clone_from(a);
-                        }
-                    }
-                }
-                for sub in self.substitutions.iter().filter(|s| s.round == r.round) {
-                    let Some(table) = r
-                        .games
-                        .iter()
-                        .find(|g| g.game_id == sub.game_id)
-                        .and_then(|g| tables.iter_mut().find(|t| t.table == g.table))
-                    else {
-                        continue;
-                    };
-                    for seat in &mut table.seats {
-                        if seat.0 == sub.power {
-                            seat.1.clone_from(&sub.substitute);
-                        }
-                    }
-                }
-                tables
+                self.seats_since_the_draw(r)
+                    .into_iter()
+                    .map(|t| TableSeating {
+                        table: t.table,
+                        seats: t.seats.into_iter().map(|s| (s.power, s.now)).collect(),
+                    })
+                    .collect()
             })
             .collect()
     }
@@ -873,8 +875,12 @@ impl Tournament {
 }
 
 mod authority;
+mod draw;
 mod games;
 
+pub use draw::{
+    RecordedSeatChange, SeatChange, SeatChangeKind, SeatSinceTheDraw, TableSinceTheDraw,
+};
 pub use games::GameCommand;
 
 #[cfg(test)]

@@ -139,6 +139,7 @@ violation_codes! {
     SelfAgreement = "self-agreement",
     ShipOnLand = "ship-on-land",
     StandingAlliance = "standing-alliance",
+    StandingOrdersSealed = "standing-orders-sealed",
     StoppedByEnemy = "stopped-by-enemy",
     SupportShotAtSea = "support-shot-at-sea",
     SuppressionRolled = "suppression-rolled",

@@ -595,8 +595,9 @@ fn unrated_tables(standings: &StandingsView) -> std::collections::BTreeMap<Strin
         .collect()
 }
 
-/// The seated rounds, newest first: how each was seated, its tables and byes, and which
-/// games count for nothing.
+/// The seated rounds, newest first: how each was seated, its tables (each seat's player as
+/// drawn and as it now stands, with every change's reason) and byes, and which games count
+/// for nothing.
 fn rounds_seated(
     rounds: &[RoundView],
     unrated: &std::collections::BTreeMap<String, String>,
@@ -615,7 +616,16 @@ fn rounds_seated(
                     h3 { "Table " (table.table) " · " a href={ "/games/" (table.game_id) } { "game" }
                         @if let Some(words) = unrated.get(&table.game_id) { " · " (words) } }
                     ul { @for seat in &table.seats {
-                        li { span.power { (seat.power.name()) } " " a href={ "/players/" (seat.player) } { (seat.player) } }
+                        li {
+                            span.power { (seat.power.name()) } " " a href={ "/players/" (seat.player) } { (seat.player) }
+                            // Powers by the draw: who was drawn to the seat, and each change's reason.
+                            @if !seat.changes.is_empty() {
+                                span.note { " · drawn: " (seat.drawn_player) "; now: " (seat.player) }
+                                ul.changes { @for change in &seat.changes {
+                                    li.note { (change.words) " (" time datetime=(change.at) { (when(&change.at)) } ")" }
+                                } }
+                            }
+                        }
                     } }
                 }
             } }

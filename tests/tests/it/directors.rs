@@ -412,6 +412,141 @@ async fn a_swap_before_the_round_begins_moves_both_seats_and_is_refused_once_a_g
 }
 
 #[actix_web::test]
+async fn a_swap_chain_that_would_exchange_two_powers_of_one_table_is_refused_with_nothing_appended()
+{
+    let db = TestDb::new().await;
+    let app = director_app!(db, None);
+    let director = token(&db, "dora", Role::Director).await;
+    // bob and gil2 drawn to table 1, di to table 2 (the issue's names for the seats).
+    let (tournament, round) = seated(&app, &director, 10).await;
+    let tables = tables_of(&round);
+    let (bob_power, bob) = tables[0][0].clone();
+    let (gil2_power, gil2) = tables[0][1].clone();
+    let (di_power, di) = tables[1][0].clone();
+    let swaps = format!("/v1/tournaments/{tournament}/swaps");
+    // gil2 and di change tables: allowed.
+    let first = call(
+        &app,
+        post(
+            &swaps,
+            &director,
+            &json!({"players": [gil2, di], "reason": "gil2 plays on weekdays only"}),
+        ),
+    )
+    .await;
+    assert_eq!(first.status, StatusCode::CREATED, "{:?}", first.json());
+    let version = format!("/v1/tournaments/{tournament}");
+    let before = call(&app, get(&version)).await.json()["version"].clone();
+    // gil2 and bob next: gil2 would be back at table 1 with bob's power (and bob and di
+    // would finish the exchange). Refused, naming the players, the table and the powers,
+    // and nothing appended.
+    let chain = call(
+        &app,
+        post(
+            &swaps,
+            &director,
+            &json!({"players": [gil2, bob], "reason": "just because"}),
+        ),
+    )
+    .await;
+    let bob_power_name = power_name(&bob_power);
+    let gil2_power_name = power_name(&gil2_power);
+    refused_saying(
+        &chain,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "tournament-rule",
+        &format!(
+            "swap-chain: swapping {gil2} and {bob} would seat {gil2} back at table 1 holding \
+             {bob_power_name}, the power {bob} was drawn to, but {gil2} was drawn to \
+             {gil2_power_name} at that table"
+        ),
+    );
+    // The chain's last swap is between two players now at one table: refused too.
+    let last = call(
+        &app,
+        post(
+            &swaps,
+            &director,
+            &json!({"players": [bob, di], "reason": "r"}),
+        ),
+    )
+    .await;
+    refused_saying(
+        &last,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "tournament-rule",
+        "both sit at table 1",
+    );
+    let after = call(&app, get(&version)).await.json()["version"].clone();
+    assert_eq!(after, before, "nothing appended");
+    // The round shows each seat's player as drawn and as it now stands, with the reason.
+    let shown = call(&app, get(&format!("/v1/tournaments/{tournament}/rounds/1")))
+        .await
+        .json();
+    let seat = |table: usize, seat: usize| shown["tables"][table]["seats"][seat].clone();
+    assert_eq!(seat(0, 1)["power"], json!(gil2_power));
+    assert_eq!(seat(0, 1)["player"], json!(di));
+    assert_eq!(seat(0, 1)["drawn_player"], json!(gil2));
+    assert_eq!(seat(0, 1)["changes"][0]["kind"], "swap");
+    assert_eq!(seat(0, 1)["changes"][0]["from"], json!(gil2));
+    assert_eq!(seat(0, 1)["changes"][0]["to"], json!(di));
+    assert_eq!(
+        seat(0, 1)["changes"][0]["reason"],
+        "gil2 plays on weekdays only"
+    );
+    assert_eq!(seat(1, 0)["power"], json!(di_power));
+    assert_eq!(seat(1, 0)["drawn_player"], json!(di));
+    assert_eq!(seat(1, 0)["player"], json!(gil2));
+    assert_eq!(seat(0, 0)["drawn_player"], json!(bob));
+    assert_eq!(seat(0, 0)["changes"], json!([]));
+    let page = call(&app, get(&format!("/tournaments/{tournament}"))).await;
+    let page = String::from_utf8_lossy(&page.body);
+    for says in [
+        format!("drawn: {gil2}; now: {di}"),
+        format!("{di} took it from {gil2} by a swap: gil2 plays on weekdays only"),
+        format!("drawn: {di}; now: {gil2}"),
+    ] {
+        assert!(page.contains(&says), "{says}: {page}");
+    }
+    // A forger who appends the refused swap to the record (the chain recomputed) is named
+    // by the tournament's auditor, which decides every swap again.
+    let (events, games) = exports(&app, &tournament, &[round]).await;
+    let report = warlog_league::audit::audit_tournament(&events, &games, None);
+    assert_ne!(
+        report.outcome,
+        warlog_events::audit::Outcome::Failed,
+        "{}",
+        report.render()
+    );
+    let mut forged = events.clone();
+    let mut chained = events
+        .iter()
+        .find(|e| e.event_type.as_str() == "SeatsSwapped")
+        .expect("the swap")
+        .clone();
+    chained.payload["players"] = json!([gil2, bob]);
+    chained.stream_version = forged.len() as u64 + 1;
+    chained.event_id = uuid::Uuid::new_v4();
+    chained.position = forged.last().expect("events").position + 1;
+    forged.push(chained);
+    warlog_events::relink(&mut forged);
+    let at = forged.len() - 1;
+    names_the_forgery(
+        &forged,
+        &games,
+        at,
+        "no chain of swaps may exchange powers within a table",
+    );
+}
+
+/// A power's name as people read it (`united-kingdom` reads `United Kingdom`).
+fn power_name(power: &str) -> &'static str {
+    serde_json::from_value::<warlog_rules::board::Power>(json!(power))
+        .expect("a power")
+        .name()
+}
+
+#[actix_web::test]
 async fn the_tournament_audit_seats_constrained_rounds_again_and_accepts_the_directors_swap() {
     let db = TestDb::new().await;
     let app = director_app!(db, None);

@@ -1370,55 +1370,87 @@ async fn a_void_by_a_director_of_other_games_is_refused_and_an_admins_counts_for
     assert!(html.contains("voided and counts for nobody"), "{html}");
 }
 
-/// Issue 16: "Standing battle orders for defenders (any time, any power)": a player leaves
-/// them with the game master on another power's turn; they are on the record and pass the
-/// audit.
+/// The player seated at `power`, with a token of their own.
+async fn player_token<B: MessageBody>(
+    db: &TestDb,
+    app: &impl TestApp<B>,
+    game: &str,
+    power: &str,
+) -> String {
+    let view = call(app, get(&format!("/v1/games/{game}"))).await.json();
+    let player = view["seats"]
+        .as_array()
+        .and_then(|seats| seats.iter().find(|s| s["power"] == power))
+        .and_then(|s| s["player"].as_str())
+        .unwrap_or_else(|| panic!("{power} is seated: {view}"))
+        .to_owned();
+    token(db, &player, Role::Player).await
+}
+
+/// Every public place a game's events show: its events, the global feed, the game and its
+/// board, as text.
+async fn public_views<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    for url in [
+        format!("/v1/games/{game}/events"),
+        "/v1/events?limit=200".to_owned(),
+        format!("/v1/games/{game}"),
+        format!("/v1/games/{game}/board"),
+        format!("/games/{game}"),
+    ] {
+        let reply = call(app, get(&url)).await;
+        assert_eq!(reply.status, StatusCode::OK, "{url}");
+        texts.push(String::from_utf8_lossy(&reply.body).into_owned());
+    }
+    texts
+}
+
+/// Issue 16: "Standing battle orders for defenders (any time, any power)"; issue 40: they
+/// are the defender's secret, revealed by the battle that follows them, and orders given
+/// during the attacker's turn wait for its end (IAAPA: "Defending subs may withdraw only
+/// with orders sent before the attacker's turn").
 #[actix_web::test]
-async fn a_player_leaves_standing_orders_on_another_powers_turn_and_they_are_on_the_record() {
+async fn a_defenders_standing_orders_stay_sealed_until_the_battle_that_follows_them_reveals_them() {
     let db = TestDb::new().await;
     let app = app!(db);
     let gm = token(&db, "gus", Role::Gm).await;
     let game = create_game(&app, &gm).await;
-    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
-    let germany_player = view["seats"]
-        .as_array()
-        .and_then(|seats| seats.iter().find(|s| s["power"] == "germany"))
-        .and_then(|s| s["player"].as_str())
-        .expect("Germany is seated")
-        .to_owned();
-    let player = token(&db, &germany_player, Role::Player).await;
-    // Russia's turn; Germany's player sends standing orders for Germany.
+    let russia = player_token(&db, &app, &game, "russia").await;
+    // Russia's turn, round 1: Russia leaves orders for Karelia with the game master.
     let set = order(
         &app,
-        &player,
+        &russia,
         &game,
-        "germany",
-        json!([{"type": "set_standing_orders", "territory": "germany",
-                "order_of_loss": ["arm", "inf"], "battleships_absorb": false}]),
+        "russia",
+        json!([{"type": "set_standing_orders", "territory": "karelia s.s.r.",
+                "order_of_loss": ["inf", "arm"], "battleships_absorb": false}]),
     )
     .await;
     let record = &set["events"][0];
     assert_eq!(record["event_type"], "OrdersGiven");
-    // Recorded as the server understood them: the board's names, the units' codes.
-    assert_eq!(
-        record["payload"]["command"]["orders"][0],
-        json!({"type": "set_standing_orders", "territory": "Germany",
-               "order_of_loss": ["ARM", "INF"], "battleships_absorb": false})
-    );
-    assert_eq!(set["events"][1]["event_type"], "StandingOrdersSet");
-    // Another player may not set Germany's.
+    // Recorded sealed: the place (the board's name) and a commitment, not the orders.
+    let recorded = &record["payload"]["command"]["orders"][0];
+    assert_eq!(recorded["type"], "sealed_standing_orders", "{recorded}");
+    assert_eq!(recorded["territory"], "Karelia S.S.R.");
+    assert!(recorded["sealed"]["commitment"].is_string(), "{recorded}");
+    assert_eq!(set["events"][1]["event_type"], "StandingOrdersSealed");
+    for text in public_views(&app, &game).await {
+        assert!(!text.contains("order_of_loss"), "{text}");
+        assert!(!text.contains("lose INF"), "{text}");
+    }
+    // Another player may not set Russia's.
     let other = token(&db, "mallory", Role::Player).await;
     let refused = send_orders(
         &app,
         &other,
         &game,
-        "germany",
+        "russia",
         &json!([{"type": "set_standing_orders", "submerge_subs": true}]),
     )
     .await;
     assert_problem(&refused, StatusCode::FORBIDDEN, "forbidden");
-    // Unknown names and a unit named twice are refused, naming what is wrong, and append
-    // nothing.
+    // Unknown names, a unit named twice, and the record's sealed form sent by a client are
+    // refused, naming what is wrong, and append nothing.
     let before = export(&app, &game).await.len();
     for (orders, status, code) in [
         (
@@ -1436,11 +1468,93 @@ async fn a_player_leaves_standing_orders_on_another_powers_turn_and_they_are_on_
             StatusCode::UNPROCESSABLE_ENTITY,
             "rule-violation",
         ),
+        (
+            json!([recorded]),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rule-violation",
+        ),
     ] {
-        let reply = send_orders(&app, &player, &game, "germany", &orders).await;
+        let reply = send_orders(&app, &russia, &game, "russia", &orders).await;
         assert_problem(&reply, status, code);
     }
     assert_eq!(export(&app, &game).await.len(), before);
+
+    // Round 2, Germany's combat move: a tank enters Karelia. Russia, seeing it, sends new
+    // orders for Karelia: they wait for the end of Germany's turn.
+    pass_until(&app, &gm, &game, 2, "germany", "CombatMove").await;
+    order(
+        &app,
+        &gm,
+        &game,
+        "germany",
+        json!([{"type": "move", "units": {"ARM": 1}, "path": ["East Europe", "Karelia S.S.R."]}]),
+    )
+    .await;
+    order(
+        &app,
+        &russia,
+        &game,
+        "russia",
+        json!([{"type": "set_standing_orders", "territory": "Karelia S.S.R.",
+                "order_of_loss": ["arm"]}]),
+    )
+    .await;
+    let fought = order(
+        &app,
+        &gm,
+        &game,
+        "germany",
+        json!([{"type": "end_phase"}, {"type": "fight_battle", "territory": "Karelia S.S.R."}]),
+    )
+    .await;
+    let events = fought["events"].as_array().expect("events");
+    let revealed = events
+        .iter()
+        .position(|e| e["event_type"] == "StandingOrdersRevealed")
+        .expect("the battle reveals the orders it follows");
+    assert_eq!(events[revealed + 1]["event_type"], "BattleFought");
+    let battle = &events[revealed + 1]["payload"];
+    // The orders of round 1 applied, not those sent during the attack.
+    assert_eq!(battle["standing_orders"]["given_round"], 1, "{battle}");
+    assert_eq!(battle["standing_orders"]["given_during"], "russia");
+    let listing = battle["listing"].as_str().expect("a listing");
+    assert!(
+        listing.starts_with(
+            "Defender's standing orders (Russia, for this place, given in round 1 on Russia's \
+             turn): lose INF, ARM first; battleships do not take the first hits\n"
+        ),
+        "{listing}"
+    );
+    assert!(
+        public_views(&app, &game)
+            .await
+            .iter()
+            .any(|text| text.contains("given in round 1 on Russia")),
+        "the game's page and events show the listing"
+    );
+
+    // The auditor checks the reveal against its commitment while the game runs...
+    let exported = export(&app, &game).await;
+    let report = offline_audit(&write_export(&exported), None);
+    assert!(report.findings.is_empty(), "{}", report.render());
+    // ...and names a forged one (INF first becomes ARM first; the chain recomputed).
+    let mut forged = exported.clone();
+    let at = forged
+        .iter()
+        .position(|e| e.event_type.as_str() == "StandingOrdersRevealed")
+        .expect("the reveal");
+    let first = forged[at].payload["orders"]["order_of_loss"][0].clone();
+    forged[at].payload["orders"]["order_of_loss"] =
+        json!([forged[at].payload["orders"]["order_of_loss"][1], first]);
+    relink(&mut forged);
+    let report = offline_audit(&write_export(&forged), None);
+    assert_eq!(report.outcome, warlog_events::audit::Outcome::Failed);
+    assert!(
+        report.render().contains("do not match its commitment"),
+        "{}",
+        report.render()
+    );
+    // Once the game is over, its seed opens every sealed order, and the audit passes.
     assert_eq!(act(&app, &gm, &game, "end").await.status, StatusCode::OK);
     let report = offline_audit(&write_export(&export(&app, &game).await), None);
     assert_eq!(

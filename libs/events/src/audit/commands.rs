@@ -4,6 +4,7 @@
 
 use warlog_rules::dice::{Die, GameSeed};
 use warlog_rules::game::replay::dice_rolled;
+use warlog_rules::game::GameEvent;
 
 use super::Ledger;
 use crate::game::{GameLog, GameStreamEvent};
@@ -56,8 +57,20 @@ pub(super) fn check_command(
             })
             .unwrap_or_default()
     };
+    let reveal_at = |version: u64| {
+        version
+            .checked_sub(1)
+            .and_then(|i| all.get(i as usize))
+            .and_then(|(_, e)| match e {
+                GameStreamEvent::Played(GameEvent::StandingOrdersRevealed {
+                    orders, salt, ..
+                }) => Some((orders.clone(), salt.clone())),
+                _ => None,
+            })
+    };
     let own_dice = DiceSupply::Recorded {
         dice_at: &dice_at,
+        reveal_at: &reveal_at,
         revealed,
     };
     let dice_events = batch

@@ -23,6 +23,8 @@
 mod commands;
 mod legacy;
 #[cfg(test)]
+mod standing_orders_tests;
+#[cfg(test)]
 mod tests;
 
 use serde::Serialize;
@@ -31,6 +33,7 @@ use warlog_rules::dice::GameSeed;
 use warlog_rules::game::GameEvent;
 
 use crate::game::{decode_recorded, GameCreated, GameLog, GameStreamEvent, PlacementRow};
+use crate::sender::Sender;
 use crate::{verify_chain, ChainHead, RecordedEvent};
 
 /// What one check found.
@@ -478,6 +481,15 @@ impl Audit<'_> {
             self.checks
                 .push(self.ledger.verdict("replay", Verdict::Fail, ""));
             return None;
+        }
+        // The same rule the server applied when it created the game: its master holds no
+        // seat in it unless an admin created it.
+        let creator = self.raw[0].metadata.get("actor").and_then(|a| a.as_str());
+        if let Some(creator) = creator.and_then(Sender::from_actor) {
+            if let Err(why) = crate::orders::may_create(&created, &creator) {
+                self.ledger
+                    .fail("orders", 1, format!("created by {creator}: {why}"));
+            }
         }
         let revealed = self.decoded.iter().find_map(|(v, e)| match e {
             GameStreamEvent::SeedRevealed(r) => Some((*v, r.seed.clone())),

@@ -669,3 +669,168 @@ fn the_director_may_not_enter_their_own_tournament_unless_an_admin_enters_them()
     let entered = when_sent(&t, &admin, &enter("dora"), &[]).expect("an admin allows it");
     assert_eq!(entered.after.playing(), ["dora"]);
 }
+
+fn swap(a: &str, b: &str, reason: &str) -> TournamentCommand {
+    TournamentCommand::SwapSeats {
+        players: [a.to_owned(), b.to_owned()],
+        reason: reason.to_owned(),
+    }
+}
+
+/// A round of `n` entrants seated (tables of five), and the round as drawn.
+fn drawn(n: usize) -> (Tournament, Vec<TableSeating>) {
+    let t = with_entrants(n, ShortTablePolicy::Byes);
+    let t = then_accepted(&t, TournamentCommand::seat_round()).after;
+    let tables = t.rounds[0].seating.tables.clone();
+    (t, tables)
+}
+
+#[test]
+fn a_chain_of_swaps_through_another_table_cannot_exchange_two_powers_of_one_table() {
+    // Given a seated round: bob and gil2 drawn to table 1, di to table 2,
+    let (t, tables) = drawn(10);
+    let (bob_power, bob) = tables[0].seats[0].clone();
+    let (gil2_power, gil2) = tables[0].seats[1].clone();
+    let (_, di) = tables[1].seats[0].clone();
+    // when the director swaps gil2 and di (two tables), then it is allowed;
+    let first = then_accepted(&t, swap(&gil2, &di, "gil2's evenings"));
+    // when the director then swaps gil2 and bob, which would seat gil2 back at table 1
+    // with bob's power (the issue's chain goes on with bob and di, which would finish the
+    // exchange),
+    let refused = when_sent(
+        &first.after,
+        &director(),
+        &swap(&gil2, &bob, "just because"),
+        &running(&first.after, false),
+    )
+    .expect_err("a chain that exchanges powers within a table");
+    // then it is refused, nothing decided, in words naming the players, table and powers;
+    assert_eq!(refused.code, "swap-chain");
+    for says in [
+        format!("swapping {gil2} and {bob} would seat {gil2} back at table 1"),
+        format!("holding {}, the power {bob} was drawn to", bob_power.name()),
+        format!("{gil2} was drawn to {} at that table", gil2_power.name()),
+        "a player keeps the seat drawn or sits at another table".to_owned(),
+    ] {
+        assert!(refused.message.contains(&says), "{says}: {refused}");
+    }
+    // and the chain's last swap is then between two players of one table: refused too.
+    let last = when_sent(&first.after, &director(), &swap(&bob, &di, "r"), &[])
+        .expect_err("both at table 1");
+    assert_eq!(last.code, "same-table");
+}
+
+#[test]
+fn a_chain_through_two_other_tables_is_refused_at_the_swap_that_brings_a_player_home() {
+    // Given three tables: bob and gil2 drawn to table 1, di to table 2, eve to table 3,
+    let (t, tables) = drawn(15);
+    let (_, bob) = tables[0].seats[0].clone();
+    let (_, gil2) = tables[0].seats[1].clone();
+    let (_, di) = tables[1].seats[0].clone();
+    let (_, eve) = tables[2].seats[0].clone();
+    // when gil2 swaps with di and bob with eve (each allowed: nobody is at their own table),
+    let t = then_accepted(&t, swap(&gil2, &di, "r1")).after;
+    let t = then_accepted(&t, swap(&bob, &eve, "r2")).after;
+    // then the third, gil2 with eve (now in bob's seat), is refused: gil2 would hold bob's
+    // power at table 1.
+    let refused = when_sent(&t, &director(), &swap(&gil2, &eve, "r3"), &[]).expect_err("a chain");
+    assert_eq!(refused.code, "swap-chain");
+    assert!(
+        refused
+            .message
+            .contains(&format!("the power {bob} was drawn to")),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_single_swap_a_move_on_to_a_third_table_and_a_swap_back_are_allowed() {
+    // Given three tables, a drawn to table 1, b to table 2, c to table 3,
+    let (t, tables) = drawn(15);
+    let (a_power, a) = tables[0].seats[2].clone();
+    let (b_power, b) = tables[1].seats[3].clone();
+    let (c_power, c) = tables[2].seats[4].clone();
+    // when the director swaps a and b, then a moves on to table 3 by a swap with c,
+    let one = then_accepted(&t, swap(&a, &b, "a's evenings")).after;
+    let two = then_accepted(&one, swap(&a, &c, "a's train")).after;
+    // then each sits at another table than drawn, and every seat says who was drawn to it,
+    // who holds it now, and why;
+    let now = &two.tables_as_played()[0];
+    assert_eq!(now[0].seats[2], (a_power, b.clone()));
+    assert_eq!(now[1].seats[3], (b_power, c.clone()));
+    assert_eq!(now[2].seats[4], (c_power, a.clone()));
+    let seats = two.seats_since_the_draw(&two.rounds[0]);
+    let seat = &seats[1].seats[3];
+    assert_eq!(
+        (seat.drawn.as_str(), seat.now.as_str()),
+        (b.as_str(), c.as_str())
+    );
+    let said: Vec<String> = seat.changes.iter().map(SeatChange::describe).collect();
+    assert_eq!(
+        said,
+        [
+            format!("{a} took it from {b} by a swap: a's evenings"),
+            format!("{c} took it from {a} by a swap: a's train"),
+        ]
+    );
+    assert!(seats[0].seats[0].changes.is_empty());
+    // when the director swaps a and c back, and then a and b, then every player is back
+    // at the seat drawn.
+    let back = then_accepted(&two, swap(&a, &c, "undo")).after;
+    let back = then_accepted(&back, swap(&a, &b, "undo")).after;
+    assert_eq!(back.tables_as_played()[0], back.rounds[0].seating.tables);
+    // A swap undone at once is allowed too.
+    let undone = then_accepted(&one, swap(&a, &b, "undo")).after;
+    assert_eq!(
+        undone.tables_as_played()[0],
+        undone.rounds[0].seating.tables
+    );
+}
+
+#[test]
+fn a_substitute_is_held_to_the_seat_appointed_as_a_drawn_player_to_the_seat_drawn() {
+    // Given two tables and sub waiting, sub appointed to a seat of table 1,
+    let t = seated_with_one_waiting(10);
+    let drawn = t.rounds[0].seating.tables.clone();
+    let (power, replaced) = drawn[0].seats[0].clone();
+    let other = drawn[0].seats[1].1.clone();
+    let (x_power, x) = drawn[1].seats[0].clone();
+    let t = then_accepted(
+        &t,
+        TournamentCommand::Substitute {
+            game_id: t.rounds[0].games[0].game_id.clone(),
+            power,
+            replaced: replaced.clone(),
+            substitute: Some("sub".into()),
+        },
+    )
+    .after;
+    // when the director swaps sub with x (table 2), then sub sits at x's seat and x at the
+    // seat sub took, in the order recorded;
+    let t = then_accepted(&t, swap("sub", &x, "sub's evenings")).after;
+    let now = &t.tables_as_played()[0];
+    assert_eq!(now[0].seats[0], (power, x.clone()));
+    assert_eq!(now[1].seats[0], (x_power, "sub".to_owned()));
+    let seat = &t.seats_since_the_draw(&t.rounds[0])[0].seats[0];
+    assert_eq!(seat.drawn, replaced);
+    assert_eq!(seat.changes[0].kind, SeatChangeKind::Substitution);
+    assert!(
+        seat.changes[0].describe().contains(&format!(
+            "sub took it from {replaced} as a substitute: {replaced} let a due turn wait"
+        )),
+        "{:?}",
+        seat.changes
+    );
+    assert_eq!(seat.changes[1].kind, SeatChangeKind::Swap);
+    // when the director swaps sub back to table 1 into another power's seat, then refused:
+    // a substitute does not change powers within the table appointed to.
+    let refused = when_sent(&t, &director(), &swap("sub", &other, "r"), &[]).expect_err("a chain");
+    assert_eq!(refused.code, "swap-chain");
+    assert!(
+        refused.message.contains(&format!(
+            "sub was appointed as a substitute to {} at that table",
+            power.name()
+        )),
+        "{refused}"
+    );
+}

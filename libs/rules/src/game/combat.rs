@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use super::standing;
 use super::{
     require_phase, take_units, violation, GameEvent, GameState, Phase, RuleViolation, Rules,
 };
@@ -54,79 +55,6 @@ impl BattleOrders {
     }
 }
 
-/// A defender's standing battle orders, left with the game master for the battles fought
-/// while its player is away (Part 13: "GMs should only do what players explicitly tell
-/// them to do"; IAAPA sub rule: "Defending subs may withdraw only with orders sent before
-/// the attacker's turn").
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct StandingOrders {
-    /// Unit types lost first, in this order; the rest by the default order of loss.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub order_of_loss: Vec<UnitTypeId>,
-    /// Defending submarines submerge when attacked (Cut-Throat): they sit out round one.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub submerge_subs: bool,
-    /// Multi-hit battleships take the first hits as damage ("unless orders say
-    /// otherwise"): `false` loses other units first.
-    #[serde(default = "absorb_by_default", skip_serializing_if = "is_true")]
-    pub battleships_absorb: bool,
-}
-
-fn absorb_by_default() -> bool {
-    true
-}
-
-fn is_true(value: &bool) -> bool {
-    *value
-}
-
-impl Default for StandingOrders {
-    fn default() -> Self {
-        StandingOrders {
-            order_of_loss: Vec::new(),
-            submerge_subs: false,
-            battleships_absorb: true,
-        }
-    }
-}
-
-/// Checks a power's standing battle orders: any power, any time, as its player sends
-/// them; the units named must be in the ruleset, the place on the board. Orders equal to
-/// the defaults clear what was set.
-pub(super) fn decide_standing_orders(
-    rules: Rules<'_>,
-    by: Power,
-    territory: Option<TerritoryId>,
-    orders: &StandingOrders,
-) -> Result<Vec<GameEvent>, RuleViolation> {
-    if territory.is_some_and(|t| !rules.board.contains(t)) {
-        return Err(violation(
-            ViolationCode::UnknownPlace,
-            "Part 13",
-            "standing orders name a place that is not on the board",
-        ));
-    }
-    let mut seen = Vec::new();
-    for unit in &orders.order_of_loss {
-        if seen.contains(unit) {
-            return Err(violation(
-                ViolationCode::OrderOfLossRepeats,
-                "Part 13",
-                format!(
-                    "the order of loss names {} twice",
-                    rules.catalogue.get(*unit).code
-                ),
-            ));
-        }
-        seen.push(*unit);
-    }
-    Ok(vec![GameEvent::StandingOrdersSet {
-        power: by,
-        territory,
-        orders: orders.clone(),
-    }])
-}
-
 /// Units left after a battle: (type, damage, how many).
 pub type Survivors = Vec<(UnitTypeId, u8, u32)>;
 
@@ -167,6 +95,11 @@ pub struct BattleFought {
     /// The attacker's orders for the battle: with the state before it and the dice, an
     /// auditor fights the battle again and must get this event.
     pub orders: BattleOrders,
+    /// The defender's sealed standing orders the battle followed, as revealed, and when
+    /// they were given. (Orders given in the open, in games before sealing, are not
+    /// repeated here.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing_orders: Option<standing::AppliedOrders>,
     /// The battle in Part 13's notation, column by column and round by round.
     pub listing: String,
 }
@@ -201,26 +134,7 @@ pub(super) fn decide_battle(
         return decide_raid(rules, state, power, territory, dice);
     }
     let forces = &state.forces[territory.index()];
-    let declared_against = state.contested.get(&territory);
-    let defending = |owner: Power| {
-        owner != power
-            && (state.at_war(power, owner) || declared_against.is_some_and(|d| d.contains(&owner)))
-    };
-    let mut defenders: Vec<Power> = forces
-        .iter()
-        .filter(|((owner, unit, _), n)| {
-            defending(*owner) && **n > 0 && rules.catalogue.get(*unit).is_combatant()
-        })
-        .map(|((owner, _, _), _)| *owner)
-        .collect();
-    defenders.dedup();
-    let holder = state.holder[territory.index()].filter(|h| defending(*h));
-    // The holder defends its own land; its guests' units are lost first.
-    if let Some(h) = holder {
-        defenders.retain(|d| *d != h);
-        defenders.push(h);
-    }
-    let defender = holder.or(defenders.first().copied());
+    let (defenders, defender) = defenders(rules, state, power, territory);
 
     let kind = if place.sea {
         BattleKind::Sea
@@ -297,7 +211,8 @@ pub(super) fn decide_battle(
     battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();
     battle.attacker_orders.retreat = orders.retreat;
     // The principal defender's standing orders: for this place, else for all its battles.
-    if let Some(standing) = defender.and_then(|d| state.standing_orders_for(d, territory)) {
+    let followed = standing::for_battle(state, defender, territory)?;
+    if let Some(standing) = followed.map(|f| f.orders) {
         battle.defender_orders.order_of_loss = standing.order_of_loss.clone();
         battle.defender_orders.submerge_subs = standing.submerge_subs && place.sea;
         battle.defender_orders.battleships_absorb = Some(standing.battleships_absorb);
@@ -381,8 +296,8 @@ pub(super) fn decide_battle(
         bombarded_from,
         kamikaze: orders.kamikaze_target.is_some(),
         orders: orders.clone(),
-        listing: standing_orders_line(rules, state, defender, territory, place.sea)
-            + &log.render(rules.catalogue),
+        standing_orders: followed.and_then(standing::applied),
+        listing: standing::listing_line(rules, followed, place.sea) + &log.render(rules.catalogue),
     }));
     let mut events = vec![fought];
     // A capital taken: every agreement of its power is void at once.
@@ -391,6 +306,39 @@ pub(super) fn decide_battle(
         events.extend(voided);
     }
     Ok(events)
+}
+
+/// Who defends `territory` against `power`: every power whose units fight there (the
+/// holder last: its guests' units are lost first), and the principal defender (the holder,
+/// else the first).
+pub(super) fn defenders(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+) -> (Vec<Power>, Option<Power>) {
+    let forces = &state.forces[territory.index()];
+    let declared_against = state.contested.get(&territory);
+    let defending = |owner: Power| {
+        owner != power
+            && (state.at_war(power, owner) || declared_against.is_some_and(|d| d.contains(&owner)))
+    };
+    let mut defenders: Vec<Power> = forces
+        .iter()
+        .filter(|((owner, unit, _), n)| {
+            defending(*owner) && **n > 0 && rules.catalogue.get(*unit).is_combatant()
+        })
+        .map(|((owner, _, _), _)| *owner)
+        .collect();
+    defenders.dedup();
+    let holder = state.holder[territory.index()].filter(|h| defending(*h));
+    // The holder defends its own land; its guests' units are lost first.
+    if let Some(h) = holder {
+        defenders.retain(|d| *d != h);
+        defenders.push(h);
+    }
+    let defender = holder.or(defenders.first().copied());
+    (defenders, defender)
 }
 
 /// Which side's submarines face only the other side's aircraft at the end of a battle
@@ -478,53 +426,6 @@ fn withdrawal_zone(
                 .keys()
                 .all(|(owner, _, _)| *owner == power || !state.at_war(power, *owner))
     })
-}
-
-/// The defender's standing orders the battle followed, as the listing's first line (empty
-/// when it left none).
-fn standing_orders_line(
-    rules: Rules<'_>,
-    state: &GameState,
-    defender: Option<Power>,
-    territory: TerritoryId,
-    sea: bool,
-) -> String {
-    let Some((power, standing)) =
-        defender.and_then(|d| state.standing_orders_for(d, territory).map(|s| (d, s)))
-    else {
-        return String::new();
-    };
-    let mut parts = Vec::new();
-    if !standing.order_of_loss.is_empty() {
-        let codes: Vec<&str> = standing
-            .order_of_loss
-            .iter()
-            .map(|u| rules.catalogue.get(*u).code.as_str())
-            .collect();
-        parts.push(format!("lose {} first", codes.join(", ")));
-    }
-    if standing.submerge_subs && sea {
-        parts.push("submarines submerge".to_owned());
-    }
-    if !standing.battleships_absorb {
-        parts.push("battleships do not take the first hits".to_owned());
-    }
-    if parts.is_empty() {
-        return String::new();
-    }
-    let scope = if state
-        .standing_orders
-        .contains_key(&(power, Some(territory)))
-    {
-        "for this place"
-    } else {
-        "for all its battles"
-    };
-    format!(
-        "Defender's standing orders ({}, {scope}): {}\n",
-        power.name(),
-        parts.join("; ")
-    )
 }
 
 /// Gives each defending power its share of the survivors: of each unit type, the powers

@@ -32,6 +32,7 @@ mod repairs;
 pub mod replay;
 mod rules;
 pub mod seats;
+pub mod standing;
 #[cfg(test)]
 mod tests;
 mod turn;
@@ -51,20 +52,6 @@ pub(crate) use turn::require_phase;
 use turn::{end_phase, go_passive};
 use weapons::develop_weapons;
 pub use weapons::{Breakthrough, RESEARCH_DIE_COST};
-
-impl GameState {
-    /// `power`'s standing battle orders for a battle in `territory`: that place's, else
-    /// those for all its battles.
-    pub fn standing_orders_for(
-        &self,
-        power: Power,
-        territory: TerritoryId,
-    ) -> Option<&combat::StandingOrders> {
-        self.standing_orders
-            .get(&(power, Some(territory)))
-            .or_else(|| self.standing_orders.get(&(power, None)))
-    }
-}
 
 /// A unit on the board: its owner, type and damage.
 pub type StackKey = (Power, UnitTypeId, u8);
@@ -136,9 +123,11 @@ pub struct GameState {
     pub ended: Option<Vec<(Power, u32)>>,
     /// Set when the game was voided: why. A voided game is over, with no placements.
     pub voided: Option<String>,
-    /// Each power's standing battle orders as a defender: for one place, or (`None`) for
-    /// all its battles.
-    pub standing_orders: BTreeMap<(Power, Option<TerritoryId>), combat::StandingOrders>,
+    /// Each power's standing battle orders in force as a defender: for one place, or
+    /// (`None`) for all its battles.
+    pub standing_orders: BTreeMap<(Power, Option<TerritoryId>), standing::GivenOrders>,
+    /// Standing orders given during this turn: in force when it ends.
+    pub standing_orders_next: BTreeMap<(Power, Option<TerritoryId>), standing::GivenOrders>,
     /// Beaten powers that went passive: no movement, treasury turned into infantry.
     pub passive: BTreeSet<Power>,
     /// Territories taken this turn (aircraft may not land in them).
@@ -423,7 +412,22 @@ pub enum GameEvent {
     StandingOrdersSet {
         power: Power,
         territory: Option<TerritoryId>,
-        orders: combat::StandingOrders,
+        orders: standing::StandingOrders,
+    },
+    /// A power's standing battle orders, sealed: in force when the turn they were given in
+    /// ends, revealed by the first battle that follows them.
+    StandingOrdersSealed {
+        power: Power,
+        territory: Option<TerritoryId>,
+        sealed: standing::SealedOrders,
+    },
+    /// Sealed standing orders revealed, just before the battle that follows them: the
+    /// orders and the salt of their commitment.
+    StandingOrdersRevealed {
+        power: Power,
+        territory: Option<TerritoryId>,
+        orders: standing::StandingOrders,
+        salt: String,
     },
     /// An agreement broken or voided, and what the war does at once.
     AgreementEnded(Box<AgreementEnded>),
@@ -545,6 +549,7 @@ impl GameState {
             ended: None,
             voided: None,
             standing_orders: BTreeMap::new(),
+            standing_orders_next: BTreeMap::new(),
             railed_infantry: 0,
             factory_railed: false,
             factories_setting_up: BTreeSet::new(),
@@ -640,7 +645,10 @@ pub fn decide(
         return home_cooked::decide(rules, state, by, order, at, dice);
     }
     if let Order::SetStandingOrders { territory, orders } = order {
-        return combat::decide_standing_orders(rules, by, *territory, orders);
+        return standing::decide(rules, by, *territory, orders);
+    }
+    if let Order::SealedStandingOrders { territory, sealed } = order {
+        return standing::decide_sealed(rules, by, *territory, sealed.as_ref());
     }
     if order.is_diplomatic() {
         return diplomacy::decide(rules, state, by, order);
@@ -716,8 +724,8 @@ pub fn decide(
         | Order::GrantPermission { .. }
         | Order::RevokePermission { .. }
         | Order::BreakAgreement { .. } => diplomacy::decide(rules, state, by, order),
-        Order::SetStandingOrders { territory, orders } => {
-            combat::decide_standing_orders(rules, by, *territory, orders)
+        Order::SetStandingOrders { .. } | Order::SealedStandingOrders { .. } => {
+            unreachable!("decided above")
         }
         Order::RollStartZones
         | Order::RollInitiative
@@ -771,6 +779,7 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.factory_railed = false;
                 state.factories_setting_up.clear();
                 state.rockets_fired.clear();
+                standing::turn_ended(state);
                 state.turn += 1;
                 if state.turn >= rules.board.turn_order().len() {
                     state.turn = 0;
@@ -1000,19 +1009,9 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         | GameEvent::SubstituteMadePermanent { .. }
         | GameEvent::GameEnded { .. }
         | GameEvent::GameVoided { .. } => seats::apply(state, event),
-        GameEvent::StandingOrdersSet {
-            power,
-            territory,
-            orders,
-        } => {
-            if *orders == combat::StandingOrders::default() {
-                state.standing_orders.remove(&(*power, *territory));
-            } else {
-                state
-                    .standing_orders
-                    .insert((*power, *territory), orders.clone());
-            }
-        }
+        GameEvent::StandingOrdersSet { .. }
+        | GameEvent::StandingOrdersSealed { .. }
+        | GameEvent::StandingOrdersRevealed { .. } => standing::apply(rules, state, event),
         GameEvent::WeaponsResearched {
             power,
             cost,

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::combat::{BattleOrders, StandingOrders};
+use super::combat::BattleOrders;
+use super::standing::{SealedOrders, StandingOrders};
 use super::{Order, Permission};
 use crate::battle::{CombatOrder, RetreatOrder};
 use crate::board::{Power, TerritoryId};
@@ -225,6 +226,16 @@ pub enum NamedOrder {
         /// `false`: battleships do not take the first hits as damage (default `true`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         battleships_absorb: Option<bool>,
+    },
+    /// Standing orders as the log records them: sealed, their content secret until a
+    /// battle follows them (without `sealed`: withheld, sent after an order that cut the
+    /// command off, never decided). The server writes this form; a client sends
+    /// `set_standing_orders`.
+    SealedStandingOrders {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        territory: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sealed: Option<SealedOrders>,
     },
     /// War: aircraft raid another player's zone, 1d6 each off its cash.
     AirRaid {
@@ -482,6 +493,10 @@ impl NamedOrder {
                 units: names.units(units)?,
                 path: names.path(path)?,
             },
+            NamedOrder::SealedStandingOrders { territory, sealed } => Order::SealedStandingOrders {
+                territory: territory.as_deref().map(|t| names.place(t)).transpose()?,
+                sealed: sealed.clone(),
+            },
             NamedOrder::SetStandingOrders {
                 territory,
                 order_of_loss,
@@ -590,6 +605,10 @@ impl NamedOrder {
             },
             Order::SetOrderOfLoss(units) => NamedOrder::SetOrderOfLoss {
                 units: n.unit_codes(units),
+            },
+            Order::SealedStandingOrders { territory, sealed } => NamedOrder::SealedStandingOrders {
+                territory: territory.map(|t| n.place(t)),
+                sealed: sealed.clone(),
             },
             Order::SetStandingOrders { territory, orders } => NamedOrder::SetStandingOrders {
                 territory: territory.map(|t| n.place(t)),

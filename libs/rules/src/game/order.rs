@@ -108,7 +108,13 @@ pub enum Order {
     /// A defender's standing battle orders, for one place or (`None`) all; any time.
     SetStandingOrders {
         territory: Option<TerritoryId>,
-        orders: combat::StandingOrders,
+        orders: standing::StandingOrders,
+    },
+    /// Standing orders as the record keeps them: sealed (`None`: withheld, sent after an
+    /// order that cut the command off, never decided).
+    SealedStandingOrders {
+        territory: Option<TerritoryId>,
+        sealed: Option<standing::SealedOrders>,
     },
 }
 

@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::battle::RetreatOrder;
-use crate::game::combat::{BattleOrders, StandingOrders};
+use crate::game::combat::BattleOrders;
+use crate::game::standing::StandingOrders;
 
 /// Round 2, Germany's battles: two German tanks in Karelia against a Russian infantry and
 /// tank, the attacker withdrawing to East Europe after round one.

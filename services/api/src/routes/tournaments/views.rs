@@ -18,12 +18,42 @@ use crate::respond::{self, csv_field, decimal, Format};
 use crate::tournaments::*;
 use crate::AppState;
 
-/// A seat at a table.
+/// A seat at a table: who holds it now, who was drawn to it, and every change between.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TableSeat {
     #[schema(value_type = String, example = "russia")]
     pub power: Power,
+    /// Who holds the seat now (a swap or a substitute may have changed it).
     pub player: String,
+    /// The player the round's draw gave the seat to.
+    #[schema(example = "ann")]
+    pub drawn_player: String,
+    /// Every change of who holds the seat since the draw, in the order recorded: empty
+    /// while the drawn player holds it.
+    pub changes: Vec<SeatChangeView>,
+}
+
+/// A change of who holds a seat after the draw, and why.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatChangeView {
+    /// `swap` (the director swapped two players between tables before the round's games
+    /// began) or `substitution` (a substitute from the waiting list took the seat of an
+    /// inactive player).
+    #[schema(example = "swap")]
+    pub kind: String,
+    /// Who held the seat before.
+    #[schema(example = "ann")]
+    pub from: String,
+    /// Who holds it after.
+    #[schema(example = "bob")]
+    pub to: String,
+    /// The director's reason for a swap; for a substitution, the rule that gave the seat.
+    #[schema(example = "ann can only play on table 2's evenings")]
+    pub reason: String,
+    pub at: String,
+    /// The change in plain words, from the seat's side.
+    #[schema(example = "bob took it from ann by a swap: ann can only play on table 2's evenings")]
+    pub words: String,
 }
 
 /// A table of a round and its game.
@@ -31,7 +61,8 @@ pub struct TableSeat {
 pub struct TableView {
     pub table: u32,
     pub game_id: String,
-    /// As played: a substitute shows in the seat taken.
+    /// As played: a substitute shows in the seat taken; each seat also says who was drawn
+    /// to it, and why it changed hands.
     pub seats: Vec<TableSeat>,
 }
 
@@ -87,10 +118,7 @@ pub struct SwapView {
 
 impl RoundView {
     pub(crate) fn of(tournament: &Tournament, round: &RoundSeated) -> RoundView {
-        let played = tournament.tables_as_played();
-        let tables = played
-            .get(round.round as usize - 1)
-            .unwrap_or(&round.seating.tables);
+        let tables = tournament.seats_since_the_draw(round);
         RoundView {
             round: round.round,
             seated_at: rfc3339(round.at),
@@ -112,9 +140,22 @@ impl RoundView {
                     seats: t
                         .seats
                         .iter()
-                        .map(|(power, player)| TableSeat {
-                            power: *power,
-                            player: player.clone(),
+                        .map(|seat| TableSeat {
+                            power: seat.power,
+                            player: seat.now.clone(),
+                            drawn_player: seat.drawn.clone(),
+                            changes: seat
+                                .changes
+                                .iter()
+                                .map(|c| SeatChangeView {
+                                    kind: snake(c.kind),
+                                    from: c.from.clone(),
+                                    to: c.to.clone(),
+                                    reason: c.reason.clone(),
+                                    at: rfc3339(c.at),
+                                    words: c.describe(),
+                                })
+                                .collect(),
                         })
                         .collect(),
                 })

@@ -1,0 +1,379 @@
+//! A defender's standing battle orders: what the game master follows in the battles
+//! fought while the defender's player is away. They are the defender's secret: the log
+//! keeps them sealed (a commitment and the orders encrypted under a key only the game's
+//! seed gives, see `warlog_events::sealed`) and the battle that follows them reveals them.
+//! Orders given during a turn take effect when that turn ends (IAAPA sub rule: "Defending
+//! subs may withdraw only with orders sent before the attacker's turn"), so an attacker's
+//! moves cannot be answered by new orders for the battles they start.
+//!
+//! Games created before the orders were sealed keep them in the open
+//! (`StandingOrdersSet`), in force at once, as they were decided then.
+
+use super::{violation, GameEvent, GameState, Order, RuleViolation, Rules, ViolationCode};
+use crate::board::{Power, TerritoryId};
+use crate::units::UnitTypeId;
+
+/// A defender's standing battle orders, left with the game master for the battles fought
+/// while its player is away (Part 13: "GMs should only do what players explicitly tell
+/// them to do"; IAAPA sub rule: "Defending subs may withdraw only with orders sent before
+/// the attacker's turn").
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StandingOrders {
+    /// Unit types lost first, in this order; the rest by the default order of loss.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub order_of_loss: Vec<UnitTypeId>,
+    /// Defending submarines submerge when attacked (Cut-Throat): they sit out round one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub submerge_subs: bool,
+    /// Multi-hit battleships take the first hits as damage ("unless orders say
+    /// otherwise"): `false` loses other units first.
+    #[serde(default = "absorb_by_default", skip_serializing_if = "is_true")]
+    pub battleships_absorb: bool,
+}
+
+fn absorb_by_default() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+impl Default for StandingOrders {
+    fn default() -> Self {
+        StandingOrders {
+            order_of_loss: Vec::new(),
+            submerge_subs: false,
+            battleships_absorb: true,
+        }
+    }
+}
+
+/// Standing orders as the log keeps them until a battle follows them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SealedOrders {
+    /// SHA-256 of the salt and the orders' canonical bytes, hex: the reveal must match it.
+    pub commitment: String,
+    /// The orders, encrypted under a key the game's seed gives, hex: the server reads them
+    /// for the battle; anyone may once the seed is revealed at the end.
+    pub ciphertext: String,
+    /// The stream version the orders were sealed at: with the seed, it gives the key and
+    /// the salt.
+    pub sealed_at: u64,
+}
+
+/// Standing orders given by a power: in force, or waiting for the turn to end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenOrders {
+    /// The orders, once known: at once for orders given in the open, at the reveal for
+    /// sealed ones.
+    pub orders: Option<StandingOrders>,
+    /// How the log keeps them (`None`: given in the open, before orders were sealed).
+    pub sealed: Option<SealedOrders>,
+    /// The round they were given in, and whose turn it was.
+    pub round: u32,
+    pub during: Power,
+}
+
+/// The standing orders a battle followed, as its event records them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AppliedOrders {
+    pub power: Power,
+    /// The place they were given for; `None`: for all the power's battles.
+    pub territory: Option<TerritoryId>,
+    pub orders: StandingOrders,
+    /// The round they were given in, and whose turn it was.
+    pub given_round: u32,
+    pub given_during: Power,
+    /// The event that sealed them.
+    pub sealed_at: u64,
+}
+
+impl GameState {
+    /// `power`'s standing orders in force for a battle in `territory`: that place's, else
+    /// those for all its battles; with the place they were given for.
+    pub fn standing_orders_for(
+        &self,
+        power: Power,
+        territory: TerritoryId,
+    ) -> Option<(Option<TerritoryId>, &GivenOrders)> {
+        [Some(territory), None]
+            .into_iter()
+            .find_map(|key| self.standing_orders.get(&(power, key)).map(|g| (key, g)))
+    }
+}
+
+const PART_13: &str = "Part 13";
+
+/// What can refuse standing orders, whatever the board: a place not on the board, a unit
+/// named twice. Checked for every order of a command before any die (a refusal after one
+/// would put the orders on the record in the open).
+pub fn check(
+    rules: Rules<'_>,
+    territory: Option<TerritoryId>,
+    orders: &StandingOrders,
+) -> Result<(), RuleViolation> {
+    if territory.is_some_and(|t| !rules.board.contains(t)) {
+        return Err(violation(
+            ViolationCode::UnknownPlace,
+            PART_13,
+            "standing orders name a place that is not on the board",
+        ));
+    }
+    let mut seen = Vec::new();
+    for unit in &orders.order_of_loss {
+        if seen.contains(unit) {
+            return Err(violation(
+                ViolationCode::OrderOfLossRepeats,
+                PART_13,
+                format!(
+                    "the order of loss names {} twice",
+                    rules.catalogue.get(*unit).code
+                ),
+            ));
+        }
+        seen.push(*unit);
+    }
+    Ok(())
+}
+
+/// Checks a power's standing battle orders: any power, any time, as its player sends
+/// them. The event gives them in the open; a game that seals them (`warlog_events`) seals
+/// this event before it is recorded. Orders equal to the defaults clear what was set.
+pub(super) fn decide(
+    rules: Rules<'_>,
+    by: Power,
+    territory: Option<TerritoryId>,
+    orders: &StandingOrders,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    check(rules, territory, orders)?;
+    Ok(vec![GameEvent::StandingOrdersSet {
+        power: by,
+        territory,
+        orders: orders.clone(),
+    }])
+}
+
+/// Standing orders as the record keeps them: sealed, or withheld (sent after an order
+/// that cut the command off, never decided).
+pub(super) fn decide_sealed(
+    rules: Rules<'_>,
+    by: Power,
+    territory: Option<TerritoryId>,
+    sealed: Option<&SealedOrders>,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    check(rules, territory, &StandingOrders::default())?;
+    let Some(sealed) = sealed else {
+        return Err(violation(
+            ViolationCode::StandingOrdersSealed,
+            PART_13,
+            "withheld standing orders were never decided: send them as set_standing_orders",
+        ));
+    };
+    Ok(vec![GameEvent::StandingOrdersSealed {
+        power: by,
+        territory,
+        sealed: sealed.clone(),
+    }])
+}
+
+/// Folds a standing-orders event into the state.
+pub(super) fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    match event {
+        GameEvent::StandingOrdersSet {
+            power,
+            territory,
+            orders,
+        } => {
+            if *orders == StandingOrders::default() {
+                state.standing_orders.remove(&(*power, *territory));
+            } else {
+                let given = GivenOrders {
+                    orders: Some(orders.clone()),
+                    sealed: None,
+                    round: state.round,
+                    during: state.power(rules.board),
+                };
+                state.standing_orders.insert((*power, *territory), given);
+            }
+        }
+        GameEvent::StandingOrdersSealed {
+            power,
+            territory,
+            sealed,
+        } => {
+            let given = GivenOrders {
+                orders: None,
+                sealed: Some(sealed.clone()),
+                round: state.round,
+                during: state.power(rules.board),
+            };
+            state
+                .standing_orders_next
+                .insert((*power, *territory), given);
+        }
+        GameEvent::StandingOrdersRevealed {
+            power,
+            territory,
+            orders,
+            ..
+        } => {
+            if let Some(given) = state.standing_orders.get_mut(&(*power, *territory)) {
+                given.orders = Some(orders.clone());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The turn is over: the standing orders given during it take effect.
+pub(super) fn turn_ended(state: &mut GameState) {
+    let next = std::mem::take(&mut state.standing_orders_next);
+    state.standing_orders.extend(next);
+}
+
+/// Sealed standing orders in force that a battle is about to follow: the power, the
+/// place they were given for, and how the log keeps them. They must be revealed first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToReveal {
+    pub power: Power,
+    pub territory: Option<TerritoryId>,
+    pub sealed: SealedOrders,
+}
+
+/// The sealed standing orders `order`, given by `power`, would follow and that are not
+/// revealed yet: a battle's principal defender's.
+pub fn to_reveal(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    order: &Order,
+) -> Option<ToReveal> {
+    let Order::FightBattle(orders) = order else {
+        return None;
+    };
+    if orders.bombing_raid || !state.contested.contains_key(&orders.territory) {
+        return None;
+    }
+    let (_, defender) = super::combat::defenders(rules, state, power, orders.territory);
+    let (territory, given) = state.standing_orders_for(defender?, orders.territory)?;
+    match (&given.orders, &given.sealed) {
+        (None, Some(sealed)) => Some(ToReveal {
+            power: defender?,
+            territory,
+            sealed: sealed.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// Standing orders a battle follows: whose, the place they were given for (`None`: all
+/// the power's battles), when, and what they say.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Followed<'a> {
+    pub power: Power,
+    pub territory: Option<TerritoryId>,
+    pub given: &'a GivenOrders,
+    pub orders: &'a StandingOrders,
+}
+
+/// The principal defender's standing orders for a battle in `territory`, known (revealed
+/// or given in the open); an error if they are still sealed (the battle must reveal them
+/// first).
+pub(super) fn for_battle(
+    state: &GameState,
+    defender: Option<Power>,
+    territory: TerritoryId,
+) -> Result<Option<Followed<'_>>, RuleViolation> {
+    let Some((power, (key, given))) =
+        defender.and_then(|d| state.standing_orders_for(d, territory).map(|g| (d, g)))
+    else {
+        return Ok(None);
+    };
+    match &given.orders {
+        Some(orders) => Ok(Some(Followed {
+            power,
+            territory: key,
+            given,
+            orders,
+        })),
+        None => Err(violation(
+            ViolationCode::StandingOrdersSealed,
+            PART_13,
+            format!(
+                "{}'s standing orders for this battle are sealed: the battle reveals them first",
+                power.name()
+            ),
+        )),
+    }
+}
+
+/// The standing orders a battle followed, for its event: sealed ones only (orders given
+/// in the open were on the record already, and the events of those games stay as they
+/// were decided).
+pub(super) fn applied(followed: Followed<'_>) -> Option<AppliedOrders> {
+    followed.given.sealed.as_ref().map(|sealed| AppliedOrders {
+        power: followed.power,
+        territory: followed.territory,
+        orders: followed.orders.clone(),
+        given_round: followed.given.round,
+        given_during: followed.given.during,
+        sealed_at: sealed.sealed_at,
+    })
+}
+
+/// The defender's standing orders the battle followed, as the listing's first line (empty
+/// when it followed none, or orders given in the open that change nothing).
+pub(super) fn listing_line(rules: Rules<'_>, followed: Option<Followed<'_>>, sea: bool) -> String {
+    let Some(Followed {
+        power,
+        territory: key,
+        given,
+        orders: standing,
+    }) = followed
+    else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    if !standing.order_of_loss.is_empty() {
+        let codes: Vec<&str> = standing
+            .order_of_loss
+            .iter()
+            .map(|u| rules.catalogue.get(*u).code.as_str())
+            .collect();
+        parts.push(format!("lose {} first", codes.join(", ")));
+    }
+    if standing.submerge_subs && sea {
+        parts.push("submarines submerge".to_owned());
+    }
+    if !standing.battleships_absorb {
+        parts.push("battleships do not take the first hits".to_owned());
+    }
+    let scope = if key.is_some() {
+        "for this place"
+    } else {
+        "for all its battles"
+    };
+    if given.sealed.is_none() {
+        if parts.is_empty() {
+            return String::new();
+        }
+        return format!(
+            "Defender's standing orders ({}, {scope}): {}\n",
+            power.name(),
+            parts.join("; ")
+        );
+    }
+    if parts.is_empty() {
+        parts.push("the default order of loss".to_owned());
+    }
+    format!(
+        "Defender's standing orders ({}, {scope}, given in round {} on {}'s turn): {}\n",
+        power.name(),
+        given.round,
+        given.during.name(),
+        parts.join("; ")
+    )
+}
