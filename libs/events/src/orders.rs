@@ -590,6 +590,18 @@ fn decide_orders(
             }
             decided
         };
+        // Sealed orders a record gives must open (with the seed) and be sealed for their
+        // own event: otherwise the order is refused like any other, after the dice as a
+        // cut-off, so the refusal never tells what the dice did.
+        let decided = decided.and_then(|(reveal, played)| {
+            for event in &played {
+                if let GameEvent::StandingOrdersSealed { sealed, .. } = event {
+                    let base = reveal.as_ref().map_or(after.version, |_| after.version + 1);
+                    check_sealed(sealing, dice, after, base, sealed)?;
+                }
+            }
+            Ok((reveal, played))
+        });
         let violation = match decided {
             Ok((reveal, played)) => {
                 if let Some(reveal) = reveal {
@@ -615,11 +627,6 @@ fn decide_orders(
                                 territory,
                                 sealed,
                             }
-                        }
-                        GameEvent::StandingOrdersSealed { ref sealed, .. } => {
-                            check_sealed(sealing, dice, after, sealed)
-                                .map_err(|v| rule(&format!("orders[{i}]"), v))?;
-                            event
                         }
                         other => other,
                     };
@@ -694,6 +701,7 @@ fn check_sealed(
     sealing: bool,
     dice: &DiceSupply<'_>,
     log: &GameLog,
+    version: u64,
     sealed: &SealedOrders,
 ) -> Result<(), RuleViolation> {
     let refuse = |why: String| RuleViolation {
@@ -707,11 +715,11 @@ fn check_sealed(
                 .to_owned(),
         ));
     }
-    if sealed.sealed_at != log.version + 1 {
+    if sealed.sealed_at != version + 1 {
         return Err(refuse(format!(
             "these standing orders were sealed for event {}, not event {}",
             sealed.sealed_at,
-            log.version + 1
+            version + 1
         )));
     }
     let DiceSupply::Seed(seed) = dice else {

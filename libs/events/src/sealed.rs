@@ -110,7 +110,8 @@ pub fn open(
 
 /// Whether revealed orders and salt are the ones `sealed` commits to.
 pub fn reveal_matches(sealed: &SealedOrders, orders: &StandingOrders, salt: &str) -> bool {
-    hex::decode(salt).is_ok_and(|salt| commitment(&salt, orders) == sealed.commitment)
+    hex::decode(salt)
+        .is_ok_and(|salt| salt.len() == 32 && commitment(&salt, orders) == sealed.commitment)
 }
 
 #[cfg(test)]

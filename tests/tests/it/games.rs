@@ -1470,8 +1470,8 @@ async fn a_defenders_standing_orders_stay_sealed_until_the_battle_that_follows_t
         ),
         (
             json!([recorded]),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "rule-violation",
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
         ),
     ] {
         let reply = send_orders(&app, &russia, &game, "russia", &orders).await;

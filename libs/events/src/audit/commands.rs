@@ -99,9 +99,18 @@ pub(super) fn check_command(
         };
     }
     // Not the seed's outcome. Dice that are not the seed's are named; and unless the events
-    // are what their own dice give, so are the events.
-    if let Some((version, message)) = dice_difference(&seeded, batch) {
-        ledger.fail("dice", version, message);
+    // are what their own dice give, so are the events. Where no die differs, the seed
+    // decides it: sealed standing orders that do not open with it, or a reveal that is not
+    // theirs, are named even if the record agrees with itself.
+    match dice_difference(&seeded, batch) {
+        Some((version, message)) => ledger.fail("dice", version, message),
+        None => {
+            describe(ledger, log.ruleset, given, record, &seeded, batch);
+            return CommandOutcome {
+                after: None,
+                dice_events,
+            };
+        }
     }
     let own = log.decide_command(given, own_dice);
     if matches(&own, given, batch) {

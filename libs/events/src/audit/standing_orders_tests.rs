@@ -276,3 +276,69 @@ fn a_game_from_before_sealing_keeps_its_orders_in_the_open() {
         GameStreamEvent::Played(GameEvent::StandingOrdersSet { .. })
     ));
 }
+
+#[test]
+fn sealed_orders_altered_on_the_record_are_named_once_the_seed_opens_them() {
+    let mut game = game();
+    every_power_leaves_orders(&mut game);
+    let (place, attacker, _) = at_a_defended_battle(&mut game);
+    fight(&mut game, &place, attacker);
+    assert!(game.end(), "ended");
+    let mut events = game.recorded();
+    // One hex digit of Russia's ciphertext changed, in its record and its event alike.
+    let flip = |text: &str| {
+        let mut chars: Vec<char> = text.chars().collect();
+        chars[0] = if chars[0] == '0' { '1' } else { '0' };
+        chars.into_iter().collect::<String>()
+    };
+    let sealed = events[2].payload["sealed"]["ciphertext"]
+        .as_str()
+        .expect("sealed")
+        .to_owned();
+    events[2].payload["sealed"]["ciphertext"] = serde_json::json!(flip(&sealed));
+    events[1].payload["command"]["orders"][0]["sealed"]["ciphertext"] =
+        serde_json::json!(flip(&sealed));
+    relink(&mut events);
+    let report = audit(&events);
+    assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
+    assert!(
+        report.render().contains("do not open"),
+        "{}",
+        report.render()
+    );
+}
+
+#[test]
+fn sealed_orders_that_do_not_open_after_a_battle_cut_the_command_off_instead_of_refusing_it() {
+    // A refusal of the whole command after its dice would tell how they fell.
+    let mut game = game();
+    let (place, attacker, _) = at_a_defended_battle(&mut game);
+    let orders = vec![
+        serde_json::from_value(serde_json::json!({"type": "fight_battle", "territory": place}))
+            .expect("an order"),
+        NamedOrder::SealedStandingOrders {
+            territory: None,
+            sealed: Some(warlog_rules::game::standing::SealedOrders {
+                commitment: "00".into(),
+                ciphertext: "00".into(),
+                sealed_at: 0,
+            }),
+        },
+    ];
+    let given = OrdersGiven::new(
+        player(&game, attacker),
+        game.log.version,
+        game.now,
+        Command::Orders {
+            power: attacker,
+            orders,
+        },
+    );
+    let decided = game
+        .log
+        .decide_command(&given, DiceSupply::Seed(&game.seed))
+        .expect("the battle stands");
+    let cut = decided.cut_off.expect("cut off at the sealed orders");
+    assert_eq!(cut.index, 1);
+    assert_eq!(cut.violation.code, ViolationCode::StandingOrdersSealed);
+}

@@ -211,7 +211,7 @@ pub(super) fn decide_battle(
     battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();
     battle.attacker_orders.retreat = orders.retreat;
     // The principal defender's standing orders: for this place, else for all its battles.
-    let followed = standing::for_battle(state, defender, territory)?;
+    let followed = standing::for_battle(rules, state, defender, territory)?;
     if let Some(standing) = followed.map(|f| f.orders) {
         battle.defender_orders.order_of_loss = standing.order_of_loss.clone();
         battle.defender_orders.submerge_subs = standing.submerge_subs && place.sea;

@@ -619,8 +619,20 @@ impl NamedOrder {
         }
     }
 
-    /// The order resolved and named back: the board's spelling and the catalogue's codes.
+    /// An order as a client sends it, resolved and named back: the board's spelling and
+    /// the catalogue's codes. The sealed form of standing orders is the record's, written
+    /// by the server alone: a client sends `set_standing_orders` (refused before anything
+    /// is decided, so the refusal depends on nothing rolled).
     pub fn normalised(&self, ruleset: &Ruleset, at: &str) -> Result<NamedOrder, NameError> {
+        if let NamedOrder::SealedStandingOrders { .. } = self {
+            return Err(NameError {
+                kind: NameErrorKind::Malformed,
+                message: format!(
+                    "{at}: sealed_standing_orders is how the record keeps standing orders, \
+                     written by the server: send set_standing_orders"
+                ),
+            });
+        }
         Ok(NamedOrder::of(&self.resolve(ruleset, at)?, ruleset))
     }
 }

@@ -258,15 +258,26 @@ pub fn to_reveal(
         return None;
     }
     let (_, defender) = super::combat::defenders(rules, state, power, orders.territory);
-    let (territory, given) = state.standing_orders_for(defender?, orders.territory)?;
+    let defender = defender.filter(|d| fights_in(rules, state, *d, orders.territory))?;
+    let (territory, given) = state.standing_orders_for(defender, orders.territory)?;
     match (&given.orders, &given.sealed) {
         (None, Some(sealed)) => Some(ToReveal {
-            power: defender?,
+            power: defender,
             territory,
             sealed: sealed.clone(),
         }),
         _ => None,
     }
+}
+
+/// Whether `power` has units that fight in `territory`: a holder with none there loses
+/// nothing, and its sealed orders stay sealed.
+fn fights_in(rules: Rules<'_>, state: &GameState, power: Power, territory: TerritoryId) -> bool {
+    state.forces[territory.index()]
+        .iter()
+        .any(|((owner, unit, _), n)| {
+            *owner == power && *n > 0 && rules.catalogue.get(*unit).is_combatant()
+        })
 }
 
 /// Standing orders a battle follows: whose, the place they were given for (`None`: all
@@ -282,16 +293,21 @@ pub(super) struct Followed<'a> {
 /// The principal defender's standing orders for a battle in `territory`, known (revealed
 /// or given in the open); an error if they are still sealed (the battle must reveal them
 /// first).
-pub(super) fn for_battle(
-    state: &GameState,
+pub(super) fn for_battle<'a>(
+    rules: Rules<'_>,
+    state: &'a GameState,
     defender: Option<Power>,
     territory: TerritoryId,
-) -> Result<Option<Followed<'_>>, RuleViolation> {
+) -> Result<Option<Followed<'a>>, RuleViolation> {
     let Some((power, (key, given))) =
         defender.and_then(|d| state.standing_orders_for(d, territory).map(|g| (d, g)))
     else {
         return Ok(None);
     };
+    // Sealed orders are followed (and revealed) only where the defender has units to lose.
+    if given.sealed.is_some() && !fights_in(rules, state, power, territory) {
+        return Ok(None);
+    }
     match &given.orders {
         Some(orders) => Ok(Some(Followed {
             power,
