@@ -596,8 +596,7 @@ fn decide_orders(
         let decided = decided.and_then(|(reveal, played)| {
             for event in &played {
                 if let GameEvent::StandingOrdersSealed { sealed, .. } = event {
-                    let base = reveal.as_ref().map_or(after.version, |_| after.version + 1);
-                    check_sealed(sealing, dice, after, base, sealed)?;
+                    check_sealed(sealing, dice, after, sealed)?;
                 }
             }
             Ok((reveal, played))
@@ -696,14 +695,15 @@ fn seal_standing(
 /// Sealed orders as a record gives them. They must be sealed for their own event; with
 /// the seed, they must open to orders the rules accept, sealed by this game; without it,
 /// they are taken as recorded and checked when a battle reveals them. A game whose orders
-/// stand in the open has none.
+/// stand in the open has none. (Sealed orders are an order of their own, whose one event
+/// lands at the log's next version.)
 fn check_sealed(
     sealing: bool,
     dice: &DiceSupply<'_>,
     log: &GameLog,
-    version: u64,
     sealed: &SealedOrders,
 ) -> Result<(), RuleViolation> {
+    let version = log.version;
     let refuse = |why: String| RuleViolation {
         code: ViolationCode::StandingOrdersSealed,
         rule: "Part 13",

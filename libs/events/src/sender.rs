@@ -67,9 +67,7 @@ impl Sender {
     pub fn actor(&self) -> String {
         format!("{}:{}", self.role, self.name)
     }
-}
 
-impl Sender {
     /// The sender an event's `actor` names (`player:ann`), if it names one.
     pub fn from_actor(actor: &str) -> Option<Sender> {
         let (role, name) = actor.split_once(':')?;

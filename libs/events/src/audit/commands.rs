@@ -47,26 +47,19 @@ pub(super) fn check_command(
             ),
         );
     }
-    let dice_at = |version: u64| -> Vec<Die> {
-        version
-            .checked_sub(1)
-            .and_then(|i| all.get(i as usize))
-            .map(|(_, e)| match e {
-                GameStreamEvent::Played(played) => dice_rolled(played),
-                _ => Vec::new(),
-            })
-            .unwrap_or_default()
+    // What the log recorded at a version: the dice and any reveal an order's decision
+    // takes from there when the seed is not known.
+    let played_at = |version: u64| match version.checked_sub(1).and_then(|i| all.get(i as usize)) {
+        Some((_, GameStreamEvent::Played(played))) => Some(played),
+        _ => None,
     };
-    let reveal_at = |version: u64| {
-        version
-            .checked_sub(1)
-            .and_then(|i| all.get(i as usize))
-            .and_then(|(_, e)| match e {
-                GameStreamEvent::Played(GameEvent::StandingOrdersRevealed {
-                    orders, salt, ..
-                }) => Some((orders.clone(), salt.clone())),
-                _ => None,
-            })
+    let dice_at =
+        |version: u64| -> Vec<Die> { played_at(version).map(dice_rolled).unwrap_or_default() };
+    let reveal_at = |version: u64| match played_at(version) {
+        Some(GameEvent::StandingOrdersRevealed { orders, salt, .. }) => {
+            Some((orders.clone(), salt.clone()))
+        }
+        _ => None,
     };
     let own_dice = DiceSupply::Recorded {
         dice_at: &dice_at,

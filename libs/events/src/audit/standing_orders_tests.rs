@@ -6,9 +6,9 @@ use super::tests::audit;
 use super::*;
 use crate::game::GameStreamEvent;
 use crate::orders::{Command, DiceSupply, OrdersGiven, Refusal};
-use crate::relink;
 use crate::sample::SampleGame;
 use crate::sender::{Role, Sender};
+use crate::{relink, RecordedEvent};
 use warlog_rules::board::Power;
 use warlog_rules::game::named::NamedOrder;
 use warlog_rules::game::{GameEvent, ViolationCode};
@@ -40,6 +40,25 @@ fn lose_first(unit: &str) -> NamedOrder {
 fn give(game: &mut SampleGame, power: Power, orders: Vec<NamedOrder>) -> bool {
     let sender = player(game, power);
     game.send(sender, Command::Orders { power, orders })
+}
+
+/// `power`'s player's orders, as the server would decide them next.
+fn command(game: &SampleGame, power: Power, orders: Vec<NamedOrder>) -> OrdersGiven {
+    OrdersGiven::new(
+        player(game, power),
+        game.log.version,
+        game.now,
+        Command::Orders { power, orders },
+    )
+}
+
+/// The forged export, its chain recomputed (what anyone with write access can do), fails
+/// the audit with a finding in these words.
+fn assert_named(events: &mut [RecordedEvent], words: &str) {
+    relink(events);
+    let report = audit(events);
+    assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
+    assert!(report.render().contains(words), "{}", report.render());
 }
 
 /// Every power leaves orders for all its battles on the first turn: lose tanks first.
@@ -201,14 +220,7 @@ fn a_forged_reveal_is_named_by_the_auditor() {
         .pointer_mut("/orders/order_of_loss")
         .unwrap_or_else(|| panic!("orders in {shown}"));
     *orders = serde_json::json!([0]);
-    relink(&mut events);
-    let report = audit(&events);
-    assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
-    assert!(
-        report.render().contains("do not match its commitment"),
-        "{}",
-        report.render()
-    );
+    assert_named(&mut events, "do not match its commitment");
 }
 
 #[test]
@@ -220,16 +232,7 @@ fn orders_in_their_sealed_form_are_refused_from_a_client() {
     };
     // Given the record's sealed form, sent again: sealed for another event.
     let copied = record.orders_sent()[0].clone();
-    let sender = player(&game, Power::Russia);
-    let again = OrdersGiven::new(
-        sender.clone(),
-        game.log.version,
-        game.now,
-        Command::Orders {
-            power: Power::Russia,
-            orders: vec![copied.clone()],
-        },
-    );
+    let again = command(&game, Power::Russia, vec![copied.clone()]);
     let refused = game
         .log
         .decide_command(&again, DiceSupply::Seed(&game.seed))
@@ -247,17 +250,13 @@ fn orders_in_their_sealed_form_are_refused_from_a_client() {
         panic!("sealed: {copied:?}")
     };
     sealed.sealed_at = game.log.version + 2;
-    let forged = OrdersGiven::new(
-        sender,
-        game.log.version,
-        game.now,
-        Command::Orders {
-            power: Power::Russia,
-            orders: vec![NamedOrder::SealedStandingOrders {
-                territory,
-                sealed: Some(sealed),
-            }],
-        },
+    let forged = command(
+        &game,
+        Power::Russia,
+        vec![NamedOrder::SealedStandingOrders {
+            territory,
+            sealed: Some(sealed),
+        }],
     );
     let refused = game
         .log
@@ -298,14 +297,7 @@ fn sealed_orders_altered_on_the_record_are_named_once_the_seed_opens_them() {
     events[2].payload["sealed"]["ciphertext"] = serde_json::json!(flip(&sealed));
     events[1].payload["command"]["orders"][0]["sealed"]["ciphertext"] =
         serde_json::json!(flip(&sealed));
-    relink(&mut events);
-    let report = audit(&events);
-    assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
-    assert!(
-        report.render().contains("do not open"),
-        "{}",
-        report.render()
-    );
+    assert_named(&mut events, "do not open");
 }
 
 #[test]
@@ -325,15 +317,7 @@ fn sealed_orders_that_do_not_open_after_a_battle_cut_the_command_off_instead_of_
             }),
         },
     ];
-    let given = OrdersGiven::new(
-        player(&game, attacker),
-        game.log.version,
-        game.now,
-        Command::Orders {
-            power: attacker,
-            orders,
-        },
-    );
+    let given = command(&game, attacker, orders);
     let decided = game
         .log
         .decide_command(&given, DiceSupply::Seed(&game.seed))

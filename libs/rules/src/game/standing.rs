@@ -115,13 +115,7 @@ pub fn check(
     territory: Option<TerritoryId>,
     orders: &StandingOrders,
 ) -> Result<(), RuleViolation> {
-    if territory.is_some_and(|t| !rules.board.contains(t)) {
-        return Err(violation(
-            ViolationCode::UnknownPlace,
-            PART_13,
-            "standing orders name a place that is not on the board",
-        ));
-    }
+    check_place(rules, territory)?;
     let mut seen = Vec::new();
     for unit in &orders.order_of_loss {
         if seen.contains(unit) {
@@ -135,6 +129,17 @@ pub fn check(
             ));
         }
         seen.push(*unit);
+    }
+    Ok(())
+}
+
+fn check_place(rules: Rules<'_>, territory: Option<TerritoryId>) -> Result<(), RuleViolation> {
+    if territory.is_some_and(|t| !rules.board.contains(t)) {
+        return Err(violation(
+            ViolationCode::UnknownPlace,
+            PART_13,
+            "standing orders name a place that is not on the board",
+        ));
     }
     Ok(())
 }
@@ -164,7 +169,7 @@ pub(super) fn decide_sealed(
     territory: Option<TerritoryId>,
     sealed: Option<&SealedOrders>,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    check(rules, territory, &StandingOrders::default())?;
+    check_place(rules, territory)?;
     let Some(sealed) = sealed else {
         return Err(violation(
             ViolationCode::StandingOrdersSealed,
