@@ -103,13 +103,7 @@ impl TestDb {
     /// A connection as the login user (a superuser on the test servers), not the service's
     /// role: for what only an administrator can try.
     pub async fn admin(&self) -> Client {
-        let (client, connection) = self
-            .config
-            .connect(NoTls)
-            .await
-            .unwrap_or_else(|e| panic!("admin connection to {}: {e}", self.name));
-        tokio::spawn(connection);
-        client
+        self.connect(&self.config, "admin").await
     }
 
     /// A connection as the service logs in: `warlog_service`, with `warlog_app`'s rights
@@ -117,10 +111,14 @@ impl TestDb {
     pub async fn service_login(&self) -> Client {
         let mut login = self.config.clone();
         login.user(warlog_store::SERVICE_LOGIN);
-        let (client, connection) = login
+        self.connect(&login, "warlog_service's").await
+    }
+
+    async fn connect(&self, config: &Config, whose: &str) -> Client {
+        let (client, connection) = config
             .connect(NoTls)
             .await
-            .unwrap_or_else(|e| panic!("warlog_service's connection to {}: {e}", self.name));
+            .unwrap_or_else(|e| panic!("{whose} connection to {}: {e}", self.name));
         tokio::spawn(connection);
         client
     }

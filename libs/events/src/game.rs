@@ -803,13 +803,12 @@ impl GameLog {
         };
         let last_place = rows.len().max(1);
         let last_points = Fraction::whole(self.ruleset.points.for_place(last_place));
+        // Last place's gain, as its row gives it (by place: in survival and zone-point
+        // games the last is not always the lowest gain).
         let last_gain = rows
             .iter()
-            .filter_map(|r| {
-                let gain = r.percent_gain.parse::<Fraction>().ok()?;
-                Some((gain, r.percent_gain_pct))
-            })
-            .min_by(|a, b| a.0.cmp(&b.0));
+            .max_by_key(|r| r.place)
+            .map(|r| (r.percent_gain.clone(), r.percent_gain_pct));
         let mut scored = Vec::with_capacity(rows.len());
         let mut forfeits = Vec::new();
         for mut row in rows {
@@ -821,7 +820,7 @@ impl GameLog {
                             player: Some(left.to_owned()),
                             place: last_place,
                             tied_with: 1,
-                            percent_gain: gain.to_string(),
+                            percent_gain: gain.clone(),
                             percent_gain_pct: *gain_pct,
                             points: last_points.to_string(),
                             points_value: last_points.to_f64(),

@@ -390,12 +390,7 @@ impl Given<'_> {
 
 /// The sender of a recorded command: the actor its metadata names (`director:dora`).
 fn sender_of(recorded: &RecordedEvent) -> Option<Sender> {
-    let actor = recorded.metadata.get("actor")?.as_str()?;
-    let (role, name) = actor.split_once(':')?;
-    Some(Sender {
-        role: role.parse().ok()?,
-        name: name.to_owned(),
-    })
+    Sender::from_actor(recorded.metadata.get("actor")?.as_str()?)
 }
 
 /// The sender of a recorded event and the command it is the decision of, once the sender

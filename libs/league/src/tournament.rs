@@ -218,10 +218,8 @@ pub struct Tournament {
     pub entrants: Vec<Entrant>,
     pub waiting: Vec<String>,
     pub rounds: Vec<RoundSeated>,
-    pub swaps: Vec<SeatsSwapped>,
-    pub substitutions: Vec<SubstituteAppointed>,
-    /// The swaps and substitutions together, in the order recorded: who holds a seat now
-    /// follows them in this order.
+    /// The swaps and substitutions, in the order recorded: who holds a seat now follows
+    /// them in this order ([`Tournament::swaps`] and [`Tournament::substitutions`] each).
     pub seat_changes: Vec<RecordedSeatChange>,
     pub finished: Option<Moment>,
     /// The seed, hex, once the tournament has finished.
@@ -334,8 +332,6 @@ impl Tournament {
             entrants: Vec::new(),
             waiting: Vec::new(),
             rounds: Vec::new(),
-            swaps: Vec::new(),
-            substitutions: Vec::new(),
             seat_changes: Vec::new(),
             finished: None,
             revealed_seed: None,
@@ -404,6 +400,13 @@ impl Tournament {
         let mut after = self.clone();
         for event in &events {
             after.apply(event);
+        }
+        // Powers by the draw (`draw.rs`) and one seat each hold of the tables as played
+        // after the events, whatever the chain of changes that led to them.
+        for event in &events {
+            if let TournamentEvent::SeatsSwapped(swapped) = event {
+                after.keeps_the_draw(swapped)?;
+            }
         }
         after.one_seat_each()?;
         Ok(Decided {
@@ -560,7 +563,7 @@ impl Tournament {
     /// The running game of the latest round in which `player` holds a seat, as played.
     fn running_seat_of(&self, player: &str, results: &[GameResult]) -> Option<String> {
         let round = self.rounds.last()?;
-        let tables = self.tables_as_played().pop()?;
+        let tables = self.round_as_played(round);
         let table = tables
             .iter()
             .find(|t| t.seats.iter().any(|(_, who)| who == player))?;
@@ -697,8 +700,9 @@ impl Tournament {
     }
 
     /// Two players of the latest round change seats, before any of its games has an order:
-    /// two players of different tables, and the result keeps powers by the draw (a player
-    /// at the table they were drawn to holds the power drawn; `draw.rs`).
+    /// two players of different tables. Whether the result keeps powers by the draw (a
+    /// player at the table they were drawn to holds the power drawn) is decided on the
+    /// tables after it ([`Tournament::decide`], `draw.rs`).
     fn swap(
         &self,
         players: &[String; 2],
@@ -717,15 +721,20 @@ impl Tournament {
                 "give the reason for the swap: one line of at most 500 characters",
             );
         }
-        let tables = self.tables_as_played();
-        let tables = tables.last().map(Vec::as_slice).unwrap_or_default();
+        let [a, b] = players;
+        if a == b {
+            return refuse(
+                "same-player",
+                format!("{a} is named twice: a swap is between two players"),
+            );
+        }
+        let tables = self.round_as_played(round);
         let table_of = |player: &str| {
             tables
                 .iter()
                 .find(|t| t.seats.iter().any(|(_, who)| who == player))
                 .map(|t| t.table)
         };
-        let [a, b] = players;
         let (Some(ta), Some(tb)) = (table_of(a), table_of(b)) else {
             let missing = if table_of(a).is_none() { a } else { b };
             return refuse(
@@ -755,16 +764,6 @@ impl Tournament {
                 ),
             );
         }
-        // The tables as they would stand after the swap: powers by the draw.
-        let mut after = tables.to_vec();
-        for seat in after.iter_mut().flat_map(|t| t.seats.iter_mut()) {
-            if &seat.1 == a {
-                seat.1.clone_from(b);
-            } else if &seat.1 == b {
-                seat.1.clone_from(a);
-            }
-        }
-        self.keeps_the_draw(round, players, &after)?;
         Ok(vec![TournamentEvent::SeatsSwapped(SeatsSwapped {
             round: round.round,
             players: players.clone(),
@@ -799,11 +798,9 @@ impl Tournament {
                 }
                 self.rounds.push((**seated).clone());
             }
-            TournamentEvent::SeatsSwapped(swapped) => {
-                self.swaps.push(swapped.clone());
-                self.seat_changes
-                    .push(RecordedSeatChange::Swap(swapped.clone()));
-            }
+            TournamentEvent::SeatsSwapped(swapped) => self
+                .seat_changes
+                .push(RecordedSeatChange::Swap(swapped.clone())),
             TournamentEvent::SubstituteAppointed(appointed) => {
                 self.waiting.retain(|w| w != &appointed.substitute);
                 self.set_status(&appointed.replaced, EntrantStatus::Replaced);
@@ -811,7 +808,6 @@ impl Tournament {
                     player: appointed.substitute.clone(),
                     status: EntrantStatus::Playing,
                 });
-                self.substitutions.push(appointed.clone());
                 self.seat_changes
                     .push(RecordedSeatChange::Substitute(appointed.clone()));
             }
@@ -851,14 +847,17 @@ impl Tournament {
     pub fn tables_as_played(&self) -> Vec<Vec<TableSeating>> {
         self.rounds
             .iter()
-            .map(|r| {
-                self.seats_since_the_draw(r)
-                    .into_iter()
-                    .map(|t| TableSeating {
-                        table: t.table,
-                        seats: t.seats.into_iter().map(|s| (s.power, s.now)).collect(),
-                    })
-                    .collect()
+            .map(|r| self.round_as_played(r))
+            .collect()
+    }
+
+    /// One round's tables as played (see [`Tournament::tables_as_played`]).
+    pub(crate) fn round_as_played(&self, round: &RoundSeated) -> Vec<TableSeating> {
+        self.seats_since_the_draw(round)
+            .into_iter()
+            .map(|t| TableSeating {
+                table: t.table,
+                seats: t.seats.into_iter().map(|s| (s.power, s.now)).collect(),
             })
             .collect()
     }

@@ -463,14 +463,20 @@ pub(crate) async fn ended_status(
     tx: &Transaction<'_>,
     event: &RecordedEvent,
 ) -> Result<&'static str, StoreError> {
-    let events = crate::read_stream(tx, &event.stream_id, 1, u32::MAX).await?;
-    let upto: Vec<RecordedEvent> = events
-        .into_iter()
-        .take_while(|e| e.stream_version <= event.stream_version)
-        .collect();
+    let (_, log) = game_upto(tx, event).await?;
+    Ok(log.status().as_str())
+}
+
+/// A game's events up to `event` (one of them), read no further, and the game they fold to.
+pub(crate) async fn game_upto(
+    tx: &Transaction<'_>,
+    event: &RecordedEvent,
+) -> Result<(Vec<RecordedEvent>, GameLog), StoreError> {
+    let count = u32::try_from(event.stream_version).unwrap_or(u32::MAX);
+    let upto = crate::read_stream(tx, &event.stream_id, 1, count).await?;
     let log = GameLog::fold(&upto)
         .map_err(|e| StoreError::Corrupt(format!("{}: {e}", event.stream_id)))?;
-    Ok(log.status().as_str())
+    Ok((upto, log))
 }
 
 /// Adds a record's orders to its power's counts, as its player's or the game master's.

@@ -6,7 +6,7 @@
 
 use deadpool_postgres::{GenericClient, Transaction};
 use serde::Serialize;
-use warlog_events::game::{decode_recorded, placed_twice, GameLog, GameStreamEvent};
+use warlog_events::game::{decode_recorded, placed_twice, GameStreamEvent};
 use warlog_events::{RecordedEvent, StreamCategory};
 use warlog_league::players::PlayerEvent;
 use warlog_league::rating::{Rating, SkillModel};
@@ -15,7 +15,7 @@ use warlog_rules::game::GameEvent;
 use warlog_rules::scoring::Fraction;
 
 use crate::projector::Projection;
-use crate::{read_stream, StoreError};
+use crate::StoreError;
 
 /// Points are stored times this: every share of a tie of up to ten places is whole.
 pub const POINTS_SCALE: i64 = 2520;
@@ -169,13 +169,8 @@ impl League {
         tx: &Transaction<'_>,
         event: &RecordedEvent,
     ) -> Result<(), StoreError> {
-        let events = read_stream(tx, &event.stream_id, 1, u32::MAX).await?;
-        let upto: Vec<RecordedEvent> = events
-            .into_iter()
-            .take_while(|e| e.stream_version <= event.stream_version)
-            .collect();
+        let (upto, log) = crate::games::game_upto(tx, event).await?;
         let corrupt = |e: String| StoreError::Corrupt(format!("{}: {e}", event.stream_id));
-        let log = GameLog::fold(&upto).map_err(|e| corrupt(e.to_string()))?;
         // An ended game that is not rated (aborted: it ended before every seated power had
         // played a turn of its own; GameLog::status) has no placements and changes no
         // ladder. A rebuild replays the games through the same rule.
@@ -184,6 +179,14 @@ impl League {
             return Ok(());
         };
         let placements = placements.map_err(corrupt)?;
+        if let Some(reason) = placed_twice(&placements) {
+            let unsound = UnsoundGame {
+                game_id: log.created.game_id.clone(),
+                code: "seated-twice".to_owned(),
+                reason,
+            };
+            return skip(tx, event, &unsound).await;
+        }
         let ended_at = match decode_recorded(event) {
             Ok(GameStreamEvent::Played(GameEvent::GameEnded { at, .. })) => {
                 i64::try_from(at.unix_seconds()).unwrap_or(0)
@@ -236,17 +239,7 @@ impl League {
                 .collect(),
             replaced,
         };
-        match placed_twice(&placements) {
-            Some(reason) => {
-                let unsound = UnsoundGame {
-                    game_id: finished.game_id,
-                    code: "seated-twice".to_owned(),
-                    reason,
-                };
-                skip(tx, event, &unsound).await
-            }
-            None => self.record(tx, &finished).await,
-        }
+        self.record(tx, &finished).await
     }
 
     async fn record(&self, tx: &Transaction<'_>, game: &Finished) -> Result<(), StoreError> {

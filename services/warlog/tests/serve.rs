@@ -44,6 +44,18 @@ impl Drop for Served {
     }
 }
 
+/// `warlog` with `args`, run from the workspace, binding `port` and using `database`.
+fn warlog(workspace: &std::path::Path, port: u16, database: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_warlog"));
+    command
+        .current_dir(workspace)
+        .args(args)
+        .env("WARLOG_BIND", format!("127.0.0.1:{port}"))
+        .env("WARLOG_DATABASE", database)
+        .env("WARLOG_WORKERS", "1");
+    command
+}
+
 /// Starts `warlog` with `args` on `port` and waits (at most 120 s) for `/healthz`; a process
 /// that exits first fails the test.
 fn serve_until_healthy(
@@ -52,12 +64,7 @@ fn serve_until_healthy(
     database: &str,
     args: &[&str],
 ) -> (Served, (u16, String)) {
-    let child = Command::new(env!("CARGO_BIN_EXE_warlog"))
-        .current_dir(workspace)
-        .args(args)
-        .env("WARLOG_BIND", format!("127.0.0.1:{port}"))
-        .env("WARLOG_DATABASE", database)
-        .env("WARLOG_WORKERS", "1")
+    let child = warlog(workspace, port, database, args)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -160,15 +167,15 @@ fn warlog_refuses_to_serve_as_a_superuser_and_says_so_in_one_line_unless_told_to
         owner_is_superuser(&workspace),
         "this test needs the database owner to be a superuser (DATABASE_URL names another)"
     );
-    let refused = Command::new(env!("CARGO_BIN_EXE_warlog"))
-        .current_dir(&workspace)
-        .args(["serve", "--db-login-role="])
-        .env("WARLOG_BIND", format!("127.0.0.1:{}", free_port()))
-        .env("WARLOG_DATABASE", &database)
-        .env("WARLOG_WORKERS", "1")
-        .env_remove("WARLOG_ALLOW_SUPERUSER")
-        .output()
-        .expect("warlog runs");
+    let refused = warlog(
+        &workspace,
+        free_port(),
+        &database,
+        &["serve", "--db-login-role="],
+    )
+    .env_remove("WARLOG_ALLOW_SUPERUSER")
+    .output()
+    .expect("warlog runs");
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success(), "served as a superuser: {stderr}");
     // The log has the refusal as an ERROR record; the person at the terminal gets it as

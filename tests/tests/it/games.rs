@@ -1378,13 +1378,7 @@ async fn player_token<B: MessageBody>(
     power: &str,
 ) -> String {
     let view = call(app, get(&format!("/v1/games/{game}"))).await.json();
-    let player = view["seats"]
-        .as_array()
-        .and_then(|seats| seats.iter().find(|s| s["power"] == power))
-        .and_then(|s| s["player"].as_str())
-        .unwrap_or_else(|| panic!("{power} is seated: {view}"))
-        .to_owned();
-    token(db, &player, Role::Player).await
+    token(db, &seat_of_power(&view["seats"], power), Role::Player).await
 }
 
 /// Every public place a game's events show: its events, the global feed, the game and its

@@ -268,8 +268,9 @@ fn a_swap_tells_each_game_to_give_the_seat_to_the_other_player() {
     )
     .expect("swapped");
     // then the tournament records the swap, and each game is told to seat the other.
-    assert_eq!(decided.after.swaps.len(), 1);
-    assert_eq!(decided.after.swaps[0].reason, "a's evenings");
+    let swaps: Vec<_> = decided.after.swaps().collect();
+    assert_eq!(swaps.len(), 1);
+    assert_eq!(swaps[0].reason, "a's evenings");
     let game_of = |table: u32| {
         games
             .iter()
@@ -318,6 +319,25 @@ fn a_swap_tells_each_game_to_give_the_seat_to_the_other_player() {
         let refused = when_sent(&t, &director(), &command, &[]).expect_err(code);
         assert_eq!(refused.code, code);
     }
+}
+
+#[test]
+fn a_swap_naming_one_player_twice_is_refused_and_changes_nothing() {
+    // Given a seated round,
+    let t = seated_with_one_waiting(10);
+    let (_, p) = t.tables_as_played()[0][0].seats[0].clone();
+    // when the director swaps a player with themself, then refused.
+    let refused = when_sent(
+        &t,
+        &director(),
+        &TournamentCommand::SwapSeats {
+            players: [p.clone(), p],
+            reason: "r".into(),
+        },
+        &[],
+    )
+    .expect_err("one player");
+    assert_eq!(refused.code, "same-player");
 }
 
 #[test]

@@ -17,8 +17,8 @@ use serde::Serialize;
 use warlog_rules::board::Power;
 use warlog_rules::game::Moment;
 
+use super::TournamentViolation;
 use super::{refuse, RoundSeated, SeatsSwapped, SubstituteAppointed, Tournament};
-use super::{TableSeating, TournamentViolation};
 
 /// A change of who holds a seat of a round after its draw, as the stream records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +103,22 @@ struct Bound {
 }
 
 impl Tournament {
+    /// The director's swaps, in the order recorded.
+    pub fn swaps(&self) -> impl Iterator<Item = &SeatsSwapped> {
+        self.seat_changes.iter().filter_map(|c| match c {
+            RecordedSeatChange::Swap(swap) => Some(swap),
+            RecordedSeatChange::Substitute(_) => None,
+        })
+    }
+
+    /// The substitutes appointed, in the order recorded.
+    pub fn substitutions(&self) -> impl Iterator<Item = &SubstituteAppointed> {
+        self.seat_changes.iter().filter_map(|c| match c {
+            RecordedSeatChange::Substitute(sub) => Some(sub),
+            RecordedSeatChange::Swap(_) => None,
+        })
+    }
+
     /// Each table of `round` seat by seat: drawn to whom, held by whom now, and the swaps
     /// and substitutions between, in the order recorded.
     pub fn seats_since_the_draw(&self, round: &RoundSeated) -> Vec<TableSinceTheDraw> {
@@ -207,7 +223,7 @@ impl Tournament {
                 })
             })
             .collect();
-        for sub in self.substitutions.iter().filter(|s| s.round == round.round) {
+        for sub in self.substitutions().filter(|s| s.round == round.round) {
             if let Some(game) = round.games.iter().find(|g| g.game_id == sub.game_id) {
                 bound.insert(
                     sub.substitute.as_str(),
@@ -222,15 +238,15 @@ impl Tournament {
         bound
     }
 
-    /// Powers by the draw: with `players` swapped, the latest round's tables would be
-    /// `after`; neither of them may then sit at the table they are held to with another
-    /// power than theirs there. A swap back to the seats drawn is always allowed.
-    pub(super) fn keeps_the_draw(
-        &self,
-        round: &RoundSeated,
-        players: &[String; 2],
-        after: &[TableSeating],
-    ) -> Result<(), TournamentViolation> {
+    /// Powers by the draw, on the tournament after `swapped`: neither player swapped may
+    /// sit at the table they are held to with another power than theirs there. A swap back
+    /// to the seats drawn is always allowed.
+    pub(super) fn keeps_the_draw(&self, swapped: &SeatsSwapped) -> Result<(), TournamentViolation> {
+        let Some(round) = self.rounds.iter().find(|r| r.round == swapped.round) else {
+            return Ok(());
+        };
+        let players = &swapped.players;
+        let after = self.round_as_played(round);
         let bound = self.bound_seats(round);
         for player in players {
             let Some(held) = bound.get(player.as_str()) else {

@@ -95,18 +95,13 @@ impl Tournament {
 
     /// The game and power a player holds in a round, as played.
     fn seat_of(&self, round: u32, player: &str) -> Result<(String, Power), TournamentViolation> {
-        let seat = self
-            .rounds
-            .iter()
-            .zip(self.tables_as_played())
-            .find(|(r, _)| r.round == round)
-            .and_then(|(r, tables)| {
-                tables.iter().find_map(|t| {
-                    let (power, _) = t.seats.iter().find(|(_, who)| who == player)?;
-                    let game = r.games.iter().find(|g| g.table == t.table)?;
-                    Some((game.game_id.clone(), *power))
-                })
-            });
+        let seat = self.rounds.iter().find(|r| r.round == round).and_then(|r| {
+            self.round_as_played(r).iter().find_map(|t| {
+                let (power, _) = t.seats.iter().find(|(_, who)| who == player)?;
+                let game = r.games.iter().find(|g| g.table == t.table)?;
+                Some((game.game_id.clone(), *power))
+            })
+        });
         match seat {
             Some(seat) => Ok(seat),
             None => refuse(

@@ -318,7 +318,10 @@ fn a_substitute_comes_from_the_waiting_list_and_the_replaced_player_leaves() {
     assert!(t.waiting.is_empty());
     assert!(t.playing().contains(&"sub".to_owned()));
     assert!(!t.playing().contains(&replaced));
-    assert_eq!(t.substitutions[0].substitute, "sub");
+    assert_eq!(
+        t.substitutions().next().expect("a substitution").substitute,
+        "sub"
+    );
 }
 
 #[test]
@@ -542,7 +545,10 @@ fn before_a_round_begins_the_director_swaps_two_players_between_tables() {
     let after = t.tables_as_played()[0].clone();
     assert_eq!(after[0].seats[0], (a_power, b.clone()));
     assert_eq!(after[1].seats[2], (b_power, a.clone()));
-    assert_eq!(t.swaps[0].reason, "a's train arrives late");
+    assert_eq!(
+        t.swaps().next().expect("a swap").reason,
+        "a's train arrives late"
+    );
     // Two players of one table, or a round whose games have begun, are refused.
     let same = when(
         &t,

@@ -115,13 +115,7 @@ pub fn decide_director(
             let mut powers: Vec<Power> = seats.iter().map(|(p, _)| *p).collect();
             powers.sort();
             powers.dedup();
-            let mut players: Vec<&str> = seats.iter().map(|(_, who)| who.as_str()).collect();
-            players.sort_unstable();
-            players.dedup();
-            if powers.len() != seats.len()
-                || players.len() != seats.len()
-                || seats.iter().any(|(_, who)| who.is_empty())
-            {
+            if powers.len() != seats.len() || !one_seat_a_player(seats.iter().map(|(_, who)| who)) {
                 return Err(violation(
                     ViolationCode::BadSeats,
                     PLAYERS,
@@ -276,7 +270,7 @@ pub fn draw_seats(
     Ok(drawn.into_iter().zip(players.iter().cloned()).collect())
 }
 
-/// One player a power, and no more than a die can draw among.
+/// One player a power, and no more than a die can draw among; each player named, once.
 fn check_seats(powers: &[Power], players: &[String]) -> Result<(), RuleViolation> {
     if players.len() != powers.len() || powers.len() > 6 {
         return Err(violation(
@@ -289,7 +283,22 @@ fn check_seats(powers: &[Power], players: &[String]) -> Result<(), RuleViolation
             ),
         ));
     }
+    if !one_seat_a_player(players) {
+        return Err(violation(
+            ViolationCode::BadSeats,
+            PLAYERS,
+            "each player is named, and once: one seat per player",
+        ));
+    }
     Ok(())
+}
+
+/// Every player named, and none twice: one seat per player per game.
+fn one_seat_a_player<'a>(players: impl IntoIterator<Item = &'a String>) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    players
+        .into_iter()
+        .all(|p| !p.is_empty() && seen.insert(p.as_str()))
 }
 
 /// Seats players by their bids for the survivor (AAP Historical, 9.1): the lowest bid
@@ -460,12 +469,10 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
             // A substitute replaced before becoming permanent never held the seat's
             // result: the player they replaced keeps it. A permanent one held it, and keeps
             // it until their own substitute becomes permanent (then they forfeit it too).
+            // (`replaced` is set only while the seat's holder is a substitute.)
             let (replaced, forfeited) = match state.seats.get(power) {
                 Some(seat) => (
-                    match (&seat.replaced, seat.substitute_turns) {
-                        (Some(pending), Some(_)) => Some(pending.clone()),
-                        _ => Some(seat.player.clone()),
-                    },
+                    Some(seat.replaced.as_ref().unwrap_or(&seat.player).clone()),
                     seat.forfeited.clone(),
                 ),
                 None => (None, Vec::new()),

@@ -59,13 +59,10 @@ pub async fn healthz() -> HttpResponse {
     ))]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let client =
-        state.store.pool().get().await.map_err(|e| {
-            ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}"))
-        })?;
+    let client = state.store.pool().get().await.map_err(not_ready)?;
     let status = warlog_store::schema_status(&client)
         .await
-        .map_err(|e| ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}")))?;
+        .map_err(not_ready)?;
     if !status.is_current() {
         return Err(ApiError::new(
             ErrorCode::NotReady,
@@ -75,13 +72,15 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
             ),
         ));
     }
-    let stopped = warlog_store::projector::stopped_projections(&client)
+    let stopped_projections: Vec<String> = warlog_store::projector::stopped_projections(&client)
         .await
-        .map_err(|e| ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}")))?;
-    let stopped_projections: Vec<String> = stopped.iter().map(ToString::to_string).collect();
+        .map_err(not_ready)?
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     let skipped_games: Vec<String> = warlog_store::league::skipped_games(&client)
         .await
-        .map_err(|e| ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}")))?
+        .map_err(not_ready)?
         .iter()
         .map(ToString::to_string)
         .collect();
@@ -95,6 +94,11 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
         stopped_projections,
         skipped_games,
     }))
+}
+
+/// Not ready: the database did not answer.
+fn not_ready(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(ErrorCode::NotReady, format!("database unreachable: {e}"))
 }
 
 /// Prometheus metrics in the text exposition format.

@@ -291,6 +291,31 @@ fn a_player_who_holds_a_seat_may_not_take_a_second_one_in_the_same_game() {
 }
 
 #[test]
+fn a_draw_that_names_a_player_twice_or_nobody_is_refused_before_any_die() {
+    for players in [
+        ["ann", "ann", "cy", "di", "ed"],
+        ["ann", "bob", "", "di", "ed"],
+    ] {
+        let players: Vec<String> = players.map(String::from).to_vec();
+        let mut dice = crate::dice::ScriptedDice::new(&[1, 1, 1, 1]);
+        let err = draw_seats(&Power::CLASSIC, &players, &mut dice).expect_err("refused");
+        assert_eq!(err.code, "bad-seats");
+        assert!(
+            err.message.contains("one seat per player"),
+            "{}",
+            err.message
+        );
+        assert_eq!(dice.remaining(), 4, "no die rolled");
+        let bids = [3; 5];
+        let mut dice = crate::dice::ScriptedDice::new(&[1, 1, 1, 1]);
+        let err = draw_seats_by_bid(&Power::CLASSIC, &players, &bids, Power::Japan, &mut dice)
+            .expect_err("refused by bid too");
+        assert_eq!(err.code, "bad-seats");
+        assert_eq!(dice.remaining(), 4, "no die rolled");
+    }
+}
+
+#[test]
 fn a_substitute_who_plays_two_rounds_becomes_the_permanent_player() {
     let (mut state, t0) = seated();
     direct(

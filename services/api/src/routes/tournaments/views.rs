@@ -178,8 +178,7 @@ impl RoundView {
             constraints: (!round.constraints.is_empty()).then(|| round.constraints.clone()),
             repeats_without_constraints: round.seating.repeats_without_constraints,
             swaps: tournament
-                .swaps
-                .iter()
+                .swaps()
                 .filter(|s| s.round == round.round)
                 .map(|s| SwapView {
                     players: s.players.clone(),
@@ -285,8 +284,7 @@ impl TournamentView {
                 .map(|r| RoundView::of(tournament, r))
                 .collect(),
             substitutions: tournament
-                .substitutions
-                .iter()
+                .substitutions()
                 .map(|s| SubstitutionMade {
                     round: s.round,
                     game_id: s.game_id.clone(),
