@@ -146,11 +146,14 @@ async fn skip(
 }
 
 /// Every finished game the league did not project, with the reason, by game.
-pub async fn skipped_games(client: &impl GenericClient) -> Result<Vec<UnsoundGame>, StoreError> {
+pub async fn skipped_games(
+    client: &impl GenericClient,
+    limit: u32,
+) -> Result<Vec<UnsoundGame>, StoreError> {
     let rows = client
         .query(
-            "SELECT game_id, code, reason FROM league_skipped_games ORDER BY game_id",
-            &[],
+            "SELECT game_id, code, reason FROM league_skipped_games ORDER BY game_id LIMIT $1",
+            &[&i64::from(limit)],
         )
         .await?;
     Ok(rows

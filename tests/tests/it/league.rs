@@ -792,7 +792,7 @@ async fn a_game_that_places_one_player_twice_is_skipped_by_the_league_and_the_ne
         players.contains("jo") && !players.contains("lee"),
         "{players:?}"
     );
-    let skipped = warlog_store::league::skipped_games(&client)
+    let skipped = warlog_store::league::skipped_games(&client, 100)
         .await
         .expect("skipped games");
     assert_eq!(skipped.len(), 1, "{skipped:?}");
@@ -809,4 +809,28 @@ async fn a_game_that_places_one_player_twice_is_skipped_by_the_league_and_the_ne
 
     // and a rebuild skips it the same way, giving the same rows.
     a_league_rebuild_changes_no_ladder_row(&db).await;
+}
+
+#[actix_web::test]
+async fn readiness_names_at_most_twenty_skipped_games_so_a_probe_stays_small() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let client = db.pool.get().await.expect("a connection");
+    for n in 0..25 {
+        client
+            .execute(
+                "INSERT INTO league_skipped_games (game_id, stream_version, code, reason) \
+                 VALUES ($1, 9, 'seated-twice', 'lee holds two seats')",
+                &[&format!("g{n:02}")],
+            )
+            .await
+            .expect("a skipped game");
+    }
+    let ready = call(&app, get("/readyz")).await.json();
+    let listed = ready["skipped_games"].as_array().expect("listed");
+    assert_eq!(listed.len(), 20, "{ready}");
+    assert!(
+        listed[0].as_str().is_some_and(|l| l.contains("g00")),
+        "{ready}"
+    );
 }

@@ -28,10 +28,14 @@ pub struct Health {
     pub stopped_projections: Vec<String>,
     /// Each finished game the league did not project (unsound: a player placed twice),
     /// in a sentence naming the game and the reason; the ladders went on without it
-    /// (readiness only; absent when none is).
+    /// (readiness only; absent when none is; the first 20 by game id, so that a probe's
+    /// answer stays small: a ladder's audit, `warlog audit`, names every one).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_games: Vec<String>,
 }
+
+/// How many skipped games readiness names.
+const SKIPPED_GAMES_SHOWN: u32 = 20;
 
 /// Liveness: the process answers.
 #[utoipa::path(get, path = "/healthz", tag = "operations",
@@ -78,12 +82,13 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
         .iter()
         .map(ToString::to_string)
         .collect();
-    let skipped_games: Vec<String> = warlog_store::league::skipped_games(&client)
-        .await
-        .map_err(not_ready)?
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let skipped_games: Vec<String> =
+        warlog_store::league::skipped_games(&client, SKIPPED_GAMES_SHOWN)
+            .await
+            .map_err(not_ready)?
+            .iter()
+            .map(ToString::to_string)
+            .collect();
     Ok(HttpResponse::Ok().json(Health {
         status: if stopped_projections.is_empty() {
             "ready"
