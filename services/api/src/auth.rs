@@ -252,8 +252,8 @@ fn bearer(header: &str) -> Result<&str, ApiError> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::Unauthorized,
+            ApiError::unauthorized(
+                "invalid_request",
                 "the Authorization header is not `Bearer <token>`",
             )
         })
@@ -269,10 +269,7 @@ async fn resolve(
         return Ok(Caller(None));
     };
     let header = header.map_err(|_| {
-        ApiError::new(
-            ErrorCode::Unauthorized,
-            "the Authorization header is not text",
-        )
+        ApiError::unauthorized("invalid_request", "the Authorization header is not text")
     })?;
     let token = hash_token(bearer(&header)?);
     let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;

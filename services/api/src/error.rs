@@ -43,6 +43,7 @@ error_table! {
     VersionConflict: CONFLICT, "version-conflict", "The stream is not at the expected version";
     IdempotencyKeyReused: UNPROCESSABLE_ENTITY, "idempotency-key-reused", "The idempotency key was used for another request";
     NotReady: SERVICE_UNAVAILABLE, "not-ready", "The service is not ready";
+    Busy: SERVICE_UNAVAILABLE, "busy", "The service is computing as much as it can at once; try again after Retry-After seconds";
     Internal: INTERNAL_SERVER_ERROR, "internal", "Internal error";
     Unauthorized: UNAUTHORIZED, "unauthorized", "A valid bearer token is needed";
     Forbidden: FORBIDDEN, "forbidden", "The token's role does not allow this";
@@ -155,6 +156,10 @@ pub struct ApiError {
     pub allow: Option<String>,
     /// Each problem of an invalid document, for [`ErrorCode::InvalidRuleset`].
     pub errors: Vec<warlog_rules::document::DocumentProblem>,
+    /// For [`ErrorCode::Unauthorized`]: RFC 6750's `error` in the challenge, when a token
+    /// was sent and refused (`invalid_token`) or the header was not a bearer token
+    /// (`invalid_request`); none when no token was sent.
+    pub bearer_error: Option<&'static str>,
 }
 
 impl ApiError {
@@ -166,6 +171,16 @@ impl ApiError {
             violation: None,
             allow: None,
             errors: Vec::new(),
+            bearer_error: None,
+        }
+    }
+
+    /// A 401 whose challenge carries RFC 6750's `error` (`invalid_token`,
+    /// `invalid_request`).
+    pub fn unauthorized(bearer_error: &'static str, detail: impl Into<String>) -> Self {
+        ApiError {
+            bearer_error: Some(bearer_error),
+            ..Self::new(ErrorCode::Unauthorized, detail)
         }
     }
 
@@ -266,11 +281,22 @@ impl ResponseError for ApiError {
             "application/problem+json; charset=utf-8",
         ));
         // A client may try again: the database comes back, the rate limit refills.
-        if matches!(self.code, ErrorCode::NotReady | ErrorCode::TooManyRequests) {
+        if matches!(
+            self.code,
+            ErrorCode::NotReady | ErrorCode::Busy | ErrorCode::TooManyRequests
+        ) {
             response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECONDS.to_string()));
         }
         if let Some(allow) = &self.allow {
             response.insert_header((header::ALLOW, allow.clone()));
+        }
+        // RFC 9110 §11.6.1: a 401 says how to authenticate; RFC 6750 §3 gives the form.
+        if self.code == ErrorCode::Unauthorized {
+            let challenge = match self.bearer_error {
+                Some(error) => format!("Bearer realm=\"warlog\", error=\"{error}\""),
+                None => "Bearer realm=\"warlog\"".to_owned(),
+            };
+            response.insert_header((header::WWW_AUTHENTICATE, challenge));
         }
         response.json(problem)
     }
@@ -296,7 +322,7 @@ impl From<StoreError> for ApiError {
                 ApiError::new(ErrorCode::IdempotencyKeyReused, error.to_string())
             }
             StoreError::BadEventCount { .. } => ApiError::malformed(error.to_string()),
-            StoreError::TokenRefused => ApiError::new(ErrorCode::Unauthorized, error.to_string()),
+            StoreError::TokenRefused => ApiError::unauthorized("invalid_token", error.to_string()),
             other => ApiError::new(ErrorCode::Internal, other.to_string()),
         }
     }

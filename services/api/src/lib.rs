@@ -2,14 +2,17 @@
 //! render), RFC 9457 problem documents for every error, Prometheus metrics, and the
 //! OpenAPI document generated from the handlers.
 
+pub mod assets;
 pub mod audit_cache;
 pub mod auth;
 pub mod body;
 pub mod charts;
+pub mod conditional;
 pub mod cors;
 pub mod cursor;
 pub mod error;
 pub mod games;
+pub mod input_guard;
 pub mod ladder_cache;
 pub mod map;
 pub mod metrics;
@@ -392,14 +395,21 @@ pub fn app(
                 .error_handler(|err, _| ApiError::malformed(format!("JSON body: {err}")).into()),
         )
         .wrap(from_fn(auth::authenticate))
+        .wrap(from_fn(input_guard::refuse_unreadable_input))
         .wrap(from_fn(cors::head_as_get))
         .wrap(from_fn(cors::cross_origin))
+        .wrap(from_fn(conditional::tag_every_answer))
         .wrap(from_fn(security::headers))
+        // gzip when the client asks (`Accept-Encoding`), for every body worth it; the
+        // cost is measured in docs/benchmarks.md.
+        .wrap(actix_web::middleware::Compress::default())
+        .wrap(from_fn(conditional::weaken_compressed_tags))
         .wrap(from_fn(metrics::track))
         .configure(routes::configure)
         .service(pages::docs)
-        .service(pages::redoc_script)
-        .service(pages::stylesheet)
+        .service(assets::redoc_script)
+        .service(assets::stylesheet)
+        .service(assets::icon)
         .service(pages::leaderboard)
         .service(pages::games)
         .service(pages::tournaments)

@@ -29,27 +29,12 @@ mod odds;
 pub use indexes::{games, players, tournaments};
 pub use odds::odds_page;
 
-const STYLESHEET: &str = include_str!("pages/warlog.css");
-
-/// Redoc (npm `redoc@2.5.4`, MIT; its licence beside it), served from here so that the API
-/// reference needs no other host.
-const REDOC: &[u8] = include_bytes!("../assets/redoc.standalone.js");
-
 /// The API reference's policy: Redoc's script from here, its inline styles, its search
 /// worker, and the document from here; nothing from elsewhere.
 const DOCS_POLICY: &str =
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/// The API reference's script.
-#[get("/assets/redoc.standalone.js")]
-pub async fn redoc_script() -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, "text/javascript; charset=utf-8"))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
-        .body(REDOC)
-}
 
 /// The API reference: Redoc over `/openapi.json`.
 #[get("/docs")]
@@ -66,7 +51,7 @@ pub async fn docs() -> HttpResponse {
                 noscript { p { "The API reference needs JavaScript; the document itself is at "
                     a href="/openapi.json" { "/openapi.json" } "." } }
                 redoc spec-url="/openapi.json" hide-download-button="false" {}
-                script src="/assets/redoc.standalone.js" {}
+                script src=(crate::assets::redoc_href()) {}
             }
         }
     };
@@ -94,15 +79,6 @@ fn percent(value: f64) -> String {
     format!("{value:+.2}%")
 }
 
-/// The stylesheet every page links.
-#[get("/assets/warlog.css")]
-pub async fn stylesheet() -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, "text/css; charset=utf-8"))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .body(STYLESHEET)
-}
-
 fn layout(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -111,7 +87,8 @@ fn layout(title: &str, body: Markup) -> Markup {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · warlog" }
-                link rel="stylesheet" href="/assets/warlog.css";
+                link rel="stylesheet" href=(crate::assets::stylesheet_href());
+                link rel="icon" type="image/svg+xml" href=(crate::assets::icon_href());
             }
             body {
                 header.site {
@@ -182,6 +159,7 @@ async fn ladder(state: &AppState, req: &HttpRequest) -> Result<LeaderboardPage, 
         ruleset: query.ruleset.clone(),
         after: query.after.clone(),
         limit: query.limit,
+        format: None,
     };
     leaderboard_page(state, query.ladder.as_deref().unwrap_or("points"), &params).await
 }
@@ -276,7 +254,7 @@ pub async fn embedded_leaderboard(state: web::Data<AppState>, req: HttpRequest) 
                 head {
                     meta charset="utf-8";
                     title { (ladder_heading(&page)) }
-                    link rel="stylesheet" href="/assets/warlog.css";
+                    link rel="stylesheet" href=(crate::assets::stylesheet_href());
                     base target="_top";
                 }
                 body.embed {

@@ -1,12 +1,19 @@
-//! Per-client rate limits for public endpoints that compute (a token bucket per client
-//! address): anyone may ask for odds, but nobody may keep the service's cores busy.
+//! Limits for public endpoints that compute: a token bucket per client address, and a cap
+//! on the computations running at once whoever asks. Anyone may ask for odds, but nobody,
+//! nor many addresses together, may keep the service's cores busy.
+//!
+//! The client is the connection's peer, unless the peer is a trusted reverse proxy: then it
+//! is the address the proxies report in `X-Forwarded-For`, read from the right (each proxy
+//! appends the address it saw) up to the first one that is not itself a trusted proxy.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use actix_web::HttpRequest;
+use ipnet::IpNet;
 
 use crate::error::{ApiError, ErrorCode};
 
@@ -29,12 +36,11 @@ impl RateLimit {
         }
     }
 
-    /// Takes one request from the client's bucket, or refuses it with 429.
-    pub fn admit(&self, req: &HttpRequest) -> Result<(), ApiError> {
+    /// Takes one request from `client`'s bucket, or refuses it with 429.
+    pub fn admit(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
         if self.per_minute == 0 {
             return Ok(());
         }
-        let client = req.peer_addr().map(|a| a.ip());
         let now = Instant::now();
         let capacity = f64::from(self.per_minute);
         let Ok(mut buckets) = self.buckets.lock() else {
@@ -66,11 +72,151 @@ impl RateLimit {
     }
 }
 
+/// The reverse proxies whose `X-Forwarded-For` is believed.
+#[derive(Debug, Clone, Default)]
+pub struct TrustedProxies(Vec<IpNet>);
+
+impl TryFrom<&[String]> for TrustedProxies {
+    type Error = String;
+
+    /// Addresses (`10.0.0.5`) and networks (`10.0.0.0/24`).
+    fn try_from(entries: &[String]) -> Result<Self, String> {
+        entries
+            .iter()
+            .map(|entry| entry.trim())
+            .filter(|entry| !entry.is_empty())
+            .map(|entry| {
+                entry
+                    .parse::<IpNet>()
+                    .or_else(|_| entry.parse::<IpAddr>().map(IpNet::from))
+                    .map_err(|_| {
+                        format!(
+                            "trusted proxy {entry:?}: not an address or a network like 10.0.0.0/24"
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()
+            .map(TrustedProxies)
+    }
+}
+
+impl TrustedProxies {
+    fn trusts(&self, address: IpAddr) -> bool {
+        let address = canonical(address);
+        self.0.iter().any(|net| net.contains(&address))
+    }
+
+    /// Who a request comes from (see the module's comment); none for a test request with
+    /// no peer.
+    pub fn client_of(&self, req: &HttpRequest) -> Option<IpAddr> {
+        let peer = canonical(req.peer_addr()?.ip());
+        if !self.trusts(peer) {
+            return Some(peer);
+        }
+        let reported: Vec<&str> = req
+            .headers()
+            .get_all("x-forwarded-for")
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .map(str::trim)
+            .collect();
+        let mut client = peer;
+        for entry in reported.iter().rev() {
+            // What a proxy we do not trust wrote is not believed: the last trusted hop's
+            // view stands.
+            let Ok(address) = entry.parse::<IpAddr>().map(canonical) else {
+                break;
+            };
+            client = address;
+            if !self.trusts(address) {
+                break;
+            }
+        }
+        Some(client)
+    }
+}
+
+/// An IPv4 address written as IPv6 (`::ffff:10.0.0.1`) is the IPv4 address.
+fn canonical(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map(IpAddr::V4)
+            .unwrap_or(IpAddr::V6(v6)),
+        v4 => v4,
+    }
+}
+
+/// A cap on computations running at once: beyond it, 503 with `Retry-After`.
+#[derive(Debug)]
+pub struct ComputeSlots {
+    max: usize,
+    running: AtomicUsize,
+}
+
+/// One computation's place under the cap, given back when dropped.
+#[derive(Debug)]
+pub struct ComputeSlot(Arc<RateLimits>);
+
+impl Drop for ComputeSlot {
+    fn drop(&mut self) {
+        self.0.computing.running.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl ComputeSlots {
+    /// At most `max` at once (at least one).
+    pub fn at_most(max: usize) -> ComputeSlots {
+        ComputeSlots {
+            max: max.max(1),
+            running: AtomicUsize::new(0),
+        }
+    }
+
+    /// As many as the machine has cores: each computation keeps one busy.
+    pub fn per_core() -> ComputeSlots {
+        Self::at_most(std::thread::available_parallelism().map_or(1, usize::from))
+    }
+
+    /// How many are running now.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::Acquire)
+    }
+}
+
 /// The service's rate limits.
 #[derive(Debug)]
 pub struct RateLimits {
-    /// `POST /v1/odds`.
+    /// `POST /v1/odds`, per client.
     pub odds: RateLimit,
+    /// Odds computed at once, from every client together.
+    pub computing: ComputeSlots,
+    /// Whose `X-Forwarded-For` names the client.
+    pub proxies: TrustedProxies,
+}
+
+impl RateLimits {
+    /// Admits a computation for `req`: within its client's rate (else 429) and under the
+    /// cap (else 503). The slot is held until the returned guard is dropped.
+    pub fn admit_computation(self: &Arc<Self>, req: &HttpRequest) -> Result<ComputeSlot, ApiError> {
+        self.odds.admit(self.proxies.client_of(req))?;
+        let slots = &self.computing;
+        slots
+            .running
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < slots.max).then_some(n + 1)
+            })
+            .map_err(|_| {
+                ApiError::new(
+                    ErrorCode::Busy,
+                    format!(
+                        "{} computations are running, as many as this service runs at once",
+                        slots.max
+                    ),
+                )
+            })?;
+        Ok(ComputeSlot(self.clone()))
+    }
 }
 
 /// Odds a minute per client by default: a person planning attacks asks far fewer.
@@ -80,6 +226,76 @@ impl Default for RateLimits {
     fn default() -> Self {
         RateLimits {
             odds: RateLimit::per_minute(DEFAULT_ODDS_PER_MINUTE),
+            computing: ComputeSlots::per_core(),
+            proxies: TrustedProxies::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    fn proxies(list: &[&str]) -> TrustedProxies {
+        let list: Vec<String> = list.iter().map(|s| (*s).to_owned()).collect();
+        TrustedProxies::try_from(list.as_slice()).expect("valid")
+    }
+
+    fn from(peer: &str, forwarded: Option<&str>) -> HttpRequest {
+        let mut req = TestRequest::get().peer_addr(peer.parse().expect("a socket address"));
+        if let Some(list) = forwarded {
+            req = req.insert_header(("X-Forwarded-For", list));
+        }
+        req.to_http_request()
+    }
+
+    #[test]
+    fn without_trusted_proxies_the_client_is_the_peer_whatever_it_claims() {
+        let none = TrustedProxies::default();
+        let req = from("203.0.113.9:4000", Some("198.51.100.1"));
+        assert_eq!(none.client_of(&req), Some("203.0.113.9".parse().unwrap()));
+    }
+
+    #[test]
+    fn behind_a_trusted_proxy_the_client_is_the_last_address_not_a_proxy() {
+        let trusted = proxies(&["10.0.0.0/24", "10.9.9.9"]);
+        // The client forged a first entry; the proxies appended what they saw.
+        let req = from("10.0.0.2:4000", Some("6.6.6.6, 198.51.100.7, 10.9.9.9"));
+        assert_eq!(
+            trusted.client_of(&req),
+            Some("198.51.100.7".parse().unwrap())
+        );
+        // A peer that is not a trusted proxy is the client, header or not.
+        let req = from("198.51.100.8:4000", Some("6.6.6.6"));
+        assert_eq!(
+            trusted.client_of(&req),
+            Some("198.51.100.8".parse().unwrap())
+        );
+        // A proxy that reports nothing readable: the proxy itself is all that is known.
+        let req = from("10.0.0.2:4000", Some("garbage"));
+        assert_eq!(trusted.client_of(&req), Some("10.0.0.2".parse().unwrap()));
+    }
+
+    #[test]
+    fn a_trusted_proxy_entry_that_is_not_an_address_is_refused() {
+        let list = vec!["10.0.0.0/33".to_owned()];
+        assert!(TrustedProxies::try_from(list.as_slice()).is_err());
+    }
+
+    #[test]
+    fn the_cap_refuses_a_computation_beyond_it_until_one_ends() {
+        let limits = Arc::new(RateLimits {
+            odds: RateLimit::per_minute(0),
+            computing: ComputeSlots::at_most(1),
+            proxies: TrustedProxies::default(),
+        });
+        let req = from("203.0.113.9:4000", None);
+        let first = limits.admit_computation(&req).expect("a free slot");
+        let refused = limits.admit_computation(&req).expect_err("no slot left");
+        assert_eq!(refused.code, ErrorCode::Busy);
+        drop(first);
+        assert!(limits.admit_computation(&req).is_ok());
+        assert_eq!(limits.computing.running(), 0);
     }
 }

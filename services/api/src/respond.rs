@@ -13,11 +13,28 @@ pub const NDJSON: &str = "application/x-ndjson";
 pub const JSON: &str = "application/json";
 pub const CSV: &str = "text/csv";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A representation, as `?format=` names it (a link cannot set `Accept`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     Json,
     Ndjson,
     Csv,
+}
+
+/// The representation asked for: `?format=` when given (it must be one offered), else the
+/// one the client prefers among those offered (`Accept` ranked by quality; no header means
+/// JSON).
+pub fn negotiate_or(
+    req: &HttpRequest,
+    asked: Option<Format>,
+    offered: &[Format],
+) -> Result<Format, ApiError> {
+    match asked {
+        Some(format) if offered.contains(&format) => Ok(format),
+        Some(_) => Err(not_acceptable(offered)),
+        None => negotiate(req, offered),
+    }
 }
 
 /// The representation the client prefers among those offered (`Accept` ranked by quality;
@@ -41,6 +58,10 @@ pub fn negotiate(req: &HttpRequest, offered: &[Format]) -> Result<Format, ApiErr
             return Ok(format);
         }
     }
+    Err(not_acceptable(offered))
+}
+
+fn not_acceptable(offered: &[Format]) -> ApiError {
     let names: Vec<&str> = offered
         .iter()
         .map(|f| match f {
@@ -49,10 +70,10 @@ pub fn negotiate(req: &HttpRequest, offered: &[Format]) -> Result<Format, ApiErr
             Format::Csv => CSV,
         })
         .collect();
-    Err(ApiError::new(
+    ApiError::new(
         ErrorCode::NotAcceptable,
         format!("this resource is available as {}", names.join(" or ")),
-    ))
+    )
 }
 
 /// 200 with `body` as JSON and an ETag, or 304 when the client has it already.
@@ -102,15 +123,7 @@ pub fn conditional_with(
     next: Option<&str>,
     etag: String,
 ) -> HttpResponse {
-    let matches = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .map(|t| t.trim().trim_start_matches("W/"))
-                .any(|t| t == etag || t == "*")
-        });
+    let matches = if_none_match(req.headers(), &etag);
     let mut builder = if matches {
         HttpResponse::NotModified()
     } else {
@@ -127,6 +140,20 @@ pub fn conditional_with(
     } else {
         builder.content_type(content_type).body(bytes)
     }
+}
+
+/// Whether `If-None-Match` names `etag` (or `*`): the weak comparison RFC 9110 §13.1.2
+/// asks for, so a tag a compressed answer carried (`W/"…"`) matches too.
+pub fn if_none_match(headers: &header::HeaderMap, etag: &str) -> bool {
+    let etag = etag.trim_start_matches("W/");
+    headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .map(|t| t.trim().trim_start_matches("W/"))
+                .any(|t| t == etag || t == "*")
+        })
 }
 
 /// 200 with `body` as JSON and the given ETag (e.g. a version), or 304.
@@ -146,9 +173,34 @@ pub fn json_tagged<T: Serialize>(
     ))
 }
 
-/// 200 with a CSV document (RFC 4180) and an ETag, or 304.
-pub fn csv(req: &HttpRequest, bytes: Vec<u8>, next: Option<&str>) -> HttpResponse {
-    conditional(req, "text/csv; charset=utf-8", bytes, next)
+/// The content type of the CSV answers.
+pub const CSV_UTF8: &str = "text/csv; charset=utf-8";
+
+/// 200 with a CSV document (RFC 4180), an ETag and the file name to save it under, or 304.
+pub fn csv(req: &HttpRequest, bytes: Vec<u8>, filename: &str) -> HttpResponse {
+    let mut response = conditional(req, CSV_UTF8, bytes, None);
+    name_the_file(&mut response, filename);
+    response
+}
+
+/// `Content-Disposition: attachment` with `filename` (letters, digits, `-`, `_` and `.`
+/// kept; anything else becomes `-`).
+pub fn name_the_file(response: &mut HttpResponse, filename: &str) {
+    let safe: String = filename
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if let Ok(value) = header::HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, value);
+    }
 }
 
 /// 200 with `body` as JSON, an ETag, and a `Link` to the next page if any; or 304.
@@ -162,12 +214,21 @@ pub fn json_page<T: Serialize>(
     Ok(conditional(req, JSON, bytes, next))
 }
 
-/// One CSV field, quoted when it must be.
+/// One CSV field, quoted when it must be. A text a spreadsheet would run as a formula
+/// (starting with `=`, `+`, `-`, `@`, a tab or a carriage return, and not a number) is
+/// led by an apostrophe, which spreadsheets show as text (OWASP's CSV injection advice).
 pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    let formula =
+        text.starts_with(['=', '+', '-', '@', '\t', '\r']) && text.parse::<f64>().is_err();
+    let text: std::borrow::Cow<'_, str> = if formula {
+        format!("'{text}").into()
+    } else {
+        text.into()
+    };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\"")).into()
     } else {
-        text.into()
+        text
     }
 }
 
@@ -191,4 +252,21 @@ pub(crate) fn rfc3339(at: warlog_rules::game::Moment) -> String {
         .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
         .and_then(|t| t.format(&Rfc3339).ok())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_csv_cell_a_spreadsheet_would_run_is_led_by_an_apostrophe() {
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("+44 20"), "'+44 20");
+        assert_eq!(csv_field("-2+3"), "'-2+3");
+        // Numbers, negative ones too, stay numbers.
+        assert_eq!(csv_field("-1.5"), "-1.5");
+        assert_eq!(csv_field("+3"), "+3");
+        assert_eq!(csv_field("Anna, the Bold"), "\"Anna, the Bold\"");
+    }
 }

@@ -36,7 +36,7 @@ fn segments(path: &str) -> std::str::Split<'_, char> {
 }
 
 /// Pages served besides the API (the OpenAPI document lists the API's own routes).
-const PAGE_ROUTES: [&str; 13] = [
+const PAGE_ROUTES: [&str; 14] = [
     "/",
     "/odds",
     "/games",
@@ -49,6 +49,7 @@ const PAGE_ROUTES: [&str; 13] = [
     "/tournaments/{id}/director",
     "/games/{id}",
     "/assets/warlog.css",
+    "/favicon.ico",
     "/docs",
 ];
 

@@ -198,6 +198,22 @@ pub struct ServeArgs {
         global = true
     )]
     pub odds_per_minute: u32,
+
+    /// Exact odds computed at once, from all clients together; beyond it, 503 with
+    /// Retry-After. Default: the machine's cores.
+    #[arg(long, env = "WARLOG_ODDS_AT_ONCE", global = true)]
+    pub odds_at_once: Option<usize>,
+
+    /// Reverse proxies (addresses or networks, comma-separated) whose `X-Forwarded-For`
+    /// names the client for the per-client limits; without them the client is the
+    /// connection's peer.
+    #[arg(
+        long,
+        env = "WARLOG_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub trusted_proxies: Vec<String>,
 }
 
 /// What `warlog audit` checks, and its exit codes.

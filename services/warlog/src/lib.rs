@@ -464,6 +464,19 @@ fn league(args: &ServeArgs) -> League {
 /// `warlog serve`: discovery, migrations, projectors, HTTP; stops cleanly on SIGTERM or
 /// Ctrl-C, stopping the private cluster too if it started one.
 /// Serves until SIGTERM or Ctrl-C; with `demo`, fills an empty database once listening.
+/// The limits on odds: per client, at once, and whose word names the client.
+fn rate_limits(args: &ServeArgs) -> Result<warlog_api::rate_limit::RateLimits, CliError> {
+    use warlog_api::rate_limit::{ComputeSlots, RateLimit, RateLimits, TrustedProxies};
+    Ok(RateLimits {
+        odds: RateLimit::per_minute(args.odds_per_minute),
+        computing: args
+            .odds_at_once
+            .map_or_else(ComputeSlots::per_core, ComputeSlots::at_most),
+        proxies: TrustedProxies::try_from(args.trusted_proxies.as_slice())
+            .map_err(|e| CliError::Other(format!("--trusted-proxies: {e}")))?,
+    })
+}
+
 pub async fn serve(db: &DatabaseArgs, args: &ServeArgs, demo: bool) -> Result<(), CliError> {
     let (server, config) = open_database(db).await?;
     let result = serve_on(db, args, &config, demo).await;
@@ -503,9 +516,7 @@ async fn serve_on(
     }
     state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
     state.public_url = public_url;
-    state.rate_limits = std::sync::Arc::new(warlog_api::rate_limit::RateLimits {
-        odds: warlog_api::rate_limit::RateLimit::per_minute(args.odds_per_minute),
-    });
+    state.rate_limits = std::sync::Arc::new(rate_limits(args)?);
     state.ladders = std::sync::Arc::new(warlog_api::ladder_cache::LadderCache::new(
         Duration::from_millis(args.ladder_head_max_age_ms),
     ));

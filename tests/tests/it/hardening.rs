@@ -195,6 +195,7 @@ async fn a_client_asking_too_often_for_odds_gets_429_with_retry_after() {
     let mut state = AppState::without_notifier(db.pool.clone(), &telemetry);
     state.rate_limits = std::sync::Arc::new(warlog_api::rate_limit::RateLimits {
         odds: warlog_api::rate_limit::RateLimit::per_minute(2),
+        ..Default::default()
     });
     let app = actix_web::test::init_service(warlog_api::app(state, &telemetry)).await;
     let ask = || {
@@ -526,14 +527,10 @@ async fn the_services_login_role_cannot_forge_events_seeds_or_tokens_nor_become_
     assert!(count >= 1);
 }
 
-#[actix_web::test]
-async fn a_client_that_goes_away_mid_computation_leaves_no_work_running() {
+/// Sends a battle whose odds take the whole budget to compute, over a raw connection
+/// the caller may drop before the answer.
+fn start_a_long_computation(addr: std::net::SocketAddr) -> std::net::TcpStream {
     use std::io::Write as _;
-    use warlog_api::routes::odds::computations_running;
-    let db = TestDb::new().await;
-    let telemetry = Telemetry::new().expect("metrics");
-    let state = AppState::without_notifier(db.pool.clone(), &telemetry);
-    let (addr, server) = crate::pages::listen(state, &telemetry);
     let body =
         r#"{"attacker": "20 bb, 20 ftr, 20 sub", "defender": "20 bb, 20 ac, 20 sub", "sea": true}"#;
     let mut client = std::net::TcpStream::connect(addr).expect("connected");
@@ -544,6 +541,18 @@ async fn a_client_that_goes_away_mid_computation_leaves_no_work_running() {
         body.len()
     )
     .expect("sent");
+    client
+}
+
+#[actix_web::test]
+async fn a_client_that_goes_away_mid_computation_leaves_no_work_running() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    let limits = state.rate_limits.clone();
+    let computations_running = || limits.computing.running();
+    let (addr, server) = crate::pages::listen(state, &telemetry);
+    let client = start_a_long_computation(addr);
     warlog_tests::eventually(
         "the computation to start",
         std::time::Duration::from_secs(30),
@@ -560,6 +569,48 @@ async fn a_client_that_goes_away_mid_computation_leaves_no_work_running() {
         || async { (computations_running() == 0).then_some(()) },
     )
     .await;
+    server.stop(true).await;
+}
+
+#[actix_web::test]
+async fn odds_beyond_the_computations_run_at_once_are_503_busy_with_retry_after() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let mut state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    // Every client has its own rate, and each is far from it: only the cap refuses.
+    state.rate_limits = std::sync::Arc::new(warlog_api::rate_limit::RateLimits {
+        odds: warlog_api::rate_limit::RateLimit::per_minute(0),
+        computing: warlog_api::rate_limit::ComputeSlots::at_most(1),
+        proxies: Default::default(),
+    });
+    let limits = state.rate_limits.clone();
+    // Two doors to one service: a real server for the long computation, and the same
+    // state in process for the requests that follow.
+    let app = actix_web::test::init_service(warlog_api::app(state.clone(), &telemetry)).await;
+    let (addr, server) = crate::pages::listen(state, &telemetry);
+    let ask = || {
+        actix_web::test::TestRequest::post()
+            .uri("/v1/odds")
+            .set_json(json!({"attacker": "1 inf", "defender": "1 inf"}))
+    };
+    let long = start_a_long_computation(addr);
+    warlog_tests::eventually(
+        "the computation to start",
+        std::time::Duration::from_secs(30),
+        || async { (limits.computing.running() > 0).then_some(()) },
+    )
+    .await;
+    let refused = call(&app, ask()).await;
+    assert_problem(&refused, StatusCode::SERVICE_UNAVAILABLE, "busy");
+    assert!(refused.headers.get("retry-after").is_some());
+    drop(long);
+    warlog_tests::eventually(
+        "the slot to be given back",
+        std::time::Duration::from_secs(60),
+        || async { (limits.computing.running() == 0).then_some(()) },
+    )
+    .await;
+    assert_eq!(call(&app, ask()).await.status, StatusCode::OK);
     server.stop(true).await;
 }
 

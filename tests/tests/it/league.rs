@@ -62,7 +62,7 @@ pub(crate) async fn caught_up(db: &TestDb, projector: &Projector<League>) -> boo
 
 /// Plays a game of `players` for a quiet first round, the game master ending every phase,
 /// and ends it (all gains 0: a five-way tie, 7/5 each).
-async fn finished_game<B: MessageBody>(
+pub(crate) async fn finished_game<B: MessageBody>(
     app: &impl TestApp<B>,
     gm: &str,
     players: &[&str],

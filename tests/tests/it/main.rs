@@ -5,6 +5,7 @@ mod deploy;
 mod dice_oracle;
 mod directors;
 mod discovery;
+mod edge;
 mod feed;
 mod games;
 mod hardening;

@@ -602,6 +602,14 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     for line in std::str::from_utf8(&ics.body).unwrap().split("\r\n") {
         assert!(line.len() <= 75, "{line}");
     }
+    assert_a_valid_calendar(&calendar);
+    let again = call(
+        &app,
+        get(&format!("/v1/tournaments/{tournament}/calendar.ics"))
+            .insert_header(("If-None-Match", ics.header("etag"))),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
 
     // Finished is final.
     let late = call(
@@ -614,6 +622,32 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     )
     .await;
     assert_problem(&late, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
+}
+
+/// RFC 5545 as a parser reads it (the `icalendar` crate), and what a parser lets pass:
+/// every event transparent, and one with an end ending after it starts.
+fn assert_a_valid_calendar(unfolded: &str) {
+    icalendar::parser::read_calendar(unfolded).expect("the calendar parses");
+    let parsed: icalendar::Calendar = unfolded.parse().expect("the calendar reads");
+    assert!(!parsed.components.is_empty());
+    for event in unfolded.split("BEGIN:VEVENT").skip(1) {
+        let property = |name: &str| {
+            event
+                .split("\r\n")
+                .find_map(|line| line.strip_prefix(&format!("{name}:")))
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            property("TRANSP").as_deref(),
+            Some("TRANSPARENT"),
+            "{event}"
+        );
+        let start = property("DTSTART").expect("a start");
+        if let Some(end) = property("DTEND") {
+            // Basic-format UTC times compare as text.
+            assert!(end > start, "DTEND after DTSTART: {event}");
+        }
+    }
 }
 
 async fn substitute<B: MessageBody>(

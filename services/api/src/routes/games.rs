@@ -211,7 +211,8 @@ pub async fn game_list(
     state: web::Data<AppState>,
     query: ValidQuery<GameListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    respond::json(&req, &game_page(&state, &query).await?)
+    let page = game_page(&state, &query).await?;
+    respond::json_page(&req, &page, page.next.as_deref())
 }
 
 /// One page of the game index: the API's and the page's.

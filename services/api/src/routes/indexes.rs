@@ -134,7 +134,7 @@ pub async fn tournament_list(
     query: ValidQuery<TournamentListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = tournament_page(&state, &query).await?;
-    respond::json(&req, &page)
+    respond::json_page(&req, &page, page.next.as_deref())
 }
 
 /// One page of the tournament index: the API's and the page's.
@@ -212,7 +212,7 @@ pub async fn player_list(
     query: ValidQuery<PlayerListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = player_page(&state, &query).await?;
-    respond::json(&req, &page)
+    respond::json_page(&req, &page, page.next.as_deref())
 }
 
 /// One page of the player index: the API's and the page's.

@@ -360,6 +360,10 @@ pub struct LeaderboardParams {
     pub after: Option<String>,
     /// 1 to 200; default 50.
     pub limit: Option<u32>,
+    /// `json` or `csv`, for a link, which cannot set `Accept`; without it, `Accept` decides.
+    #[param(value_type = Option<String>, pattern = "^(json|csv)$")]
+    #[serde(default)]
+    pub format: Option<Format>,
 }
 
 /// One row of a ladder.
@@ -482,7 +486,7 @@ pub async fn leaderboard(
     ladder: web::Path<String>,
     params: ValidQuery<LeaderboardParams>,
 ) -> Result<HttpResponse, ApiError> {
-    let format = respond::negotiate(&req, &[Format::Json, Format::Csv])?;
+    let format = respond::negotiate_or(&req, params.format, &[Format::Json, Format::Csv])?;
     let pinned = pin(&state, &ladder, &params).await?;
     let key = PageKey {
         ladder: pinned.ladder.as_str(),
@@ -503,7 +507,7 @@ pub async fn leaderboard(
         }
     };
     let content_type = match format {
-        Format::Csv => "text/csv; charset=utf-8",
+        Format::Csv => respond::CSV_UTF8,
         _ => respond::JSON,
     };
     let mut response = respond::conditional_with(
@@ -513,6 +517,19 @@ pub async fn leaderboard(
         page.next.as_deref(),
         page.etag.clone(),
     );
+    if format == Format::Csv {
+        let season = params
+            .season
+            .map_or_else(|| "lifetime".to_owned(), |s| s.to_string());
+        respond::name_the_file(
+            &mut response,
+            &format!(
+                "ladder-{}-{}-{season}.csv",
+                pinned.ladder.as_str(),
+                pinned.ruleset
+            ),
+        );
+    }
     allow_origin(&state, &req, &mut response);
     Ok(response)
 }

@@ -50,8 +50,9 @@ pub struct OddsRequest {
     /// A sea battle (default: land).
     #[serde(default)]
     pub sea: bool,
-    /// Battleships bombarding an amphibious assault.
+    /// Battleships bombarding an amphibious assault (at most 60).
     #[serde(default)]
+    #[schema(maximum = 60)]
     pub support_shots: u32,
     /// The attacker's combat order: SA, SAAC, TAAC, KAAC or WI. Without one, the ruleset's
     /// defaults: for Cut-Throat and the Classic units, Save Air, then Save Air At All Costs
@@ -188,7 +189,13 @@ pub fn compute(
             )));
         }
     }
-    battle.support_shots = request.support_shots.min(MAX_UNITS_PER_SIDE);
+    if request.support_shots > MAX_UNITS_PER_SIDE {
+        return Err(ApiError::malformed(format!(
+            "support_shots: at most {MAX_UNITS_PER_SIDE}, not {}",
+            request.support_shots
+        )));
+    }
+    battle.support_shots = request.support_shots;
     battle.attacker_orders.combat = request
         .order
         .as_deref()
@@ -234,7 +241,7 @@ pub fn compute(
         list.iter()
             .map(|(s, p)| SurvivorOdds {
                 units: describe(s, &catalogue),
-                probability: *p,
+                probability: probability(*p),
             })
             .collect()
     };
@@ -243,11 +250,11 @@ pub fn compute(
         kind: if request.sea { "sea" } else { "land" },
         attacker: request.attacker.clone(),
         defender: request.defender.clone(),
-        attacker_win: odds.attacker_win,
-        defender_win: odds.defender_win,
-        mutual_destruction: odds.mutual_destruction,
-        attacker_retreated: odds.attacker_retreated,
-        disengaged: odds.disengaged,
+        attacker_win: probability(odds.attacker_win),
+        defender_win: probability(odds.defender_win),
+        mutual_destruction: probability(odds.mutual_destruction),
+        attacker_retreated: probability(odds.attacker_retreated),
+        disengaged: probability(odds.disengaged),
         attacker_survivors: survivors(&odds.attacker_survivors),
         defender_survivors: survivors(&odds.defender_survivors),
         attacker_expected_losses: ExpectedLosses::of(
@@ -272,6 +279,12 @@ pub fn compute(
     })
 }
 
+/// A probability as a sum of many small ones gives it: rounding may carry it a hair
+/// outside 0 to 1, where no probability lies.
+fn probability(p: f64) -> f64 {
+    p.clamp(0.0, 1.0)
+}
+
 /// A computation stopped by its budget or its request's end, as a problem; any other
 /// battle error is handed back (it is the request's).
 fn stopped(
@@ -284,30 +297,6 @@ fn stopped(
             "the request was dropped",
         )),
         _ => Err(e),
-    }
-}
-
-/// Computations running now.
-static RUNNING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// How many odds computations are running now.
-pub fn computations_running() -> u64 {
-    RUNNING.load(Ordering::Relaxed)
-}
-
-/// Counts a computation as running while it lives.
-struct Running;
-
-impl Running {
-    fn start() -> Running {
-        RUNNING.fetch_add(1, Ordering::Relaxed);
-        Running
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        RUNNING.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -333,6 +322,7 @@ impl Drop for CancelOnDrop {
         (status = 415, description = "The body is not declared JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown unit, or a battle beyond even an estimate's budget", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many odds from this client; see Retry-After", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many computations are running as the service runs at once (`busy`), or the database is unavailable; see Retry-After", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/v1/odds")]
 pub async fn battle_odds(
@@ -351,11 +341,11 @@ pub async fn odds_for(
     state: &AppState,
     request: OddsRequest,
 ) -> Result<OddsView, ApiError> {
-    state.rate_limits.odds.admit(req)?;
+    let slot = state.rate_limits.admit_computation(req)?;
     let cancelled = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancelled.clone());
     web::block(move || {
-        let _running = Running::start();
+        let _slot = slot;
         compute(&request, Some(cancelled))
     })
     .await

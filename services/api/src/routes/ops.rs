@@ -1,6 +1,6 @@
 //! Operations: liveness, readiness, metrics, the OpenAPI document.
 
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use prometheus::{Encoder, TextEncoder};
 use serde::Serialize;
 use utoipa::{OpenApi, ToSchema};
@@ -124,6 +124,19 @@ pub async fn metrics(state: web::Data<AppState>) -> Result<HttpResponse, ApiErro
 #[utoipa::path(get, path = "/openapi.json", tag = "operations",
     responses((status = 200, description = "The OpenAPI document", content_type = "application/json")))]
 #[get("/openapi.json")]
-pub async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok().json(crate::ApiDoc::openapi())
+pub async fn openapi_json(req: HttpRequest) -> HttpResponse {
+    // The document is the code's: built once, tagged by its bytes.
+    static DOCUMENT: std::sync::LazyLock<(web::Bytes, String)> = std::sync::LazyLock::new(|| {
+        let bytes = serde_json::to_vec(&crate::ApiDoc::openapi()).unwrap_or_default();
+        let etag = crate::respond::etag_of(&bytes);
+        (bytes.into(), etag)
+    });
+    let (bytes, etag) = &*DOCUMENT;
+    crate::respond::conditional_with(
+        &req,
+        crate::respond::JSON,
+        bytes.clone(),
+        None,
+        etag.clone(),
+    )
 }

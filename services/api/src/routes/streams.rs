@@ -83,14 +83,15 @@ pub async fn stream_events(
     match format {
         Format::Ndjson => respond::ndjson(&req, &events, next.as_deref()),
         // JSON: the only other representation offered here.
-        Format::Json | Format::Csv => respond::json(
+        Format::Json | Format::Csv => respond::json_page(
             &req,
             &StreamEventsPage {
                 stream_id: stream.into(),
                 version: head.version,
                 events,
-                next,
+                next: next.clone(),
             },
+            next.as_deref(),
         ),
     }
 }
@@ -229,14 +230,15 @@ pub async fn global_feed(
     let mut response = match format {
         Format::Ndjson => respond::ndjson(&req, &events, Some(&next))?,
         // JSON: the only other representation offered here.
-        Format::Json | Format::Csv => respond::json(
+        Format::Json | Format::Csv => respond::json_page(
             &req,
             &FeedPage {
                 events,
                 cursor,
-                next,
+                next: next.clone(),
                 caught_up,
             },
+            Some(&next),
         )?,
     };
     response.headers_mut().insert(
@@ -303,7 +305,8 @@ pub async fn list(
                 limit.get()
             )
         });
-    respond::json(&req, &StreamList { streams, next })
+    let link = next.clone();
+    respond::json_page(&req, &StreamList { streams, next }, link.as_deref())
 }
 
 fn parse_stream(raw: String) -> Result<StreamId, ApiError> {

@@ -1,4 +1,7 @@
-//! The tournament's calendar (RFC 5545): round deadlines and scheduled games.
+//! The tournament's calendar (RFC 5545): round deadlines and scheduled games. Every event
+//! is transparent (`TRANSP:TRANSPARENT`): a deadline or a game played by mail over days
+//! does not make its subscribers busy. A deadline is a moment, so it has no `DTEND` (an
+//! event whose end equals its start is invalid; one without an end lasts no time).
 
 use actix_web::http::header;
 use actix_web::{get, web, HttpResponse};
@@ -58,7 +61,7 @@ pub fn calendar(tournament: &Tournament, public_url: Option<&PublicUrl>) -> Stri
             ),
             format!("DTSTAMP:{stamp}"),
             format!("DTSTART:{}", ics_time(*deadline)),
-            format!("DTEND:{}", ics_time(*deadline)),
+            "TRANSP:TRANSPARENT".to_owned(),
             format!(
                 "SUMMARY:{}",
                 ics_text(&format!("{}: round {round} deadline", created.name))
@@ -86,7 +89,13 @@ pub fn calendar(tournament: &Tournament, public_url: Option<&PublicUrl>) -> Stri
                 format!("UID:game-{}@warlog", game.game_id),
                 format!("DTSTAMP:{stamp}"),
                 format!("DTSTART:{}", ics_time(round.at)),
-                format!("DTEND:{}", ics_time(deadline.unwrap_or(round.at))),
+                "TRANSP:TRANSPARENT".to_owned(),
+            ]);
+            // Played until the round's deadline, when it is later than the seating.
+            if let Some(end) = deadline.filter(|end| *end > round.at) {
+                lines.push(format!("DTEND:{}", ics_time(end)));
+            }
+            lines.extend([
                 format!(
                     "SUMMARY:{}",
                     ics_text(&format!(

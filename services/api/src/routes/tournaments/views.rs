@@ -449,9 +449,19 @@ pub async fn tournament_standings(
     Ok((tournament, view))
 }
 
+/// `?format=`: a representation for a link, which cannot set `Accept`.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct FormatQuery {
+    /// `json` or `csv`; without it, `Accept` decides.
+    #[param(value_type = Option<String>, pattern = "^(json|csv)$")]
+    pub format: Option<Format>,
+}
+
 /// The standings so far, tiebreakers applied and named.
 #[utoipa::path(get, path = "/v1/tournaments/{id}/standings", tag = "tournaments",
-    params(("id" = String, Path)),
+    params(("id" = String, Path), FormatQuery),
     responses(
         (status = 200, description = "Standings (JSON, or CSV with `Accept: text/csv`)", body = StandingsView),
         (status = 304, description = "Not modified since the ETag in If-None-Match"),
@@ -462,11 +472,16 @@ pub async fn tournament_standings_route(
     state: web::Data<AppState>,
     req: HttpRequest,
     id: web::Path<String>,
+    query: crate::query::ValidQuery<FormatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let format = respond::negotiate(&req, &[Format::Json, Format::Csv])?;
+    let format = respond::negotiate_or(&req, query.format, &[Format::Json, Format::Csv])?;
     let (_, view) = tournament_standings(&state, &id).await?;
     match format {
-        Format::Csv => Ok(respond::csv(&req, standings_csv(&view), None)),
+        Format::Csv => Ok(respond::csv(
+            &req,
+            standings_csv(&view),
+            &format!("tournament-{id}-standings.csv"),
+        )),
         _ => respond::json(&req, &view),
     }
 }
