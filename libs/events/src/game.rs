@@ -724,16 +724,17 @@ pub struct PlacementRow {
     pub player: Option<String>,
     pub initial_ipc: u32,
     pub final_ipc: u32,
-    /// Exact, as a fraction (`"-5/24"`): ties are real ties.
-    pub percent_gain: String,
-    /// The same, as a percentage for display.
-    pub percent_gain_pct: f64,
+    /// The gain, as a percentage of the starting IPC (`-20.83`).
+    pub percent_gain: f64,
+    /// The same, exact, as a fraction (`"-5/24"`): ties are real ties.
+    pub percent_gain_exact: String,
     pub place: usize,
     /// How many powers share this place (1 when not tied).
     pub tied_with: usize,
-    /// Exact points, as a fraction when tied places split them.
-    pub points: String,
-    pub points_value: f64,
+    /// Points, as a decimal (`2.67`).
+    pub points: f64,
+    /// The same, exact, as a fraction when tied places split them (`"8/3"`).
+    pub points_exact: String,
     /// Set on a row of [`GameLog::scored_placements`] for a player replaced for inactivity
     /// whose substitute became permanent: last place's result for the seat they left.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -776,12 +777,12 @@ impl GameLog {
                     player: self.state.seats.get(&p.power).map(|s| s.player.clone()),
                     initial_ipc: p.initial_ipc,
                     final_ipc: p.final_ipc,
-                    percent_gain: p.percent_gain.to_string(),
-                    percent_gain_pct: p.percent_gain.to_f64() * 100.0,
+                    percent_gain: p.percent_gain.to_f64() * 100.0,
+                    percent_gain_exact: p.percent_gain.to_string(),
                     place: p.place,
                     tied_with: p.tied_with,
-                    points: p.points.to_string(),
-                    points_value: p.points.to_f64(),
+                    points: p.points.to_f64(),
+                    points_exact: p.points.to_string(),
                     forfeited: false,
                 })
                 .collect()
@@ -808,7 +809,7 @@ impl GameLog {
         let last_gain = rows
             .iter()
             .max_by_key(|r| r.place)
-            .map(|r| (r.percent_gain.clone(), r.percent_gain_pct));
+            .map(|r| (r.percent_gain_exact.clone(), r.percent_gain));
         let mut scored = Vec::with_capacity(rows.len());
         let mut forfeits = Vec::new();
         for mut row in rows {
@@ -820,10 +821,10 @@ impl GameLog {
                             player: Some(left.to_owned()),
                             place: last_place,
                             tied_with: 1,
-                            percent_gain: gain.clone(),
-                            percent_gain_pct: *gain_pct,
-                            points: last_points.to_string(),
-                            points_value: last_points.to_f64(),
+                            percent_gain_exact: gain.clone(),
+                            percent_gain: *gain_pct,
+                            points_exact: last_points.to_string(),
+                            points: last_points.to_f64(),
                             forfeited: true,
                             ..row.clone()
                         });
@@ -1104,13 +1105,13 @@ mod rated {
         let forfeit = scored.iter().find(|r| r.forfeited).expect("a forfeit");
         assert_eq!(forfeit.player, Some(idle));
         assert_eq!((forfeit.place, forfeit.tied_with), (5, 1));
-        assert_eq!(forfeit.points, "-2");
+        assert_eq!(forfeit.points_exact, "-2");
         let worst = scored
             .iter()
-            .filter_map(|r| r.percent_gain.parse::<Fraction>().ok())
+            .filter_map(|r| r.percent_gain_exact.parse::<Fraction>().ok())
             .min()
             .expect("gains");
-        assert_eq!(forfeit.percent_gain, worst.to_string());
+        assert_eq!(forfeit.percent_gain_exact, worst.to_string());
     }
 }
 

@@ -42,8 +42,14 @@ pub struct PublishedLadder {
 pub struct PublishedRow {
     pub position: u64,
     pub player: String,
-    /// Exact (`116/15`).
-    pub points: String,
+    /// Exact (`116/15`); a ladder published before it had `points_exact` gave it as
+    /// `points`.
+    #[serde(default)]
+    pub points_exact: Option<String>,
+    /// Points as a decimal (a fraction's text in ladders published before
+    /// `points_exact`).
+    #[serde(default)]
+    pub points: serde_json::Value,
     pub title: String,
     pub games: i32,
     /// Exact (`3/2`): a shared first place is a share of a win.
@@ -59,6 +65,15 @@ struct Line {
     wins: Fraction,
     /// When the total was last changed: (GameEnded time, game id).
     reached: (u64, String),
+}
+
+impl PublishedRow {
+    /// The row's exact points: `points_exact`, or (published before it) `points`' text.
+    pub fn exact_points(&self) -> Option<&str> {
+        self.points_exact
+            .as_deref()
+            .or_else(|| self.points.as_str())
+    }
 }
 
 /// Audits a published points ladder (its pages, in order) against the games' exports.
@@ -206,7 +221,8 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
     let mut lines: BTreeMap<String, Line> = BTreeMap::new();
     for (ended, game_id, rows) in &finished {
         for row in rows {
-            let (Some(player), Ok(points)) = (row.player.clone(), row.points.parse::<Fraction>())
+            let (Some(player), Ok(points)) =
+                (row.player.clone(), row.points_exact.parse::<Fraction>())
             else {
                 continue;
             };
@@ -319,7 +335,7 @@ fn compare(
         let expected = &ladder[i.min(ladder.len() - 1)];
         let same_place = expected.player == row.player
             || (expected.points == line.points && expected.reached.0 == line.reached.0);
-        let points = row.points.parse::<Fraction>().ok();
+        let points = row.exact_points().and_then(|p| p.parse::<Fraction>().ok());
         let problem = if row.position != position {
             Some(format!(
                 "it says position {}, but it is row {position}",
@@ -329,7 +345,7 @@ fn compare(
             Some(format!(
                 "{} has {} points in the ladder, {:.2} ({}) from the games{}",
                 row.player,
-                points.map_or_else(|| row.points.clone(), |p| format!("{:.2}", p.to_f64())),
+                points.map_or_else(|| row.points.to_string(), |p| format!("{:.2}", p.to_f64())),
                 line.points.to_f64(),
                 line.points,
                 unrated(&row.player)
@@ -473,7 +489,8 @@ mod tests {
                 .map(|(i, player)| PublishedRow {
                     position: i as u64 + 1,
                     player: (*player).into(),
-                    points: points.into(),
+                    points_exact: Some(points.into()),
+                    points: serde_json::json!(total.to_f64()),
                     title: Title::for_total(total).name().into(),
                     games,
                     wins_exact: "0".into(),

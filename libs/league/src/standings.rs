@@ -130,7 +130,7 @@ pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
                 power: row.power,
                 place: row.place,
                 tied_with: row.tied_with,
-                percent_gain: row.percent_gain.parse::<Fraction>().ok()?,
+                percent_gain: row.percent_gain_exact.parse::<Fraction>().ok()?,
             })
         })
         .collect();

@@ -228,15 +228,15 @@ impl League {
             seats: placements
                 .iter()
                 .filter_map(|row| {
-                    let points = row.points.parse::<Fraction>().ok()?;
+                    let points = row.points_exact.parse::<Fraction>().ok()?;
                     Some((
                         row.player.clone()?,
                         row.power.name().to_owned(),
                         row.place,
                         row.tied_with,
                         points,
-                        row.percent_gain.clone(),
-                        row.percent_gain_pct,
+                        row.percent_gain_exact.clone(),
+                        row.percent_gain,
                     ))
                 })
                 .collect(),

@@ -2,6 +2,9 @@
 
 use prometheus::{IntCounter, IntCounterVec, IntGaugeVec, Opts, Registry};
 
+/// The outcomes `warlog_appends_total` counts.
+pub const APPEND_OUTCOMES: [&str; 5] = ["appended", "replayed", "conflict", "rejected", "error"];
+
 #[derive(Debug, Clone)]
 pub struct StoreMetrics {
     pub events_appended: IntCounter,
@@ -29,6 +32,11 @@ impl StoreMetrics {
             ),
             &["projector"],
         )?;
+        // Every outcome shows from the start, at 0: a rate over a series that appears only
+        // with its first event reads as no data, not as none.
+        for outcome in APPEND_OUTCOMES {
+            appends.with_label_values(&[outcome]);
+        }
         registry.register(Box::new(events_appended.clone()))?;
         registry.register(Box::new(appends.clone()))?;
         registry.register(Box::new(projector_lag.clone()))?;

@@ -108,6 +108,10 @@ pub struct Projector<P> {
 
 impl<P: Projection> Projector<P> {
     pub fn new(pool: Pool, projection: P, metrics: StoreMetrics) -> Self {
+        // The projector's lag shows from its start, before its first pass.
+        metrics
+            .projector_lag
+            .with_label_values(&[projection.name()]);
         Projector {
             pool,
             projection,

@@ -116,6 +116,7 @@ pub struct Telemetry {
 impl Telemetry {
     pub fn new() -> prometheus::Result<Self> {
         let registry = Registry::new();
+        metrics::register_process_and_build(&registry)?;
         let store = StoreMetrics::new(&registry)?;
         let http = HttpMetrics::new(&registry)?;
         let webhooks = webhooks::WebhookMetrics::new(&registry)?;

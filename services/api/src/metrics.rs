@@ -7,7 +7,34 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::web;
-use prometheus::{HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry};
+use prometheus::{HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry};
+
+/// The process's own metrics (CPU seconds, resident memory, open files, start time: the
+/// `process_*` family every Prometheus dashboard knows, read from `/proc` on Linux) and
+/// `warlog_build_info`, always 1, whose labels say which build answers.
+pub fn register_process_and_build(registry: &Registry) -> prometheus::Result<()> {
+    #[cfg(target_os = "linux")]
+    registry.register(Box::new(
+        prometheus::process_collector::ProcessCollector::for_self(),
+    ))?;
+    let build = IntGaugeVec::new(
+        Opts::new(
+            "warlog_build_info",
+            "The build answering: its version and profile (always 1).",
+        ),
+        &["version", "profile"],
+    )?;
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    build
+        .with_label_values(&[env!("CARGO_PKG_VERSION"), profile])
+        .set(1);
+    registry.register(Box::new(build))?;
+    Ok(())
+}
 
 #[derive(Debug, Clone)]
 pub struct HttpMetrics {

@@ -197,7 +197,7 @@ fn ladder_table(page: &LeaderboardPage, base: &str) -> Markup {
                                 td.num { (format!("{:.2}", row.mu)) }
                                 td.num { (format!("{:.2}", row.sigma)) }
                             } @else {
-                                td.num title=(row.points) { (decimal(row.points_value)) }
+                                td.num title=(row.points_exact) { (decimal(row.points)) }
                                 td { (row.title) }
                             }
                             td.num { (row.games) }
@@ -320,7 +320,7 @@ fn player_charts(view: &crate::routes::league::PlayerView) -> String {
             .filter(|g| &g.ruleset == ruleset && g.result != "replaced")
             .enumerate()
             .map(|(i, g)| {
-                total += g.points_value;
+                total += g.points;
                 ((i + 1) as f64, total)
             })
             .collect();
@@ -400,7 +400,7 @@ fn standings_chart(standings: &crate::routes::tournaments::StandingsView) -> Str
                 colour: PALETTE[i % PALETTE.len()],
                 points: std::iter::once((0.0, 0.0))
                     .chain(results.iter().map(|r| {
-                        total += r.points_value;
+                        total += r.points;
                         (f64::from(r.round), total)
                     }))
                     .collect(),
@@ -493,7 +493,7 @@ fn player_standings(standings: &[PlayerStanding]) -> Markup {
                 tbody { @for s in standings { tr {
                     td { (s.ruleset) }
                     td { @if let Some(season) = s.season { (season) } @else { "lifetime" } }
-                    td.num title=(s.points) { (decimal(s.points_value)) }
+                    td.num title=(s.points_exact) { (decimal(s.points)) }
                     td { (s.title) }
                     td.num { (s.position) }
                     td.num { (s.games) }
@@ -528,8 +528,8 @@ fn player_games(played: &[PlayerGame]) -> Markup {
                     td { (g.power) }
                     td { @if g.result == "replaced" { "Sat in, not scored (the seat's result is another player's)" } @else { "Played" } }
                     td.num { @if let Some(p) = g.place { (p) } }
-                    td.num title=(g.points) { (decimal(g.points_value)) }
-                    td.num { @if let Some(gain) = g.percent_gain_pct { (percent(gain)) } }
+                    td.num title=(g.points_exact) { (decimal(g.points)) }
+                    td.num { @if let Some(gain) = g.percent_gain { (percent(gain)) } }
                 } } }
             }
         }
@@ -548,8 +548,8 @@ fn standings_table(standings: &StandingsView) -> Markup {
                 td.num { (row.rank) }
                 td { a href={ "/players/" (row.player) } { (row.player) }
                      @if row.status != "playing" { " " small { "(" (row.status) ")" } } }
-                td.num title=(row.points) { (decimal(row.points_value)) }
-                td.num title=(row.percent_gain) { (percent(row.percent_gain_pct)) }
+                td.num title=(row.points_exact) { (decimal(row.points)) }
+                td.num title=(row.percent_gain_exact) { (percent(row.percent_gain)) }
                 td.num { (row.games) }
                 td.num title=(row.wins_exact) { (decimal(row.wins)) }
                 td.num { (row.byes) }
@@ -809,8 +809,8 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
                         td.num { (row.place) @if row.tied_with > 1 { "=" } }
                         td { (row.power.name()) }
                         td { @if let Some(p) = &row.player { (p) } }
-                        td.num title=(row.percent_gain) { (percent(row.percent_gain_pct)) }
-                        td.num title=(row.points) { (decimal(row.points_value)) }
+                        td.num title=(row.percent_gain_exact) { (percent(row.percent_gain)) }
+                        td.num title=(row.points_exact) { (decimal(row.points)) }
                     } } }
                 }
             }

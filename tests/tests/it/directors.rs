@@ -186,7 +186,7 @@ async fn an_aborted_tournament_game_gives_its_players_no_points_and_the_standing
     for (power, player) in &tables[0] {
         let row = row_of(&standings["rows"], player);
         assert_eq!(
-            (&row["points"], &row["games"]),
+            (&row["points_exact"], &row["games"]),
             (&json!("0"), &json!(0)),
             "{row}"
         );
@@ -194,8 +194,8 @@ async fn an_aborted_tournament_game_gives_its_players_no_points_and_the_standing
             row["results"],
             json!([{
                 "round": 1, "game_id": games[0], "power": power, "place": null,
-                "points": "0", "points_value": 0.0, "percent_gain": "0",
-                "percent_gain_pct": 0.0, "not_rated": "aborted"
+                "points": 0.0, "points_exact": "0", "percent_gain": 0.0,
+                "percent_gain_exact": "0", "not_rated": "aborted"
             }]),
             "{row}"
         );

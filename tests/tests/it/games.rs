@@ -413,7 +413,7 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
     assert_eq!(rows.len(), 5);
     assert_eq!(rows[0]["power"], "germany", "{placements}");
     assert_eq!(rows[4]["power"], "russia", "{placements}");
-    let points: f64 = rows.iter().filter_map(|r| r["points_value"].as_f64()).sum();
+    let points: f64 = rows.iter().filter_map(|r| r["points"].as_f64()).sum();
     assert!(
         (points - 7.0).abs() < 1e-9,
         "5 + 3 + 2 - 1 - 2 points in all: {placements}"

@@ -351,4 +351,17 @@ async fn metrics_parse_as_prometheus_text_and_count_the_requests_made() {
         "warlog_http_request_duration_seconds_count{method=\"GET\",route=\"/v1/streams/{stream}/head\",status=\"200\"}"
     ));
     assert!(text.contains("# TYPE warlog_events_appended_total counter"));
+    // Labelled series are there from the start, and so are the process and the build.
+    assert_eq!(
+        samples.get("warlog_appends_total{outcome=\"conflict\"}"),
+        Some(&0.0)
+    );
+    assert!(
+        samples.contains_key("process_resident_memory_bytes"),
+        "{text}"
+    );
+    assert!(samples.contains_key("process_cpu_seconds_total"));
+    assert!(samples
+        .keys()
+        .any(|k| k.starts_with("warlog_build_info{") && k.contains("version=")));
 }

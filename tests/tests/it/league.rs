@@ -219,15 +219,15 @@ async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
     let points_of = |who: &str| -> Value {
         rows.iter()
             .find(|r| r["player"] == who)
-            .expect("on the ladder")["points"]
+            .expect("on the ladder")["points_exact"]
             .clone()
     };
     // Each player's points are the game's placements plus 7/5 for the tied game.
     for row in placements["placements"].as_array().expect("placements") {
         let who = row["player"].as_str().expect("player");
-        let game_points: f64 = row["points_value"].as_f64().expect("points");
+        let game_points: f64 = row["points"].as_f64().expect("points");
         let extra = if who == "ann" { 1.4 } else { 0.0 };
-        let shown = rows.iter().find(|r| r["player"] == who).expect("row")["points_value"]
+        let shown = rows.iter().find(|r| r["player"] == who).expect("row")["points"]
             .as_f64()
             .expect("value");
         assert!(
@@ -241,14 +241,11 @@ async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
         .map(|r| r["position"].as_u64().unwrap())
         .collect();
     assert_eq!(positions, (1..=9).collect::<Vec<_>>());
-    let values: Vec<f64> = rows
-        .iter()
-        .map(|r| r["points_value"].as_f64().unwrap())
-        .collect();
+    let values: Vec<f64> = rows.iter().map(|r| r["points"].as_f64().unwrap()).collect();
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
     // Titles by the seed's bands (nobody is near 23, so there is no Commander of CT).
     for row in &rows {
-        let points = row["points_value"].as_f64().expect("points");
+        let points = row["points"].as_f64().expect("points");
         let band = match points {
             p if p >= 18.0 => "General of Global Domination",
             p if p >= 13.0 => "Brigadier of Foreign Wars",
@@ -272,7 +269,7 @@ async fn finished_games_reach_both_ladders_and_a_rebuild_gives_the_same_rows() {
         .iter()
         .position(|r| r.player == "fay")
         .expect("fay");
-    forged.rows[fay].points = "12/5".to_owned();
+    forged.rows[fay].points_exact = Some("12/5".to_owned());
     let report = audit_ladder(&[forged], &exports);
     assert_eq!(
         report
@@ -622,7 +619,7 @@ async fn a_game_masters_fourteen_empty_games_are_aborted_and_leave_every_ladder_
     let ladders = every_ladder(&app).await;
     let points = call(&app, get("/v1/leaderboards/points")).await.json();
     assert_eq!(points["rows"].as_array().map(Vec::len), Some(5));
-    assert_eq!(points["rows"][0]["points"], "7/5", "a five-way tie");
+    assert_eq!(points["rows"][0]["points_exact"], "7/5", "a five-way tie");
     let mut pages = Vec::new();
     for who in players {
         pages.push(rated_part_of_player_page(&app, who).await);

@@ -715,7 +715,7 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
     assert!(
         rows.iter()
             .filter(|r| r["power"] != "japan")
-            .all(|r| r["place"] == 1 && r["points"] == "9/4"),
+            .all(|r| r["place"] == 1 && r["points_exact"] == "9/4"),
         "{placements}"
     );
     let events = export(&app, &game).await;

@@ -525,7 +525,7 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     for row in rows {
         let player = row["player"].as_str().expect("player");
         let want = expected[player];
-        let got = row["points_value"].as_f64().expect("points");
+        let got = row["points"].as_f64().expect("points");
         assert!(
             (got - want as f64 / 15.0).abs() < 1e-9,
             "{player}: {got} != {want}/15"
@@ -551,8 +551,8 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     assert_eq!(ranks, (1..=16).collect::<Vec<_>>());
     for pair in rows.windows(2) {
         let (a, b) = (
-            pair[0]["points_value"].as_f64().unwrap(),
-            pair[1]["points_value"].as_f64().unwrap(),
+            pair[0]["points"].as_f64().unwrap(),
+            pair[1]["points"].as_f64().unwrap(),
         );
         assert!(a >= b - 1e-12, "{a} before {b}");
         let decided_by = pair[1]["decided_by"].as_str().expect("a tiebreaker");
@@ -863,7 +863,7 @@ async fn seventeen_players_with_byes_seat_fifteen_and_give_the_lowest_ranked_two
         let has_bye = bye_players.contains(&row["player"].as_str().unwrap());
         assert_eq!(row["byes"], u32::from(has_bye), "{row}");
         if has_bye {
-            assert_eq!(row["points"], "2");
+            assert_eq!(row["points_exact"], "2");
         }
     }
 }
@@ -1364,9 +1364,9 @@ async fn a_player_who_goes_idle_keeps_the_seats_losing_result_and_the_substitute
             .unwrap_or_else(|| panic!("{who} in {standings}"))
     };
     let (idle_row, kim_row) = (row(&idle), row("kim"));
-    assert_eq!(idle_row["points_value"], json!(-2.0), "{idle_row}");
+    assert_eq!(idle_row["points"], json!(-2.0), "{idle_row}");
     assert_eq!(idle_row["games"], 1, "{idle_row}");
-    assert_eq!(kim_row["points_value"], json!(0.0), "{kim_row}");
+    assert_eq!(kim_row["points"], json!(0.0), "{kim_row}");
     assert_eq!(kim_row["games"], 0, "{kim_row}");
     assert!(
         kim_row["rank"].as_u64() < idle_row["rank"].as_u64(),
@@ -1378,7 +1378,7 @@ async fn a_player_who_goes_idle_keeps_the_seats_losing_result_and_the_substitute
     let rows = ladder["rows"].as_array().expect("rows");
     let on_ladder = |who: &str| rows.iter().find(|r| r["player"] == who).cloned();
     assert_eq!(
-        on_ladder(&idle).map(|r| r["points"].clone()),
+        on_ladder(&idle).map(|r| r["points_exact"].clone()),
         Some(json!("-2")),
         "{ladder}"
     );

@@ -205,8 +205,8 @@ impl AuditReport {
                 row.power.name(),
                 row.initial_ipc,
                 row.final_ipc,
-                row.percent_gain_pct,
-                row.points_value,
+                row.percent_gain,
+                row.points,
                 row.player.as_deref().unwrap_or("no player")
             ));
         }

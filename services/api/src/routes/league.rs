@@ -115,9 +115,10 @@ pub struct PlayerStanding {
     pub ruleset: String,
     /// The calendar year; absent for lifetime.
     pub season: Option<i32>,
-    /// Exact (`"17/2"` when tied places were shared).
-    pub points: String,
-    pub points_value: f64,
+    /// Points, as a decimal (`8.5`).
+    pub points: f64,
+    /// The same, exact (`"17/2"` when tied places were shared).
+    pub points_exact: String,
     pub title: String,
     /// 1-based, on the points ladder.
     pub position: i64,
@@ -154,13 +155,14 @@ pub struct PlayerGame {
     pub result: String,
     pub place: Option<i32>,
     pub tied_with: Option<i32>,
-    /// Exact (`"8/3"` when tied places were shared).
-    pub points: String,
-    pub points_value: f64,
-    /// Exact, as a fraction of the starting IPC (`"-5/24"`).
-    pub percent_gain: Option<String>,
-    /// The same, as a percentage.
-    pub percent_gain_pct: Option<f64>,
+    /// Points, as a decimal (`2.67`).
+    pub points: f64,
+    /// The same, exact (`"8/3"` when tied places were shared).
+    pub points_exact: String,
+    /// The gain, as a percentage of the starting IPC (`-20.83`).
+    pub percent_gain: Option<f64>,
+    /// The same, exact, as a fraction of the starting IPC (`"-5/24"`).
+    pub percent_gain_exact: Option<String>,
     #[schema(format = DateTime)]
     pub ended_at: String,
 }
@@ -280,8 +282,8 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
             PlayerStanding {
                 ruleset: s.ruleset,
                 season: (s.season != 0).then_some(s.season),
-                points: points.to_string(),
-                points_value: points.to_f64(),
+                points: points.to_f64(),
+                points_exact: points.to_string(),
                 title: title_of(handle, points, leader).name().to_owned(),
                 position: s.points_position,
                 games: s.games,
@@ -308,10 +310,10 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
             result: if h.replaced { "replaced" } else { "played" }.to_owned(),
             place: h.place,
             tied_with: h.tied_with,
-            points: points_of(h.points_scaled).to_string(),
-            points_value: points_of(h.points_scaled).to_f64(),
-            percent_gain: h.percent_gain,
-            percent_gain_pct: h.percent_gain_value,
+            points: points_of(h.points_scaled).to_f64(),
+            points_exact: points_of(h.points_scaled).to_string(),
+            percent_gain: h.percent_gain_value,
+            percent_gain_exact: h.percent_gain,
             ended_at: h.ended_at,
         })
         .collect();
@@ -373,9 +375,10 @@ pub struct LeaderboardRow {
     pub position: u64,
     pub player: String,
     pub display_name: String,
-    /// Exact total points (`"17/2"` when tied places were shared).
-    pub points: String,
-    pub points_value: f64,
+    /// Total points, as a decimal (`8.5`).
+    pub points: f64,
+    /// The same, exact (`"17/2"` when tied places were shared).
+    pub points_exact: String,
     pub title: String,
     pub games: i32,
     /// Sole first places, and shares of shared ones; an all-tied game is nobody's win.
@@ -743,8 +746,8 @@ fn row_view(position: u64, row: LadderRow, leader: Option<&(String, Fraction)>) 
         position,
         display_name: row.display_name.unwrap_or_else(|| row.player.clone()),
         player: row.player,
-        points: points.to_string(),
-        points_value: points.to_f64(),
+        points: points.to_f64(),
+        points_exact: points.to_string(),
         title: title.name().to_owned(),
         games: row.games,
         wins: points_of(row.wins_scaled).to_f64(),
@@ -766,14 +769,14 @@ fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
             r.position,
             csv_field(&r.player),
             csv_field(&r.display_name),
-            decimal(r.points_value),
+            decimal(r.points),
             csv_field(&r.title),
             r.games,
             decimal(r.wins),
             r.rating,
             r.mu,
             r.sigma,
-            csv_field(&r.points),
+            csv_field(&r.points_exact),
             csv_field(&r.wins_exact),
         ));
     }

@@ -328,12 +328,14 @@ pub struct RoundResultView {
     #[schema(value_type = Option<String>)]
     pub power: Option<Power>,
     pub place: Option<usize>,
-    pub points: String,
-    pub points_value: f64,
-    /// Exact, as a fraction of the starting IPC (`"-5/24"`).
-    pub percent_gain: String,
-    /// The same, as a percentage.
-    pub percent_gain_pct: f64,
+    /// Points, as a decimal (`2.67`).
+    pub points: f64,
+    /// The same, exact (`"8/3"` when tied places were shared).
+    pub points_exact: String,
+    /// The gain, as a percentage of the starting IPC (`-20.83`).
+    pub percent_gain: f64,
+    /// The same, exact, as a fraction of the starting IPC (`"-5/24"`).
+    pub percent_gain_exact: String,
     /// `aborted` or `voided` when the game ended without counting: shown here for no
     /// points, and not among the player's games.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -348,13 +350,14 @@ pub struct StandingView {
     pub player: String,
     /// `playing`, `dropped` or `replaced`.
     pub status: String,
-    /// Exact (`"13/3"` when tied places were shared).
-    pub points: String,
-    pub points_value: f64,
-    /// The sum of the games' gains, exact, as fractions of the starting IPC.
-    pub percent_gain: String,
-    /// The same, as a percentage.
-    pub percent_gain_pct: f64,
+    /// Points, as a decimal (`4.33`).
+    pub points: f64,
+    /// The same, exact (`"13/3"` when tied places were shared).
+    pub points_exact: String,
+    /// The sum of the games' gains, as a percentage of the starting IPC.
+    pub percent_gain: f64,
+    /// The same, exact, as a fraction of the starting IPC.
+    pub percent_gain_exact: String,
     pub best_result: Option<String>,
     pub games: u32,
     /// Sole first places, and shares of shared ones; an all-tied game is nobody's win.
@@ -386,10 +389,10 @@ impl StandingView {
             rank: row.rank,
             player: row.player.clone(),
             status: snake(row.status),
-            points: row.points.to_string(),
-            points_value: row.points.to_f64(),
-            percent_gain: row.percent_gain.to_string(),
-            percent_gain_pct: row.percent_gain.to_f64() * 100.0,
+            points: row.points.to_f64(),
+            points_exact: row.points.to_string(),
+            percent_gain: row.percent_gain.to_f64() * 100.0,
+            percent_gain_exact: row.percent_gain.to_string(),
             best_result: row.best_result.map(|b| b.to_string()),
             games: row.games,
             wins: row.wins.to_f64(),
@@ -405,10 +408,10 @@ impl StandingView {
                     game_id: r.game_id.clone(),
                     power: r.power,
                     place: r.place,
-                    points: r.points.to_string(),
-                    points_value: r.points.to_f64(),
-                    percent_gain: r.percent_gain.to_string(),
-                    percent_gain_pct: r.percent_gain.to_f64() * 100.0,
+                    points: r.points.to_f64(),
+                    points_exact: r.points.to_string(),
+                    percent_gain: r.percent_gain.to_f64() * 100.0,
+                    percent_gain_exact: r.percent_gain.to_string(),
                     not_rated: r.not_rated.map(|s| s.as_str().to_owned()),
                 })
                 .collect(),
@@ -497,10 +500,10 @@ fn standings_csv(view: &StandingsView) -> Vec<u8> {
             row.status.clone(),
             // Decimals for people and spreadsheets (a fraction like 8/3 reads as a date);
             // the exact values in their own columns for tools.
-            decimal(row.points_value),
-            row.points.clone(),
-            format!("{:.2}", row.percent_gain_pct),
-            row.percent_gain.clone(),
+            decimal(row.points),
+            row.points_exact.clone(),
+            format!("{:.2}", row.percent_gain),
+            row.percent_gain_exact.clone(),
             row.best_result.clone().unwrap_or_default(),
             row.games.to_string(),
             decimal(row.wins),
