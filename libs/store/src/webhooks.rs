@@ -1,8 +1,10 @@
 //! Webhooks: subscriptions, and the outbox of deliveries. The `webhooks` projection turns
 //! events into deliveries inside its checkpointed transaction, so each (event, subscription)
-//! gets exactly one delivery row however often the service restarts; the sender claims due
-//! rows for a lease, posts them, and records the outcome. A receiver that is down loses
-//! nothing: its deliveries stay due, with a growing backoff, until they are accepted.
+//! gets exactly one delivery row however often the service restarts; the sender claims one
+//! due row per subscription for a lease, posts it, and records the outcome. A receiver that
+//! is down loses nothing until its deliveries grow too old or are tried too often (then
+//! they are dead-lettered), and a run of failures pauses its subscription until its owner
+//! resumes it.
 
 use deadpool_postgres::{GenericClient, Transaction};
 use serde::Serialize;
@@ -83,6 +85,12 @@ pub struct Subscription {
     pub pending: i64,
     /// Deliveries whose last attempt failed and that wait for their next one.
     pub failing: i64,
+    /// Deliveries given up on (too old, or tried too often).
+    pub dead: i64,
+    /// Attempts that failed since the last accepted one.
+    pub consecutive_failures: i32,
+    /// RFC 3339, UTC: when too many failures in a row paused it; none while it sends.
+    pub paused_at: Option<String>,
 }
 
 const SUBSCRIPTION_COLUMNS: &str = "s.subscription_id, s.url, s.kinds, s.owner, \
@@ -90,10 +98,15 @@ const SUBSCRIPTION_COLUMNS: &str = "s.subscription_id, s.url, s.kinds, s.owner, 
      (SELECT count(*) FROM webhook_deliveries d \
        WHERE d.subscription_id = s.subscription_id AND d.delivered_at IS NOT NULL), \
      (SELECT count(*) FROM webhook_deliveries d \
-       WHERE d.subscription_id = s.subscription_id AND d.delivered_at IS NULL), \
+       WHERE d.subscription_id = s.subscription_id AND d.delivered_at IS NULL \
+         AND d.dead_at IS NULL), \
      (SELECT count(*) FROM webhook_deliveries d \
        WHERE d.subscription_id = s.subscription_id AND d.delivered_at IS NULL \
-         AND d.last_error IS NOT NULL)";
+         AND d.dead_at IS NULL AND d.last_error IS NOT NULL), \
+     (SELECT count(*) FROM webhook_deliveries d \
+       WHERE d.subscription_id = s.subscription_id AND d.dead_at IS NOT NULL), \
+     s.consecutive_failures, \
+     to_char(s.paused_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')";
 
 fn subscription_of(row: &tokio_postgres::Row) -> Subscription {
     Subscription {
@@ -105,26 +118,51 @@ fn subscription_of(row: &tokio_postgres::Row) -> Subscription {
         delivered: row.get(5),
         pending: row.get(6),
         failing: row.get(7),
+        dead: row.get(8),
+        consecutive_failures: row.get(9),
+        paused_at: row.get(10),
     }
 }
 
-/// Registers a subscription.
+/// Why a subscription was not registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotRegistered {
+    /// The owner already has `cap` live subscriptions.
+    Cap(u32),
+}
+
+/// Registers a subscription unless its owner already has `cap` live ones. The count and
+/// the insert are serialised per owner, so a burst of registrations cannot pass the cap.
 pub async fn create_subscription(
-    client: &impl GenericClient,
+    client: &mut deadpool_postgres::Client,
     id: &str,
     url: &str,
     kinds: &[String],
-    secret: &str,
+    sealed_secret: &str,
     owner: &str,
-) -> Result<(), StoreError> {
-    client
+    cap: u32,
+) -> Result<Result<(), NotRegistered>, StoreError> {
+    let tx = client.transaction().await?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended('webhook owner ' || $1, 0))",
+        &[&owner],
+    )
+    .await?;
+    let inserted = tx
         .execute(
             "INSERT INTO webhook_subscriptions (subscription_id, url, kinds, secret, owner) \
-             VALUES ($1, $2, $3, $4, $5)",
-            &[&id, &url, &kinds, &secret, &owner],
+             SELECT $1, $2, $3, $4, $5 \
+              WHERE (SELECT count(*) FROM webhook_subscriptions \
+                      WHERE owner = $5 AND deleted_at IS NULL) < $6",
+            &[&id, &url, &kinds, &sealed_secret, &owner, &i64::from(cap)],
         )
         .await?;
-    Ok(())
+    tx.commit().await?;
+    Ok(if inserted == 1 {
+        Ok(())
+    } else {
+        Err(NotRegistered::Cap(cap))
+    })
 }
 
 /// The live subscriptions `owner` registered (every one when `owner` is none).
@@ -162,19 +200,53 @@ pub async fn find_subscription(
     Ok(row.as_ref().map(subscription_of))
 }
 
-/// Ends a subscription: nothing more is enqueued or sent for it; its history stays.
+/// Ends a subscription: nothing more is enqueued or sent for it, and what it had not
+/// delivered is removed; what it delivered stays as history.
 pub async fn delete_subscription(
-    client: &impl GenericClient,
+    client: &mut deadpool_postgres::Client,
     id: &str,
 ) -> Result<bool, StoreError> {
-    let deleted = client
+    let tx = client.transaction().await?;
+    let deleted = tx
         .execute(
             "UPDATE webhook_subscriptions SET deleted_at = now() \
               WHERE subscription_id = $1 AND deleted_at IS NULL",
             &[&id],
         )
         .await?;
+    tx.execute(
+        "DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND delivered_at IS NULL",
+        &[&id],
+    )
+    .await?;
+    tx.commit().await?;
     Ok(deleted == 1)
+}
+
+/// Lifts a pause: the failure count starts again, and the deliveries that waited are due
+/// now rather than after their backoff.
+pub async fn resume_subscription(
+    client: &mut deadpool_postgres::Client,
+    id: &str,
+) -> Result<bool, StoreError> {
+    let tx = client.transaction().await?;
+    let resumed = tx
+        .execute(
+            "UPDATE webhook_subscriptions \
+                SET paused_at = NULL, consecutive_failures = 0, not_before = NULL \
+              WHERE subscription_id = $1 AND deleted_at IS NULL",
+            &[&id],
+        )
+        .await?;
+    tx.execute(
+        "UPDATE webhook_deliveries SET next_attempt_at = now() \
+          WHERE subscription_id = $1 AND delivered_at IS NULL AND dead_at IS NULL \
+            AND next_attempt_at > now()",
+        &[&id],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(resumed == 1)
 }
 
 /// A delivery as its subscription's owner sees it.
@@ -186,10 +258,13 @@ pub struct Delivery {
     pub kind: String,
     pub event_id: uuid::Uuid,
     pub attempts: i32,
-    /// `delivered`, `pending` (not tried yet) or `failing` (tried, and tried again later).
+    /// `delivered`, `pending` (not tried yet), `failing` (tried, and tried again later) or
+    /// `dead` (given up on: too old, or tried too often).
     pub status: String,
     /// The receiver's last HTTP status, if it answered.
     pub last_status: Option<i32>,
+    /// Why the last attempt failed, in coarse words only: `refused`, `timeout`, `address
+    /// not allowed`, `host not found`, `not delivered`, `status N`, `expired`.
     pub last_error: Option<String>,
     /// RFC 3339, UTC.
     #[cfg_attr(feature = "openapi", schema(format = DateTime))]
@@ -213,7 +288,8 @@ pub async fn list_deliveries(
                 "SELECT delivery_id, kind, event_id, attempts, last_status, last_error, \
                         to_char(created_at AT TIME ZONE 'UTC', {UTC}), \
                         to_char(delivered_at AT TIME ZONE 'UTC', {UTC}), \
-                        to_char(next_attempt_at AT TIME ZONE 'UTC', {UTC}) \
+                        to_char(next_attempt_at AT TIME ZONE 'UTC', {UTC}), \
+                        dead_at IS NOT NULL \
                    FROM webhook_deliveries WHERE subscription_id = $1 \
                   ORDER BY created_at DESC, delivery_id LIMIT $2"
             ),
@@ -225,10 +301,12 @@ pub async fn list_deliveries(
         .map(|row| {
             let delivered_at: Option<String> = row.get(7);
             let last_error: Option<String> = row.get(5);
-            let status = match (&delivered_at, &last_error) {
-                (Some(_), _) => "delivered",
-                (None, Some(_)) => "failing",
-                (None, None) => "pending",
+            let dead: bool = row.get(9);
+            let status = match (&delivered_at, dead, &last_error) {
+                (Some(_), _, _) => "delivered",
+                (None, true, _) => "dead",
+                (None, false, Some(_)) => "failing",
+                (None, false, None) => "pending",
             };
             Delivery {
                 delivery_id: row.get(0),
@@ -239,7 +317,7 @@ pub async fn list_deliveries(
                 last_status: row.get(4),
                 last_error,
                 created_at: row.get(6),
-                next_attempt_at: delivered_at.is_none().then(|| row.get(8)),
+                next_attempt_at: (delivered_at.is_none() && !dead).then(|| row.get(8)),
                 delivered_at,
             }
         })
@@ -250,14 +328,40 @@ pub async fn list_deliveries(
 #[derive(Debug, Clone)]
 pub struct Claimed {
     pub delivery_id: String,
+    pub subscription_id: String,
     pub url: String,
+    /// As stored: sealed, or in clear from before secrets were sealed.
     pub secret: String,
     pub body: String,
     pub attempts: i32,
+    /// Seconds since the delivery was made.
+    pub age_seconds: f64,
+    /// The subscription's failed attempts since its last accepted one.
+    pub consecutive_failures: i32,
 }
 
-/// Claims up to `limit` due deliveries of live subscriptions for `lease_seconds`: another
-/// sender (a second replica) skips them, and if this one dies they fall due again.
+/// Gives up on the deliveries made more than `max_age_seconds` ago and still not
+/// delivered (a paused subscription's too): how many.
+pub async fn expire_deliveries(
+    client: &impl GenericClient,
+    max_age_seconds: f64,
+) -> Result<u64, StoreError> {
+    Ok(client
+        .execute(
+            "UPDATE webhook_deliveries \
+                SET dead_at = now(), last_error = coalesce(last_error, 'expired') \
+              WHERE delivered_at IS NULL AND dead_at IS NULL \
+                AND created_at < now() - make_interval(secs => $1)",
+            &[&max_age_seconds],
+        )
+        .await?)
+}
+
+/// Claims the oldest due delivery of up to `limit` subscriptions, each leased for
+/// `lease_seconds`: a subscription with a delivery in flight, or waiting out a failure,
+/// or paused, is skipped, so one receiver never has two deliveries at once and never holds
+/// up another's. Another sender (a second replica) skips the rows this one locks, and if
+/// this one dies its leases run out.
 pub async fn claim_due(
     client: &impl GenericClient,
     limit: u32,
@@ -265,18 +369,31 @@ pub async fn claim_due(
 ) -> Result<Vec<Claimed>, StoreError> {
     let rows = client
         .query(
-            "UPDATE webhook_deliveries d \
-                SET next_attempt_at = now() + make_interval(secs => $2) \
-               FROM webhook_subscriptions s \
-              WHERE d.subscription_id = s.subscription_id \
-                AND d.delivery_id IN ( \
-                    SELECT q.delivery_id FROM webhook_deliveries q \
-                      JOIN webhook_subscriptions qs USING (subscription_id) \
-                     WHERE q.delivered_at IS NULL AND q.next_attempt_at <= now() \
-                       AND qs.deleted_at IS NULL \
-                     ORDER BY q.next_attempt_at LIMIT $1 \
-                     FOR UPDATE OF q SKIP LOCKED) \
-          RETURNING d.delivery_id, s.url, s.secret, d.body, d.attempts",
+            "WITH picked AS ( \
+                 SELECT s.subscription_id, d.delivery_id \
+                   FROM webhook_subscriptions s \
+                  CROSS JOIN LATERAL ( \
+                        SELECT q.delivery_id, q.next_attempt_at FROM webhook_deliveries q \
+                         WHERE q.subscription_id = s.subscription_id \
+                           AND q.delivered_at IS NULL AND q.dead_at IS NULL \
+                           AND q.next_attempt_at <= now() \
+                         ORDER BY q.next_attempt_at, q.created_at, q.delivery_id \
+                         LIMIT 1) d \
+                  WHERE s.deleted_at IS NULL AND s.paused_at IS NULL \
+                    AND (s.not_before IS NULL OR s.not_before <= now()) \
+                  ORDER BY d.next_attempt_at \
+                  LIMIT $1 \
+                    FOR UPDATE OF s SKIP LOCKED), \
+             leased AS ( \
+                 UPDATE webhook_subscriptions s \
+                    SET not_before = now() + make_interval(secs => $2) \
+                   FROM picked p WHERE s.subscription_id = p.subscription_id \
+              RETURNING s.subscription_id, s.url, s.secret, s.consecutive_failures) \
+             SELECT d.delivery_id, l.subscription_id, l.url, l.secret, d.body, d.attempts, \
+                    extract(epoch FROM now() - d.created_at)::float8, l.consecutive_failures \
+               FROM picked p \
+               JOIN leased l ON l.subscription_id = p.subscription_id \
+               JOIN webhook_deliveries d ON d.delivery_id = p.delivery_id",
             &[&i64::from(limit), &lease_seconds],
         )
         .await?;
@@ -284,53 +401,130 @@ pub async fn claim_due(
         .iter()
         .map(|row| Claimed {
             delivery_id: row.get(0),
-            url: row.get(1),
-            secret: row.get(2),
-            body: row.get(3),
-            attempts: row.get(4),
+            subscription_id: row.get(1),
+            url: row.get(2),
+            secret: row.get(3),
+            body: row.get(4),
+            attempts: row.get(5),
+            age_seconds: row.get(6),
+            consecutive_failures: row.get(7),
         })
         .collect())
 }
 
-/// Records that the receiver accepted a delivery.
+/// Records that the receiver accepted a delivery, and frees its subscription for the next.
 pub async fn mark_delivered(
     client: &impl GenericClient,
-    delivery_id: &str,
+    delivery: &Claimed,
     status: u16,
 ) -> Result<(), StoreError> {
     client
         .execute(
-            "UPDATE webhook_deliveries SET delivered_at = now(), attempts = attempts + 1, \
-                    last_status = $2, last_error = NULL \
-              WHERE delivery_id = $1",
-            &[&delivery_id, &i32::from(status)],
+            "WITH sent AS ( \
+                 UPDATE webhook_deliveries SET delivered_at = now(), attempts = attempts + 1, \
+                        last_status = $2, last_error = NULL \
+                  WHERE delivery_id = $1) \
+             UPDATE webhook_subscriptions SET not_before = NULL, consecutive_failures = 0 \
+              WHERE subscription_id = $3",
+            &[
+                &delivery.delivery_id,
+                &i32::from(status),
+                &delivery.subscription_id,
+            ],
         )
         .await?;
     Ok(())
 }
 
-/// Records a failed attempt, and when to try again.
+/// What to do after a failed attempt.
+#[derive(Debug, Clone, Copy)]
+pub struct AfterFailure {
+    /// The delivery's next attempt, in seconds from now.
+    pub retry_in_seconds: f64,
+    /// The subscription's next attempt (of any delivery), in seconds from now.
+    pub subscription_retry_in_seconds: f64,
+    /// The delivery is given up on.
+    pub dead: bool,
+    /// Pause the subscription once it has failed this many times in a row.
+    pub pause_after: i32,
+}
+
+/// What a failed attempt changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Failed {
+    pub paused: bool,
+}
+
+/// Records a failed attempt (the error in coarse words), when to try again, and the
+/// subscription's run of failures, pausing it at `pause_after`.
 pub async fn mark_failed(
     client: &impl GenericClient,
-    delivery_id: &str,
+    delivery: &Claimed,
     status: Option<u16>,
     error: &str,
-    retry_in_seconds: f64,
-) -> Result<(), StoreError> {
-    client
-        .execute(
-            "UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = $2, \
-                    last_error = $3, next_attempt_at = now() + make_interval(secs => $4) \
-              WHERE delivery_id = $1",
+    after: AfterFailure,
+) -> Result<Failed, StoreError> {
+    let row = client
+        .query_one(
+            "WITH tried AS ( \
+                 UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = $2, \
+                        last_error = $3, next_attempt_at = now() + make_interval(secs => $4), \
+                        dead_at = CASE WHEN $5 THEN now() END \
+                  WHERE delivery_id = $1) \
+             UPDATE webhook_subscriptions \
+                SET consecutive_failures = consecutive_failures + 1, \
+                    not_before = now() + make_interval(secs => $6), \
+                    paused_at = CASE WHEN consecutive_failures + 1 >= $7 \
+                                     THEN coalesce(paused_at, now()) ELSE paused_at END \
+              WHERE subscription_id = $8 \
+          RETURNING paused_at IS NOT NULL",
             &[
-                &delivery_id,
+                &delivery.delivery_id,
                 &status.map(i32::from),
                 &error,
-                &retry_in_seconds,
+                &after.retry_in_seconds,
+                &after.dead,
+                &after.subscription_retry_in_seconds,
+                &after.pause_after,
+                &delivery.subscription_id,
             ],
         )
         .await?;
-    Ok(())
+    Ok(Failed { paused: row.get(0) })
+}
+
+/// Subscriptions whose secret is not sealed with the key `sealed_prefix` names (in clear,
+/// or sealed with another key): `(subscription_id, secret as stored)`.
+pub async fn secrets_to_reseal(
+    client: &impl GenericClient,
+    sealed_prefix: &str,
+) -> Result<Vec<(String, String)>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT subscription_id, secret FROM webhook_subscriptions \
+              WHERE deleted_at IS NULL AND NOT starts_with(secret, $1)",
+            &[&sealed_prefix],
+        )
+        .await?;
+    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+}
+
+/// Replaces a subscription's stored secret, if it is still `old` (a second replica may
+/// have resealed it meanwhile).
+pub async fn reseal_secret(
+    client: &impl GenericClient,
+    id: &str,
+    old: &str,
+    new: &str,
+) -> Result<bool, StoreError> {
+    Ok(client
+        .execute(
+            "UPDATE webhook_subscriptions SET secret = $3 \
+              WHERE subscription_id = $1 AND secret = $2",
+            &[&id, &old, &new],
+        )
+        .await?
+        == 1)
 }
 
 /// The projection that fills the outbox.

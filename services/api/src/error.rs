@@ -71,6 +71,8 @@ error_table! {
     RequestTimeout: REQUEST_TIMEOUT, "request-timeout", "The request body did not arrive in time";
     MethodNotAllowed: METHOD_NOT_ALLOWED, "method-not-allowed", "The resource does not answer this method; Allow lists those it does";
     WebhookNotFound: NOT_FOUND, "webhook-not-found", "No such webhook subscription (or not one of yours)";
+    WebhookAddressNotAllowed: UNPROCESSABLE_ENTITY, "webhook-address-not-allowed", "The webhook URL reaches an address this service does not send to (loopback, private, link-local, ...)";
+    WebhookLimit: CONFLICT, "webhook-limit", "The owner has as many webhook subscriptions as this service allows";
 }
 
 impl ErrorCode {

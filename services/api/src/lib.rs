@@ -71,6 +71,8 @@ pub struct AppState {
     pub reads: Option<warlog_store::Pool>,
     /// Who the bearer tokens seen lately belong to (each request still checks its token).
     pub tokens: std::sync::Arc<token_cache::TokenCache>,
+    /// Where webhooks may be sent, the key their secrets are sealed with, the cap.
+    pub webhooks: std::sync::Arc<webhooks::WebhookPolicy>,
 }
 
 /// Where the service reads the time: the system clock, or one a test sets and advances
@@ -199,6 +201,7 @@ impl AppState {
             rate_limits: Default::default(),
             reads: None,
             tokens: Default::default(),
+            webhooks: Default::default(),
         }
     }
 

@@ -185,6 +185,69 @@ pub struct ServeArgs {
     )]
     pub webhook_timeout_s: u64,
 
+    /// Internal receivers webhooks may reach (comma-separated): networks in CIDR form
+    /// (`10.1.2.0/24`, `127.0.0.1/32`) and host names. Every other loopback, private,
+    /// link-local or otherwise internal address is refused.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_ALLOW",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub webhook_allow: Vec<String>,
+
+    /// The key webhook secrets are sealed with at rest: 64 hex digits (`openssl rand -hex
+    /// 32`). Without it a public development key is used, and a warning says so.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_KEY",
+        global = true,
+        hide_env_values = true,
+        conflicts_with = "webhook_key_file"
+    )]
+    pub webhook_key: Option<String>,
+
+    /// A file holding the webhook key (a mounted secret).
+    #[arg(long, env = "WARLOG_WEBHOOK_KEY_FILE", global = true)]
+    pub webhook_key_file: Option<PathBuf>,
+
+    /// Live webhook subscriptions one token name may have.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_MAX_PER_OWNER",
+        default_value_t = warlog_api::webhooks::DEFAULT_MAX_PER_OWNER,
+        global = true
+    )]
+    pub webhook_max_per_owner: u32,
+
+    /// Attempts after which a webhook delivery is given up on (dead-lettered).
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_MAX_ATTEMPTS",
+        default_value_t = 20,
+        global = true
+    )]
+    pub webhook_max_attempts: u32,
+
+    /// Age, in hours, after which a webhook delivery not yet accepted is given up on.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_MAX_AGE_H",
+        default_value_t = 72,
+        global = true
+    )]
+    pub webhook_max_age_h: u64,
+
+    /// Consecutive failed attempts after which a webhook subscription is paused until its
+    /// owner resumes it.
+    #[arg(
+        long,
+        env = "WARLOG_WEBHOOK_PAUSE_AFTER",
+        default_value_t = 10,
+        global = true
+    )]
+    pub webhook_pause_after: u32,
+
     /// The address the service is reached at from outside (`https://league.example`):
     /// calendar events link to their games with it. Without it they carry no link.
     #[arg(long, env = "WARLOG_PUBLIC_URL", global = true)]

@@ -520,6 +520,8 @@ async fn serve_on(
     state.ladders = std::sync::Arc::new(warlog_api::ladder_cache::LadderCache::new(
         Duration::from_millis(args.ladder_head_max_age_ms),
     ));
+    let webhooks = webhook_policy(args)?;
+    state.webhooks = std::sync::Arc::new(webhooks.clone());
 
     let wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
@@ -535,12 +537,28 @@ async fn serve_on(
     let outbox_wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let outbox = Projector::new(pool.clone(), WebhookOutbox, telemetry.store.clone());
     let outbox_projector = tokio::spawn(outbox.run(outbox_wake, shutdown_rx.clone(), poll));
+    match warlog_api::webhooks::reseal_secrets(&pool, &webhooks.keys).await {
+        Ok(done) if done.unreadable > 0 => tracing::warn!(
+            resealed = done.resealed,
+            unreadable = done.unreadable,
+            "some webhook secrets were sealed with a key this service does not have: their deliveries fail until they are registered again"
+        ),
+        Ok(done) if done.resealed > 0 => {
+            tracing::info!(resealed = done.resealed, "webhook secrets sealed with the key")
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "webhook secrets not resealed; trying at the next start"),
+    }
     let sender = warlog_api::webhooks::spawn_sender(
         pool.clone(),
         warlog_api::webhooks::SenderSettings {
             retry_base: Duration::from_millis(args.webhook_retry_base_ms.max(1)),
             retry_max: Duration::from_secs(args.webhook_retry_max_s.max(1)),
             timeout: Duration::from_secs(args.webhook_timeout_s.max(1)),
+            max_attempts: i32::try_from(args.webhook_max_attempts.max(1)).unwrap_or(i32::MAX),
+            max_age: Duration::from_secs(args.webhook_max_age_h.max(1).saturating_mul(3600)),
+            pause_after: i32::try_from(args.webhook_pause_after.max(1)).unwrap_or(i32::MAX),
+            policy: webhooks,
             ..Default::default()
         },
         telemetry.webhooks.clone(),
@@ -599,6 +617,33 @@ async fn serve_on(
     pool.close();
     tracing::info!("warlog stopped");
     Ok(served?)
+}
+
+/// Where webhooks may go, the key their secrets are sealed with, and the cap, from the
+/// options.
+fn webhook_policy(args: &ServeArgs) -> Result<warlog_api::webhooks::WebhookPolicy, CliError> {
+    use warlog_api::webhooks::{AllowList, Guard, SecretKeys, WebhookPolicy};
+    let allow = AllowList::try_from(args.webhook_allow.as_slice()).map_err(CliError::Other)?;
+    if !allow.is_empty() {
+        tracing::info!(allowed = %args.webhook_allow.join(","), "webhooks may reach these internal receivers");
+    }
+    let keys = match secret(
+        args.webhook_key.as_deref(),
+        args.webhook_key_file.as_deref(),
+    )? {
+        Some(key) => SecretKeys::from_hex(&key).map_err(CliError::Other)?,
+        None => {
+            tracing::warn!(
+                "no WARLOG_WEBHOOK_KEY: webhook secrets are sealed with the public development key, which keeps them from no one who can read the database; set a key (docs/operations.md)"
+            );
+            SecretKeys::development()
+        }
+    };
+    Ok(WebhookPolicy {
+        guard: Guard::new(allow),
+        keys,
+        max_per_owner: args.webhook_max_per_owner,
+    })
 }
 
 async fn wait_for_stop_signal() {

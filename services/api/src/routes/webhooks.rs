@@ -1,6 +1,6 @@
 //! Webhook subscriptions for administrators and directors: register a URL for kinds of
 //! event, list one's subscriptions with their delivery counts, read a subscription's
-//! deliveries and failures, and delete it. Subscriptions are the service's configuration,
+//! deliveries and failures, resume it after a pause, and delete it. Subscriptions are the service's configuration,
 //! like tokens, not part of the league's record: they are rows, not events.
 
 use actix_web::{delete, get, post, web, HttpResponse};
@@ -8,19 +8,21 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use warlog_store::webhooks::{
     create_subscription, delete_subscription, find_subscription, list_deliveries,
-    list_subscriptions, Delivery, Subscription, KINDS,
+    list_subscriptions, resume_subscription, Delivery, NotRegistered, Subscription, KINDS,
 };
 use warlog_store::StoreError;
 
 use crate::auth::{Caller, Identity, Role};
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
+use crate::webhooks::{Refusal, WebhookPolicy};
 use crate::AppState;
 
 resource! {
     create_webhook,
     webhook_list,
     webhook_deliveries,
+    resume_webhook,
     delete_webhook,
 }
 
@@ -33,7 +35,10 @@ resource! {
     "secret": "a long random string only you and warlog know"
 }))]
 pub struct CreateWebhook {
-    /// Where deliveries are posted: an absolute `http` or `https` URL.
+    /// Where deliveries are posted: an absolute `http` or `https` URL without credentials,
+    /// whose host resolves to public addresses only (loopback, private, link-local,
+    /// unique-local and other internal addresses are refused, in every spelling, unless the
+    /// operator allow-listed them).
     pub url: String,
     /// `game.ended`, `game.voided`, `round.seated`, `tournament.finished`, `ladder.changed`.
     pub kinds: Vec<String>,
@@ -45,6 +50,8 @@ pub struct CreateWebhook {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct WebhookView {
     pub subscription_id: String,
+    /// Where deliveries go (credentials, which rows from before they were refused may
+    /// carry, are not shown).
     pub url: String,
     pub kinds: Vec<String>,
     pub owner: String,
@@ -56,23 +63,52 @@ pub struct WebhookView {
     pub pending: i64,
     /// Deliveries whose last attempt failed; each is tried again after a growing wait.
     pub failing: i64,
+    /// Deliveries given up on: too old, or tried too often.
+    pub dead: i64,
+    /// Attempts that failed since the last accepted one.
+    pub consecutive_failures: i32,
+    /// Whether sending is paused (after too many failures in a row): `POST` to `resume`
+    /// sends again.
+    pub paused: bool,
+    #[schema(format = DateTime)]
+    pub paused_at: Option<String>,
     /// This subscription's deliveries.
     pub deliveries: String,
+    /// Where its owner resumes it after a pause.
+    pub resume: String,
 }
 
 impl From<Subscription> for WebhookView {
     fn from(s: Subscription) -> Self {
         WebhookView {
             deliveries: format!("/v1/webhooks/{}/deliveries", s.subscription_id),
+            resume: format!("/v1/webhooks/{}/resume", s.subscription_id),
             subscription_id: s.subscription_id,
-            url: s.url,
+            url: without_credentials(&s.url),
             kinds: s.kinds,
             owner: s.owner,
             created_at: s.created_at,
             delivered: s.delivered,
             pending: s.pending,
             failing: s.failing,
+            dead: s.dead,
+            consecutive_failures: s.consecutive_failures,
+            paused: s.paused_at.is_some(),
+            paused_at: s.paused_at,
         }
+    }
+}
+
+/// `url` without its user and password.
+fn without_credentials(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.into()
+        }
+        // Every stored URL parsed when it was registered.
+        Err(_) => String::new(),
     }
 }
 
@@ -90,15 +126,23 @@ pub struct DeliveryList {
 
 const WHO: &[Role] = &[Role::Admin, Role::Director];
 
-/// Checks a new subscription whole, naming the first thing wrong.
-fn checked(body: &CreateWebhook) -> Result<(), ApiError> {
+/// Checks a new subscription whole, naming the first thing wrong; the URL as it will be
+/// stored (as a browser reads it: `http://0x7f.1/` is `http://127.0.0.1/`).
+fn checked(body: &CreateWebhook) -> Result<url::Url, ApiError> {
+    if body.url.len() > 2000 {
+        return Err(ApiError::malformed("url: at most 2000 characters"));
+    }
     let url = url::Url::parse(&body.url)
         .map_err(|e| ApiError::malformed(format!("url: not an absolute URL ({e})")))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return Err(ApiError::malformed("url: an http or https URL with a host"));
     }
-    if body.url.len() > 2000 {
-        return Err(ApiError::malformed("url: at most 2000 characters"));
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(ApiError::malformed(
+            "url: a webhook URL may not carry credentials (a user name or password before \
+             the host): deliveries are authenticated by their signature, and URLs are shown \
+             in listings",
+        ));
     }
     if body.kinds.is_empty() {
         return Err(ApiError::malformed(format!(
@@ -118,7 +162,27 @@ fn checked(body: &CreateWebhook) -> Result<(), ApiError> {
             "secret: 16 to 200 printable characters",
         ));
     }
-    Ok(())
+    Ok(url)
+}
+
+/// Resolves the URL's host as the sender will, and refuses it if any address it reaches is
+/// one deliveries may not go to.
+async fn reachable(policy: &WebhookPolicy, url: &url::Url) -> Result<(), ApiError> {
+    let host = url.host_str().unwrap_or_default();
+    let port = url.port_or_known_default().unwrap_or(80);
+    match policy.guard.resolve(host, port).await {
+        Ok(_) => Ok(()),
+        Err(Refusal::NotResolved) => Err(ApiError::malformed(format!(
+            "url: the host {host} does not resolve"
+        ))),
+        Err(Refusal::NotAHost) => Err(ApiError::malformed(format!(
+            "url: {host} is not a host name or an address"
+        ))),
+        Err(refusal) => Err(ApiError::new(
+            ErrorCode::WebhookAddressNotAllowed,
+            format!("url: {host} is refused: {refusal}"),
+        )),
+    }
 }
 
 /// Registers a subscription (admin or director).
@@ -126,8 +190,10 @@ fn checked(body: &CreateWebhook) -> Result<(), ApiError> {
     request_body = CreateWebhook,
     responses(
         (status = 201, description = "The subscription; deliveries start with the next event of its kinds", body = WebhookView),
-        (status = 400, description = "A malformed URL, kind or secret", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A malformed URL (or one with credentials, or whose host does not resolve), kind or secret", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The caller has as many subscriptions as the service allows (`webhook-limit`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The URL reaches a loopback, private, link-local or other internal address (`webhook-address-not-allowed`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/webhooks")]
@@ -138,21 +204,31 @@ pub async fn create_webhook(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.require()?;
     caller.require_role(WHO, "registering a webhook")?;
-    checked(&body.value)?;
+    let url = checked(&body.value)?;
+    reachable(&state.webhooks, &url).await?;
     let mut kinds = body.value.kinds.clone();
     kinds.sort();
     kinds.dedup();
     let id = uuid::Uuid::now_v7().simple().to_string();
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let sealed = state.webhooks.keys.seal(&id, &body.value.secret);
+    let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
+    let cap = state.webhooks.max_per_owner;
     create_subscription(
-        &client,
+        &mut client,
         &id,
-        &body.value.url,
+        url.as_str(),
         &kinds,
-        &body.value.secret,
+        &sealed,
         &caller.name,
+        cap,
     )
-    .await?;
+    .await?
+    .map_err(|NotRegistered::Cap(cap)| {
+        ApiError::new(
+            ErrorCode::WebhookLimit,
+            format!("{} has {cap} webhook subscriptions, as many as this service allows: delete one first", caller.name),
+        )
+    })?;
     let created = find_subscription(&client, &id)
         .await?
         .ok_or_else(|| ApiError::new(ErrorCode::Internal, "the subscription was not kept"))?;
@@ -222,7 +298,32 @@ pub async fn webhook_deliveries(
     }))
 }
 
-/// Deletes a subscription: nothing more is sent for it.
+/// Resumes a subscription paused after consecutive failures: its failure count starts
+/// again and the deliveries that waited are due at once (those given up on stay so).
+#[utoipa::path(post, path = "/v1/webhooks/{id}/resume", tag = "webhooks",
+    params(("id" = String, Path, description = "The subscription")),
+    responses(
+        (status = 200, description = "The subscription, sending again", body = WebhookView),
+        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/webhooks/{id}/resume")]
+pub async fn resume_webhook(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (mut client, subscription) = owned(&state, &caller, &id).await?;
+    resume_subscription(&mut client, &subscription.subscription_id).await?;
+    let resumed = find_subscription(&client, &subscription.subscription_id)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::WebhookNotFound, format!("no webhook {id:?}")))?;
+    Ok(HttpResponse::Ok().json(WebhookView::from(resumed)))
+}
+
+/// Deletes a subscription: nothing more is sent for it, and its undelivered deliveries are
+/// removed (those delivered stay as history).
 #[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks",
     params(("id" = String, Path, description = "The subscription")),
     responses(
@@ -237,7 +338,7 @@ pub async fn delete_webhook(
     caller: Caller,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (client, subscription) = owned(&state, &caller, &id).await?;
-    delete_subscription(&client, &subscription.subscription_id).await?;
+    let (mut client, subscription) = owned(&state, &caller, &id).await?;
+    delete_subscription(&mut client, &subscription.subscription_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
