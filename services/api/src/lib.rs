@@ -16,6 +16,7 @@ pub mod input_guard;
 pub mod ladder_cache;
 pub mod map;
 pub mod metrics;
+pub mod networks;
 pub mod orders;
 pub mod pages;
 pub mod public_url;

@@ -15,6 +15,8 @@ use std::time::Instant;
 use actix_web::HttpRequest;
 use ipnet::IpNet;
 
+use crate::networks::{canonical, contains, parse_network};
+
 use crate::error::{ApiError, ErrorCode};
 
 /// Clients remembered at most; beyond it, those with a full bucket are forgotten.
@@ -86,14 +88,9 @@ impl TryFrom<&[String]> for TrustedProxies {
             .map(|entry| entry.trim())
             .filter(|entry| !entry.is_empty())
             .map(|entry| {
-                entry
-                    .parse::<IpNet>()
-                    .or_else(|_| entry.parse::<IpAddr>().map(IpNet::from))
-                    .map_err(|_| {
-                        format!(
-                            "trusted proxy {entry:?}: not an address or a network like 10.0.0.0/24"
-                        )
-                    })
+                parse_network(entry).ok_or_else(|| {
+                    format!("trusted proxy {entry:?}: not an address or a network like 10.0.0.0/24")
+                })
             })
             .collect::<Result<_, _>>()
             .map(TrustedProxies)
@@ -102,8 +99,7 @@ impl TryFrom<&[String]> for TrustedProxies {
 
 impl TrustedProxies {
     fn trusts(&self, address: IpAddr) -> bool {
-        let address = canonical(address);
-        self.0.iter().any(|net| net.contains(&address))
+        self.0.iter().any(|net| contains(net, address))
     }
 
     /// Who a request comes from (see the module's comment); none for a test request with
@@ -133,17 +129,6 @@ impl TrustedProxies {
             }
         }
         Some(client)
-    }
-}
-
-/// An IPv4 address written as IPv6 (`::ffff:10.0.0.1`) is the IPv4 address.
-fn canonical(address: IpAddr) -> IpAddr {
-    match address {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map(IpAddr::V4)
-            .unwrap_or(IpAddr::V6(v6)),
-        v4 => v4,
     }
 }
 

@@ -114,36 +114,13 @@ impl TryFrom<&str> for Host {
 /// One entry of the operator's allow-list: a network, or a host name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Allowed {
-    Net { base: IpAddr, prefix: u8 },
+    Net(ipnet::IpNet),
     Name(String),
 }
 
 impl Allowed {
     fn contains(&self, ip: IpAddr) -> bool {
-        let Allowed::Net { base, prefix } = self else {
-            return false;
-        };
-        let ip = canonical(ip);
-        match (base, ip) {
-            (IpAddr::V4(base), IpAddr::V4(ip)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(*prefix)).unwrap_or(0);
-                u32::from(*base) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(base), IpAddr::V6(ip)) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(*prefix)).unwrap_or(0);
-                u128::from(*base) & mask == u128::from(ip) & mask
-            }
-            _ => false,
-        }
-    }
-}
-
-/// An IPv4-mapped IPv6 address as the IPv4 address it is, so that an allowed
-/// `127.0.0.1/32` also covers `::ffff:127.0.0.1`.
-fn canonical(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-        v4 => v4,
+        matches!(self, Allowed::Net(net) if crate::networks::contains(net, ip))
     }
 }
 
@@ -184,32 +161,15 @@ impl TryFrom<&[String]> for AllowList {
 }
 
 fn allowed(entry: &str) -> Option<Allowed> {
-    let (address, prefix) = match entry.split_once('/') {
-        Some((address, prefix)) => (address, Some(prefix.parse::<u8>().ok()?)),
-        None => (entry, None),
-    };
-    let address = address.trim_start_matches('[').trim_end_matches(']');
-    if let Ok(base) = address.parse::<IpAddr>() {
-        let width = if base.is_ipv4() { 32 } else { 128 };
-        let prefix = prefix.unwrap_or(width);
-        return (prefix <= width).then_some(Allowed::Net {
-            base: canonical(base),
-            prefix: if base.is_ipv6() && canonical(base).is_ipv4() {
-                prefix.saturating_sub(96)
-            } else {
-                prefix
-            },
-        });
+    if let Some(net) = crate::networks::parse_network(entry) {
+        return Some(Allowed::Net(net));
     }
-    if prefix.is_some() {
+    if entry.contains('/') {
         return None;
     }
     match Host::try_from(entry).ok()? {
         Host::Name(name) => Some(Allowed::Name(name)),
-        Host::Ip(ip) => Some(Allowed::Net {
-            base: ip,
-            prefix: if ip.is_ipv4() { 32 } else { 128 },
-        }),
+        Host::Ip(ip) => crate::networks::parse_network(&ip.to_string()).map(Allowed::Net),
     }
 }
 
