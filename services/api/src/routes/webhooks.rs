@@ -122,10 +122,15 @@ fn checked(body: &CreateWebhook) -> Result<(), ApiError> {
 }
 
 /// Registers a subscription (admin or director).
+///
+/// Events of the kinds named are posted to `url`, signed with the secret
+/// (`Webhook-Signature`, HMAC-SHA256), and retried until the receiver accepts them. The
+/// secret is never shown again.
 #[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks",
     request_body = CreateWebhook,
     responses(
-        (status = 201, description = "The subscription; deliveries start with the next event of its kinds", body = WebhookView),
+        (status = 201, description = "The subscription; deliveries start with the next event of its kinds", body = WebhookView,
+            headers(("Location" = String, description = "The subscription: `/v1/webhooks/{id}`"))),
         (status = 400, description = "A malformed URL, kind or secret", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
     ),
@@ -162,6 +167,9 @@ pub async fn create_webhook(
 }
 
 /// The caller's subscriptions (an admin sees everyone's).
+///
+/// Each with its URL, kinds and owner, and how many of its deliveries were accepted,
+/// are pending and are failing; never its secret.
 #[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks",
     responses(
         (status = 200, description = "Subscriptions with their delivery counts", body = WebhookList),
@@ -200,6 +208,8 @@ async fn owned(
 }
 
 /// A subscription's deliveries: what was sent, what failed and when it is tried again.
+///
+/// The newest 200, newest first, of a subscription the caller owns (an admin: any).
 #[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks",
     params(("id" = String, Path, description = "The subscription")),
     responses(
@@ -223,6 +233,9 @@ pub async fn webhook_deliveries(
 }
 
 /// Deletes a subscription: nothing more is sent for it.
+///
+/// Only its owner, or an admin; another's subscription is not found (404), so its
+/// existence is not given away.
 #[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks",
     params(("id" = String, Path, description = "The subscription")),
     responses(
