@@ -218,8 +218,12 @@ impl AppState {
         title = "warlog",
         description = "Event-sourced league and ranking service for Axis & Allies associations. \
             Every game action is an immutable, hash-chained event; errors are RFC 9457 \
-            problem documents with a stable `code`."
+            problem documents with a stable `code`.",
+        license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
+    // Each association runs its own service: paths are relative to where this document
+    // was read from, so a client pointed at it finds the API there.
+    servers((url = "/", description = "The service that serves this document")),
     components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame)),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
@@ -246,8 +250,13 @@ impl OpenApi for ApiDoc {
         for part in routes::apis() {
             document.merge(part);
         }
-        let modifiers: [&dyn utoipa::Modify; 4] =
-            [&BearerAuth, &CommonResponses, &NamedVariants, &ErrorList];
+        let modifiers: [&dyn utoipa::Modify; 5] = [
+            &BearerAuth,
+            &CommonResponses,
+            &ResponseHeaders,
+            &NamedVariants,
+            &ErrorList,
+        ];
         for modifier in modifiers {
             modifier.modify(&mut document);
         }
@@ -255,13 +264,18 @@ impl OpenApi for ApiDoc {
     }
 }
 
-/// Declares the bearer-token scheme the writes use.
+/// Declares the bearer-token scheme the writes use, and says outright (`security: []`)
+/// that every operation which does not name it is public: a tool then need not guess
+/// whether a missing requirement means "none" or "forgotten".
 #[derive(Debug)]
 struct BearerAuth;
 
 impl utoipa::Modify for BearerAuth {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        for (_, operation) in operations(openapi) {
+            operation.security.get_or_insert_with(Vec::new);
+        }
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "bearer",
@@ -284,81 +298,255 @@ struct CommonResponses;
 
 impl utoipa::Modify for CommonResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
-        let problem = |description: &str| {
-            RefOr::T(
-                ResponseBuilder::new()
-                    .description(description)
-                    .content(
-                        "application/problem+json",
-                        ContentBuilder::new()
-                            .schema(Some(Ref::from_schema_name("Problem")))
-                            .build(),
-                    )
+        use utoipa::openapi::RefOr;
+        for (_, operation) in operations(openapi) {
+            let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+            let has_body = operation.request_body.is_some();
+            let keyed = operation
+                .parameters
+                .as_ref()
+                .is_some_and(|params| params.iter().any(|p| p.name == "Idempotency-Key"));
+            // What a key may be: printable ASCII (a header can carry no more), 1 to 200;
+            // a consistency token is a pg_lsn.
+            for param in operation.parameters.iter_mut().flatten() {
+                if param.name == CONSISTENCY_TOKEN {
+                    param.schema = Some(RefOr::T(consistency_token_schema()));
+                }
+                if param.name == "Idempotency-Key" {
+                    param.schema = Some(RefOr::T(
+                        utoipa::openapi::ObjectBuilder::new()
+                            .schema_type(utoipa::openapi::schema::Type::String)
+                            .pattern(Some("^[!-~]{1,200}$"))
+                            .min_length(Some(1))
+                            .max_length(Some(200))
+                            .into(),
+                    ));
+                }
+            }
+            // A resource offered as NDJSON or CSV besides JSON is negotiated
+            // (`respond::negotiate`), and an `Accept` none of them matches is refused.
+            let negotiated = operation.responses.responses.get("200").is_some_and(|ok| {
+                matches!(ok, RefOr::T(ok) if ok.content.keys().any(|c| c == respond::NDJSON || c == respond::CSV))
+            });
+            let responses = &mut operation.responses.responses;
+            let mut add = |status: &str, description: &str| {
+                responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| problem_response(description));
+            };
+            if has_body || keyed {
+                add("400", "A malformed body, query or Idempotency-Key");
+            }
+            // The edge refuses these before any handler (`input_guard`), on every route.
+            add(
+                "400",
+                "The path or the query holds a control character or is not UTF-8",
+            );
+            if secured {
+                add("401", "No valid token");
+            }
+            if negotiated {
+                add("406", "No representation offered matches Accept");
+            }
+            if has_body {
+                add("415", "The body is not declared application/json");
+            }
+            if keyed {
+                add("422", "The Idempotency-Key was used for another request");
+            }
+            add("503", "The database is unavailable; see Retry-After");
+        }
+    }
+}
+
+/// An answer with a problem document.
+fn problem_response(description: &str) -> utoipa::openapi::RefOr<utoipa::openapi::Response> {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    RefOr::T(
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
                     .build(),
             )
-        };
-        for item in openapi.paths.paths.values_mut() {
-            for operation in [
-                &mut item.get,
-                &mut item.post,
-                &mut item.put,
-                &mut item.delete,
-                &mut item.patch,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
-                let has_body = operation.request_body.is_some();
-                let keyed = operation
-                    .parameters
-                    .as_ref()
-                    .is_some_and(|params| params.iter().any(|p| p.name == "Idempotency-Key"));
-                // What a key may be: printable ASCII (a header can carry no more), 1 to 200;
-                // a consistency token is a pg_lsn.
-                for param in operation.parameters.iter_mut().flatten() {
-                    if param.name == CONSISTENCY_TOKEN {
-                        param.schema = Some(RefOr::T(
-                            utoipa::openapi::ObjectBuilder::new()
-                                .schema_type(utoipa::openapi::schema::Type::String)
-                                .pattern(Some("^[0-9A-F]{1,8}/[0-9A-F]{1,8}$"))
-                                .into(),
-                        ));
-                    }
-                    if param.name == "Idempotency-Key" {
-                        param.schema = Some(RefOr::T(
-                            utoipa::openapi::ObjectBuilder::new()
-                                .schema_type(utoipa::openapi::schema::Type::String)
-                                .pattern(Some("^[!-~]{1,200}$"))
-                                .min_length(Some(1))
-                                .max_length(Some(200))
-                                .into(),
-                        ));
-                    }
-                }
-                let responses = &mut operation.responses.responses;
-                let mut add = |status: &str, description: &str| {
-                    responses
-                        .entry(status.to_owned())
-                        .or_insert_with(|| problem(description));
+            .build(),
+    )
+}
+
+/// What a consistency token looks like: a pg_lsn.
+fn consistency_token_schema() -> utoipa::openapi::Schema {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some("^[0-9A-F]{1,8}/[0-9A-F]{1,8}$"))
+        .into()
+}
+
+/// Every operation of the document, with its method.
+fn operations(
+    openapi: &mut utoipa::openapi::OpenApi,
+) -> impl Iterator<
+    Item = (
+        utoipa::openapi::HttpMethod,
+        &mut utoipa::openapi::path::Operation,
+    ),
+> {
+    use utoipa::openapi::HttpMethod;
+    openapi.paths.paths.values_mut().flat_map(|item| {
+        [
+            (HttpMethod::Get, &mut item.get),
+            (HttpMethod::Post, &mut item.post),
+            (HttpMethod::Put, &mut item.put),
+            (HttpMethod::Delete, &mut item.delete),
+            (HttpMethod::Patch, &mut item.patch),
+        ]
+        .into_iter()
+        .filter_map(|(method, operation)| operation.as_mut().map(|o| (method, o)))
+    })
+}
+
+/// The headers answers carry, declared where a rule of the edge sends them (the rules
+/// live in `respond`, `conditional`, `error` and `write`; a route's own headers, such as a
+/// `Location`, are in its annotation):
+///
+/// - every GET's `200` carries an `ETag` (a handler's, or one the edge makes from the
+///   body), and a GET whose `If-None-Match` names it is answered `304`;
+/// - a paged list (one with a `limit`) names its next page in `Link`;
+/// - `429` and `503` say when to try again (`Retry-After`), `401` how to authenticate
+///   (`WWW-Authenticate`);
+/// - a write (one that takes an `Idempotency-Key`) answers with its `Consistency-Token`,
+///   `Idempotent-Replayed` on a replay, and an `ETag` when its answer names a version;
+/// - a file (CSV, a calendar) is named by `Content-Disposition`.
+#[derive(Debug)]
+struct ResponseHeaders;
+
+impl utoipa::Modify for ResponseHeaders {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::path::ParameterIn;
+        use utoipa::openapi::schema::{Schema, Type};
+        use utoipa::openapi::{HttpMethod, ObjectBuilder, RefOr, ResponseBuilder};
+        // The answers that name a version: their ETag is it.
+        let versioned: std::collections::BTreeSet<String> = openapi
+            .components
+            .iter()
+            .flat_map(|c| &c.schemas)
+            .filter(|(_, schema)| {
+                matches!(schema, RefOr::T(Schema::Object(o))
+                    if o.required.iter().any(|r| r == "version"))
+            })
+            .map(|(name, _)| format!("#/components/schemas/{name}"))
+            .collect();
+        let text = |description: &str| header(Type::String, description);
+        for (method, operation) in operations(openapi) {
+            let get = method == HttpMethod::Get;
+            let params = operation.parameters.iter().flatten();
+            let paged = params
+                .clone()
+                .any(|p| p.name == "limit" && matches!(p.parameter_in, ParameterIn::Query));
+            let keyed = params.clone().any(|p| p.name == "Idempotency-Key");
+            let responses = &mut operation.responses.responses;
+            if get {
+                responses.entry("304".to_owned()).or_insert_with(|| {
+                    RefOr::T(
+                        ResponseBuilder::new()
+                            .description("Not modified: the copy If-None-Match names is current")
+                            .build(),
+                    )
+                });
+            }
+            for (status, response) in responses.iter_mut() {
+                let RefOr::T(response) = response else {
+                    continue;
                 };
-                if secured {
-                    add("401", "No valid token");
+                let names_version = response.content.values().any(|c| {
+                    matches!(&c.schema, Some(RefOr::Ref(r)) if versioned.contains(&r.ref_location))
+                });
+                let headers = &mut response.headers;
+                let mut declare = |name: &str, header: utoipa::openapi::header::Header| {
+                    headers.entry(name.to_owned()).or_insert(header);
+                };
+                let ok = status == "200";
+                if get && (ok || status == "304") {
+                    declare(
+                        "ETag",
+                        text("The representation's tag, for If-None-Match (weak when the answer is compressed)"),
+                    );
                 }
-                if has_body || keyed {
-                    add("400", "A malformed body, query or Idempotency-Key");
+                if get && ok && paged {
+                    declare(
+                        "Link",
+                        text("`<url>; rel=\"next\"`: the next page, when there is one"),
+                    );
                 }
-                if has_body {
-                    add("415", "The body is not declared application/json");
+                if status == "429" || status == "503" {
+                    declare(
+                        "Retry-After",
+                        header(Type::Integer, "Seconds to wait before trying again"),
+                    );
                 }
-                if keyed {
-                    add("422", "The Idempotency-Key was used for another request");
+                if status == "401" {
+                    declare(
+                        "WWW-Authenticate",
+                        text("`Bearer realm=\"warlog\"`, with an RFC 6750 `error` when a token was sent and refused"),
+                    );
                 }
-                add("503", "The database is unavailable; see Retry-After");
+                if keyed && status.starts_with('2') {
+                    declare(
+                        CONSISTENCY_TOKEN,
+                        utoipa::openapi::header::HeaderBuilder::new()
+                            .schema(consistency_token_schema())
+                            .description(Some(
+                                "With a standby for reads: send it with a later read to see this write",
+                            ))
+                            .build(),
+                    );
+                    declare(
+                        "Idempotent-Replayed",
+                        utoipa::openapi::header::HeaderBuilder::new()
+                            .schema(
+                                ObjectBuilder::new()
+                                    .schema_type(Type::String)
+                                    .enum_values(Some(["true"])),
+                            )
+                            .description(Some(
+                                "`true` when this is the answer first given to the same Idempotency-Key, sent again",
+                            ))
+                            .build(),
+                    );
+                    if names_version {
+                        declare(
+                            "ETag",
+                            text("The stream's version after the write, quoted: send it back as If-Match"),
+                        );
+                    }
+                }
+                if response
+                    .content
+                    .keys()
+                    .any(|c| c.starts_with(respond::CSV) || c.starts_with("text/calendar"))
+                {
+                    declare(
+                        "Content-Disposition",
+                        text(
+                            "`attachment` with the file's name (only on a file: CSV or iCalendar)",
+                        ),
+                    );
+                }
             }
         }
     }
+}
+
+/// A response header of `kind` with a description.
+fn header(
+    kind: utoipa::openapi::schema::Type,
+    description: &str,
+) -> utoipa::openapi::header::Header {
+    utoipa::openapi::header::HeaderBuilder::new()
+        .schema(utoipa::openapi::ObjectBuilder::new().schema_type(kind))
+        .description(Some(description))
+        .build()
 }
 
 /// The OpenAPI document as the golden file `openapi/warlog.openapi.json` holds it.

@@ -31,11 +31,12 @@ pub struct SeatView {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({
     "game_id": "0193a5c2e4b07c51a9d35e1f0c2b7a11", "ruleset": "cutthroat", "status": "running",
-    "version": 12, "round": 1, "phase": "Purchase", "turn": "germany",
+    "version": 12, "round": 1, "phase": "Purchase", "turn": "germany", "to_act": "germany",
     "seats": [{"power": "russia", "player": "ann", "substitute_turns": null}],
     "play": [{"power": "russia", "turns_played": 1, "orders_by_player": 9, "orders_by_game_master": 0}],
     "orders_recorded": true,
-    "seed_commitment": "9f2c...", "seed": null, "game_master": "gm:alice", "tournament": null
+    "seed_commitment": "9f2c...", "seed": null, "game_master": "gm:alice", "tournament": null,
+    "created_at": "2026-11-25T12:00:00Z"
 }))]
 pub struct GameView {
     pub game_id: String,

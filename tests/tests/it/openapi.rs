@@ -34,3 +34,138 @@ fn every_route_of_the_api_is_in_the_openapi_document() {
         assert!(doc["paths"][path]["get"].is_object(), "{path} missing");
     }
 }
+
+/// Every operation of the document, as (method, path, operation).
+fn operations(doc: &serde_json::Value) -> Vec<(String, String, serde_json::Value)> {
+    let mut found = Vec::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("a path item") {
+            if ["get", "post", "put", "delete", "patch"].contains(&method.as_str()) {
+                found.push((method.clone(), path.clone(), operation.clone()));
+            }
+        }
+    }
+    found
+}
+
+fn document() -> serde_json::Value {
+    serde_json::from_str(&warlog_api::openapi_pretty_json()).expect("valid JSON")
+}
+
+#[test]
+fn every_operation_is_described_and_says_whether_it_needs_a_token() {
+    let doc = document();
+    for (method, path, operation) in operations(&doc) {
+        let described = operation["description"]
+            .as_str()
+            .is_some_and(|d| !d.trim().is_empty());
+        assert!(described, "{method} {path} has no description");
+        assert!(
+            operation["security"].is_array(),
+            "{method} {path} does not say whether it needs a token (`security: []` if not)"
+        );
+    }
+    assert_eq!(doc["servers"][0]["url"], "/");
+}
+
+#[test]
+fn every_get_declares_its_etag_and_the_304_it_answers_to_if_none_match() {
+    let doc = document();
+    for (method, path, operation) in operations(&doc) {
+        if method != "get" {
+            continue;
+        }
+        let responses = &operation["responses"];
+        assert!(responses["304"].is_object(), "GET {path} has no 304");
+        for status in ["200", "304"] {
+            assert!(
+                responses[status]["headers"]["ETag"].is_object(),
+                "GET {path}: {status} declares no ETag"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_paged_list_declares_its_link_to_the_next_page() {
+    let doc = document();
+    let mut paged = Vec::new();
+    for (method, path, operation) in operations(&doc) {
+        let limit = operation["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["name"] == "limit" && p["in"] == "query");
+        if method == "get" && limit {
+            assert!(
+                operation["responses"]["200"]["headers"]["Link"].is_object(),
+                "GET {path} is paged but declares no Link"
+            );
+            paged.push(path);
+        }
+    }
+    for list in [
+        "/v1/games",
+        "/v1/players",
+        "/v1/tournaments",
+        "/v1/streams",
+        "/v1/streams/{stream}/events",
+        "/v1/events",
+        "/v1/leaderboards/{ladder}",
+    ] {
+        assert!(paged.iter().any(|p| p == list), "{list} is not paged");
+    }
+}
+
+#[test]
+fn refusals_declare_the_headers_that_say_what_to_do_next() {
+    let doc = document();
+    for (method, path, operation) in operations(&doc) {
+        for (status, response) in operation["responses"].as_object().expect("responses") {
+            let header = match status.as_str() {
+                "401" => "WWW-Authenticate",
+                "429" | "503" => "Retry-After",
+                _ => continue,
+            };
+            assert!(
+                response["headers"][header].is_object(),
+                "{method} {path}: {status} declares no {header}"
+            );
+        }
+    }
+}
+
+#[test]
+fn writes_declare_their_consistency_token_and_files_their_name() {
+    let doc = document();
+    let mut csv = Vec::new();
+    for (method, path, operation) in operations(&doc) {
+        let keyed = operation["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["name"] == "Idempotency-Key");
+        for (status, response) in operation["responses"].as_object().expect("responses") {
+            if keyed && status.starts_with('2') {
+                assert!(
+                    response["headers"]["Consistency-Token"].is_object(),
+                    "{method} {path}: {status} declares no Consistency-Token"
+                );
+            }
+            if response["content"]["text/csv"].is_object() {
+                assert!(
+                    response["headers"]["Content-Disposition"].is_object(),
+                    "{method} {path}: a CSV answer without Content-Disposition"
+                );
+                csv.push(path.clone());
+            }
+        }
+    }
+    assert_eq!(
+        csv,
+        [
+            "/v1/leaderboards/{ladder}",
+            "/v1/tournaments/{id}/standings"
+        ]
+    );
+}

@@ -128,7 +128,8 @@ fn bids_of(
     request_body = CreateGame,
     params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
-        (status = 201, description = "The game, its seats drawn and its seed committed", body = GameView),
+        (status = 201, description = "The game, its seats drawn and its seed committed", body = GameView,
+            headers(("Location" = String, description = "The new game: `/v1/games/{id}`"))),
         (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The role may not create games, or file one under a tournament it does not direct, or a game master (not an admin) seats themself as a player", body = Problem, content_type = "application/problem+json"),
@@ -199,6 +200,10 @@ pub struct GameList {
 }
 
 /// Games, oldest first (a read model: it may trail the log by a moment).
+///
+/// Filtered by status, ruleset, player or tournament (all given must hold). A page holds
+/// up to `limit` games (default 100); `next`, and the `Link` header, name the page after
+/// it, which starts after the last game's id.
 #[utoipa::path(get, path = "/v1/games", tag = "games",
     params(GameListQuery),
     responses(
@@ -263,14 +268,15 @@ pub(crate) async fn load_for_read(
     games::load(&client, &state.games, &stream).await
 }
 
-/// A game: seats, round, phase, whose turn, the seed commitment, status. Its ETag is the
-/// game's version, for `If-Match` on orders.
+/// A game: seats, round, phase, whose turn, the seed commitment, status.
+///
+/// Its ETag is the game's version, for `If-Match` on orders. With a standby for reads,
+/// a `Consistency-Token` from a write's answer makes this read see that write.
 #[utoipa::path(get, path = "/v1/games/{id}", tag = "games",
     params(("id" = String, Path, description = "Game id"),
         ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
     responses(
         (status = 200, description = "The game", body = GameView),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "A malformed Consistency-Token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -293,12 +299,15 @@ pub struct BoardQuery {
 }
 
 /// The board at any version of the game.
+///
+/// After the first `version` events (default: all of them): the round, phase and turn,
+/// each power's treasury, IPC count and technologies, every place held or occupied with
+/// its units, the agreements in force and the units bought but not yet placed.
 #[utoipa::path(get, path = "/v1/games/{id}/board", tag = "games",
     params(("id" = String, Path, description = "Game id"), BoardQuery,
         ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
     responses(
         (status = 200, description = "The board", body = BoardView),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "A version the game has not reached", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -345,13 +354,15 @@ pub struct MapQuery {
     pub highlight: Option<String>,
 }
 
-/// The board at any version as a map (SVG): every territory and sea zone placed by its
-/// real-world position, coloured by its holder, with its units.
+/// The board at any version as a map (SVG).
+///
+/// Every territory and sea zone placed by its real-world position, coloured by its
+/// holder, with its units, after the first `version` events (default: all of them);
+/// `highlight` rings one place, a battle's, by its board name.
 #[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games",
     params(("id" = String, Path, description = "Game id"), MapQuery),
     responses(
         (status = 200, description = "The map", content_type = "image/svg+xml", body = String),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "A version the game has not reached", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -472,7 +483,11 @@ pub async fn submit_orders(
     Ok(written.respond(None))
 }
 
-/// Ends the game ("fighting has ceased"): the final IPC counts, then the seed's reveal.
+/// Ends the game ("fighting has ceased").
+///
+/// An admin or the game's master ends it: the final IPC counts go on the record, then the
+/// dice seed is revealed, so anyone can check every die. A game whose every seated power
+/// has played a turn of its own is rated and placed; one ended sooner is aborted.
 #[utoipa::path(post, path = "/v1/games/{id}/end", tag = "games",
     params(("id" = String, Path, description = "Game id"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -503,8 +518,10 @@ pub struct VoidGame {
     pub reason: String,
 }
 
-/// Voids the game (its director or an admin): it is over and counts for nobody, with no
-/// placements and no points; the reason is on the record and the seed is revealed.
+/// Voids the game (its director or an admin).
+///
+/// The game is over and counts for nobody, with no placements and no points; the reason
+/// (1 to 500 printable characters) is on the record and the seed is revealed.
 #[utoipa::path(post, path = "/v1/games/{id}/void", tag = "games",
     params(("id" = String, Path, description = "Game id"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -556,9 +573,10 @@ async fn game_action(
     Ok(written.respond(None))
 }
 
-/// Reveals the dice seed of a game that is over (its director or an admin). The end and a void
-/// reveal it themselves; while the game runs the seed stays secret, since it decides every
-/// die still to come, so a reveal is refused (422 `game-running`).
+/// Reveals the dice seed of a game that is over (its director or an admin).
+///
+/// The end and a void reveal it themselves; while the game runs the seed stays secret,
+/// since it decides every die still to come, so a reveal is refused (422 `game-running`).
 #[utoipa::path(post, path = "/v1/games/{id}/reveal", tag = "games",
     params(("id" = String, Path, description = "Game id"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -581,6 +599,9 @@ pub async fn reveal_seed(
 }
 
 /// Every battle and bombing raid of the game, in order.
+///
+/// Each with its round, place, sides, outcome, every die in the order rolled and its
+/// listing, as the game's events recorded them; `/v1/games/{id}/battles/{n}` gives one.
 #[utoipa::path(get, path = "/v1/games/{id}/battles", tag = "games",
     params(("id" = String, Path, description = "Game id")),
     responses(
@@ -607,7 +628,10 @@ pub(crate) async fn all_battles(
         .ok_or_else(|| ApiError::new(ErrorCode::GameNotFound, format!("no game {game_id:?}")))
 }
 
-/// One battle: JSON, or its listing in the seed's notation with `Accept: text/plain`.
+/// One battle, the `n`th of the game (1 for the first).
+///
+/// JSON by default; with `Accept: text/plain`, its listing in the seed's notation: every
+/// die, round by round, as a person checks it against the revealed seed.
 #[utoipa::path(get, path = "/v1/games/{id}/battles/{n}", tag = "games",
     params(("id" = String, Path, description = "Game id"), ("n" = usize, Path, description = "1 for the first battle")),
     responses(
@@ -649,6 +673,10 @@ pub async fn game_battle(
 }
 
 /// Places and points of a finished game.
+///
+/// Each power's final IPC count and percent gain, the place it earned, the points that
+/// place gives, and the policy that broke ties. Only a game that ended rated has them:
+/// one still running, voided or aborted is refused (409).
 #[utoipa::path(get, path = "/v1/games/{id}/placements", tag = "games",
     params(("id" = String, Path, description = "Game id")),
     responses(
@@ -679,8 +707,10 @@ pub async fn game_placements(
     respond::json(&req, &PlacementsView::new(&log, rows))
 }
 
-/// The game's events: JSON, or the whole log as NDJSON (hashes included, and the seed once
-/// revealed) for `warlog audit`.
+/// The game's events, every one, in order.
+///
+/// JSON, or with `Accept: application/x-ndjson` the whole log as NDJSON, one event a line
+/// (hashes included, and the seed once revealed), as `warlog audit` reads it.
 #[utoipa::path(get, path = "/v1/games/{id}/events", tag = "games",
     params(("id" = String, Path, description = "Game id")),
     responses(
@@ -712,8 +742,10 @@ pub async fn game_events(
     }
 }
 
-/// The server's audit of the game: chain, commitment, every recorded order decided again,
-/// every die, board and placements. `outcome` is `passed`, `partial` (nothing failed, but
+/// The server's audit of the game.
+///
+/// The hash chain, the seed commitment, every recorded order decided again, every die,
+/// the board and the placements. `outcome` is `passed`, `partial` (nothing failed, but
 /// `not_checked` lists what could not be checked, such as the dice before the reveal) or
 /// `failed` (`findings` name each fault with its event's version).
 #[utoipa::path(get, path = "/v1/games/{id}/audit", tag = "games",

@@ -120,11 +120,14 @@ pub fn next_page(
 }
 
 /// Tournaments, oldest first (a read model: it may trail the log by a moment).
+///
+/// Filtered by state, ruleset or season (all given must hold). A page holds up to
+/// `limit` tournaments (default 100); `next`, and the `Link` header, name the page after
+/// it, which starts after the last tournament's id.
 #[utoipa::path(get, path = "/v1/tournaments", tag = "tournaments",
     params(TournamentListQuery),
     responses(
         (status = 200, description = "A page of tournaments", body = TournamentList),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments")]
@@ -196,13 +199,15 @@ pub struct PlayerList {
     pub next: Option<String>,
 }
 
-/// Registered players in handle order, optionally those whose handle or name starts with
-/// `q`.
+/// Registered players in handle order.
+///
+/// With `q`, only those whose handle or display name starts with it (case does not
+/// matter). A page holds up to `limit` players (default 100); `next`, and the `Link`
+/// header, name the page after it, which starts after the last handle.
 #[utoipa::path(get, path = "/v1/players", tag = "league",
     params(PlayerListQuery),
     responses(
         (status = 200, description = "A page of players", body = PlayerList),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/players")]

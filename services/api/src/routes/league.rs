@@ -60,11 +60,15 @@ pub struct PlayerRegistered {
 }
 
 /// Registers a player (admin or director; a player token may register its own handle).
+///
+/// A handle is 2 to 32 lowercase letters, digits, `_` or `-`, starting with a letter; it
+/// is the player's for good (409 when taken). The answer's `Location` is the player.
 #[utoipa::path(post, path = "/v1/players", tag = "league",
     request_body = RegisterPlayer,
     params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
-        (status = 201, description = "Registered", body = PlayerRegistered),
+        (status = 201, description = "Registered", body = PlayerRegistered,
+            headers(("Location" = String, description = "The player: `/v1/players/{handle}`"))),
         (status = 400, description = "Malformed body or handle", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The role may not register this handle", body = Problem, content_type = "application/problem+json"),
@@ -221,6 +225,10 @@ pub fn title_of(player: &str, points: Fraction, leader: Option<(&str, Fraction)>
 }
 
 /// A player: points, title, rating, places and the game history.
+///
+/// Standings per ruleset, lifetime and per season; the rated games, newest first, and
+/// apart from them the games that ended without counting; and the skill rating after each
+/// game that moved it.
 #[utoipa::path(get, path = "/v1/players/{handle}", tag = "league",
     params(("handle" = String, Path)),
     responses(
@@ -474,11 +482,18 @@ fn ladder_of(name: &str) -> Result<Ladder, ApiError> {
 }
 
 /// A ladder, one page at a time.
+///
+/// `points` ranks by Cut-Throat points (ties go to whoever reached the total first),
+/// `skill` by the skill rating's `mu - 3 sigma`; lifetime or one `season`, for one ruleset
+/// (default `cutthroat`). A page holds up to `limit` rows (default 50); its `next` cursor,
+/// also in `Link`, keeps the league state the first page showed, so a walk through the
+/// pages sees one ladder even while games end. JSON, or CSV (a file) with
+/// `Accept: text/csv` or `?format=csv`.
 #[utoipa::path(get, path = "/v1/leaderboards/{ladder}", tag = "league",
     params(("ladder" = String, Path, description = "`points` or `skill`"), LeaderboardParams),
     responses(
-        (status = 200, description = "A page (JSON, or CSV with `Accept: text/csv`); `Link` names the next", body = LeaderboardPage),
-        (status = 304, description = "Not modified since the ETag in If-None-Match"),
+        (status = 200, description = "A page: JSON, or CSV with `Accept: text/csv` or `?format=csv` (position, player, display_name, points, title, games, wins, rating, mu, sigma, points_exact, wins_exact); `Link` names the next",
+            content((LeaderboardPage = "application/json"), (String = "text/csv"))),
         (status = 400, description = "Bad parameter or cursor", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such ladder or ruleset", body = Problem, content_type = "application/problem+json"),
     ))]

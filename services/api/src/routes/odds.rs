@@ -313,6 +313,13 @@ impl Drop for CancelOnDrop {
 }
 
 /// Exact odds of a described battle.
+///
+/// Each side's units in words (`3 inf, 1 arm`), land or sea, with bombardment, combat
+/// order, order of loss and ruleset as asked. The answer gives each outcome's probability,
+/// the odds of every set of survivors and each side's expected losses, computed exactly
+/// over every roll, or estimated from 2,000 battles (`method` says which) when the exact
+/// odds are beyond the budget. Anyone may ask, within a per-client rate (429) and a cap
+/// on computations at once (503 `busy`).
 #[utoipa::path(post, path = "/v1/odds", tag = "games",
     request_body = OddsRequest,
     responses(

@@ -38,6 +38,9 @@ pub struct Health {
 const SKIPPED_GAMES_SHOWN: u32 = 20;
 
 /// Liveness: the process answers.
+///
+/// Always `ok` while the process serves requests; it asks nothing of the database (see
+/// `/readyz` for that), so a probe restarts the process only when it is stuck.
 #[utoipa::path(get, path = "/healthz", tag = "operations",
     responses((status = 200, description = "The process is alive", body = Health)))]
 #[get("/healthz")]
@@ -107,6 +110,9 @@ fn not_ready(e: impl std::fmt::Display) -> ApiError {
 }
 
 /// Prometheus metrics in the text exposition format.
+///
+/// HTTP requests and their durations, the event store's appends and the events they
+/// appended, each projector's lag behind the log, and webhook delivery attempts.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain; version=0.0.4")))]
 #[get("/metrics")]
@@ -121,6 +127,9 @@ pub async fn metrics(state: web::Data<AppState>) -> Result<HttpResponse, ApiErro
 }
 
 /// This API's OpenAPI 3.1 document.
+///
+/// Generated from the handlers themselves, so it describes the service that serves it;
+/// `/docs` renders it for people.
 #[utoipa::path(get, path = "/openapi.json", tag = "operations",
     responses((status = 200, description = "The OpenAPI document", content_type = "application/json")))]
 #[get("/openapi.json")]

@@ -28,6 +28,9 @@ resource! {
 }
 
 /// Every ruleset: built in, then uploaded (each at its latest revision).
+///
+/// Each with its powers, the documents it follows, the hash games created with it
+/// record, and whether a game can be created with it now (and if not, why).
 #[utoipa::path(get, path = "/v1/rulesets", tag = "rulesets",
     responses((status = 200, description = "The rulesets", body = Vec<RulesetSummary>)))]
 #[get("/v1/rulesets")]
@@ -45,6 +48,9 @@ pub async fn rulesets(
 }
 
 /// The JSON Schema (2020-12) of the ruleset document format.
+///
+/// The shape `POST /v1/rulesets` accepts, for an editor to check a document before it is
+/// uploaded; the upload checks the document further, and names every problem by its path.
 #[utoipa::path(get, path = "/v1/rulesets/schema", tag = "rulesets",
     responses((status = 200, description = "JSON Schema of a ruleset document", body = Object,
         content_type = "application/schema+json")))]
@@ -95,7 +101,10 @@ fn point_refs_at_defs(value: &mut serde_json::Value) {
     }
 }
 
-/// A ruleset in full: units (with the ids stored in events), board, setup, points.
+/// A ruleset in full.
+///
+/// Its units (with the ids stored in events), board, setup and points, built in or at
+/// its latest uploaded revision.
 #[utoipa::path(get, path = "/v1/rulesets/{id}", tag = "rulesets",
     params(("id" = String, Path, description = "e.g. `cutthroat`")),
     responses(
@@ -112,7 +121,10 @@ pub async fn ruleset_detail(
     respond::json(&req, &RulesetView::of(&known)?)
 }
 
-/// A ruleset's document, as uploaded or built in: download, edit, upload again.
+/// A ruleset's document, as uploaded or built in.
+///
+/// The document in the format `/v1/rulesets/schema` describes: download it, edit it and
+/// upload it again.
 #[utoipa::path(get, path = "/v1/rulesets/{id}/document", tag = "rulesets",
     params(("id" = String, Path, description = "e.g. `cutthroat`")),
     responses(
@@ -148,14 +160,19 @@ pub struct RulesetPublishedView {
     pub not_playable: Option<String>,
 }
 
-/// Uploads a ruleset document, or a new revision of one (admin or director). Games
-/// already created keep the revision they were created with.
+/// Uploads a ruleset document, or a new revision of one (admin or director).
+///
+/// The document is checked whole, and every problem is named by its path (422). Games
+/// already created keep the revision they were created with; the same document as the
+/// latest revision writes nothing (200).
 #[utoipa::path(post, path = "/v1/rulesets", tag = "rulesets",
     request_body = RulesetDocument,
     params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
-        (status = 201, description = "Published as a new revision", body = RulesetPublishedView),
-        (status = 200, description = "The same document as the latest revision: nothing written", body = RulesetPublishedView),
+        (status = 201, description = "Published as a new revision", body = RulesetPublishedView,
+            headers(("Location" = String, description = "The ruleset: `/v1/rulesets/{id}`"))),
+        (status = 200, description = "The same document as the latest revision: nothing written", body = RulesetPublishedView,
+            headers(("Location" = String, description = "The ruleset: `/v1/rulesets/{id}`"))),
         (status = 400, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The role may not upload rulesets", body = Problem, content_type = "application/problem+json"),

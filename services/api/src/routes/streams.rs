@@ -43,15 +43,17 @@ pub struct StreamEventsPage {
     pub next: Option<String>,
 }
 
-/// A stream's events in order: JSON pages, or NDJSON with `Accept: application/x-ndjson`.
-/// NDJSON without `limit` is an export: every event from `from` (default 1) to the head,
-/// in one response, as `warlog audit` reads it.
+/// A stream's events in order.
+///
+/// JSON pages, or NDJSON with `Accept: application/x-ndjson`, from version `from`
+/// (default 1), up to `limit` events (default 100); `next`, and the `Link` header, name
+/// the page after. NDJSON without `limit` is an export: every event from `from` to the
+/// head, in one response, as `warlog audit` reads it.
 #[utoipa::path(get, path = "/v1/streams/{stream}/events", tag = "events",
     params(("stream" = String, Path, description = "`league`, `game-<id>`, `tournament-<id>` or `player-<id>`"), StreamEventsQuery),
     responses(
         (status = 200, description = "A page of the stream", body = StreamEventsPage,
             content((StreamEventsPage = "application/json"), (EventView = "application/x-ndjson"))),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "Malformed stream id or query", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The stream has no events", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -139,11 +141,14 @@ pub struct StreamHeadView {
 }
 
 /// A stream's version and head hash.
+///
+/// The number of events in the stream and the hash of the last one: hold on to the hash,
+/// and later check that the log only grew (the stream's events up to that version still
+/// end in it).
 #[utoipa::path(get, path = "/v1/streams/{stream}/head", tag = "events",
     params(("stream" = String, Path, description = "Stream id")),
     responses(
         (status = 200, description = "The stream's head", body = StreamHeadView),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "Malformed stream id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The stream has no events", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -197,13 +202,17 @@ pub struct FeedPage {
 pub const FEED_CAUGHT_UP_HEADER: &str = "feed-caught-up";
 
 /// The global feed of all events, in an order that never skips a late commit.
+///
+/// A page of up to `limit` events (default 100) after the cursor `after`; `next`, and the
+/// `Link` header, always name the page after it, which is empty until more events commit.
+/// `caught_up` (and the `Feed-Caught-Up` header) says the page reached the end of what
+/// can be read now. JSON pages, or NDJSON with `Accept: application/x-ndjson`.
 #[utoipa::path(get, path = "/v1/events", tag = "events",
     params(FeedQuery),
     responses(
         (status = 200, description = "A page of the global feed", body = FeedPage,
             content((FeedPage = "application/json"), (EventView = "application/x-ndjson")),
             headers(("Feed-Caught-Up" = bool, description = "true when the page reached the end of what can be read now"))),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "Malformed cursor or limit", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/events")]
@@ -269,11 +278,14 @@ pub struct StreamList {
 }
 
 /// The catalogue of streams (a read model: it may trail the log by a moment).
+///
+/// Every stream in id order, or only those of one `category`: game, tournament, player
+/// or league. A page holds up to `limit` streams (default 100); `next`, and the `Link`
+/// header, name the page after it, which starts after the last stream id.
 #[utoipa::path(get, path = "/v1/streams", tag = "events",
     params(StreamListQuery),
     responses(
         (status = 200, description = "A page of the stream catalogue", body = StreamList),
-        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/streams")]

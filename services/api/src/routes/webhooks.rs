@@ -186,10 +186,15 @@ async fn reachable(policy: &WebhookPolicy, url: &url::Url) -> Result<(), ApiErro
 }
 
 /// Registers a subscription (admin or director).
+///
+/// Events of the kinds named are posted to `url`, signed with the secret
+/// (`Webhook-Signature`, HMAC-SHA256), and retried until the receiver accepts them. The
+/// secret is never shown again.
 #[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks",
     request_body = CreateWebhook,
     responses(
-        (status = 201, description = "The subscription; deliveries start with the next event of its kinds", body = WebhookView),
+        (status = 201, description = "The subscription; deliveries start with the next event of its kinds", body = WebhookView,
+            headers(("Location" = String, description = "The subscription: `/v1/webhooks/{id}`"))),
         (status = 400, description = "A malformed URL (or one with credentials, or whose host does not resolve), kind or secret", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller has as many subscriptions as the service allows (`webhook-limit`)", body = Problem, content_type = "application/problem+json"),
@@ -238,6 +243,9 @@ pub async fn create_webhook(
 }
 
 /// The caller's subscriptions (an admin sees everyone's).
+///
+/// Each with its URL, kinds and owner, and how many of its deliveries were accepted,
+/// are pending and are failing; never its secret.
 #[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks",
     responses(
         (status = 200, description = "Subscriptions with their delivery counts", body = WebhookList),
@@ -276,6 +284,8 @@ async fn owned(
 }
 
 /// A subscription's deliveries: what was sent, what failed and when it is tried again.
+///
+/// The newest 200, newest first, of a subscription the caller owns (an admin: any).
 #[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks",
     params(("id" = String, Path, description = "The subscription")),
     responses(
@@ -298,8 +308,11 @@ pub async fn webhook_deliveries(
     }))
 }
 
-/// Resumes a subscription paused after consecutive failures: its failure count starts
-/// again and the deliveries that waited are due at once (those given up on stay so).
+/// Resumes a subscription paused after consecutive failures.
+///
+/// Its failure count starts again and the deliveries that waited are due at once (those
+/// given up on, dead-lettered after their last attempt or their maximum age, stay so).
+/// Only its owner, or an admin; another's subscription is not found (404).
 #[utoipa::path(post, path = "/v1/webhooks/{id}/resume", tag = "webhooks",
     params(("id" = String, Path, description = "The subscription")),
     responses(
@@ -324,6 +337,9 @@ pub async fn resume_webhook(
 
 /// Deletes a subscription: nothing more is sent for it, and its undelivered deliveries are
 /// removed (those delivered stay as history).
+///
+/// Only its owner, or an admin; another's subscription is not found (404), so its
+/// existence is not given away.
 #[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks",
     params(("id" = String, Path, description = "The subscription")),
     responses(

@@ -15,12 +15,15 @@ use crate::public_url::PublicUrl;
 use crate::tournaments::*;
 use crate::AppState;
 
-/// The tournament's calendar (RFC 5545): one event per round deadline and one per
-/// scheduled game (from its round's seating to the round's deadline).
+/// The tournament's calendar (RFC 5545), to subscribe to.
+///
+/// One event per round deadline and one per scheduled game (from its round's seating to
+/// the round's deadline); every event is transparent, so it does not make a subscriber
+/// busy. A game's event links to its page when the service knows its public address.
 #[utoipa::path(get, path = "/v1/tournaments/{id}/calendar.ics", tag = "tournaments",
     params(("id" = String, Path)),
     responses(
-        (status = 200, description = "iCalendar", content_type = "text/calendar"),
+        (status = 200, description = "iCalendar", body = String, content_type = "text/calendar"),
         (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}/calendar.ics")]

@@ -103,13 +103,17 @@ impl CreateTournament {
     }
 }
 
-/// Creates a tournament (admin or director; the caller directs it). Its seed is drawn now
-/// and committed in the first event: every power draw and seating can be checked later.
+/// Creates a tournament (admin or director; the caller directs it).
+///
+/// Its seed is drawn now and committed in the first event: every power draw and seating
+/// can be checked later. The settings are checked against the tournament rules (1 to 20
+/// rounds, deadlines ahead and in order, points and tiebreakers, room for a table).
 #[utoipa::path(post, path = "/v1/tournaments", tag = "tournaments",
     request_body = CreateTournament,
     params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
-        (status = 201, description = "Created", body = TournamentView),
+        (status = 201, description = "Created", body = TournamentView,
+            headers(("Location" = String, description = "The tournament: `/v1/tournaments/{id}`"))),
         (status = 400, description = "A malformed body, or a deadline that is not RFC 3339", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only an admin or a director", body = Problem, content_type = "application/problem+json"),
@@ -179,8 +183,10 @@ async fn require_registered(state: &AppState, player: &str) -> Result<(), ApiErr
     Ok(())
 }
 
-/// Enters a player; beyond capacity, or after the last round open to late entries, the
-/// player goes on the waiting list instead (the answer says which).
+/// Enters a player in the tournament (its director, or the player themself).
+///
+/// Beyond capacity, or after the last round open to late entries, the player goes on the
+/// waiting list instead (the answer says which).
 #[utoipa::path(post, path = "/v1/tournaments/{id}/entries", tag = "tournaments",
     request_body = EnterPlayer,
     params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -215,7 +221,10 @@ pub async fn enter_player(
     .await
 }
 
-/// Drops a player (or takes one off the waiting list); their results so far stay.
+/// Drops a player (or takes one off the waiting list).
+///
+/// The tournament's director or the player themself; the player is seated in no later
+/// round, and their results so far stay in the standings.
 #[utoipa::path(delete, path = "/v1/tournaments/{id}/entries/{player}", tag = "tournaments",
     params(("id" = String, Path), ("player" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
@@ -294,7 +303,9 @@ async fn entry_change(
     Ok(written.respond(None))
 }
 
-/// Seats the next round: tables from the tournament's seed, each a new game created in the
+/// Seats the next round (the tournament's director).
+///
+/// Tables from the tournament's seed, each a new game created in the
 /// same transaction. Refused while a game of the last round is running. The body (optional)
 /// gives the director's constraints, with the reason: pairs kept apart or together, players
 /// fixed to a table. They are refused only when no seating at all can keep them, decided
@@ -305,7 +316,8 @@ async fn entry_change(
     request_body(content = Option<SeatingConstraints>, description = "The director's constraints (optional)"),
     params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
-        (status = 201, description = "The round, its tables and games", body = RoundView),
+        (status = 201, description = "The round, its tables and games", body = RoundView,
+            headers(("Location" = String, description = "The round: `/v1/tournaments/{id}/rounds/{round}`"))),
         (status = 400, description = "Malformed constraints", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
@@ -364,9 +376,11 @@ pub struct SwapSeats {
     pub reason: String,
 }
 
-/// Swaps two players of the latest round between their tables (each takes the other's
-/// power), before any game of the round has an order: the tournament records the swap and
-/// each game the seat it gave, in one transaction, with the director's reason.
+/// Swaps two players of the latest round between their tables (the tournament's director).
+///
+/// Each takes the other's power, before any game of the round has an order: the
+/// tournament records the swap and each game the seat it gave, in one transaction, with
+/// the director's reason.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/swaps", tag = "tournaments",
     request_body = SwapSeats,
     params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -428,9 +442,11 @@ pub struct SubstitutionView {
     pub version: u64,
 }
 
-/// Gives an inactive player's seat to a substitute from the waiting list: the game records
-/// the replacement (its own 3-day rule must hold) and the tournament the appointment, in
-/// one transaction. The game's points go to whoever holds the seat at its end.
+/// Gives an inactive player's seat to a substitute from the waiting list (the director).
+///
+/// The game records the replacement (its own 3-day rule must hold) and the tournament the
+/// appointment, in one transaction. The game's points go to whoever holds the seat at its
+/// end.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/substitutions", tag = "tournaments",
     request_body = AppointSubstitute,
     params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
@@ -493,6 +509,10 @@ pub async fn appoint_substitute(
 }
 
 /// Ends the tournament once every round is seated and every game has ended.
+///
+/// Only its director. The final standings are fixed and answered, and the tournament's
+/// seed is revealed, so that every seating, power draw and tiebreak draw can be checked
+/// against its commitment.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/finish", tag = "tournaments",
     params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(

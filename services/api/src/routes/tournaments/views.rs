@@ -301,11 +301,14 @@ impl TournamentView {
 }
 
 /// A tournament.
+///
+/// Its settings (ruleset, rounds and their deadlines, table size, points per place,
+/// tiebreakers), its entrants and waiting list, the rounds seated so far, the substitutions
+/// made, and the seed's commitment; once finished, the seed itself.
 #[utoipa::path(get, path = "/v1/tournaments/{id}", tag = "tournaments",
     params(("id" = String, Path)),
     responses(
         (status = 200, description = "The tournament", body = TournamentView),
-        (status = 304, description = "Not modified since the ETag in If-None-Match"),
         (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}")]
@@ -463,11 +466,15 @@ pub struct FormatQuery {
 }
 
 /// The standings so far, tiebreakers applied and named.
+///
+/// One row per player, in rank order, with each round's result; where a tiebreaker
+/// decided between two players the row names it. JSON, or CSV (a file) with
+/// `Accept: text/csv` or `?format=csv`.
 #[utoipa::path(get, path = "/v1/tournaments/{id}/standings", tag = "tournaments",
     params(("id" = String, Path), FormatQuery),
     responses(
-        (status = 200, description = "Standings (JSON, or CSV with `Accept: text/csv`)", body = StandingsView),
-        (status = 304, description = "Not modified since the ETag in If-None-Match"),
+        (status = 200, description = "Standings: JSON, or CSV with `Accept: text/csv` or `?format=csv` (one row per player, decimals with the exact values beside them)",
+            content((StandingsView = "application/json"), (String = "text/csv"))),
         (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}/standings")]
@@ -520,6 +527,9 @@ fn standings_csv(view: &StandingsView) -> Vec<u8> {
 }
 
 /// One round: its tables and games, byes, and how it was seated.
+///
+/// `round` counts from 1. The seating's explanation says which repeats it avoided (and
+/// the fewest possible), who had a bye and why, and what the director's constraints cost.
 #[utoipa::path(get, path = "/v1/tournaments/{id}/rounds/{round}", tag = "tournaments",
     params(("id" = String, Path), ("round" = u32, Path)),
     responses(
@@ -569,8 +579,12 @@ pub struct InactiveSeat {
     pub offered_to: Option<String>,
 }
 
-/// The seats open to substitutes now: a player whose turn is due and who has been inactive
-/// more than 3 days (Cut-Throat, Rules for players), each offered to the waiting list.
+/// The seats open to substitutes now.
+///
+/// A seat is open when its player's turn is due and they have been inactive more than 3
+/// days (Cut-Throat, Rules for players); each names when its game last moved on and the
+/// first player on the waiting list, offered the seat, whom the director confirms with
+/// `POST /v1/tournaments/{id}/substitutions`.
 #[utoipa::path(get, path = "/v1/tournaments/{id}/inactive", tag = "tournaments",
     params(("id" = String, Path)),
     responses(
