@@ -30,6 +30,7 @@ pub mod schema_names;
 pub mod security;
 pub mod token_cache;
 pub mod tournaments;
+mod unsigned_bounds;
 pub mod views;
 pub mod webhooks;
 pub mod write;
@@ -250,12 +251,13 @@ impl OpenApi for ApiDoc {
         for part in routes::apis() {
             document.merge(part);
         }
-        let modifiers: [&dyn utoipa::Modify; 5] = [
+        let modifiers: [&dyn utoipa::Modify; 6] = [
             &BearerAuth,
             &CommonResponses,
             &ResponseHeaders,
             &NamedVariants,
             &ErrorList,
+            &unsigned_bounds::UnsignedBounds,
         ];
         for modifier in modifiers {
             modifier.modify(&mut document);
