@@ -329,9 +329,9 @@ pub async fn chronicle(
     let chronicle = Arc::new(chronicle.ok_or_else(|| not_found(stream))?);
     if let Ok(mut kept) = cache.chronicles.lock() {
         // Never an older chronicle over a newer one a faster reader kept.
-        if !kept
+        if kept
             .get(stream)
-            .is_some_and(|c| c.version() >= chronicle.version())
+            .is_none_or(|c| c.version() < chronicle.version())
         {
             if kept.len() >= CHRONICLE_LIMIT && !kept.contains_key(stream) {
                 kept.clear();
