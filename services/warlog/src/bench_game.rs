@@ -27,8 +27,9 @@ fn fail(e: impl std::fmt::Display) -> CliError {
     CliError::Other(e.to_string())
 }
 
-/// Cold requests measured one at a time (the median is reported).
-const COLD: usize = 7;
+/// Cold requests measured one at a time in each of the three rounds (the median of all
+/// is reported).
+const COLD_PER_ROUND: usize = 3;
 const GAME: &str = "long-game";
 
 pub async fn game_page(server: &Server, slice: Duration, events: usize) -> Result<(), CliError> {
@@ -135,7 +136,7 @@ async fn run(
     for _ in 0..3 {
         healthz.push(workload(addr, &[Request::get("/healthz")], 8, slice).await?);
         kept.push(workload(addr, &[Request::get(page.clone())], 8, slice).await?);
-        for _ in 0..COLD.div_ceil(3) {
+        for _ in 0..COLD_PER_ROUND {
             forget_everything(&state);
             cold.push(timed_get(&mut one, &page).await?.0);
             state.pages.clear();
