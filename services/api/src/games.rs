@@ -327,6 +327,8 @@ pub async fn chronicle(
         chronicle = Some(Chronicle::record(chronicle, event)?);
     }
     let chronicle = Arc::new(chronicle.ok_or_else(|| not_found(stream))?);
+    // Its fold is the game's latest: a read of the game after it reads nothing again.
+    cache.put(stream, chronicle.log.clone());
     if let Ok(mut kept) = cache.chronicles.lock() {
         // Never an older chronicle over a newer one a faster reader kept.
         if kept

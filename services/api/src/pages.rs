@@ -741,7 +741,14 @@ async fn game_markup(
     req: &HttpRequest,
     query: &GamePageQuery,
 ) -> Result<(u64, Markup), ApiError> {
+    // The chronicle first: the fold it carries on is kept, and `load` finds it. A write in
+    // between leaves the chronicle behind the fold: it is carried on to the fold's version
+    // (or past it, and shown up to it, below).
+    let mut chronicle = chronicle(state, id).await?;
     let log = load(state, id).await?;
+    if chronicle.version() < log.version {
+        chronicle = crate::routes::games::chronicle(state, id).await?;
+    }
     let view = GameView::of(&log);
     let board = BoardView::of(&log);
     let shown = match query.version {
@@ -750,7 +757,6 @@ async fn game_markup(
         }
         _ => log.clone(),
     };
-    let chronicle = chronicle(state, id).await?;
     let phases = &chronicle.phases;
     let turns = turn_ends(phases);
     let at = shown.version;
@@ -763,7 +769,7 @@ async fn game_markup(
         .placements()
         .and_then(Result::ok)
         .map(|rows| PlacementsView::new(&log, rows));
-    // The chronicle may be a little ahead of the fold (a write in between): up to the fold.
+    // Up to the fold's version: the chronicle may have been carried past it.
     let battles: Vec<_> = chronicle
         .battles
         .iter()
