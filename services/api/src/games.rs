@@ -10,7 +10,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -40,7 +40,72 @@ pub struct GameCache {
     /// Seeds never change: a command reads its game's once. They stay in this process,
     /// like the folds; no answer carries one before its reveal.
     seeds: Mutex<HashMap<StreamId, GameSeed>>,
+    /// What the game page and the battle list read from the whole log, read up to a
+    /// version and carried on from there.
+    chronicles: Mutex<HashMap<StreamId, Arc<Chronicle>>>,
 }
+
+/// Every battle and every phase's end of a game up to its fold's version. A log never
+/// changes below its head, so a later read folds only the events appended since.
+#[derive(Debug, Clone)]
+pub struct Chronicle {
+    log: GameLog,
+    /// Numbered from 1, in order; shared, so carrying a chronicle on copies no listing.
+    pub battles: Vec<Arc<BattleView>>,
+    /// Where each phase ended: (version, power, phase), in order.
+    pub phases: Vec<PhaseEnd>,
+}
+
+/// Where a phase ended: the `PhaseEnded` event's version, whose phase it was.
+pub type PhaseEnd = (u64, warlog_rules::board::Power, warlog_rules::game::Phase);
+
+impl Chronicle {
+    /// The version read up to.
+    pub fn version(&self) -> u64 {
+        self.log.version
+    }
+
+    /// Takes in the next event of the log.
+    fn record(kept: Option<Chronicle>, event: &RecordedEvent) -> Result<Chronicle, ApiError> {
+        let decoded = warlog_events::game::decode_recorded(event).map_err(corrupt)?;
+        let Some(mut chronicle) = kept else {
+            let GameStreamEvent::Created(created) = decoded else {
+                return Err(corrupt("the stream does not start with GameCreated"));
+            };
+            return Ok(Chronicle {
+                log: GameLog::new(created).map_err(corrupt)?,
+                battles: Vec::new(),
+                phases: Vec::new(),
+            });
+        };
+        if let GameStreamEvent::Played(played) = &decoded {
+            let before = &chronicle.log;
+            if let warlog_rules::game::GameEvent::PhaseEnded { power, phase, .. } = played {
+                chronicle
+                    .phases
+                    .push((event.stream_version, *power, *phase));
+            }
+            let number = chronicle.battles.len() + 1;
+            if let Some(view) = battle_view(
+                before.ruleset,
+                number,
+                event.stream_version,
+                before.state.round,
+                played,
+            ) {
+                chronicle.battles.push(Arc::new(view));
+            }
+        }
+        chronicle
+            .log
+            .apply(event.stream_version, &decoded)
+            .map_err(corrupt)?;
+        Ok(chronicle)
+    }
+}
+
+/// Chronicles kept (of the games read lately); emptied when full, like the folds.
+const CHRONICLE_LIMIT: usize = 256;
 
 const CACHE_LIMIT: usize = 2048;
 /// Past versions kept; emptied when full, like the latest folds.
@@ -103,6 +168,19 @@ impl GameCache {
             games.clear();
         }
         games.insert(stream.clone(), log);
+    }
+
+    /// Empties every cache but the seeds (a benchmark's cold start).
+    pub fn clear(&self) {
+        if let Ok(mut map) = self.latest.lock() {
+            map.clear();
+        }
+        if let Ok(mut map) = self.snapshots.lock() {
+            map.clear();
+        }
+        if let Ok(mut map) = self.chronicles.lock() {
+            map.clear();
+        }
     }
 
     /// A game's seed, read once.
@@ -227,29 +305,43 @@ fn fold_one(log: Option<GameLog>, event: &RecordedEvent) -> Result<GameLog, ApiE
     }
 }
 
-/// Every battle and raid of a game's events, numbered, with the round it was fought in;
-/// `None` for an empty stream.
-pub fn battles_of(events: &[RecordedEvent]) -> Result<Option<Vec<BattleView>>, ApiError> {
-    let mut log: Option<GameLog> = None;
-    let mut views = Vec::new();
-    for event in events {
-        if let (Some(before), Ok(GameStreamEvent::Played(played))) =
-            (&log, warlog_events::game::decode_recorded(event))
-        {
-            let number = views.len() + 1;
-            if let Some(view) = battle_view(
-                before.ruleset,
-                number,
-                event.stream_version,
-                before.state.round,
-                &played,
-            ) {
-                views.push(view);
-            }
-        }
-        log = Some(fold_one(log, event)?);
+/// A game's battles and phase ends as of its latest event: the kept chronicle carried on
+/// by the events appended since (none read when there are none).
+pub async fn chronicle(
+    client: &impl GenericClient,
+    cache: &GameCache,
+    stream: &StreamId,
+) -> Result<Arc<Chronicle>, ApiError> {
+    let kept = cache
+        .chronicles
+        .lock()
+        .ok()
+        .and_then(|c| c.get(stream).cloned());
+    let from = kept.as_ref().map_or(1, |c| c.version() + 1);
+    let events = read_events(client, stream, from..=u64::MAX).await?;
+    if events.is_empty() {
+        return kept.ok_or_else(|| not_found(stream));
     }
-    Ok(log.map(|_| views))
+    let mut chronicle = kept.map(Arc::unwrap_or_clone);
+    for event in &events {
+        chronicle = Some(Chronicle::record(chronicle, event)?);
+    }
+    let chronicle = Arc::new(chronicle.ok_or_else(|| not_found(stream))?);
+    // Its fold is the game's latest: a read of the game after it reads nothing again.
+    cache.put(stream, chronicle.log.clone());
+    if let Ok(mut kept) = cache.chronicles.lock() {
+        // Never an older chronicle over a newer one a faster reader kept.
+        if kept
+            .get(stream)
+            .is_none_or(|c| c.version() < chronicle.version())
+        {
+            if kept.len() >= CHRONICLE_LIMIT && !kept.contains_key(stream) {
+                kept.clear();
+            }
+            kept.insert(stream.clone(), chronicle.clone());
+        }
+    }
+    Ok(chronicle)
 }
 
 /// Every event of a stream, in order.

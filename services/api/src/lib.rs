@@ -18,6 +18,7 @@ pub mod map;
 pub mod metrics;
 pub mod networks;
 pub mod orders;
+pub mod page_cache;
 pub mod pages;
 pub mod public_url;
 pub mod query;
@@ -63,6 +64,8 @@ pub struct AppState {
     pub ladders: std::sync::Arc<ladder_cache::LadderCache>,
     /// Games' audits by version.
     pub audits: std::sync::Arc<audit_cache::AuditCache>,
+    /// Games' rendered pages and boards by version.
+    pub pages: std::sync::Arc<page_cache::PageCache>,
     /// Where the service is reached from outside, for links in documents that leave the
     /// site (calendars, CSV, `Location`); none: such documents carry no link.
     pub public_url: Option<public_url::PublicUrl>,
@@ -199,6 +202,7 @@ impl AppState {
             cors_origins: Default::default(),
             ladders: Default::default(),
             audits: Default::default(),
+            pages: Default::default(),
             public_url: None,
             rate_limits: Default::default(),
             reads: None,

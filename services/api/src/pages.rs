@@ -8,12 +8,13 @@ use actix_web::{get, web, HttpRequest, HttpResponse};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Deserialize;
 use warlog_events::audit::{Outcome, Verdict};
-use warlog_rules::board::Power;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
+use crate::games::PhaseEnd;
+use crate::page_cache::{PageKey, Rendered, View};
 use crate::query::parse_query;
 use crate::respond::decimal;
-use crate::routes::games::{all_battles, load};
+use crate::routes::games::{chronicle, load};
 use crate::routes::league::{
     leaderboard_page, player_view, LeaderboardPage, LeaderboardParams, PlayerGame, PlayerStanding,
 };
@@ -664,14 +665,19 @@ fn substitutions_table(substitutions: &[SubstitutionMade]) -> Markup {
 }
 
 /// A game: seats, the board by territory, placements, battle logs in the seed's notation,
-/// and the server's audit verdict.
+/// and the server's audit verdict. Rendered once per version of the game and query, and
+/// kept ([`crate::page_cache`]): a request at an unchanged head reads the head and nothing
+/// else.
 #[get("/games/{id}")]
 pub async fn game(
     state: web::Data<AppState>,
     id: web::Path<String>,
     req: HttpRequest,
 ) -> HttpResponse {
-    render(game_markup(&state, &id, &req).await)
+    match kept_game_page(&state, &id, &req).await {
+        Ok(rendered) => rendered.respond(&req),
+        Err(error) => error_page(&error),
+    }
 }
 
 /// The game page's query: the map's version and the place to ring.
@@ -682,31 +688,45 @@ struct GamePageQuery {
     highlight: Option<String>,
 }
 
-/// Where each phase of a game ended: (version, power, phase), in order.
-async fn phase_ends(
+/// The battles a game page shows (the latest); the battle list has them all.
+const BATTLES_SHOWN: usize = 50;
+/// The phase ends a game page lists (the latest); the steps reach every version.
+const PHASES_SHOWN: usize = 100;
+
+/// The game page as kept for the game's head, rendered when it is not.
+async fn kept_game_page(
     state: &AppState,
     id: &str,
-) -> Result<Vec<(u64, Power, warlog_rules::game::Phase)>, ApiError> {
-    use warlog_events::game::GameStreamEvent;
-    use warlog_rules::game::GameEvent;
+    req: &HttpRequest,
+) -> Result<std::sync::Arc<Rendered>, ApiError> {
+    let query: GamePageQuery = parse_query(req.query_string())?;
     let stream = crate::games::game_stream(id)?;
-    let events = state.store.read_stream(&stream, 1, u32::MAX).await?;
-    Ok(events
-        .iter()
-        .filter(|e| e.event_type.as_str() == "PhaseEnded")
-        .filter_map(|e| {
-            match GameStreamEvent::decode(e.event_type.as_str(), e.event_version, &e.payload) {
-                Ok(GameStreamEvent::Played(GameEvent::PhaseEnded { power, phase, .. })) => {
-                    Some((e.stream_version, power, phase))
-                }
-                _ => None,
-            }
+    let head = state
+        .store
+        .stream_head(&stream)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::GameNotFound, format!("no game {id:?}")))?
+        .version;
+    let key = PageKey {
+        game: stream,
+        version: head,
+        view: View::Page {
+            shown: query.version.filter(|v| *v != head),
+            highlight: query.highlight.clone(),
+        },
+    };
+    state
+        .pages
+        .get_or_render(key, || async {
+            let (version, markup) = game_markup(state, id, req, &query).await?;
+            let html = markup.into_string().into_bytes();
+            Ok((version, Rendered::new("text/html; charset=utf-8", html)))
         })
-        .collect())
+        .await
 }
 
 /// The versions at which a power's turn ended (the next one's begins after them).
-fn turn_ends(phases: &[(u64, Power, warlog_rules::game::Phase)]) -> Vec<u64> {
+fn turn_ends(phases: &[PhaseEnd]) -> Vec<u64> {
     phases
         .windows(2)
         .filter(|pair| pair[0].1 != pair[1].1)
@@ -714,9 +734,21 @@ fn turn_ends(phases: &[(u64, Power, warlog_rules::game::Phase)]) -> Vec<u64> {
         .collect()
 }
 
-async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Markup, ApiError> {
-    let query: GamePageQuery = parse_query(req.query_string())?;
+/// The game page, and the version of the game it shows.
+async fn game_markup(
+    state: &AppState,
+    id: &str,
+    req: &HttpRequest,
+    query: &GamePageQuery,
+) -> Result<(u64, Markup), ApiError> {
+    // The chronicle first: the fold it carries on is kept, and `load` finds it. A write in
+    // between leaves the chronicle behind the fold: it is carried on to the fold's version
+    // (or past it, and shown up to it, below).
+    let mut chronicle = chronicle(state, id).await?;
     let log = load(state, id).await?;
+    if chronicle.version() < log.version {
+        chronicle = crate::routes::games::chronicle(state, id).await?;
+    }
     let view = GameView::of(&log);
     let board = BoardView::of(&log);
     let shown = match query.version {
@@ -725,8 +757,8 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
         }
         _ => log.clone(),
     };
-    let phases = phase_ends(state, id).await?;
-    let turns = turn_ends(&phases);
+    let phases = &chronicle.phases;
+    let turns = turn_ends(phases);
     let at = shown.version;
     let previous_turn = turns.iter().rev().find(|v| **v < at).copied().unwrap_or(1);
     let next_turn = turns.iter().find(|v| **v > at).copied();
@@ -737,129 +769,152 @@ async fn game_markup(state: &AppState, id: &str, req: &HttpRequest) -> Result<Ma
         .placements()
         .and_then(Result::ok)
         .map(|rows| PlacementsView::new(&log, rows));
-    let battles = all_battles(state, id).await?;
+    // Up to the fold's version: the chronicle may have been carried past it.
+    let battles: Vec<_> = chronicle
+        .battles
+        .iter()
+        .filter(|b| b.version <= log.version)
+        .collect();
+    let phases: Vec<_> = phases.iter().filter(|p| p.0 <= log.version).collect();
+    let battles_shown = &battles[battles.len().saturating_sub(BATTLES_SHOWN)..];
+    let phases_shown = &phases[phases.len().saturating_sub(PHASES_SHOWN)..];
     let report = crate::audit_cache::audit_of(state, id).await?;
     let failed = report.outcome == Outcome::Failed;
     let partial = report.outcome == Outcome::Partial;
-    Ok(layout(
-        &format!("Game {}", &view.game_id),
-        html! {
-            h1 { "Game " small { (view.game_id) } }
-            p.lead {
-                (view.ruleset) " · " (status_words(&view.status)) " · round " (view.round) " · " (board.phase_name)
-                " · " (view.turn.name()) " to play"
-                @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
-            }
-            @if let Some(reason) = &view.void_reason {
-                p.note { "This game was voided and counts for nobody: " (reason) }
-            } @else if let Some(why) = &view.not_rated {
-                p.note.not-rated { "This game is " (why) ". It gives no places and no points and changes no rating." }
-            }
-            section.audit.failed[failed].partial[partial] {
-                h2 { "Audit: " (report.outcome.as_str()) }
-                ul { @for check in &report.checks {
-                    li { strong { (check.name) } ": " (verdict_word(check.verdict)) " · " (check.detail) }
-                } }
-                @if !report.findings.is_empty() {
-                    h3 { "Findings" }
-                    ul { @for finding in &report.findings {
-                        li { "Event " (finding.event) ": " (finding.message) }
-                    } }
+    let version = log.version;
+    Ok((
+        version,
+        layout(
+            &format!("Game {}", &view.game_id),
+            html! {
+                h1 { "Game " small { (view.game_id) } }
+                p.lead {
+                    (view.ruleset) " · " (status_words(&view.status)) " · round " (view.round) " · " (board.phase_name)
+                    " · " (view.turn.name()) " to play"
+                    @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
                 }
-                @if !report.not_checked.is_empty() {
-                    h3 { "Not checked" }
-                    ul { @for what in &report.not_checked { li { (what) } } }
+                @if let Some(reason) = &view.void_reason {
+                    p.note { "This game was voided and counts for nobody: " (reason) }
+                } @else if let Some(why) = &view.not_rated {
+                    p.note.not-rated { "This game is " (why) ". It gives no places and no points and changes no rating." }
                 }
-            }
-            h2 { "Seats" }
-            @if view.orders_recorded {
-                p.note { "Orders given by the player, and by the game master (or a director) on the player's behalf, as the record holds them." }
-            } @else {
-                p.note { "This game was created before orders were recorded: who gave them is not known." }
-            }
-            table.seats {
-                thead { tr {
-                    th { "Power" } th { "Player" } th.num { "IPC" } th.num { "Start" } th.num { "Treasury" }
-                    th.num { "Turns played" } th.num { "Orders by the player" } th.num { "Orders by the game master" }
-                } }
-                tbody { @for p in &board.powers { tr {
-                    td { (p.power.name()) }
-                    td { @for seat in view.seats.iter().filter(|s| s.power == p.power) {
-                        a href={ "/players/" (seat.player) } { (seat.player) }
-                        @if seat.substitute_turns.is_some() { " (substitute)" }
+                section.audit.failed[failed].partial[partial] {
+                    h2 { "Audit: " (report.outcome.as_str()) }
+                    ul { @for check in &report.checks {
+                        li { strong { (check.name) } ": " (verdict_word(check.verdict)) " · " (check.detail) }
                     } }
-                    td.num { (p.ipc_count) }
-                    td.num { (p.starting_ipc) }
-                    td.num { (p.treasury) }
-                    @if let Some(play) = view.play.iter().find(|q| q.power == p.power) {
-                        td.num { (play.turns_played) }
-                        td.num { @if view.orders_recorded { (play.orders_by_player) } }
-                        td.num { @if view.orders_recorded { (play.orders_by_game_master) } }
-                    } @else {
-                        td {} td {} td {}
+                    @if !report.findings.is_empty() {
+                        h3 { "Findings" }
+                        ul { @for finding in &report.findings {
+                            li { "Event " (finding.event) ": " (finding.message) }
+                        } }
                     }
-                } } }
-            }
-            @if let Some(placements) = &placements {
-                h2 { "Placements" }
-                p.note { (placements.tie_policy) }
-                table {
-                    thead { tr { th.num { "Place" } th { "Power" } th { "Player" } th.num { "Gain" } th.num { "Points" } } }
-                    tbody { @for row in &placements.placements { tr {
-                        td.num { (row.place) @if row.tied_with > 1 { "=" } }
-                        td { (row.power.name()) }
-                        td { @if let Some(p) = &row.player { (p) } }
-                        td.num title=(row.percent_gain_exact) { (percent(row.percent_gain)) }
-                        td.num title=(row.points_exact) { (decimal(row.points)) }
+                    @if !report.not_checked.is_empty() {
+                        h3 { "Not checked" }
+                        ul { @for what in &report.not_checked { li { (what) } } }
+                    }
+                }
+                h2 { "Seats" }
+                @if view.orders_recorded {
+                    p.note { "Orders given by the player, and by the game master (or a director) on the player's behalf, as the record holds them." }
+                } @else {
+                    p.note { "This game was created before orders were recorded: who gave them is not known." }
+                }
+                table.seats {
+                    thead { tr {
+                        th { "Power" } th { "Player" } th.num { "IPC" } th.num { "Start" } th.num { "Treasury" }
+                        th.num { "Turns played" } th.num { "Orders by the player" } th.num { "Orders by the game master" }
+                    } }
+                    tbody { @for p in &board.powers { tr {
+                        td { (p.power.name()) }
+                        td { @for seat in view.seats.iter().filter(|s| s.power == p.power) {
+                            a href={ "/players/" (seat.player) } { (seat.player) }
+                            @if seat.substitute_turns.is_some() { " (substitute)" }
+                        } }
+                        td.num { (p.ipc_count) }
+                        td.num { (p.starting_ipc) }
+                        td.num { (p.treasury) }
+                        @if let Some(play) = view.play.iter().find(|q| q.power == p.power) {
+                            td.num { (play.turns_played) }
+                            td.num { @if view.orders_recorded { (play.orders_by_player) } }
+                            td.num { @if view.orders_recorded { (play.orders_by_game_master) } }
+                        } @else {
+                            td {} td {} td {}
+                        }
                     } } }
                 }
-            }
-            h2 #map { "Map" }
-            p.note {
-                "After event " (at) " of " (log.version) ": round " (shown_board.round) ", "
-                (shown_board.turn.name()) "'s " (shown_board.phase_name) "."
-                @if let Some(place) = &query.highlight { " (Ringed: " (place) ")" }
-            }
-            nav.steps aria-label="Versions of the map" {
-                @if at > 1 { a href=(map_link(previous_turn)) { "← previous turn" } }
-                @if at > 1 { a href=(map_link(at - 1)) { "← one event" } }
-                @if at < log.version { a href=(map_link(at + 1)) { "one event →" } }
-                @if let Some(next) = next_turn { a href=(map_link(next)) { "next turn →" } }
-                @if at < log.version { a href={ "/games/" (id) "#map" } { "latest" } }
-                " · " a href={ "/v1/games/" (id) "/board.svg?version=" (at) } { "SVG" }
-            }
-            figure.map { (PreEscaped(map)) }
-            details.phases {
-                summary { "Every phase (" (phases.len()) ")" }
-                ol { @for (version, power, phase) in &phases {
-                    li { a href=(map_link(*version)) {
-                        "After " (power.name()) "'s " (phase.name()) " (event " (version) ")"
-                    } }
-                } }
-            }
-            h2 { "Board" }
-            table.board {
-                thead { tr { th { "Territory" } th.num { "IPC" } th { "Held by" } th { "Units" } } }
-                tbody { @for place in &board.places { tr.sea[place.sea].contested[place.contested] {
-                    td { (place.name) }
-                    td.num { @if !place.sea { (place.ipc) } }
-                    td { @if let Some(h) = place.holder { (h.name()) } }
-                    td { (place.units.iter().map(|s| {
-                        let damaged = if s.damage > 0 { " (damaged)" } else { "" };
-                        format!("{} {} {}{damaged}", s.power.name(), s.count, s.unit)
-                    }).collect::<Vec<_>>().join(", ")) }
-                } } }
-            }
-            h2 { "Battles" }
-            @if battles.is_empty() { p.empty { "No battles yet." } }
-            @for battle in &battles {
-                section.battle {
-                    h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.result)
-                        " · " a href={ "/games/" (id) "?version=" (battle.version) "&highlight=" (url_component(&battle.territory)) "#map" } { "on the map" } }
-                    pre.listing { (battle.listing) }
+                @if let Some(placements) = &placements {
+                    h2 { "Placements" }
+                    p.note { (placements.tie_policy) }
+                    table {
+                        thead { tr { th.num { "Place" } th { "Power" } th { "Player" } th.num { "Gain" } th.num { "Points" } } }
+                        tbody { @for row in &placements.placements { tr {
+                            td.num { (row.place) @if row.tied_with > 1 { "=" } }
+                            td { (row.power.name()) }
+                            td { @if let Some(p) = &row.player { (p) } }
+                            td.num title=(row.percent_gain_exact) { (percent(row.percent_gain)) }
+                            td.num title=(row.points_exact) { (decimal(row.points)) }
+                        } } }
+                    }
                 }
-            }
-        },
+                h2 #map { "Map" }
+                p.note {
+                    "After event " (at) " of " (log.version) ": round " (shown_board.round) ", "
+                    (shown_board.turn.name()) "'s " (shown_board.phase_name) "."
+                    @if let Some(place) = &query.highlight { " (Ringed: " (place) ")" }
+                }
+                nav.steps aria-label="Versions of the map" {
+                    @if at > 1 { a href=(map_link(previous_turn)) { "← previous turn" } }
+                    @if at > 1 { a href=(map_link(at - 1)) { "← one event" } }
+                    @if at < log.version { a href=(map_link(at + 1)) { "one event →" } }
+                    @if let Some(next) = next_turn { a href=(map_link(next)) { "next turn →" } }
+                    @if at < log.version { a href={ "/games/" (id) "#map" } { "latest" } }
+                    " · " a href={ "/v1/games/" (id) "/board.svg?version=" (at) } { "SVG" }
+                }
+                figure.map { (PreEscaped(map)) }
+                details.phases {
+                    @if phases_shown.len() < phases.len() {
+                        summary { "The latest " (phases_shown.len()) " phases of " (phases.len()) }
+                    } @else {
+                        summary { "Every phase (" (phases.len()) ")" }
+                    }
+                    ol start=(phases.len() - phases_shown.len() + 1) { @for (version, power, phase) in phases_shown.iter().copied() {
+                        li { a href=(map_link(*version)) {
+                            "After " (power.name()) "'s " (phase.name()) " (event " (version) ")"
+                        } }
+                    } }
+                }
+                h2 { "Board" }
+                table.board {
+                    thead { tr { th { "Territory" } th.num { "IPC" } th { "Held by" } th { "Units" } } }
+                    tbody { @for place in &board.places { tr.sea[place.sea].contested[place.contested] {
+                        td { (place.name) }
+                        td.num { @if !place.sea { (place.ipc) } }
+                        td { @if let Some(h) = place.holder { (h.name()) } }
+                        td { (place.units.iter().map(|s| {
+                            let damaged = if s.damage > 0 { " (damaged)" } else { "" };
+                            format!("{} {} {}{damaged}", s.power.name(), s.count, s.unit)
+                        }).collect::<Vec<_>>().join(", ")) }
+                    } } }
+                }
+                h2 { "Battles" }
+                @if battles.is_empty() { p.empty { "No battles yet." } }
+                @if battles_shown.len() < battles.len() {
+                    p.note {
+                        "The latest " (battles_shown.len()) " of " (battles.len()) " battles; "
+                        a href={ "/v1/games/" (id) "/battles" } { "every battle" }
+                        " is in the battle list, a page at a time."
+                    }
+                }
+                @for battle in battles_shown {
+                    section.battle {
+                        h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.result)
+                            " · " a href={ "/games/" (id) "?version=" (battle.version) "&highlight=" (url_component(&battle.territory)) "#map" } { "on the map" } }
+                        pre.listing { (battle.listing) }
+                    }
+                }
+            },
+        ),
     ))
 }
 

@@ -414,6 +414,16 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
     },
+    /// The page of a long game served cold against served kept, with `GET /healthz` as
+    /// the baseline.
+    GamePage {
+        /// Seconds each kept workload runs.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+        /// Events in the game.
+        #[arg(long, default_value_t = 30_000)]
+        events: usize,
+    },
     /// Drawing the Classic board as the map (SVG) against the same board view as JSON.
     Map {
         /// Seconds of one slice: each workload runs 5 slices and keeps its best.

@@ -376,10 +376,10 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
         .await
         .json();
     assert!(
-        battles.as_array().is_some_and(|b| b.len() >= 4),
+        battles["battles"].as_array().is_some_and(|b| b.len() >= 4),
         "{battles}"
     );
-    let sea_number = battles
+    let sea_number = battles["battles"]
         .as_array()
         .and_then(|b| b.iter().find(|x| x["territory"] == "Karelia Sea Zone"))
         .and_then(|b| b["number"].as_u64())
@@ -1637,4 +1637,216 @@ async fn a_token_revoked_or_expired_after_it_gave_orders_is_refused_at_once_and_
         before,
         "nothing was written"
     );
+}
+
+/// A Cut-Throat game of `events` events played by random orders (no database), written to
+/// the log as the server would have written it: a long game without thousands of requests.
+async fn written_sample_game(db: &TestDb, game: &str, events: usize) {
+    let ruleset = warlog_rules::ruleset::Ruleset::builtin("cutthroat").expect("cutthroat");
+    let mut sample =
+        warlog_events::sample::SampleGame::new(ruleset, game, GameSeed::from_bytes([3; 32]), 11);
+    sample.play_until(events, 40 * events);
+    let stream = warlog_api::games::game_stream(game).expect("a game id");
+    let client = db.pool.get().await.expect("connection");
+    warlog_store::games::save_seed(&client, &stream, &sample.seed)
+        .await
+        .expect("the seed kept");
+    let recorded = sample.recorded();
+    for (i, chunk) in recorded
+        .chunks(warlog_store::MAX_EVENTS_PER_APPEND)
+        .enumerate()
+    {
+        let chunk: Vec<warlog_events::NewEvent> = chunk
+            .iter()
+            .map(|e| warlog_events::NewEvent {
+                event_id: e.event_id,
+                event_type: e.event_type.clone(),
+                event_version: e.event_version,
+                payload: e.payload.clone(),
+                metadata: e.metadata.clone(),
+            })
+            .collect();
+        let expected = match i * warlog_store::MAX_EVENTS_PER_APPEND {
+            0 => warlog_store::ExpectedVersion::NoStream,
+            at => warlog_store::ExpectedVersion::Exact(at as u64),
+        };
+        warlog_store::append(&client, &stream, expected, &chunk, None)
+            .await
+            .expect("appended");
+    }
+}
+
+/// The app on `state`, sharing its caches with the test.
+macro_rules! app_on {
+    ($state:expr, $telemetry:expr) => {
+        actix_web::test::init_service(warlog_api::app($state.clone(), &$telemetry)).await
+    };
+}
+
+#[actix_web::test]
+async fn the_battles_of_a_long_game_come_a_page_at_a_time_with_next_and_link_and_a_walk_misses_none(
+) {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    written_sample_game(&db, "long-battles", 3000).await;
+
+    // Walked with a small page, following `next` (and `Link` says the same).
+    let mut numbers = Vec::new();
+    let mut uri = Some("/v1/games/long-battles/battles?limit=7".to_owned());
+    let mut pages = 0;
+    while let Some(at) = uri.take() {
+        let reply = call(&app, get(&at)).await;
+        assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
+        let body = reply.json();
+        let battles = body["battles"].as_array().expect("battles");
+        assert!(battles.len() <= 7, "{body}");
+        numbers.extend(battles.iter().filter_map(|b| b["number"].as_u64()));
+        uri = body["next"].as_str().map(str::to_owned);
+        match &uri {
+            Some(next) => assert_eq!(reply.header("link"), format!("<{next}>; rel=\"next\"")),
+            None => assert_eq!(reply.header("link"), ""),
+        }
+        pages += 1;
+    }
+    assert!(
+        pages > 2,
+        "{} battles in more than two pages",
+        numbers.len()
+    );
+    let every: Vec<u64> = (1..=numbers.len() as u64).collect();
+    assert_eq!(numbers, every, "every battle once, in order");
+
+    // The same battles as one page at the most, and each on its own.
+    let first = call(&app, get("/v1/games/long-battles/battles?limit=200")).await;
+    let first = first.json();
+    let count = first["battles"].as_array().map_or(0, Vec::len);
+    assert_eq!(count, numbers.len().min(200));
+    let last = numbers.len();
+    let one = call(&app, get(&format!("/v1/games/long-battles/battles/{last}"))).await;
+    assert_eq!(one.json()["number"], json!(last));
+    let beyond = call(
+        &app,
+        get(&format!("/v1/games/long-battles/battles?after={last}")),
+    )
+    .await;
+    assert_eq!(beyond.json(), json!({"battles": [], "next": null}));
+
+    // A cursor or a size that is not one is refused, naming the parameter.
+    for query in ["after=first", "limit=0", "limit=201"] {
+        let refused = call(
+            &app,
+            get(&format!("/v1/games/long-battles/battles?{query}")),
+        )
+        .await;
+        assert_problem(&refused, StatusCode::BAD_REQUEST, "malformed-request");
+    }
+    let missing = call(&app, get("/v1/games/nobody/battles")).await;
+    assert_problem(&missing, StatusCode::NOT_FOUND, "game-not-found");
+}
+
+#[actix_web::test]
+async fn a_game_page_at_an_unchanged_head_is_served_as_kept_and_rendered_again_when_the_game_moves_on(
+) {
+    let db = TestDb::new().await;
+    let telemetry = warlog_api::Telemetry::new().expect("metrics");
+    let state = warlog_api::AppState::without_notifier(db.pool.clone(), &telemetry);
+    let app = app_on!(state, telemetry);
+    let gm = token(&db, "alice", Role::Gm).await;
+    let game = create_game(&app, &gm).await;
+    let uri = format!("/games/{game}");
+
+    let first = call(&app, get(&uri)).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let tag = first.header("etag");
+    let again = call(&app, get(&uri)).await;
+    assert_eq!(again.header("etag"), tag);
+    assert_eq!(again.body, first.body);
+    let held = call(
+        &app,
+        get(&uri).insert_header(("If-None-Match", tag.clone())),
+    )
+    .await;
+    assert_eq!(held.status, StatusCode::NOT_MODIFIED);
+
+    // What is served at an unchanged head is what was kept: nothing is read or rendered.
+    let key = warlog_api::page_cache::PageKey {
+        game: warlog_api::games::game_stream(&game).expect("an id"),
+        version: 1,
+        view: warlog_api::page_cache::View::Page {
+            shown: None,
+            highlight: None,
+        },
+    };
+    assert!(state.pages.contains(&key));
+    let kept = Arc::new(warlog_api::page_cache::Rendered::new(
+        "text/html; charset=utf-8",
+        b"the kept page".to_vec(),
+    ));
+    state.pages.put(key.clone(), kept);
+    assert_eq!(&call(&app, get(&uri)).await.body[..], b"the kept page");
+
+    // An order moves the game on: the page is rendered at its new version.
+    let turn = call(&app, get(&format!("/v1/games/{game}"))).await.json()["turn"]
+        .as_str()
+        .expect("a turn")
+        .to_owned();
+    order(&app, &gm, &game, &turn, json!([{"type": "end_phase"}])).await;
+    let moved = call(&app, get(&uri)).await;
+    assert_eq!(moved.status, StatusCode::OK);
+    assert_ne!(moved.header("etag"), tag);
+    let html = String::from_utf8_lossy(&moved.body);
+    assert!(html.contains("After event 3 of 3"), "{html}");
+    assert!(!html.contains("After event 1 of 1"));
+
+    // A page for an old version shows that version's map, kept under the head.
+    let old = call(&app, get(&format!("{uri}?version=1"))).await;
+    assert!(String::from_utf8_lossy(&old.body).contains("After event 1 of 3"));
+    assert!(state.pages.contains(&warlog_api::page_cache::PageKey {
+        version: 3,
+        view: warlog_api::page_cache::View::Page {
+            shown: Some(1),
+            highlight: None,
+        },
+        ..key
+    }));
+}
+
+#[actix_web::test]
+async fn the_kept_pages_are_bounded_and_the_least_recently_used_goes_first() {
+    let db = TestDb::new().await;
+    let telemetry = warlog_api::Telemetry::new().expect("metrics");
+    let mut state = warlog_api::AppState::without_notifier(db.pool.clone(), &telemetry);
+    state.pages = Arc::new(warlog_api::page_cache::PageCache::new(2, 64 << 20));
+    let app = app_on!(state, telemetry);
+    let gm = token(&db, "alice", Role::Gm).await;
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let game = create_game(&app, &gm).await;
+        let page = call(&app, get(&format!("/games/{game}"))).await;
+        assert_eq!(page.status, StatusCode::OK);
+        games.push(game);
+    }
+    let kept = |game: &str| {
+        state.pages.contains(&warlog_api::page_cache::PageKey {
+            game: warlog_api::games::game_stream(game).expect("an id"),
+            version: 1,
+            view: warlog_api::page_cache::View::Page {
+                shown: None,
+                highlight: None,
+            },
+        })
+    };
+    assert_eq!(state.pages.size().0, 2);
+    assert!(!kept(&games[0]) && kept(&games[1]) && kept(&games[2]));
+
+    // Bounded by bytes too: with room for less than one page, none is kept, all are served.
+    let mut state = warlog_api::AppState::without_notifier(db.pool.clone(), &telemetry);
+    state.pages = Arc::new(warlog_api::page_cache::PageCache::new(100, 1000));
+    let app = app_on!(state, telemetry);
+    for game in &games {
+        let page = call(&app, get(&format!("/games/{game}"))).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.len() > 1000);
+    }
+    assert_eq!(state.pages.size(), (0, 0));
 }

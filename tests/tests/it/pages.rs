@@ -382,7 +382,7 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     let battles = call(&app, get(&format!("/v1/games/{game}/battles")))
         .await
         .json();
-    if let Some(battle) = battles.as_array().and_then(|b| b.first()) {
+    if let Some(battle) = battles["battles"].as_array().and_then(|b| b.first()) {
         let version = battle["version"].as_u64().expect("a version");
         assert!(
             board.contains(&format!("/games/{game}?version={version}&amp;highlight=")),

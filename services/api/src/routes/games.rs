@@ -18,6 +18,7 @@ use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::{self, game_stream, WriteAccepted};
 use crate::orders::OrderInput;
+use crate::page_cache::{PageKey, Rendered, View};
 use crate::query::PageLimit;
 use crate::query::ValidQuery;
 use crate::respond::{self, Format};
@@ -318,8 +319,63 @@ pub async fn game_board(
     id: web::Path<String>,
     query: ValidQuery<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let log = log_at(&state, &req, &id, query.version).await?;
-    respond::json(&req, &BoardView::of(&log))
+    board_view(
+        &state,
+        &req,
+        &id,
+        query.version,
+        View::Board,
+        respond::JSON,
+        |log| {
+            serde_json::to_vec(&BoardView::of(log))
+                .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))
+        },
+    )
+    .await
+}
+
+/// A view of the board at `version` (default: the head, read where the board is read),
+/// rendered once per version and kept ([`crate::page_cache`]): a board at a version never
+/// changes.
+async fn board_view(
+    state: &AppState,
+    req: &HttpRequest,
+    id: &str,
+    version: Option<u64>,
+    view: View,
+    content_type: &'static str,
+    render: impl FnOnce(&warlog_events::game::GameLog) -> Result<Vec<u8>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let game = game_stream(id)?;
+    let version = match version {
+        Some(version) => version,
+        None => {
+            let client = state.reader(req).await?;
+            warlog_store::stream_head(&client, &game)
+                .await?
+                .ok_or_else(|| ApiError::new(ErrorCode::GameNotFound, format!("no game {id:?}")))?
+                .version
+        }
+    };
+    let key = PageKey {
+        game,
+        version,
+        view,
+    };
+    let rendered = state
+        .pages
+        .get_or_render(key, || async {
+            let log = log_at(state, req, id, Some(version)).await?;
+            Ok((log.version, Rendered::new(content_type, render(&log)?)))
+        })
+        .await?;
+    Ok(respond::conditional_with(
+        req,
+        rendered.content_type,
+        rendered.body.clone(),
+        None,
+        rendered.etag.clone(),
+    ))
 }
 
 /// The game after its first `version` events (the latest when none is given).
@@ -373,14 +429,20 @@ pub async fn game_board_svg(
     id: web::Path<String>,
     query: ValidQuery<MapQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let log = log_at(&state, &req, &id, query.version).await?;
-    let svg = crate::map::game_svg(&log, query.highlight.as_deref());
-    Ok(respond::conditional(
+    let highlight = query.highlight.clone();
+    let view = View::Map {
+        highlight: highlight.clone(),
+    };
+    board_view(
+        &state,
         &req,
+        &id,
+        query.version,
+        view,
         "image/svg+xml; charset=utf-8",
-        svg.into_bytes(),
-        None,
-    ))
+        |log| Ok(crate::map::game_svg(log, highlight.as_deref()).into_bytes()),
+    )
+    .await
 }
 
 /// Orders for one power: one order or a whole phase, decided in turn. They are all or
@@ -598,14 +660,34 @@ pub async fn reveal_seed(
     game_action(&req, &state, &id, caller, Command::RevealSeed).await
 }
 
-/// Every battle and bombing raid of the game, in order.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BattleListQuery {
+    /// The last battle number of the previous page (battles are numbered from 1).
+    pub after: Option<usize>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<PageLimit>,
+}
+
+/// A page of a game's battles.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BattleList {
+    pub battles: Vec<BattleView>,
+    /// The next page, when there may be one.
+    pub next: Option<String>,
+}
+
+/// Every battle and bombing raid of the game, in order, a page at a time.
 ///
 /// Each with its round, place, sides, outcome, every die in the order rolled and its
-/// listing, as the game's events recorded them; `/v1/games/{id}/battles/{n}` gives one.
+/// listing, as the game's events recorded them; `next` (and `Link`) name the next page,
+/// and `/v1/games/{id}/battles/{n}` gives one battle.
 #[utoipa::path(get, path = "/v1/games/{id}/battles", tag = "games",
-    params(("id" = String, Path, description = "Game id")),
+    params(("id" = String, Path, description = "Game id"), BattleListQuery),
     responses(
-        (status = 200, description = "The battles", body = Vec<BattleView>),
+        (status = 200, description = "A page of battles", body = BattleList,
+            headers(("Link" = String, description = "`<…>; rel=\"next\"` when there may be a next page"))),
+        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/battles")]
@@ -613,19 +695,43 @@ pub async fn game_battles(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
+    query: ValidQuery<BattleListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    respond::json(&req, &all_battles(&state, &id).await?)
+    let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
+    let chronicle = chronicle(&state, &id).await?;
+    let battles: Vec<BattleView> = chronicle
+        .battles
+        .iter()
+        .skip(query.after.unwrap_or(0))
+        .take(limit.get() as usize)
+        .map(|b| BattleView::clone(b))
+        .collect();
+    let last = battles.last().map(|b| b.number.to_string());
+    let next = crate::routes::indexes::next_page(
+        &format!("/v1/games/{id}/battles"),
+        &[],
+        last.as_deref(),
+        battles.len(),
+        limit,
+    );
+    respond::json_page(
+        &req,
+        &BattleList {
+            battles,
+            next: next.clone(),
+        },
+        next.as_deref(),
+    )
 }
 
-pub(crate) async fn all_battles(
+/// The game's battles and phase ends as of its latest event, carried on from the last read.
+pub(crate) async fn chronicle(
     state: &AppState,
     game_id: &str,
-) -> Result<Vec<BattleView>, ApiError> {
+) -> Result<std::sync::Arc<games::Chronicle>, ApiError> {
     let stream = game_stream(game_id)?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let events = games::read_all_events(&client, &stream).await?;
-    games::battles_of(&events)?
-        .ok_or_else(|| ApiError::new(ErrorCode::GameNotFound, format!("no game {game_id:?}")))
+    games::chronicle(&client, &state.games, &stream).await
 }
 
 /// One battle, the `n`th of the game (1 for the first).
@@ -651,7 +757,8 @@ pub async fn game_battle(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|a| a.contains("text/plain"));
-    let battles = all_battles(&state, &id).await?;
+    let chronicle = chronicle(&state, &id).await?;
+    let battles = &chronicle.battles;
     let battle = n
         .checked_sub(1)
         .and_then(|i| battles.get(i))
@@ -669,7 +776,7 @@ pub async fn game_battle(
             .content_type("text/plain; charset=utf-8")
             .body(battle.listing.clone()));
     }
-    respond::json(&req, battle)
+    respond::json(&req, &**battle)
 }
 
 /// Places and points of a finished game.
