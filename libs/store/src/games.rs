@@ -14,6 +14,38 @@ use warlog_rules::dice::GameSeed;
 use crate::projector::{recorded_at, version_of, Projection};
 use crate::StoreError;
 
+/// Writes a whole game played outside the service (a sample game for a benchmark or a
+/// test) as the service would have: its seed kept, its events appended in order, their
+/// chain linked, in appends of at most [`crate::MAX_EVENTS_PER_APPEND`].
+pub async fn write_played_game(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    seed: &GameSeed,
+    recorded: &[RecordedEvent],
+) -> Result<(), StoreError> {
+    save_seed(client, stream, seed).await?;
+    let mut version = 0u64;
+    for chunk in recorded.chunks(crate::MAX_EVENTS_PER_APPEND) {
+        let chunk: Vec<warlog_events::NewEvent> = chunk
+            .iter()
+            .map(|e| warlog_events::NewEvent {
+                event_id: e.event_id,
+                event_type: e.event_type.clone(),
+                event_version: e.event_version,
+                payload: e.payload.clone(),
+                metadata: e.metadata.clone(),
+            })
+            .collect();
+        let expected = match version {
+            0 => crate::ExpectedVersion::NoStream,
+            at => crate::ExpectedVersion::Exact(at),
+        };
+        crate::append(client, stream, expected, &chunk, None).await?;
+        version += chunk.len() as u64;
+    }
+    Ok(())
+}
+
 /// Keeps a new game's seed. Call it in the transaction that appends `GameCreated`.
 pub async fn save_seed(
     client: &impl GenericClient,

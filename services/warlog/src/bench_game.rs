@@ -14,10 +14,8 @@ use std::time::{Duration, Instant};
 
 use warlog_api::{AppState, Telemetry};
 use warlog_events::sample::SampleGame;
-use warlog_events::NewEvent;
 use warlog_rules::dice::GameSeed;
 use warlog_store::discover::Server;
-use warlog_store::ExpectedVersion;
 
 use crate::bench_http::{bench_pool, workload, BenchServer, Request};
 use crate::client::Connection;
@@ -46,27 +44,8 @@ async fn write_game(pool: &warlog_store::Pool, events: usize) -> Result<usize, C
     game.play_until(events, 50 * events);
     let stream = warlog_api::games::game_stream(GAME).map_err(|e| fail(e.detail))?;
     let client = pool.get().await.map_err(fail)?;
-    warlog_store::games::save_seed(&client, &stream, &game.seed).await?;
     let recorded = game.recorded();
-    let mut version = 0u64;
-    for chunk in recorded.chunks(warlog_store::MAX_EVENTS_PER_APPEND) {
-        let chunk: Vec<NewEvent> = chunk
-            .iter()
-            .map(|e| NewEvent {
-                event_id: e.event_id,
-                event_type: e.event_type.clone(),
-                event_version: e.event_version,
-                payload: e.payload.clone(),
-                metadata: e.metadata.clone(),
-            })
-            .collect();
-        let expected = match version {
-            0 => ExpectedVersion::NoStream,
-            v => ExpectedVersion::Exact(v),
-        };
-        warlog_store::append(&client, &stream, expected, &chunk, None).await?;
-        version += chunk.len() as u64;
-    }
+    warlog_store::games::write_played_game(&client, &stream, &game.seed, &recorded).await?;
     Ok(recorded.len())
 }
 

@@ -1648,32 +1648,9 @@ async fn written_sample_game(db: &TestDb, game: &str, events: usize) {
     sample.play_until(events, 40 * events);
     let stream = warlog_api::games::game_stream(game).expect("a game id");
     let client = db.pool.get().await.expect("connection");
-    warlog_store::games::save_seed(&client, &stream, &sample.seed)
+    warlog_store::games::write_played_game(&client, &stream, &sample.seed, &sample.recorded())
         .await
-        .expect("the seed kept");
-    let recorded = sample.recorded();
-    for (i, chunk) in recorded
-        .chunks(warlog_store::MAX_EVENTS_PER_APPEND)
-        .enumerate()
-    {
-        let chunk: Vec<warlog_events::NewEvent> = chunk
-            .iter()
-            .map(|e| warlog_events::NewEvent {
-                event_id: e.event_id,
-                event_type: e.event_type.clone(),
-                event_version: e.event_version,
-                payload: e.payload.clone(),
-                metadata: e.metadata.clone(),
-            })
-            .collect();
-        let expected = match i * warlog_store::MAX_EVENTS_PER_APPEND {
-            0 => warlog_store::ExpectedVersion::NoStream,
-            at => warlog_store::ExpectedVersion::Exact(at as u64),
-        };
-        warlog_store::append(&client, &stream, expected, &chunk, None)
-            .await
-            .expect("appended");
-    }
+        .expect("the game written");
 }
 
 /// The app on `state`, sharing its caches with the test.
