@@ -275,10 +275,12 @@ pub struct Delivery {
     pub next_attempt_at: Option<String>,
 }
 
-/// A subscription's deliveries, newest first, `limit` of them before the cursor.
+/// A subscription's deliveries, newest first, `limit` of them after the delivery `after`
+/// (the last of the page before; an id not of this subscription gives none).
 pub async fn list_deliveries(
     client: &impl GenericClient,
     subscription: &str,
+    after: Option<&str>,
     limit: u32,
 ) -> Result<Vec<Delivery>, StoreError> {
     const UTC: &str = "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'";
@@ -290,10 +292,15 @@ pub async fn list_deliveries(
                         to_char(delivered_at AT TIME ZONE 'UTC', {UTC}), \
                         to_char(next_attempt_at AT TIME ZONE 'UTC', {UTC}), \
                         dead_at IS NOT NULL \
-                   FROM webhook_deliveries WHERE subscription_id = $1 \
+                   FROM webhook_deliveries d WHERE subscription_id = $1 \
+                    AND ($3::text IS NULL OR EXISTS ( \
+                        SELECT 1 FROM webhook_deliveries c \
+                         WHERE c.delivery_id = $3 AND c.subscription_id = $1 \
+                           AND (d.created_at < c.created_at \
+                                OR (d.created_at = c.created_at AND d.delivery_id > c.delivery_id)))) \
                   ORDER BY created_at DESC, delivery_id LIMIT $2"
             ),
-            &[&subscription, &i64::from(limit)],
+            &[&subscription, &i64::from(limit), &after],
         )
         .await?;
     Ok(rows

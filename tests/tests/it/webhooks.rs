@@ -601,6 +601,28 @@ async fn a_name_allowed_at_registration_and_not_at_send_time_is_not_delivered_to
     let deliveries = listed(&app, &director, &deliveries_uri).await;
     let deliveries = deliveries["deliveries"].as_array().expect("deliveries");
     assert_eq!(deliveries.len(), 2);
+    // The same two a page at a time: the next page in `next` and in `Link`.
+    let first = call(
+        &app,
+        get(&format!("{deliveries_uri}?limit=1")).insert_header(bearer(&director)),
+    )
+    .await;
+    let next = first.json()["next"]
+        .as_str()
+        .expect("a next page")
+        .to_owned();
+    assert_eq!(first.header("link"), format!("<{next}>; rel=\"next\""));
+    let second = listed(&app, &director, &next).await;
+    let walked: Vec<Value> = [&first.json(), &second]
+        .iter()
+        .flat_map(|page| page["deliveries"].as_array().cloned().unwrap_or_default())
+        .map(|d| d["delivery_id"].clone())
+        .collect();
+    let all: Vec<Value> = deliveries
+        .iter()
+        .map(|d| d["delivery_id"].clone())
+        .collect();
+    assert_eq!(walked, all, "a walk of pages misses none and repeats none");
     for delivery in deliveries {
         assert_eq!(delivery["last_error"], "address not allowed", "{delivery}");
         assert_eq!(delivery["last_status"], Value::Null, "{delivery}");

@@ -120,8 +120,21 @@ pub struct WebhookList {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DeliveryList {
     pub subscription_id: String,
-    /// The newest 200, newest first.
+    /// Newest first.
     pub deliveries: Vec<Delivery>,
+    /// The next page (older deliveries); absent on the last.
+    pub next: Option<String>,
+}
+
+/// Which page of a subscription's deliveries.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct DeliveryListQuery {
+    /// The last delivery id of the previous page.
+    pub after: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<crate::query::PageLimit>,
 }
 
 const WHO: &[Role] = &[Role::Admin, Role::Director];
@@ -285,11 +298,12 @@ async fn owned(
 
 /// A subscription's deliveries: what was sent, what failed and when it is tried again.
 ///
-/// The newest 200, newest first, of a subscription the caller owns (an admin: any).
+/// Newest first, a page at a time (`next`, and `Link`), of a subscription the caller owns
+/// (an admin: any).
 #[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks",
-    params(("id" = String, Path, description = "The subscription")),
+    params(("id" = String, Path, description = "The subscription"), DeliveryListQuery),
     responses(
-        (status = 200, description = "The newest deliveries", body = DeliveryList),
+        (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
         (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
     ),
@@ -299,13 +313,35 @@ pub async fn webhook_deliveries(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<String>,
+    query: crate::query::ValidQuery<DeliveryListQuery>,
+    req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (client, subscription) = owned(&state, &caller, &id).await?;
-    let deliveries = list_deliveries(&client, &subscription.subscription_id, 200).await?;
-    Ok(HttpResponse::Ok().json(DeliveryList {
-        subscription_id: subscription.subscription_id,
-        deliveries,
-    }))
+    let limit = query.limit.unwrap_or(crate::query::PageLimit::DEFAULT);
+    let deliveries = list_deliveries(
+        &client,
+        &subscription.subscription_id,
+        query.after.as_deref(),
+        limit.get(),
+    )
+    .await?;
+    let next = crate::routes::indexes::next_page(
+        &format!("/v1/webhooks/{}/deliveries", subscription.subscription_id),
+        &[],
+        deliveries.last().map(|d| d.delivery_id.as_str()),
+        deliveries.len(),
+        limit,
+    );
+    let link = next.clone();
+    crate::respond::json_page(
+        &req,
+        &DeliveryList {
+            subscription_id: subscription.subscription_id,
+            deliveries,
+            next,
+        },
+        link.as_deref(),
+    )
 }
 
 /// Resumes a subscription paused after consecutive failures.
