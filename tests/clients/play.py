@@ -202,8 +202,10 @@ def main():
           MoveOrder(units=units(ARM=1), path=["East Europe", "Karelia"], type_=MoveOrderType.MOVE),
           EndPhaseOrder(type_=EndPhaseOrderType.END_PHASE),
           FightBattleOrder(territory="Karelia", type_=FightBattleOrderType.FIGHT_BATTLE))
-    battles = game_battles.sync(client=public, id=game_id)
-    check(not isinstance(battles, Problem) and len(battles) >= 1, f"a battle is on the record: {battles}")
+    page = game_battles.sync(client=public, id=game_id)
+    check(not isinstance(page, Problem), f"the battles are listed: {page}")
+    battles = page.battles
+    check(len(battles) >= 1, f"a battle is on the record: {page}")
     check(battles[0].territory.startswith("Karelia") and len(battles[0].dice) >= 1, f"the battle in Karelia has its dice: {battles[0].to_dict()}")
 
     # The map at the battle's version, as the SVG document's bytes.

@@ -56,7 +56,7 @@ export async function play(baseUrl: string, adminToken: string, gmToken: string)
   const version: number | undefined = sent.data?.version;
 
   const battles = await open.GET("/v1/games/{id}/battles", { params: { path: { id } } });
-  const fought: number = battles.data?.length ?? 0;
+  const fought: number = battles.data?.battles.length ?? 0;
   await gm.POST("/v1/games/{id}/end", {
     params: { path: { id }, header: { "Idempotency-Key": crypto.randomUUID() } },
   });
