@@ -12,6 +12,7 @@ pub mod chain;
 mod envelope;
 pub mod game;
 mod ids;
+pub mod naming;
 pub mod orders;
 pub mod ruleset;
 pub mod sample;

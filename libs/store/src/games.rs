@@ -291,6 +291,8 @@ pub async fn record_response(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameSummary {
     pub game_id: String,
+    /// The game's name for people: its ruleset and its players.
+    pub title: String,
     pub ruleset: String,
     /// `running`, `ended`, `voided` or `aborted` (ended before every seated power had
     /// played a turn of its own: not rated).
@@ -389,11 +391,14 @@ fn summary_of(row: &tokio_postgres::Row) -> Result<GameSummary, StoreError> {
     let game_id: String = row.get(0);
     let orders = serde_json::from_value(row.get(9))
         .map_err(|e| StoreError::Corrupt(format!("game {game_id}: its order counts: {e}")))?;
+    let ruleset: String = row.get(1);
+    let players: Vec<String> = row.get(3);
     Ok(GameSummary {
         game_id,
-        ruleset: row.get(1),
+        title: warlog_events::naming::game_title(&ruleset, &players),
+        ruleset,
         status: row.get(2),
-        players: row.get(3),
+        players,
         game_master: row.get(4),
         tournament: row.get(5),
         version: row.get(6),

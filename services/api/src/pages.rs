@@ -785,13 +785,14 @@ async fn game_markup(
     Ok((
         version,
         layout(
-            &format!("Game {}", &view.game_id),
+            &view.title,
             html! {
-                h1 { "Game " small { (view.game_id) } }
+                h1 { (view.title) }
                 p.lead {
-                    (view.ruleset) " · " (status_words(&view.status)) " · round " (view.round) " · " (board.phase_name)
-                    " · " (view.turn.name()) " to play"
+                    (view.standing)
+                    @if view.status == "running" { " · " (board.phase_name) }
                     @if let Some(t) = &view.tournament { " · " a href={ "/tournaments/" (t) } { "tournament" } }
+                    " · " small { "game " (view.game_id) }
                 }
                 @if let Some(reason) = &view.void_reason {
                     p.note { "This game was voided and counts for nobody: " (reason) }

@@ -30,7 +30,9 @@ pub struct SeatView {
 /// A game: who plays what, where it stands, and the commitment to its dice.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({
-    "game_id": "0193a5c2e4b07c51a9d35e1f0c2b7a11", "ruleset": "cutthroat", "status": "running",
+    "game_id": "0193a5c2e4b07c51a9d35e1f0c2b7a11",
+    "title": "Cut-Throat: ann, bob, cy, di, ed", "standing": "round 1, Germany to play (bob)",
+    "ruleset": "cutthroat", "status": "running",
     "version": 12, "round": 1, "phase": "Purchase", "turn": "germany", "to_act": "germany",
     "seats": [{"power": "russia", "player": "ann", "substitute_turns": null}],
     "play": [{"power": "russia", "turns_played": 1, "orders_by_player": 9, "orders_by_game_master": 0}],
@@ -40,6 +42,10 @@ pub struct SeatView {
 }))]
 pub struct GameView {
     pub game_id: String,
+    /// The game's name for people: its ruleset and its players.
+    pub title: String,
+    /// Where it stands, in words: whose turn while it runs, how it ended once over.
+    pub standing: String,
     pub ruleset: String,
     /// `running`, `ended`, `voided` or `aborted` (ended before every seated power had
     /// played a turn of its own: not rated).
@@ -84,6 +90,8 @@ impl GameView {
     pub fn of(log: &GameLog) -> Self {
         GameView {
             game_id: log.created.game_id.clone(),
+            title: log.title(),
+            standing: log.standing(),
             ruleset: log.created.ruleset.clone(),
             status: log.status().as_str().to_owned(),
             void_reason: log.state.voided.clone(),

@@ -235,3 +235,63 @@ async fn a_csv_cell_starting_with_an_equals_sign_is_neutralised_and_the_file_is_
     assert!(text.contains("\"'=HYPERLINK(\"\"http://x\"\")\""), "{text}");
     assert!(!text.contains(",=HYPERLINK"), "{text}");
 }
+
+#[actix_web::test]
+async fn a_game_is_named_by_its_ruleset_and_players_and_an_ended_one_says_how_it_ended() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let players = ["ann", "bob", "cy", "di", "ed"];
+    let game = crate::league::finished_game(&app, &gm, &players).await;
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    let title = view["title"].as_str().expect("a title").to_owned();
+    assert!(
+        title.contains("Cut-Throat") && title.ends_with(": ann, bob, cy, di, ed"),
+        "{title}"
+    );
+    for player in players {
+        assert!(title.contains(player), "{title}");
+    }
+    let standing = view["standing"].as_str().expect("a standing");
+    assert!(standing.starts_with("ended in round "), "{standing}");
+    assert!(standing.contains(" first, "), "{standing}");
+    assert!(!standing.contains("to play"), "{standing}");
+    let page = String::from_utf8(
+        call(&app, get(&format!("/games/{game}")))
+            .await
+            .body
+            .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(
+        page.contains(&format!("<h1>{title}</h1>")),
+        "the heading is the name"
+    );
+    let lead = page
+        .split("<p class=\"lead\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
+        .expect("a lead");
+    assert!(lead.starts_with(standing), "{lead}");
+    assert!(
+        !lead.contains(" to play"),
+        "an ended game is nobody's to play: {lead}"
+    );
+    // The index names it the same way, once the summaries have caught up with it.
+    let summaries = Projector::new(
+        db.pool.clone(),
+        warlog_store::games::GameSummaries,
+        StoreMetrics::unregistered(),
+    );
+    let index = eventually("the game in the index", Duration::from_secs(30), || async {
+        summaries.catch_up().await.expect("projected");
+        let page = String::from_utf8(call(&app, get("/games")).await.body.to_vec()).ok()?;
+        page.contains(&game).then_some(page)
+    })
+    .await;
+    assert!(index.contains(&title), "{index}");
+    assert!(
+        !index.contains(&format!(">{}<", "cutthroat")),
+        "no bare ruleset id as a name"
+    );
+}

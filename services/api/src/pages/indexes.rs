@@ -36,15 +36,14 @@ pub async fn games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                     @if page.games.is_empty() { p.empty { "No games here." } } @else {
                         div.scroll { table {
                             thead { tr {
-                                th { "Started" } th { "Game" } th { "Status" } th { "Players" } th.num { "Version" }
+                                th { "Started" } th { "Game" } th { "Status" } th.num { "Version" }
                             } }
                             tbody { @for g in &page.games { tr {
                                 td { (when(&g.created_at)) }
-                                td { a href={ "/games/" (g.game_id) } {
-                                    (g.ruleset) @if g.tournament.is_some() { " · tournament" }
-                                } }
+                                td { a href={ "/games/" (g.game_id) } { (g.title) }
+                                    @if g.tournament.is_some() { " · " small { "tournament" } }
+                                }
                                 td { (super::status_words(&g.status)) }
-                                td { (g.players.join(", ")) }
                                 td.num { (g.version) }
                             } } }
                         } }
