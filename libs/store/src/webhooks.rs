@@ -276,13 +276,24 @@ pub struct Delivery {
 }
 
 /// A subscription's deliveries, newest first, `limit` of them after the delivery `after`
-/// (the last of the page before; an id not of this subscription gives none).
+/// (the last of the page before); `None` when `after` is no delivery of this subscription.
 pub async fn list_deliveries(
     client: &impl GenericClient,
     subscription: &str,
     after: Option<&str>,
     limit: u32,
-) -> Result<Vec<Delivery>, StoreError> {
+) -> Result<Option<Vec<Delivery>>, StoreError> {
+    if let Some(after) = after {
+        let known = client
+            .query_opt(
+                "SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1 AND delivery_id = $2",
+                &[&subscription, &after],
+            )
+            .await?;
+        if known.is_none() {
+            return Ok(None);
+        }
+    }
     const UTC: &str = "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'";
     let rows = client
         .query(
@@ -303,32 +314,33 @@ pub async fn list_deliveries(
             &[&subscription, &i64::from(limit), &after],
         )
         .await?;
-    Ok(rows
-        .iter()
-        .map(|row| {
-            let delivered_at: Option<String> = row.get(7);
-            let last_error: Option<String> = row.get(5);
-            let dead: bool = row.get(9);
-            let status = match (&delivered_at, dead, &last_error) {
-                (Some(_), _, _) => "delivered",
-                (None, true, _) => "dead",
-                (None, false, Some(_)) => "failing",
-                (None, false, None) => "pending",
-            };
-            Delivery {
-                delivery_id: row.get(0),
-                kind: row.get(1),
-                event_id: row.get(2),
-                attempts: row.get(3),
-                status: status.to_owned(),
-                last_status: row.get(4),
-                last_error,
-                created_at: row.get(6),
-                next_attempt_at: (delivered_at.is_none() && !dead).then(|| row.get(8)),
-                delivered_at,
-            }
-        })
-        .collect())
+    Ok(Some(
+        rows.iter()
+            .map(|row| {
+                let delivered_at: Option<String> = row.get(7);
+                let last_error: Option<String> = row.get(5);
+                let dead: bool = row.get(9);
+                let status = match (&delivered_at, dead, &last_error) {
+                    (Some(_), _, _) => "delivered",
+                    (None, true, _) => "dead",
+                    (None, false, Some(_)) => "failing",
+                    (None, false, None) => "pending",
+                };
+                Delivery {
+                    delivery_id: row.get(0),
+                    kind: row.get(1),
+                    event_id: row.get(2),
+                    attempts: row.get(3),
+                    status: status.to_owned(),
+                    last_status: row.get(4),
+                    last_error,
+                    created_at: row.get(6),
+                    next_attempt_at: (delivered_at.is_none() && !dead).then(|| row.get(8)),
+                    delivered_at,
+                }
+            })
+            .collect(),
+    ))
 }
 
 /// A delivery the sender has claimed.

@@ -203,16 +203,33 @@ pub fn name_the_file(response: &mut HttpResponse, filename: &str) {
     }
 }
 
-/// 200 with `body` as JSON, an ETag, and a `Link` to the next page if any; or 304.
-pub fn json_page<T: Serialize>(
-    req: &HttpRequest,
-    body: &T,
-    next: Option<&str>,
-) -> Result<HttpResponse, ApiError> {
-    let bytes = serde_json::to_vec(body)
-        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))?;
-    Ok(conditional(req, JSON, bytes, next))
+/// A page of a list: it names the page after it (its `next`), which its answer's `Link`
+/// repeats.
+pub trait Page {
+    fn next(&self) -> Option<&str>;
 }
+
+/// 200 with `page` as JSON, an ETag, and a `Link` to the next page if any; or 304.
+pub fn json_page<T: Serialize + Page>(
+    req: &HttpRequest,
+    page: &T,
+) -> Result<HttpResponse, ApiError> {
+    let bytes = serde_json::to_vec(page)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("encoding JSON: {e}")))?;
+    Ok(conditional(req, JSON, bytes, page.next()))
+}
+
+/// Implements [`Page`] for lists whose `next` field is the link.
+macro_rules! pages {
+    ($($list:ty),* $(,)?) => {
+        $(impl crate::respond::Page for $list {
+            fn next(&self) -> Option<&str> {
+                self.next.as_deref()
+            }
+        })*
+    };
+}
+pub(crate) use pages;
 
 /// One CSV field, quoted when it must be. A text a spreadsheet would run as a formula
 /// (starting with `=`, `+`, `-`, `@`, a tab or a carriage return, and not a number) is

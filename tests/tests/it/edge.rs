@@ -84,6 +84,24 @@ async fn text_answers_are_gzipped_when_asked_and_only_then() {
 }
 
 #[actix_web::test]
+async fn odds_numbers_beyond_what_the_document_allows_are_refused_by_name() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    for shots in [61u64, 2_147_483_648] {
+        let reply = call(
+            &app,
+            TestRequest::post().uri("/v1/odds").set_json(
+                json!({"attacker": "3 inf", "defender": "2 inf", "support_shots": shots}),
+            ),
+        )
+        .await;
+        assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-request");
+        let detail = reply.json()["detail"].as_str().unwrap_or("").to_owned();
+        assert!(detail.contains("support_shots"), "{shots}: {detail}");
+    }
+}
+
+#[actix_web::test]
 async fn every_401_carries_a_bearer_challenge() {
     let db = TestDb::new().await;
     let app = app!(db);
@@ -231,6 +249,13 @@ async fn a_csv_cell_starting_with_an_equals_sign_is_neutralised_and_the_file_is_
         "{}",
         csv.header("content-disposition")
     );
+    // A format neither offers is named as such, on the ladders and the standings alike.
+    let xml = call(&app, get("/v1/leaderboards/points?format=xml")).await;
+    assert_problem(&xml, StatusCode::BAD_REQUEST, "malformed-request");
+    assert!(xml.json()["detail"]
+        .as_str()
+        .unwrap_or("")
+        .contains("format"));
     let text = String::from_utf8(csv.body.to_vec()).expect("utf-8");
     assert!(text.contains("\"'=HYPERLINK(\"\"http://x\"\")\""), "{text}");
     assert!(!text.contains(",=HYPERLINK"), "{text}");

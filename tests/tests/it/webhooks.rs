@@ -623,6 +623,12 @@ async fn a_name_allowed_at_registration_and_not_at_send_time_is_not_delivered_to
         .map(|d| d["delivery_id"].clone())
         .collect();
     assert_eq!(walked, all, "a walk of pages misses none and repeats none");
+    let unknown = call(
+        &app,
+        get(&format!("{deliveries_uri}?after=not-a-delivery")).insert_header(bearer(&director)),
+    )
+    .await;
+    crate::kit::assert_problem(&unknown, StatusCode::BAD_REQUEST, "invalid-cursor");
     for delivery in deliveries {
         assert_eq!(delivery["last_error"], "address not allowed", "{delivery}");
         assert_eq!(delivery["last_status"], Value::Null, "{delivery}");

@@ -218,8 +218,10 @@ pub async fn game_list(
     query: ValidQuery<GameListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = game_page(&state, &query).await?;
-    respond::json_page(&req, &page, page.next.as_deref())
+    respond::json_page(&req, &page)
 }
+
+respond::pages!(GameList, BattleList);
 
 /// One page of the game index: the API's and the page's.
 pub async fn game_page(state: &AppState, query: &GameListQuery) -> Result<GameList, ApiError> {
@@ -714,14 +716,7 @@ pub async fn game_battles(
         battles.len(),
         limit,
     );
-    respond::json_page(
-        &req,
-        &BattleList {
-            battles,
-            next: next.clone(),
-        },
-        next.as_deref(),
-    )
+    respond::json_page(&req, &BattleList { battles, next })
 }
 
 /// The game's battles and phase ends as of its latest event, carried on from the last read.

@@ -137,8 +137,10 @@ pub async fn tournament_list(
     query: ValidQuery<TournamentListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = tournament_page(&state, &query).await?;
-    respond::json_page(&req, &page, page.next.as_deref())
+    respond::json_page(&req, &page)
 }
+
+respond::pages!(TournamentList, PlayerList);
 
 /// One page of the tournament index: the API's and the page's.
 pub async fn tournament_page(
@@ -217,7 +219,7 @@ pub async fn player_list(
     query: ValidQuery<PlayerListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = player_page(&state, &query).await?;
-    respond::json_page(&req, &page, page.next.as_deref())
+    respond::json_page(&req, &page)
 }
 
 /// One page of the player index: the API's and the page's.

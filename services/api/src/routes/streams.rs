@@ -91,9 +91,8 @@ pub async fn stream_events(
                 stream_id: stream.into(),
                 version: head.version,
                 events,
-                next: next.clone(),
+                next,
             },
-            next.as_deref(),
         ),
     }
 }
@@ -244,10 +243,9 @@ pub async fn global_feed(
             &FeedPage {
                 events,
                 cursor,
-                next: next.clone(),
+                next,
                 caught_up,
             },
-            Some(&next),
         )?,
     };
     response.headers_mut().insert(
@@ -317,8 +315,16 @@ pub async fn list(
                 limit.get()
             )
         });
-    let link = next.clone();
-    respond::json_page(&req, &StreamList { streams, next }, link.as_deref())
+    respond::json_page(&req, &StreamList { streams, next })
+}
+
+respond::pages!(StreamEventsPage, StreamList);
+
+/// The feed always names a next page: more events may commit after any.
+impl respond::Page for FeedPage {
+    fn next(&self) -> Option<&str> {
+        Some(&self.next)
+    }
 }
 
 fn parse_stream(raw: String) -> Result<StreamId, ApiError> {

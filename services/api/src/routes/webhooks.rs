@@ -126,6 +126,8 @@ pub struct DeliveryList {
     pub next: Option<String>,
 }
 
+crate::respond::pages!(DeliveryList);
+
 /// Which page of a subscription's deliveries.
 #[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -304,6 +306,7 @@ async fn owned(
     params(("id" = String, Path, description = "The subscription"), DeliveryListQuery),
     responses(
         (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
+        (status = 400, description = "`after` is no delivery of this subscription, or `limit` is out of range", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
     ),
@@ -324,7 +327,13 @@ pub async fn webhook_deliveries(
         query.after.as_deref(),
         limit.get(),
     )
-    .await?;
+    .await?
+    .ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::InvalidCursor,
+            "after: no delivery of this subscription has that id",
+        )
+    })?;
     let next = crate::routes::indexes::next_page(
         &format!("/v1/webhooks/{}/deliveries", subscription.subscription_id),
         &[],
@@ -332,7 +341,6 @@ pub async fn webhook_deliveries(
         deliveries.len(),
         limit,
     );
-    let link = next.clone();
     crate::respond::json_page(
         &req,
         &DeliveryList {
@@ -340,7 +348,6 @@ pub async fn webhook_deliveries(
             deliveries,
             next,
         },
-        link.as_deref(),
     )
 }
 
