@@ -34,7 +34,7 @@ mod rules;
 pub mod seats;
 pub mod standing;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod turn;
 
 mod weapons;

@@ -19,7 +19,7 @@ fn unit_of(code: &str) -> UnitTypeId {
     war().catalogue.id(code).expect(code)
 }
 
-pub(super) fn seated() -> GameState {
+pub(crate) fn seated() -> GameState {
     let mut state = war().start();
     let seats = Power::CLASSIC
         .iter()

@@ -3,7 +3,7 @@ use super::*;
 mod aap;
 mod diplomacy;
 mod enhanced_realism;
-mod home_cooked;
+pub(crate) mod home_cooked;
 mod players;
 mod properties;
 mod rail;

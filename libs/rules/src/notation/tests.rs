@@ -1,0 +1,223 @@
+//! The notation, tested from data (`cases.txt`) and by writing back every order random
+//! games give.
+
+use super::*;
+use crate::game::autoplay::random_order;
+use crate::game::named::NamedOrder;
+use crate::game::{apply, decide, Moment};
+use crate::ruleset::Ruleset;
+
+const CASES: &str = include_str!("cases.txt");
+
+/// What a case expects of its line.
+enum Expected {
+    Order(serde_json::Value),
+    Step(String),
+    Error(String),
+    Nothing,
+}
+
+fn describe(step: &Step) -> String {
+    match step {
+        Step::Order(order) => render_order(order),
+        Step::Phase(phase) => format!("phase {}", phase.name()),
+        Step::EndTurn => "end turn".to_owned(),
+    }
+}
+
+#[test]
+fn every_case_in_the_table_reads_as_written() {
+    let mut ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let mut lines = CASES.lines().peekable();
+    let mut checked = 0;
+    while let Some(line) = lines.next() {
+        if let Some(id) = line.strip_prefix("@ ") {
+            ruleset = Ruleset::builtin(id.trim()).expect("a built-in ruleset");
+            continue;
+        }
+        let Some(input) = line.strip_prefix("> ") else {
+            continue;
+        };
+        let expected = match lines.peek() {
+            Some(next) if next.starts_with("= ") => {
+                Expected::Order(serde_json::from_str(&next[2..]).expect("a case's JSON"))
+            }
+            Some(next) if next.starts_with("~ ") => Expected::Step(next[2..].to_owned()),
+            Some(next) if next.starts_with("! ") => Expected::Error(next[2..].to_owned()),
+            _ => Expected::Nothing,
+        };
+        let read = parse_line(input, 1, ruleset);
+        match (expected, read) {
+            (Expected::Order(json), Ok(Some(Step::Order(order)))) => {
+                let wanted: NamedOrder = serde_json::from_value(json).expect("an order");
+                assert_eq!(order, wanted, "{input}");
+                // What it reads as, written back, reads the same.
+                let again = parse_line(&render_order(&order), 1, ruleset);
+                assert_eq!(again, Ok(Some(Step::Order(order))), "{input}");
+            }
+            (Expected::Step(words), Ok(Some(step))) => assert_eq!(describe(&step), words),
+            (Expected::Error(words), Err(error)) => {
+                assert!(error.to_string().contains(&words), "{input}: {error}")
+            }
+            (Expected::Nothing, Ok(None)) => {}
+            (_, read) => panic!("{input}: read as {read:?}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 70, "only {checked} cases");
+}
+
+#[test]
+fn every_order_of_random_games_writes_back_to_the_order_it_was() {
+    for id in crate::document::RulesetDocument::BUILTIN {
+        let ruleset = Ruleset::builtin(id).expect("a built-in");
+        let rules = ruleset.rules();
+        let mut state = if id == "war" {
+            crate::game::tests::home_cooked::seated()
+        } else {
+            ruleset.start()
+        };
+        let mut next = 7u64;
+        let mut choose = |n: usize| {
+            // A small linear congruential walk: enough variety, no dependency.
+            next = next
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (next >> 33) as usize % n.max(1)
+        };
+        let seed = crate::dice::GameSeed::from_bytes([3; 32]);
+        let mut written = 0;
+        for step in 0..1500u64 {
+            let (by, order) = random_order(rules, &state, &mut choose);
+            let named = NamedOrder::of(&order, ruleset);
+            if !matches!(named, NamedOrder::SealedStandingOrders { .. }) {
+                let line = render_order(&named);
+                let read =
+                    parse_line(&line, 1, ruleset).unwrap_or_else(|e| panic!("{id}: {line}: {e}"));
+                let Some(Step::Order(read)) = read else {
+                    panic!("{id}: {line} read as {read:?}");
+                };
+                let normal = |o: &NamedOrder| o.normalised(ruleset, "x").expect("resolves");
+                assert_eq!(normal(&read), normal(&named), "{id}: {line}");
+                written += 1;
+            }
+            let mut dice = seed.dice_for("notation", step);
+            if let Ok(events) = decide(rules, &state, by, &order, Moment::default(), &mut dice) {
+                for event in &events {
+                    apply(rules, &mut state, event);
+                }
+            }
+        }
+        assert!(written > 1000, "{id}: {written}");
+    }
+}
+
+#[test]
+fn a_turn_text_skips_comments_and_blank_lines_and_numbers_its_lines() {
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let text = "# Germany\n\nbuy 2 INF\n  # more\nend turn\n";
+    let lines = parse(text, ruleset).expect("reads");
+    let numbers: Vec<usize> = lines.iter().map(|l| l.number).collect();
+    assert_eq!(numbers, [3, 5]);
+}
+
+#[test]
+fn an_error_names_the_line_and_the_column_in_characters() {
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let text = "buy 2 INF\nmove 1 ARM: Germany → Ukrane\n";
+    let error = parse(text, ruleset).expect_err("unknown place");
+    assert_eq!((error.line, error.column), (2, 23));
+    assert_eq!(error.suggestions, ["Ukraine S.S.R."]);
+}
+
+#[test]
+fn a_text_of_too_many_lines_is_refused_before_it_is_read() {
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let text = "end phase\n".repeat(MAX_LINES + 1);
+    let error = parse(&text, ruleset).expect_err("too long");
+    assert!(error.message.contains("at most"), "{error}");
+}
+
+fn lines(text: &str) -> Vec<Line> {
+    parse(text, Ruleset::builtin("cutthroat").expect("cutthroat")).expect("reads")
+}
+
+fn planned(text: &str, phase: Phase) -> Vec<String> {
+    plan(&lines(text), phase, true)
+        .expect("plans")
+        .iter()
+        .map(|p| format!("{}: {}", p.line, render_order(&p.order)))
+        .collect()
+}
+
+#[test]
+fn phases_end_by_themselves_before_a_line_of_a_later_phase() {
+    let text = "buy 2 INF\nmove 1 ARM: Germany > East Europe\nbattle East Europe\n\
+                move 1 ARM: East Europe > Germany\nplace 2 INF in Germany\nend turn\n";
+    assert_eq!(
+        planned(text, Phase::Repairs),
+        [
+            "1: end phase",
+            "1: end phase",
+            "1: buy 2 INF",
+            "2: end phase",
+            "2: move 1 ARM: Germany > East Europe",
+            "3: end phase",
+            "3: battle East Europe",
+            "4: end phase",
+            "4: move 1 ARM: East Europe > Germany",
+            "5: end phase",
+            "5: place 2 INF in Germany",
+            "6: end phase",
+            "6: end phase",
+        ]
+    );
+}
+
+#[test]
+fn a_heading_moves_the_turn_on_and_a_move_after_it_is_a_non_combat_move() {
+    let text = "non-combat move:\nmove 1 ARM: Germany > East Europe\n";
+    assert_eq!(
+        planned(text, Phase::CombatMove),
+        [
+            "1: end phase",
+            "1: end phase",
+            "2: move 1 ARM: Germany > East Europe"
+        ]
+    );
+}
+
+#[test]
+fn a_purchase_after_the_purchase_phase_is_left_for_the_engine_to_refuse() {
+    // No later phase takes a purchase: the line stays where it is, and the engine's
+    // refusal names the phase it belongs to.
+    let text = "move 1 ARM: Germany > East Europe\nbuy 1 INF\n";
+    assert_eq!(
+        planned(text, Phase::CombatMove),
+        ["1: move 1 ARM: Germany > East Europe", "2: buy 1 INF"]
+    );
+}
+
+#[test]
+fn a_heading_of_an_earlier_phase_is_refused_naming_its_line() {
+    let error =
+        plan(&lines("buy 1 INF\npurchase:\n"), Phase::CombatMove, true).expect_err("goes back");
+    assert_eq!(error.line, 2);
+    assert!(error.message.contains("comes before"), "{error}");
+}
+
+#[test]
+fn diplomacy_ends_no_phase() {
+    assert_eq!(
+        planned("offer agreement to Japan: peace\n", Phase::Repairs),
+        ["1: offer agreement to Japan: peace"]
+    );
+}
+
+#[test]
+fn in_war_only_the_texts_own_end_phase_lines_end_phases() {
+    let text = "end turn\n";
+    assert!(plan(&lines(text), Phase::Purchase, false).is_err());
+    let planned = plan(&lines("buy 1 INF\nend phase\n"), Phase::Purchase, false).expect("plans");
+    assert_eq!(planned.len(), 2);
+}
