@@ -14,6 +14,7 @@ pub mod game;
 mod ids;
 pub mod naming;
 pub mod orders;
+pub mod preview;
 pub mod ruleset;
 pub mod sample;
 pub mod sealed;

@@ -249,6 +249,21 @@ pub const MAX_EVENTS_PER_COMMAND: usize = 1_000;
 /// reached is known before the order rolls a die (one order makes a handful of events).
 const ROOM_FOR_ONE_ORDER: usize = 100;
 
+/// Where in a command an order stands, as refusals name it: `orders[2]`.
+pub fn order_at(index: usize) -> String {
+    format!("orders[{index}]")
+}
+
+impl Refusal {
+    /// The place among the orders sent of the order a rule refused, if a rule refused one.
+    pub fn order_index(&self) -> Option<usize> {
+        let Refusal::Rule { at, .. } = self else {
+            return None;
+        };
+        at.strip_prefix("orders[")?.strip_suffix(']')?.parse().ok()
+    }
+}
+
 fn rule(at: &str, violation: RuleViolation) -> Refusal {
     Refusal::Rule {
         at: at.to_owned(),
@@ -536,7 +551,7 @@ fn decide_orders(
     let resolved = sent
         .iter()
         .enumerate()
-        .map(|(i, named)| named.resolve(after.ruleset, &format!("orders[{i}]")))
+        .map(|(i, named)| named.resolve(after.ruleset, &order_at(i)))
         .collect::<Result<Vec<_>, _>>()?;
     let rules = after.ruleset.rules();
     let sealing = after.created.standing_orders_sealed;
@@ -545,8 +560,7 @@ fn decide_orders(
         // on the record (the cut-off keeps the refused order) in the open.
         for (i, order) in resolved.iter().enumerate() {
             if let Order::SetStandingOrders { territory, orders } = order {
-                standing::check(rules, *territory, orders)
-                    .map_err(|v| rule(&format!("orders[{i}]"), v))?;
+                standing::check(rules, *territory, orders).map_err(|v| rule(&order_at(i), v))?;
             }
         }
     }
@@ -639,7 +653,7 @@ fn decide_orders(
             return Err(if full {
                 Refusal::Malformed(TOO_MANY_EVENTS.to_owned())
             } else {
-                rule(&format!("orders[{i}]"), violation)
+                rule(&order_at(i), violation)
             });
         };
         let cut = CutOff {

@@ -124,6 +124,20 @@ impl DiceSource for SeededDice {
     }
 }
 
+/// Dice that fall evenly, 1 to 6 in turn: for a preview, which shows what orders would do
+/// without drawing on any game's seed (so it tells nothing of the dice to come).
+#[derive(Debug, Clone, Default)]
+pub struct EvenDice {
+    next: u8,
+}
+
+impl DiceSource for EvenDice {
+    fn roll(&mut self) -> Die {
+        self.next = self.next % 6 + 1;
+        Die(self.next)
+    }
+}
+
 /// Dice given in advance, for tests and for replaying a published battle listing.
 #[derive(Debug, Clone, Default)]
 pub struct ScriptedDice {

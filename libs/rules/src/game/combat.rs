@@ -106,6 +106,22 @@ pub struct BattleFought {
 
 const BATTLES: &str = "Part 13, GM requirements";
 
+/// A battle ready to be fought: everything that can refuse it is settled.
+struct Prepared<'a, 's> {
+    battle: Battle<'a>,
+    defenders: Vec<Power>,
+    defender: Option<Power>,
+    followed: Option<standing::Followed<'s>>,
+    bombarded_from: Vec<(TerritoryId, u32)>,
+    withdraw_to: Option<TerritoryId>,
+}
+
+/// What a battle order leads to before any die: a raid, or a battle ready to be fought.
+enum Ready<'a, 's> {
+    Raid,
+    Battle(Box<Prepared<'a, 's>>),
+}
+
 pub(super) fn decide_battle(
     rules: Rules<'_>,
     state: &GameState,
@@ -113,6 +129,101 @@ pub(super) fn decide_battle(
     orders: &BattleOrders,
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
+    let territory = orders.territory;
+    let place = rules.board.get(territory);
+    let Prepared {
+        battle,
+        defenders,
+        defender,
+        followed,
+        bombarded_from,
+        withdraw_to,
+    } = match prepare(rules, state, power, orders)? {
+        Ready::Raid => return decide_raid(rules, state, power, territory, dice),
+        Ready::Battle(prepared) => *prepared,
+    };
+    let forces = &state.forces[territory.index()];
+
+    let mut recording = RecordingDice::new(dice);
+    let log = resolve(&battle, &mut recording).map_err(|e| violation(e.code, e.rule, e.message))?;
+    let dice = recording.into_rolled();
+
+    let retreat_to = withdraw_to.filter(|_| log.outcome == Outcome::AttackerRetreated);
+    // IAAPA sub rule: after a round where only aircraft face only submarines, the battle
+    // ends and the surviving submarines withdraw to a neighbouring friendly or empty zone.
+    let (retreat_to, subs_withdrew_to) = match subs_facing_only_aircraft(rules, place.sea, &log) {
+        Some(Side::Attacker) if rules.special.subs_withdraw_from_aircraft => (
+            retreat_to.or_else(|| withdrawal_zone(rules, state, territory, power)),
+            None,
+        ),
+        Some(Side::Defender) if rules.special.subs_withdraw_from_aircraft => (
+            retreat_to,
+            defender.and_then(|d| withdrawal_zone(rules, state, territory, d)),
+        ),
+        _ => (retreat_to, None),
+    };
+    let captured = log.outcome == Outcome::AttackerWins
+        && !place.sea
+        && log
+            .left(Side::Attacker)
+            .any(|kind| rules.catalogue.get(kind).domain == Domain::Land);
+    let plunder = match defender {
+        Some(d) if captured && place.capital && place.original_owner == Some(d) => {
+            state.treasury.get(&d).copied().unwrap_or(0)
+        }
+        _ => 0,
+    };
+    let liberated_for = place.original_owner.filter(|owner| {
+        captured
+            && !place.capital
+            && *owner != power
+            && !state.at_war(power, *owner)
+            && !state.capital_lost(rules, *owner)
+    });
+    let group = |side: Side| -> Survivors {
+        let mut counts: BTreeMap<(UnitTypeId, u8), u32> = BTreeMap::new();
+        for l in log.left(side).lines() {
+            *counts.entry((l.kind, l.damage)).or_default() += l.count;
+        }
+        counts.into_iter().map(|((k, d), n)| (k, d, n)).collect()
+    };
+    let fought = GameEvent::BattleFought(Box::new(BattleFought {
+        attacker: power,
+        defender,
+        defender_left: share_survivors(forces, &defenders, &group(Side::Defender)),
+        defenders,
+        territory,
+        outcome: log.outcome,
+        dice,
+        attacker_left: group(Side::Attacker),
+        retreat_to,
+        subs_withdrew_to,
+        captured,
+        liberated_for,
+        plunder,
+        bombarded_from,
+        kamikaze: orders.kamikaze_target.is_some(),
+        orders: orders.clone(),
+        standing_orders: followed.and_then(standing::applied),
+        listing: standing::listing_line(rules, followed, place.sea) + &log.render(rules.catalogue),
+    }));
+    let mut events = vec![fought];
+    // A capital taken: every agreement of its power is void at once.
+    if captured {
+        let voided = super::diplomacy::capital_taken(rules, state, &events[0], territory, defender);
+        events.extend(voided);
+    }
+    Ok(events)
+}
+
+/// The battle `orders` ask for, prepared on `state`: every check that can refuse it is
+/// made here, before any die.
+fn prepare<'a, 's>(
+    rules: Rules<'a>,
+    state: &'s GameState,
+    power: Power,
+    orders: &BattleOrders,
+) -> Result<Ready<'a, 's>, RuleViolation> {
     require_phase(state, Phase::Battles, "fighting a battle")?;
     let territory = orders.territory;
     let place = rules.board.get(territory);
@@ -131,7 +242,7 @@ pub(super) fn decide_battle(
                 "bombers that carried troops perform no strategic bombing that turn",
             ));
         }
-        return decide_raid(rules, state, power, territory, dice);
+        return Ok(Ready::Raid);
     }
     let forces = &state.forces[territory.index()];
     let (defenders, defender) = defenders(rules, state, power, territory);
@@ -236,76 +347,31 @@ pub(super) fn decide_battle(
     let withdraw_to = withdrawal_destination(rules, state, power, territory, orders.retreat_to);
     battle.attacker_may_withdraw = withdraw_to.is_some();
 
-    let mut recording = RecordingDice::new(dice);
-    let log = resolve(&battle, &mut recording).map_err(|e| violation(e.code, e.rule, e.message))?;
-    let dice = recording.into_rolled();
-
-    let retreat_to = withdraw_to.filter(|_| log.outcome == Outcome::AttackerRetreated);
-    // IAAPA sub rule: after a round where only aircraft face only submarines, the battle
-    // ends and the surviving submarines withdraw to a neighbouring friendly or empty zone.
-    let (retreat_to, subs_withdrew_to) = match subs_facing_only_aircraft(rules, place.sea, &log) {
-        Some(Side::Attacker) if rules.special.subs_withdraw_from_aircraft => (
-            retreat_to.or_else(|| withdrawal_zone(rules, state, territory, power)),
-            None,
-        ),
-        Some(Side::Defender) if rules.special.subs_withdraw_from_aircraft => (
-            retreat_to,
-            defender.and_then(|d| withdrawal_zone(rules, state, territory, d)),
-        ),
-        _ => (retreat_to, None),
-    };
-    let captured = log.outcome == Outcome::AttackerWins
-        && !place.sea
-        && log
-            .left(Side::Attacker)
-            .any(|kind| rules.catalogue.get(kind).domain == Domain::Land);
-    let plunder = match defender {
-        Some(d) if captured && place.capital && place.original_owner == Some(d) => {
-            state.treasury.get(&d).copied().unwrap_or(0)
-        }
-        _ => 0,
-    };
-    let liberated_for = place.original_owner.filter(|owner| {
-        captured
-            && !place.capital
-            && *owner != power
-            && !state.at_war(power, *owner)
-            && !state.capital_lost(rules, *owner)
-    });
-    let group = |side: Side| -> Survivors {
-        let mut counts: BTreeMap<(UnitTypeId, u8), u32> = BTreeMap::new();
-        for l in log.left(side).lines() {
-            *counts.entry((l.kind, l.damage)).or_default() += l.count;
-        }
-        counts.into_iter().map(|((k, d), n)| (k, d, n)).collect()
-    };
-    let fought = GameEvent::BattleFought(Box::new(BattleFought {
-        attacker: power,
-        defender,
-        defender_left: share_survivors(forces, &defenders, &group(Side::Defender)),
+    Ok(Ready::Battle(Box::new(Prepared {
+        battle,
         defenders,
-        territory,
-        outcome: log.outcome,
-        dice,
-        attacker_left: group(Side::Attacker),
-        retreat_to,
-        subs_withdrew_to,
-        captured,
-        liberated_for,
-        plunder,
+        defender,
+        followed,
         bombarded_from,
-        kamikaze: orders.kamikaze_target.is_some(),
-        orders: orders.clone(),
-        standing_orders: followed.and_then(standing::applied),
-        listing: standing::listing_line(rules, followed, place.sea) + &log.render(rules.catalogue),
-    }));
-    let mut events = vec![fought];
-    // A capital taken: every agreement of its power is void at once.
-    if captured {
-        let voided = super::diplomacy::capital_taken(rules, state, &events[0], territory, defender);
-        events.extend(voided);
+        withdraw_to,
+    })))
+}
+
+/// The exact odds of the battle `orders` ask for, on `state`, within `work`: what a
+/// preview shows instead of dice. A bombing raid has none (`None`).
+pub fn odds_of(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    orders: &BattleOrders,
+    work: &crate::battle::Work,
+) -> Result<Option<crate::battle::Odds>, RuleViolation> {
+    match prepare(rules, state, power, orders)? {
+        Ready::Raid => Ok(None),
+        Ready::Battle(prepared) => crate::battle::exact_odds_within(&prepared.battle, work)
+            .map(Some)
+            .map_err(|e| violation(e.code, e.rule, e.message)),
     }
-    Ok(events)
 }
 
 /// Who defends `territory` against `power`: every power whose units fight there (the

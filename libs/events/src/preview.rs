@@ -1,0 +1,174 @@
+//! A command decided without the game's dice: what a turn would do, for its player to see
+//! before it counts.
+//!
+//! A preview must tell nothing the record does not: not a die to come, nor a defender's
+//! sealed standing orders. So it never draws on the seed. Each battle is shown with its
+//! exact odds instead of a roll; to check the orders after a battle, the battle is fought
+//! with dice that fall evenly ([`EvenDice`]), and everything decided on that board says
+//! so (`after_dice`). Sealed standing orders are left out of the board a preview decides
+//! on: the defender's defaults stand in for them, and the answer says so.
+
+use warlog_rules::battle::{Odds, Work};
+use warlog_rules::board::Power;
+use warlog_rules::dice::{CountingDice, EvenDice};
+use warlog_rules::game::combat::{odds_of, BattleOrders};
+use warlog_rules::game::{apply, decide, GameEvent, GameState, Order, RuleViolation};
+use warlog_rules::violation::ViolationCode;
+
+use crate::game::GameLog;
+use crate::orders::{Command, OrdersGiven, Refusal, MAX_ORDERS};
+
+/// How much work one battle's exact odds may take in a preview (a steady round's
+/// transition is one step, about 30 nanoseconds): a fraction of a second.
+pub const ODDS_WORK_PER_BATTLE: u64 = 20_000_000;
+
+/// What one order would do.
+#[derive(Debug, Clone)]
+pub struct PreviewStep {
+    /// The order's place among the orders sent.
+    pub index: usize,
+    /// The events it would make on the board the steps before left. For an order that
+    /// rolls, these follow even dice, not the game's: shown in words, never as dice.
+    pub events: Vec<GameEvent>,
+    /// The order rolls dice when it is carried out.
+    pub rolls: bool,
+    /// Decided on a board that earlier dice shaped (as even dice left it).
+    pub after_dice: bool,
+    /// For a battle: its odds, or why they are not worked out.
+    pub odds: Option<BattleOdds>,
+    /// For a battle: the defender's sealed standing orders are not known to the preview.
+    pub defender_orders_sealed: bool,
+}
+
+/// A battle's odds in a preview.
+#[derive(Debug, Clone)]
+pub enum BattleOdds {
+    Exact(Odds),
+    /// More work than a preview may do (the reason, in words).
+    TooLarge(String),
+}
+
+/// An order the preview refuses, and whether the board it was refused on came from even
+/// dice (then the real dice may allow it).
+#[derive(Debug, Clone)]
+pub struct PreviewRefusal {
+    pub index: usize,
+    pub violation: RuleViolation,
+    pub after_dice: bool,
+}
+
+/// What a command would do.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    pub power: Power,
+    pub steps: Vec<PreviewStep>,
+    pub refused: Option<PreviewRefusal>,
+    /// The board after the steps (after even dice, where any rolled).
+    pub after: GameState,
+}
+
+impl GameLog {
+    /// What `given` (a power's orders) would do, decided without the game's dice: the same
+    /// checks of the sender and the version as [`GameLog::decide_command`], then each
+    /// order in turn. Nothing here is recorded.
+    pub fn preview(&self, given: &OrdersGiven) -> Result<Preview, Refusal> {
+        self.may_command(given).map_err(Refusal::Forbidden)?;
+        if given.expected_version != self.version {
+            return Err(Refusal::Version {
+                expected: given.expected_version,
+                actual: self.version,
+            });
+        }
+        let Command::Orders { power, orders } = &given.command else {
+            return Err(Refusal::Malformed(
+                "a preview is of a power's orders".to_owned(),
+            ));
+        };
+        if orders.is_empty() || orders.len() > MAX_ORDERS {
+            return Err(Refusal::Malformed(format!(
+                "orders: 1 to {MAX_ORDERS} orders, not {}",
+                orders.len()
+            )));
+        }
+        let resolved = orders
+            .iter()
+            .enumerate()
+            .map(|(i, named)| named.resolve(self.ruleset, &crate::orders::order_at(i)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rules = self.ruleset.rules();
+        let mut state = self.state.clone();
+        // The defender's secret: not on the board a preview decides on.
+        state
+            .standing_orders
+            .retain(|_, given| given.orders.is_some());
+        let mut steps = Vec::new();
+        let mut refused = None;
+        let mut rolled = false;
+        for (index, order) in resolved.iter().enumerate() {
+            let (odds, defender_orders_sealed) = match order {
+                Order::FightBattle(battle) => battle_odds(self, &state, *power, battle),
+                _ => (None, false),
+            };
+            let mut dice = EvenDice::default();
+            let mut counted = CountingDice::new(&mut dice);
+            match decide(rules, &state, *power, order, given.at, &mut counted) {
+                Ok(events) => {
+                    for event in &events {
+                        apply(rules, &mut state, event);
+                    }
+                    let rolls = counted.drawn() > 0;
+                    steps.push(PreviewStep {
+                        index,
+                        events,
+                        rolls,
+                        after_dice: rolled,
+                        odds,
+                        defender_orders_sealed,
+                    });
+                    rolled |= rolls;
+                }
+                Err(violation) => {
+                    refused = Some(PreviewRefusal {
+                        index,
+                        violation,
+                        after_dice: rolled,
+                    });
+                    break;
+                }
+            }
+        }
+        Ok(Preview {
+            power: *power,
+            steps,
+            refused,
+            after: state,
+        })
+    }
+}
+
+/// A battle's odds on the preview's board, and whether the defender's sealed standing
+/// orders were left out of them. A battle the rules refuse has none: deciding it says why.
+fn battle_odds(
+    log: &GameLog,
+    state: &GameState,
+    power: Power,
+    battle: &BattleOrders,
+) -> (Option<BattleOdds>, bool) {
+    let sealed = log
+        .state
+        .standing_orders
+        .iter()
+        .any(|((owner, place), given)| {
+            given.orders.is_none() && *owner != power && place.is_none_or(|p| p == battle.territory)
+        });
+    let work = Work::within(ODDS_WORK_PER_BATTLE, None);
+    let odds = match odds_of(log.ruleset.rules(), state, power, battle, &work) {
+        Ok(odds) => odds.map(BattleOdds::Exact),
+        Err(v) if v.code == ViolationCode::TooLarge => Some(BattleOdds::TooLarge(v.message)),
+        Err(_) => None,
+    };
+    (odds, sealed)
+}
+
+#[cfg(test)]
+mod tests;
