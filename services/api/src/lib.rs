@@ -31,6 +31,7 @@ pub mod schema_names;
 pub mod security;
 pub mod token_cache;
 pub mod tournaments;
+pub mod turns;
 mod unsigned_bounds;
 pub mod views;
 pub mod webhooks;

@@ -25,6 +25,7 @@ mod standby;
 mod store;
 mod tls;
 mod tournaments;
+mod turns;
 mod webhooks;
 
 use serde_json::json;

@@ -482,7 +482,7 @@ fn if_match(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
         .transpose()
 }
 
-fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expected, ApiError> {
+pub(crate) fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expected, ApiError> {
     match (if_match(req)?, body) {
         (Some(a), Some(b)) if a != b => Err(ApiError::malformed(format!(
             "If-Match names version {a} and expected_version {b}: give one"

@@ -27,6 +27,7 @@ pub mod ops;
 pub mod rulesets;
 pub mod streams;
 pub mod tournaments;
+pub mod turns;
 pub mod webhooks;
 
 /// Every resource's part of the OpenAPI document.
@@ -37,6 +38,7 @@ pub fn apis() -> Vec<utoipa::openapi::OpenApi> {
         streams::Api::openapi(),
         rulesets::Api::openapi(),
         games::Api::openapi(),
+        turns::Api::openapi(),
         odds::Api::openapi(),
         league::Api::openapi(),
         indexes::Api::openapi(),
@@ -51,6 +53,7 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
     streams::configure(config);
     rulesets::configure(config);
     games::configure(config);
+    turns::configure(config);
     odds::configure(config);
     league::configure(config);
     indexes::configure(config);

@@ -1,0 +1,60 @@
+//! A turn text against a game: the orders it makes for the power to play, as the server
+//! records them and the auditor reads them (the record holds the orders, each `end phase`
+//! the text needed included; the text itself is how the player wrote them).
+
+use warlog_rules::notation::{self, NotationError, Planned};
+
+use crate::game::GameLog;
+
+/// The orders `text` makes on this game as it stands: every name resolved, and an
+/// `end phase` wherever a line belongs to a later phase of the turn than the one before
+/// it (only the text's own in rulesets whose turn is not the standard cycle).
+pub fn plan_turn(log: &GameLog, text: &str) -> Result<Vec<Planned>, NotationError> {
+    let lines = notation::parse(text, log.ruleset)?;
+    if lines.is_empty() {
+        return Err(NotationError {
+            line: 1,
+            column: 1,
+            message: "the turn holds no order: only blank lines and comments".to_owned(),
+            suggestions: Vec::new(),
+        });
+    }
+    let standard_turn = log.ruleset.rules().special.war.is_none();
+    notation::plan(&lines, log.state.phase, standard_turn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::SampleGame;
+    use warlog_rules::dice::GameSeed;
+    use warlog_rules::game::named::NamedOrder;
+    use warlog_rules::ruleset::Ruleset;
+
+    fn game() -> SampleGame {
+        SampleGame::new(
+            Ruleset::builtin("cutthroat").expect("cutthroat"),
+            "turn-test",
+            GameSeed::from_bytes([4; 32]),
+            1,
+        )
+    }
+
+    #[test]
+    fn a_turn_of_one_purchase_ends_the_phases_before_it() {
+        let planned = plan_turn(&game().log, "buy 2 INF\n").expect("plans");
+        let orders: Vec<&NamedOrder> = planned.iter().map(|p| &p.order).collect();
+        assert_eq!(
+            orders.len(),
+            3,
+            "repairs and weapons end, then the purchase"
+        );
+        assert!(planned.iter().all(|p| p.line == 1));
+    }
+
+    #[test]
+    fn a_text_of_comments_alone_is_refused() {
+        let error = plan_turn(&game().log, "# nothing yet\n\n").expect_err("no order");
+        assert!(error.message.contains("no order"), "{error}");
+    }
+}
