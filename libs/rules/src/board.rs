@@ -61,9 +61,10 @@ impl fmt::Display for Power {
 
 /// A territory or sea zone of one board. In events it is the board's index: a reader
 /// checks it against the game's board before use (`Board::contains`).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
-)]
+///
+/// It serialises as that index, or, while a naming scope is in force, by name
+/// (`crate::names`: events by name for tools; the log never sees a name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(transparent)]
 pub struct TerritoryId(u8);
 

@@ -13,6 +13,7 @@ pub mod dice;
 pub mod document;
 pub mod game;
 pub mod home_cooked;
+pub mod names;
 pub mod notation;
 pub mod ruleset;
 pub mod scoring;

@@ -79,9 +79,10 @@ impl UnitType {
 
 /// A unit type within one catalogue: an index, cheap to copy and compare. In events it is
 /// the catalogue's index: a reader checks it against the game's catalogue before use.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
-)]
+///
+/// It serialises as that index, or, while a naming scope is in force, by name
+/// (`crate::names`: events by name for tools; the log never sees a name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(transparent)]
 pub struct UnitTypeId(u8);
 

@@ -38,6 +38,7 @@ pub(crate) mod tests;
 mod turn;
 
 mod weapons;
+pub mod words;
 
 pub(crate) use crate::violation::violation;
 pub use crate::violation::{RuleViolation, ViolationCode};

@@ -11,6 +11,7 @@ mod replay;
 mod scripted;
 mod standing_orders;
 mod sub_rule;
+mod words;
 
 fn rules() -> Rules<'static> {
     static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();

@@ -199,6 +199,20 @@ fn play_randomly(
     Ok(())
 }
 
+/// Cut-Throat with Enhanced Realism (intermediate historical, the USA phased in) and the
+/// alternate turn order: every option of the game at once.
+pub(super) fn enhanced_realism() -> &'static crate::ruleset::Ruleset {
+    let options = crate::document::GameOptions {
+        enhanced_realism: Some(crate::document::EnhancedRealism {
+            scenario: crate::capacity::Scenario::IntermediateHistorical,
+            usa_phased_in: true,
+        }),
+        alternate_turn_order: true,
+        survive_to_round: None,
+    };
+    crate::ruleset::Ruleset::builtin_with("cutthroat", &options).expect("offered")
+}
+
 fn cases() -> u32 {
     std::env::var("WARLOG_PROPTEST_CASES")
         .ok()
@@ -222,15 +236,7 @@ proptest! {
         numbers in prop::collection::vec(any::<u32>(), 50..400),
         seed in any::<[u8; 32]>(),
     ) {
-        let options = crate::document::GameOptions {
-            enhanced_realism: Some(crate::document::EnhancedRealism {
-                scenario: crate::capacity::Scenario::IntermediateHistorical,
-                usa_phased_in: true,
-            }),
-            alternate_turn_order: true,
-            survive_to_round: None,
-        };
-        let ruleset = crate::ruleset::Ruleset::builtin_with("cutthroat", &options).expect("offered");
+        let ruleset = enhanced_realism();
         play_randomly(ruleset.rules(), ruleset.start(), &numbers, seed)?;
     }
 
