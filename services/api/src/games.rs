@@ -19,6 +19,7 @@ use warlog_events::game::{GameLog, GameStreamEvent};
 use warlog_events::orders::{order_at, Command, CutOff, Decided, DiceSupply, OrdersGiven, Refusal};
 use warlog_events::{NewEvent, RecordedEvent, StreamId};
 use warlog_rules::dice::GameSeed;
+use warlog_rules::game::{words, GameEvent};
 use warlog_store::games::load_seed;
 use warlog_store::{read_stream, AppendOutcome, ExpectedVersion, GenericClient, PooledClient};
 
@@ -466,10 +467,23 @@ impl RefusedAfterDice {
     }
 }
 
-/// What a write did, in words.
-fn summary_of(after: &GameLog, decided: &[GameStreamEvent]) -> Vec<String> {
-    let _ = (after, decided);
-    Vec::new()
+/// What a write did, in words, from the game before it (so battles name their losses).
+fn summary_of(before: &GameLog, decided: &[GameStreamEvent]) -> Vec<String> {
+    let played: Vec<GameEvent> = decided
+        .iter()
+        .filter_map(|event| match event {
+            GameStreamEvent::Played(played) => Some(played.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut summary = words::summary(before.ruleset.rules(), Some(&before.state), &played);
+    if decided
+        .iter()
+        .any(|e| matches!(e, GameStreamEvent::SeedRevealed(_)))
+    {
+        summary.push("The dice seed was revealed: every die can be checked now.".to_owned());
+    }
+    summary
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -482,6 +496,7 @@ fn accepted(
     battles_before: usize,
     cut_off: Option<&CutOff>,
     lines: Option<&[usize]>,
+    summary: Vec<String>,
 ) -> Result<serde_json::Value, ApiError> {
     let views: Vec<EventView> = events
         .iter()
@@ -506,7 +521,7 @@ fn accepted(
     serde_json::to_value(WriteAccepted {
         game_id: after.created.game_id.clone(),
         version: after.version,
-        summary: summary_of(after, decided),
+        summary,
         events: views,
         battles,
         refused: cut_off.map(|cut| RefusedAfterDice::of(cut, lines)),
@@ -571,6 +586,7 @@ pub async fn write_commanded(
         let reveals = events
             .iter()
             .any(|e| matches!(e, GameStreamEvent::SeedRevealed(_)));
+        let summary = summary_of(&log, &events);
         let append = StreamAppend {
             stream: stream.clone(),
             expected: ExpectedVersion::Exact(log.version),
@@ -598,6 +614,7 @@ pub async fn write_commanded(
                     battles_before,
                     cut_off.as_ref(),
                     lines.as_deref(),
+                    summary,
                 )
             }),
             committed: Some(Box::new(move || {

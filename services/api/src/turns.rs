@@ -9,7 +9,7 @@ use warlog_events::preview::{BattleOdds, Preview, PreviewStep};
 use warlog_events::sender::Sender;
 use warlog_rules::board::Power;
 use warlog_rules::game::named::NamedOrder;
-use warlog_rules::game::{GameEvent, Moment};
+use warlog_rules::game::{words, GameEvent, GameState, Moment};
 use warlog_rules::notation::{render_order, Planned};
 
 use crate::error::ApiError;
@@ -171,12 +171,21 @@ pub fn preview(
 fn render(log: &GameLog, planned: &[Planned], preview: Preview) -> TurnPreview {
     let rules = log.ruleset.rules();
     let mut lines: Vec<PreviewLine> = Vec::new();
+    // The board before each step, for its words (a battle names its losses).
+    let mut board = log.state.clone();
     for step in &preview.steps {
         let Some(order) = planned.get(step.index) else {
             continue;
         };
-        let outcome = outcome_of(log, step);
+        let outcome = outcome_of(log, &board, step);
+        for event in &step.events {
+            warlog_rules::game::apply(rules, &mut board, event);
+        }
         let battle = step.odds.as_ref().map(|odds| odds_view(log, step, odds));
+        let outcome = match &battle {
+            Some(battle) => vec![battle.detail.clone()],
+            None => outcome,
+        };
         match lines.last_mut() {
             Some(line) if line.line == order.line => {
                 line.orders.push(render_order(&order.order));
@@ -261,23 +270,14 @@ fn capitalised(text: &str) -> String {
 
 /// What one step would do, in words: its events, unless it rolls (then only that it
 /// does: the events of even dice are not the game's).
-fn outcome_of(log: &GameLog, step: &PreviewStep) -> Vec<String> {
+fn outcome_of(log: &GameLog, before: &GameState, step: &PreviewStep) -> Vec<String> {
     if step.rolls {
-        if step.odds.is_some() {
+        if let Some(BattleOdds::Exact(_) | BattleOdds::TooLarge(_)) = &step.odds {
             return Vec::new();
         }
-        return vec!["rolls dice when the turn is submitted.".to_owned()];
+        return vec!["This rolls dice when the turn is submitted.".to_owned()];
     }
-    step.events
-        .iter()
-        .filter_map(|event| describe(log, event))
-        .collect()
-}
-
-/// An event in words, for people.
-pub(crate) fn describe(log: &GameLog, event: &GameEvent) -> Option<String> {
-    let _ = (log, event);
-    None
+    words::summary(log.ruleset.rules(), Some(before), &step.events)
 }
 
 fn percent(p: f64) -> String {

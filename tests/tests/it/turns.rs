@@ -112,7 +112,9 @@ async fn round_two_of_a_cut_throat_game_played_with_one_turn_text_per_power_pass
         // The answer gives the new version and what the turn did in words.
         let summary = answer["summary"].as_array().expect("a summary");
         assert!(!summary.is_empty(), "{answer}");
-        assert!(summary.iter().all(|s| s.as_str().is_some_and(|s| !s.contains("Some("))));
+        assert!(summary
+            .iter()
+            .all(|s| s.as_str().is_some_and(|s| !s.contains("Some("))));
         assert!(answer["version"].as_u64().expect("a version") > before);
         assert!(answer["refused"].is_null(), "{power}: {answer}");
         battles += answer["battles"].as_array().map_or(0, Vec::len);
