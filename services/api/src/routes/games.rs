@@ -809,15 +809,32 @@ pub async fn game_placements(
     respond::json(&req, &PlacementsView::new(&log, rows))
 }
 
+/// Whether a game's events name places and units.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// JSON only: each payload with places by their board names and units by their codes
+    /// instead of the log's index numbers, for reading. The hashes cover the log's own
+    /// payloads (the NDJSON export, which is never named).
+    #[serde(default)]
+    pub names: bool,
+}
+
 /// The game's events, every one, in order.
 ///
 /// JSON, or with `Accept: application/x-ndjson` the whole log as NDJSON, one event a line
 /// (hashes included, and the seed once revealed), as `warlog audit` reads it.
+///
+/// With `names=true` (JSON), each payload names its places and unit types (`"Ukraine
+/// S.S.R."`, `"INF"`) where the log writes index numbers: for people and tools that read
+/// events rather than check them.
 #[utoipa::path(get, path = "/v1/games/{id}/events", tag = "games",
-    params(("id" = String, Path, description = "Game id")),
+    params(("id" = String, Path, description = "Game id"), EventsQuery),
     responses(
         (status = 200, description = "Every event of the game", body = Vec<EventView>,
             content((Vec<EventView> = "application/json"), (EventView = "application/x-ndjson"))),
+        (status = 400, description = "names=true with NDJSON, or a malformed query", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/events")]
@@ -825,8 +842,14 @@ pub async fn game_events(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
+    query: ValidQuery<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let format = respond::negotiate(&req, &[Format::Json, Format::Ndjson])?;
+    if query.names && format == Format::Ndjson {
+        return Err(ApiError::malformed(
+            "names=true is for JSON: the NDJSON export is the log as its hashes cover it",
+        ));
+    }
     let stream = game_stream(&id)?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let events = games::read_all_events(&client, &stream).await?;
@@ -836,11 +859,46 @@ pub async fn game_events(
             format!("no game {id:?}"),
         ));
     }
-    let views: Vec<EventView> = events.into_iter().map(EventView::from).collect();
+    let names = if query.names {
+        let log = games::load(&client, &state.games, &stream).await?;
+        Some(warlog_rules::names::Names::of(log.ruleset.rules()))
+    } else {
+        None
+    };
+    let views: Vec<EventView> = events
+        .into_iter()
+        .map(|event| {
+            let named = names.as_ref().and_then(|names| {
+                match warlog_events::game::decode_recorded(&event).ok()? {
+                    warlog_events::game::GameStreamEvent::Played(played) => {
+                        Some(names.to_json(&played))
+                    }
+                    // The others name nothing by index (orders are recorded by name).
+                    _ => None,
+                }
+            });
+            let mut view = EventView::from(event);
+            if let Some(named) = named {
+                // The payload alone, named: the stream event's own tag and wrapper aside.
+                view.payload = unwrap_payload(named);
+            }
+            view
+        })
+        .collect();
     match format {
         Format::Ndjson => respond::ndjson(&req, &views, None),
         // JSON: the only other representation offered here.
         Format::Json | Format::Csv => respond::json(&req, &views),
+    }
+}
+
+/// A stream event's JSON is `{"Type": payload}`: the payload.
+fn unwrap_payload(named: serde_json::Value) -> serde_json::Value {
+    match named {
+        serde_json::Value::Object(map) if map.len() == 1 => {
+            map.into_iter().next().map(|(_, v)| v).unwrap_or_default()
+        }
+        other => other,
     }
 }
 

@@ -76,7 +76,7 @@ pub async fn submit_turn(
     state: web::Data<AppState>,
     id: web::Path<String>,
     caller: WritingCaller,
-    query: web::Query<TurnQuery>,
+    query: crate::query::ValidQuery<TurnQuery>,
     body: TextOrJsonBody<TurnRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = game_stream(&id)?;
