@@ -187,3 +187,45 @@ impl<T: DeserializeOwned + 'static> FromRequest for TextOrJsonBody<T> {
         })
     }
 }
+
+/// A form a page posts (`application/x-www-form-urlencoded`), within the same limits as
+/// any body; a field that does not fit is named.
+#[derive(Debug, Clone)]
+pub struct FormBody<T> {
+    pub value: T,
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for FormBody<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let form = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+                    == "application/x-www-form-urlencoded"
+            });
+        let read = read_limited(req, payload);
+        Box::pin(async move {
+            if !form {
+                return Err(ApiError::new(
+                    ErrorCode::UnsupportedMediaType,
+                    "send the form as application/x-www-form-urlencoded",
+                ));
+            }
+            let raw = read.await?;
+            let value = crate::query::parse_query(
+                std::str::from_utf8(&raw)
+                    .map_err(|_| ApiError::malformed("the form is not valid UTF-8"))?,
+            )?;
+            Ok(FormBody { value })
+        })
+    }
+}

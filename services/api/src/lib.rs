@@ -619,6 +619,8 @@ pub fn app(
         .service(pages::player)
         .service(pages::director_desk)
         .service(pages::tournament)
+        .service(pages::turn_page)
+        .service(pages::turn_form)
         .service(pages::game)
         .default_service(web::to(route_not_found))
 }

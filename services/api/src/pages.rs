@@ -27,8 +27,10 @@ use crate::AppState;
 
 mod indexes;
 mod odds;
+mod turn;
 pub use indexes::{games, players, tournaments};
 pub use odds::odds_page;
+pub use turn::{turn_form, turn_page};
 
 /// The API reference's policy: Redoc's script from here, its inline styles, its search
 /// worker, and the document from here; nothing from elsewhere.

@@ -603,3 +603,144 @@ fn map_shapes(dom: &str) -> Vec<MapShape> {
         })
         .collect()
 }
+
+/// The page's own value of a form field (`name="version" value="12"`).
+fn field_value(dom: &str, name: &str) -> String {
+    let at = dom
+        .find(&format!("name=\"{name}\""))
+        .unwrap_or_else(|| panic!("a {name} field in the page"));
+    let tail = &dom[at..];
+    let start = tail.find("value=\"").expect("a value") + 7;
+    let end = tail[start..].find('"').expect("a closing quote");
+    tail[start..start + end].to_owned()
+}
+
+/// Presses a button of the turn page's form in Chromium: a local page holds the same form
+/// (its action and fields as the turn page wrote them, filled in as a player would) and
+/// presses `action`; the DOM of the page the server answers with.
+async fn press(
+    browser: &Path,
+    page: &str,
+    action_url: &str,
+    fields: &[(&str, &str)],
+    action: &str,
+) -> String {
+    let inputs: String = fields
+        .iter()
+        .map(|(name, value)| {
+            let value = value
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('"', "&quot;");
+            format!("<textarea name=\"{name}\">{value}</textarea>")
+        })
+        .collect();
+    let html = format!(
+        "<!doctype html><form method=\"post\" action=\"{action_url}\">{inputs}\
+         <button id=\"press\" name=\"action\" value=\"{action}\">go</button></form>\
+         <script>document.getElementById('press').click()</script>"
+    );
+    let file = tempdir().join(format!("{page}.html"));
+    std::fs::write(&file, html).expect("the form page");
+    run_chromium(
+        browser,
+        &[
+            "--dump-dom".to_owned(),
+            format!("file://{}", file.display()),
+        ],
+    )
+    .await
+}
+
+#[actix_web::test]
+async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var("WARLOG_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
+            "WARLOG_REQUIRE_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)"
+        );
+        eprintln!("no chromium on PATH: the turn page test is skipped (apt-get install chromium)");
+        return;
+    };
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let state = AppState::without_notifier(db.pool.clone(), &telemetry);
+    let app = actix_web::test::init_service(warlog_api::app(state.clone(), &telemetry)).await;
+    let gm = token(&db, "alice", Role::Gm).await;
+    let game = crate::games::create_game(&app, &gm).await;
+    for power in [
+        "russia",
+        "germany",
+        "united-kingdom",
+        "japan",
+        "united-states",
+    ] {
+        let reply = crate::turns::send_turn(&app, &gm, &game, power, "", "end turn\n").await;
+        assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
+    }
+    let (addr, server) = listen(state, &telemetry);
+    let base = format!("http://{addr}");
+
+    let page = render(&browser, &format!("{base}/games/{game}/turn"), "turn").await;
+    for key in [
+        "Russia to play",
+        "the repairs phase",
+        "<textarea",
+        "Preview",
+        "Submit",
+        "<svg",
+    ] {
+        assert!(page.contains(key), "{key} on the turn page: {page}");
+    }
+    let version = field_value(&page, "version");
+    let action = format!("{base}/games/{game}/turn");
+    assert!(
+        page.contains(&format!("action=\"/games/{game}/turn\"")),
+        "{page}"
+    );
+    let text = "buy 3 INF\nmove 5 INF: Caucasus > Ukraine\nbattle Ukraine; combat SAAC; loss INF\nplace 3 INF in Russia\nend turn\n";
+    let fields = [
+        ("text", text),
+        ("token", gm.as_str()),
+        ("version", version.as_str()),
+        ("power", "russia"),
+    ];
+
+    let previewed = press(&browser, "preview", &action, &fields, "preview").await;
+    assert!(
+        previewed.contains("Preview: nothing recorded, no die rolled"),
+        "{previewed}"
+    );
+    assert!(
+        previewed.contains("Battle in Ukraine S.S.R.: the attacker wins"),
+        "{previewed}"
+    );
+    let after_preview = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    assert_eq!(
+        after_preview["version"].to_string(),
+        version,
+        "a preview records nothing"
+    );
+
+    let submitted = press(&browser, "submit", &action, &fields, "submit").await;
+    assert!(submitted.contains("Turn recorded"), "{submitted}");
+    let after = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    assert_eq!(after["turn"], "germany", "{after}");
+    assert!(submitted.contains("Germany to play"), "{submitted}");
+
+    // A bad line, through the page: named, with the closest names, and nothing recorded.
+    let version = after["version"].to_string();
+    let bad = [
+        ("text", "buy 2 INF\nplace 2 INF in Germny\n"),
+        ("token", gm.as_str()),
+        ("version", version.as_str()),
+        ("power", "germany"),
+    ];
+    let refused = press(&browser, "refused", &action, &bad, "submit").await;
+    assert!(
+        refused.contains("Not accepted") && refused.contains("Line 2"),
+        "{refused}"
+    );
+    assert!(refused.contains("Did you mean: Germany?"), "{refused}");
+    server.stop(true).await;
+}
