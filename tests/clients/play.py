@@ -21,6 +21,7 @@ from warlog_client.api.games import (
     game_detail,
     game_placements,
     submit_orders,
+    submit_turn,
 )
 from warlog_client.api.league import player_detail, player_list, register_player
 from warlog_client.api.tournaments import create_tournament, tournament_list
@@ -64,6 +65,8 @@ from warlog_client.models import (
     SetStandingOrdersOrder,
     SuppressGuerrillasOrder,
     TournamentList,
+    TurnPreview,
+    TurnRequest,
     UnitCounts,
     WriteAccepted,
 )
@@ -207,6 +210,21 @@ def main():
     battles = page.battles
     check(len(battles) >= 1, f"a battle is on the record: {page}")
     check(battles[0].territory.startswith("Karelia") and len(battles[0].dice) >= 1, f"the battle in Karelia has its dice: {battles[0].to_dict()}")
+
+    # The rest of Germany's turn as a text, the way players write it: previewed (nothing
+    # recorded, no die), then submitted.
+    text = "# the rest of Germany's turn\nnon-combat move:\nend turn\n"
+    before = view().version
+    preview = submit_turn.sync(client=gm, id=game_id, body=TurnRequest(text=text, power="germany", dry_run=True),
+                               idempotency_key=str(uuid.uuid4()))
+    check(isinstance(preview, TurnPreview), f"the turn previewed: {preview}")
+    check(view().version == before and preview.then.to_play == "united-kingdom",
+          f"a preview records nothing and says who plays next: {preview.to_dict()}")
+    written = submit_turn.sync(client=gm, id=game_id, body=TurnRequest(text=text, power="germany"),
+                               idempotency_key=str(uuid.uuid4()))
+    check(isinstance(written, WriteAccepted) and written.version > before and written.summary,
+          f"the turn text recorded, with its summary in words: {written}")
+    check(view().turn == "united-kingdom", "the United Kingdom plays next")
 
     # The map at the battle's version, as the SVG document's bytes.
     drawn = game_board_svg.sync_detailed(client=public, id=game_id, version=battles[0].version,

@@ -46,6 +46,14 @@ pub fn commanded(log: &GameLog, text: &str, power: Option<Power>) -> Result<Comm
     })
 }
 
+/// A turn's answer: what it did (written), or what it would do (`dry_run`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum TurnAnswer {
+    Written(crate::games::WriteAccepted),
+    Preview(TurnPreview),
+}
+
 /// What a turn would do, in words.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct TurnPreview {

@@ -8,9 +8,9 @@ use warlog_rules::board::Power;
 use crate::auth::WritingCaller;
 use crate::body::{TextOrJson, TextOrJsonBody};
 use crate::error::{ApiError, Problem};
-use crate::games::{self, game_stream, WriteAccepted};
+use crate::games::{self, game_stream};
 use crate::routes::games::expectation;
-use crate::turns::{self, TurnPreview, TurnRequest};
+use crate::turns::{self, TurnAnswer, TurnPreview, TurnRequest};
 use crate::write::WriteRequest;
 use crate::AppState;
 
@@ -58,7 +58,7 @@ pub struct TurnQuery {
         (TurnRequest = "application/json"),
     )),
     responses(
-        (status = 200, description = "The turn was carried out (`refused` when a line was refused after dice were rolled); with `dry_run`, what it would do (a TurnPreview)", body = WriteAccepted),
+        (status = 200, description = "The turn was carried out (`refused` when a line was refused after dice were rolled); with `dry_run`, what it would do", body = TurnAnswer),
         (status = 400, description = "Malformed body or query", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this caller's game or power", body = Problem, content_type = "application/problem+json"),
