@@ -473,10 +473,7 @@ impl GameLog {
         at: Moment,
         seed: &GameSeed,
     ) -> GameCreated {
-        let seated_by = format!(
-            "tournament-{} round {} table {}",
-            table.tournament, table.round, table.table
-        );
+        let seated_by = crate::naming::seated_by(&table.tournament, table.round, table.table);
         let TournamentTable {
             tournament, seats, ..
         } = table;

@@ -17,10 +17,47 @@ pub fn game_title(ruleset: &str, players: &[String]) -> String {
     }
 }
 
+/// How a tournament game's record names the table that seated it (`GameCreated::seated_by`).
+pub fn seated_by(tournament: &str, round: u32, table: u32) -> String {
+    format!("tournament-{tournament} round {round} table {table}")
+}
+
+/// The round and table of a [`seated_by`] record.
+pub fn seating_of(seated_by: &str) -> Option<(u32, u32)> {
+    let (_, place) = seated_by.split_once(" round ")?;
+    let (round, table) = place.split_once(" table ")?;
+    Some((round.parse().ok()?, table.parse().ok()?))
+}
+
+/// A game's name for people: a tournament game by its tournament, round and table (when the
+/// tournament's name is known), any other by [`game_title`].
+pub fn title_of(
+    ruleset: &str,
+    players: &[String],
+    seated_by: Option<&str>,
+    tournament_name: Option<&str>,
+) -> String {
+    match (seated_by.and_then(seating_of), tournament_name) {
+        (Some((round, table)), Some(name)) => format!("{name}, round {round}, table {table}"),
+        _ => game_title(ruleset, players),
+    }
+}
+
 impl GameLog {
     /// The game's name ([`game_title`]): the same in its view, its page and the index.
     pub fn title(&self) -> String {
         game_title(&self.created.ruleset, &self.created.players)
+    }
+
+    /// The game's name, by its tournament, round and table when the tournament's name is
+    /// given ([`title_of`]).
+    pub fn title_in(&self, tournament_name: Option<&str>) -> String {
+        title_of(
+            &self.created.ruleset,
+            &self.created.players,
+            self.created.seated_by.as_deref(),
+            tournament_name,
+        )
     }
 
     /// Where the game stands, in words: whose turn it is while it runs, how it ended once it
@@ -87,6 +124,22 @@ fn join_words(words: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tournament_game_is_named_by_its_tournament_round_and_table() {
+        let by = seated_by("t1", 2, 3);
+        assert_eq!(seating_of(&by), Some((2, 3)));
+        let players = vec!["ann".to_owned(), "bob".to_owned()];
+        assert_eq!(
+            title_of("cutthroat", &players, Some(&by), Some("Winter Open")),
+            "Winter Open, round 2, table 3"
+        );
+        // Without the tournament's name, the ruleset and the players.
+        assert_eq!(
+            title_of("cutthroat", &players, Some(&by), None),
+            game_title("cutthroat", &players)
+        );
+    }
 
     #[test]
     fn a_game_is_named_by_its_rulesets_name_and_its_players() {

@@ -735,10 +735,7 @@ fn check_tables(
         };
         let table = seated.seating.tables.iter().find(|t| t.table == game.table);
         let created: &GameCreated = &log.created;
-        let expected_by = format!(
-            "tournament-{id} round {} table {}",
-            seated.round, game.table
-        );
+        let expected_by = warlog_events::naming::seated_by(id, seated.round, game.table);
         if created.tournament.as_deref() != Some(id)
             || created.seated_by.as_deref() != Some(expected_by.as_str())
             || table.is_none_or(|t| t.seats != created.seats)

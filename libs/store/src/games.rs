@@ -291,7 +291,8 @@ pub async fn record_response(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameSummary {
     pub game_id: String,
-    /// The game's name for people: its ruleset and its players.
+    /// The game's name for people: its tournament, round and table, or its ruleset and its
+    /// players.
     pub title: String,
     pub ruleset: String,
     /// `running`, `ended`, `voided` or `aborted` (ended before every seated power had
@@ -328,9 +329,26 @@ macro_rules! summary_select {
         "SELECT game_id, ruleset, status, players, game_master, tournament, version, \
                 to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
                 to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
-                orders \
+                orders, \
+                (SELECT name FROM tournament_summaries t WHERE t.tournament_id = tournament), \
+                (SELECT payload->>'seated_by' FROM events e \
+                  WHERE e.stream_id = 'game-' || game_id AND e.stream_version = 1) \
            FROM game_summaries "
     };
+}
+
+/// A tournament's name, from its summary (`None` before the projector has seen it).
+pub async fn tournament_name(
+    client: &impl GenericClient,
+    tournament: &str,
+) -> Result<Option<String>, StoreError> {
+    let statement = client
+        .prepare_cached("SELECT name FROM tournament_summaries WHERE tournament_id = $1")
+        .await?;
+    Ok(client
+        .query_opt(&statement, &[&tournament])
+        .await?
+        .map(|row| row.get(0)))
 }
 
 /// A page of games in id order (ids are time-ordered UUIDs: oldest first).
@@ -393,9 +411,16 @@ fn summary_of(row: &tokio_postgres::Row) -> Result<GameSummary, StoreError> {
         .map_err(|e| StoreError::Corrupt(format!("game {game_id}: its order counts: {e}")))?;
     let ruleset: String = row.get(1);
     let players: Vec<String> = row.get(3);
+    let tournament_name: Option<String> = row.get(10);
+    let seated_by: Option<String> = row.get(11);
     Ok(GameSummary {
         game_id,
-        title: warlog_events::naming::game_title(&ruleset, &players),
+        title: warlog_events::naming::title_of(
+            &ruleset,
+            &players,
+            seated_by.as_deref(),
+            tournament_name.as_deref(),
+        ),
         ruleset,
         status: row.get(2),
         players,

@@ -22,7 +22,7 @@ use crate::routes::tournaments::{
     seats_waited_on, tournament_standings, RoundView, SeatWaitedOn, StandingsView,
     SubstitutionMade, TournamentView,
 };
-use crate::views::{BoardView, GameView, PlacementsView};
+use crate::views::{BoardView, PlacementsView};
 use crate::AppState;
 
 mod indexes;
@@ -751,7 +751,7 @@ async fn game_markup(
     if chronicle.version() < log.version {
         chronicle = crate::routes::games::chronicle(state, id).await?;
     }
-    let view = GameView::of(&log);
+    let view = crate::routes::games::game_view(state, req, &log).await?;
     let board = BoardView::of(&log);
     let shown = match query.version {
         Some(v) if v != log.version => {

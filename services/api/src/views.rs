@@ -87,6 +87,15 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// The view, a tournament game named by its tournament (when its name is known), round
+    /// and table.
+    pub fn named(log: &GameLog, tournament_name: Option<&str>) -> Self {
+        GameView {
+            title: log.title_in(tournament_name),
+            ..Self::of(log)
+        }
+    }
+
     pub fn of(log: &GameLog) -> Self {
         GameView {
             game_id: log.created.game_id.clone(),

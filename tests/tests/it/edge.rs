@@ -320,3 +320,63 @@ async fn a_game_is_named_by_its_ruleset_and_players_and_an_ended_one_says_how_it
         "no bare ruleset id as a name"
     );
 }
+
+#[actix_web::test]
+async fn a_tournament_game_is_named_by_its_tournament_round_and_table() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let players = crate::tournaments::names("p", 5);
+    crate::tournaments::register(&app, &director, &players).await;
+    let tournament = create_tournament(
+        &app,
+        &director,
+        json!({"name": "Winter Open", "rounds": 1, "deadlines": ["2099-01-01T00:00:00Z"], "short_tables": "byes"}),
+    )
+    .await;
+    crate::tournaments::enter(&app, &director, &tournament, &players).await;
+    let round = crate::tournaments::seat(&app, &director, &tournament).await;
+    let game = crate::tournaments::game_ids(&round).remove(0);
+    let pool = || db.pool.clone();
+    let tournaments = Projector::new(
+        pool(),
+        warlog_store::tournaments::TournamentSummaries,
+        StoreMetrics::unregistered(),
+    );
+    let games = Projector::new(
+        pool(),
+        warlog_store::games::GameSummaries,
+        StoreMetrics::unregistered(),
+    );
+    // The tournament's name comes from its summary, a read model.
+    let view = eventually(
+        "the tournament's summary",
+        Duration::from_secs(30),
+        || async {
+            tournaments.catch_up().await.expect("tournaments projected");
+            games.catch_up().await.expect("games projected");
+            let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+            (view["title"] == "Winter Open, round 1, table 1").then_some(view)
+        },
+    )
+    .await;
+    assert_eq!(view["title"], "Winter Open, round 1, table 1", "{view}");
+    let index = call(&app, get(&format!("/v1/games?tournament={tournament}")))
+        .await
+        .json();
+    assert_eq!(
+        index["games"][0]["title"], "Winter Open, round 1, table 1",
+        "{index}"
+    );
+    let page = String::from_utf8(
+        call(&app, get(&format!("/games/{game}")))
+            .await
+            .body
+            .to_vec(),
+    )
+    .expect("utf-8");
+    assert!(
+        page.contains("<h1>Winter Open, round 1, table 1</h1>"),
+        "{page}"
+    );
+}

@@ -49,7 +49,8 @@ pub async fn turn_page(
     render(
         async {
             let log = crate::routes::games::load_for_read(&state, &req, &id).await?;
-            Ok(page(&log, None, "", None))
+            let view = crate::routes::games::game_view(&state, &req, &log).await?;
+            Ok(page(&log, &view, None, "", None))
         }
         .await,
     )
@@ -119,14 +120,26 @@ pub async fn turn_form(
                 Answer::Submitted(_) => "",
                 _ => form.text.as_str(),
             };
-            Ok(page(&log, Some(&answer), text, form.power.as_deref()))
+            let view = crate::routes::games::game_view(&state, &req, &log).await?;
+            Ok(page(
+                &log,
+                &view,
+                Some(&answer),
+                text,
+                form.power.as_deref(),
+            ))
         }
         .await,
     )
 }
 
-fn page(log: &GameLog, answer: Option<&Answer>, text: &str, power: Option<&str>) -> Markup {
-    let view = GameView::of(log);
+fn page(
+    log: &GameLog,
+    view: &GameView,
+    answer: Option<&Answer>,
+    text: &str,
+    power: Option<&str>,
+) -> Markup {
     let id = &log.created.game_id;
     let map = crate::map::game_svg(log, None);
     let rules = log.ruleset.rules();

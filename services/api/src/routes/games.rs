@@ -271,6 +271,22 @@ pub(crate) async fn load_for_read(
     games::load(&client, &state.games, &stream).await
 }
 
+/// A game's view, a tournament game named by its tournament, round and table.
+pub(crate) async fn game_view(
+    state: &AppState,
+    req: &HttpRequest,
+    log: &warlog_events::game::GameLog,
+) -> Result<GameView, ApiError> {
+    let name = match &log.created.tournament {
+        Some(tournament) => {
+            let client = state.reader(req).await?;
+            warlog_store::games::tournament_name(&client, tournament).await?
+        }
+        None => None,
+    };
+    Ok(GameView::named(log, name.as_deref()))
+}
+
 /// A game: seats, round, phase, whose turn, the seed commitment, status.
 ///
 /// Its ETag is the game's version, for `If-Match` on orders. With a standby for reads,
@@ -290,7 +306,8 @@ pub async fn game_detail(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let log = load_for_read(&state, &req, &id).await?;
-    respond::json_tagged(&req, &GameView::of(&log), &format!("\"{}\"", log.version))
+    let view = game_view(&state, &req, &log).await?;
+    respond::json_tagged(&req, &view, &format!("\"{}\"", log.version))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
