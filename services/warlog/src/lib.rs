@@ -443,7 +443,9 @@ async fn rebuild(
                 .await?
         }
         "webhooks" => {
-            Projector::new(pool, WebhookOutbox, StoreMetrics::unregistered())
+            let public_url = public_url(serve)?;
+            let outbox = outbox(public_url.as_ref(), mailer(serve)?.is_some());
+            Projector::new(pool, outbox, StoreMetrics::unregistered())
                 .rebuild()
                 .await?
         }
@@ -494,12 +496,8 @@ async fn serve_on(
     config: &tokio_postgres::Config,
     demo: bool,
 ) -> Result<(), CliError> {
-    let public_url = args
-        .public_url
-        .as_deref()
-        .map(warlog_api::public_url::PublicUrl::try_from)
-        .transpose()
-        .map_err(|e| CliError::Other(e.to_string()))?;
+    let public_url = public_url(args)?;
+    let mailer = mailer(args)?;
     let applied = prepare_database(config, db).await?;
     if !applied.is_empty() {
         tracing::info!(?applied, "migrations applied");
@@ -519,7 +517,7 @@ async fn serve_on(
         tracing::info!("board views may read from the standby");
     }
     state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
-    state.public_url = public_url;
+    state.public_url = public_url.clone();
     state.rate_limits = std::sync::Arc::new(rate_limits(args)?);
     state.ladders = std::sync::Arc::new(warlog_api::ladder_cache::LadderCache::new(
         Duration::from_millis(args.ladder_head_max_age_ms),
@@ -539,7 +537,11 @@ async fn serve_on(
     let tournaments_projector =
         tokio::spawn(tournaments.run(tournaments_wake, shutdown_rx.clone(), poll));
     let outbox_wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let outbox = Projector::new(pool.clone(), WebhookOutbox, telemetry.store.clone());
+    let outbox = Projector::new(
+        pool.clone(),
+        outbox(public_url.as_ref(), mailer.is_some()),
+        telemetry.store.clone(),
+    );
     let outbox_projector = tokio::spawn(outbox.run(outbox_wake, shutdown_rx.clone(), poll));
     match warlog_api::webhooks::reseal_secrets(&pool, &webhooks.keys).await {
         Ok(done) if done.unreadable > 0 => tracing::warn!(
@@ -569,6 +571,10 @@ async fn serve_on(
         shutdown_rx.clone(),
     )
     .map_err(|e| CliError::Other(format!("cannot start the webhook sender: {e}")))?;
+    let mail_sender = mailer.map(|mailer| {
+        tracing::info!(smtp = %mailer.settings().smtp, from = %mailer.settings().from, "\"your move\" mails go out through this server");
+        warlog_api::mail::spawn_mailer(pool.clone(), mailer, shutdown_rx.clone())
+    });
     let league_wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let league = Projector::new(pool.clone(), league(args), telemetry.store.clone());
     let league_projector = tokio::spawn(league.run(league_wake, shutdown_rx.clone(), poll));
@@ -617,10 +623,56 @@ async fn serve_on(
     let _ = tournaments_projector.await;
     let _ = outbox_projector.await;
     let _ = sender.join();
+    if let Some(mail_sender) = mail_sender {
+        let _ = mail_sender.await;
+    }
     let _ = league_projector.await;
     pool.close();
     tracing::info!("warlog stopped");
     Ok(served?)
+}
+
+/// `--public-url`, checked.
+fn public_url(args: &ServeArgs) -> Result<Option<warlog_api::public_url::PublicUrl>, CliError> {
+    args.public_url
+        .as_deref()
+        .map(warlog_api::public_url::PublicUrl::try_from)
+        .transpose()
+        .map_err(|e| CliError::Other(e.to_string()))
+}
+
+/// The outbox projection: links absolute with the public address, mails only if sent.
+fn outbox(public_url: Option<&warlog_api::public_url::PublicUrl>, mail: bool) -> WebhookOutbox {
+    WebhookOutbox {
+        public_url: public_url.map(ToString::to_string),
+        mail,
+    }
+}
+
+/// The mailer the options configure: none without `--smtp-url` (no mail is sent, and none
+/// queued); with it, `--mail-from` is needed.
+fn mailer(args: &ServeArgs) -> Result<Option<warlog_api::mail::Mailer>, CliError> {
+    use warlog_api::mail::{MailFrom, MailSettings, Mailer, SmtpUrl};
+    let Some(url) = secret(args.smtp_url.as_deref(), args.smtp_url_file.as_deref())? else {
+        if args.mail_from.is_some() {
+            tracing::warn!("--mail-from without --smtp-url: no mail is sent");
+        }
+        return Ok(None);
+    };
+    let smtp = SmtpUrl::try_from(url.trim()).map_err(CliError::Other)?;
+    let from = args
+        .mail_from
+        .as_deref()
+        .ok_or_else(|| {
+            CliError::Other(
+                "--smtp-url needs --mail-from (WARLOG_MAIL_FROM), the mails' sender".to_owned(),
+            )
+        })
+        .and_then(|from| MailFrom::try_from(from).map_err(CliError::Other))?;
+    let mut settings = MailSettings::new(smtp, from);
+    settings.max_attempts = i32::try_from(args.mail_max_attempts.max(1)).unwrap_or(i32::MAX);
+    settings.max_age = Duration::from_secs(args.mail_max_age_h.max(1).saturating_mul(3600));
+    Mailer::new(settings).map(Some).map_err(CliError::Other)
 }
 
 /// Where webhooks may go, the key their secrets are sealed with, and the cap, from the

@@ -114,7 +114,11 @@ async fn deliver_until(
     done: impl Fn(&[(String, String, String, String)]) -> bool,
 ) {
     let client = http_client(settings);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     eventually(what, Duration::from_secs(60), || async {
         outbox.catch_up().await.expect("outbox projected");
         deliver_due(&db.pool, &client, settings, None)
@@ -193,7 +197,11 @@ async fn a_receiver_that_was_down_gets_every_delivery_once_signed_when_it_comes_
     receiving.stop(true).await;
     let later = [end_a_game(&app, &gm).await, end_a_game(&app, &gm).await];
     let client = http_client(&settings);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     let deliveries_uri = format!("/v1/webhooks/{subscription}/deliveries");
     eventually(
         "failed attempts on the record",
@@ -350,7 +358,11 @@ async fn a_game_ended_before_every_power_played_tells_of_its_end_and_of_no_ladde
     )
     .await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     let kinds = eventually(
         "the end's delivery enqueued",
         Duration::from_secs(30),
@@ -444,7 +456,11 @@ async fn listed<B: actix_web::body::MessageBody>(
 /// Projects the outbox until it holds `at_least` deliveries (the projector reads only
 /// what every transaction before it committed, and other tests' run beside).
 async fn enqueued(db: &TestDb, at_least: i64) {
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     eventually(
         "the deliveries enqueued",
         Duration::from_secs(30),
@@ -468,7 +484,11 @@ async fn enqueued(db: &TestDb, at_least: i64) {
 /// Projects the outbox and runs `passes` sender passes.
 async fn passes(db: &TestDb, settings: &SenderSettings, passes: usize) -> usize {
     let client = http_client(settings);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     outbox.catch_up().await.expect("outbox projected");
     let mut attempted = 0;
     for _ in 0..passes {
@@ -582,7 +602,11 @@ async fn a_name_allowed_at_registration_and_not_at_send_time_is_not_delivered_to
         ..quick_settings()
     };
     let client = http_client(&refusing);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     outbox.catch_up().await.expect("projected");
     let deliveries_uri = format!("/v1/webhooks/{subscription}/deliveries");
     eventually("both deliveries tried", Duration::from_secs(30), || async {
@@ -845,7 +869,11 @@ async fn a_hanging_receiver_does_not_delay_another_subscriptions_delivery_beyond
         stopped,
     )
     .expect("a sender");
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     end_a_game(&app, &gm).await;
     eventually(
         "each hanging subscription's first delivery in flight",
