@@ -22,6 +22,8 @@ CREATE TABLE mail_outbox (
     -- The event's id and the player's handle.
     mail_id         text        PRIMARY KEY,
     event_id        uuid        NOT NULL,
+    -- The event's place in the log: mails made together go out in the order of play.
+    position        bigint      NOT NULL,
     handle          text        NOT NULL,
     subject         text        NOT NULL,
     body            text        NOT NULL,

@@ -250,7 +250,7 @@ mod tests {
         }
         let long_local = format!("{}@club.example", "a".repeat(65));
         let long_domain = format!("ann@{}.example", "d".repeat(64));
-        let too_long = format!("ann@{}.example", ["d".repeat(60); 5].join("."));
+        let too_long = format!("ann@{}.example", vec!["d".repeat(60); 5].join("."));
         for bad in [
             "",
             "ann",

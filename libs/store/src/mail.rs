@@ -112,8 +112,8 @@ pub async fn enqueue_turn_mail(
     let mail_id = format!("{}.{player}", event.event_id.simple());
     let made = tx
         .execute(
-            "INSERT INTO mail_outbox (mail_id, event_id, handle, subject, body) \
-             SELECT $1, $2, e.handle, $3, $4 FROM player_emails e \
+            "INSERT INTO mail_outbox (mail_id, event_id, position, handle, subject, body) \
+             SELECT $1, $2, $7, e.handle, $3, $4 FROM player_emails e \
               WHERE e.handle = $5 AND e.set_at <= ($6::text)::timestamptz \
              ON CONFLICT (mail_id) DO NOTHING",
             &[
@@ -123,6 +123,7 @@ pub async fn enqueue_turn_mail(
                 &turn.mail_text(link),
                 player,
                 &recorded_at(event),
+                &event.position,
             ],
         )
         .await?;
@@ -172,7 +173,7 @@ pub async fn expire_mail(
         .await?)
 }
 
-/// Claims up to `limit` due mails, oldest first, each leased for `lease_seconds` (its next
+/// Claims up to `limit` due mails, in the order of play, each leased for `lease_seconds` (its next
 /// attempt moves past the lease): another sender (a second replica) skips the rows this one
 /// locks, and if this one dies the mails fall due again when the lease runs out.
 pub async fn claim_due_mail(
@@ -185,7 +186,7 @@ pub async fn claim_due_mail(
             "WITH picked AS ( \
                  SELECT m.mail_id FROM mail_outbox m \
                   WHERE m.sent_at IS NULL AND m.dead_at IS NULL AND m.next_attempt_at <= now() \
-                  ORDER BY m.next_attempt_at, m.created_at, m.mail_id \
+                  ORDER BY m.next_attempt_at, m.position, m.mail_id \
                   LIMIT $1 FOR UPDATE SKIP LOCKED), \
              leased AS ( \
                  UPDATE mail_outbox m SET next_attempt_at = now() + make_interval(secs => $2) \
@@ -268,7 +269,7 @@ pub async fn mails_of(
                          WHEN dead_at IS NOT NULL THEN 'dead' \
                          WHEN last_error IS NOT NULL THEN 'failing' \
                          ELSE 'pending' END \
-               FROM mail_outbox WHERE handle = $1 ORDER BY created_at, mail_id",
+               FROM mail_outbox WHERE handle = $1 ORDER BY position, mail_id",
             &[&handle],
         )
         .await?;

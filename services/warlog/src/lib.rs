@@ -443,9 +443,7 @@ async fn rebuild(
                 .await?
         }
         "webhooks" => {
-            let public_url = public_url(serve)?;
-            let outbox = outbox(public_url.as_ref(), mailer(serve)?.is_some());
-            Projector::new(pool, outbox, StoreMetrics::unregistered())
+            Projector::new(pool, notices(serve)?.outbox, StoreMetrics::unregistered())
                 .rebuild()
                 .await?
         }
@@ -497,7 +495,7 @@ async fn serve_on(
     demo: bool,
 ) -> Result<(), CliError> {
     let public_url = public_url(args)?;
-    let mailer = mailer(args)?;
+    let Notices { outbox, mailer } = notices(args)?;
     let applied = prepare_database(config, db).await?;
     if !applied.is_empty() {
         tracing::info!(?applied, "migrations applied");
@@ -537,11 +535,7 @@ async fn serve_on(
     let tournaments_projector =
         tokio::spawn(tournaments.run(tournaments_wake, shutdown_rx.clone(), poll));
     let outbox_wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let outbox = Projector::new(
-        pool.clone(),
-        outbox(public_url.as_ref(), mailer.is_some()),
-        telemetry.store.clone(),
-    );
+    let outbox = Projector::new(pool.clone(), outbox, telemetry.store.clone());
     let outbox_projector = tokio::spawn(outbox.run(outbox_wake, shutdown_rx.clone(), poll));
     match warlog_api::webhooks::reseal_secrets(&pool, &webhooks.keys).await {
         Ok(done) if done.unreadable > 0 => tracing::warn!(
@@ -641,12 +635,24 @@ fn public_url(args: &ServeArgs) -> Result<Option<warlog_api::public_url::PublicU
         .map_err(|e| CliError::Other(e.to_string()))
 }
 
-/// The outbox projection: links absolute with the public address, mails only if sent.
-fn outbox(public_url: Option<&warlog_api::public_url::PublicUrl>, mail: bool) -> WebhookOutbox {
-    WebhookOutbox {
-        public_url: public_url.map(ToString::to_string),
-        mail,
-    }
+/// How the service tells people what happens: the outbox projection (its links absolute
+/// with the public address; mails made only when they are sent) and the mailer.
+#[derive(Debug)]
+pub struct Notices {
+    pub outbox: WebhookOutbox,
+    pub mailer: Option<warlog_api::mail::Mailer>,
+}
+
+/// The notices the options configure.
+pub fn notices(args: &ServeArgs) -> Result<Notices, CliError> {
+    let mailer = mailer(args)?;
+    Ok(Notices {
+        outbox: WebhookOutbox {
+            public_url: public_url(args)?.map(|url| url.to_string()),
+            mail: mailer.is_some(),
+        },
+        mailer,
+    })
 }
 
 /// The mailer the options configure: none without `--smtp-url` (no mail is sent, and none

@@ -27,10 +27,10 @@ use warlog_tests::{eventually, TestDb};
 use crate::games::create_game;
 use crate::kit::{assert_problem, call, get, post, token};
 
-const SECRET: &str = "a secret of more than sixteen characters";
+pub(crate) const SECRET: &str = "a secret of more than sixteen characters";
 
 /// A policy whose allow-list is `entries` (the operator's `--webhook-allow`).
-fn allowing(entries: &[&str]) -> WebhookPolicy {
+pub(crate) fn allowing(entries: &[&str]) -> WebhookPolicy {
     let entries: Vec<String> = entries.iter().map(|e| (*e).to_owned()).collect();
     WebhookPolicy {
         guard: Guard::new(AllowList::try_from(entries.as_slice()).expect("an allow-list")),
@@ -48,7 +48,7 @@ macro_rules! app_with {
 }
 
 /// Quick retries, no pause and no dead letters unless a test asks, loopback allowed.
-fn quick_settings() -> SenderSettings {
+pub(crate) fn quick_settings() -> SenderSettings {
     SenderSettings {
         retry_base: Duration::from_millis(20),
         retry_max: Duration::from_millis(100),
@@ -65,10 +65,10 @@ fn bearer(token: &str) -> (&'static str, String) {
 }
 
 /// What the receiver was sent: (Webhook-Id, Webhook-Timestamp, Webhook-Signature, body).
-type Received = Arc<Mutex<Vec<(String, String, String, String)>>>;
+pub(crate) type Received = Arc<Mutex<Vec<(String, String, String, String)>>>;
 
 /// A receiver on `port` (0: any) that keeps what it is sent.
-fn receiver(port: u16, received: Received) -> (u16, actix_web::dev::ServerHandle) {
+pub(crate) fn receiver(port: u16, received: Received) -> (u16, actix_web::dev::ServerHandle) {
     let server = HttpServer::new(move || {
         let received = received.clone();
         actix_web::App::new().route(
@@ -106,7 +106,7 @@ fn receiver(port: u16, received: Received) -> (u16, actix_web::dev::ServerHandle
 }
 
 /// Projects the outbox and runs sender passes until `done` holds of what was received.
-async fn deliver_until(
+pub(crate) async fn deliver_until(
     db: &TestDb,
     settings: &SenderSettings,
     received: &Received,
