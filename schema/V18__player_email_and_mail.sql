@@ -35,6 +35,9 @@ CREATE TABLE mail_outbox (
     dead_at         timestamptz,
     -- In coarse words only (`refused`, `timeout`, `rejected 550`, ...).
     last_error      text,
+    -- When the turn began (the event's recorded time): a mail's age, by which it is given
+    -- up on, runs from it, so a projector catching up late sends no old news.
+    began_at        timestamptz NOT NULL,
     created_at      timestamptz NOT NULL DEFAULT now()
 );
 

@@ -112,8 +112,10 @@ pub async fn enqueue_turn_mail(
     let mail_id = format!("{}.{player}", event.event_id.simple());
     let made = tx
         .execute(
-            "INSERT INTO mail_outbox (mail_id, event_id, position, handle, subject, body) \
-             SELECT $1, $2, $7, e.handle, $3, $4 FROM player_emails e \
+            "INSERT INTO mail_outbox \
+                 (mail_id, event_id, position, handle, subject, body, began_at) \
+             SELECT $1, $2, $7, e.handle, $3, $4, ($6::text)::timestamptz \
+               FROM player_emails e \
               WHERE e.handle = $5 AND e.set_at <= ($6::text)::timestamptz \
              ON CONFLICT (mail_id) DO NOTHING",
             &[
@@ -139,7 +141,7 @@ pub struct ClaimedMail {
     pub subject: String,
     pub body: String,
     pub attempts: i32,
-    /// Seconds since the mail was made.
+    /// Seconds since the turn began.
     pub age_seconds: f64,
 }
 
@@ -152,8 +154,8 @@ impl std::fmt::Debug for ClaimedMail {
     }
 }
 
-/// Gives up on the mails made more than `max_age_seconds` ago and still not sent, and on
-/// those whose player has no address any more: how many.
+/// Gives up on the mails not yet sent whose turn began more than `max_age_seconds` ago
+/// (old news), and on those whose player has no address any more: how many.
 pub async fn expire_mail(
     client: &impl GenericClient,
     max_age_seconds: f64,
@@ -166,7 +168,7 @@ pub async fn expire_mail(
                         SELECT 1 FROM player_emails e WHERE e.handle = m.handle) \
                       THEN 'no address' ELSE coalesce(last_error, 'expired') END \
               WHERE sent_at IS NULL AND dead_at IS NULL \
-                AND (created_at < now() - make_interval(secs => $1) \
+                AND (began_at < now() - make_interval(secs => $1) \
                      OR NOT EXISTS (SELECT 1 FROM player_emails e WHERE e.handle = m.handle))",
             &[&max_age_seconds],
         )
@@ -192,7 +194,7 @@ pub async fn claim_due_mail(
                  UPDATE mail_outbox m SET next_attempt_at = now() + make_interval(secs => $2) \
                    FROM picked p WHERE m.mail_id = p.mail_id \
               RETURNING m.mail_id, m.handle, m.subject, m.body, m.attempts, \
-                        extract(epoch FROM now() - m.created_at)::float8 AS age) \
+                        extract(epoch FROM now() - m.began_at)::float8 AS age) \
              SELECT l.mail_id, l.handle, e.email, l.subject, l.body, l.attempts, l.age \
                FROM leased l JOIN player_emails e ON e.handle = l.handle",
             &[&i64::from(limit), &lease_seconds],

@@ -607,13 +607,18 @@ async fn turn_begun(
     if let Some(turn) = decided {
         return Ok(turn.clone());
     }
-    let corrupt =
-        |e: &dyn std::fmt::Display| StoreError::Corrupt(format!("{}: {e}", event.stream_id));
-    let decoded = warlog_events::game::decode_recorded(event).map_err(|e| corrupt(&e))?;
+    // An event this build cannot decode stops the projection there, as in every projection.
+    let decoded = warlog_events::game::decode_recorded(event)
+        .map_err(|e| StoreError::Corrupt(format!("{}: {e}", event.stream_id)))?;
     let turn = if may_begin_a_turn(&decoded) {
         let count = u32::try_from(event.stream_version).unwrap_or(u32::MAX);
         let upto = crate::read_stream(tx, &event.stream_id, 1, count).await?;
-        turn_begun_by(&upto).map_err(|e| corrupt(&e))?
+        // A game that decodes but cannot be folded tells nobody of its turns; the other
+        // notices, and every other game's, go on (as the league skips such a game).
+        turn_begun_by(&upto).unwrap_or_else(|error| {
+            tracing::warn!(stream = %event.stream_id, version = event.stream_version, %error, "no turn notice: the game does not fold");
+            None
+        })
     } else {
         None
     };

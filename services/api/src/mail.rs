@@ -113,7 +113,7 @@ pub struct MailSettings {
     pub timeout: Duration,
     /// A mail tried this often is given up on.
     pub max_attempts: i32,
-    /// A mail older than this is given up on, tried or not (a turn long begun).
+    /// A mail whose turn began longer ago than this is given up on, tried or not.
     pub max_age: Duration,
     /// How many mails one pass claims.
     pub batch: u32,

@@ -278,7 +278,7 @@ pub struct ServeArgs {
     )]
     pub mail_max_attempts: u32,
 
-    /// Age, in hours, after which a mail not yet sent is given up on (the turn is old news).
+    /// Hours after its turn began when a mail not yet sent is given up on (old news).
     #[arg(
         long,
         env = "WARLOG_MAIL_MAX_AGE_H",

@@ -254,6 +254,16 @@ async fn seats_and_turn<B: MessageBody>(
     (seats, turn, view)
 }
 
+/// Runs the outbox projection until it has applied every event in the log.
+async fn project(db: &TestDb, outbox: WebhookOutbox) {
+    let projector = Projector::new(db.pool.clone(), outbox, StoreMetrics::unregistered());
+    eventually("the outbox projected", Duration::from_secs(30), || async {
+        projector.catch_up().await.expect("projected");
+        crate::league::caught_up(db, &projector).await.then_some(())
+    })
+    .await;
+}
+
 /// The player of the power whose turn it is ends every phase of it.
 async fn plays_a_turn<B: MessageBody>(
     app: &impl TestApp<B>,
@@ -436,6 +446,45 @@ async fn a_mail_put_off_is_sent_again_and_one_refused_for_good_is_given_up() {
 }
 
 #[actix_web::test]
+async fn a_mail_about_a_turn_begun_long_ago_is_given_up_not_sent() {
+    let db = TestDb::new().await;
+    let (port, server) = mail_server().await;
+    let settings = MailSettings::new(
+        SmtpUrl::try_from(format!("smtp://127.0.0.1:{port}").as_str()).expect("a URL"),
+        MailFrom::try_from("warlog@club.example").expect("an address"),
+    );
+    let mailer = Mailer::new(settings).expect("a mailer");
+    // The game was played two days ago; the projector catches up only now.
+    let two_days_ago = time::OffsetDateTime::now_utc().unix_timestamp() - 2 * 86_400;
+    let (app, _) = crate::kit::app!(db, clock at two_days_ago);
+    let gm = token(&db, "gus", Role::Gm).await;
+    let tokens = player_tokens(&db).await;
+    for player in PLAYERS {
+        let body = json!({"email": format!("{player}@club.example")});
+        assert_eq!(
+            set_email(&app, &tokens[player], player, &body).await.status,
+            StatusCode::OK
+        );
+    }
+    let game = create_game_for(&app, &gm, &PLAYERS).await;
+    let (seats, first, _) = seats_and_turn(&app, &game).await;
+    let outbox = WebhookOutbox {
+        public_url: None,
+        mail: true,
+    };
+    project(&db, outbox).await;
+    assert_eq!(mailer.send_due(&db.pool).await.expect("a pass"), 0);
+    let client = db.pool.get().await.expect("a connection");
+    let kept = mails_of(&client, &seats[&first]).await.expect("read");
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        (kept[0].status.as_str(), kept[0].last_error.as_deref()),
+        ("dead", Some("expired"))
+    );
+    assert!(server.delivered().is_empty());
+}
+
+#[actix_web::test]
 async fn a_players_address_is_for_the_player_and_admins_only_and_never_public() {
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
@@ -520,8 +569,7 @@ async fn a_players_address_is_for_the_player_and_admins_only_and_never_public() 
         .expect("configured")
         .outbox;
     assert!(!outbox.mail);
-    let projector = Projector::new(db.pool.clone(), outbox, StoreMetrics::unregistered());
-    projector.catch_up().await.expect("projected");
+    project(&db, outbox).await;
     let admin_db = db.admin().await;
     let queued: i64 = admin_db
         .query_one("SELECT count(*) FROM mail_outbox", &[])
@@ -625,7 +673,11 @@ async fn turn_started_is_delivered_for_each_turn_begun_and_never_after_the_game_
     // The game ends: no turn begins after it.
     let ended = crate::games::act(&app, &gm, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
-    deliver_until(&db, &settings, &received, "nothing more", |_| true).await;
+    project(&db, WebhookOutbox::default()).await;
+    let client = warlog_api::webhooks::http_client(&settings);
+    warlog_api::webhooks::deliver_due(&db.pool, &client, &settings, None)
+        .await
+        .expect("a pass");
     assert_eq!(received.lock().expect("lock").len(), 2);
     receiving.stop(true).await;
 }
