@@ -769,3 +769,57 @@ mod secrets {
         );
     }
 }
+
+#[cfg(test)]
+mod notice_options {
+    use clap::Parser;
+
+    use super::notices;
+    use crate::cli::Cli;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::parse_from(std::iter::once("warlog").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn mail_needs_a_server_and_a_sender_and_without_a_server_none_is_queued() {
+        let quiet = notices(&parse(&[]).serve).expect("no mail is no error");
+        assert!(quiet.mailer.is_none() && !quiet.outbox.mail);
+        assert_eq!(quiet.outbox.public_url, None);
+
+        let no_sender = notices(&parse(&["--smtp-url", "smtp://127.0.0.1:2525"]).serve)
+            .expect_err("a server without a sender");
+        assert!(no_sender.to_string().contains("--mail-from"), "{no_sender}");
+        let bad_url = notices(
+            &parse(&[
+                "--smtp-url",
+                "http://mail.club.example",
+                "--mail-from",
+                "a@b.example",
+            ])
+            .serve,
+        )
+        .expect_err("not an SMTP URL");
+        assert!(bad_url.to_string().starts_with("--smtp-url"), "{bad_url}");
+
+        let on = notices(
+            &parse(&[
+                "--smtp-url",
+                "smtps://league:s3cret@mail.club.example",
+                "--mail-from",
+                "League <warlog@club.example>",
+                "--public-url",
+                "https://league.example/",
+            ])
+            .serve,
+        )
+        .expect("configured");
+        assert!(on.outbox.mail);
+        assert_eq!(
+            on.outbox.public_url.as_deref(),
+            Some("https://league.example")
+        );
+        let shown = format!("{:?}", on.mailer.expect("a mailer"));
+        assert!(!shown.contains("s3cret"), "{shown}");
+    }
+}
