@@ -13,6 +13,7 @@ mod envelope;
 pub mod game;
 mod ids;
 pub mod naming;
+pub mod notices;
 pub mod orders;
 pub mod preview;
 pub mod ruleset;

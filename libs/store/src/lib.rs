@@ -11,6 +11,7 @@ mod error;
 mod events;
 pub mod games;
 pub mod league;
+pub mod mail;
 mod metrics;
 mod migrate;
 mod pool;

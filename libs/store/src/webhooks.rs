@@ -9,18 +9,20 @@
 use deadpool_postgres::{GenericClient, Transaction};
 use serde::Serialize;
 use serde_json::json;
+use warlog_events::notices::{may_begin_a_turn, turn_begun_by, TurnBegun};
 use warlog_events::{RecordedEvent, StreamCategory};
 
 use crate::projector::{recorded_at, Projection};
 use crate::StoreError;
 
 /// What a subscription can ask to hear about.
-pub const KINDS: [&str; 5] = [
+pub const KINDS: [&str; 6] = [
     "game.ended",
     "game.voided",
     "round.seated",
     "tournament.finished",
     "ladder.changed",
+    "turn.started",
 ];
 
 /// The kinds of notification an event makes, if any.
@@ -29,6 +31,11 @@ pub fn kinds_of(event: &RecordedEvent) -> &'static [&'static str] {
         // A finished game's places move the ladders.
         (StreamCategory::Game, "GameEnded") => &["game.ended", "ladder.changed"],
         (StreamCategory::Game, "GameVoided") => &["game.voided"],
+        // Events that may begin a power's turn; whether one did is decided from the game's
+        // log (`warlog_events::notices`) when the event is projected.
+        (StreamCategory::Game, "GameCreated" | "PhaseEnded" | "InitiativeRolled") => {
+            &["turn.started"]
+        }
         (StreamCategory::Tournament, "RoundSeated") => &["round.seated"],
         (StreamCategory::Tournament, "TournamentFinished") => &["tournament.finished"],
         _ => &[],
@@ -69,6 +76,29 @@ pub fn body_of(delivery_id: &str, kind: &str, event: &RecordedEvent) -> serde_js
             body["round"] = round.clone();
         }
     }
+    body
+}
+
+/// The body of a `turn.started` delivery: the game, the power, the player seated for it (if
+/// any), the round, and `links.turn`, the turn page (`link`: absolute when the service knows
+/// its public address).
+pub fn turn_started_body(
+    delivery_id: &str,
+    event: &RecordedEvent,
+    turn: &TurnBegun,
+    link: &str,
+) -> serde_json::Value {
+    let mut body = body_of(delivery_id, "turn.started", event);
+    body["game_id"] = json!(turn.game_id);
+    body["title"] = json!(turn.title);
+    body["power"] = json!(turn.power);
+    body["power_name"] = json!(turn.power.name());
+    body["player"] = json!(turn.player);
+    body["round"] = json!(turn.round);
+    body["links"] = json!({
+        "game": format!("/v1/games/{}", turn.game_id),
+        "turn": link,
+    });
     body
 }
 
@@ -546,23 +576,70 @@ pub async fn reseal_secret(
         == 1)
 }
 
-/// The projection that fills the outbox.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct WebhookOutbox;
+/// The projection that fills the outboxes: webhook deliveries, and (when the service sends
+/// mail) the "your move" mails, in the same checkpointed transaction.
+#[derive(Debug, Clone, Default)]
+pub struct WebhookOutbox {
+    /// The service's public address (`--public-url`, no trailing slash): links to pages are
+    /// absolute with it, and paths on the site without.
+    pub public_url: Option<String>,
+    /// Whether the service sends mail: without it no mail row is made, so none piles up.
+    pub mail: bool,
+}
+
+impl WebhookOutbox {
+    /// The address of a page on the site: absolute when the public address is known.
+    fn link(&self, path: &str) -> String {
+        match &self.public_url {
+            Some(base) => format!("{base}{path}"),
+            None => path.to_owned(),
+        }
+    }
+}
+
+/// The turn `event` began, if it began one: decided from the game's log up to the event,
+/// read and folded only for an event that may begin a turn, and at most once per event.
+async fn turn_begun(
+    tx: &Transaction<'_>,
+    event: &RecordedEvent,
+    decided: &mut Option<Option<TurnBegun>>,
+) -> Result<Option<TurnBegun>, StoreError> {
+    if let Some(turn) = decided {
+        return Ok(turn.clone());
+    }
+    // An event this build cannot decode stops the projection there, as in every projection.
+    let decoded = warlog_events::game::decode_recorded(event)
+        .map_err(|e| StoreError::Corrupt(format!("{}: {e}", event.stream_id)))?;
+    let turn = if may_begin_a_turn(&decoded) {
+        let count = u32::try_from(event.stream_version).unwrap_or(u32::MAX);
+        let upto = crate::read_stream(tx, &event.stream_id, 1, count).await?;
+        // A game that decodes but cannot be folded tells nobody of its turns; the other
+        // notices, and every other game's, go on (as the league skips such a game).
+        turn_begun_by(&upto).unwrap_or_else(|error| {
+            tracing::warn!(stream = %event.stream_id, version = event.stream_version, %error, "no turn notice: the game does not fold");
+            None
+        })
+    } else {
+        None
+    };
+    *decided = Some(turn.clone());
+    Ok(turn)
+}
 
 impl Projection for WebhookOutbox {
     fn name(&self) -> &'static str {
         "webhooks"
     }
 
-    /// Deliveries are history, not a read model: a rebuild keeps them (and its inserts of
-    /// the same deliveries change nothing).
+    /// Deliveries and mails are history, not a read model: a rebuild keeps them (and its
+    /// inserts of the same rows change nothing).
     async fn reset(&self, _tx: &Transaction<'_>) -> Result<(), StoreError> {
         Ok(())
     }
 
     async fn apply(&self, tx: &Transaction<'_>, event: &RecordedEvent) -> Result<(), StoreError> {
         let recorded_at = recorded_at(event);
+        let mut turn = None;
         for kind in kinds_of(event) {
             // A game that ended without counting (aborted: before every power had played
             // a turn of its own) moves no ladder.
@@ -580,10 +657,30 @@ impl Projection for WebhookOutbox {
                     &[kind, &recorded_at],
                 )
                 .await?;
+            if subscribers.is_empty() {
+                continue;
+            }
+            let begun = if *kind == "turn.started" {
+                match turn_begun(tx, event, &mut turn).await? {
+                    Some(begun) => Some(begun),
+                    None => continue,
+                }
+            } else {
+                None
+            };
             for row in subscribers {
                 let subscription: String = row.get(0);
                 let delivery_id = format!("{subscription}.{}.{kind}", event.event_id.simple());
-                let body = body_of(&delivery_id, kind, event).to_string();
+                let body = match &begun {
+                    Some(begun) => turn_started_body(
+                        &delivery_id,
+                        event,
+                        begun,
+                        &self.link(&begun.turn_path()),
+                    ),
+                    None => body_of(&delivery_id, kind, event),
+                }
+                .to_string();
                 tx.execute(
                     "INSERT INTO webhook_deliveries \
                          (delivery_id, subscription_id, kind, event_id, body) \
@@ -591,6 +688,12 @@ impl Projection for WebhookOutbox {
                     &[&delivery_id, &subscription, kind, &event.event_id, &body],
                 )
                 .await?;
+            }
+        }
+        if self.mail && kinds_of(event).contains(&"turn.started") {
+            if let Some(begun) = turn_begun(tx, event, &mut turn).await? {
+                crate::mail::enqueue_turn_mail(tx, event, &begun, &self.link(&begun.turn_path()))
+                    .await?;
             }
         }
         Ok(())

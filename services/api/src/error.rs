@@ -74,6 +74,7 @@ error_table! {
     WebhookNotFound: NOT_FOUND, "webhook-not-found", "No such webhook subscription (or not one of yours)";
     WebhookAddressNotAllowed: UNPROCESSABLE_ENTITY, "webhook-address-not-allowed", "The webhook URL reaches an address this service does not send to (loopback, private, link-local, ...)";
     WebhookLimit: CONFLICT, "webhook-limit", "The owner has as many webhook subscriptions as this service allows";
+    EmailNotSet: NOT_FOUND, "email-not-set", "The player has no e-mail address on file";
 }
 
 impl ErrorCode {

@@ -14,6 +14,7 @@ pub mod error;
 pub mod games;
 pub mod input_guard;
 pub mod ladder_cache;
+pub mod mail;
 pub mod map;
 pub mod metrics;
 pub mod networks;

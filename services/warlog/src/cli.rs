@@ -248,8 +248,48 @@ pub struct ServeArgs {
     )]
     pub webhook_pause_after: u32,
 
+    /// The mail server "your move" mails go out through: `smtp://host:port` (plain, for a
+    /// relay on the operator's network), `smtp://host?tls=required` (STARTTLS) or
+    /// `smtps://user:password@host` (TLS). Without it no mail is sent, and none is queued.
+    #[arg(
+        long,
+        env = "WARLOG_SMTP_URL",
+        global = true,
+        hide_env_values = true,
+        conflicts_with = "smtp_url_file"
+    )]
+    pub smtp_url: Option<String>,
+
+    /// A file holding the SMTP URL (a mounted secret, when it carries a password).
+    #[arg(long, env = "WARLOG_SMTP_URL_FILE", global = true)]
+    pub smtp_url_file: Option<PathBuf>,
+
+    /// The sender of "your move" mails: `warlog@club.example` or `League
+    /// <warlog@club.example>`. Needed with `--smtp-url`.
+    #[arg(long, env = "WARLOG_MAIL_FROM", global = true)]
+    pub mail_from: Option<String>,
+
+    /// Attempts after which a mail is given up on.
+    #[arg(
+        long,
+        env = "WARLOG_MAIL_MAX_ATTEMPTS",
+        default_value_t = 10,
+        global = true
+    )]
+    pub mail_max_attempts: u32,
+
+    /// Hours after its turn began when a mail not yet sent is given up on (old news).
+    #[arg(
+        long,
+        env = "WARLOG_MAIL_MAX_AGE_H",
+        default_value_t = 24,
+        global = true
+    )]
+    pub mail_max_age_h: u64,
+
     /// The address the service is reached at from outside (`https://league.example`):
-    /// calendar events link to their games with it. Without it they carry no link.
+    /// calendar events link to their games with it, and "your move" mails and webhooks to
+    /// the turn page. Without it calendars carry no link, and mails a path only.
     #[arg(long, env = "WARLOG_PUBLIC_URL", global = true)]
     pub public_url: Option<String>,
 

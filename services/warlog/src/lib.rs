@@ -443,7 +443,7 @@ async fn rebuild(
                 .await?
         }
         "webhooks" => {
-            Projector::new(pool, WebhookOutbox, StoreMetrics::unregistered())
+            Projector::new(pool, notices(serve)?.outbox, StoreMetrics::unregistered())
                 .rebuild()
                 .await?
         }
@@ -494,12 +494,8 @@ async fn serve_on(
     config: &tokio_postgres::Config,
     demo: bool,
 ) -> Result<(), CliError> {
-    let public_url = args
-        .public_url
-        .as_deref()
-        .map(warlog_api::public_url::PublicUrl::try_from)
-        .transpose()
-        .map_err(|e| CliError::Other(e.to_string()))?;
+    let public_url = public_url(args)?;
+    let Notices { outbox, mailer } = notices(args)?;
     let applied = prepare_database(config, db).await?;
     if !applied.is_empty() {
         tracing::info!(?applied, "migrations applied");
@@ -519,7 +515,7 @@ async fn serve_on(
         tracing::info!("board views may read from the standby");
     }
     state.cors_origins = std::sync::Arc::new(args.cors_origins.clone());
-    state.public_url = public_url;
+    state.public_url = public_url.clone();
     state.rate_limits = std::sync::Arc::new(rate_limits(args)?);
     state.ladders = std::sync::Arc::new(warlog_api::ladder_cache::LadderCache::new(
         Duration::from_millis(args.ladder_head_max_age_ms),
@@ -539,7 +535,7 @@ async fn serve_on(
     let tournaments_projector =
         tokio::spawn(tournaments.run(tournaments_wake, shutdown_rx.clone(), poll));
     let outbox_wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let outbox = Projector::new(pool.clone(), WebhookOutbox, telemetry.store.clone());
+    let outbox = Projector::new(pool.clone(), outbox, telemetry.store.clone());
     let outbox_projector = tokio::spawn(outbox.run(outbox_wake, shutdown_rx.clone(), poll));
     match warlog_api::webhooks::reseal_secrets(&pool, &webhooks.keys).await {
         Ok(done) if done.unreadable > 0 => tracing::warn!(
@@ -569,6 +565,10 @@ async fn serve_on(
         shutdown_rx.clone(),
     )
     .map_err(|e| CliError::Other(format!("cannot start the webhook sender: {e}")))?;
+    let mail_sender = mailer.map(|mailer| {
+        tracing::info!(smtp = %mailer.settings().smtp, from = %mailer.settings().from, "\"your move\" mails go out through this server");
+        warlog_api::mail::spawn_mailer(pool.clone(), mailer, shutdown_rx.clone())
+    });
     let league_wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let league = Projector::new(pool.clone(), league(args), telemetry.store.clone());
     let league_projector = tokio::spawn(league.run(league_wake, shutdown_rx.clone(), poll));
@@ -617,10 +617,68 @@ async fn serve_on(
     let _ = tournaments_projector.await;
     let _ = outbox_projector.await;
     let _ = sender.join();
+    if let Some(mail_sender) = mail_sender {
+        let _ = mail_sender.await;
+    }
     let _ = league_projector.await;
     pool.close();
     tracing::info!("warlog stopped");
     Ok(served?)
+}
+
+/// `--public-url`, checked.
+fn public_url(args: &ServeArgs) -> Result<Option<warlog_api::public_url::PublicUrl>, CliError> {
+    args.public_url
+        .as_deref()
+        .map(warlog_api::public_url::PublicUrl::try_from)
+        .transpose()
+        .map_err(|e| CliError::Other(e.to_string()))
+}
+
+/// How the service tells people what happens: the outbox projection (its links absolute
+/// with the public address; mails made only when they are sent) and the mailer.
+#[derive(Debug)]
+pub struct Notices {
+    pub outbox: WebhookOutbox,
+    pub mailer: Option<warlog_api::mail::Mailer>,
+}
+
+/// The notices the options configure.
+pub fn notices(args: &ServeArgs) -> Result<Notices, CliError> {
+    let mailer = mailer(args)?;
+    Ok(Notices {
+        outbox: WebhookOutbox {
+            public_url: public_url(args)?.map(|url| url.to_string()),
+            mail: mailer.is_some(),
+        },
+        mailer,
+    })
+}
+
+/// The mailer the options configure: none without `--smtp-url` (no mail is sent, and none
+/// queued); with it, `--mail-from` is needed.
+fn mailer(args: &ServeArgs) -> Result<Option<warlog_api::mail::Mailer>, CliError> {
+    use warlog_api::mail::{MailFrom, MailSettings, Mailer, SmtpUrl};
+    let Some(url) = secret(args.smtp_url.as_deref(), args.smtp_url_file.as_deref())? else {
+        if args.mail_from.is_some() {
+            tracing::warn!("--mail-from without --smtp-url: no mail is sent");
+        }
+        return Ok(None);
+    };
+    let smtp = SmtpUrl::try_from(url.trim()).map_err(CliError::Other)?;
+    let from = args
+        .mail_from
+        .as_deref()
+        .ok_or_else(|| {
+            CliError::Other(
+                "--smtp-url needs --mail-from (WARLOG_MAIL_FROM), the mails' sender".to_owned(),
+            )
+        })
+        .and_then(|from| MailFrom::try_from(from).map_err(CliError::Other))?;
+    let mut settings = MailSettings::new(smtp, from);
+    settings.max_attempts = i32::try_from(args.mail_max_attempts.max(1)).unwrap_or(i32::MAX);
+    settings.max_age = Duration::from_secs(args.mail_max_age_h.max(1).saturating_mul(3600));
+    Mailer::new(settings).map(Some).map_err(CliError::Other)
 }
 
 /// Where webhooks may go, the key their secrets are sealed with, and the cap, from the
@@ -709,5 +767,59 @@ mod secrets {
                 .starts_with("cannot read /nonexistent/warlog/password"),
             "{error}"
         );
+    }
+}
+
+#[cfg(test)]
+mod notice_options {
+    use clap::Parser;
+
+    use super::notices;
+    use crate::cli::Cli;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::parse_from(std::iter::once("warlog").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn mail_needs_a_server_and_a_sender_and_without_a_server_none_is_queued() {
+        let quiet = notices(&parse(&[]).serve).expect("no mail is no error");
+        assert!(quiet.mailer.is_none() && !quiet.outbox.mail);
+        assert_eq!(quiet.outbox.public_url, None);
+
+        let no_sender = notices(&parse(&["--smtp-url", "smtp://127.0.0.1:2525"]).serve)
+            .expect_err("a server without a sender");
+        assert!(no_sender.to_string().contains("--mail-from"), "{no_sender}");
+        let bad_url = notices(
+            &parse(&[
+                "--smtp-url",
+                "http://mail.club.example",
+                "--mail-from",
+                "a@b.example",
+            ])
+            .serve,
+        )
+        .expect_err("not an SMTP URL");
+        assert!(bad_url.to_string().starts_with("--smtp-url"), "{bad_url}");
+
+        let on = notices(
+            &parse(&[
+                "--smtp-url",
+                "smtps://league:s3cret@mail.club.example",
+                "--mail-from",
+                "League <warlog@club.example>",
+                "--public-url",
+                "https://league.example/",
+            ])
+            .serve,
+        )
+        .expect("configured");
+        assert!(on.outbox.mail);
+        assert_eq!(
+            on.outbox.public_url.as_deref(),
+            Some("https://league.example")
+        );
+        let shown = format!("{:?}", on.mailer.expect("a mailer"));
+        assert!(!shown.contains("s3cret"), "{shown}");
     }
 }

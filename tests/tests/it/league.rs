@@ -46,7 +46,10 @@ pub(crate) async fn project_league(db: &TestDb) {
 }
 
 /// Whether `projector`'s checkpoint is past every event in the log.
-pub(crate) async fn caught_up(db: &TestDb, projector: &Projector<League>) -> bool {
+pub(crate) async fn caught_up<P: warlog_store::projector::Projection>(
+    db: &TestDb,
+    projector: &Projector<P>,
+) -> bool {
     let client = db.pool.get().await.expect("connection");
     let at = projector.checkpoint().await.expect("checkpoint");
     let behind: i64 = client

@@ -15,6 +15,7 @@ mod immutability;
 mod integrators;
 mod kit;
 mod league;
+mod notices;
 mod openapi;
 mod pages;
 mod projector;

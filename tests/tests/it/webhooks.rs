@@ -27,10 +27,10 @@ use warlog_tests::{eventually, TestDb};
 use crate::games::create_game;
 use crate::kit::{assert_problem, call, get, post, token};
 
-const SECRET: &str = "a secret of more than sixteen characters";
+pub(crate) const SECRET: &str = "a secret of more than sixteen characters";
 
 /// A policy whose allow-list is `entries` (the operator's `--webhook-allow`).
-fn allowing(entries: &[&str]) -> WebhookPolicy {
+pub(crate) fn allowing(entries: &[&str]) -> WebhookPolicy {
     let entries: Vec<String> = entries.iter().map(|e| (*e).to_owned()).collect();
     WebhookPolicy {
         guard: Guard::new(AllowList::try_from(entries.as_slice()).expect("an allow-list")),
@@ -48,7 +48,7 @@ macro_rules! app_with {
 }
 
 /// Quick retries, no pause and no dead letters unless a test asks, loopback allowed.
-fn quick_settings() -> SenderSettings {
+pub(crate) fn quick_settings() -> SenderSettings {
     SenderSettings {
         retry_base: Duration::from_millis(20),
         retry_max: Duration::from_millis(100),
@@ -65,10 +65,10 @@ fn bearer(token: &str) -> (&'static str, String) {
 }
 
 /// What the receiver was sent: (Webhook-Id, Webhook-Timestamp, Webhook-Signature, body).
-type Received = Arc<Mutex<Vec<(String, String, String, String)>>>;
+pub(crate) type Received = Arc<Mutex<Vec<(String, String, String, String)>>>;
 
 /// A receiver on `port` (0: any) that keeps what it is sent.
-fn receiver(port: u16, received: Received) -> (u16, actix_web::dev::ServerHandle) {
+pub(crate) fn receiver(port: u16, received: Received) -> (u16, actix_web::dev::ServerHandle) {
     let server = HttpServer::new(move || {
         let received = received.clone();
         actix_web::App::new().route(
@@ -106,7 +106,7 @@ fn receiver(port: u16, received: Received) -> (u16, actix_web::dev::ServerHandle
 }
 
 /// Projects the outbox and runs sender passes until `done` holds of what was received.
-async fn deliver_until(
+pub(crate) async fn deliver_until(
     db: &TestDb,
     settings: &SenderSettings,
     received: &Received,
@@ -114,7 +114,11 @@ async fn deliver_until(
     done: impl Fn(&[(String, String, String, String)]) -> bool,
 ) {
     let client = http_client(settings);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     eventually(what, Duration::from_secs(60), || async {
         outbox.catch_up().await.expect("outbox projected");
         deliver_due(&db.pool, &client, settings, None)
@@ -193,7 +197,11 @@ async fn a_receiver_that_was_down_gets_every_delivery_once_signed_when_it_comes_
     receiving.stop(true).await;
     let later = [end_a_game(&app, &gm).await, end_a_game(&app, &gm).await];
     let client = http_client(&settings);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     let deliveries_uri = format!("/v1/webhooks/{subscription}/deliveries");
     eventually(
         "failed attempts on the record",
@@ -350,7 +358,11 @@ async fn a_game_ended_before_every_power_played_tells_of_its_end_and_of_no_ladde
     )
     .await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     let kinds = eventually(
         "the end's delivery enqueued",
         Duration::from_secs(30),
@@ -444,7 +456,11 @@ async fn listed<B: actix_web::body::MessageBody>(
 /// Projects the outbox until it holds `at_least` deliveries (the projector reads only
 /// what every transaction before it committed, and other tests' run beside).
 async fn enqueued(db: &TestDb, at_least: i64) {
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     eventually(
         "the deliveries enqueued",
         Duration::from_secs(30),
@@ -468,7 +484,11 @@ async fn enqueued(db: &TestDb, at_least: i64) {
 /// Projects the outbox and runs `passes` sender passes.
 async fn passes(db: &TestDb, settings: &SenderSettings, passes: usize) -> usize {
     let client = http_client(settings);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     outbox.catch_up().await.expect("outbox projected");
     let mut attempted = 0;
     for _ in 0..passes {
@@ -582,7 +602,11 @@ async fn a_name_allowed_at_registration_and_not_at_send_time_is_not_delivered_to
         ..quick_settings()
     };
     let client = http_client(&refusing);
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     outbox.catch_up().await.expect("projected");
     let deliveries_uri = format!("/v1/webhooks/{subscription}/deliveries");
     eventually("both deliveries tried", Duration::from_secs(30), || async {
@@ -845,7 +869,11 @@ async fn a_hanging_receiver_does_not_delay_another_subscriptions_delivery_beyond
         stopped,
     )
     .expect("a sender");
-    let outbox = Projector::new(db.pool.clone(), WebhookOutbox, StoreMetrics::unregistered());
+    let outbox = Projector::new(
+        db.pool.clone(),
+        WebhookOutbox::default(),
+        StoreMetrics::unregistered(),
+    );
     end_a_game(&app, &gm).await;
     eventually(
         "each hanging subscription's first delivery in flight",

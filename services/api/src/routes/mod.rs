@@ -24,6 +24,7 @@ pub mod indexes;
 pub mod league;
 pub mod odds;
 pub mod ops;
+pub mod player_email;
 pub mod rulesets;
 pub mod streams;
 pub mod tournaments;
@@ -41,6 +42,7 @@ pub fn apis() -> Vec<utoipa::openapi::OpenApi> {
         turns::Api::openapi(),
         odds::Api::openapi(),
         league::Api::openapi(),
+        player_email::Api::openapi(),
         indexes::Api::openapi(),
         tournaments::Api::openapi(),
         webhooks::Api::openapi(),
@@ -56,6 +58,7 @@ pub fn configure(config: &mut actix_web::web::ServiceConfig) {
     turns::configure(config);
     odds::configure(config);
     league::configure(config);
+    player_email::configure(config);
     indexes::configure(config);
     tournaments::configure(config);
     webhooks::configure(config);

@@ -40,7 +40,9 @@ pub struct CreateWebhook {
     /// unique-local and other internal addresses are refused, in every spelling, unless the
     /// operator allow-listed them).
     pub url: String,
-    /// `game.ended`, `game.voided`, `round.seated`, `tournament.finished`, `ladder.changed`.
+    /// `game.ended`, `game.voided`, `round.seated`, `tournament.finished`, `ladder.changed`,
+    /// `turn.started` (a power's turn began: the power, its player, the round and the turn
+    /// page).
     pub kinds: Vec<String>,
     /// The HMAC-SHA256 key of the `Webhook-Signature` header: 16 to 200 characters.
     pub secret: String,
