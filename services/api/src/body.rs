@@ -209,8 +209,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for FormBody<T> {
                     .next()
                     .unwrap_or("")
                     .trim()
-                    .to_ascii_lowercase()
-                    == "application/x-www-form-urlencoded"
+                    .eq_ignore_ascii_case("application/x-www-form-urlencoded")
             });
         let read = read_limited(req, payload);
         Box::pin(async move {

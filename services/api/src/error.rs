@@ -174,7 +174,7 @@ pub struct ApiError {
     /// The violated rule's code and rule, for [`ErrorCode::RuleViolation`].
     pub violation: Option<Box<(String, String)>>,
     /// The methods a resource answers, for [`ErrorCode::MethodNotAllowed`] (`Allow`).
-    pub allow: Option<String>,
+    pub allow: Option<Box<str>>,
     /// Each problem of an invalid document, for [`ErrorCode::InvalidRuleset`].
     pub errors: Vec<warlog_rules::document::DocumentProblem>,
     /// For [`ErrorCode::Unauthorized`]: RFC 6750's `error` in the challenge, when a token
@@ -233,7 +233,7 @@ impl ApiError {
     /// A known resource asked with a method it does not answer.
     pub fn method_not_allowed(detail: impl Into<String>, allow: String) -> Self {
         ApiError {
-            allow: Some(allow),
+            allow: Some(allow.into_boxed_str()),
             ..Self::new(ErrorCode::MethodNotAllowed, detail)
         }
     }
@@ -341,7 +341,7 @@ impl ResponseError for ApiError {
             response.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECONDS.to_string()));
         }
         if let Some(allow) = &self.allow {
-            response.insert_header((header::ALLOW, allow.clone()));
+            response.insert_header((header::ALLOW, allow.to_string()));
         }
         // RFC 9110 §11.6.1: a 401 says how to authenticate; RFC 6750 §3 gives the form.
         if self.code == ErrorCode::Unauthorized {
