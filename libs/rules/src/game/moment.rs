@@ -92,8 +92,9 @@ pub enum Reach {
     Aboard,
 }
 
-/// A kind of order, by the `type` its JSON carries (`NamedOrder`'s tag). Declared (and
-/// so sorted) in the order a turn meets them, ending the phase last.
+/// A kind of order, by the `type` an order carries (`fight_battle`). Lists of them go in
+/// the order a turn meets them, ending the phase last.
+// The tags are `NamedOrder`'s; the declaration order is the lists' order (they are sorted).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
