@@ -13,7 +13,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::games::PhaseEnd;
 use crate::page_cache::{PageKey, Rendered, View};
 use crate::query::parse_query;
-use crate::respond::decimal;
+use crate::respond::{decimal, when};
 use crate::routes::games::{chronicle, load};
 use crate::routes::league::{
     leaderboard_page, player_view, LeaderboardPage, LeaderboardParams, PlayerGame, PlayerStanding,
@@ -22,7 +22,7 @@ use crate::routes::tournaments::{
     seats_waited_on, tournament_standings, RoundView, SeatWaitedOn, StandingsView,
     SubstitutionMade, TournamentView,
 };
-use crate::views::{BoardView, PlacementsView};
+use crate::views::{BoardView, NowView, PlacementsView};
 use crate::AppState;
 
 mod indexes;
@@ -62,14 +62,6 @@ pub async fn docs() -> HttpResponse {
         .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
         .insert_header((header::CONTENT_SECURITY_POLICY, DOCS_POLICY))
         .body(markup.into_string())
-}
-
-/// A recorded time as people read it: `2026-11-25 14:03 UTC`.
-fn when(rfc3339: &str) -> String {
-    match (rfc3339.get(..10), rfc3339.get(11..16)) {
-        (Some(date), Some(time)) => format!("{date} {time} UTC"),
-        _ => rfc3339.to_owned(),
-    }
 }
 
 /// Text as one query-string value.
@@ -753,6 +745,7 @@ async fn game_markup(
     }
     let view = crate::routes::games::game_view(state, req, &log).await?;
     let board = BoardView::of(&log);
+    let now = NowView::of(&log);
     let shown = match query.version {
         Some(v) if v != log.version => {
             crate::routes::games::log_at(state, req, id, Some(v)).await?
@@ -800,6 +793,11 @@ async fn game_markup(
                     p.note { "This game was voided and counts for nobody: " (reason) }
                 } @else if let Some(why) = &view.not_rated {
                     p.note.not-rated { "This game is " (why) ". It gives no places and no points and changes no rating." }
+                }
+                section.now aria-labelledby="now" {
+                    h2 #now { "Now" }
+                    @for sentence in &now.in_words { p { (sentence) } }
+                    p.note { "The same for tools: " a href={ "/v1/games/" (id) "/now" } { "what may be done now (JSON)" } "." }
                 }
                 section.audit.failed[failed].partial[partial] {
                     h2 { "Audit: " (report.outcome.as_str()) }

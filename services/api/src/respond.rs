@@ -261,6 +261,14 @@ pub fn decimal(value: f64) -> String {
     }
 }
 
+/// A recorded time as people read it: `2026-11-25 14:03 UTC`.
+pub(crate) fn when(rfc3339: &str) -> String {
+    match (rfc3339.get(..10), rfc3339.get(11..16)) {
+        (Some(date), Some(time)) => format!("{date} {time} UTC"),
+        _ => rfc3339.to_owned(),
+    }
+}
+
 /// A moment as RFC 3339 (`2026-11-25T12:00:00Z`); empty if it cannot be shown.
 pub(crate) fn rfc3339(at: warlog_rules::game::Moment) -> String {
     use time::format_description::well_known::Rfc3339;

@@ -17,6 +17,9 @@ use warlog_rules::units::{Catalogue, UnitTypeId};
 use crate::error::{corrupt, ApiError};
 use crate::rulesets::KnownRuleset;
 
+mod now;
+pub use now::{MayMoveView, MoneyView, NowView, ToPlaceView};
+
 /// A seat at the table.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct SeatView {

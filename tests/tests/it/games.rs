@@ -620,6 +620,7 @@ async fn before_the_reveal_no_body_header_log_line_or_metric_shows_the_seed() {
     );
     for uri in [
         "",
+        "/now",
         "/board",
         "/board?version=1",
         "/battles",
@@ -1826,4 +1827,113 @@ async fn the_kept_pages_are_bounded_and_the_least_recently_used_goes_first() {
         assert!(page.body.len() > 1000);
     }
     assert_eq!(state.pages.size(), (0, 0));
+}
+
+#[actix_web::test]
+async fn what_may_be_done_now_says_whose_turn_and_the_phase_and_moves_on_when_the_phase_ends() {
+    let (_db, app, gm, game) = given_a_game!();
+    let game_view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    let turn = game_view["turn"].as_str().expect("a turn").to_owned();
+    let uri = format!("/v1/games/{game}/now");
+
+    let first = call(&app, get(&uri)).await;
+
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(
+        first.header("etag"),
+        format!("\"{}\"", game_view["version"])
+    );
+    let now = first.json();
+    assert_eq!(now["over"], json!(false));
+    assert_eq!(now["to_act"], json!(turn));
+    assert!(
+        PLAYERS.contains(&now["player"].as_str().expect("seated")),
+        "{now}"
+    );
+    assert_eq!(now["phase"], json!("repairs"));
+    assert_eq!(
+        now["phases_left"],
+        json!([
+            "weapons development",
+            "purchase",
+            "combat move",
+            "battles",
+            "non-combat move",
+            "placement",
+            "income"
+        ])
+    );
+    assert!(
+        now["orders"]
+            .as_array()
+            .expect("orders")
+            .contains(&json!("end_phase")),
+        "{now}"
+    );
+    assert!(
+        !now["orders"]
+            .as_array()
+            .expect("orders")
+            .contains(&json!("purchase")),
+        "{now}"
+    );
+    assert!(
+        now["money"]["treasury"].as_u64().expect("money") > 0,
+        "{now}"
+    );
+    assert!(
+        now["substitute_after"]
+            .as_str()
+            .expect("a deadline")
+            .ends_with('Z'),
+        "{now}"
+    );
+    let said = now["in_words"][0].as_str().expect("words");
+    assert!(
+        said.contains(" to play (") && said.contains(": repairs (then weapons development"),
+        "{said}"
+    );
+    let held = call(
+        &app,
+        get(&uri).insert_header(("If-None-Match", first.header("etag"))),
+    )
+    .await;
+    assert_eq!(held.status, StatusCode::NOT_MODIFIED);
+
+    order(&app, &gm, &game, &turn, json!([{"type": "end_phase"}])).await;
+    let after = call(&app, get(&uri)).await;
+
+    assert_ne!(after.header("etag"), first.header("etag"));
+    let now = after.json();
+    assert_eq!(now["to_act"], json!(turn));
+    assert_eq!(now["phase"], json!("weapons development"));
+    assert_eq!(now["phases_left"][0], json!("purchase"));
+
+    // Once the game has ended, nothing may be ordered.
+    assert_eq!(act(&app, &gm, &game, "end").await.status, StatusCode::OK);
+    let ended = call(&app, get(&uri)).await.json();
+    assert_eq!(ended["over"], json!(true));
+    assert_eq!(
+        (&ended["to_act"], &ended["phase"]),
+        (&json!(null), &json!(null))
+    );
+    assert_eq!(ended["orders"], json!([]));
+    assert_eq!(ended["any_power"], json!([]));
+}
+
+#[actix_web::test]
+async fn what_may_be_done_now_in_an_unknown_game_is_a_404_problem() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+
+    let missing = call(&app, get("/v1/games/nobody/now")).await;
+
+    assert_problem(&missing, StatusCode::NOT_FOUND, "game-not-found");
+    assert!(
+        missing
+            .header("content-type")
+            .starts_with("application/problem+json"),
+        "{}",
+        missing.header("content-type")
+    );
 }

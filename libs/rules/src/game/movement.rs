@@ -61,7 +61,7 @@ impl GameState {
     }
 
     /// How many of `power`'s `unit` in `territory` can still move, and how far.
-    fn movable(
+    pub(super) fn movable(
         &self,
         rules: Rules<'_>,
         territory: TerritoryId,
@@ -557,7 +557,10 @@ pub(super) fn is_combat_move(state: &GameState, what: &str) -> Result<bool, Rule
         other => Err(violation(
             ViolationCode::WrongPhase,
             "Classic rules, Order of play",
-            format!("{what} belongs to the combat or non-combat move; this is the {other:?} phase"),
+            format!(
+                "{what} belongs to the combat or non-combat move; this is the {} phase",
+                other.name()
+            ),
         )),
     }
 }

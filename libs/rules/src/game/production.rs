@@ -298,21 +298,50 @@ impl GameState {
 
     /// Whether a unit of this type could still be placed anywhere this turn.
     pub(crate) fn can_place(&self, rules: Rules<'_>, power: Power, unit: UnitTypeId) -> bool {
+        rules
+            .board
+            .territories()
+            .any(|(id, _)| self.may_place_at(rules, power, unit, id))
+    }
+
+    /// Where `power` may place a `unit` as the board stands: land with a complex that has
+    /// room, sea zones beside one (ships), land held since the turn began without a
+    /// complex (a new complex). Enhanced Realism's capacity is checked at placement.
+    pub(crate) fn placement_sites(
+        &self,
+        rules: Rules<'_>,
+        power: Power,
+        unit: UnitTypeId,
+    ) -> Vec<TerritoryId> {
+        rules
+            .board
+            .territories()
+            .map(|(id, _)| id)
+            .filter(|id| self.may_place_at(rules, power, unit, *id))
+            .collect()
+    }
+
+    fn may_place_at(
+        &self,
+        rules: Rules<'_>,
+        power: Power,
+        unit: UnitTypeId,
+        id: TerritoryId,
+    ) -> bool {
         let profile = rules.catalogue.get(unit);
+        let territory = rules.board.get(id);
         let producing = |t: TerritoryId| {
             matches!(
                 self.production_left(rules, power, t),
                 Ok(None) | Ok(Some(1..))
             )
         };
-        rules.board.territories().any(|(id, territory)| {
-            if profile.has(Ability::Factory) {
-                no_new_complexes(rules, power).is_ok() && self.factory_site_free(rules, power, id)
-            } else if profile.domain == Domain::Sea {
-                territory.sea && rules.board.neighbours(id).iter().any(|t| producing(*t))
-            } else {
-                !territory.sea && producing(id)
-            }
-        })
+        if profile.has(Ability::Factory) {
+            no_new_complexes(rules, power).is_ok() && self.factory_site_free(rules, power, id)
+        } else if profile.domain == Domain::Sea {
+            territory.sea && rules.board.neighbours(id).iter().any(|t| producing(*t))
+        } else {
+            !territory.sea && producing(id)
+        }
     }
 }

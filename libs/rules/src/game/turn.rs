@@ -121,8 +121,9 @@ pub(crate) fn require_phase(
             ViolationCode::WrongPhase,
             "Classic rules, Order of play",
             format!(
-                "{what} belongs to the {phase:?} phase; this is the {:?} phase",
-                state.phase
+                "{what} belongs to the {} phase; this is the {} phase",
+                phase.name(),
+                state.phase.name()
             ),
         ))
     }

@@ -23,7 +23,7 @@ use crate::query::PageLimit;
 use crate::query::ValidQuery;
 use crate::respond::{self, Format};
 use crate::views::EventView;
-use crate::views::{BattleView, BoardView, GameView, PlacementsView};
+use crate::views::{BattleView, BoardView, GameView, NowView, PlacementsView};
 use crate::write::{Expected, WriteRequest};
 use crate::AppState;
 
@@ -31,6 +31,7 @@ resource! {
     create_game,
     game_list,
     game_detail,
+    game_now,
     game_board_svg,
     game_board,
     submit_orders,
@@ -308,6 +309,46 @@ pub async fn game_detail(
     let log = load_for_read(&state, &req, &id).await?;
     let view = game_view(&state, &req, &log).await?;
     respond::json_tagged(&req, &view, &format!("\"{}\"", log.version))
+}
+
+/// What may be done now: whose turn, the phase and the rest of the turn, and what may
+/// be ordered.
+///
+/// For players rather than programmers as much as for tools: the power whose order the
+/// game waits for and its player, the phase and the phases left in the turn (in plain
+/// words), and the kinds of order the rules take now, each by the `type` an order
+/// carries (`orders` for the power to act; `any_power` for what any power may send
+/// whoever's turn it is, such as diplomacy and standing orders). A kind listed may still
+/// be refused for its particulars (a path too long, a place with no complex); a kind not
+/// listed would be refused whatever it said.
+///
+/// Beside them: the money of the power to act (treasury, IPC count and the income it
+/// would collect as the board stands), the units bought and still to place with where
+/// they may go, in the combat and non-combat moves the units that may still move and how
+/// many spaces each has left, the battles declared and still to fight, and
+/// `substitute_after`, when the player to act will have been idle for the game's limit of
+/// 3 days (counted from the last phase ended or seat changed) and the director may seat a
+/// substitute. `in_words` says it all in sentences, as the game page's "Now" box does.
+/// Once the game has ended or was voided, `over` is true and nothing may be ordered.
+///
+/// Its ETag is the game's version, as on the game itself; with a standby for reads, a
+/// `Consistency-Token` from a write's answer makes this read see that write.
+#[utoipa::path(get, path = "/v1/games/{id}/now", tag = "games",
+    params(("id" = String, Path, description = "Game id"),
+        ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
+    responses(
+        (status = 200, description = "What may be done now", body = NowView),
+        (status = 400, description = "A malformed Consistency-Token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/v1/games/{id}/now")]
+pub async fn game_now(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let log = load_for_read(&state, &req, &id).await?;
+    respond::json_tagged(&req, &NowView::of(&log), &format!("\"{}\"", log.version))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

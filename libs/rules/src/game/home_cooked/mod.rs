@@ -46,6 +46,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::moment::{MayMove, OrderKind, Reach};
 use super::{
     take_units, violation, GameEvent, GameState, Moment, Order, Phase, RuleViolation, Rules,
 };
@@ -609,6 +610,113 @@ pub fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
             t.ipc + metallurgy + infrastructure * tables::INFRASTRUCTURE_RETURN
         })
         .sum()
+}
+
+/// What the flow takes now from the player it waits for, kind by kind
+/// ([`crate::game::moment`]): from the phase, the money, the technologies and the units
+/// that may still move, as [`decide`] judges them.
+pub(crate) fn orders_now(
+    rules: Rules<'_>,
+    state: &GameState,
+    may_move: &[MayMove],
+) -> Vec<OrderKind> {
+    let power = state.to_act(rules);
+    let money = treasury(state, power);
+    let mut kinds = Vec::new();
+    let mut allow = |kind: OrderKind, allowed: bool| {
+        if allowed {
+            kinds.push(kind);
+        }
+    };
+    match state.phase {
+        Phase::StartZones => allow(OrderKind::RollStartZones, true),
+        Phase::Initiative => allow(OrderKind::RollInitiative, true),
+        Phase::Reinforcements => {
+            let rolled = state.war.reinforcements.as_ref();
+            let placed = rolled.is_some_and(|r| r.units.is_empty());
+            allow(OrderKind::RollReinforcements, rolled.is_none());
+            allow(OrderKind::Place, rolled.is_some() && !placed);
+            allow(
+                OrderKind::Move,
+                placed && rolled.is_some_and(|r| r.moves_left > 0),
+            );
+            allow(OrderKind::EndPhase, placed);
+        }
+        Phase::Purchase => {
+            let holds_land = rules
+                .board
+                .territories()
+                .any(|(t, place)| !place.sea && state.holder[t.index()] == Some(power));
+            // The cheapest any unit can be: bought where a factory takes $1 off.
+            let cheapest = rules
+                .catalogue
+                .units()
+                .map(|(_, u)| tables::unit_price(u.cost, true))
+                .min();
+            allow(
+                OrderKind::Place,
+                holds_land && cheapest.is_some_and(|c| c <= money),
+            );
+            allow(
+                OrderKind::BuildInfrastructure,
+                holds_land && money >= tables::INFRASTRUCTURE_COST,
+            );
+            allow(OrderKind::DevelopWeapons, money >= tables::RESEARCH_COST);
+            allow(
+                OrderKind::DropAtomicBomb,
+                technology(state, power, WarTechnology::AtomicBomb) && money >= ATOMIC_BOMB_COST,
+            );
+            allow(OrderKind::EndPhase, true);
+        }
+        Phase::CombatMove => {
+            allow(OrderKind::Move, !may_move.is_empty());
+            allow(
+                OrderKind::AirRaid,
+                may_move
+                    .iter()
+                    .any(|m| rules.catalogue.get(m.unit).domain == Domain::Air),
+            );
+            let gun_ready = rules.board.territories().any(|(t, _)| {
+                let guns = state.count_units(rules, t, power, |_, u| u.has(Ability::AntiAircraft));
+                guns > state.rockets_fired.get(&t).copied().unwrap_or(0)
+            });
+            allow(
+                OrderKind::FireRocket,
+                technology(state, power, WarTechnology::Rockets) && gun_ready,
+            );
+            allow(OrderKind::EndPhase, true);
+        }
+        _ => {}
+    }
+    kinds.sort();
+    kinds
+}
+
+/// The mover's units that may still move this turn (in the movement phase): each moves
+/// once, up to its reach (a tank blitzing through its own side's land goes one further).
+pub(crate) fn may_move(rules: Rules<'_>, state: &GameState, mover: Power) -> Vec<MayMove> {
+    if state.phase != Phase::CombatMove {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (place, _) in rules.board.territories() {
+        for (owner, unit, damage) in state.forces[place.index()].keys() {
+            if *owner != mover || *damage > 0 || rules.catalogue.get(*unit).movement == 0 {
+                continue;
+            }
+            let count = moves::unmoved(state, mover, place, *unit);
+            let (reach, _) = moves::reach(rules, state, mover, *unit);
+            if count > 0 && reach > 0 {
+                found.push(MayMove {
+                    place,
+                    unit: *unit,
+                    count,
+                    reach: Reach::Spaces(u8::try_from(reach).unwrap_or(u8::MAX)),
+                });
+            }
+        }
+    }
+    found
 }
 
 /// Folds a War event into the state.

@@ -418,7 +418,12 @@ impl AirRaid {
 }
 
 /// How many of the mover's units of a type in a place have not moved this turn.
-fn unmoved(state: &GameState, mover: Power, place: TerritoryId, unit: UnitTypeId) -> u32 {
+pub(super) fn unmoved(
+    state: &GameState,
+    mover: Power,
+    place: TerritoryId,
+    unit: UnitTypeId,
+) -> u32 {
     let here = state.forces[place.index()]
         .get(&(mover, unit, 0))
         .copied()

@@ -4,6 +4,7 @@ mod aap;
 mod diplomacy;
 mod enhanced_realism;
 pub(crate) mod home_cooked;
+mod moment;
 mod players;
 mod properties;
 mod rail;
