@@ -797,6 +797,7 @@ async fn game_markup(
                 section.now aria-labelledby="now" {
                     h2 #now { "Now" }
                     @for sentence in &now.in_words { p { (sentence) } }
+                    @if !now.over { p { a.play href={ "/games/" (id) "/turn" } { "Play a turn: write it in plain words, preview it, submit it" } } }
                     p.note { "The same for tools: " a href={ "/v1/games/" (id) "/now" } { "what may be done now (JSON)" } "." }
                 }
                 section.audit.failed[failed].partial[partial] {

@@ -684,7 +684,7 @@ async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
     let page = render(&browser, &format!("{base}/games/{game}/turn"), "turn").await;
     for key in [
         "Russia to play",
-        "the repairs phase",
+        "repairs (then",
         "<textarea",
         "Preview",
         "Submit",

@@ -196,42 +196,10 @@ fn power_value(power: Power) -> String {
         .unwrap_or_default()
 }
 
-/// Whose turn, the phase, the phases left, the money, what is left to place, the battles
-/// to fight.
+/// What may be done now, in the words the game page uses.
 fn now_markup(log: &GameLog) -> Markup {
-    let rules = log.ruleset.rules();
-    let state = &log.state;
-    let power = state.to_act(rules);
-    let left: Vec<&str> = warlog_rules::game::Phase::ALL
-        .iter()
-        .skip_while(|p| **p != state.phase)
-        .skip(1)
-        .map(|p| p.name())
-        .collect();
-    let pending: Vec<String> = state
-        .pending
-        .iter()
-        .map(|(unit, n)| format!("{n} {}", rules.catalogue.get(*unit).code))
-        .collect();
-    let battles: Vec<String> = state
-        .battles_to_fight(rules, power)
-        .into_iter()
-        .map(|t| rules.board.get(t).name.clone())
-        .collect();
-    html! {
-        @if log.state.ended.is_some() || log.state.voided.is_some() {
-            p { "The game is over: no more turns." }
-        } @else {
-            p {
-                strong { (power.name()) " to play" } ": the " (state.phase.name()) " phase"
-                @if !left.is_empty() { " (then " (left.join(", ")) ")" }
-                ", round " (state.round) "."
-            }
-            p { (power.name()) " has " (state.treasury.get(&power).copied().unwrap_or(0)) " IPC." }
-            @if !pending.is_empty() { p { "Bought and still to place: " (pending.join(", ")) "." } }
-            @if !battles.is_empty() { p { "Battles to fight: " (battles.join(", ")) "." } }
-        }
-    }
+    let now = crate::views::NowView::of(log);
+    html! { @for sentence in &now.in_words { p { (sentence) } } }
 }
 
 fn answer_markup(answer: &Answer) -> Markup {
