@@ -470,6 +470,13 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 0.5)]
         seconds: f64,
     },
+    /// A 20-line turn text parsed, planned and decided against the same orders sent as
+    /// JSON (deserialised, normalised, decided), in the same run. No database.
+    Turn {
+        /// Seconds of one slice: each workload runs 5 slices, alternating with the others.
+        #[arg(long, default_value_t = 0.5)]
+        seconds: f64,
+    },
     /// Appends per second by concurrent writers, against plain INSERTs as the baseline.
     Append {
         /// Seconds of one slice: each workload runs 5 slices, alternating with the ones it

@@ -7,6 +7,7 @@ pub mod bench_game;
 pub mod bench_http;
 pub mod bench_ladder;
 pub mod bench_map;
+pub mod bench_turn;
 pub mod cli;
 pub mod client;
 pub mod demo;
@@ -180,6 +181,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench {
             bench: cli::BenchCommand::Map { seconds },
         } => bench_map::map(Duration::from_secs_f64(seconds.clamp(0.01, 60.0))),
+        Command::Bench {
+            bench: cli::BenchCommand::Turn { seconds },
+        } => bench_turn::turn(Duration::from_secs_f64(seconds.clamp(0.01, 60.0))),
         Command::Bench { bench } => {
             let server = discover::discover(&discovery_options(&cli.database)).await?;
             let result = match bench {
@@ -195,7 +199,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
                 cli::BenchCommand::GamePage { seconds, events } => {
                     bench_game::game_page(&server, Duration::from_secs_f64(seconds), events).await
                 }
-                cli::BenchCommand::Map { .. } => Ok(()),
+                cli::BenchCommand::Map { .. } | cli::BenchCommand::Turn { .. } => Ok(()),
             };
             server.shutdown().await;
             result

@@ -221,3 +221,214 @@ fn in_war_only_the_texts_own_end_phase_lines_end_phases() {
     let planned = plan(&lines("buy 1 INF\nend phase\n"), Phase::Purchase, false).expect("plans");
     assert_eq!(planned.len(), 2);
 }
+
+/// `docs/playing.md`, the grammar for people: its examples are boxes opened with
+/// ```` ```turn RULESET ````, and every line in them must read as written.
+const PLAYING: &str = include_str!("../../../../docs/playing.md");
+
+/// Every kind of order, by the name the record gives it, as serde knows them: its refusal
+/// of an unknown kind names every kind, so a new one asks the doc for an example without a
+/// change here. The server's own (sealed standing orders) is left out.
+fn kinds() -> Vec<String> {
+    let refused = serde_json::from_str::<NamedOrder>(r#"{"type":"?"}"#).expect_err("no kind ?");
+    let message = refused.to_string();
+    let (_, list) = message
+        .split_once("expected one of")
+        .unwrap_or_else(|| panic!("serde names the kinds: {message}"));
+    let kinds: Vec<String> = list
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|k| *k != "sealed_standing_orders")
+        .map(str::to_owned)
+        .collect();
+    assert!(kinds.len() > 25, "{message}");
+    kinds
+}
+
+fn kind(order: &NamedOrder) -> String {
+    let json = serde_json::to_value(order).expect("an order is JSON");
+    json["type"]
+        .as_str()
+        .expect("tagged by its type")
+        .to_owned()
+}
+
+/// What the doc's examples show: each a name, and the rulesets whose boxes show it.
+#[derive(Default)]
+struct Shown(std::collections::BTreeMap<String, std::collections::BTreeSet<String>>);
+
+impl Shown {
+    fn add(&mut self, what: impl Into<String>, ruleset: &str) {
+        self.0
+            .entry(what.into())
+            .or_default()
+            .insert(ruleset.to_owned());
+    }
+
+    fn missing<'a>(&self, wanted: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+        wanted
+            .into_iter()
+            .filter(|w| !self.0.contains_key(*w))
+            .collect()
+    }
+}
+
+/// What one step of an example shows: its kind, and for battles, standing orders and
+/// permissions every clause it uses (read from the order written back, whose clauses
+/// [`render_order`] always writes the same way).
+fn show(step: &Step, ruleset: &str, shown: &mut Shown) {
+    let order = match step {
+        Step::EndTurn => return shown.add("end turn", ruleset),
+        Step::Phase(phase) => return shown.add(format!("heading {}", phase.name()), ruleset),
+        Step::Order(order) => order,
+    };
+    shown.add(kind(order), ruleset);
+    let line = render_order(order);
+    let clauses: &[&str] = match order {
+        NamedOrder::Move { path, .. } | NamedOrder::Rail { path, .. } => {
+            if path.len() > 2 {
+                shown.add("a path through a place", ruleset);
+            }
+            &[]
+        }
+        NamedOrder::FightBattle { combat, .. } => {
+            if let Some(code) = combat {
+                shown.add(format!("combat {code}"), ruleset);
+            }
+            &[
+                "; loss",
+                "; retreat after round",
+                "; retreat when down to",
+                "; retreat to",
+                "; bombing raid",
+                "; bombard from",
+                "; kamikaze",
+            ]
+        }
+        NamedOrder::SetStandingOrders { territory, .. } => {
+            let whom = if territory.is_some() {
+                "standing orders for a place"
+            } else {
+                "standing orders everywhere"
+            };
+            shown.add(whom, ruleset);
+            &["; submerge subs", "; battleships do not absorb"]
+        }
+        NamedOrder::GrantPermission { .. } => &["grant enter", "grant rail", "grant ferry"],
+        _ => &[],
+    };
+    for clause in clauses {
+        if line.contains(clause) {
+            shown.add(clause.trim_start_matches("; "), ruleset);
+        }
+    }
+    if matches!(order, NamedOrder::SetStandingOrders { order_of_loss, .. } if !order_of_loss.is_empty())
+    {
+        shown.add("standing loss", ruleset);
+    }
+}
+
+#[test]
+fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
+    let mut shown = Shown::default();
+    let mut failures = Vec::new();
+    let mut block: Option<&'static Ruleset> = None;
+    let mut lines_read = 0;
+    let mut boxes = std::collections::BTreeSet::new();
+    for (i, line) in PLAYING.lines().enumerate() {
+        let number = i + 1;
+        if let Some(fence) = line.trim_start().strip_prefix("```") {
+            block = match (block, fence.trim().strip_prefix("turn")) {
+                // A box closes.
+                (Some(_), _) => None,
+                (None, Some(id)) => {
+                    let id = id.trim();
+                    let ruleset = Ruleset::builtin(id).unwrap_or_else(|e| {
+                        panic!("docs/playing.md:{number}: a turn box names ruleset {id:?}: {e}")
+                    });
+                    boxes.insert(id);
+                    Some(ruleset)
+                }
+                (None, None) => None,
+            };
+            continue;
+        }
+        let Some(ruleset) = block else {
+            continue;
+        };
+        match parse_line(line, number, ruleset) {
+            Ok(Some(step)) => {
+                show(&step, &ruleset.id, &mut shown);
+                lines_read += 1;
+            }
+            Ok(None) => {}
+            Err(error) => failures.push(format!("docs/playing.md:{number}: {line}\n  {error}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(block.is_none(), "docs/playing.md ends inside a box");
+    // A renamed marker must not leave the test reading nothing.
+    assert_eq!(
+        boxes.into_iter().collect::<Vec<_>>(),
+        ["aap-historical", "cutthroat", "war"],
+        "a box for every built-in ruleset"
+    );
+    assert!(lines_read > 100, "only {lines_read} example lines");
+
+    // One example at least of every kind of order, every clause of a battle and of
+    // standing orders, every combat order, every permission, every phase's heading.
+    let mut wanted = kinds();
+    wanted.extend(
+        crate::battle::CombatOrder::ALL
+            .iter()
+            .map(|c| format!("combat {}", c.code())),
+    );
+    wanted.extend(
+        [
+            "loss",
+            "retreat after round",
+            "retreat when down to",
+            "retreat to",
+            "bombing raid",
+            "bombard from",
+            "kamikaze",
+            "standing orders everywhere",
+            "standing orders for a place",
+            "standing loss",
+            "submerge subs",
+            "battleships do not absorb",
+            "grant enter",
+            "grant rail",
+            "grant ferry",
+            "end turn",
+            "a path through a place",
+        ]
+        .map(str::to_owned),
+    );
+    wanted.extend(Phase::ALL.iter().map(|p| format!("heading {}", p.name())));
+    let missing = shown.missing(wanted.iter().map(String::as_str));
+    assert!(
+        missing.is_empty(),
+        "docs/playing.md has no example of {missing:?}"
+    );
+
+    // War's own orders are shown in War's boxes, the guerrillas and kamikazes in AAP's.
+    for (what, ruleset) in [
+        ("roll_start_zones", "war"),
+        ("roll_initiative", "war"),
+        ("roll_reinforcements", "war"),
+        ("build_infrastructure", "war"),
+        ("drop_atomic_bomb", "war"),
+        ("air_raid", "war"),
+        ("set_order_of_loss", "war"),
+        ("suppress_guerrillas", "aap-historical"),
+        ("avoid_combat", "aap-historical"),
+        ("kamikaze", "aap-historical"),
+    ] {
+        assert!(
+            shown.0.get(what).is_some_and(|r| r.contains(ruleset)),
+            "docs/playing.md shows {what} in no {ruleset} box"
+        );
+    }
+}
