@@ -25,6 +25,7 @@ pub mod public_url;
 pub mod query;
 pub mod rate_limit;
 pub mod respond;
+pub mod retry;
 mod route_table;
 pub mod routes;
 pub mod rulesets;

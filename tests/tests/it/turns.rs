@@ -198,17 +198,12 @@ async fn a_bad_line_is_refused_naming_its_line_and_nothing_is_appended() {
         turn(&app, &gm, &game, power, "end turn\n").await;
     }
     let before = version(&app, &game).await;
+    let russia = |query: &'static str, text: &'static str| {
+        send_turn(&app, &gm, &game, "russia", query, text)
+    };
 
     // An unknown place: the line, the column and the closest names.
-    let reply = send_turn(
-        &app,
-        &gm,
-        &game,
-        "russia",
-        "",
-        "buy 2 INF\nmove 5 INF: Caucasus > Ukrane\n",
-    )
-    .await;
+    let reply = russia("", "buy 2 INF\nmove 5 INF: Caucasus > Ukrane\n").await;
     assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "turn-unreadable");
     let problem = reply.json();
     assert_eq!(
@@ -218,15 +213,7 @@ async fn a_bad_line_is_refused_naming_its_line_and_nothing_is_appended() {
     assert_eq!(problem["suggestions"][0], "Ukraine S.S.R.", "{problem}");
 
     // A purchase after a move: the engine's refusal, on its line.
-    let reply = send_turn(
-        &app,
-        &gm,
-        &game,
-        "russia",
-        "",
-        "move 5 INF: Caucasus > Ukraine\nbuy 1 INF\n",
-    )
-    .await;
+    let reply = russia("", "move 5 INF: Caucasus > Ukraine\nbuy 1 INF\n").await;
     assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "rule-violation");
     let problem = reply.json();
     assert_eq!(problem["line"], 2, "{problem}");
@@ -238,11 +225,7 @@ async fn a_bad_line_is_refused_naming_its_line_and_nothing_is_appended() {
     );
 
     // A unit that cannot reach.
-    let reply = send_turn(
-        &app,
-        &gm,
-        &game,
-        "russia",
+    let reply = russia(
         "",
         "# too far\nmove 1 INF: Caucasus > Ukraine > East Europe\n",
     )
@@ -251,11 +234,7 @@ async fn a_bad_line_is_refused_naming_its_line_and_nothing_is_appended() {
     assert_eq!(reply.json()["line"], 2, "{:?}", reply.json());
 
     // The same, previewed: refused in the answer, nothing appended either.
-    let reply = send_turn(
-        &app,
-        &gm,
-        &game,
-        "russia",
+    let reply = russia(
         "&dry_run=true",
         "buy 2 INF\nmove 1 INF: Caucasus > Ukraine > East Europe\n",
     )

@@ -60,10 +60,7 @@ impl Default for SenderSettings {
 impl SenderSettings {
     /// The wait before the next attempt, after `attempts` failed ones.
     pub fn backoff(&self, attempts: i32) -> Duration {
-        let doublings = u32::try_from(attempts.clamp(0, 30)).unwrap_or(0);
-        self.retry_base
-            .saturating_mul(2u32.saturating_pow(doublings))
-            .min(self.retry_max)
+        crate::retry::backoff(self.retry_base, self.retry_max, attempts)
     }
 
     /// A subscription's claim lasts as long as one attempt could (connecting, then the
