@@ -36,6 +36,17 @@ impl Role {
             Role::Auditor => "auditor",
         }
     }
+
+    /// In words, for people: "the game master".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Role::Admin => "the admin",
+            Role::Director => "the director",
+            Role::Gm => "the game master",
+            Role::Player => "the player",
+            Role::Auditor => "the auditor",
+        }
+    }
 }
 
 impl fmt::Display for Role {

@@ -55,6 +55,47 @@ pub struct Chronicle {
     pub battles: Vec<Arc<BattleView>>,
     /// Where each phase ended: (version, power, phase), in order.
     pub phases: Vec<PhaseEnd>,
+    /// Each power's orders on the record, in the turn notation, in order.
+    pub orders: Vec<Arc<OrdersWritten>>,
+}
+
+/// A command of orders on the record, as players write them.
+#[derive(Debug, Clone)]
+pub struct OrdersWritten {
+    /// The record's version.
+    pub version: u64,
+    pub power: warlog_rules::board::Power,
+    /// Who sent them: `ann`, or `the game master alice`.
+    pub by: String,
+    /// One line an order ([`warlog_rules::notation::render_order`]).
+    pub lines: Vec<String>,
+    /// The order refused after a die, and why, if the command was cut off there.
+    pub refused: Option<String>,
+}
+
+impl OrdersWritten {
+    fn of(version: u64, given: &OrdersGiven) -> Option<Self> {
+        let Command::Orders { power, orders } = &given.command else {
+            return None;
+        };
+        let by = match given.sender.role {
+            warlog_events::sender::Role::Player => given.sender.name.clone(),
+            role => format!("{} {}", role.describe(), given.sender.name),
+        };
+        Some(OrdersWritten {
+            version,
+            power: *power,
+            by,
+            lines: orders.iter().map(warlog_rules::notation::render_order).collect(),
+            refused: given.cut_off.as_ref().map(|cut| {
+                format!(
+                    "{} was refused after a die: {}",
+                    warlog_rules::notation::render_order(&cut.order),
+                    cut.message
+                )
+            }),
+        })
+    }
 }
 
 /// Where a phase ended: the `PhaseEnded` event's version, whose phase it was.
@@ -77,8 +118,14 @@ impl Chronicle {
                 log: GameLog::new(created).map_err(corrupt)?,
                 battles: Vec::new(),
                 phases: Vec::new(),
+                orders: Vec::new(),
             });
         };
+        if let GameStreamEvent::Orders(given) = &decoded {
+            if let Some(written) = OrdersWritten::of(event.stream_version, given) {
+                chronicle.orders.push(Arc::new(written));
+            }
+        }
         if let GameStreamEvent::Played(played) = &decoded {
             let before = &chronicle.log;
             if let warlog_rules::game::GameEvent::PhaseEnded { power, phase, .. } = played {

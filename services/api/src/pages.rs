@@ -684,6 +684,8 @@ struct GamePageQuery {
 
 /// The battles a game page shows (the latest); the battle list has them all.
 const BATTLES_SHOWN: usize = 50;
+/// The commands a game page lists (the latest); the event log has them all.
+const ORDERS_SHOWN: usize = 50;
 /// The phase ends a game page lists (the latest); the steps reach every version.
 const PHASES_SHOWN: usize = 100;
 
@@ -772,6 +774,12 @@ async fn game_markup(
         .collect();
     let phases: Vec<_> = phases.iter().filter(|p| p.0 <= log.version).collect();
     let battles_shown = &battles[battles.len().saturating_sub(BATTLES_SHOWN)..];
+    let orders: Vec<_> = chronicle
+        .orders
+        .iter()
+        .filter(|o| o.version <= log.version)
+        .collect();
+    let orders_shown = &orders[orders.len().saturating_sub(ORDERS_SHOWN)..];
     let phases_shown = &phases[phases.len().saturating_sub(PHASES_SHOWN)..];
     let report = crate::audit_cache::audit_of(state, id).await?;
     let failed = report.outcome == Outcome::Failed;
@@ -898,6 +906,24 @@ async fn game_markup(
                             format!("{} {} {}{damaged}", s.power.name(), s.count, s.unit)
                         }).collect::<Vec<_>>().join(", ")) }
                     } } }
+                }
+                h2 #orders { "Orders" }
+                @if orders.is_empty() { p.empty { "No orders yet." } } @else {
+                    p.note {
+                        "Each power's orders as the record keeps them, written as players write a turn"
+                        @if orders_shown.len() < orders.len() { " (the latest " (orders_shown.len()) " of " (orders.len()) ")" }
+                        "."
+                    }
+                    details.orders {
+                        summary { "Orders on the record" }
+                        ol.orders { @for written in orders_shown {
+                            li {
+                                "Event " (written.version) ": " (written.power.name()) ", by " (written.by)
+                                pre.turn { (written.lines.join("\n")) }
+                                @if let Some(refused) = &written.refused { p.problem { (refused) } }
+                            }
+                        } }
+                    }
                 }
                 h2 { "Battles" }
                 @if battles.is_empty() { p.empty { "No battles yet." } }

@@ -8,7 +8,7 @@ use warlog_rules::game::GameEvent;
 
 use super::Ledger;
 use crate::game::{GameLog, GameStreamEvent};
-use crate::orders::{Decided, DiceSupply, OrdersGiven, Refusal};
+use crate::orders::{Command, Decided, DiceSupply, OrdersGiven, Refusal};
 use crate::RecordedEvent;
 use warlog_rules::ruleset::Ruleset;
 
@@ -237,6 +237,19 @@ fn describe(
             return;
         }
         Err(refusal) => {
+            // The refused order as its player wrote it.
+            let wrote = match (&given.command, refusal.order_index()) {
+                (Command::Orders { orders, .. }, Some(i)) => orders
+                    .get(i)
+                    .map(|o| {
+                        format!(
+                            " (orders[{i}] reads \"{}\")",
+                            warlog_rules::notation::render_order(o)
+                        )
+                    })
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
             let whole = if given.cut_off.is_some() && matches!(refusal, Refusal::Rule { .. }) {
                 "; the record keeps an order as refused after a die, but no order before the \
                  refusal rolled one, and a command refused before any die is refused whole: \
@@ -247,7 +260,9 @@ fn describe(
             ledger.fail(
                 "orders",
                 record,
-                format!("the rules refuse the orders recorded here ({what}): {refusal}{whole}"),
+                format!(
+                    "the rules refuse the orders recorded here ({what}): {refusal}{wrote}{whole}"
+                ),
             );
             return;
         }
