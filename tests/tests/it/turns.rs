@@ -126,6 +126,25 @@ async fn round_two_of_a_cut_throat_game_played_with_one_turn_text_per_power_pass
         (Some(3), Some("russia"))
     );
 
+    // The game page shows each power's orders as players write them.
+    let page = String::from_utf8(call(&app, get(&format!("/games/{game}"))).await.body.to_vec())
+        .expect("utf-8");
+    assert!(
+        page.contains("battle Ukraine S.S.R.; combat SAAC; loss INF, ARM"),
+        "the battle order as written"
+    );
+    assert!(page.contains("move 1 ARM, 3 INF: Karelia S.S.R. &gt; Ukraine S.S.R."));
+
+    // Tools may read the events by name.
+    let named = call(&app, get(&format!("/v1/games/{game}/events?names=true")))
+        .await
+        .json();
+    let fought = named
+        .as_array()
+        .and_then(|events| events.iter().find(|e| e["event_type"] == "BattleFought"))
+        .expect("the battle");
+    assert_eq!(fought["payload"]["territory"], "Ukraine S.S.R.", "{fought}");
+
     let ended = call(
         &app,
         post(&format!("/v1/games/{game}/end"), &gm, &Value::Null),
