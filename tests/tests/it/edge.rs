@@ -348,26 +348,20 @@ async fn a_tournament_game_is_named_by_its_tournament_round_and_table() {
         warlog_store::games::GameSummaries,
         StoreMetrics::unregistered(),
     );
-    // The tournament's name comes from its summary, a read model.
-    let view = eventually(
-        "the tournament's summary",
-        Duration::from_secs(30),
-        || async {
-            tournaments.catch_up().await.expect("tournaments projected");
-            games.catch_up().await.expect("games projected");
-            let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
-            (view["title"] == "Winter Open, round 1, table 1").then_some(view)
-        },
-    )
+    // The tournament's name comes from its summary, and the index is a read model too.
+    let title = "Winter Open, round 1, table 1";
+    let (view, index) = eventually("the summaries", Duration::from_secs(30), || async {
+        tournaments.catch_up().await.expect("tournaments projected");
+        games.catch_up().await.expect("games projected");
+        let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+        let index = call(&app, get(&format!("/v1/games?tournament={tournament}")))
+            .await
+            .json();
+        (view["title"] == title && index["games"][0]["title"] == title).then_some((view, index))
+    })
     .await;
-    assert_eq!(view["title"], "Winter Open, round 1, table 1", "{view}");
-    let index = call(&app, get(&format!("/v1/games?tournament={tournament}")))
-        .await
-        .json();
-    assert_eq!(
-        index["games"][0]["title"], "Winter Open, round 1, table 1",
-        "{index}"
-    );
+    assert_eq!(view["title"], title, "{view}");
+    assert_eq!(index["games"][0]["title"], title, "{index}");
     let page = String::from_utf8(
         call(&app, get(&format!("/games/{game}")))
             .await
