@@ -86,7 +86,10 @@ impl OrdersWritten {
             version,
             power: *power,
             by,
-            lines: orders.iter().map(warlog_rules::notation::render_order).collect(),
+            lines: orders
+                .iter()
+                .map(warlog_rules::notation::render_order)
+                .collect(),
             refused: given.cut_off.as_ref().map(|cut| {
                 format!(
                     "{} was refused after a die: {}",

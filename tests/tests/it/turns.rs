@@ -127,8 +127,13 @@ async fn round_two_of_a_cut_throat_game_played_with_one_turn_text_per_power_pass
     );
 
     // The game page shows each power's orders as players write them.
-    let page = String::from_utf8(call(&app, get(&format!("/games/{game}"))).await.body.to_vec())
-        .expect("utf-8");
+    let page = String::from_utf8(
+        call(&app, get(&format!("/games/{game}")))
+            .await
+            .body
+            .to_vec(),
+    )
+    .expect("utf-8");
     assert!(
         page.contains("battle Ukraine S.S.R.; combat SAAC; loss INF, ARM"),
         "the battle order as written"
