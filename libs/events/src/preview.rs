@@ -18,25 +18,30 @@ use warlog_rules::violation::ViolationCode;
 use crate::game::GameLog;
 use crate::orders::{Command, OrdersGiven, Refusal, MAX_ORDERS};
 
-/// How much work one battle's exact odds may take in a preview (a steady round's
-/// transition is one step, about 30 nanoseconds): a fraction of a second.
-pub const ODDS_WORK_PER_BATTLE: u64 = 20_000_000;
+/// How much work the exact odds of all a preview's battles may take together (a steady
+/// round's transition is one step, about 30 nanoseconds): under a second. A battle beyond
+/// what is left says so instead of giving odds.
+pub const ODDS_WORK_PER_PREVIEW: u64 = 20_000_000;
 
 /// What one order would do.
 #[derive(Debug, Clone)]
 pub struct PreviewStep {
     /// The order's place among the orders sent.
     pub index: usize,
-    /// The events it would make on the board the steps before left. For an order that
-    /// rolls, these follow even dice, not the game's: shown in words, never as dice.
+    /// The events it would make on the board the steps before left; none for an order that
+    /// rolls (its events would follow even dice, not the game's: made-up dice are shown to
+    /// nobody).
     pub events: Vec<GameEvent>,
+    /// For a battle: where.
+    pub battle_at: Option<warlog_rules::board::TerritoryId>,
     /// The order rolls dice when it is carried out.
     pub rolls: bool,
     /// Decided on a board that earlier dice shaped (as even dice left it).
     pub after_dice: bool,
     /// For a battle: its odds, or why they are not worked out.
     pub odds: Option<BattleOdds>,
-    /// For a battle: the defender's sealed standing orders are not known to the preview.
+    /// For a battle: the defender's standing orders for it are sealed, so the preview does
+    /// not know them (the odds follow the orders it may see, else the defaults).
     pub defender_orders_sealed: bool,
 }
 
@@ -71,7 +76,14 @@ impl GameLog {
     /// What `given` (a power's orders) would do, decided without the game's dice: the same
     /// checks of the sender and the version as [`GameLog::decide_command`], then each
     /// order in turn. Nothing here is recorded.
-    pub fn preview(&self, given: &OrdersGiven) -> Result<Preview, Refusal> {
+    ///
+    /// The exact odds of all its battles share one budget of work, and stop when
+    /// `cancelled` is set (the asker went away).
+    pub fn preview(
+        &self,
+        given: &OrdersGiven,
+        cancelled: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<Preview, Refusal> {
         self.may_command(given).map_err(Refusal::Forbidden)?;
         if given.expected_version != self.version {
             return Err(Refusal::Version {
@@ -97,29 +109,40 @@ impl GameLog {
             .collect::<Result<Vec<_>, _>>()?;
         let rules = self.ruleset.rules();
         let mut state = self.state.clone();
-        // The defender's secret: not on the board a preview decides on.
+        // The defenders' secrets: not on the board a preview decides on.
         state
             .standing_orders
             .retain(|_, given| given.orders.is_some());
+        state
+            .standing_orders_next
+            .retain(|_, given| given.orders.is_some());
+        let work = Work::within(ODDS_WORK_PER_PREVIEW, cancelled);
         let mut steps = Vec::new();
         let mut refused = None;
         let mut rolled = false;
         for (index, order) in resolved.iter().enumerate() {
-            let (odds, defender_orders_sealed) = match order {
-                Order::FightBattle(battle) => battle_odds(self, &state, *power, battle),
-                _ => (None, false),
-            };
             let mut dice = EvenDice::default();
             let mut counted = CountingDice::new(&mut dice);
             match decide(rules, &state, *power, order, given.at, &mut counted) {
                 Ok(events) => {
+                    // Worked out only for a battle the rules accept, on the board before it.
+                    let (odds, defender_orders_sealed) = match order {
+                        Order::FightBattle(battle) => {
+                            battle_odds(self, &state, *power, battle, &work)
+                        }
+                        _ => (None, false),
+                    };
                     for event in &events {
                         apply(rules, &mut state, event);
                     }
                     let rolls = counted.drawn() > 0;
                     steps.push(PreviewStep {
                         index,
-                        events,
+                        events: if rolls { Vec::new() } else { events },
+                        battle_at: match order {
+                            Order::FightBattle(battle) => Some(battle.territory),
+                            _ => None,
+                        },
                         rolls,
                         after_dice: rolled,
                         odds,
@@ -153,18 +176,18 @@ fn battle_odds(
     state: &GameState,
     power: Power,
     battle: &BattleOrders,
+    work: &Work,
 ) -> (Option<BattleOdds>, bool) {
-    let sealed = log
-        .state
-        .standing_orders
-        .iter()
-        .any(|((owner, place), given)| {
-            given.orders.is_none() && *owner != power && place.is_none_or(|p| p == battle.territory)
-        });
-    let work = Work::within(ODDS_WORK_PER_BATTLE, None);
-    let odds = match odds_of(log.ruleset.rules(), state, power, battle, &work) {
+    let sealed = log.state.standing_orders.iter().any(|((owner, place), given)| {
+        given.orders.is_none() && *owner != power && place.is_none_or(|p| p == battle.territory)
+    });
+    let odds = match odds_of(log.ruleset.rules(), state, power, battle, work) {
         Ok(odds) => odds.map(BattleOdds::Exact),
-        Err(v) if v.code == ViolationCode::TooLarge => Some(BattleOdds::TooLarge(v.message)),
+        Err(v) if matches!(v.code, ViolationCode::TooLarge | ViolationCode::Cancelled) => {
+            Some(BattleOdds::TooLarge(
+                "its exact odds need more work than is left of this preview's budget".to_owned(),
+            ))
+        }
         Err(_) => None,
     };
     (odds, sealed)

@@ -5,6 +5,7 @@
 use warlog_rules::notation::{self, NotationError, Planned};
 
 use crate::game::GameLog;
+use crate::orders::MAX_ORDERS;
 
 /// The orders `text` makes on this game as it stands: every name resolved, and an
 /// `end phase` wherever a line belongs to a later phase of the turn than the one before
@@ -20,7 +21,21 @@ pub fn plan_turn(log: &GameLog, text: &str) -> Result<Vec<Planned>, NotationErro
         });
     }
     let standard_turn = log.ruleset.rules().special.war.is_none();
-    notation::plan(&lines, log.state.phase, standard_turn)
+    let planned = notation::plan(&lines, log.state.phase, standard_turn)?;
+    // Named here, on its line, rather than by the command's count of orders.
+    if let Some(over) = planned.get(MAX_ORDERS) {
+        return Err(NotationError {
+            line: over.line,
+            column: 1,
+            message: format!(
+                "a turn makes at most {MAX_ORDERS} orders, the phase ends it needs included; \
+                 this line makes the {}th: send the lines from here as another turn",
+                MAX_ORDERS + 1
+            ),
+            suggestions: Vec::new(),
+        });
+    }
+    Ok(planned)
 }
 
 #[cfg(test)]
@@ -50,6 +65,13 @@ mod tests {
             "repairs and weapons end, then the purchase"
         );
         assert!(planned.iter().all(|p| p.line == 1));
+    }
+
+    #[test]
+    fn a_turn_of_more_orders_than_a_command_takes_is_refused_at_the_line_that_passes_the_limit() {
+        let text = "end phase\n".repeat(MAX_ORDERS + 5);
+        let error = plan_turn(&game().log, &text).expect_err("too many");
+        assert_eq!(error.line, MAX_ORDERS + 1);
     }
 
     #[test]

@@ -37,8 +37,8 @@ use crate::game::Phase;
 /// The most lines a turn text may hold (comments and blank lines included).
 pub const MAX_LINES: usize = 400;
 
-/// The longest line, in bytes.
-pub const MAX_LINE_BYTES: usize = 2_000;
+/// The longest line, in characters.
+pub const MAX_LINE_CHARS: usize = 2_000;
 
 /// One line of a turn that asks for something.
 #[derive(Debug, Clone, PartialEq, Eq)]

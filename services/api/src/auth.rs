@@ -225,8 +225,6 @@ pub async fn authenticate(
     }
 }
 
-/// Who holds the token with this hash, looked up in the database now (`None`: unknown,
-/// revoked or expired): remembered if it is valid, forgotten if not.
 /// The holder of a token given in a page's form (not a header): looked up now.
 pub async fn identify(state: &AppState, token: &str) -> Result<Identity, ApiError> {
     let token = token.trim();
@@ -244,6 +242,8 @@ pub async fn identify(state: &AppState, token: &str) -> Result<Identity, ApiErro
     })
 }
 
+/// Who holds the token with this hash, looked up in the database now (`None`: unknown,
+/// revoked or expired): remembered if it is valid, forgotten if not.
 async fn look_up(state: &AppState, token: &[u8; 32]) -> Result<Option<Identity>, ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let Some(holder) = find_token(&client, token).await? else {

@@ -471,18 +471,26 @@ impl RefusedAfterDice {
             Some(line) => format!("line {line}"),
             None => order_at(i),
         };
-        let carried = match (cut.index, line_of(0)) {
-            (n, Some(first)) => {
-                let last = line_of(n - 1).unwrap_or(first);
-                if first == last {
-                    format!("line {first} was carried out and stands")
-                } else {
-                    format!("lines {first} to {last} were carried out and stand")
+        let carried = match (cut.index, line_of(0), line_of(cut.index)) {
+            (n, Some(first), refused) => {
+                // The last line carried out whole; the refused line's phase ends may have
+                // stood without it.
+                let whole = (0..n).rev().filter_map(line_of).find(|l| Some(*l) != refused);
+                let ended = line_of(n - 1).is_some() && line_of(n - 1) == refused;
+                let lines = match whole {
+                    Some(last) if last == first => format!("line {first} was carried out and stands"),
+                    Some(last) => format!("lines {first} to {last} were carried out and stand"),
+                    None => String::new(),
+                };
+                match (lines.is_empty(), ended, refused) {
+                    (false, true, Some(r)) => format!("{lines}, and the phases before line {r} ended"),
+                    (true, _, Some(r)) => format!("the phases before line {r} ended"),
+                    _ => lines,
                 }
             }
-            (1, None) => "orders[0] was carried out and stands".to_owned(),
-            (2, None) => "orders[0] and orders[1] were carried out and stand".to_owned(),
-            (n, None) => format!("orders[0] to orders[{}] were carried out and stand", n - 1),
+            (1, None, _) => "orders[0] was carried out and stands".to_owned(),
+            (2, None, _) => "orders[0] and orders[1] were carried out and stand".to_owned(),
+            (n, None, _) => format!("orders[0] to orders[{}] were carried out and stand", n - 1),
         };
         let rest = match (cut.not_decided, lines.is_some()) {
             (0, _) => String::new(),

@@ -34,10 +34,21 @@ pub struct TurnRequest {
     pub dry_run: bool,
 }
 
-/// The orders a turn text makes, for the power that gives them, as a command to write.
-pub fn commanded(log: &GameLog, text: &str, power: Option<Power>) -> Result<Commanded, ApiError> {
+/// The orders a turn text makes, and the power that gives them (by default, the power to
+/// play).
+fn planned(
+    log: &GameLog,
+    text: &str,
+    power: Option<Power>,
+) -> Result<(Power, Vec<Planned>), ApiError> {
     let planned = warlog_events::turn::plan_turn(log, text).map_err(ApiError::unreadable_turn)?;
     let power = power.unwrap_or_else(|| log.state.to_act(log.ruleset.rules()));
+    Ok((power, planned))
+}
+
+/// The orders a turn text makes, for the power that gives them, as a command to write.
+pub fn commanded(log: &GameLog, text: &str, power: Option<Power>) -> Result<Commanded, ApiError> {
+    let (power, planned) = planned(log, text, power)?;
     let lines = planned.iter().map(|p| p.line).collect();
     let orders = planned.into_iter().map(|p| p.order).collect();
     Ok(Commanded {
@@ -109,7 +120,8 @@ pub struct BattleOddsView {
     pub both_destroyed: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attacker_withdraws: Option<f64>,
-    /// The defender's standing orders for it are sealed: the odds assume its defaults.
+    /// The defender's standing orders for it are sealed: the odds follow the orders it gave
+    /// in the open, else the defaults.
     pub defender_orders_sealed: bool,
     /// The odds in a sentence.
     pub detail: String,
@@ -142,16 +154,17 @@ pub struct WouldStand {
     pub detail: String,
 }
 
-/// Previews a turn text on `log` for `sender`.
+/// Previews a turn text on `log` for `sender`, its battles' odds within one budget (stopped
+/// when `cancelled` is set). Call it through [`preview_for`], which bounds it per client.
 pub fn preview(
     log: &GameLog,
     sender: Sender,
     at: Moment,
     text: &str,
     power: Option<Power>,
+    cancelled: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Result<TurnPreview, ApiError> {
-    let planned = warlog_events::turn::plan_turn(log, text).map_err(ApiError::unreadable_turn)?;
-    let power = power.unwrap_or_else(|| log.state.to_act(log.ruleset.rules()));
+    let (power, planned) = planned(log, text, power)?;
     let orders: Vec<NamedOrder> = planned.iter().map(|p| p.order.clone()).collect();
     let given = OrdersGiven::new(
         sender,
@@ -162,7 +175,7 @@ pub fn preview(
             orders: orders.clone(),
         },
     );
-    let previewed = log.preview(&given).map_err(|refusal| {
+    let previewed = log.preview(&given, cancelled).map_err(|refusal| {
         let line = refusal
             .order_index()
             .and_then(|i| planned.get(i))
@@ -174,6 +187,23 @@ pub fn preview(
         }
     })?;
     Ok(render(log, &planned, previewed))
+}
+
+/// [`preview`] for a client: within its rate limit and the cap on computations at once, off
+/// the request threads, stopped if the request goes away (like the odds).
+pub async fn preview_for(
+    req: &actix_web::HttpRequest,
+    state: &crate::AppState,
+    log: GameLog,
+    sender: Sender,
+    at: Moment,
+    text: String,
+    power: Option<Power>,
+) -> Result<TurnPreview, ApiError> {
+    crate::rate_limit::computation(req, state, move |cancelled| {
+        preview(&log, sender, at, &text, power, Some(cancelled))
+    })
+    .await?
 }
 
 fn render(log: &GameLog, planned: &[Planned], preview: Preview) -> TurnPreview {
@@ -294,15 +324,12 @@ fn percent(p: f64) -> String {
 
 fn odds_view(log: &GameLog, step: &PreviewStep, odds: &BattleOdds) -> BattleOddsView {
     let territory = step
-        .events
-        .iter()
-        .find_map(|e| match e {
-            GameEvent::BattleFought(b) => Some(log.ruleset.board.get(b.territory).name.clone()),
-            _ => None,
-        })
+        .battle_at
+        .map(|t| log.ruleset.board.get(t).name.clone())
         .unwrap_or_default();
     let sealed = if step.defender_orders_sealed {
-        " The defender's standing orders here are sealed: these odds assume its defaults."
+        " The defender's standing orders here are sealed: these odds follow the orders it has \
+         given in the open, else the defaults."
     } else {
         ""
     };

@@ -50,7 +50,7 @@ fn battle(place: &str) -> NamedOrder {
 fn a_battle_in_a_preview_comes_with_its_exact_odds_and_later_orders_are_marked_as_after_dice() {
     let (game, place) = game_at_a_battle(11);
     let given = orders_of(&game, vec![battle(&place), NamedOrder::EndPhase]);
-    let preview = game.log.preview(&given).expect("previewed");
+    let preview = game.log.preview(&given, None).expect("previewed");
     let first = &preview.steps[0];
     assert!(first.rolls, "a battle rolls");
     let Some(BattleOdds::Exact(odds)) = &first.odds else {
@@ -70,9 +70,10 @@ fn a_preview_is_the_same_whatever_the_games_seed() {
     let mut other = game_at_a_battle(11).0;
     other.seed = GameSeed::from_bytes([99; 32]);
     let given = orders_of(&game, vec![battle(&place)]);
-    let one = game.log.preview(&given).expect("previewed");
-    let two = other.log.preview(&given).expect("previewed");
+    let one = game.log.preview(&given, None).expect("previewed");
+    let two = other.log.preview(&given, None).expect("previewed");
     assert_eq!(one.steps[0].events, two.steps[0].events);
+    assert!(one.steps[0].events.is_empty(), "no made-up dice");
     let win = |p: &Preview| match &p.steps[0].odds {
         Some(BattleOdds::Exact(odds)) => odds.attacker_win,
         other => panic!("exact odds: {other:?}"),
@@ -97,7 +98,7 @@ fn an_order_the_rules_refuse_is_named_with_its_place_and_nothing_after_it_is_dec
             NamedOrder::EndPhase,
         ],
     );
-    let preview = game.log.preview(&given).expect("previewed");
+    let preview = game.log.preview(&given, None).expect("previewed");
     let refused = preview.refused.expect("a purchase in the battles phase");
     assert_eq!(refused.index, 0);
     assert!(!refused.after_dice);
@@ -114,7 +115,7 @@ fn a_preview_of_phase_ends_shows_their_events_and_rolls_nothing() {
         1,
     );
     let given = orders_of(&game, vec![NamedOrder::EndPhase, NamedOrder::EndPhase]);
-    let preview = game.log.preview(&given).expect("previewed");
+    let preview = game.log.preview(&given, None).expect("previewed");
     assert_eq!(preview.steps.len(), 2);
     assert!(preview.steps.iter().all(|s| !s.rolls && !s.after_dice));
     assert!(matches!(

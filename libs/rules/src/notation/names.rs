@@ -110,6 +110,9 @@ impl Names<'_> {
     /// A unit by its code or its name (plural too): the catalogue's code.
     pub fn unit(&self, text: Text<'_>) -> Result<String, NotationError> {
         let text = text.trim();
+        if text.is_empty() {
+            return Err(self.error(text, "a unit is missing here".to_owned()));
+        }
         let catalogue = &self.ruleset.catalogue;
         let wanted = text.s.split_whitespace().collect::<Vec<_>>().join(" ");
         let singular = wanted
@@ -208,7 +211,12 @@ impl Names<'_> {
                 let code = self.unit(name)?;
                 let n = match count {
                     None => 1,
-                    Some(count) => count.s.parse::<i64>().unwrap_or(i64::MAX),
+                    Some(count) => count.s.parse::<i64>().map_err(|_| {
+                        self.error(
+                            count,
+                            format!("a unit count is 1 to {}, not {}", UnitCount::MAX, count.s),
+                        )
+                    })?,
                 };
                 let n = UnitCount::try_from(n)
                     .map_err(|e| self.error(count.unwrap_or(name), e))?
@@ -228,6 +236,9 @@ impl Names<'_> {
     /// A power by its name or a common short form (UK, US, USA).
     pub fn power(&self, text: Text<'_>) -> Result<Power, NotationError> {
         let text = text.trim();
+        if text.is_empty() {
+            return Err(self.error(text, "a power is missing here".to_owned()));
+        }
         let wanted = text.s.split_whitespace().collect::<Vec<_>>().join(" ");
         let seated = self.ruleset.board.turn_order();
         let short = |p: Power| -> &'static [&'static str] {

@@ -2,7 +2,7 @@
 
 use super::names::{closest, Names};
 use super::text::Text;
-use super::{Line, NotationError, Step, MAX_LINES, MAX_LINE_BYTES};
+use super::{Line, NotationError, Step, MAX_LINES, MAX_LINE_CHARS};
 use crate::game::named::{NamedOrder, NamedRetreat};
 use crate::game::Phase;
 use crate::ruleset::Ruleset;
@@ -44,21 +44,33 @@ pub fn parse_line(
         line,
         number,
     };
-    if line.len() > MAX_LINE_BYTES {
+    if line.len() > MAX_LINE_CHARS * 4 || line.chars().count() > MAX_LINE_CHARS {
         return Err(names.error(
             Text::new(line),
-            format!("a line holds at most {MAX_LINE_BYTES} characters"),
+            format!("a line holds at most {MAX_LINE_CHARS} characters"),
         ));
     }
-    let content = match line.find('#') {
-        Some(i) => &line[..i],
-        None => line,
-    };
+    let content = &line[..comment_start(line)];
     let text = Text::new(content).trim();
     if text.is_empty() {
         return Ok(None);
     }
     step(&names, text).map(Some)
+}
+
+/// Where a comment begins: a `#` that starts the line, or stands after a space and before
+/// a space or the end (so `SZ #5` in an offer's terms is text).
+fn comment_start(line: &str) -> usize {
+    let bytes = line.as_bytes();
+    let starts = |i: usize| {
+        let before = line[..i].trim().is_empty() || bytes[i - 1].is_ascii_whitespace();
+        let after = bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace());
+        line[..i].trim().is_empty() || (before && after)
+    };
+    line.match_indices('#')
+        .map(|(i, _)| i)
+        .find(|i| starts(*i))
+        .unwrap_or(line.len())
 }
 
 /// The ways a line may begin, for suggestions when none matches.
@@ -590,6 +602,12 @@ fn combat_code(text: Text<'_>) -> Option<String> {
 }
 
 fn combat_order(names: &Names<'_>, text: Text<'_>) -> Result<String, NotationError> {
+    if text.is_empty() {
+        return Err(names.error(
+            text,
+            "a combat order is missing here (SA, SAAC, TAAC, KAAC or WI)".to_owned(),
+        ));
+    }
     combat_code(text).ok_or_else(|| NotationError {
         suggestions: closest(
             text.s,
@@ -616,7 +634,7 @@ fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, Nota
         .strip_suffix(':')
         .map_or(head, |s| Text { s, at: head.at })
         .trim();
-    let territory = if head.is_empty() || head.after_phrase("everywhere").is_some() {
+    let territory = if head.is_empty() || head.after_phrase("everywhere").is_some_and(Text::is_empty) {
         None
     } else {
         Some(names.place(head.after_any(&["for", "in", "at"]).unwrap_or(head))?)
@@ -625,7 +643,11 @@ fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, Nota
     let mut submerge_subs = false;
     let mut battleships_absorb = None;
     for clause in clauses {
-        if clause.is_empty() || clause.after_any(&["defaults", "default"]).is_some() {
+        if clause.is_empty()
+            || clause
+                .after_any(&["defaults", "default"])
+                .is_some_and(Text::is_empty)
+        {
             continue;
         }
         if let Some(units) = clause.after_any(&["order of loss", "losses", "loss"]) {

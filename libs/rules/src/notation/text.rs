@@ -106,9 +106,9 @@ impl<'a> Text<'a> {
         let mut found = Vec::new();
         let mut from = 0;
         while let Some(i) = lower[from..].find(word).map(|i| i + from) {
-            let before = i == 0 || bytes[i - 1] == b' ';
+            let before = i == 0 || bytes[i - 1].is_ascii_whitespace();
             let end = i + word.len();
-            let after = end == bytes.len() || bytes[end] == b' ';
+            let after = end == bytes.len() || bytes[end].is_ascii_whitespace();
             if before && after && i > 0 && end < bytes.len() {
                 found.push(i);
             }

@@ -62,16 +62,20 @@ pub async fn turn_form(
     state: web::Data<AppState>,
     id: web::Path<String>,
     req: HttpRequest,
-    form: FormBody<TurnForm>,
+    form: Result<FormBody<TurnForm>, ApiError>,
 ) -> HttpResponse {
-    render(
+    let form = match form {
+        Ok(form) => form,
+        Err(error) => return super::error_page(&error),
+    };
+    let mut answer = render(
         async {
             let stream = crate::games::game_stream(&id)?;
             let form = &form.value;
             let power = match form.power.as_deref().filter(|p| !p.is_empty()) {
                 Some(name) => Some(
                     serde_json::from_value::<Power>(serde_json::Value::String(name.to_owned()))
-                        .map_err(|_| ApiError::malformed(format!("no power {name:?}")))?,
+                        .map_err(|_| ApiError::malformed(format!("there is no power \"{name}\"")))?,
                 ),
                 None => None,
             };
@@ -97,15 +101,22 @@ pub async fn turn_form(
                     } else {
                         let client = state.reader(&req).await?;
                         let log = crate::games::load(&client, &state.games, &stream).await?;
-                        let previewed = request.expected.check(log.version).and_then(|()| {
-                            turns::preview(
-                                &log,
-                                caller.sender(),
-                                request.moment(),
-                                &form.text,
-                                power,
-                            )
-                        });
+                        drop(client);
+                        let previewed = match request.expected.check(log.version) {
+                            Ok(()) => {
+                                turns::preview_for(
+                                    &req,
+                                    &state,
+                                    log,
+                                    caller.sender(),
+                                    request.moment(),
+                                    form.text.clone(),
+                                    power,
+                                )
+                                .await
+                            }
+                            Err(stale) => Err(stale),
+                        };
                         match previewed {
                             Ok(preview) => Answer::Preview(Box::new(preview)),
                             Err(refused) => Answer::Refused(refused),
@@ -130,7 +141,13 @@ pub async fn turn_form(
             ))
         }
         .await,
-    )
+    );
+    // An answer to a form holds the player's turn: kept by no cache.
+    answer.headers_mut().insert(
+        actix_web::http::header::CACHE_CONTROL,
+        actix_web::http::header::HeaderValue::from_static("no-store"),
+    );
+    answer
 }
 
 fn page(

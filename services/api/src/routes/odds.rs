@@ -3,7 +3,7 @@
 
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use utoipa::ToSchema;
 
@@ -304,14 +304,6 @@ fn stopped(
 /// down), the computation it started stops. Actix does not drop a handler whose client
 /// went away (actix/actix-web#3462), so such a computation runs out its budget: about a
 /// second, whoever asked.
-struct CancelOnDrop(Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 /// Exact odds of a described battle.
 ///
 /// Each side's units in words (`3 inf, 1 arm`), land or sea, with bombardment, combat
@@ -348,13 +340,8 @@ pub async fn odds_for(
     state: &AppState,
     request: OddsRequest,
 ) -> Result<OddsView, ApiError> {
-    let slot = state.rate_limits.admit_computation(req)?;
-    let cancelled = Arc::new(AtomicBool::new(false));
-    let _guard = CancelOnDrop(cancelled.clone());
-    web::block(move || {
-        let _slot = slot;
+    crate::rate_limit::computation(req, state, move |cancelled| {
         compute(&request, Some(cancelled))
     })
-    .await
-    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?
+    .await?
 }

@@ -67,6 +67,8 @@ pub struct TurnQuery {
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Neither text/plain nor JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many previews from this client (previews count with the odds); see Retry-After", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many computations are running as the service runs at once (`busy`), or the database is unavailable; see Retry-After", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A line cannot be read (turn-unreadable: line, column, suggestions) or breaks a rule before any die (rule-violation, with its line); nothing appended", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -107,14 +109,18 @@ pub async fn submit_turn(
     if turn.dry_run {
         let client = state.reader(&req).await?;
         let log = games::load(&client, &state.games, &stream).await?;
+        drop(client);
         expected.check(log.version)?;
-        let previewed: TurnPreview = turns::preview(
-            &log,
+        let previewed: TurnPreview = turns::preview_for(
+            &req,
+            &state,
+            log,
             request.caller.sender(),
             request.moment(),
-            &turn.text,
+            turn.text,
             turn.power,
-        )?;
+        )
+        .await?;
         return Ok(HttpResponse::Ok().json(previewed));
     }
     let written = games::write_commanded(&state, &stream, &request, |log| {
