@@ -178,9 +178,13 @@ fn battle_odds(
     battle: &BattleOrders,
     work: &Work,
 ) -> (Option<BattleOdds>, bool) {
-    let sealed = log.state.standing_orders.iter().any(|((owner, place), given)| {
-        given.orders.is_none() && *owner != power && place.is_none_or(|p| p == battle.territory)
-    });
+    let sealed = log
+        .state
+        .standing_orders
+        .iter()
+        .any(|((owner, place), given)| {
+            given.orders.is_none() && *owner != power && place.is_none_or(|p| p == battle.territory)
+        });
     let odds = match odds_of(log.ruleset.rules(), state, power, battle, work) {
         Ok(odds) => odds.map(BattleOdds::Exact),
         Err(v) if matches!(v.code, ViolationCode::TooLarge | ViolationCode::Cancelled) => {

@@ -475,15 +475,22 @@ impl RefusedAfterDice {
             (n, Some(first), refused) => {
                 // The last line carried out whole; the refused line's phase ends may have
                 // stood without it.
-                let whole = (0..n).rev().filter_map(line_of).find(|l| Some(*l) != refused);
+                let whole = (0..n)
+                    .rev()
+                    .filter_map(line_of)
+                    .find(|l| Some(*l) != refused);
                 let ended = line_of(n - 1).is_some() && line_of(n - 1) == refused;
                 let lines = match whole {
-                    Some(last) if last == first => format!("line {first} was carried out and stands"),
+                    Some(last) if last == first => {
+                        format!("line {first} was carried out and stands")
+                    }
                     Some(last) => format!("lines {first} to {last} were carried out and stand"),
                     None => String::new(),
                 };
                 match (lines.is_empty(), ended, refused) {
-                    (false, true, Some(r)) => format!("{lines}, and the phases before line {r} ended"),
+                    (false, true, Some(r)) => {
+                        format!("{lines}, and the phases before line {r} ended")
+                    }
                     (true, _, Some(r)) => format!("the phases before line {r} ended"),
                     _ => lines,
                 }

@@ -217,6 +217,34 @@ impl Default for RateLimits {
     }
 }
 
+/// Sets its flag when dropped: a computation whose request went away stops.
+struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` for a client: within its rate limit and the cap on computations at once, off
+/// the request threads, with a flag that is set if the request is dropped (`work` stops
+/// when it sees it). The odds' and the turn previews'.
+pub async fn computation<T: Send + 'static>(
+    req: &HttpRequest,
+    state: &crate::AppState,
+    work: impl FnOnce(Arc<std::sync::atomic::AtomicBool>) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let slot = state.rate_limits.admit_computation(req)?;
+    let cancelled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancelled.clone());
+    actix_web::web::block(move || {
+        let _slot = slot;
+        work(cancelled)
+    })
+    .await
+    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,32 +311,4 @@ mod tests {
         assert!(limits.admit_computation(&req).is_ok());
         assert_eq!(limits.computing.running(), 0);
     }
-}
-
-/// Sets its flag when dropped: a computation whose request went away stops.
-struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-/// Runs `work` for a client: within its rate limit and the cap on computations at once, off
-/// the request threads, with a flag that is set if the request is dropped (`work` stops
-/// when it sees it). The odds' and the turn previews'.
-pub async fn computation<T: Send + 'static>(
-    req: &HttpRequest,
-    state: &crate::AppState,
-    work: impl FnOnce(Arc<std::sync::atomic::AtomicBool>) -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let slot = state.rate_limits.admit_computation(req)?;
-    let cancelled = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let _guard = CancelOnDrop(cancelled.clone());
-    actix_web::web::block(move || {
-        let _slot = slot;
-        work(cancelled)
-    })
-    .await
-    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))
 }

@@ -9,7 +9,7 @@ use warlog_events::preview::{BattleOdds, Preview, PreviewStep};
 use warlog_events::sender::Sender;
 use warlog_rules::board::Power;
 use warlog_rules::game::named::NamedOrder;
-use warlog_rules::game::{words, GameEvent, GameState, Moment};
+use warlog_rules::game::{words, GameState, Moment};
 use warlog_rules::notation::{render_order, Planned};
 
 use crate::error::ApiError;

@@ -302,3 +302,40 @@ async fn a_turn_sent_as_json_with_a_text_field_is_taken_like_plain_text() {
         "unsupported-media-type",
     );
 }
+
+#[actix_web::test]
+async fn a_player_may_neither_preview_nor_send_a_turn_for_a_power_not_theirs() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let gm = token(&db, "alice", Role::Gm).await;
+    let game = create_game(&app, &gm).await;
+    let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
+    let seat = |power: &str| {
+        view["seats"]
+            .as_array()
+            .and_then(|seats| seats.iter().find(|s| s["power"] == power))
+            .and_then(|s| s["player"].as_str())
+            .expect("a seat")
+            .to_owned()
+    };
+    // Russia is to play; the player seated for Germany tries to play it.
+    let german = token(&db, &seat("germany"), Role::Player).await;
+    let before = version(&app, &game).await;
+    for query in ["&dry_run=true", ""] {
+        let reply = send_turn(&app, &german, &game, "russia", query, "end phase\n").await;
+        assert_problem(&reply, StatusCode::FORBIDDEN, "forbidden");
+    }
+    assert_eq!(version(&app, &game).await, before, "nothing appended");
+    // Russia's own player may.
+    let russian = token(&db, &seat("russia"), Role::Player).await;
+    let reply = send_turn(
+        &app,
+        &russian,
+        &game,
+        "russia",
+        "&dry_run=true",
+        "end phase\n",
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
+}

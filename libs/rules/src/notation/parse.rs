@@ -634,11 +634,12 @@ fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, Nota
         .strip_suffix(':')
         .map_or(head, |s| Text { s, at: head.at })
         .trim();
-    let territory = if head.is_empty() || head.after_phrase("everywhere").is_some_and(Text::is_empty) {
-        None
-    } else {
-        Some(names.place(head.after_any(&["for", "in", "at"]).unwrap_or(head))?)
-    };
+    let territory =
+        if head.is_empty() || head.after_phrase("everywhere").is_some_and(Text::is_empty) {
+            None
+        } else {
+            Some(names.place(head.after_any(&["for", "in", "at"]).unwrap_or(head))?)
+        };
     let mut order_of_loss = Vec::new();
     let mut submerge_subs = false;
     let mut battleships_absorb = None;

@@ -75,7 +75,9 @@ pub async fn turn_form(
             let power = match form.power.as_deref().filter(|p| !p.is_empty()) {
                 Some(name) => Some(
                     serde_json::from_value::<Power>(serde_json::Value::String(name.to_owned()))
-                        .map_err(|_| ApiError::malformed(format!("there is no power \"{name}\"")))?,
+                        .map_err(|_| {
+                            ApiError::malformed(format!("there is no power \"{name}\""))
+                        })?,
                 ),
                 None => None,
             };
