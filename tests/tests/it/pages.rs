@@ -668,16 +668,7 @@ async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
     let app = actix_web::test::init_service(warlog_api::app(state.clone(), &telemetry)).await;
     let gm = token(&db, "alice", Role::Gm).await;
     let game = crate::games::create_game(&app, &gm).await;
-    for power in [
-        "russia",
-        "germany",
-        "united-kingdom",
-        "japan",
-        "united-states",
-    ] {
-        let reply = crate::turns::send_turn(&app, &gm, &game, power, "", "end turn\n").await;
-        assert_eq!(reply.status, StatusCode::OK, "{:?}", reply.json());
-    }
+    crate::turns::end_round_one(&app, &gm, &game).await;
     let (addr, server) = listen(state, &telemetry);
     let base = format!("http://{addr}");
 

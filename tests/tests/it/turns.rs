@@ -10,7 +10,7 @@ use warlog_api::auth::Role;
 use warlog_events::audit::Verdict;
 use warlog_tests::TestDb;
 
-use crate::games::{create_game, export, offline_audit, write_export};
+use crate::games::{create_game, export, given_a_game, offline_audit, write_export};
 use crate::kit::{app, assert_problem, call, get, post, token, Reply, TestApp};
 
 /// Sends `text` as `power`'s turn, as plain text (`query` adds to `power=`).
@@ -45,6 +45,13 @@ async fn turn<B: MessageBody>(
     reply.json()
 }
 
+/// Round 1 of a Cut-Throat game, every power ending its turn (no combat in round 1).
+pub(crate) async fn end_round_one<B: MessageBody>(app: &impl TestApp<B>, gm: &str, game: &str) {
+    for power in ORDER {
+        turn(app, gm, game, power, "end turn\n").await;
+    }
+}
+
 async fn version<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> u64 {
     call(app, get(&format!("/v1/games/{game}"))).await.json()["version"]
         .as_u64()
@@ -75,14 +82,9 @@ fn keys(value: &Value, into: &mut Vec<String>) {
 
 #[actix_web::test]
 async fn round_two_of_a_cut_throat_game_played_with_one_turn_text_per_power_passes_the_audit() {
-    let db = TestDb::new().await;
-    let app = app!(db);
-    let gm = token(&db, "alice", Role::Gm).await;
-    let game = create_game(&app, &gm).await;
-    // Round 1: no combat in Cut-Throat; each power buys and places.
-    for power in ORDER {
-        turn(&app, &gm, &game, power, "end turn\n").await;
-    }
+    let (_db, app, gm, game) = given_a_game!();
+    // Round 1: no combat in Cut-Throat; each power ends its turn.
+    end_round_one(&app, &gm, &game).await;
     let round_two = [
         (
             "russia",
@@ -166,13 +168,8 @@ async fn round_two_of_a_cut_throat_game_played_with_one_turn_text_per_power_pass
 
 #[actix_web::test]
 async fn a_preview_appends_nothing_holds_no_die_and_gives_each_battle_its_odds() {
-    let db = TestDb::new().await;
-    let app = app!(db);
-    let gm = token(&db, "alice", Role::Gm).await;
-    let game = create_game(&app, &gm).await;
-    for power in ORDER {
-        turn(&app, &gm, &game, power, "end turn\n").await;
-    }
+    let (_db, app, gm, game) = given_a_game!();
+    end_round_one(&app, &gm, &game).await;
     let before = version(&app, &game).await;
     let text = "buy 3 INF\nmove 5 INF: Caucasus > Ukraine\nbattle Ukraine; loss INF\n\
                 place 3 INF in Russia\nend turn\n";
@@ -214,13 +211,8 @@ async fn a_preview_appends_nothing_holds_no_die_and_gives_each_battle_its_odds()
 
 #[actix_web::test]
 async fn a_bad_line_is_refused_naming_its_line_and_nothing_is_appended() {
-    let db = TestDb::new().await;
-    let app = app!(db);
-    let gm = token(&db, "alice", Role::Gm).await;
-    let game = create_game(&app, &gm).await;
-    for power in ORDER {
-        turn(&app, &gm, &game, power, "end turn\n").await;
-    }
+    let (_db, app, gm, game) = given_a_game!();
+    end_round_one(&app, &gm, &game).await;
     let before = version(&app, &game).await;
     let russia = |query: &'static str, text: &'static str| {
         send_turn(&app, &gm, &game, "russia", query, text)
@@ -271,10 +263,7 @@ async fn a_bad_line_is_refused_naming_its_line_and_nothing_is_appended() {
 
 #[actix_web::test]
 async fn a_turn_sent_as_json_with_a_text_field_is_taken_like_plain_text() {
-    let db = TestDb::new().await;
-    let app = app!(db);
-    let gm = token(&db, "alice", Role::Gm).await;
-    let game = create_game(&app, &gm).await;
+    let (_db, app, gm, game) = given_a_game!();
     let reply = call(
         &app,
         post(
@@ -305,10 +294,7 @@ async fn a_turn_sent_as_json_with_a_text_field_is_taken_like_plain_text() {
 
 #[actix_web::test]
 async fn a_player_may_neither_preview_nor_send_a_turn_for_a_power_not_theirs() {
-    let db = TestDb::new().await;
-    let app = app!(db);
-    let gm = token(&db, "alice", Role::Gm).await;
-    let game = create_game(&app, &gm).await;
+    let (db, app, gm, game) = given_a_game!();
     let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     let seat = |power: &str| {
         view["seats"]
