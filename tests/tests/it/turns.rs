@@ -294,7 +294,7 @@ async fn a_turn_sent_as_json_with_a_text_field_is_taken_like_plain_text() {
 
 #[actix_web::test]
 async fn a_player_may_neither_preview_nor_send_a_turn_for_a_power_not_theirs() {
-    let (db, app, gm, game) = given_a_game!();
+    let (db, app, _gm, game) = given_a_game!();
     let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     let seat = |power: &str| {
         view["seats"]
