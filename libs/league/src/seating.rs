@@ -25,10 +25,12 @@ use warlog_rules::board::Power;
 use warlog_rules::dice::DiceSource;
 
 /// What to do when the players do not fill whole tables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ShortTablePolicy {
-    /// Promote players from the waiting list; byes only when it runs short.
+    /// Promote players from the waiting list; byes only when it runs short (the default:
+    /// with no waiting list it is byes).
+    #[default]
     WaitingList,
     /// Byes for the lowest-ranked; the waiting list waits.
     Byes,

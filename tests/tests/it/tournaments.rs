@@ -1385,3 +1385,20 @@ async fn a_player_who_goes_idle_keeps_the_seats_losing_result_and_the_substitute
     assert_eq!(on_ladder("kim"), None, "{ladder}");
     assert_eq!(rows.len(), 5, "{ladder}");
 }
+
+#[actix_web::test]
+async fn a_tournament_without_a_short_tables_policy_fills_short_tables_from_its_waiting_list() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let director = token(&db, "dora", Role::Director).await;
+    let id = create_tournament(
+        &app,
+        &director,
+        json!({"name": "Spring", "rounds": 1, "deadlines": ["2099-01-01T00:00:00Z"]}),
+    )
+    .await;
+    let view = call(&app, get(&format!("/v1/tournaments/{id}")))
+        .await
+        .json();
+    assert_eq!(view["short_tables"], "waiting_list", "{view}");
+}

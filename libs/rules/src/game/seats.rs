@@ -14,7 +14,6 @@ use crate::game::ViolationCode;
 use crate::scoring::{placements, Placement, PointsTable, ScoringError};
 
 const PLAYERS: &str = "Cut-Throat, Rules for players";
-const VICTORY: &str = "Cut-Throat, Victory";
 
 /// A moment, in whole seconds since the Unix epoch.
 #[derive(
@@ -350,10 +349,14 @@ pub fn draw_seats_by_bid(
     Ok(seats)
 }
 
+/// What a refusal cites once the game is over: the record that ended it, not a rule of play.
+const ENDED: &str = "the game's end, on its record";
+const VOIDED: &str = "the game's void, on its record";
+
 pub(super) fn game_over() -> RuleViolation {
     violation(
         ViolationCode::GameOver,
-        VICTORY,
+        ENDED,
         "the game has ended: fighting has ceased",
     )
 }
@@ -363,7 +366,7 @@ pub(super) fn game_over_for(state: &GameState) -> Option<RuleViolation> {
     if let Some(reason) = &state.voided {
         return Some(violation(
             ViolationCode::GameOver,
-            VICTORY,
+            VOIDED,
             format!("the game was voided: {reason}"),
         ));
     }

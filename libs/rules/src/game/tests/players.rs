@@ -556,10 +556,10 @@ fn a_voided_game_is_over_with_no_placements_and_its_reason_on_the_record() {
             reason: "twice".into(),
         },
     ] {
-        assert_eq!(
-            direct(&mut state, again, t0).expect_err("over").code,
-            "game-over"
-        );
+        let refused = direct(&mut state, again, t0).expect_err("over");
+        assert_eq!(refused.code, "game-over");
+        // It cites the record that ended the game, not a rule of play (issue 34).
+        assert_eq!(refused.rule, "the game's void, on its record");
     }
 }
 

@@ -56,8 +56,10 @@ pub struct CreateTournament {
     /// head-to-head, the seeded draw. The draw always ends the list.
     #[schema(value_type = Option<Vec<String>>)]
     pub tiebreakers: Option<Vec<Tiebreaker>>,
-    /// `waiting_list` (fill short tables from it, byes when it runs short) or `byes`.
-    #[schema(value_type = String)]
+    /// `waiting_list` (fill short tables from it, byes when it runs short; the default) or
+    /// `byes`.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
     pub short_tables: ShortTablePolicy,
     /// The points of a bye (default 0).
     pub bye_points: Option<i64>,
