@@ -19,10 +19,16 @@ pub async fn migrate(client: &mut Client) -> Result<Vec<u32>, StoreError> {
     client
         .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
         .await?;
+    // The runner creates its history table "if not exists": on every start after the first,
+    // PostgreSQL would answer with a NOTICE that says nothing to an operator.
+    client
+        .batch_execute("SET client_min_messages TO warning")
+        .await?;
     let result = embedded::migrations::runner()
         .set_abort_divergent(true)
         .run_async(client)
         .await;
+    client.batch_execute("RESET client_min_messages").await?;
     client
         .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
         .await?;
