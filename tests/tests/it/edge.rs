@@ -281,13 +281,7 @@ async fn a_game_is_named_by_its_ruleset_and_players_and_an_ended_one_says_how_it
     assert!(standing.starts_with("ended in round "), "{standing}");
     assert!(standing.contains(" first, "), "{standing}");
     assert!(!standing.contains("to play"), "{standing}");
-    let page = String::from_utf8(
-        call(&app, get(&format!("/games/{game}")))
-            .await
-            .body
-            .to_vec(),
-    )
-    .expect("utf-8");
+    let page = call(&app, get(&format!("/games/{game}"))).await.text();
     assert!(
         page.contains(&format!("<h1>{title}</h1>")),
         "the heading is the name"
@@ -362,13 +356,7 @@ async fn a_tournament_game_is_named_by_its_tournament_round_and_table() {
     .await;
     assert_eq!(view["title"], title, "{view}");
     assert_eq!(index["games"][0]["title"], title, "{index}");
-    let page = String::from_utf8(
-        call(&app, get(&format!("/games/{game}")))
-            .await
-            .body
-            .to_vec(),
-    )
-    .expect("utf-8");
+    let page = call(&app, get(&format!("/games/{game}"))).await.text();
     assert!(
         page.contains("<h1>Winter Open, round 1, table 1</h1>"),
         "{page}"

@@ -23,6 +23,11 @@ impl Reply {
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
     }
 
+    /// The body as text (a page).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
     pub fn code(&self) -> String {
         self.json()["code"].as_str().unwrap_or_default().to_owned()
     }

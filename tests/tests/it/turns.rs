@@ -129,13 +129,7 @@ async fn round_two_of_a_cut_throat_game_played_with_one_turn_text_per_power_pass
     );
 
     // The game page shows each power's orders as players write them.
-    let page = String::from_utf8(
-        call(&app, get(&format!("/games/{game}")))
-            .await
-            .body
-            .to_vec(),
-    )
-    .expect("utf-8");
+    let page = call(&app, get(&format!("/games/{game}"))).await.text();
     assert!(
         page.contains("battle Ukraine S.S.R.; combat SAAC; loss INF, ARM"),
         "the battle order as written"
@@ -290,6 +284,30 @@ async fn a_turn_sent_as_json_with_a_text_field_is_taken_like_plain_text() {
         StatusCode::UNSUPPORTED_MEDIA_TYPE,
         "unsupported-media-type",
     );
+    // A JSON turn with the text form's query, and text that is not UTF-8: 400, nothing
+    // appended.
+    let before = version(&app, &game).await;
+    let both = call(
+        &app,
+        post(
+            &format!("/v1/games/{game}/turn?dry_run=true"),
+            &gm,
+            &serde_json::json!({"text": "end phase\n"}),
+        ),
+    )
+    .await;
+    assert_problem(&both, StatusCode::BAD_REQUEST, "malformed-request");
+    let garbled = call(
+        &app,
+        TestRequest::post()
+            .uri(&format!("/v1/games/{game}/turn"))
+            .insert_header(("Authorization", format!("Bearer {gm}")))
+            .insert_header(("Content-Type", "text/plain"))
+            .set_payload(vec![b'e', 0xff, 0xfe, b'\n']),
+    )
+    .await;
+    assert_problem(&garbled, StatusCode::BAD_REQUEST, "malformed-request");
+    assert_eq!(version(&app, &game).await, before, "nothing appended");
 }
 
 #[actix_web::test]

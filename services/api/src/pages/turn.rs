@@ -81,6 +81,7 @@ pub async fn turn_form(
                 ),
                 None => None,
             };
+            let mut shown = None;
             let answer = match crate::auth::identify(&state, &form.token).await {
                 Err(refused) => Answer::Refused(refused),
                 Ok(caller) => {
@@ -104,6 +105,8 @@ pub async fn turn_form(
                         let client = state.reader(&req).await?;
                         let log = crate::games::load(&client, &state.games, &stream).await?;
                         drop(client);
+                        // The page shows this same board: a preview changes nothing.
+                        shown = Some(log.clone());
                         let previewed = match request.expected.check(log.version) {
                             Ok(()) => {
                                 turns::preview_for(
@@ -126,8 +129,13 @@ pub async fn turn_form(
                     }
                 }
             };
-            let client = state.reader(&req).await?;
-            let log = crate::games::load(&client, &state.games, &stream).await?;
+            let log = match shown {
+                Some(log) => log,
+                None => {
+                    let client = state.reader(&req).await?;
+                    crate::games::load(&client, &state.games, &stream).await?
+                }
+            };
             // After a submit the text is done with; otherwise it stays to be corrected.
             let text = match answer {
                 Answer::Submitted(_) => "",
