@@ -1,5 +1,6 @@
 //! A new tournament's settings and the rules they must keep: a name, 1 to 20 rounds each
-//! with a deadline in the future and after the one before, points that never reward a
+//! with a deadline in the future and after the one before (or a round every so many
+//! days, four weeks unless said), points that never reward a
 //! worse place, tiebreakers led by total points and ended by the seeded draw, and room for
 //! at least a table. What breaks one is refused with the setting named.
 
@@ -16,7 +17,7 @@ use crate::tournament::{hex_of, Tiebreaker, TournamentCreated, TournamentViolati
 pub struct TournamentSettings {
     pub name: String,
     pub rounds: u32,
-    pub deadlines: Vec<Moment>,
+    pub schedule: Schedule,
     /// Stated only to check it against the ruleset.
     pub table_size: Option<u32>,
     pub points_per_place: Option<Vec<i64>>,
@@ -29,6 +30,72 @@ pub struct TournamentSettings {
 
 /// The most rounds a tournament may have.
 pub const MAX_ROUNDS: u32 = 20;
+
+/// A round's time when the director names no deadlines: four weeks, a common pace for a
+/// Cut-Throat round played by e-mail.
+pub const DEFAULT_DAYS_PER_ROUND: u32 = 28;
+
+/// The longest round a schedule by days may give (a year).
+pub const MAX_DAYS_PER_ROUND: u32 = 365;
+
+const SECONDS_PER_DAY: u64 = 24 * 60 * 60;
+
+/// When each round is due.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Schedule {
+    /// One deadline a round, as the director gave them.
+    Deadlines(Vec<Moment>),
+    /// A round every so many days, counted from the tournament's creation.
+    EveryDays(u32),
+}
+
+impl Default for Schedule {
+    fn default() -> Self {
+        Schedule::EveryDays(DEFAULT_DAYS_PER_ROUND)
+    }
+}
+
+impl Schedule {
+    /// Each round's deadline for a tournament created at `at`; the schedule's setting is
+    /// named when it breaks a rule.
+    fn deadlines(&self, rounds: u32, at: Moment) -> Result<Vec<Moment>, TournamentViolation> {
+        match self {
+            Schedule::EveryDays(days) => {
+                if !(1..=MAX_DAYS_PER_ROUND).contains(days) {
+                    return Err(refused(
+                        "days_per_round",
+                        format!("{days} is not 1 to {MAX_DAYS_PER_ROUND}"),
+                    ));
+                }
+                Ok((1..=u64::from(rounds))
+                    .map(|round| at.plus_seconds(round * u64::from(*days) * SECONDS_PER_DAY))
+                    .collect())
+            }
+            Schedule::Deadlines(deadlines) => {
+                if deadlines.len() != rounds as usize {
+                    return Err(refused(
+                        "deadlines",
+                        format!(
+                            "{rounds} rounds need {rounds} deadlines, not {}",
+                            deadlines.len()
+                        ),
+                    ));
+                }
+                let mut last = at;
+                for (i, when) in deadlines.iter().enumerate() {
+                    if *when <= last {
+                        return Err(refused(
+                            &format!("deadlines[{i}]"),
+                            "deadlines are in the future and each after the one before".to_owned(),
+                        ));
+                    }
+                    last = *when;
+                }
+                Ok(deadlines.clone())
+            }
+        }
+    }
+}
 
 fn refused(field: &str, why: String) -> TournamentViolation {
     TournamentViolation {
@@ -59,7 +126,7 @@ impl TournamentSettings {
                 format!("{} seats {table_size} players at a table", ruleset.id),
             ));
         }
-        self.check_rounds(at)?;
+        let deadlines = self.deadlines(at)?;
         let points_per_place = self.points_per_place(ruleset, table_size)?;
         let tiebreakers = self.tiebreakers()?;
         if self.capacity.is_some_and(|c| c < table_size) {
@@ -80,7 +147,7 @@ impl TournamentSettings {
             name: name.to_owned(),
             ruleset: ruleset.id.to_owned(),
             rounds: self.rounds,
-            deadlines: self.deadlines.clone(),
+            deadlines,
             table_size,
             points_per_place,
             tiebreakers,
@@ -96,35 +163,14 @@ impl TournamentSettings {
     }
 
     /// 1 to 20 rounds, each with a deadline in the future and after the one before.
-    fn check_rounds(&self, at: Moment) -> Result<(), TournamentViolation> {
+    fn deadlines(&self, at: Moment) -> Result<Vec<Moment>, TournamentViolation> {
         if !(1..=MAX_ROUNDS).contains(&self.rounds) {
             return Err(refused(
                 "rounds",
                 format!("{} is not 1 to {MAX_ROUNDS}", self.rounds),
             ));
         }
-        if self.deadlines.len() != self.rounds as usize {
-            return Err(refused(
-                "deadlines",
-                format!(
-                    "{} rounds need {} deadlines, not {}",
-                    self.rounds,
-                    self.rounds,
-                    self.deadlines.len()
-                ),
-            ));
-        }
-        let mut last = at;
-        for (i, when) in self.deadlines.iter().enumerate() {
-            if *when <= last {
-                return Err(refused(
-                    &format!("deadlines[{i}]"),
-                    "deadlines are in the future and each after the one before".to_owned(),
-                ));
-            }
-            last = *when;
-        }
-        Ok(())
+        self.schedule.deadlines(self.rounds, at)
     }
 
     /// The points asked for, one a place and never more for a worse place; else the
@@ -194,10 +240,10 @@ mod tests {
         TournamentSettings {
             name: "Autumn".into(),
             rounds: 2,
-            deadlines: vec![
+            schedule: Schedule::Deadlines(vec![
                 Moment::from_unix_seconds(NOW + 10),
                 Moment::from_unix_seconds(NOW + 20),
-            ],
+            ]),
             table_size: None,
             points_per_place: None,
             tiebreakers: None,
@@ -206,6 +252,15 @@ mod tests {
             capacity: None,
             late_entries_until_round: None,
         }
+    }
+
+    fn deadlines(seconds: &[u64]) -> Schedule {
+        Schedule::Deadlines(
+            seconds
+                .iter()
+                .map(|s| Moment::from_unix_seconds(*s))
+                .collect(),
+        )
     }
 
     fn refusal(settings: &TournamentSettings) -> String {
@@ -242,6 +297,27 @@ mod tests {
     }
 
     #[test]
+    fn without_deadlines_a_round_is_due_every_four_weeks_from_the_creation() {
+        let days = u64::from(DEFAULT_DAYS_PER_ROUND);
+        let created = TournamentSettings {
+            schedule: Schedule::default(),
+            ..settings()
+        }
+        .created(
+            cutthroat(),
+            "t",
+            "dora",
+            Moment::from_unix_seconds(NOW),
+            &GameSeed::from_bytes([1; 32]),
+        )
+        .expect("created");
+        assert_eq!(
+            created.deadlines,
+            [1, 2].map(|round| Moment::from_unix_seconds(NOW + round * days * 86_400))
+        );
+    }
+
+    #[test]
     fn each_broken_setting_is_refused_by_its_name() {
         type Breaking = Box<dyn Fn(&mut TournamentSettings)>;
         let cases: Vec<(&str, Breaking)> = vec![
@@ -249,15 +325,19 @@ mod tests {
             ("rounds", Box::new(|s| s.rounds = 21)),
             (
                 "deadlines",
-                Box::new(|s| s.deadlines.pop().map(drop).unwrap_or(())),
+                Box::new(|s| s.schedule = deadlines(&[NOW + 10])),
             ),
             (
                 "deadlines[1]",
-                Box::new(|s| s.deadlines[1] = Moment::from_unix_seconds(NOW + 5)),
+                Box::new(|s| s.schedule = deadlines(&[NOW + 10, NOW + 5])),
             ),
             (
                 "deadlines[0]",
-                Box::new(|s| s.deadlines[0] = Moment::from_unix_seconds(NOW)),
+                Box::new(|s| s.schedule = deadlines(&[NOW, NOW + 20])),
+            ),
+            (
+                "days_per_round",
+                Box::new(|s| s.schedule = Schedule::EveryDays(0)),
             ),
             ("table_size", Box::new(|s| s.table_size = Some(4))),
             (

@@ -2,9 +2,10 @@
 //!
 //! 1. `DATABASE_URL`, when set;
 //! 2. else a PostgreSQL answering on 127.0.0.1:5432 as user `postgres`;
-//! 3. else a private cluster under `./var/pg`, created with the local install's `initdb`
-//!    and started with its `pg_ctl` (as the `postgres` OS user when we are root), and
-//!    stopped again by [`Server::shutdown`] if this process started it.
+//! 3. else a private cluster in [`default_data_dir`] (or the directory given), created
+//!    with the local install's `initdb` and started with its `pg_ctl` (as the `postgres` OS
+//!    user when we are root), and stopped again by [`Server::shutdown`] if this process
+//!    started it.
 //!
 //! The service and the tests share this code, so the tests find the same database a
 //! newcomer's `cargo run` does.
@@ -31,15 +32,35 @@ pub struct DiscoveryOptions {
 
 impl DiscoveryOptions {
     /// The defaults of `warlog serve`: `DATABASE_URL` from the environment, the local
-    /// server, then `./var/pg`.
+    /// server, then the private cluster in [`default_data_dir`].
     pub fn from_env() -> Self {
         DiscoveryOptions {
             database_url: std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()),
             probe_local: true,
-            data_dir: PathBuf::from("var/pg"),
+            data_dir: default_data_dir(),
         }
     }
 }
+
+/// Where the private cluster lives unless told otherwise: one place for every `warlog`
+/// command, wherever it is run from. `$XDG_DATA_HOME/warlog/pg` when that is set; for root,
+/// `/var/lib/warlog/pg` (root's home is closed to the `postgres` user the cluster runs
+/// as); else the platform's data directory (`~/.local/share/warlog/pg` on Linux).
+pub fn default_data_dir() -> PathBuf {
+    let data_home = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| is_root().then(|| PathBuf::from("/var/lib")))
+        .or_else(dirs::data_dir);
+    match data_home {
+        Some(home) => home.join("warlog").join("pg"),
+        // No home directory at all (a bare container): beside the working directory.
+        None => PathBuf::from("var/pg"),
+    }
+}
+
+/// Where clusters lived before [`default_data_dir`]: a newcomer's data may still be there.
+const EARLIER_DATA_DIR: &str = "var/pg";
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoveryError {
@@ -306,6 +327,7 @@ impl PrivateCluster {
     ) -> Result<Self, String> {
         if !data_dir.join("PG_VERSION").exists() {
             init_cluster(data_dir, &bin_dir, run_as_postgres)?;
+            warn_new_cluster(data_dir);
         }
         let data_dir = data_dir
             .canonicalize()
@@ -364,6 +386,29 @@ impl PrivateCluster {
         } else {
             Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
         }
+    }
+}
+
+/// Says, where an operator will see it, that a new and empty cluster now holds the data,
+/// and where an earlier one is if one is in sight: a second, empty cluster must not pass
+/// unnoticed.
+fn warn_new_cluster(data_dir: &Path) {
+    let dir = data_dir.display().to_string();
+    tracing::warn!(
+        "created a new, empty PostgreSQL cluster in {dir}: warlog keeps its data there from \
+         now on (--data-dir or WARLOG_DATA_DIR chooses another place)"
+    );
+    let earlier = Path::new(EARLIER_DATA_DIR);
+    let same = earlier.canonicalize().ok() == data_dir.canonicalize().ok();
+    if !same && earlier.join("PG_VERSION").exists() {
+        let earlier = earlier
+            .canonicalize()
+            .unwrap_or_else(|_| earlier.to_path_buf());
+        tracing::warn!(
+            "an earlier cluster is in {}: to keep using its data, run warlog with --data-dir {}",
+            earlier.display(),
+            earlier.display()
+        );
     }
 }
 

@@ -224,9 +224,6 @@ impl AppState {
 #[openapi(
     info(
         title = "warlog",
-        description = "Event-sourced league and ranking service for Axis & Allies associations. \
-            Every game action is an immutable, hash-chained event; errors are RFC 9457 \
-            problem documents with a stable `code`.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
     // Each association runs its own service: paths are relative to where this document
@@ -255,6 +252,8 @@ pub struct ApiDoc;
 impl OpenApi for ApiDoc {
     fn openapi() -> utoipa::openapi::OpenApi {
         let mut document = Frame::openapi();
+        // Markdown, which Redoc at /docs shows with its headings in the sidebar.
+        document.info.description = Some(include_str!("introduction.md").to_owned());
         for part in routes::apis() {
             document.merge(part);
         }

@@ -44,8 +44,15 @@ pub struct DatabaseArgs {
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     pub database_url: Option<String>,
 
-    /// Where the private PostgreSQL cluster lives when one is needed.
-    #[arg(long, env = "WARLOG_DATA_DIR", default_value = "var/pg", global = true)]
+    /// Where the private PostgreSQL cluster lives when one is needed: the same place
+    /// whatever directory warlog runs from ($XDG_DATA_HOME/warlog/pg, for root
+    /// /var/lib/warlog/pg, else ~/.local/share/warlog/pg).
+    #[arg(
+        long,
+        env = "WARLOG_DATA_DIR",
+        default_value_os_t = warlog_store::discover::default_data_dir(),
+        global = true
+    )]
     pub data_dir: PathBuf,
 
     /// The database to use on a discovered server (ignored with DATABASE_URL).

@@ -28,7 +28,7 @@ use crate::games::game_stream;
 use crate::tournaments::*;
 use crate::write::*;
 use crate::AppState;
-use warlog_league::settings::TournamentSettings;
+use warlog_league::settings::{Schedule, TournamentSettings};
 use warlog_store::PooledClient;
 
 /// A new tournament.
@@ -37,8 +37,7 @@ use warlog_store::PooledClient;
 #[schema(example = json!({
     "name": "Autumn Cut-Throat 2026",
     "rounds": 3,
-    "deadlines": ["2026-12-01T20:00:00Z", "2026-12-15T20:00:00Z", "2026-12-29T20:00:00Z"],
-    "short_tables": "waiting_list",
+    "days_per_round": 21,
     "capacity": 15
 }))]
 pub struct CreateTournament {
@@ -46,8 +45,11 @@ pub struct CreateTournament {
     /// Defaults to `cutthroat`.
     pub ruleset: Option<String>,
     pub rounds: u32,
-    /// One per round, RFC 3339, in order.
-    pub deadlines: Vec<String>,
+    /// One per round, RFC 3339, in order. Without them, a round is due every
+    /// `days_per_round` days from now.
+    pub deadlines: Option<Vec<String>>,
+    /// Days per round when no `deadlines` are given (1 to 365; default 28).
+    pub days_per_round: Option<u32>,
     /// The ruleset's powers (5 for Cut-Throat); stated only to check it.
     pub table_size: Option<u32>,
     /// Points for 1st, 2nd, ...; defaults to the ruleset's (Cut-Throat: 5, 3, 2, -1, -2).
@@ -79,20 +81,32 @@ impl CreateTournament {
             .unwrap_or(crate::routes::league::DEFAULT_RULESET);
         let ruleset = Ruleset::builtin(ruleset_id)
             .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
-        let deadlines = self
-            .deadlines
-            .iter()
-            .enumerate()
-            .map(|(i, text)| {
-                OffsetDateTime::parse(text, &Rfc3339)
-                    .map(moment_of)
-                    .map_err(|e| ApiError::malformed(format!("`deadlines[{i}]`: {text:?}: {e}")))
-            })
-            .collect::<Result<_, _>>()?;
+        let schedule = match (&self.deadlines, self.days_per_round) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::malformed(
+                    "give `deadlines` or `days_per_round`, not both",
+                ))
+            }
+            (None, Some(days)) => Schedule::EveryDays(days),
+            (None, None) => Schedule::default(),
+            (Some(deadlines), None) => Schedule::Deadlines(
+                deadlines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, text)| {
+                        OffsetDateTime::parse(text, &Rfc3339)
+                            .map(moment_of)
+                            .map_err(|e| {
+                                ApiError::malformed(format!("`deadlines[{i}]`: {text:?}: {e}"))
+                            })
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+        };
         let settings = TournamentSettings {
             name: self.name.clone(),
             rounds: self.rounds,
-            deadlines,
+            schedule,
             table_size: self.table_size,
             points_per_place: self.points_per_place.clone(),
             tiebreakers: self.tiebreakers.clone(),
@@ -109,7 +123,9 @@ impl CreateTournament {
 ///
 /// Its seed is drawn now and committed in the first event: every power draw and seating
 /// can be checked later. The settings are checked against the tournament rules (1 to 20
-/// rounds, deadlines ahead and in order, points and tiebreakers, room for a table).
+/// rounds, deadlines ahead and in order, points and tiebreakers, room for a table). Only
+/// `name` and `rounds` are needed: a round is then due every four weeks, the ruleset's
+/// points count, and short tables fill from the waiting list.
 #[utoipa::path(post, path = "/v1/tournaments", tag = "tournaments",
     request_body = CreateTournament,
     params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
