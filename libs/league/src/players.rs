@@ -76,6 +76,13 @@ impl TryFrom<String> for DisplayName {
     }
 }
 
+/// A player registered without a name goes by the handle, which is always a good one.
+impl From<&Handle> for DisplayName {
+    fn from(handle: &Handle) -> Self {
+        DisplayName(handle.as_str().to_owned())
+    }
+}
+
 impl From<DisplayName> for String {
     fn from(name: DisplayName) -> String {
         name.0
@@ -236,6 +243,12 @@ mod tests {
         assert!(DisplayName::try_from("   ".to_owned()).is_err());
         assert!(DisplayName::try_from("a\u{0007}b".to_owned()).is_err());
         assert!(DisplayName::try_from("x".repeat(81)).is_err());
+    }
+
+    #[test]
+    fn a_player_without_a_display_name_goes_by_the_handle() {
+        let handle = Handle::try_from("ann_2".to_owned()).unwrap();
+        assert_eq!(DisplayName::from(&handle).as_str(), "ann_2");
     }
 
     #[test]

@@ -4,7 +4,8 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = warlog::cli::Cli::parse();
-    warlog::init_tracing(cli.log_format);
+    let log_format = cli.log_format;
+    warlog::init_tracing(log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -19,8 +20,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(warlog::CliError::Exit(code)) => ExitCode::from(code),
         Err(error) => {
-            tracing::error!("{error}");
-            eprintln!("warlog: {error}");
+            // A log collector gets the error as a record; a person reads it once, in words.
+            if log_format == warlog::cli::LogFormat::Json {
+                tracing::error!("{error}");
+            } else {
+                eprintln!("warlog: {error}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -126,7 +126,7 @@ async fn a_player_registers_once_and_bad_registrations_change_nothing() {
         ),
         (
             &director,
-            json!({"handle": "bob"}),
+            json!({"display_name": "Bob"}),
             StatusCode::BAD_REQUEST,
             "malformed-request",
         ),
@@ -169,16 +169,14 @@ async fn a_player_registers_once_and_bad_registrations_change_nothing() {
     );
     // A player may register its own handle, and no other.
     let bob_token = token(&db, "bob", Role::Player).await;
+    // Without a display name, the handle is the name.
     let own = call(
         &app,
-        post(
-            "/v1/players",
-            &bob_token,
-            &json!({"handle": "bob", "display_name": "Bob"}),
-        ),
+        post("/v1/players", &bob_token, &json!({"handle": "bob"})),
     )
     .await;
     assert_eq!(own.status, StatusCode::CREATED);
+    assert_eq!(own.json()["display_name"], "bob");
     let other = call(
         &app,
         post(

@@ -48,8 +48,9 @@ pub struct RegisterPlayer {
     /// 2 to 32 lowercase letters, digits, `_` or `-`, starting with a letter.
     #[schema(value_type = String)]
     pub handle: Handle,
-    #[schema(value_type = String)]
-    pub display_name: DisplayName,
+    /// The name people read (1 to 80 characters); the handle when not given.
+    #[schema(value_type = Option<String>)]
+    pub display_name: Option<DisplayName>,
 }
 
 /// A registered player.
@@ -88,14 +89,18 @@ pub async fn register_player(
     let request = WriteRequest::of(&req, caller, &raw, Expected::Unstated)?;
     let stream = StreamId::of(StreamCategory::Player, value.handle.as_str())
         .map_err(|e| ApiError::malformed(format!("handle: {e}")))?;
-    let event = PlayerEvent::PlayerRegistered {
-        handle: value.handle.clone(),
-        display_name: value.display_name.clone(),
-        at: request.moment(),
-    };
+    let display_name = value
+        .display_name
+        .clone()
+        .unwrap_or_else(|| DisplayName::from(&value.handle));
     let body = PlayerRegistered {
         handle: value.handle.to_string(),
-        display_name: value.display_name.as_str().to_owned(),
+        display_name: display_name.as_str().to_owned(),
+    };
+    let event = PlayerEvent::PlayerRegistered {
+        handle: value.handle.clone(),
+        display_name,
+        at: request.moment(),
     };
     let append = StreamAppend {
         stream,
