@@ -76,10 +76,14 @@ def check_install(out, shell):
         raise Failed(f"`warlog` is not the installed binary: {where!r}")
 
 
+def variable_matches(shell, name, pattern, what):
+    value = shell.run(f'printf %s "${name}"')[1]
+    if not re.fullmatch(pattern, value):
+        raise Failed(f"{name} is not {what}: {value!r}")
+
+
 def check_token(out, shell):
-    token = shell.run('printf %s "$TOKEN"')[1]
-    if not re.fullmatch(r"wl_[A-Za-z0-9_-]{20,}", token):
-        raise Failed(f"TOKEN is not a token: {token!r}")
+    variable_matches(shell, "TOKEN", r"wl_[A-Za-z0-9_-]{20,}", "a token")
 
 
 def check_players(out, shell):
@@ -90,9 +94,7 @@ def check_players(out, shell):
 
 
 def check_tournament_location(out, shell):
-    location = shell.run('printf %s "$T"')[1]
-    if not re.fullmatch(r"/v1/tournaments/[0-9a-z-]+", location):
-        raise Failed(f"T is not a tournament's path: {location!r}")
+    variable_matches(shell, "T", r"/v1/tournaments/[0-9a-z-]+", "a tournament's path")
 
 
 def check_tournament(out, shell):

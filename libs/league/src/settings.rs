@@ -263,30 +263,24 @@ mod tests {
         )
     }
 
+    /// The settings tried at `NOW` by dora, with a fixed seed.
+    fn create(settings: &TournamentSettings) -> Result<TournamentCreated, TournamentViolation> {
+        settings.created(
+            cutthroat(),
+            "t",
+            "dora",
+            Moment::from_unix_seconds(NOW),
+            &GameSeed::from_bytes([1; 32]),
+        )
+    }
+
     fn refusal(settings: &TournamentSettings) -> String {
-        settings
-            .created(
-                cutthroat(),
-                "t",
-                "dora",
-                Moment::from_unix_seconds(NOW),
-                &GameSeed::from_bytes([1; 32]),
-            )
-            .expect_err("refused")
-            .message
+        create(settings).expect_err("refused").message
     }
 
     #[test]
     fn good_settings_take_the_rulesets_points_and_end_the_tiebreakers_with_the_draw() {
-        let created = settings()
-            .created(
-                cutthroat(),
-                "t",
-                "dora",
-                Moment::from_unix_seconds(NOW),
-                &GameSeed::from_bytes([1; 32]),
-            )
-            .expect("created");
+        let created = create(&settings()).expect("created");
         assert_eq!(created.table_size, 5);
         assert_eq!(created.points_per_place, vec![5, 3, 2, -1, -2]);
         assert_eq!(created.tiebreakers.last(), Some(&Tiebreaker::Draw));
@@ -299,17 +293,10 @@ mod tests {
     #[test]
     fn without_deadlines_a_round_is_due_every_four_weeks_from_the_creation() {
         let days = u64::from(DEFAULT_DAYS_PER_ROUND);
-        let created = TournamentSettings {
+        let created = create(&TournamentSettings {
             schedule: Schedule::default(),
             ..settings()
-        }
-        .created(
-            cutthroat(),
-            "t",
-            "dora",
-            Moment::from_unix_seconds(NOW),
-            &GameSeed::from_bytes([1; 32]),
-        )
+        })
         .expect("created");
         assert_eq!(
             created.deadlines,
