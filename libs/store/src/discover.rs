@@ -47,11 +47,23 @@ impl DiscoveryOptions {
 /// `/var/lib/warlog/pg` (root's home is closed to the `postgres` user the cluster runs
 /// as); else the platform's data directory (`~/.local/share/warlog/pg` on Linux).
 pub fn default_data_dir() -> PathBuf {
-    let data_home = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
+    data_dir_of(
+        std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
+        is_root(),
+        dirs::data_dir,
+    )
+}
+
+fn data_dir_of(
+    xdg_data_home: Option<PathBuf>,
+    root: bool,
+    platform: impl FnOnce() -> Option<PathBuf>,
+) -> PathBuf {
+    // The XDG specification ignores a relative XDG_DATA_HOME.
+    let data_home = xdg_data_home
         .filter(|dir| dir.is_absolute())
-        .or_else(|| is_root().then(|| PathBuf::from("/var/lib")))
-        .or_else(dirs::data_dir);
+        .or_else(|| root.then(|| PathBuf::from("/var/lib")))
+        .or_else(platform);
     match data_home {
         Some(home) => home.join("warlog").join("pg"),
         // No home directory at all (a bare container): beside the working directory.
@@ -555,4 +567,47 @@ fn is_root() -> bool {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
         .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn home() -> Option<PathBuf> {
+        Some(PathBuf::from("/home/ann/.local/share"))
+    }
+
+    #[test]
+    fn the_private_cluster_lives_in_the_data_directory_whatever_the_working_directory() {
+        assert_eq!(
+            data_dir_of(None, false, home),
+            PathBuf::from("/home/ann/.local/share/warlog/pg")
+        );
+        assert_eq!(
+            data_dir_of(Some("/srv/data".into()), false, home),
+            PathBuf::from("/srv/data/warlog/pg")
+        );
+        assert_eq!(
+            data_dir_of(Some("relative".into()), false, home),
+            PathBuf::from("/home/ann/.local/share/warlog/pg"),
+            "a relative XDG_DATA_HOME is ignored, as the specification says"
+        );
+    }
+
+    #[test]
+    fn root_keeps_its_cluster_under_var_lib_where_the_postgres_user_can_reach_it() {
+        assert_eq!(
+            data_dir_of(None, true, home),
+            PathBuf::from("/var/lib/warlog/pg")
+        );
+        assert_eq!(
+            data_dir_of(Some("/tmp/x".into()), true, home),
+            PathBuf::from("/tmp/x/warlog/pg")
+        );
+    }
+
+    #[test]
+    fn with_no_home_at_all_the_cluster_is_beside_the_working_directory() {
+        assert_eq!(data_dir_of(None, false, || None), PathBuf::from("var/pg"));
+    }
 }
