@@ -578,6 +578,8 @@ async fn serve_on(
     let league_projector = tokio::spawn(league.run(league_wake, shutdown_rx.clone(), poll));
 
     let app_telemetry = telemetry.clone();
+    // The demo writes through a server of its own on this state, its clock set back.
+    let demo_state = demo.then(|| (state.clone(), telemetry.clone()));
     let mut http = HttpServer::new(move || warlog_api::app(state.clone(), &app_telemetry))
         .disable_signals()
         .shutdown_timeout(10);
@@ -587,7 +589,7 @@ async fn serve_on(
     let http = http
         .bind(&args.bind)
         .map_err(|e| CliError::Other(format!("cannot listen on {}: {e}", args.bind)))?;
-    if demo {
+    if let Some((state, telemetry)) = demo_state {
         let mut addr = *http
             .addrs()
             .first()
@@ -595,10 +597,9 @@ async fn serve_on(
         if addr.ip().is_unspecified() {
             addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
         }
-        let pool = pool.clone();
         let owner = config.clone();
         tokio::spawn(async move {
-            if let Err(e) = demo::fill(&pool, &owner, addr).await {
+            if let Err(e) = demo::fill(&state, &telemetry, &owner, addr).await {
                 tracing::error!("the demo could not fill the database: {e}");
             }
         });
