@@ -257,10 +257,11 @@ pub async fn fill(
     let (private, server) = backdated_server(state, telemetry, &clock)?;
     let handle = server.handle();
     tokio::spawn(server);
+    let tokens = tokens(owner).await?;
     let filled = async {
         let mut demo = Demo {
             http: listening(private).await?,
-            tokens: tokens(owner).await?,
+            tokens: tokens.clone(),
             clock,
             turns: 0,
             battles: Vec::new(),
@@ -269,6 +270,9 @@ pub async fn fill(
     }
     .await;
     handle.stop(true).await;
+    // Nobody holds the demo's tokens once it is done, and a start after a failed fill
+    // must be able to make them again.
+    revoke(owner, tokens.values()).await?;
     let filled = filled?;
     tracing::info!(
         "demo filled in {:.1} s, its record dated over the past {RECORD_BEGINS_DAYS_AGO} days. The leaderboard: {} | {} on the map: {} | the tournament: {} (round 2: {}) | game {}'s export passed the offline audit (the server's audit: {})",
@@ -322,6 +326,18 @@ async fn tokens(owner: &tokio_postgres::Config) -> Result<BTreeMap<String, Strin
         tokens.insert(name.to_owned(), token);
     }
     Ok(tokens)
+}
+
+async fn revoke(
+    owner: &tokio_postgres::Config,
+    tokens: impl Iterator<Item = &String>,
+) -> Result<(), CliError> {
+    let client = crate::owner_client(owner).await?;
+    for token in tokens {
+        let id = hex::encode(warlog_api::auth::hash_token(token));
+        warlog_store::games::revoke_token(&client, &id).await?;
+    }
+    Ok(())
 }
 
 /// A connection once the server answers `/healthz` (it starts accepting a moment after it

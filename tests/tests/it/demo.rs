@@ -167,6 +167,21 @@ async fn the_demo_plays_battles_seats_a_substitute_and_passes_the_audit_once() {
         filled.battle_map
     );
 
+    // The demo's tokens are revoked once it is done: nobody holds them.
+    let live: i64 = db
+        .pool
+        .get()
+        .await
+        .expect("connection")
+        .query_one(
+            "SELECT count(*) FROM api_tokens WHERE revoked_at IS NULL",
+            &[],
+        )
+        .await
+        .expect("tokens")
+        .get(0);
+    assert_eq!(live, 0, "live tokens left by the demo");
+
     // A second start leaves the data as it is.
     let events = event_count(&db).await;
     let again = warlog::demo::fill(&state, &telemetry, &db.config, addr)
