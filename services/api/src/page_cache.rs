@@ -29,15 +29,20 @@ const BYTES: usize = 64 << 20;
 /// Which view of a game, with the query that shapes it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum View {
-    /// The game page at its head, its map at `shown` (`None`: the head), a place ringed.
+    /// The game page at its head, its map at `shown` (`None`: the head), a place ringed,
+    /// a region zoomed to.
     Page {
         shown: Option<u64>,
         highlight: Option<String>,
+        region: Option<String>,
     },
     /// `GET /v1/games/{id}/board` at the key's version.
     Board,
     /// `GET /v1/games/{id}/board.svg` at the key's version, a place ringed.
-    Map { highlight: Option<String> },
+    Map {
+        highlight: Option<String>,
+        region: Option<String>,
+    },
 }
 
 /// A view of a game at a version.

@@ -26,6 +26,7 @@ use crate::views::{BoardView, NowView, PlacementsView};
 use crate::AppState;
 
 mod indexes;
+mod map_key;
 mod odds;
 mod turn;
 pub use indexes::{games, players, tournaments};
@@ -680,6 +681,8 @@ pub async fn game(
 struct GamePageQuery {
     version: Option<u64>,
     highlight: Option<String>,
+    /// A region of the map to zoom to.
+    region: Option<String>,
 }
 
 /// The battles a game page shows (the latest); the battle list has them all.
@@ -709,6 +712,7 @@ async fn kept_game_page(
         view: View::Page {
             shown: query.version.filter(|v| *v != head),
             highlight: query.highlight.clone(),
+            region: query.region.clone(),
         },
     };
     state
@@ -759,8 +763,18 @@ async fn game_markup(
     let at = shown.version;
     let previous_turn = turns.iter().rev().find(|v| **v < at).copied().unwrap_or(1);
     let next_turn = turns.iter().find(|v| **v > at).copied();
-    let map_link = |version: u64| format!("/games/{id}?version={version}#map");
-    let map = crate::map::game_svg(&shown, query.highlight.as_deref());
+    let region = query.region.as_deref();
+    let zoomed = region.map_or(String::new(), |r| format!("&region={}", url_component(r)));
+    let map_link = |version: u64| format!("/games/{id}?version={version}{zoomed}#map");
+    let map = crate::map::game_svg(&shown, query.highlight.as_deref(), region);
+    let regions = crate::map::regions_of(&shown);
+    let ringed = query.highlight.as_deref().map_or(String::new(), |h| {
+        format!("&highlight={}", url_component(h))
+    });
+    let zoom_link = |to: Option<&str>| {
+        let zoomed = to.map_or(String::new(), |r| format!("&region={}", url_component(r)));
+        format!("/games/{id}?version={at}{ringed}{zoomed}#map")
+    };
     let shown_board = BoardView::of(&shown);
     let placements = log
         .placements()
@@ -881,7 +895,12 @@ async fn game_markup(
                     @if at < log.version { a href={ "/games/" (id) "#map" } { "latest" } }
                     " · " a href={ "/v1/games/" (id) "/board.svg?version=" (at) } { "SVG" }
                 }
-                figure.map { (PreEscaped(map)) }
+                (map_key::zoom_links(&zoom_link, &regions, region))
+                figure.map {
+                    div.map-frame { (PreEscaped(map)) }
+                    figcaption { (map_key::legend(&shown.ruleset)) }
+                }
+                (map_key::places_by_holder(&shown_board, &shown.ruleset))
                 details.phases {
                     @if phases_shown.len() < phases.len() {
                         summary { "The latest " (phases_shown.len()) " phases of " (phases.len()) }

@@ -51,7 +51,7 @@ pub fn map(slice: Duration) -> Result<(), CliError> {
         serde_json::to_vec(&BoardView::of(log)).map_or(0, |b| b.len())
     });
     let svg = best_per_call(slice, 5, || {
-        board_svg(&BoardView::of(log), &layout, None).len()
+        board_svg(&BoardView::of(log), &layout, None, None).len()
     });
     let layout_once = best_per_call(slice, 3, || {
         MapLayout::of(&log.ruleset.board);

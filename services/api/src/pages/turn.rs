@@ -168,7 +168,7 @@ fn page(
     power: Option<&str>,
 ) -> Markup {
     let id = &log.created.game_id;
-    let map = crate::map::game_svg(log, None);
+    let map = crate::map::game_svg(log, None, None);
     let rules = log.ruleset.rules();
     let to_play = log.state.to_act(rules);
     let title = format!("Turn: {}", view.title);

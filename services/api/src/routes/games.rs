@@ -468,6 +468,9 @@ pub struct MapQuery {
     pub version: Option<u64>,
     /// A place to ring (a battle's), by its board name.
     pub highlight: Option<String>,
+    /// A region to zoom to, by its id (the game page links each: `europe`, `china`...);
+    /// an unknown one draws the whole board.
+    pub region: Option<String>,
 }
 
 /// The board at any version as a map (SVG).
@@ -490,8 +493,10 @@ pub async fn game_board_svg(
     query: ValidQuery<MapQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let highlight = query.highlight.clone();
+    let region = query.region.clone();
     let view = View::Map {
         highlight: highlight.clone(),
+        region: region.clone(),
     };
     board_view(
         &state,
@@ -500,7 +505,7 @@ pub async fn game_board_svg(
         query.version,
         view,
         "image/svg+xml; charset=utf-8",
-        |log| Ok(crate::map::game_svg(log, highlight.as_deref()).into_bytes()),
+        |log| Ok(crate::map::game_svg(log, highlight.as_deref(), region.as_deref()).into_bytes()),
     )
     .await
 }
