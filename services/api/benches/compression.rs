@@ -64,6 +64,6 @@ fn main() {
     let mut game = SampleGame::new(ruleset, "gzip-bench", GameSeed::from_bytes([3; 32]), 5);
     game.play_until(3_000, 150_000);
     measure("board.svg", || {
-        warlog_api::map::game_svg(&game.log, None).into_bytes()
+        warlog_api::map::game_svg(&game.log, None, None).into_bytes()
     });
 }

@@ -898,9 +898,9 @@ async fn game_markup(
                 (map_key::zoom_links(&zoom_link, &regions, region))
                 figure.map {
                     div.map-frame { (PreEscaped(map)) }
-                    figcaption { (map_key::legend(&shown.ruleset)) }
+                    figcaption { (map_key::legend(shown.ruleset)) }
                 }
-                (map_key::places_by_holder(&shown_board, &shown.ruleset))
+                (map_key::places_by_holder(&shown_board, shown.ruleset))
                 details.phases {
                     @if phases_shown.len() < phases.len() {
                         summary { "The latest " (phases_shown.len()) " phases of " (phases.len()) }

@@ -8,8 +8,12 @@ use actix_web::body::MessageBody;
 use actix_web::http::StatusCode;
 use serde_json::Value;
 use warlog::audit::AuditInput;
+use warlog_api::map::{board_svg, check, MapLayout};
+use warlog_api::views::BoardView;
 use warlog_api::{AppState, Telemetry};
 use warlog_events::audit::Outcome;
+use warlog_events::game::{decode_recorded, GameLog, GameStreamEvent};
+use warlog_events::RecordedEvent;
 use warlog_tests::TestDb;
 
 use crate::games::{export, offline_audit, stream_export, write_export};
@@ -133,6 +137,14 @@ async fn the_demo_plays_battles_seats_a_substitute_and_passes_the_audit_once() {
         }
     }
     assert!(untied >= 1, "some game ends with powers apart");
+
+    // The map at every version of every game of the demo, whole and zoomed to each region:
+    // no label overlaps another or leaves the view, and every text reaches 4.5:1.
+    let mut drawn = 0;
+    for game in ended.iter().chain(&round_games(1)) {
+        drawn += labels_checked_at_every_version(&export(&app, game).await, game);
+    }
+    assert!(drawn > 1_000, "{drawn} maps drawn");
     assert!(filled.friendly_games.contains(&filled.audited_game));
 
     // The tournament's export with its games': every command, the substitution among them,
@@ -208,4 +220,40 @@ async fn event_count(db: &TestDb) -> i64 {
         .await
         .expect("count")
         .get(0)
+}
+
+/// Folds a game's export event by event and checks the labels of every view of its map
+/// at each version; how many maps were drawn.
+fn labels_checked_at_every_version(events: &[RecordedEvent], game: &str) -> usize {
+    let mut folded: Option<GameLog> = None;
+    let mut drawn = 0;
+    for event in events {
+        let decoded = decode_recorded(event).expect("a game event");
+        let log = match (folded.as_mut(), decoded) {
+            (None, GameStreamEvent::Created(created)) => {
+                folded.insert(GameLog::new(created).expect("a game"))
+            }
+            (Some(log), next) => {
+                log.apply(event.stream_version, &next).expect("folds");
+                log
+            }
+            (None, _) => panic!("{game} does not start with its creation"),
+        };
+        let layout = MapLayout::cached(&log.ruleset.hash, &log.ruleset.board);
+        let view = BoardView::of(log);
+        let regions: Vec<Option<&str>> = std::iter::once(None)
+            .chain(layout.regions().map(|r| Some(r.id.as_str())))
+            .collect();
+        for region in regions {
+            let problems = check::label_problems(&board_svg(&view, &layout, None, region));
+            assert!(
+                problems.is_empty(),
+                "{game} at version {}, {region:?}: {}",
+                log.version,
+                problems.join("; ")
+            );
+            drawn += 1;
+        }
+    }
+    drawn
 }

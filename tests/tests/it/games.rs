@@ -1753,6 +1753,7 @@ async fn a_game_page_at_an_unchanged_head_is_served_as_kept_and_rendered_again_w
         view: warlog_api::page_cache::View::Page {
             shown: None,
             highlight: None,
+            region: None,
         },
     };
     assert!(state.pages.contains(&key));
@@ -1784,6 +1785,7 @@ async fn a_game_page_at_an_unchanged_head_is_served_as_kept_and_rendered_again_w
         view: warlog_api::page_cache::View::Page {
             shown: Some(1),
             highlight: None,
+            region: None,
         },
         ..key
     }));
@@ -1811,6 +1813,7 @@ async fn the_kept_pages_are_bounded_and_the_least_recently_used_goes_first() {
             view: warlog_api::page_cache::View::Page {
                 shown: None,
                 highlight: None,
+                region: None,
             },
         })
     };

@@ -15,6 +15,7 @@ mod immutability;
 mod integrators;
 mod kit;
 mod league;
+mod map_labels;
 mod notices;
 mod openapi;
 mod pages;

@@ -39,7 +39,7 @@ pub(crate) fn listen(
     (addr, handle)
 }
 
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let candidates = ["chromium", "chromium-browser", "google-chrome", "chrome"];
     let path = std::env::var_os("PATH")?;
     for dir in std::env::split_paths(&path) {
@@ -62,7 +62,7 @@ fn screenshots() -> PathBuf {
     dir
 }
 
-async fn run_chromium(browser: &Path, args: &[String]) -> String {
+pub(crate) async fn run_chromium(browser: &Path, args: &[String]) -> String {
     let profile = tempdir();
     let output = tokio::process::Command::new(browser)
         .args([
@@ -88,7 +88,7 @@ async fn run_chromium(browser: &Path, args: &[String]) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-fn tempdir() -> PathBuf {
+pub(crate) fn tempdir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("warlog-chromium-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).expect("a profile folder");
     dir
@@ -590,15 +590,15 @@ fn map_shapes(dom: &str) -> Vec<MapShape> {
         .skip(1)
         .map(|part| {
             let tag = &part[..part.find('>').unwrap_or(part.len())];
-            let circle = part
-                .find("<circle")
+            let shape = part
+                .find("class=\"shape\"")
                 .map(|at| &part[at..at + part[at..].find('>').unwrap_or(0)])
                 .unwrap_or("");
             MapShape {
                 name: attribute(tag, "data-name").replace("&amp;", "&"),
                 holder: attribute(tag, "data-holder"),
                 units: attribute(tag, "data-unit-count").parse().unwrap_or(0),
-                fill: attribute(circle, "fill"),
+                fill: attribute(shape, "fill"),
             }
         })
         .collect()

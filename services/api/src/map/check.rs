@@ -97,7 +97,7 @@ pub fn label_problems(svg: &str) -> Vec<String> {
                 label.place, label.ink, label.chip_fill
             ));
         }
-        if !(label.font_size >= 10.0) {
+        if label.font_size.is_nan() || label.font_size < 10.0 {
             problems.push(format!(
                 "{}'s label is {} units",
                 label.place, label.font_size

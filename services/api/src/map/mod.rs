@@ -293,7 +293,7 @@ pub fn board_svg(
         draw_water(&mut svg, layout, &port);
     }
     for (i, place) in shown.iter().enumerate() {
-        draw_place(&mut svg, layout, i, *place, &port);
+        draw_place(&mut svg, layout, i, *place, &port, lit(&layout.places[i]));
     }
     for place in layout.places.iter().filter(|p| lit(p)) {
         let (x, y) = port.at(place.at);
@@ -331,6 +331,7 @@ fn draw_place(
     index: usize,
     shown: Option<&PlaceView>,
     port: &Viewport,
+    lit: bool,
 ) {
     let place = &layout.places[index];
     let holder = shown.and_then(|p| p.holder);
@@ -343,6 +344,9 @@ fn draw_place(
     };
     svg.push_str("<g class=\"place");
     svg.push_str(if place.sea { " sea" } else { " land" });
+    if lit {
+        svg.push_str(" highlighted");
+    }
     let _ = write!(
         svg,
         "\" data-name=\"{}\" data-holder=\"{}\" data-units=\"",
