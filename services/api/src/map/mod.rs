@@ -80,8 +80,10 @@ pub struct MapLayout {
 struct Place {
     /// Escaped for SVG.
     name: String,
-    /// The name as the label shows it, escaped.
+    /// The name as a label shows it, escaped: in full (without "Sea Zone"), and cut to two
+    /// words for where the full name finds no room.
     label: String,
+    short_label: String,
     sea: bool,
     ipc: u32,
     at: Point,
@@ -95,7 +97,8 @@ impl MapLayout {
             .zip(&sites.at)
             .map(|((_, t), &at)| Place {
                 name: escape(&t.name).into_owned(),
-                label: escape(&short_name(&t.name)).into_owned(),
+                label: escape(t.name.strip_suffix(" Sea Zone").unwrap_or(&t.name)).into_owned(),
+                short_label: escape(&short_name(&t.name)).into_owned(),
                 sea: t.sea,
                 ipc: t.ipc,
                 at,
@@ -517,20 +520,23 @@ fn draw_labels(
     }
     for &i in &order {
         let place = &layout.places[i];
-        let mut lines = vec![place.label.clone()];
-        if zoomed {
-            if let Some(shown) = shown[i] {
-                lines.extend(
-                    unit_lines(&shown.units)
-                        .iter()
-                        .map(|l| escape(l).into_owned()),
-                );
-            }
-        }
-        let size = chip_size(&lines, NAME_SIZE, false);
+        let units: Vec<String> = match shown[i] {
+            Some(shown) if zoomed => unit_lines(&shown.units)
+                .iter()
+                .map(|l| escape(l).into_owned())
+                .collect(),
+            _ => Vec::new(),
+        };
         let at = port.at(place.at);
-        if let Some(spot) = placer.place(&spots(at, size, zoomed)) {
-            chip(svg, place, "name", spot, &lines, NAME_SIZE, false);
+        for name in [&place.label, &place.short_label] {
+            let lines: Vec<String> = std::iter::once(name.clone())
+                .chain(units.iter().cloned())
+                .collect();
+            let size = chip_size(&lines, NAME_SIZE, false);
+            if let Some(spot) = placer.place(&spots(at, size, zoomed)) {
+                chip(svg, place, "name", spot, &lines, NAME_SIZE, false);
+                break;
+            }
         }
     }
     svg.push_str("</g>");
