@@ -54,7 +54,7 @@ pub async fn docs() -> HttpResponse {
             body {
                 noscript { p { "The API reference needs JavaScript; the document itself is at "
                     a href="/openapi.json" { "/openapi.json" } "." } }
-                redoc spec-url="/openapi.json" hide-download-button="false" {}
+                main { redoc spec-url="/openapi.json" hide-download-button="false" {} }
                 script src=(crate::assets::redoc_href()) {}
             }
         }
@@ -253,10 +253,10 @@ pub async fn embedded_leaderboard(state: web::Data<AppState>, req: HttpRequest) 
                     link rel="stylesheet" href=(crate::assets::stylesheet_href());
                     base target="_top";
                 }
-                body.embed {
-                    h2 { (ladder_heading(&page)) }
+                body.embed { main {
+                    h1 { (ladder_heading(&page)) }
                     (ladder_table(&page, "/embed/leaderboard"))
-                }
+                } }
             }
         }
     }));
@@ -480,7 +480,8 @@ fn player_standings(standings: &[PlayerStanding]) -> Markup {
         @if standings.is_empty() {
             p.empty { "No finished games yet." }
         } @else {
-            table {
+            // Focusable: it scrolls on a phone, and has no link for a keyboard to reach.
+            table tabindex="0" {
                 thead { tr {
                     th { "Ruleset" } th { "Season" } th.num { "Points" } th { "Title" }
                     th.num { "Position" } th.num { "Games" } th.num { "Wins" } th { "Places" }
@@ -870,7 +871,7 @@ async fn game_markup(
                 @if let Some(placements) = &placements {
                     h2 { "Placements" }
                     p.note { (placements.tie_policy) }
-                    table {
+                    table tabindex="0" {
                         thead { tr { th.num { "Place" } th { "Power" } th { "Player" } th.num { "Gain" } th.num { "Points" } } }
                         tbody { @for row in &placements.placements { tr {
                             td.num { (row.place) @if row.tied_with > 1 { "=" } }
@@ -897,7 +898,7 @@ async fn game_markup(
                 }
                 (map_key::zoom_links(&zoom_link, &regions, region))
                 figure.map {
-                    div.map-frame { (PreEscaped(map)) }
+                    div.map-frame tabindex="0" role="region" aria-label="The map (it scrolls sideways on a narrow screen)" { (PreEscaped(map)) }
                     figcaption { (map_key::legend(shown.ruleset)) }
                 }
                 (map_key::places_by_holder(&shown_board, shown.ruleset))
@@ -914,7 +915,7 @@ async fn game_markup(
                     } }
                 }
                 h2 { "Board" }
-                table.board {
+                table.board tabindex="0" {
                     thead { tr { th { "Territory" } th.num { "IPC" } th { "Held by" } th { "Units" } } }
                     tbody { @for place in &board.places { tr.sea[place.sea].contested[place.contested] {
                         td { (place.name) }
@@ -938,7 +939,7 @@ async fn game_markup(
                         ol.orders { @for written in orders_shown {
                             li {
                                 "Event " (written.version) ": " (written.power.name()) ", by " (written.by)
-                                pre.turn { (written.lines.join("\n")) }
+                                pre.turn tabindex="0" { (written.lines.join("\n")) }
                                 @if let Some(refused) = &written.refused { p.problem { (refused) } }
                             }
                         } }
@@ -957,7 +958,7 @@ async fn game_markup(
                     section.battle {
                         h3 { (battle.number) ". " (battle.territory) ", round " (battle.round) " · " (battle.result)
                             " · " a href={ "/games/" (id) "?version=" (battle.version) "&highlight=" (url_component(&battle.territory)) "#map" } { "on the map" } }
-                        pre.listing { (battle.listing) }
+                        pre.listing tabindex="0" { (battle.listing) }
                     }
                 }
             },

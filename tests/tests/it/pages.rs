@@ -1,9 +1,11 @@
-//! The public pages in a real browser: headless Chromium loads each page from a running
-//! server, the rendered DOM is checked for the key content, and a screenshot of each is kept
-//! under `target/screenshots/`.
+//! The public pages in a real browser: headless Chromium, driven by playwright-core
+//! (`tests/pages/`, locked), loads each page from a running server; the rendered DOM is
+//! checked for the key content, axe-core checks every page (no violation, but for the few
+//! [`KNOWN`] ones), and a screenshot of each is kept under `target/screenshots/`.
 //!
-//! Without a Chromium on the machine the test says so and passes, unless
-//! `WARLOG_REQUIRE_CHROMIUM=1` (CI sets it, and installs Debian's `chromium`).
+//! Without Chromium, Node.js or npm on the machine the test says so and passes, unless
+//! `WARLOG_REQUIRE_CHROMIUM=1` (CI sets it, and installs Debian's `chromium`, `nodejs` and
+//! `npm`). The first run installs the two npm packages (`npm ci`).
 
 use std::path::{Path, PathBuf};
 
@@ -39,18 +41,16 @@ pub(crate) fn listen(
     (addr, handle)
 }
 
-pub(crate) fn chromium() -> Option<PathBuf> {
-    let candidates = ["chromium", "chromium-browser", "google-chrome", "chrome"];
+/// The first of `names` on PATH.
+fn on_path(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in candidates {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return Some(candidate);
-            }
-        }
-    }
-    None
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+pub(crate) fn chromium() -> Option<PathBuf> {
+    on_path(&["chromium", "chromium-browser", "google-chrome", "chrome"])
 }
 
 fn screenshots() -> PathBuf {
@@ -94,40 +94,267 @@ pub(crate) fn tempdir() -> PathBuf {
     dir
 }
 
-/// Renders `url`, keeps a screenshot named `name`, and returns the DOM Chromium built.
-async fn render(browser: &Path, url: &str, name: &str) -> String {
-    render_at(browser, url, name, 1280).await
+/// Violations axe-core finds today that belong to work under way elsewhere (issue 35: the
+/// map's redrawing, the charts, the pages' words): the rule, a piece of the element's
+/// selector, and why it is left. Each one seen is reported on every run; one no longer seen
+/// fails the public pages' test, so that the list only shrinks.
+const KNOWN: &[(&str, &str, &str)] = &[(
+    "empty-table-header",
+    "thead > tr > th:nth-child(1)",
+    "the odds page's expected losses: its first header cell has no word (pages/odds.rs)",
+)];
+
+/// One element axe-core found against one rule on one page.
+struct Violation {
+    page: String,
+    rule: String,
+    impact: String,
+    help: String,
+    target: String,
+    summary: String,
 }
 
-/// [`render`] in a window `width` pixels wide (390: a phone).
-async fn render_at(browser: &Path, url: &str, name: &str, width: u32) -> String {
-    let shot = screenshots().join(format!("{name}.png"));
-    let _ = std::fs::remove_file(&shot);
-    run_chromium(
-        browser,
-        &[
-            format!("--screenshot={}", shot.display()),
-            format!("--window-size={width},1600"),
-            url.to_owned(),
-        ],
-    )
-    .await;
-    let png = std::fs::read(&shot).expect("a screenshot");
+impl Violation {
+    fn known(&self) -> Option<&'static (&'static str, &'static str, &'static str)> {
+        KNOWN
+            .iter()
+            .find(|(rule, target, _)| self.rule == *rule && self.target.contains(target))
+    }
+}
+
+/// The violations as people read them: one entry per rule and element, with every page it
+/// was found on.
+fn listed(violations: &[&Violation]) -> String {
+    let mut entries: Vec<(String, Vec<&str>)> = Vec::new();
+    for v in violations {
+        let mut entry = format!(
+            "{} ({}): {}\n    element: {}\n    {}",
+            v.rule,
+            v.impact,
+            v.help,
+            v.target,
+            v.summary.replace('\n', "\n    ")
+        );
+        if let Some((_, _, why)) = v.known() {
+            entry.push_str(&format!("\n    left: {why}"));
+        }
+        match entries.iter_mut().find(|(e, _)| *e == entry) {
+            Some((_, pages)) => pages.push(&v.page),
+            None => entries.push((entry, vec![&v.page])),
+        }
+    }
+    entries
+        .iter()
+        .map(|(entry, pages)| format!("- {entry}\n    on {}\n", pages.join(", ")))
+        .collect()
+}
+
+/// The page test's browser: `tests/pages/run.sh`, playwright-core driving this machine's
+/// Chromium with axe-core run on every page, one request and one answer a line.
+struct Browser {
+    chromium: PathBuf,
+    process: tokio::process::Child,
+    requests: tokio::process::ChildStdin,
+    answers: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+    violations: Vec<Violation>,
+    /// How many elements axe-core could not decide, by rule and page (text in an SVG, whose
+    /// background it cannot tell): reported, for a person to look at.
+    undecided: std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>>,
+}
+
+/// `None` for a test that cannot run here, saying why; under `WARLOG_REQUIRE_CHROMIUM=1`
+/// (CI) a failure instead.
+fn skipped<T>(test: &str, why: &str) -> Option<T> {
     assert!(
-        png.starts_with(b"\x89PNG") && png.len() > 5_000,
-        "{name}: a real picture"
+        std::env::var("WARLOG_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
+        "WARLOG_REQUIRE_CHROMIUM=1 but {why}"
     );
-    run_chromium(browser, &["--dump-dom".to_owned(), url.to_owned()]).await
+    eprintln!("{why}: {test} is skipped");
+    None
+}
+
+impl Browser {
+    /// The browser, or `None` where the machine has no Chromium, Node.js or npm.
+    async fn start(test: &str) -> Option<Self> {
+        use tokio::io::AsyncBufReadExt;
+        let Some(chromium) = chromium() else {
+            return skipped(test, "no chromium on PATH (apt-get install chromium)");
+        };
+        if on_path(&["node"]).is_none() || on_path(&["npm"]).is_none() {
+            return skipped(test, "no node or npm on PATH (apt-get install nodejs npm)");
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("pages")
+            .join("run.sh");
+        let mut process = tokio::process::Command::new(script)
+            .arg(&chromium)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("tests/pages/run.sh starts");
+        let requests = process.stdin.take().expect("its input");
+        let mut answers =
+            tokio::io::BufReader::new(process.stdout.take().expect("its output")).lines();
+        let ready: serde_json::Value = match answers.next_line().await {
+            Ok(Some(line)) => serde_json::from_str(&line).expect("a JSON line"),
+            _ => {
+                return skipped(
+                    test,
+                    "the page browser did not start (tests/pages/run.sh, whose first run installs its npm packages)",
+                )
+            }
+        };
+        let version = |of: &str| ready[of].as_str().unwrap_or("?").to_owned();
+        eprintln!(
+            "{test}: axe-core {}, playwright-core {}, Chromium {}",
+            version("axe_core"),
+            version("playwright_core"),
+            version("chromium")
+        );
+        Some(Self {
+            chromium,
+            process,
+            requests,
+            answers,
+            violations: Vec::new(),
+            undecided: std::collections::BTreeMap::new(),
+        })
+    }
+
+    /// Loads the page `request` names (its `url`, the window's `width`, a selector to
+    /// `wait_for`, axe-core's rules to `disable`, `full_page`: false for a screenshot of the
+    /// window only), keeps a screenshot of the whole page named `name` and what axe-core
+    /// found, and returns the DOM Chromium built.
+    async fn visit(&mut self, name: &str, mut request: serde_json::Value) -> String {
+        use tokio::io::AsyncWriteExt;
+        let shot = screenshots().join(format!("{name}.png"));
+        let _ = std::fs::remove_file(&shot);
+        request["screenshot"] = json!(shot);
+        let line = format!("{request}\n");
+        self.requests
+            .write_all(line.as_bytes())
+            .await
+            .expect("the browser takes a request");
+        let answer = self
+            .answers
+            .next_line()
+            .await
+            .expect("the browser answers")
+            .expect("the browser answers before it stops");
+        let answer: serde_json::Value = serde_json::from_str(&answer).expect("a JSON line");
+        if let Some(error) = answer["error"].as_str() {
+            panic!("{name}: the browser failed: {error}");
+        }
+        assert_eq!(answer["status"], 200, "{name}: {}", request["url"]);
+        let png = std::fs::read(&shot).expect("a screenshot");
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 5_000,
+            "{name}: a real picture"
+        );
+        let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+        for rule in answer["violations"]
+            .as_array()
+            .expect("axe-core's violations")
+        {
+            for node in rule["nodes"].as_array().expect("its elements") {
+                self.violations.push(Violation {
+                    page: name.to_owned(),
+                    rule: text(&rule["id"]),
+                    impact: text(&rule["impact"]),
+                    help: text(&rule["help"]),
+                    target: node["target"]
+                        .as_array()
+                        .expect("a target")
+                        .iter()
+                        .map(text)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    summary: text(&node["summary"]),
+                });
+            }
+        }
+        for rule in answer["incomplete"]
+            .as_array()
+            .expect("axe-core's undecided")
+        {
+            let elements = rule["nodes"].as_array().map_or(0, Vec::len);
+            *self
+                .undecided
+                .entry(text(&rule["id"]))
+                .or_default()
+                .entry(name.to_owned())
+                .or_default() += elements;
+        }
+        text(&answer["dom"])
+    }
+
+    /// [`Browser::visit`] in a window 1280 pixels wide.
+    async fn render(&mut self, url: &str, name: &str) -> String {
+        self.render_at(url, name, 1280).await
+    }
+
+    /// [`Browser::visit`] in a window `width` pixels wide (390: a phone).
+    async fn render_at(&mut self, url: &str, name: &str, width: u32) -> String {
+        self.visit(name, json!({"url": url, "width": width})).await
+    }
+
+    /// Stops the browser, and fails on any violation axe-core found that [`KNOWN`] does not
+    /// list, and (for a test that visits every page, `every_page`) on any entry of it no
+    /// longer found.
+    async fn finish(self, every_page: bool) {
+        let Self {
+            mut process,
+            requests,
+            violations,
+            undecided,
+            ..
+        } = self;
+        for (rule, pages) in &undecided {
+            let pages: Vec<_> = pages
+                .iter()
+                .map(|(page, elements)| format!("{page} {elements}"))
+                .collect();
+            eprintln!(
+                "axe-core could not decide {rule} for these elements (by page), a person should look: {}",
+                pages.join(", ")
+            );
+        }
+        drop(requests);
+        let status = process.wait().await.expect("the browser stops");
+        assert!(status.success(), "the browser stopped with {status}");
+        let (known, new): (Vec<&Violation>, Vec<&Violation>) =
+            violations.iter().partition(|v| v.known().is_some());
+        if !known.is_empty() {
+            eprintln!(
+                "axe-core: known violations, left for their own fixes (KNOWN):\n{}",
+                listed(&known)
+            );
+        }
+        assert!(
+            new.is_empty(),
+            "axe-core found {} violations (an element on a page each):\n{}",
+            new.len(),
+            listed(&new)
+        );
+        if every_page {
+            let gone: Vec<_> = KNOWN
+                .iter()
+                .filter(|entry| !known.iter().any(|v| v.known() == Some(*entry)))
+                .map(|(rule, target, _)| format!("{rule} at {target}"))
+                .collect();
+            assert!(
+                gone.is_empty(),
+                "fixed, so no longer to be listed in KNOWN: {}",
+                gone.join("; ")
+            );
+        }
+    }
 }
 
 #[actix_web::test]
 async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var("WARLOG_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
-            "WARLOG_REQUIRE_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)"
-        );
-        eprintln!("no chromium on PATH: the page test is skipped (apt-get install chromium)");
+    let Some(mut pages) = Browser::start("the page test").await else {
         return;
     };
     let db = TestDb::new().await;
@@ -166,7 +393,7 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     let (addr, handle) = listen(state, &telemetry);
     let base = format!("http://{addr}");
 
-    let home = render(&browser, &format!("{base}/"), "leaderboard").await;
+    let home = pages.render(&format!("{base}/"), "leaderboard").await;
     assert!(home.contains("Cut-Throat points"), "{home}");
     assert!(home.contains(&format!("/players/{german}")), "{home}");
     assert!(
@@ -174,17 +401,21 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         "5 points: {home}"
     );
 
-    let embed = render(
-        &browser,
-        &format!("{base}/embed/leaderboard"),
-        "leaderboard-embed",
-    )
-    .await;
+    let skill = pages
+        .render(&format!("{base}/?ladder=skill"), "leaderboard-skill")
+        .await;
+    assert!(skill.contains("Skill ladder"), "{skill}");
+
+    let embed = pages
+        .render(&format!("{base}/embed/leaderboard"), "leaderboard-embed")
+        .await;
     assert!(embed.contains("<base target=\"_top\">"), "{embed}");
     assert!(!embed.contains("<nav>"), "no site navigation in an iframe");
     assert!(embed.contains(&german));
 
-    let player = render(&browser, &format!("{base}/players/{german}"), "player").await;
+    let player = pages
+        .render(&format!("{base}/players/{german}"), "player")
+        .await;
     assert!(
         player.contains(&german.to_uppercase()),
         "display name: {player}"
@@ -192,12 +423,9 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     assert!(player.contains("Sergeant of Rebel Forces"), "{player}");
     assert!(player.contains(&format!("/games/{game}")), "{player}");
 
-    let event = render(
-        &browser,
-        &format!("{base}/tournaments/{tournament}"),
-        "tournament",
-    )
-    .await;
+    let event = pages
+        .render(&format!("{base}/tournaments/{tournament}"), "tournament")
+        .await;
     assert!(event.contains("Winter &lt;Open&gt;"), "escaped: {event}");
     assert!(event.contains("Round 1"), "{event}");
     assert!(event.contains("Table 1"), "{event}");
@@ -210,12 +438,12 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         "the seating's rules: {event}"
     );
 
-    let desk = render(
-        &browser,
-        &format!("{base}/tournaments/{tournament}/director"),
-        "director",
-    )
-    .await;
+    let desk = pages
+        .render(
+            &format!("{base}/tournaments/{tournament}/director"),
+            "director",
+        )
+        .await;
     assert!(desk.contains("the director's desk"), "{desk}");
     assert!(desk.contains("Turns waiting"), "{desk}");
     assert!(desk.contains("Substitutions"), "{desk}");
@@ -224,7 +452,7 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     assert!(desk.contains("Round 2: "), "{desk}");
     assert!(desk.contains("not seated yet"), "{desk}");
 
-    let board = render(&browser, &format!("{base}/games/{game}"), "game").await;
+    let board = pages.render(&format!("{base}/games/{game}"), "game").await;
     // A tournament's game: its seats are the tournament's draw, checked by the tournament's
     // audit, so this page's audit is partial and says so.
     assert!(board.contains("Audit: partial"), "{board}");
@@ -270,7 +498,7 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         ("/tournaments", "tournaments"),
         ("/players?q=p0", "players"),
     ] {
-        let index = render(&browser, &format!("{base}{path}"), name).await;
+        let index = pages.render(&format!("{base}{path}"), name).await;
         for link in [
             "href=\"/games\"",
             "href=\"/tournaments\"",
@@ -319,8 +547,10 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         .await
         .json();
         let url = format!("{base}/games/{game}?version={version}");
-        let page = render(&browser, &url, &format!("map-v{version}")).await;
-        render_at(&browser, &url, &format!("map-v{version}-phone"), 390).await;
+        let page = pages.render(&url, &format!("map-v{version}")).await;
+        pages
+            .render_at(&url, &format!("map-v{version}-phone"), 390)
+            .await;
         let shapes = map_shapes(&page);
         let places = board["places"].as_array().expect("places");
         // Every territory and sea zone of the board has its shape, held or empty.
@@ -388,16 +618,14 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
             board.contains(&format!("/games/{game}?version={version}&amp;highlight=")),
             "{board}"
         );
-        let ringed = render(
-            &browser,
-            &format!("{base}/games/{game}?version={version}&highlight=Karelia%20S.S.R."),
-            "map-battle",
-        )
-        .await;
-        assert!(
-            ringed.contains("place land highlighted\" data-name=\"Karelia S.S.R.\""),
-            "ringed"
-        );
+        let url = format!("{base}/games/{game}?version={version}&highlight=Karelia%20S.S.R.");
+        for (width, name) in [(1280, "map-battle"), (390, "map-battle-phone")] {
+            let ringed = pages.render_at(&url, name, width).await;
+            assert!(
+                ringed.contains("place land highlighted\" data-name=\"Karelia S.S.R.\""),
+                "ringed"
+            );
+        }
     }
     let svg = call(&app, get(&format!("/v1/games/{game}/board.svg?version=1"))).await;
     // A version the game has not reached is a problem, not a picture.
@@ -413,13 +641,9 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     assert!(svg.header("content-type").starts_with("image/svg+xml"));
 
     // Charts: a player's points, rating and places; a tournament's standings by round.
-    let charts = render_at(
-        &browser,
-        &format!("{base}/players/{german}"),
-        "player-phone",
-        390,
-    )
-    .await;
+    let charts = pages
+        .render_at(&format!("{base}/players/{german}"), "player-phone", 390)
+        .await;
     assert_eq!(
         charts.matches("class=\"chart line\"").count(),
         2,
@@ -431,13 +655,13 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         "{charts}"
     );
     assert!(charts.contains("Points after each game"), "{charts}");
-    let standings = render_at(
-        &browser,
-        &format!("{base}/tournaments/{tournament}"),
-        "tournament-phone",
-        390,
-    )
-    .await;
+    let standings = pages
+        .render_at(
+            &format!("{base}/tournaments/{tournament}"),
+            "tournament-phone",
+            390,
+        )
+        .await;
     assert!(standings.contains("Points by round"), "{standings}");
     for player in &players {
         assert!(
@@ -456,13 +680,15 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     .await
     .json();
     for (width, name) in [(1280, "odds"), (390, "odds-phone")] {
-        let odds = render_at(
-            &browser,
-            &format!("{base}/odds?attacker=3+inf%2C+1+arm&defender=2+inf&ruleset=cutthroat&order="),
-            name,
-            width,
-        )
-        .await;
+        let odds = pages
+            .render_at(
+                &format!(
+                    "{base}/odds?attacker=3+inf%2C+1+arm&defender=2+inf&ruleset=cutthroat&order="
+                ),
+                name,
+                width,
+            )
+            .await;
         let win = format!(
             "{:.2}%",
             api_odds["attacker_win"].as_f64().expect("odds") * 100.0
@@ -471,29 +697,27 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         assert!(odds.contains("Expected losses"), "{odds}");
         assert!(odds.contains("class=\"chart bars\""), "{odds}");
     }
-    let empty_form = render(&browser, &format!("{base}/odds"), "odds-form").await;
+    let empty_form = pages.render(&format!("{base}/odds"), "odds-form").await;
     assert!(empty_form.contains("Compute the odds") && !empty_form.contains("Expected losses"));
 
-    // The API reference renders with every other host unreachable: nothing it needs comes
-    // from elsewhere.
-    let offline = [
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1".to_owned(),
-        "--virtual-time-budget=10000".to_owned(),
-    ];
-    let shot = screenshots().join("docs.png");
-    let _ = std::fs::remove_file(&shot);
-    let docs_url = format!("{base}/docs");
-    let mut args = offline.to_vec();
-    args.extend([
-        format!("--screenshot={}", shot.display()),
-        "--window-size=1280,1600".to_owned(),
-        docs_url.clone(),
-    ]);
-    run_chromium(&browser, &args).await;
-    assert!(std::fs::read(&shot).expect("a screenshot").len() > 5_000);
-    let mut args = offline.to_vec();
-    args.extend(["--dump-dom".to_owned(), docs_url]);
-    let docs = run_chromium(&browser, &args).await;
+    // The API reference renders with every other host unreachable (as every page here):
+    // nothing it needs comes from elsewhere. Its markup is Redoc's, not ours: Redoc puts an
+    // operation's h5 under its h2 and its code blocks in boxes that scroll without taking
+    // the focus, so those two rules are not run on it; every other rule is, colour contrast
+    // included, and the page's own frame (language, title, the main landmark) is ours.
+    let docs = pages
+        .visit(
+            "docs",
+            json!({
+                "url": format!("{base}/docs"),
+                "width": 1280,
+                "wait_for": ".api-content h2",
+                "disable": ["heading-order", "scrollable-region-focusable"],
+                // Sixty thousand pixels whole: its first screen is enough to see it.
+                "full_page": false,
+            }),
+        )
+        .await;
     // Redoc built the reference in the page: operations with their paths and the tags.
     for rendered in [
         "A ladder, one page at a time.",
@@ -563,6 +787,7 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
         assert!(page.contains(words), "{path}: {page}");
     }
 
+    pages.finish(true).await;
     handle.stop(true).await;
 }
 
@@ -654,12 +879,7 @@ async fn press(
 
 #[actix_web::test]
 async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var("WARLOG_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
-            "WARLOG_REQUIRE_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)"
-        );
-        eprintln!("no chromium on PATH: the turn page test is skipped (apt-get install chromium)");
+    let Some(mut pages) = Browser::start("the turn page test").await else {
         return;
     };
     let db = TestDb::new().await;
@@ -672,7 +892,9 @@ async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
     let (addr, server) = listen(state, &telemetry);
     let base = format!("http://{addr}");
 
-    let page = render(&browser, &format!("{base}/games/{game}/turn"), "turn").await;
+    let page = pages
+        .render(&format!("{base}/games/{game}/turn"), "turn")
+        .await;
     for key in [
         "Russia to play",
         "repairs (then",
@@ -697,7 +919,7 @@ async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
         ("power", "russia"),
     ];
 
-    let previewed = press(&browser, "preview", &action, &fields, "preview").await;
+    let previewed = press(&pages.chromium, "preview", &action, &fields, "preview").await;
     assert!(
         previewed.contains("Preview: nothing recorded, no die rolled"),
         "{previewed}"
@@ -713,7 +935,7 @@ async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
         "a preview records nothing"
     );
 
-    let submitted = press(&browser, "submit", &action, &fields, "submit").await;
+    let submitted = press(&pages.chromium, "submit", &action, &fields, "submit").await;
     assert!(submitted.contains("Turn recorded"), "{submitted}");
     let after = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     assert_eq!(after["turn"], "germany", "{after}");
@@ -727,11 +949,12 @@ async fn the_turn_page_previews_and_submits_a_real_turn_in_headless_chromium() {
         ("version", version.as_str()),
         ("power", "germany"),
     ];
-    let refused = press(&browser, "refused", &action, &bad, "submit").await;
+    let refused = press(&pages.chromium, "refused", &action, &bad, "submit").await;
     assert!(
         refused.contains("Not accepted") && refused.contains("Line 2"),
         "{refused}"
     );
     assert!(refused.contains("Did you mean: Germany?"), "{refused}");
+    pages.finish(false).await;
     server.stop(true).await;
 }
