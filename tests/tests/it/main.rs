@@ -17,6 +17,7 @@ mod kit;
 mod league;
 mod notices;
 mod openapi;
+mod page_words;
 mod pages;
 mod projector;
 mod replicas;
