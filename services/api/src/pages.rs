@@ -13,7 +13,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::games::PhaseEnd;
 use crate::page_cache::{PageKey, Rendered, View};
 use crate::query::parse_query;
-use crate::respond::{decimal, when};
+use crate::respond::decimal;
 use crate::routes::games::{chronicle, load};
 use crate::routes::league::{
     leaderboard_page, player_view, LeaderboardPage, LeaderboardParams, PlayerGame, PlayerStanding,
@@ -25,10 +25,12 @@ use crate::routes::tournaments::{
 use crate::views::{BoardView, NowView, PlacementsView};
 use crate::AppState;
 
+mod dates;
 mod indexes;
 mod map_key;
 mod odds;
 mod turn;
+pub(crate) mod words;
 pub use indexes::{games, players, tournaments};
 pub use odds::odds_page;
 pub use turn::{turn_form, turn_page};
@@ -162,6 +164,13 @@ async fn ladder(state: &AppState, req: &HttpRequest) -> Result<LeaderboardPage, 
 
 fn ladder_table(page: &LeaderboardPage, base: &str) -> Markup {
     let skill = page.ladder == "skill";
+    // Equal ratings are a tie (the handle only lists them); equal points are not: the
+    // player who reached the total first ranks first.
+    let places = words::shared_places(
+        &page.rows,
+        |row| row.position,
+        |a, b| skill && a.rating == b.rating,
+    );
     let next = page.next.as_ref().map(|cursor| {
         let mut query = form_urlencoded::Serializer::new(String::new());
         query.append_pair("ladder", &page.ladder);
@@ -179,14 +188,18 @@ fn ladder_table(page: &LeaderboardPage, base: &str) -> Markup {
             table.ladder {
                 thead { tr {
                     th.num { "#" } th { "Player" }
-                    @if skill { th.num { "Rating" } th.num { "μ" } th.num { "σ" } }
+                    @if skill {
+                        th.num { "Rating" }
+                        th.num.symbol { abbr title="mu: the most likely skill" { "μ" } }
+                        th.num.symbol { abbr title="sigma: how uncertain the skill still is" { "σ" } }
+                    }
                     @else { th.num { "Points" } th { "Title" } }
                     th.num { "Games" } th.num { "Wins" }
                 } }
                 tbody {
-                    @for row in &page.rows {
+                    @for (row, (at, shared)) in page.rows.iter().zip(&places) {
                         tr {
-                            td.num { (row.position) }
+                            td.num { (words::place(at, *shared)) }
                             td { a href={ "/players/" (row.player) } { (row.display_name) } " " small { "@" (row.player) } }
                             @if skill {
                                 td.num { (format!("{:.2}", row.rating)) }
@@ -203,6 +216,24 @@ fn ladder_table(page: &LeaderboardPage, base: &str) -> Markup {
                 }
             }
             @if let Some(next) = next { p.next { a href=(next) { "Next page →" } } }
+        }
+    }
+}
+
+/// What the skill rating is and what it means, in the model's own numbers.
+fn skill_lead() -> Markup {
+    let model = warlog_league::rating::SkillModel::default();
+    let newcomer = model.newcomer();
+    html! {
+        p.lead {
+            "Ranked by the rating μ\u{a0}−\u{a0}3σ. Each player's skill is a belief the league keeps "
+            "(the Weng–Lin model OpenSkill implements, over the places at each table): "
+            "μ is the most likely skill and σ how uncertain it still is. "
+            "A newcomer starts at μ\u{a0}" (decimal(newcomer.mu)) ", σ\u{a0}" (decimal(newcomer.sigma))
+            ", a rating of " (decimal(newcomer.ordinal())) "; each rated game moves μ by the places "
+            "and narrows σ. The rating μ\u{a0}−\u{a0}3σ is a skill the player almost surely (99.9%) has at "
+            "least: it rises with good places and with games played, so one lucky game does not "
+            "put a newcomer on top. Equal ratings share a place (written 3=)."
         }
     }
 }
@@ -228,8 +259,15 @@ pub async fn leaderboard(state: web::Data<AppState>, req: HttpRequest) -> HttpRe
             &heading,
             html! {
                 h1 { (heading) }
+                @if page.ladder == "skill" {
+                    (skill_lead())
+                } @else {
+                    p.lead {
+                        "Places by percent IPC gain; points 5, 3, 2, −1, −2; tied places share. "
+                        "Equal totals rank by who reached the total first."
+                    }
+                }
                 p.lead {
-                    "Places by percent IPC gain; points 5, 3, 2, −1, −2; tied places share. "
                     "A game ended before every power had played a turn of its own is aborted, not rated. "
                     a href={ "/v1/leaderboards/" (page.ladder) } { "JSON" } " · "
                     a href={ "/embed/leaderboard?ladder=" (page.ladder) } { "embeddable" }
@@ -277,7 +315,7 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
             html! {
                 h1 { (view.display_name) " " small { "@" (view.handle) } }
                 (player_standings(&view.standings))
-                (PreEscaped(player_charts(&view)))
+                (player_charts(&view))
                 h2 { "Games" }
                 (player_games(&view.games))
                 @if !view.unrated_games.is_empty() {
@@ -286,10 +324,10 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
                     table.unrated {
                         thead { tr { th { "Ended" } th { "Game" } th { "Result" } } }
                         tbody { @for g in &view.unrated_games { tr {
-                            td { (when(&g.ended_at)) }
+                            td { (dates::moment(&g.ended_at)) }
                             td { a href={ "/games/" (g.game_id) } {
                                 (g.ruleset) @if g.tournament.is_some() { " · tournament" }
-                                " · " (when(&g.ended_at))
+                                " · " (dates::day(&g.ended_at))
                             } }
                             td { (g.status_words) }
                         } } }
@@ -301,105 +339,99 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
 }
 
 /// A player's charts: points and rating over their games, and how often at each place,
-/// for each ruleset they have played (lifetime).
-fn player_charts(view: &crate::routes::league::PlayerView) -> String {
+/// for each ruleset they have played (lifetime). Each line starts where a newcomer does,
+/// before the first game.
+fn player_charts(view: &crate::routes::league::PlayerView) -> Markup {
     use crate::charts::{bar_chart, line_chart, Series, PALETTE};
-    let mut out = String::new();
-    for standing in view.standings.iter().filter(|s| s.season.is_none()) {
-        let ruleset = &standing.ruleset;
-        // Oldest first; a replaced seat earned nothing and is not a step.
-        let mut total = 0.0;
-        let points: Vec<(f64, f64)> = view
-            .games
-            .iter()
-            .rev()
-            .filter(|g| &g.ruleset == ruleset && g.result != "replaced")
-            .enumerate()
-            .map(|(i, g)| {
-                total += g.points;
-                ((i + 1) as f64, total)
-            })
-            .collect();
-        let steps: Vec<_> = view
-            .rating_history
-            .iter()
-            .filter(|r| &r.ruleset == ruleset)
-            .collect();
-        let rating = |pick: fn(&crate::routes::league::RatingStepView) -> f64| {
-            steps
+    let newcomer = warlog_league::rating::SkillModel::default().newcomer();
+    html! {
+        @for standing in view.standings.iter().filter(|s| s.season.is_none()) {
+            @let ruleset = &standing.ruleset;
+            // Oldest first; a replaced seat earned nothing and is not a step.
+            @let points = {
+                let mut total = 0.0;
+                std::iter::once((0.0, 0.0))
+                    .chain(
+                        view.games
+                            .iter()
+                            .rev()
+                            .filter(|g| &g.ruleset == ruleset && g.result != "replaced")
+                            .enumerate()
+                            .map(|(i, g)| {
+                                total += g.points;
+                                ((i + 1) as f64, total)
+                            }),
+                    )
+                    .collect::<Vec<_>>()
+            };
+            @let steps: Vec<_> = view.rating_history.iter().filter(|r| &r.ruleset == ruleset).collect();
+            @let rating: Vec<(f64, f64)> = std::iter::once((0.0, newcomer.ordinal()))
+                .chain(steps.iter().enumerate().map(|(i, r)| ((i + 1) as f64, r.ordinal)))
+                .collect();
+            @let bars: Vec<(String, f64)> = standing
+                .places
                 .iter()
                 .enumerate()
-                .map(|(i, r)| ((i + 1) as f64, pick(r)))
-                .collect::<Vec<_>>()
-        };
-        out.push_str(&format!(
-            "<h2>Over time · {}</h2>",
-            maud::html! { (ruleset) }.into_string()
-        ));
-        out.push_str(&line_chart(
-            &format!("Points after each game ({ruleset})"),
-            "game",
-            "points",
-            &[Series {
-                label: "points".into(),
-                colour: PALETTE[0],
-                points,
-            }],
-        ));
-        out.push_str(&line_chart(
-            &format!("Skill rating after each game ({ruleset})"),
-            "game",
-            "rating",
-            &[
-                Series {
-                    label: "mu".into(),
-                    colour: PALETTE[1],
-                    points: rating(|r| r.mu),
-                },
-                Series {
-                    label: "rating (mu - 3 sigma)".into(),
-                    colour: PALETTE[2],
-                    points: rating(|r| r.ordinal),
-                },
-            ],
-        ));
-        let ordinal = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
-        let bars: Vec<(String, f64)> = standing
-            .places
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                let label = ordinal
-                    .get(i)
-                    .map_or_else(|| format!("{}th", i + 1), |o| (*o).to_owned());
-                (label, f64::from(*n))
-            })
-            .collect();
-        out.push_str(&bar_chart(&format!("Places ({ruleset})"), "games", &bars));
+                .map(|(i, n)| (words::ordinal(i + 1), f64::from(*n)))
+                .collect();
+            h2 { "Over time · " (ruleset) }
+            (PreEscaped(line_chart(
+                &format!("Points after each game ({ruleset})"),
+                "game",
+                "points",
+                &[Series { label: "points".into(), colour: PALETTE[0], points, labelled: true }],
+            )))
+            (PreEscaped(line_chart(
+                &format!("Skill rating μ − 3σ after each game ({ruleset})"),
+                "game",
+                "rating",
+                &[Series { label: "rating".into(), colour: PALETTE[2], points: rating, labelled: true }],
+            )))
+            @if let Some(last) = steps.last() {
+                p.note {
+                    "After " (words::count(steps.len() as f64, "rated game", "rated games")) ": μ\u{a0}"
+                    (format!("{:.2}", last.mu)) ", σ\u{a0}" (format!("{:.2}", last.sigma))
+                    ", so a rating μ\u{a0}−\u{a0}3σ of " (format!("{:.2}", last.ordinal)) ". "
+                    "μ is the most likely skill and σ how uncertain it still is; the rating is a "
+                    "skill the player almost surely has at least, and it starts at "
+                    (decimal(newcomer.ordinal())) " before the first game."
+                }
+            }
+            (PreEscaped(bar_chart(&format!("Games at each place ({ruleset})"), "", &bars)))
+        }
     }
-    out
 }
 
-/// A tournament's standings by round: each player's running points after each round.
+/// How many of a tournament's leaders its chart names: the rest are drawn grey.
+const LEADERS_NAMED: usize = 3;
+
+/// A tournament's standings by round: each player's running points after each round, the
+/// leaders (the first three ranks, ties included) in colour and named at their lines' ends.
 fn standings_chart(standings: &crate::routes::tournaments::StandingsView) -> String {
     use crate::charts::{line_chart, Series, PALETTE};
+    let mut coloured = 0;
     let series: Vec<Series> = standings
         .rows
         .iter()
-        .enumerate()
-        .map(|(i, row)| {
+        .map(|row| {
             let mut total = 0.0;
             let mut results: Vec<_> = row.results.iter().collect();
             results.sort_by_key(|r| r.round);
+            let leader = row.rank <= LEADERS_NAMED && row.status == "playing";
+            let colour = PALETTE[coloured % PALETTE.len()];
+            if leader {
+                coloured += 1;
+            }
             Series {
                 label: row.player.clone(),
-                colour: PALETTE[i % PALETTE.len()],
+                colour,
                 points: std::iter::once((0.0, 0.0))
                     .chain(results.iter().map(|r| {
                         total += r.points;
                         (f64::from(r.round), total)
                     }))
                     .collect(),
+                labelled: leader,
             }
         })
         .collect();
@@ -416,7 +448,7 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
             html! {
                 h1 { (view.name) }
                 p.lead {
-                    (view.ruleset) " · " (view.rounds) " rounds · directed by " (view.director)
+                    (view.ruleset) " · " (words::count(view.rounds, "round", "rounds")) " · directed by " (view.director)
                     @if view.finished_at.is_some() { " · finished" }
                     " · " a href={ "/v1/tournaments/" (view.tournament_id) "/calendar.ics" } { "calendar" }
                     " · " a href={ "/v1/tournaments/" (view.tournament_id) "/standings" } { "JSON" }
@@ -424,7 +456,10 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                 }
                 h2 { "Standings" }
                 p.note { "Ties broken by " (standings.tiebreakers.join(", then ")) "." }
-                @if standings.rounds_seated > 0 { (PreEscaped(standings_chart(&standings))) }
+                @if standings.rounds_seated > 0 {
+                    (PreEscaped(standings_chart(&standings)))
+                    p.note { "The leaders in colour, named at their lines' ends; every other player in grey (each point has its player and points as a tooltip, and the table below has them all)." }
+                }
                 (standings_table(&standings))
                 @let unrated = unrated_tables(&standings);
                 @if !unrated.is_empty() {
@@ -458,13 +493,13 @@ pub async fn director_desk(state: web::Data<AppState>, id: web::Path<String>) ->
                 @let swaps: Vec<_> = view.seated.iter().flat_map(|r| r.swaps.iter().map(move |s| (r.round, s))).collect();
                 @if swaps.is_empty() { p.empty { "None." } } @else {
                     ul { @for (round, swap) in &swaps {
-                        li { "Round " (round) ": " (swap.players[0]) " and " (swap.players[1]) " changed seats (" (swap.at) "): " (swap.reason) }
+                        li { "Round " (round) ": " (swap.players[0]) " and " (swap.players[1]) " changed seats (" (dates::moment(&swap.at)) "): " (swap.reason) }
                     } }
                 }
                 h2 { "Deadlines" }
                 ul { @for (i, deadline) in view.deadlines.iter().enumerate() {
                     li {
-                        "Round " (i + 1) ": " time datetime=(deadline) { (deadline) }
+                        "Round " (i + 1) ": " (dates::moment(deadline))
                         @if i < view.seated.len() { " · seated" } @else { " · not seated yet" }
                     }
                 } }
@@ -484,7 +519,7 @@ fn player_standings(standings: &[PlayerStanding]) -> Markup {
             table tabindex="0" {
                 thead { tr {
                     th { "Ruleset" } th { "Season" } th.num { "Points" } th { "Title" }
-                    th.num { "Position" } th.num { "Games" } th.num { "Wins" } th { "Places" }
+                    th.num { "Position" } th.num { "Games" } th.num { "Wins" } th { "Times at each place" }
                     th.num { "Avg gain" } th.num { "Rating" }
                 } }
                 tbody { @for s in standings { tr {
@@ -495,9 +530,11 @@ fn player_standings(standings: &[PlayerStanding]) -> Markup {
                     td.num { (s.position) }
                     td.num { (s.games) }
                     td.num title=(s.wins_exact) { (decimal(s.wins)) }
-                    td { (s.places.iter().map(ToString::to_string).collect::<Vec<_>>().join(" / ")) }
+                    td.places { (words::places_labelled(&s.places)) }
                     td.num { @if let Some(g) = s.average_percent_gain { (percent(g)) } }
-                    td.num { (format!("{:.2}", s.rating.ordinal)) }
+                    td.num title={ "μ " (format!("{:.2}", s.rating.mu)) ", σ " (format!("{:.2}", s.rating.sigma)) } {
+                        (format!("{:.2}", s.rating.ordinal))
+                    }
                 } } }
             }
         }
@@ -514,17 +551,17 @@ fn player_games(played: &[PlayerGame]) -> Markup {
                     th.num { "Place" } th.num { "Points" } th.num { "Gain" }
                 } }
                 tbody { @for g in played { tr.replaced[g.result == "replaced"] {
-                    td { (when(&g.ended_at)) }
+                    td { (dates::moment(&g.ended_at)) }
                     // Games' ids share their time-ordered prefix: the link says
                     // what the game was instead.
                     td { a href={ "/games/" (g.game_id) } {
                         (g.ruleset) " as " (g.power)
                         @if g.tournament.is_some() { " · tournament" }
-                        " · " (when(&g.ended_at))
+                        " · " (dates::day(&g.ended_at))
                     } }
                     td { (g.power) }
                     td { @if g.result == "replaced" { "Sat in, not scored (the seat's result is another player's)" } @else { "Played" } }
-                    td.num { @if let Some(p) = g.place { (p) } }
+                    td.num { @if let Some(p) = g.place { (words::place(p, g.tied_with.is_some_and(|n| n > 1))) } }
                     td.num title=(g.points_exact) { (decimal(g.points)) }
                     td.num { @if let Some(gain) = g.percent_gain { (percent(gain)) } }
                 } } }
@@ -535,14 +572,19 @@ fn player_games(played: &[PlayerGame]) -> Markup {
 
 /// The standings table, ties broken as the note above it says.
 fn standings_table(standings: &StandingsView) -> Markup {
+    let ranks = words::shared_places(
+        &standings.rows,
+        |row| row.rank as u64,
+        |a, b| a.rank == b.rank,
+    );
     html! {
         table.standings {
             thead { tr {
                 th.num { "#" } th { "Player" } th.num { "Points" } th.num { "Gain" }
                 th.num { "Games" } th.num { "Wins" } th.num { "Byes" } th { "Title" } th { "Placed by" }
             } }
-            tbody { @for row in &standings.rows { tr.replaced[row.status != "playing"] {
-                td.num { (row.rank) }
+            tbody { @for (row, (rank, shared)) in standings.rows.iter().zip(&ranks) { tr.replaced[row.status != "playing"] {
+                td.num { (words::place(rank, *shared)) }
                 td { a href={ "/players/" (row.player) } { (row.player) }
                      @if row.status != "playing" { " " small { "(" (row.status) ")" } } }
                 td.num title=(row.points_exact) { (decimal(row.points)) }
@@ -580,7 +622,7 @@ fn rounds_seated(
     html! {
         @for round in rounds.iter().rev() {
             h2 { "Round " (round.round) }
-            @if let Some(deadline) = &round.deadline { p.note { "Deadline " (deadline) } }
+            @if let Some(deadline) = &round.deadline { p.note { "Deadline: " (dates::moment(deadline)) } }
             ul.explanation { @for line in &round.explanation { li { (line) } } }
             @for swap in &round.swaps {
                 p.note { "The director swapped " (swap.players[0]) " and " (swap.players[1]) ": " (swap.reason) }
@@ -597,7 +639,7 @@ fn rounds_seated(
                             @if !seat.changes.is_empty() {
                                 span.note { " · drawn: " (seat.drawn_player) "; now: " (seat.player) }
                                 ul.changes { @for change in &seat.changes {
-                                    li.note { (change.words) " (" time datetime=(change.at) { (when(&change.at)) } ")" }
+                                    li.note { (change.words) " (" (dates::moment(&change.at)) ")" }
                                 } }
                             }
                         }
@@ -606,7 +648,7 @@ fn rounds_seated(
             } }
             @if !round.byes.is_empty() {
                 p { "Byes: " @for (i, bye) in round.byes.iter().enumerate() {
-                    @if i > 0 { ", " } (bye.player) " (" (bye.points) " points)"
+                    @if i > 0 { ", " } (bye.player) " (" (words::count(bye.points as f64, "point", "points")) ")"
                 } }
             }
         }
@@ -628,9 +670,9 @@ fn waiting_table(waiting: &[SeatWaitedOn], offered: Option<&String>) -> Markup {
                     td { a href={ "/games/" (w.game_id) } { "game" } }
                     td { (w.power.name()) }
                     td { a href={ "/players/" (w.player) } { (w.player) } }
-                    td { time datetime=(w.idle_since) { (w.idle_since) } }
+                    td { (dates::moment(&w.idle_since)) }
                     td.num { (w.idle_hours) }
-                    td { time datetime=(w.due_at) { (w.due_at) } }
+                    td { (dates::moment(&w.due_at)) }
                     td { @if w.due {
                         "due for a substitute"
                         @if let Some(next) = offered { " (offered to " (next) ")" } @else { " (the waiting list is empty)" }
@@ -653,7 +695,7 @@ fn substitutions_table(substitutions: &[SubstitutionMade]) -> Markup {
                     td { (sub.power.name()) }
                     td { (sub.replaced) }
                     td { (sub.substitute) }
-                    td { (sub.at) }
+                    td { (dates::moment(&sub.at)) }
                 } } }
             }
         }
@@ -874,7 +916,7 @@ async fn game_markup(
                     table tabindex="0" {
                         thead { tr { th.num { "Place" } th { "Power" } th { "Player" } th.num { "Gain" } th.num { "Points" } } }
                         tbody { @for row in &placements.placements { tr {
-                            td.num { (row.place) @if row.tied_with > 1 { "=" } }
+                            td.num { (words::place(row.place, row.tied_with > 1)) }
                             td { (row.power.name()) }
                             td { @if let Some(p) = &row.player { (p) } }
                             td.num title=(row.percent_gain_exact) { (percent(row.percent_gain)) }

@@ -4,7 +4,7 @@
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use maud::html;
 
-use super::{layout, render, when};
+use super::{dates, layout, render};
 use crate::query::parse_query;
 use crate::routes::games::{game_page, GameListQuery};
 use crate::routes::indexes::{player_page, tournament_page, PlayerListQuery, TournamentListQuery};
@@ -39,7 +39,7 @@ pub async fn games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                                 th { "Started" } th { "Game" } th { "Status" } th.num { "Version" }
                             } }
                             tbody { @for g in &page.games { tr {
-                                td { (when(&g.created_at)) }
+                                td { (dates::moment(&g.created_at)) }
                                 td { a href={ "/games/" (g.game_id) } { (g.title) }
                                     @if g.tournament.is_some() { " · " small { "tournament" } }
                                 }

@@ -51,6 +51,9 @@ impl OddsForm {
     }
 }
 
+/// The survivors' outcomes a chart shows, the likeliest first.
+const SURVIVORS_SHOWN: usize = 10;
+
 fn percent(p: f64) -> String {
     format!("{:.2}%", p * 100.0)
 }
@@ -59,44 +62,52 @@ fn form(f: &OddsForm) -> Markup {
     let value = |v: &Option<String>| v.clone().unwrap_or_default();
     html! {
         form.odds method="get" action="/odds" {
-            p {
-                label for="attacker" { "Attacker" }
-                input #attacker name="attacker" required placeholder="3 inf, 1 arm, 1 ftr" value=(value(&f.attacker));
+            div.row {
+                p.field {
+                    label for="attacker" { "Attacker" }
+                    input #attacker name="attacker" required placeholder="3 inf, 1 arm, 1 ftr" value=(value(&f.attacker));
+                }
+                p.field {
+                    label for="defender" { "Defender" }
+                    input #defender name="defender" required placeholder="2 inf, 1 aa" value=(value(&f.defender));
+                }
             }
-            p {
-                label for="defender" { "Defender" }
-                input #defender name="defender" required placeholder="2 inf, 1 aa" value=(value(&f.defender));
-            }
-            p {
-                label for="ruleset" { "Units of" }
-                select #ruleset name="ruleset" {
-                    @for (id, name) in [("cutthroat", "Cut-Throat"), ("classic", "Classic"), ("aap-historical", "AAP Historical")] {
-                        option value=(id) selected[f.ruleset.as_deref() == Some(id)] { (name) }
+            div.row {
+                p.field {
+                    label for="ruleset" { "Units of" }
+                    select #ruleset name="ruleset" {
+                        @for (id, name) in [("cutthroat", "Cut-Throat"), ("classic", "Classic"), ("aap-historical", "AAP Historical")] {
+                            option value=(id) selected[f.ruleset.as_deref() == Some(id)] { (name) }
+                        }
                     }
                 }
-                label { input type="checkbox" name="sea" checked[f.sea.is_some()]; " a sea battle" }
-            }
-            p {
-                label for="order" { "Attacker's combat order" }
-                select #order name="order" {
-                    option value="" { "the ruleset's default" }
-                    @for code in ["SA", "SAAC", "TAAC", "KAAC", "WI"] {
-                        option value=(code) selected[f.order.as_deref() == Some(code)] { (code) }
+                p.field {
+                    label for="order" { "Attacker's combat order" }
+                    select #order name="order" {
+                        option value="" { "the ruleset's default" }
+                        @for code in ["SA", "SAAC", "TAAC", "KAAC", "WI"] {
+                            option value=(code) selected[f.order.as_deref() == Some(code)] { (code) }
+                        }
                     }
                 }
+            }
+            p.check {
+                label { input type="checkbox" name="sea" checked[f.sea.is_some()]; "A sea battle" }
             }
             fieldset {
                 legend { "Defender's standing orders" }
-                p {
+                p.field {
                     label for="defender_order_of_loss" { "Order of loss" }
                     input #defender_order_of_loss name="defender_order_of_loss" placeholder="inf, arm, ftr" value=(value(&f.defender_order_of_loss));
                 }
-                p {
-                    label { input type="checkbox" name="submerge" checked[f.submerge.is_some()]; " submarines submerge" }
-                    label { input type="checkbox" name="battleships_absorb" value="no" checked[f.battleships_absorb.as_deref() == Some("no")]; " battleships do not take the first hit" }
+                p.check {
+                    label { input type="checkbox" name="submerge" checked[f.submerge.is_some()]; "Submarines submerge" }
+                }
+                p.check {
+                    label { input type="checkbox" name="battleships_absorb" value="no" checked[f.battleships_absorb.as_deref() == Some("no")]; "Battleships do not take the first hit" }
                 }
             }
-            button type="submit" { "Compute the odds" }
+            p.buttons { button type="submit" { "Compute the odds" } }
         }
     }
 }
@@ -106,7 +117,7 @@ fn answer(computed: &OddsView) -> Markup {
         let mut list: Vec<_> = list.iter().collect();
         list.sort_by(|a, b| b.probability.total_cmp(&a.probability));
         list.iter()
-            .take(10)
+            .take(SURVIVORS_SHOWN)
             .map(|s| {
                 let units = if s.units.is_empty() {
                     "none".to_owned()
@@ -140,8 +151,9 @@ fn answer(computed: &OddsView) -> Markup {
             }
         }
         h2 { "Survivors" }
-        (PreEscaped(bar_chart("The attacker's survivors, most likely first (%)", "percent", &top(&computed.attacker_survivors))))
-        (PreEscaped(bar_chart("The defender's survivors, most likely first (%)", "percent", &top(&computed.defender_survivors))))
+        p.note { "What is left of each side when the battle ends, the likeliest outcomes first (at most " (SURVIVORS_SHOWN) " of them)." }
+        (PreEscaped(bar_chart("The attacker's survivors", "%", &top(&computed.attacker_survivors))))
+        (PreEscaped(bar_chart("The defender's survivors", "%", &top(&computed.defender_survivors))))
     }
 }
 
