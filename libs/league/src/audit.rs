@@ -16,6 +16,7 @@ use warlog_rules::board::Power;
 use warlog_rules::dice::{DiceSource, GameSeed, RecordedDice};
 use warlog_rules::game::{GameEvent, Moment};
 use warlog_rules::ruleset::Ruleset;
+use warlog_rules::words::counted;
 
 use crate::standings::{result_of, standings, GameResult};
 use crate::tournament::{
@@ -322,8 +323,8 @@ fn audit_stream(
             Verdict::Skipped
         },
         format!(
-            "{} games given, each created with its table's seats and passing its own audit",
-            logs.len()
+            "{} given, each created with its table's seats and passing its own audit",
+            counted(logs.len() as u64, "game", "games")
         ),
     ));
 
@@ -331,12 +332,12 @@ fn audit_stream(
     let results = all_results(&tournament, &logs);
     for row in standings(&tournament, &results) {
         report.notes.push(format!(
-            "rank {}: {}, {:.2} points, {} games, {} byes{}",
+            "rank {}: {}, {:.2} points, {}, {}{}",
             row.rank,
             row.player,
             row.points.to_f64(),
-            row.games,
-            row.byes,
+            counted(u64::from(row.games), "game", "games"),
+            counted(u64::from(row.byes), "bye", "byes"),
             row.decided_by
                 .map(|t| format!(" (below the row above by {})", t.describe()))
                 .unwrap_or_default()

@@ -23,6 +23,7 @@ use warlog_events::game::{
 use warlog_events::RecordedEvent;
 use warlog_rules::game::GameEvent;
 use warlog_rules::scoring::{Fraction, Title};
+use warlog_rules::words::counted;
 
 /// The most rows a ladder page holds (`limit` is at most 200).
 const MAX_PAGE_ROWS: usize = 200;
@@ -196,9 +197,9 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         "games",
         Verdict::Pass,
         format!(
-            "{} games given pass their own audits; {} ended rated in this ladder's ruleset and \
+            "{} given pass their own audits; {} ended rated in this ladder's ruleset and \
              season, {aborted_games} aborted (not rated)",
-            games.len() - failed,
+            counted((games.len() - failed) as u64, "game", "games"),
             finished.len()
         ),
     ));
@@ -209,8 +210,8 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
             "in every game of this ladder, players gave orders of their own".to_owned()
         } else {
             format!(
-                "{} games to look at (not a failure): {}",
-                unplayed_by_players.len(),
+                "{} to look at (not a failure): {}",
+                counted(unplayed_by_players.len() as u64, "game", "games"),
                 unplayed_by_players.join("; ")
             )
         },
@@ -277,11 +278,11 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
     }
     for line in &ladder {
         report.notes.push(format!(
-            "{}: {:.2} points ({}), {} games, {:.2} wins, {}",
+            "{}: {:.2} points ({}), {}, {:.2} wins, {}",
             line.player,
             line.points.to_f64(),
             line.points,
-            line.games,
+            counted(u64::try_from(line.games).unwrap_or(0), "game", "games"),
             line.wins.to_f64(),
             title(line, leader.as_deref()).name()
         ));
@@ -550,7 +551,7 @@ mod tests {
         let check = report.check("players' own orders").expect("the check");
         assert_eq!(check.verdict, Verdict::Pass);
         assert!(
-            check.detail.contains("1 games to look at")
+            check.detail.contains("1 game to look at")
                 && check.detail.contains("game-by-the-master: its players gave none of its orders (the game master gave 40)")
                 && !check.detail.contains("game-by-the-players"),
             "{}",
@@ -572,7 +573,7 @@ mod tests {
         let check = report.check("players' own orders").expect("the check");
         assert_eq!(
             check.detail,
-            "1 games to look at (not a failure): game-accomplice: the players of Germany, \
+            "1 game to look at (not a failure): game-accomplice: the players of Germany, \
              United Kingdom, Japan and United States gave none of their orders (the game \
              master gave 32 for them)"
         );

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::constraints::{satisfiable, Rule, SeatingConstraints};
 use warlog_rules::board::Power;
 use warlog_rules::dice::DiceSource;
+use warlog_rules::words::counted;
 
 /// What to do when the players do not fill whole tables.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -295,9 +296,13 @@ pub fn seat_round(
         }
         (0, _) => "no two players share a table again".to_owned(),
         (r, b) if r == b => format!(
-            "{r} repeated table-mates, the fewest possible: with {} earlier rounds, \
+            "{r} repeated table-mates, the fewest possible: with {}, \
              every seating repeats at least {b}",
-            request.history.len()
+            counted(
+                request.history.len() as u64,
+                "earlier round",
+                "earlier rounds"
+            )
         ),
         (r, b) => format!(
             "{r} repeated table-mates, the fewest found (no seating can have fewer than {b})"

@@ -21,3 +21,4 @@ pub mod setup;
 pub mod tech;
 pub mod units;
 pub mod violation;
+pub mod words;

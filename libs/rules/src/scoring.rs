@@ -177,7 +177,7 @@ impl PointsTable {
 
 /// How tied powers are placed; stated in every result so that no reader has to guess.
 pub const TIE_POLICY: &str =
-    "tied powers share the places they span and each gets the average of those places' points";
+    "Tied powers share the places they span and each gets the average of those places' points";
 
 /// One power's result.
 #[derive(Debug, Clone, PartialEq, Eq)]

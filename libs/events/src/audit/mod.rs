@@ -719,7 +719,14 @@ impl Audit<'_> {
             Some(_) => self.ledger.verdict(
                 "dice",
                 Verdict::Pass,
-                format!("{dice_events} dice-bearing events match the seed"),
+                format!(
+                    "{} match the seed",
+                    warlog_rules::words::counted(
+                        dice_events as u64,
+                        "dice-bearing event",
+                        "dice-bearing events"
+                    )
+                ),
             ),
             None => self.ledger.verdict(
                 "dice",

@@ -111,7 +111,10 @@ fn casualty_line(volley: &Volley<'_>, catalogue: &Catalogue) -> Option<String> {
         })
         .collect();
     if volley.overkill > 0 {
-        parts.push(format!("{} hits overkill", volley.overkill));
+        parts.push(format!(
+            "{} overkill",
+            crate::words::counted(u64::from(volley.overkill), "hit", "hits")
+        ));
     }
     Some(format!("{loser}: {}", parts.join("; ")))
 }
