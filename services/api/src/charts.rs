@@ -92,7 +92,7 @@ fn finish(
     let mut left_out = Vec::new();
     for label in labels {
         let rect = label.rect();
-        if rect.inside(W, height) && !kept.iter().any(|(_, other)| other.overlaps(&rect)) {
+        if rect.within(W, height) && !kept.iter().any(|(_, other)| other.overlaps(&rect)) {
             svg.push_str(&label.svg());
             kept.push((label, rect));
         } else {
@@ -420,7 +420,7 @@ mod tests {
         let boxes: Vec<_> = drawn.labels.iter().map(|l| (l, l.rect())).collect();
         for (label, rect) in &boxes {
             assert!(
-                rect.inside(W, drawn.height),
+                rect.within(W, drawn.height),
                 "{:?} leaves the view box 0 0 {W} {}: {rect:?}",
                 label.text,
                 drawn.height

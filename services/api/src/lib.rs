@@ -31,6 +31,7 @@ pub mod routes;
 pub mod rulesets;
 pub mod schema_names;
 pub mod security;
+pub mod text_measure;
 pub mod token_cache;
 pub mod tournaments;
 pub mod turns;

@@ -2,7 +2,8 @@
 //! command path, so a newcomer sees warlog at work: players registered, friendly Cut-Throat
 //! games played over three rounds with real battles (orders checked by the rules engine,
 //! dice rolled by the server, some sent as a plain-text turn, one game as JSON orders),
-//! ended with their placements; a tournament with round 1 played and round 2 in progress,
+//! ended with their placements; an AAP Historical game on the Pacific board, its first
+//! round passed; a tournament with round 1 played and round 2 in progress,
 //! where a player who let a turn lie for more than three days was replaced by a substitute
 //! from the waiting list; and one ended game's export checked by the offline auditor.
 //!
@@ -232,6 +233,8 @@ pub struct Filled {
     pub audit: String,
     /// The friendly games, ended.
     pub friendly_games: Vec<String>,
+    /// The AAP Historical game, on the Pacific board, running.
+    pub pacific_game: String,
 }
 
 /// Fills the database behind `state` (the service's, served at `addr`), unless it is filled
@@ -604,6 +607,13 @@ impl Demo {
             friendly_games.push(game);
         }
 
+        // The Pacific board: an AAP Historical game, its first round passed, still running.
+        self.advance(Duration::hours(6));
+        let pacific = self
+            .new_game_of("aap-historical", &table([6, 7, 8, 9, 10]))
+            .await?;
+        self.pass_until(&pacific, 2).await?;
+
         let (tournament, substitution) = self.tournament().await?;
 
         let audited_game = friendly_games[0].clone();
@@ -635,6 +645,7 @@ impl Demo {
             audit: format!("{site}/v1/games/{audited_game}/audit"),
             audited_game,
             friendly_games,
+            pacific_game: pacific,
         })
     }
 
@@ -721,14 +732,41 @@ impl Demo {
     }
 
     async fn new_game(&mut self, players: &[&str]) -> Result<String, CliError> {
+        self.new_game_of("cutthroat", players).await
+    }
+
+    async fn new_game_of(&mut self, ruleset: &str, players: &[&str]) -> Result<String, CliError> {
         let created = self
             .post(
                 "/v1/games",
-                json!({"ruleset": "cutthroat", "players": players}),
+                json!({"ruleset": ruleset, "players": players}),
                 201,
             )
             .await?;
         text_of(&created["game_id"], "game id")
+    }
+
+    /// Every power of `game` ends its turn, in turn, until round `until` begins: each as a
+    /// player writes it ("end turn"), sent by the player who holds the seat.
+    async fn pass_until(&mut self, game: &str, until: u64) -> Result<(), CliError> {
+        let seats = self.seats(game).await?;
+        // Bounded: a round is one turn per power.
+        for _ in 0..seats.len() * 4 {
+            let view = self.get(&format!("/v1/games/{game}")).await?;
+            if view["round"].as_u64().unwrap_or(0) >= until {
+                return Ok(());
+            }
+            let power = text_of(&view["turn"], "the power to play")?;
+            let player = seats
+                .get(&power)
+                .ok_or_else(|| fail(format!("no one holds {power} in game {game}")))?
+                .clone();
+            self.advance(Duration::hours(3));
+            let body = json!({"text": "end turn\n", "power": power});
+            self.post_as(&player, &format!("/v1/games/{game}/turn"), body, 200)
+                .await?;
+        }
+        Err(fail(format!("game {game} never reached round {until}")))
     }
 
     /// Who holds each power's seat now.

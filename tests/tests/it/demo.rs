@@ -52,7 +52,7 @@ async fn the_demo_plays_battles_seats_a_substitute_and_passes_the_audit_once() {
         .iter()
         .map(|row| (row.get(0), row.get(1)))
         .collect();
-    let expected = [("game", 8), ("player", 12), ("tournament", 1)]
+    let expected = [("game", 9), ("player", 12), ("tournament", 1)]
         .map(|(category, n)| (category.to_owned(), n));
     assert_eq!(streams, expected);
 
@@ -141,7 +141,9 @@ async fn the_demo_plays_battles_seats_a_substitute_and_passes_the_audit_once() {
     // The map at every version of every game of the demo, whole and zoomed to each region:
     // no label overlaps another or leaves the view, and every text reaches 4.5:1.
     let mut drawn = 0;
-    for game in ended.iter().chain(&round_games(1)) {
+    // (The Pacific board's game too.)
+    let pacific = [filled.pacific_game.clone()];
+    for game in ended.iter().chain(&round_games(1)).chain(&pacific) {
         drawn += labels_checked_at_every_version(&export(&app, game).await, game);
     }
     assert!(drawn > 1_000, "{drawn} maps drawn");

@@ -94,15 +94,10 @@ pub(crate) fn tempdir() -> PathBuf {
     dir
 }
 
-/// Violations axe-core finds today that belong to work under way elsewhere (issue 35: the
-/// map's redrawing, the charts, the pages' words): the rule, a piece of the element's
-/// selector, and why it is left. Each one seen is reported on every run; one no longer seen
-/// fails the public pages' test, so that the list only shrinks.
-const KNOWN: &[(&str, &str, &str)] = &[(
-    "empty-table-header",
-    "thead > tr > th:nth-child(1)",
-    "the odds page's expected losses: its first header cell has no word (pages/odds.rs)",
-)];
+/// Violations axe-core finds that are left, knowingly, for a fix elsewhere: the rule, a
+/// piece of the element's selector, and why. None today. Each one seen is reported on every
+/// run; one no longer seen fails the public pages' test, so that the list only shrinks.
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 /// One element axe-core found against one rule on one page.
 struct Violation {

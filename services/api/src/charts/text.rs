@@ -33,26 +33,7 @@ pub struct Label {
     pub fill: &'static str,
 }
 
-/// A box: left, top, right, bottom.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rect {
-    pub x0: f64,
-    pub y0: f64,
-    pub x1: f64,
-    pub y1: f64,
-}
-
-impl Rect {
-    /// Whether the two boxes share any area (touching edges do not).
-    pub fn overlaps(&self, other: &Rect) -> bool {
-        self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
-    }
-
-    /// Whether this box lies inside `0..width` × `0..height`.
-    pub fn inside(&self, width: f64, height: f64) -> bool {
-        self.x0 >= 0.0 && self.y0 >= 0.0 && self.x1 <= width && self.y1 <= height
-    }
-}
+pub use crate::text_measure::Rect;
 
 /// How far above its baseline a line of text reaches (accents included), and below.
 pub const ASCENT: f64 = 0.95;
@@ -90,26 +71,9 @@ impl Label {
     }
 }
 
-/// A character's advance, in ems, at least DejaVu Sans's (Arial and Liberation Sans are
-/// narrower); bold is wider by a tenth.
-fn em(c: char) -> f64 {
-    match c {
-        'i' | 'j' | 'l' | 'I' | 'J' | '!' | '|' | '\'' | '.' | ',' | ':' | ';' | ' ' => 0.34,
-        'f' | 'r' | 't' | '(' | ')' | '[' | ']' | '-' | '/' => 0.45,
-        'm' | 'w' | 'M' | 'W' | '%' | '—' | '…' | '@' => 1.0,
-        'A'..='Z' => 0.8,
-        '0'..='9' | 'a'..='z' => 0.66,
-        _ if c.is_ascii() => 0.85,
-        // Accented Latin, Greek and Cyrillic letters; anything else (CJK) takes a full em.
-        '\u{80}'..='\u{52f}' => 0.85,
-        _ => 1.0,
-    }
-}
-
-/// The width of `text` at `size` pixels.
+/// The width of `text` at `size` pixels (the map's measure, held against Chromium's).
 pub fn width(text: &str, size: f64, bold: bool) -> f64 {
-    let ems: f64 = text.chars().map(em).sum();
-    ems * size * if bold { 1.1 } else { 1.0 }
+    crate::text_measure::text_width(text, size, bold)
 }
 
 /// `text` cut to fit `room`, an ellipsis showing the cut.

@@ -8,55 +8,7 @@
 //! fonts `sans-serif` may be), so a chip is never narrower than its text in a browser. The
 //! page test checks that bound against Chromium's own measure.
 
-/// A box: left, top, right, bottom.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rect {
-    pub x0: f64,
-    pub y0: f64,
-    pub x1: f64,
-    pub y1: f64,
-}
-
-impl Rect {
-    pub fn overlaps(&self, other: &Rect) -> bool {
-        self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
-    }
-
-    /// The box with `margin` more on every side.
-    pub fn grown(&self, margin: f64) -> Rect {
-        Rect {
-            x0: self.x0 - margin,
-            y0: self.y0 - margin,
-            x1: self.x1 + margin,
-            y1: self.y1 + margin,
-        }
-    }
-
-    pub fn inside(&self, outer: &Rect) -> bool {
-        self.x0 >= outer.x0 && self.y0 >= outer.y0 && self.x1 <= outer.x1 && self.y1 <= outer.y1
-    }
-}
-
-/// The width of `text` at `font_size`, never less than a browser draws it: the bold
-/// advance widths rounded up, and for the regular weight 0.94 of them (DejaVu Sans's
-/// regular letters are at most that part of its bold ones).
-pub fn text_width(text: &str, font_size: f64, bold: bool) -> f64 {
-    let weight = if bold { 1.0 } else { 0.94 };
-    text.chars()
-        .map(|c| match c {
-            'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '\'' | '!' | '|' | ' ' => 0.44,
-            'f' | 'r' | 't' | '(' | ')' | '-' | '/' => 0.52,
-            'm' | 'w' => 1.07,
-            'M' | 'W' => 1.12,
-            '0'..='9' => 0.70,
-            'a'..='z' => 0.72,
-            'A'..='Z' => 0.86,
-            _ => 0.9,
-        })
-        .sum::<f64>()
-        * font_size
-        * weight
-}
+pub use crate::text_measure::{text_width, Rect};
 
 /// Space between a chip's edge and its text.
 pub const PADDING: f64 = 2.0;
@@ -167,13 +119,5 @@ mod tests {
         // Near the corner, only spots inside the view are taken.
         let corner = placer.place(&spots((1.0, 1.0), size, true)).expect("room");
         assert!(corner.inside(&view), "{corner:?}");
-    }
-
-    #[test]
-    fn wider_letters_measure_wider() {
-        assert!(text_width("WWW", 10.0, false) > text_width("iii", 10.0, false));
-        let bold = 10.0 * (0.86 + 4.0 * 0.72 + 0.52 + 1.07);
-        assert!((text_width("Germany", 10.0, true) - bold).abs() < 1e-9);
-        assert!((text_width("Germany", 10.0, false) - 0.94 * bold).abs() < 1e-9);
     }
 }

@@ -144,7 +144,7 @@ fn answer(computed: &OddsView) -> Markup {
         }
         h2 { "Expected losses" }
         table {
-            thead { tr { th { "" } th.num { "Units" } th.num { "IPC" } } }
+            thead { tr { th { "Side" } th.num { "Units" } th.num { "IPC" } } }
             tbody {
                 tr { th { "Attacker" } td.num { (format!("{:.2}", computed.attacker_expected_losses.units)) } td.num { (format!("{:.2}", computed.attacker_expected_losses.ipc)) } }
                 tr { th { "Defender" } td.num { (format!("{:.2}", computed.defender_expected_losses.units)) } td.num { (format!("{:.2}", computed.defender_expected_losses.ipc)) } }
