@@ -827,7 +827,8 @@ impl<'b, 'c> Fight<'b, 'c> {
                 .collect();
             crate::aap::hwv::vulnerable(groups)
         };
-        (one_group(&self.attacker), defender)
+        let attacker = !self.battle.attacker_uncounted && one_group(&self.attacker);
+        (attacker, defender)
     }
 
     pub(crate) fn kamikaze(&mut self, target: UnitTypeId, casualties: &mut Casualties) {

@@ -157,6 +157,9 @@ pub struct Battle<'c> {
     /// AAP's heavy weapons count each nation's group on its own (allies' groups are not
     /// added together, the CCP's never counts). Empty: the side is one group.
     pub defender_groups: Vec<DefendingGroup>,
+    /// The attacker's units never make it vulnerable to heavy weapons (AAP 4.1: "Units
+    /// that don't count towards HWV include: ... CCP").
+    pub attacker_uncounted: bool,
     /// The attacking aircraft have nowhere to retreat to (known from the board): when only
     /// they remain, defending submarines are lost before other defending units
     /// (reference/rules-facts.md, the exception to the default orders of loss).
@@ -194,6 +197,7 @@ impl<'c> Battle<'c> {
             kamikaze_target: None,
             heavy_weapons: false,
             defender_groups: Vec::new(),
+            attacker_uncounted: false,
             attacker_air_cannot_retreat: false,
             attacker_may_withdraw: true,
             attacker_technologies: Vec::new(),
@@ -473,3 +477,6 @@ pub fn resolve(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod hwv_tests;

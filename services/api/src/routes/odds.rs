@@ -171,6 +171,8 @@ pub fn compute(
         Ok(document) => {
             battle.saac_from_round = document.special_rules.saac_from_round;
             battle.defender_hits_by_column = document.special_rules.defender_hits_by_column;
+            // AAP 4: the odds a player plans with are those of the battles the game fights.
+            battle.heavy_weapons = document.special_rules.heavy_weapons;
         }
         Err(_) => battle = battle.with_iaapa_defaults(),
     }
