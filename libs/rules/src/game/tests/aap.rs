@@ -955,6 +955,8 @@ fn cut_throats_paratroopers_kamikaze_run_and_repairs_are_refused_in_aap() {
     let repair = refused(&mut state, Order::RepairBattleship { sea_zone: zone });
     assert!(repair.contains("battleship repairs"), "{repair}");
     let mut state = turn_of(ruleset, 2, Power::Japan, Phase::CombatMove);
+    // Japan's bombers and infantry stand together in Japan, but no drop is offered.
+    assert!(!Now::of(rules, &state).orders.contains(&OrderKind::AirDrop));
     let infantry = ruleset.catalogue.infantry().expect("INF");
     let drop = Order::AirDrop {
         bombers: 1,
