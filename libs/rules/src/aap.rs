@@ -225,6 +225,8 @@ pub fn special_rules() -> crate::document::SpecialRules {
                 sea_zone: (*zone).to_owned(),
                 ipc: *ipc,
                 power: *power,
+                // 2: "At start: ... India: 15, Aus.: 20": the UK's land, no convoy.
+                income_only: *power == crate::board::Power::UnitedKingdom,
             })
             .collect(),
         growing_values: vec![GrowingValue {
@@ -245,18 +247,28 @@ pub fn special_rules() -> crate::document::SpecialRules {
         // 7.1: "Subs in a sea zone do not block opposing vessels seeking to pass through".
         submarines_do_not_block: true,
         continents: Vec::new(),
-        // The seed's rules have no Swiss Bank and no rail: those are Cut-Throat's.
+        // The seed's rules have no Swiss Bank, rail, paratroopers or fighter kamikaze run,
+        // and its battleships are the Pacific board's: those are Cut-Throat's.
         without: vec![
             crate::document::CutThroatRule::WarLoans,
             crate::document::CutThroatRule::Rail,
+            crate::document::CutThroatRule::Paratroopers,
+            crate::document::CutThroatRule::KamikazeRuns,
+            crate::document::CutThroatRule::BattleshipRepairs,
         ],
-        // The Allies stand together against Japan all game.
+        // The Allies stand together against Japan all game ...
         alliances: vec![vec![
             crate::board::Power::Ccp,
             crate::board::Power::Kmt,
             crate::board::Power::UnitedKingdom,
             crate::board::Power::UnitedStates,
         ]],
+        // ... but for 3: the KMT and the CCP "can choose to fight each other".
+        rivals: vec![[crate::board::Power::Ccp, crate::board::Power::Kmt]],
+        // 9: Japan wins or the Allies win; 9.1: the players bid for Japan. Two sides.
+        sides: true,
+        // The Pacific board's battleship: two hits, whole again at the end of its turn.
+        repair_at_turn_end: true,
         // 5.1: only Japan and the US mainland can be "nuked".
         surrender_when_bombed_out: vec!["Japan".to_owned(), US_MAINLAND.to_owned()],
         // 3.1, 3.4: the CCP's guerrillas.

@@ -109,6 +109,11 @@ impl RulesetDocument {
                 // Before submarines facing only aircraft withdrew.
                 include_str!("../data/revisions/cutthroat-r3.json"),
             ],
+            "aap-historical" => &[
+                // Before the Pacific board's battleship, the UK's start without convoy
+                // money, the KMT and the CCP as rivals and the two sides.
+                include_str!("../data/revisions/aap-historical-r1.json"),
+            ],
             _ => &[],
         };
         texts
@@ -232,6 +237,11 @@ fn special(
 ) -> Result<Special, RulesetError> {
     let rules = &document.special_rules;
     let place = |name: &str| board.id(name).map_err(data);
+    let rivals: std::collections::BTreeSet<(Power, Power)> = rules
+        .rivals
+        .iter()
+        .map(|[a, b]| crate::game::diplomacy::partners(*a, *b))
+        .collect();
     Ok(Special {
         combat_from_round: rules.combat_from_round.unwrap_or(1),
         saac_from_round: rules.saac_from_round,
@@ -259,6 +269,12 @@ fn special(
             .convoy_centres
             .iter()
             .map(|c| Ok((place(&c.sea_zone)?, c.ipc, c.power)))
+            .collect::<Result<_, RulesetError>>()?,
+        convoy_income_only: rules
+            .convoy_centres
+            .iter()
+            .filter(|c| c.income_only)
+            .map(|c| place(&c.sea_zone))
             .collect::<Result<_, RulesetError>>()?,
         limited_complexes: rules
             .limited_complexes
@@ -298,7 +314,18 @@ fn special(
                         .map(move |b| crate::game::diplomacy::partners(*a, *b))
                 })
             })
+            .filter(|pair| !rivals.contains(pair))
             .collect(),
+        rivals,
+        side_of: rules.sides.then(|| {
+            rules
+                .alliances
+                .iter()
+                .enumerate()
+                .flat_map(|(i, alliance)| alliance.iter().map(move |p| (*p, i)))
+                .collect()
+        }),
+        repair_at_turn_end: rules.repair_at_turn_end,
         zone_points: matches!(document.scoring, ScoringRule::ZonePoints { .. }),
         guerrillas: rules.guerrillas.iter().copied().collect(),
         recruits: rules

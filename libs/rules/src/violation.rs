@@ -110,6 +110,7 @@ violation_codes! {
     NotSeated = "not-seated",
     NotTheActivePlayer = "not-the-active-player",
     NotWar = "not-war",
+    OpposingSides = "opposing-sides",
     NotYourTurn = "not-your-turn",
     NothingToRepair = "nothing-to-repair",
     OneComplex = "one-complex",

@@ -760,11 +760,11 @@ async fn aap_historical_plays_out_of_the_box_from_creation_to_japans_survival_an
     .await;
     let board_url = format!("/v1/games/{game}/board");
     let board = call(&app, get(&board_url)).await.json();
-    // 2: "At start: Japan: 24, India: 15, Aus.: 20, USA: 30"; the UK also holds the
-    // British convoy centres (12).
+    // 2: "At start: Japan: 24, India: 15, Aus.: 20, USA: 30"; the UK's convoy centres
+    // pay from its first collection.
     for (power, money) in [
         ("japan", 24),
-        ("united-kingdom", 47),
+        ("united-kingdom", 35),
         ("united-states", 30),
         ("ccp", 0),
         ("kmt", 0),

@@ -249,6 +249,18 @@ impl Parts<'_> {
                 }
             }
         }
+        for (i, [a, b]) in special.rivals.iter().enumerate() {
+            let together = special
+                .alliances
+                .iter()
+                .any(|alliance| alliance.contains(a) && alliance.contains(b));
+            if a == b || !together {
+                r.push(
+                    format!("{AT}/rivals/{i}"),
+                    format!("rivals are two powers of one alliance; {a} and {b} are not"),
+                );
+            }
+        }
         for (i, power) in special.guerrillas.iter().enumerate() {
             if !self.seats(*power) {
                 r.push(

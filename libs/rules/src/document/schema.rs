@@ -107,6 +107,20 @@ pub struct SpecialRules {
     /// breaks them. Everyone else plays Cut-Throat's diplomacy.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alliances: Vec<Vec<Power>>,
+    /// Pairs of one alliance that are not bound for the whole game: they start under an
+    /// ordinary agreement (every permission granted) that either may break, which is a
+    /// declaration of war, and may make again (AAP 3: the KMT and the CCP "can choose to
+    /// fight each other").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rivals: Vec<[Power; 2]>,
+    /// The alliances are the game's sides: no agreement crosses one, and a power in no
+    /// alliance makes none (AAP: Japan against the Allies).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sides: bool,
+    /// A damaged unit is whole again at the end of its owner's turn, for nothing (the
+    /// Pacific board's two-hit battleship; TripleA's "Units Repair Hits End Turn").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repair_at_turn_end: bool,
     /// Cut-Throat's own rules the engine plays everywhere unless a ruleset leaves them out
     /// (AAP has neither war loans nor rail).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -195,6 +209,10 @@ pub struct ConvoyCentre {
     pub sea_zone: String,
     pub ipc: u32,
     pub power: Power,
+    /// Paid at the power's collections only, not into its money at the start (AAP: the
+    /// seed's "At start" gives the UK India's 15 and Australia's 20 and no convoy).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub income_only: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -223,6 +241,14 @@ pub enum CutThroatRule {
     WarLoans,
     /// Infantry, AA guns and complexes by rail.
     Rail,
+    /// Bombers carrying infantry (and armour) to land.
+    Paratroopers,
+    /// Japan's fighter diving onto a ship, once a turn.
+    KamikazeRuns,
+    /// The 2 hit battleship's damage: no attacking until repaired beside the owner's
+    /// complex for 5 IPC and a die. (Its defence once damaged is its unit's
+    /// `damaged_defense`.)
+    BattleshipRepairs,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -227,7 +227,7 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         ],
         [
             "95f7112a42605d963dbd775808311e32e42cba34c1e7e8df758bc19856055b78",
-            "41180ad7954a5524b7ee55c9de27fb31a58b2007884a879f718c746dabae18fa",
+            "2f4b000942bb07600ab8ebd0925436716154d6ecc290a09d264dc40bbb4a132f",
             "f7cc7f949ebc7827040169bfa04ff86c5ac9912ea70f0718d900188534f12b2f",
         ]
     );
@@ -236,10 +236,24 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         hash("cutthroat"),
         "24531e64da5688993b60a2ee725d1020db30bba298f05ccde098aa4a7584cdb3"
     );
-    // The first playable AAP Historical: the Pacific board, its setup and the seed's.
+    // AAP Historical revision 2: the Pacific board's battleship, the UK's start without
+    // convoy money, the KMT and the CCP rivals, two sides.
     assert_eq!(
         hash("aap-historical"),
-        "04d3368adaf3e6c6a6521c08eaf6a48d3810457a7ac6c97da20ccfe1b49bf2bd"
+        "3dd7a5c55fc52a8d354399e2efa0b45fd1501729115f6386bd6111e2c485984f"
+    );
+    let earlier: Vec<(String, String)> = RulesetDocument::builtin_revisions("aap-historical")
+        .expect("revisions")
+        .iter()
+        .map(|document| (document.legacy_hash(), document.hash()))
+        .collect();
+    assert_eq!(
+        earlier,
+        [(
+            // 1: the first playable one: the Pacific board, its setup and the seed's.
+            "04d3368adaf3e6c6a6521c08eaf6a48d3810457a7ac6c97da20ccfe1b49bf2bd".to_owned(),
+            "41180ad7954a5524b7ee55c9de27fb31a58b2007884a879f718c746dabae18fa".to_owned()
+        )]
     );
     assert_eq!(
         hash("war"),
@@ -261,6 +275,32 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
             "f6fe674c9aa26ca0ecd15237acbc1ee76f1ccd529b31c1cfdd562a7880586fd9",
         ]
     );
+}
+
+/// Games of AAP Historical's first revision keep Cut-Throat's battleship, the UK's 47 at
+/// the start and the Allies bound together; games created since play revision 2.
+#[test]
+fn an_aap_game_of_revision_one_plays_on_under_revision_one() {
+    let options = GameOptions::default();
+    let r1 = "41180ad7954a5524b7ee55c9de27fb31a58b2007884a879f718c746dabae18fa";
+    let earlier = Ruleset::builtin_revision("aap-historical", &options, r1)
+        .expect("built")
+        .expect("revision 1 is kept");
+    let current = Ruleset::builtin("aap-historical").expect("current");
+    let battleship = |ruleset: &Ruleset| {
+        let bb = ruleset
+            .catalogue
+            .get(ruleset.catalogue.id("BB").expect("BB"));
+        (bb.hit_points, bb.damaged_defense)
+    };
+    assert_eq!(battleship(earlier), (2, Some(3)));
+    assert_eq!(battleship(current), (2, None));
+    let uk_at_start = |ruleset: &Ruleset| ruleset.start().treasury[&Power::UnitedKingdom];
+    assert_eq!(uk_at_start(earlier), 47);
+    assert_eq!(uk_at_start(current), 35);
+    assert!(!earlier.start().at_war(Power::Ccp, Power::Kmt));
+    assert!(earlier.special.rivals.is_empty() && current.special.rivals.len() == 1);
+    assert!(earlier.catalogue.id("HARM").is_ok() && current.catalogue.id("HARM").is_err());
 }
 
 /// Revision 3 fights Cut-Throat's battles with Part 13's and IAAPA's defaults; games of
@@ -319,5 +359,20 @@ fn a_game_recorded_under_an_earlier_revision_plays_under_that_revision() {
         Ruleset::builtin_revision("cutthroat", &options, &"00".repeat(32))
             .expect("built")
             .is_none()
+    );
+}
+
+/// Rivals are two powers of one alliance: a pair outside one is named.
+#[test]
+fn rivals_outside_one_alliance_are_refused() {
+    let mut upload = serde_json::to_value(RulesetDocument::builtin("aap-historical").expect("aap"))
+        .expect("json");
+    upload["id"] = json!("aap-rivals");
+    upload["special_rules"]["rivals"] = json!([["ccp", "kmt"], ["japan", "kmt"]]);
+    let problems = RulesetDocument::parse(&upload).expect_err("japan is in no alliance");
+    assert_eq!(
+        paths(&problems),
+        ["/special_rules/rivals/1"],
+        "{problems:?}"
     );
 }

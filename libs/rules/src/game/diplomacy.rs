@@ -127,6 +127,23 @@ pub(super) fn decide(
             ),
         ));
     }
+    if let (
+        Some(side_of),
+        Order::OfferAgreement { with, .. } | Order::AcceptAgreement { from: with },
+    ) = (&rules.special.side_of, order)
+    {
+        let side = |power: &Power| side_of.get(power);
+        if side(&by).is_none() || side(&by) != side(with) {
+            return Err(violation(
+                ViolationCode::OpposingSides,
+                "the ruleset's sides (special_rules.sides)",
+                format!(
+                    "{by} and {with} play on opposing sides for the whole game: they make no \
+                     agreements"
+                ),
+            ));
+        }
+    }
     match order {
         Order::OfferAgreement { with, terms } => {
             check_may_agree(rules, state, by, *with)?;

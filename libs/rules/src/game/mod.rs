@@ -495,6 +495,24 @@ pub(crate) fn take_of_type(
     taken
 }
 
+/// The agreement rivals start under.
+const RIVALS_AT_START: &str = "partners from the start, until one breaks it";
+
+/// Every damaged unit of `power`'s whole again (the Pacific board's end of turn).
+fn repair_all(state: &mut GameState, power: Power) {
+    for forces in &mut state.forces {
+        let damaged: Vec<_> = forces
+            .iter()
+            .filter(|((owner, _, damage), n)| *owner == power && *damage > 0 && **n > 0)
+            .map(|(key, n)| (*key, *n))
+            .collect();
+        for ((owner, unit, damage), n) in damaged {
+            take_units(forces, (owner, unit, damage), n);
+            *forces.entry((owner, unit, 0)).or_default() += n;
+        }
+    }
+}
+
 impl GameState {
     /// The start of a game from a setup: round 1, the first power's repairs, each power's
     /// treasury its starting IPC count.
@@ -526,9 +544,27 @@ impl GameState {
         let starting_ipc = setup.initial_ipc(rules.board);
         let mut treasury = starting_ipc.clone();
         // Convoy centres pay from the start, but are not land: the IPC count leaves them out.
-        for (_, ipc, power) in &rules.special.convoy_centres {
-            *treasury.entry(*power).or_default() += ipc;
+        for (zone, ipc, power) in &rules.special.convoy_centres {
+            if !rules.special.convoy_income_only.contains(zone) {
+                *treasury.entry(*power).or_default() += ipc;
+            }
         }
+        // Rivals start as partners, each letting the other do everything a partner may.
+        let agreements = rules
+            .special
+            .rivals
+            .iter()
+            .map(|pair| (*pair, RIVALS_AT_START.to_owned()))
+            .collect();
+        let permissions = rules
+            .special
+            .rivals
+            .iter()
+            .flat_map(|(a, b)| [(*a, *b), (*b, *a)])
+            .flat_map(|(by, to)| {
+                [Permission::Enter, Permission::Rail, Permission::Ferry].map(|p| (by, to, p))
+            })
+            .collect();
         for recruiting in &rules.special.recruits {
             // They raise infantry instead: no money.
             treasury.insert(recruiting.power, 0);
@@ -541,9 +577,9 @@ impl GameState {
             researched_this_turn: false,
             moved: BTreeMap::new(),
             contested: BTreeMap::new(),
-            agreements: BTreeMap::new(),
+            agreements,
             offers: BTreeMap::new(),
-            permissions: BTreeSet::new(),
+            permissions,
             fronts: BTreeSet::new(),
             passive: BTreeSet::new(),
             air_transports: BTreeMap::new(),
@@ -665,12 +701,23 @@ pub fn decide(
             Some(crate::document::CutThroatRule::WarLoans)
         }
         Order::Rail { .. } => Some(crate::document::CutThroatRule::Rail),
+        Order::AirDrop { .. } => Some(crate::document::CutThroatRule::Paratroopers),
+        Order::FightBattle(orders) if orders.kamikaze_target.is_some() => {
+            Some(crate::document::CutThroatRule::KamikazeRuns)
+        }
+        Order::RepairBattleship { .. } => Some(crate::document::CutThroatRule::BattleshipRepairs),
         _ => None,
     };
     if let Some(rule) = left_out.filter(|r| rules.special.without.contains(r)) {
+        use crate::document::CutThroatRule;
         let name = match rule {
-            crate::document::CutThroatRule::WarLoans => "war loans",
-            crate::document::CutThroatRule::Rail => "rail movement",
+            CutThroatRule::WarLoans => "war loans",
+            CutThroatRule::Rail => "rail movement",
+            CutThroatRule::Paratroopers => "paratroopers",
+            CutThroatRule::KamikazeRuns => "fighter kamikaze run",
+            CutThroatRule::BattleshipRepairs => {
+                "battleship repairs (its damaged battleships are repaired at the end of their owner's turn, or play on damaged)"
+            }
         };
         return Err(violation(
             ViolationCode::NotInThisRuleset,
@@ -782,6 +829,9 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.factory_railed = false;
                 state.factories_setting_up.clear();
                 state.rockets_fired.clear();
+                if rules.special.repair_at_turn_end {
+                    repair_all(state, *power);
+                }
                 standing::turn_ended(state);
                 state.turn += 1;
                 if state.turn >= rules.board.turn_order().len() {

@@ -507,6 +507,9 @@ fn may_air_drop(rules: Rules<'_>, may_move: &[MayMove]) -> bool {
     else {
         return false;
     };
+    if rules.special.without.contains(&CutThroatRule::Paratroopers) {
+        return false;
+    }
     may_move.iter().any(|m| {
         m.unit == bomber
             && !rules.board.get(m.place).sea

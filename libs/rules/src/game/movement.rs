@@ -494,7 +494,13 @@ pub(super) fn decide_move(
         state.enemy_units(rules, to, power) || (ground && state.enemy_held(to, power));
     let contested = if meets_enemy {
         attack_on(rules, state, to)?;
-        if damaged_moving {
+        // Where the ruleset leaves the 2 hit rule out, a damaged battleship fights on.
+        if damaged_moving
+            && !rules
+                .special
+                .without
+                .contains(&crate::document::CutThroatRule::BattleshipRepairs)
+        {
             return Err(violation(
                 ViolationCode::DamagedCannotAttack,
                 "Cut-Throat, 2 hit battleship rule",

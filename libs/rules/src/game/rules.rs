@@ -29,6 +29,8 @@ pub struct Special {
     pub growing_values: Vec<(TerritoryId, u32, u32)>,
     /// (sea zone, value, power): paid to the power while no enemy is in the zone.
     pub convoy_centres: Vec<(TerritoryId, u32, Power)>,
+    /// Convoy centres left out of their power's money at the start.
+    pub convoy_income_only: BTreeSet<TerritoryId>,
     pub limited_complexes: BTreeMap<TerritoryId, u32>,
     pub no_new_complexes: BTreeSet<Power>,
     pub surrender_when_bombed_out: BTreeSet<TerritoryId>,
@@ -44,6 +46,14 @@ pub struct Special {
     pub submarines_do_not_block: bool,
     /// Partners for the whole game (by [`diplomacy::partners`]).
     pub standing_alliances: BTreeSet<(Power, Power)>,
+    /// Partners of an alliance under an ordinary agreement at the start, which either
+    /// may break (by [`diplomacy::partners`]).
+    pub rivals: BTreeSet<(Power, Power)>,
+    /// The sides, by each allied power's alliance, when no agreement may cross them
+    /// (`None`: anyone may agree with anyone).
+    pub side_of: Option<BTreeMap<Power, usize>>,
+    /// Damaged units are repaired at the end of their owner's turn.
+    pub repair_at_turn_end: bool,
     /// Each land territory's continent (by its index in the document), where given.
     pub continent_of: BTreeMap<TerritoryId, usize>,
     /// Cut-Throat rules this ruleset leaves out.
@@ -89,6 +99,7 @@ impl Special {
         reinforcements: Vec::new(),
         growing_values: Vec::new(),
         convoy_centres: Vec::new(),
+        convoy_income_only: BTreeSet::new(),
         limited_complexes: BTreeMap::new(),
         no_new_complexes: BTreeSet::new(),
         surrender_when_bombed_out: BTreeSet::new(),
@@ -100,6 +111,9 @@ impl Special {
         held_in_round_one: BTreeMap::new(),
         submarines_do_not_block: false,
         standing_alliances: BTreeSet::new(),
+        rivals: BTreeSet::new(),
+        side_of: None,
+        repair_at_turn_end: false,
         continent_of: BTreeMap::new(),
         without: BTreeSet::new(),
     };

@@ -491,7 +491,12 @@ fn guerrillas_do_not_blend_in_where_others_defend_beside_them() {
 fn a_capital_blitzed_through_voids_its_powers_agreements_as_one_taken_in_battle() {
     // Found by the property test: an empty capital taken on a blitz kept its treaties. (On
     // AAP without its standing alliance, so that the Chinese need a treaty.)
-    let ruleset = aap_with(|document| document.special_rules.alliances.clear());
+    let ruleset = aap_with(|document| {
+        let rules = &mut document.special_rules;
+        rules.alliances.clear();
+        rules.rivals.clear();
+        rules.sides = false;
+    });
     let rules = ruleset.rules();
     let mut state = ruleset.start();
     state.round = 2;
@@ -583,38 +588,130 @@ fn enemy_submarines_alone_do_not_stop_ships_passing_through() {
 }
 
 #[test]
-fn the_allies_stand_together_all_game_and_no_agreement_changes_that() {
+fn the_allies_stand_together_all_game_but_the_kmt_and_the_ccp_may_fight() {
+    // Given the Allies at the start: the UK and the US bound for the whole game, the KMT
+    // and the CCP partners by an agreement either may break (3: "they can choose to fight
+    // each other").
     let ruleset = aap();
     let rules = ruleset.rules();
     let mut state = aap_in(1, Power::Japan, Phase::CombatMove);
     assert!(!state.at_war(Power::UnitedKingdom, Power::UnitedStates));
     assert!(!state.at_war(Power::Ccp, Power::Kmt));
+    assert!(!state.at_war(Power::Ccp, Power::UnitedStates));
     assert!(state.at_war(Power::Japan, Power::Kmt));
     assert!(state.permits(Power::Kmt, Power::UnitedStates, Permission::Enter));
-    for (by, order) in [
-        (
-            Power::Ccp,
-            Order::OfferAgreement {
-                with: Power::Kmt,
-                terms: "united front".into(),
-            },
-        ),
-        (
-            Power::UnitedKingdom,
-            Order::BreakAgreement {
-                with: Power::UnitedStates,
-            },
-        ),
-    ] {
-        let refused = order_under(rules, &mut state, by, order, &[]).expect_err("standing");
+    assert!(state.permits(Power::Kmt, Power::Ccp, Permission::Enter));
+    assert!(state.permits(Power::Ccp, Power::Kmt, Permission::Ferry));
+    for by in [Power::UnitedKingdom, Power::Ccp] {
+        let with = Power::UnitedStates;
+        let refused = order_under(rules, &mut state, by, Order::BreakAgreement { with }, &[])
+            .expect_err("standing");
         assert_eq!(refused.code, "standing-alliance");
     }
-    // Japan may still treat with anyone the Allies' alliance does not bind it to.
-    let offer = Order::OfferAgreement {
-        with: Power::UnitedKingdom,
-        terms: "truce".into(),
+    // When the KMT breaks with the CCP, on Japan's turn even,
+    let events = order_under(
+        rules,
+        &mut state,
+        Power::Kmt,
+        Order::BreakAgreement { with: Power::Ccp },
+        &[],
+    )
+    .expect("the KMT may break with the CCP");
+    // then it is war between them, and nothing changes among the other Allies.
+    assert!(
+        matches!(
+            events.as_slice(),
+            [GameEvent::AgreementEnded(ended)]
+                if ended.between == crate::game::diplomacy::partners(Power::Ccp, Power::Kmt)
+                    && ended.cause == AgreementEnd::BrokenBy(Power::Kmt)
+        ),
+        "{events:?}"
+    );
+    assert!(state.at_war(Power::Ccp, Power::Kmt));
+    assert!(!state.permits(Power::Kmt, Power::Ccp, Permission::Enter));
+    assert!(!state.at_war(Power::Kmt, Power::UnitedStates));
+    assert!(!state.at_war(Power::Ccp, Power::UnitedKingdom));
+    // And they may make peace again: both are Allies.
+    order_under(
+        rules,
+        &mut state,
+        Power::Ccp,
+        Order::OfferAgreement {
+            with: Power::Kmt,
+            terms: "united front".into(),
+        },
+        &[],
+    )
+    .expect("offered");
+    order_under(
+        rules,
+        &mut state,
+        Power::Kmt,
+        Order::AcceptAgreement { from: Power::Ccp },
+        &[],
+    )
+    .expect("accepted");
+    assert!(!state.at_war(Power::Ccp, Power::Kmt));
+}
+
+#[test]
+fn the_kmt_and_the_ccp_at_war_fight_where_both_stand() {
+    // Given the built-in setup, where the KMT and the CCP share Shansi, Suiyuan and
+    // Kweichow (1l, 1m, 1n),
+    let ruleset = pacific();
+    let mut state = turn_of(ruleset, 1, Power::Japan, Phase::CombatMove);
+    // when the CCP breaks with the KMT,
+    let events = order_under(
+        ruleset.rules(),
+        &mut state,
+        Power::Ccp,
+        Order::BreakAgreement { with: Power::Kmt },
+        &[],
+    )
+    .expect("broken");
+    // then the three shared provinces are fronts.
+    let GameEvent::AgreementEnded(ended) = &events[0] else {
+        panic!("{events:?}")
     };
-    order_under(rules, &mut state, Power::Japan, offer, &[]).expect("offered");
+    let mut fronts: Vec<&str> = ended
+        .outbreak
+        .fronts
+        .iter()
+        .map(|t| ruleset.board.get(*t).name.as_str())
+        .collect();
+    fronts.sort();
+    assert_eq!(fronts, ["Kweichow", "Shansi", "Suiyuan"]);
+}
+
+#[test]
+fn japan_and_the_allies_play_two_sides_and_make_no_agreements() {
+    // 9: "Japan must win by surviving until turn 12 ... then the Allies win"; 9.1: the
+    // players bid for who plays Japan. Two sides: no agreement crosses them.
+    let ruleset = aap();
+    let rules = ruleset.rules();
+    let mut state = aap_in(1, Power::Japan, Phase::CombatMove);
+    for (by, with) in [
+        (Power::Japan, Power::UnitedKingdom),
+        (Power::Japan, Power::Ccp),
+        (Power::Kmt, Power::Japan),
+    ] {
+        let offer = Order::OfferAgreement {
+            with,
+            terms: "truce".into(),
+        };
+        let refused = order_under(rules, &mut state, by, offer, &[]).expect_err("two sides");
+        assert_eq!(refused.code, "opposing-sides");
+        assert!(refused.message.contains("opposing sides"), "{refused}");
+    }
+    let refused = order_under(
+        rules,
+        &mut state,
+        Power::UnitedStates,
+        Order::AcceptAgreement { from: Power::Japan },
+        &[],
+    )
+    .expect_err("two sides");
+    assert_eq!(refused.code, "opposing-sides");
 }
 
 #[test]
@@ -657,8 +754,9 @@ fn on_the_built_in_board_the_seeds_starting_figures_hold() {
     let ruleset = pacific();
     let start = ruleset.start();
     assert_eq!(start.treasury[&Power::Japan], 24);
-    // The UK plays India and Australia: 15 + 20 of land, and 12 of British convoy centres.
-    assert_eq!(start.treasury[&Power::UnitedKingdom], 15 + 20 + 12);
+    // The UK plays India and Australia: "India: 15, Aus.: 20", their land; its convoy
+    // centres (SZ 15's 5, SZ 49's 3, SZ 52's 4) pay from its first collection.
+    assert_eq!(start.treasury[&Power::UnitedKingdom], 15 + 20);
     // The mainland's 10, Hawaii's 2, the Philippines' 3 and the US convoy centres' 15.
     assert_eq!(start.treasury[&Power::UnitedStates], 30);
     // The KMT: Tsinghai, Sikang, Szechwan and Sinkiang, which it alone holds, and the
@@ -763,5 +861,167 @@ fn a_ccp_transport_leaving_a_sea_zone_is_decided_without_an_overflow() {
                 .as_ref()
                 .is_err_and(|v| v.code == ViolationCode::CargoStranded),
         "{sailed:?}"
+    );
+}
+
+#[test]
+fn the_uk_collects_its_convoy_centres_from_its_first_income() {
+    // Given the UK's first income, with its land as at the start,
+    let ruleset = pacific();
+    let mut state = turn_of(ruleset, 1, Power::UnitedKingdom, Phase::Income);
+    // then it collects India's 15, Australia's 20 and its three convoy centres' 12.
+    assert_eq!(
+        income_under(ruleset, &mut state, Power::UnitedKingdom),
+        Some(15 + 20 + 5 + 3 + 4)
+    );
+}
+
+/// Japan's turn in round 2 on the built-in board, with one of its two battleships in
+/// SZ 45 damaged.
+fn damaged_battleship_in_sz_45(phase: Phase) -> (GameState, UnitTypeId, TerritoryId) {
+    let ruleset = pacific();
+    let mut state = turn_of(ruleset, 2, Power::Japan, phase);
+    let bb = ruleset.catalogue.id("BB").expect("BB");
+    let zone = at(ruleset, "SZ 45");
+    let forces = &mut state.forces[zone.index()];
+    assert_eq!(forces.get(&(Power::Japan, bb, 0)), Some(&2), "1f: +1 bb");
+    forces.insert((Power::Japan, bb, 0), 1);
+    forces.insert((Power::Japan, bb, 1), 1);
+    (state, bb, zone)
+}
+
+#[test]
+fn an_aap_battleship_is_the_pacific_boards_two_hits_at_four_and_nothing_more() {
+    // The Pacific board's battleship: attack 4, defence 4, two hits (pacific.xml); the
+    // 3-hit Yamato and Musashi the same with a third hit (1.1b); no heavy armour.
+    let catalogue = &pacific().catalogue;
+    let bb = catalogue.get(catalogue.id("BB").expect("BB"));
+    assert_eq!(
+        (bb.attack, bb.defense, bb.hit_points, bb.damaged_defense),
+        (4, 4, 2, None)
+    );
+    let yamato = catalogue.get(catalogue.id("BB3").expect("BB3"));
+    assert_eq!(
+        (yamato.defense, yamato.hit_points, yamato.damaged_defense),
+        (4, 3, None)
+    );
+    assert!(
+        catalogue.id("HARM").is_err(),
+        "heavy armour is Cut-Throat's"
+    );
+    // Given a damaged battleship in SZ 45, when it attacks the British fleet in SZ 46,
+    let ruleset = pacific();
+    let (mut state, bb, zone) = damaged_battleship_in_sz_45(Phase::CombatMove);
+    let attack = Order::Move {
+        units: vec![(bb, 2)],
+        path: vec![zone, at(ruleset, "SZ 46")],
+    };
+    // then it goes, as the undamaged one does.
+    order_under(ruleset.rules(), &mut state, Power::Japan, attack, &[])
+        .expect("a damaged battleship attacks");
+}
+
+#[test]
+fn a_damaged_aap_battleship_is_whole_again_at_the_end_of_its_owners_turn() {
+    // Given Japan's damaged battleship at Japan's income,
+    let ruleset = pacific();
+    let (mut state, bb, zone) = damaged_battleship_in_sz_45(Phase::Income);
+    // when Japan ends its turn,
+    order_under(
+        ruleset.rules(),
+        &mut state,
+        Power::Japan,
+        Order::EndPhase,
+        &[],
+    )
+    .expect("ends");
+    // then both battleships are whole, for nothing (pacific.xml: "Units Repair Hits End
+    // Turn").
+    let forces = &state.forces[zone.index()];
+    assert_eq!(forces.get(&(Power::Japan, bb, 0)), Some(&2));
+    assert_eq!(forces.get(&(Power::Japan, bb, 1)), None);
+}
+
+#[test]
+fn cut_throats_paratroopers_kamikaze_run_and_repairs_are_refused_in_aap() {
+    let ruleset = pacific();
+    let rules = ruleset.rules();
+    let refused = |state: &mut GameState, order: Order| {
+        let refusal = order_under(rules, state, Power::Japan, order, &[6]).expect_err("refused");
+        assert_eq!(refusal.code, "not-in-this-ruleset", "{refusal}");
+        refusal.message
+    };
+    let (mut state, _, zone) = damaged_battleship_in_sz_45(Phase::Repairs);
+    let repair = refused(&mut state, Order::RepairBattleship { sea_zone: zone });
+    assert!(repair.contains("battleship repairs"), "{repair}");
+    let mut state = turn_of(ruleset, 2, Power::Japan, Phase::CombatMove);
+    // Japan's bombers and infantry stand together in Japan, but no drop is offered.
+    assert!(!Now::of(rules, &state).orders.contains(&OrderKind::AirDrop));
+    let infantry = ruleset.catalogue.infantry().expect("INF");
+    let drop = Order::AirDrop {
+        bombers: 1,
+        troops: vec![(infantry, 1)],
+        path: vec![at(ruleset, "Japan"), at(ruleset, "Korea")],
+    };
+    assert!(refused(&mut state, drop).contains("paratroopers"));
+    let mut state = turn_of(ruleset, 2, Power::Japan, Phase::Battles);
+    let mut orders = crate::game::combat::BattleOrders::at(at(ruleset, "SZ 46"));
+    orders.kamikaze_target = ruleset.catalogue.id("BB").ok();
+    assert!(refused(&mut state, Order::FightBattle(orders)).contains("kamikaze"));
+}
+
+/// The attacker's chance of sinking every ship when each side fires `dice(hp)` dice at 4
+/// of 6 while it has `hp` hits left, a battleship taking its damage before any is lost:
+/// worked out afresh here, apart from the battle engine.
+fn two_hit_duel(attacker_hp: u32, defender_hp: u32, dice: fn(u32) -> u32) -> f64 {
+    fn binomial(n: u32, k: u32) -> f64 {
+        let p: f64 = 4.0 / 6.0;
+        let ways = (0..k).fold(1.0, |w, i| w * f64::from(n - i) / f64::from(i + 1));
+        ways * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
+    }
+    // Both sunk together is no win.
+    if attacker_hp == 0 {
+        return 0.0;
+    }
+    if defender_hp == 0 {
+        return 1.0;
+    }
+    let (a, d) = (dice(attacker_hp), dice(defender_hp));
+    let mut win = 0.0;
+    for hits_by_attacker in 0..=a {
+        for hits_by_defender in 0..=d {
+            if hits_by_attacker + hits_by_defender == 0 {
+                continue;
+            }
+            win += binomial(a, hits_by_attacker)
+                * binomial(d, hits_by_defender)
+                * two_hit_duel(
+                    attacker_hp.saturating_sub(hits_by_defender),
+                    defender_hp.saturating_sub(hits_by_attacker),
+                    dice,
+                );
+        }
+    }
+    // Rounds where nobody hits repeat.
+    win / (1.0 - binomial(a, 0) * binomial(d, 0))
+}
+
+#[test]
+fn two_aap_battleships_against_two_win_as_the_pacific_board_has_them() {
+    // Given 2 BB attacking 2 BB at sea under AAP,
+    let catalogue = &pacific().catalogue;
+    let mut battle = crate::battle::Battle::new(catalogue, crate::battle::BattleKind::Sea);
+    battle.attacker = crate::battle::Battle::army(catalogue, "2 BB").expect("attacker");
+    battle.defender = crate::battle::Battle::army(catalogue, "2 BB").expect("defender");
+    // when the exact odds are worked out,
+    let odds = crate::battle::exact_odds(&battle).expect("odds");
+    // then they match a calculation by hand: four hits a side, two dice while both
+    // ships float (damaged or not), one die for the last ship.
+    let by_hand = two_hit_duel(4, 4, |hp| hp.min(2));
+    assert!((by_hand - 0.418_681).abs() < 1e-6, "{by_hand}");
+    assert!(
+        (odds.attacker_win - by_hand).abs() < 1e-9,
+        "{} against {by_hand}",
+        odds.attacker_win
     );
 }
