@@ -202,6 +202,8 @@ pub fn special_rules() -> crate::document::SpecialRules {
         defender_hits_by_column: false,
         subs_withdraw_from_aircraft: false,
         heavy_weapons: true,
+        // 4.1: "Units that don't count towards HWV include: ... CCP" (attacking too).
+        heavy_weapons_uncounted: vec![crate::board::Power::Ccp],
         reinforcements,
         printed_values: [
             "Manchuria",

@@ -248,6 +248,7 @@ fn special(
         defender_hits_by_column: rules.defender_hits_by_column,
         subs_withdraw_from_aircraft: rules.subs_withdraw_from_aircraft,
         heavy_weapons: rules.heavy_weapons,
+        heavy_weapons_uncounted: rules.heavy_weapons_uncounted.clone(),
         reinforcements: rules
             .reinforcements
             .iter()

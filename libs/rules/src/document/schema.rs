@@ -76,6 +76,11 @@ pub struct SpecialRules {
     /// AAP's Heavy Weapons Fire Vulnerability in every battle.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub heavy_weapons: bool,
+    /// Powers whose units never count towards a group's size for heavy weapons when they
+    /// attack (AAP 4.1: "Units that don't count towards HWV include: Subs, FTRs, BMRs, AA,
+    /// and CCP"). A defending CCP group never counts in any revision.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heavy_weapons_uncounted: Vec<Power>,
     /// Free units placed at the end of a power's turn in a round.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reinforcements: Vec<ReinforcementDocument>,

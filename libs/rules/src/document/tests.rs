@@ -227,7 +227,7 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         ],
         [
             "95f7112a42605d963dbd775808311e32e42cba34c1e7e8df758bc19856055b78",
-            "2f4b000942bb07600ab8ebd0925436716154d6ecc290a09d264dc40bbb4a132f",
+            "7ba6eac71b995c0e0e9352131c8209f03da90082a118f36ebfc345c7505e2f2a",
             "f7cc7f949ebc7827040169bfa04ff86c5ac9912ea70f0718d900188534f12b2f",
         ]
     );
@@ -237,10 +237,11 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         "24531e64da5688993b60a2ee725d1020db30bba298f05ccde098aa4a7584cdb3"
     );
     // AAP Historical revision 2: the Pacific board's battleship, the UK's start without
-    // convoy money, the KMT and the CCP rivals, two sides.
+    // convoy money, the KMT and the CCP rivals, two sides, an attacking CCP stack uncounted
+    // for heavy weapons.
     assert_eq!(
         hash("aap-historical"),
-        "3dd7a5c55fc52a8d354399e2efa0b45fd1501729115f6386bd6111e2c485984f"
+        "26d7df91c83507d66f5ffc84a5d8a915a395f864943fb02738c2f9f381941f26"
     );
     let earlier: Vec<(String, String)> = RulesetDocument::builtin_revisions("aap-historical")
         .expect("revisions")
@@ -278,7 +279,8 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
 }
 
 /// Games of AAP Historical's first revision keep Cut-Throat's battleship, the UK's 47 at
-/// the start and the Allies bound together; games created since play revision 2.
+/// the start, the Allies bound together and an attacking CCP stack counted for heavy
+/// weapons; games created since play revision 2.
 #[test]
 fn an_aap_game_of_revision_one_plays_on_under_revision_one() {
     let options = GameOptions::default();
@@ -301,6 +303,8 @@ fn an_aap_game_of_revision_one_plays_on_under_revision_one() {
     assert!(!earlier.start().at_war(Power::Ccp, Power::Kmt));
     assert!(earlier.special.rivals.is_empty() && current.special.rivals.len() == 1);
     assert!(earlier.catalogue.id("HARM").is_ok() && current.catalogue.id("HARM").is_err());
+    assert!(earlier.special.heavy_weapons_uncounted.is_empty());
+    assert_eq!(current.special.heavy_weapons_uncounted, vec![Power::Ccp]);
 }
 
 /// Revision 3 fights Cut-Throat's battles with Part 13's and IAAPA's defaults; games of

@@ -254,6 +254,7 @@ fn prepare<'a, 's>(
     };
     let mut battle = Battle::new(rules.catalogue, kind);
     battle.heavy_weapons = rules.special.heavy_weapons;
+    battle.attacker_uncounted = rules.special.heavy_weapons_uncounted.contains(&power);
     battle.saac_from_round = rules.special.saac_from_round;
     battle.defender_hits_by_column = rules.special.defender_hits_by_column;
     let mut attacker_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();

@@ -24,6 +24,8 @@ pub struct Special {
     /// Battles: submarines that face only aircraft withdraw to a neighbouring zone.
     pub subs_withdraw_from_aircraft: bool,
     pub heavy_weapons: bool,
+    /// Battles: an attack by one of these powers never counts for heavy weapons.
+    pub heavy_weapons_uncounted: Vec<Power>,
     pub reinforcements: Vec<Arrival>,
     /// (territory, base, per round): the value during round `r` is `base + per_round * r`.
     pub growing_values: Vec<(TerritoryId, u32, u32)>,
@@ -96,6 +98,7 @@ impl Special {
         defender_hits_by_column: false,
         subs_withdraw_from_aircraft: false,
         heavy_weapons: false,
+        heavy_weapons_uncounted: Vec::new(),
         reinforcements: Vec::new(),
         growing_values: Vec::new(),
         convoy_centres: Vec::new(),
