@@ -522,7 +522,20 @@ pub struct OddsArgs {
     /// The defender's battleships do not take the first hits as damage.
     #[arg(long)]
     pub battleships_do_not_absorb: bool,
+    /// The attacking power (ccp, japan, ...): an attacking CCP stack never counts for AAP's
+    /// heavy weapons.
+    #[arg(long, value_parser = power)]
+    pub attacker_power: Option<warlog_rules::board::Power>,
+    /// The defending power: a defending CCP group never counts for heavy weapons.
+    #[arg(long, value_parser = power)]
+    pub defender_power: Option<warlog_rules::board::Power>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A power as the API names it (`ccp`, `united-kingdom`).
+fn power(text: &str) -> Result<warlog_rules::board::Power, String> {
+    serde_json::from_value(serde_json::Value::String(text.to_owned()))
+        .map_err(|_| format!("{text:?} is not a power (russia, germany, united-kingdom, japan, united-states, ccp, kmt, npn)"))
 }

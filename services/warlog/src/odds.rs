@@ -19,6 +19,8 @@ pub fn report(args: &OddsArgs) -> Result<String, CliError> {
             defender_order_of_loss: args.defender_order_of_loss.clone(),
             submerge: args.submerge,
             battleships_absorb: args.battleships_do_not_absorb.then_some(false),
+            attacker_power: args.attacker_power,
+            defender_power: args.defender_power,
         },
         None,
     )

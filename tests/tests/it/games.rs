@@ -1940,3 +1940,43 @@ async fn what_may_be_done_now_in_an_unknown_game_is_a_404_problem() {
         missing.header("content-type")
     );
 }
+
+/// AAP 4 in the odds a player plans with: 20 INF + 4 ART against 10 INF + 2 ART + 2 FTR is
+/// 0.9199 under heavy weapons (0.976 without); 24 CCP infantry attacking never count (4.1),
+/// so 4 Japanese fighters' hits are single ones. The figures are the independent
+/// calculator's in `libs/rules/src/battle/hwv_tests.rs`.
+#[actix_web::test]
+async fn aap_odds_over_http_count_heavy_weapons_and_spare_an_attacking_ccp_stack() {
+    let db = TestDb::new().await;
+    let app = app!(db);
+    let mut attacker_win = Vec::new();
+    for body in [
+        json!({"ruleset": "aap-historical", "attacker": "20 inf, 4 art", "defender": "10 inf, 2 art, 2 ftr"}),
+        json!({"ruleset": "aap-historical", "attacker": "24 inf", "defender": "6 inf, 4 ftr"}),
+        json!({"ruleset": "aap-historical", "attacker": "24 inf", "defender": "6 inf, 4 ftr",
+               "attacker_power": "ccp", "defender_power": "japan"}),
+    ] {
+        let reply = call(&app, TestRequest::post().uri("/v1/odds").set_json(body)).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        attacker_win.push(
+            reply.json()["attacker_win"]
+                .as_f64()
+                .expect("a probability"),
+        );
+    }
+    for (got, expected) in
+        attacker_win
+            .iter()
+            .zip([0.919901017347889, 0.8574954176223515, 0.9589577098229984])
+    {
+        assert!((got - expected).abs() < 1e-9, "{attacker_win:?}");
+    }
+    let unknown = call(
+        &app,
+        TestRequest::post().uri("/v1/odds").set_json(
+            json!({"ruleset": "aap-historical", "attacker": "1 inf", "defender": "1 inf", "attacker_power": "atlantis"}),
+        ),
+    )
+    .await;
+    assert_problem(&unknown, StatusCode::BAD_REQUEST, "malformed-request");
+}

@@ -135,6 +135,27 @@ pub struct DefendingGroup {
     pub counts: bool,
 }
 
+impl Battle<'_> {
+    /// AAP 4.1's count between two known powers, as a game's battle has it: an attack by a
+    /// power in `uncounted` never counts, and a defending CCP group never does ("Units that
+    /// don't count towards HWV include: Subs, FTRs, BMRs, AA, and CCP"). Call it once the
+    /// armies are set.
+    pub fn count_heavy_weapons_between(
+        &mut self,
+        uncounted: &[crate::board::Power],
+        attacker: Option<crate::board::Power>,
+        defender: Option<crate::board::Power>,
+    ) {
+        self.attacker_uncounted = attacker.is_some_and(|p| uncounted.contains(&p));
+        if let Some(defender) = defender {
+            self.defender_groups = vec![DefendingGroup {
+                units: self.defender.iter().map(|(unit, n)| (*unit, *n)).collect(),
+                counts: defender != crate::board::Power::Ccp,
+            }];
+        }
+    }
+}
+
 /// Everything a battle needs.
 #[derive(Debug, Clone)]
 pub struct Battle<'c> {

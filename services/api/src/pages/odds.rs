@@ -47,6 +47,8 @@ impl OddsForm {
             defender_order_of_loss: given(&self.defender_order_of_loss),
             submerge: self.submerge.is_some(),
             battleships_absorb: (self.battleships_absorb.as_deref() == Some("no")).then_some(false),
+            attacker_power: None,
+            defender_power: None,
         })
     }
 }

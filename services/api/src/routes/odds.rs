@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 use warlog_rules::battle::{
     describe, estimated_odds, exact_odds_within, Battle, BattleKind, CombatOrder, Survivors, Work,
 };
+use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::document::RulesetDocument;
 use warlog_rules::units::{Catalogue, UnitTypeId};
@@ -71,6 +72,15 @@ pub struct OddsRequest {
     /// `false`: the defender's battleships do not take the first hits as damage.
     #[serde(default)]
     pub battleships_absorb: Option<bool>,
+    /// The attacking power (`ccp`, `japan`...), where the ruleset's heavy weapons care:
+    /// an attacking CCP stack never counts in AAP Historical (4.1).
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "ccp")]
+    pub attacker_power: Option<Power>,
+    /// The defending power: a defending CCP group never counts for heavy weapons.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "japan")]
+    pub defender_power: Option<Power>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -165,6 +175,7 @@ pub fn compute(
         ApiError::new(code, format!("{side}: {}", e.message))
     };
     let mut battle = Battle::new(&catalogue, kind);
+    let mut uncounted = Vec::new();
     // The ruleset's battle defaults (Cut-Throat: SAAC from round 2, the defender's hits
     // column by column); the bare Classic units are fought as IAAPA GMs fight them.
     match RulesetDocument::builtin(ruleset) {
@@ -173,6 +184,7 @@ pub fn compute(
             battle.defender_hits_by_column = document.special_rules.defender_hits_by_column;
             // AAP 4: the odds a player plans with are those of the battles the game fights.
             battle.heavy_weapons = document.special_rules.heavy_weapons;
+            uncounted = document.special_rules.heavy_weapons_uncounted;
         }
         Err(_) => battle = battle.with_iaapa_defaults(),
     }
@@ -180,6 +192,7 @@ pub fn compute(
         Battle::army(&catalogue, &request.attacker).map_err(|e| invalid("attacker", e))?;
     battle.defender =
         Battle::army(&catalogue, &request.defender).map_err(|e| invalid("defender", e))?;
+    battle.count_heavy_weapons_between(&uncounted, request.attacker_power, request.defender_power);
     for (side, army) in [
         ("attacker", &battle.attacker),
         ("defender", &battle.defender),
