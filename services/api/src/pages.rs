@@ -809,8 +809,19 @@ async fn game_markup(
     let region = query.region.as_deref();
     let zoomed = region.map_or(String::new(), |r| format!("&region={}", url_component(r)));
     let map_link = |version: u64| format!("/games/{id}?version={version}{zoomed}#map");
-    let map = crate::map::game_svg(&shown, query.highlight.as_deref(), region);
-    let regions = crate::map::regions_of(&shown);
+    // One board view and one layout serve the map, its zoom links and its table.
+    let shown_board = BoardView::of(&shown);
+    let map_layout = crate::map::MapLayout::cached(&shown.ruleset.hash, &shown.ruleset.board);
+    let map = crate::map::board_svg(
+        &shown_board,
+        &map_layout,
+        query.highlight.as_deref(),
+        region,
+    );
+    let regions: Vec<(String, String)> = map_layout
+        .regions()
+        .map(|r| (r.id.clone(), r.name.clone()))
+        .collect();
     let ringed = query.highlight.as_deref().map_or(String::new(), |h| {
         format!("&highlight={}", url_component(h))
     });
@@ -818,7 +829,6 @@ async fn game_markup(
         let zoomed = to.map_or(String::new(), |r| format!("&region={}", url_component(r)));
         format!("/games/{id}?version={at}{ringed}{zoomed}#map")
     };
-    let shown_board = BoardView::of(&shown);
     let placements = log
         .placements()
         .and_then(Result::ok)

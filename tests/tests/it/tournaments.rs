@@ -924,6 +924,18 @@ async fn bad_tournament_requests_name_what_is_wrong_and_append_nothing() {
             rule,
         ),
         (json!({"name": " "}), "name", rule),
+        // Deadlines or a round's length in days, not both; a length of 1 to 365 days.
+        (json!({"days_per_round": 14}), "days_per_round", malformed),
+        (
+            json!({"deadlines": null, "days_per_round": 0}),
+            "days_per_round",
+            rule,
+        ),
+        (
+            json!({"deadlines": null, "days_per_round": 366}),
+            "days_per_round",
+            rule,
+        ),
     ] {
         let mut body = good.clone();
         for (k, v) in change.as_object().unwrap() {

@@ -71,10 +71,8 @@ impl Label {
     }
 }
 
-/// The width of `text` at `size` pixels (the map's measure, held against Chromium's).
-pub fn width(text: &str, size: f64, bold: bool) -> f64 {
-    crate::text_measure::text_width(text, size, bold)
-}
+/// The width of `text` at a size (the map's measure, held against Chromium's).
+pub use crate::text_measure::text_width as width;
 
 /// `text` cut to fit `room`, an ellipsis showing the cut.
 pub fn fit(text: &str, room: f64, size: f64) -> String {

@@ -43,14 +43,6 @@ pub fn game_svg(
     board_svg(&BoardView::of(log), &layout, highlight, region)
 }
 
-/// The regions a game's map may zoom to: id and name.
-pub fn regions_of(log: &warlog_events::game::GameLog) -> Vec<(String, String)> {
-    MapLayout::cached(&log.ruleset.hash, &log.ruleset.board)
-        .regions()
-        .map(|r| (r.id.clone(), r.name.clone()))
-        .collect()
-}
-
 /// The width every view is drawn at, in user units (its height follows the view's shape).
 pub const VIEW_WIDTH: f64 = 1200.0;
 /// Font sizes: a place's name, a unit count, a unit line.
@@ -590,7 +582,7 @@ fn chip(
 }
 
 /// The units of a place in one line: `Germany 3 INF, 1 ARM; Russia 2 INF`.
-fn units_line(stacks: &[StackView]) -> String {
+pub fn units_line(stacks: &[StackView]) -> String {
     let mut by_power: Vec<(Power, Vec<String>)> = Vec::new();
     for stack in stacks {
         let text = if stack.damage > 0 {

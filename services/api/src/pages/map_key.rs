@@ -6,7 +6,7 @@ use maud::{html, Markup};
 use warlog_rules::board::Power;
 use warlog_rules::ruleset::Ruleset;
 
-use crate::map::{colour, power_code};
+use crate::map::{colour, power_code, units_line};
 use crate::views::{BoardView, PlaceView};
 
 /// The map's views as links: the whole board, then each region, the one shown marked.
@@ -84,21 +84,9 @@ pub fn places_by_holder(board: &BoardView, ruleset: &Ruleset) -> Markup {
                     }
                     td { (place.name) }
                     td.num { (place.ipc) }
-                    td { (units(place)) }
+                    td { (units_line(&place.units)) }
                 } } } }
             }
         }
     }
-}
-
-fn units(place: &PlaceView) -> String {
-    place
-        .units
-        .iter()
-        .map(|s| {
-            let damaged = if s.damage > 0 { " (damaged)" } else { "" };
-            format!("{} {} {}{damaged}", s.power.name(), s.count, s.unit)
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
