@@ -23,6 +23,7 @@ use warlog_rules::scoring::Fraction;
 use warlog_rules::violation::ViolationCode;
 
 use crate::orders::OrdersGiven;
+use crate::proxy::{ProxyEnded, ProxyNamed};
 use crate::{EventDecodeError, EventType, RecordedEvent};
 
 /// Every game event type is at version 1 so far.
@@ -191,11 +192,17 @@ pub enum GameStreamEvent {
     SeedRevealed(SeedRevealed),
     /// A command on the record; the events it caused follow it.
     Orders(OrdersGiven),
+    /// A player may give a power's orders for its seated player until a time.
+    ProxyNamed(ProxyNamed),
+    /// A proxy ended before its time.
+    ProxyEnded(ProxyEnded),
 }
 
 const CREATED: &str = "GameCreated";
 const REVEALED: &str = "SeedRevealed";
 const ORDERS: &str = "OrdersGiven";
+const PROXY_NAMED: &str = "ProxyNamed";
+const PROXY_ENDED: &str = "ProxyEnded";
 
 fn payload_error(e: impl std::fmt::Display) -> EventDecodeError {
     EventDecodeError::Payload(e.to_string())
@@ -216,6 +223,14 @@ impl GameStreamEvent {
             GameStreamEvent::Orders(given) => (
                 ORDERS.to_owned(),
                 serde_json::to_value(given).map_err(payload_error)?,
+            ),
+            GameStreamEvent::ProxyNamed(named) => (
+                PROXY_NAMED.to_owned(),
+                serde_json::to_value(named).map_err(payload_error)?,
+            ),
+            GameStreamEvent::ProxyEnded(ended) => (
+                PROXY_ENDED.to_owned(),
+                serde_json::to_value(ended).map_err(payload_error)?,
             ),
             GameStreamEvent::Played(event) => {
                 let (event_type, payload) = crate::variant::encode_variant(event)?;
@@ -248,6 +263,12 @@ impl GameStreamEvent {
                 .map_err(in_context),
             ORDERS => serde_json::from_value(payload.clone())
                 .map(GameStreamEvent::Orders)
+                .map_err(in_context),
+            PROXY_NAMED => serde_json::from_value(payload.clone())
+                .map(GameStreamEvent::ProxyNamed)
+                .map_err(in_context),
+            PROXY_ENDED => serde_json::from_value(payload.clone())
+                .map(GameStreamEvent::ProxyEnded)
                 .map_err(in_context),
             played => crate::variant::decode_variant(played, payload).map(GameStreamEvent::Played),
         }
@@ -320,17 +341,27 @@ impl std::str::FromStr for GameStatus {
 pub enum OrderHand {
     /// The player seated at the power (a substitute, once seated, is its player).
     Player,
+    /// Another player, as the seated player's proxy.
+    Proxy,
     /// The game master, or a director or an admin, on the player's behalf.
     GameMaster,
 }
 
-/// How many of a power's orders its player gave, and how many the game master (or a
-/// director or an admin) gave for it. Orders carried out are counted, one each (an order
-/// cut off after dice, and those sent after it, are not).
+/// How many of a power's orders its player gave, how many the game master (or a
+/// director or an admin) gave for it, and how many a proxy gave for its player. Orders
+/// carried out are counted, one each (an order cut off after dice, and those sent after
+/// it, are not).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderCount {
     pub by_player: u32,
     pub by_game_master: u32,
+    /// Left out when none (as games recorded before proxies have it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub by_proxy: u32,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 impl OrderCount {
@@ -341,6 +372,7 @@ impl OrderCount {
             return None;
         };
         let hand = match record.sender.role {
+            crate::sender::Role::Player if record.proxy_for.is_some() => OrderHand::Proxy,
             crate::sender::Role::Player => OrderHand::Player,
             _ => OrderHand::GameMaster,
         };
@@ -357,6 +389,7 @@ impl OrderCount {
             OrderHand::GameMaster => {
                 self.by_game_master = self.by_game_master.saturating_add(orders)
             }
+            OrderHand::Proxy => self.by_proxy = self.by_proxy.saturating_add(orders),
         }
     }
 }
@@ -381,6 +414,9 @@ pub struct GameLog {
     /// The turns each power has completed: play passed from it to the next power (its
     /// last phase ended and the turn order moved on).
     pub turns_played: BTreeMap<Power, u32>,
+    /// Each power's proxy named and not ended (early, or by a change of the seat): in force
+    /// until its time ([`GameLog::proxy_in_force`]).
+    pub proxies: BTreeMap<Power, ProxyNamed>,
 }
 
 /// A stream that is not a sound game log, naming the event at fault.
@@ -425,6 +461,7 @@ impl GameLog {
             orders_given: 0,
             orders_by_power: BTreeMap::new(),
             turns_played: BTreeMap::new(),
+            proxies: BTreeMap::new(),
         })
     }
 
@@ -542,6 +579,7 @@ impl GameLog {
             }
             // A record changes nothing on the board; the events it caused do.
             GameStreamEvent::Orders(record) => self.count_orders(record),
+            GameStreamEvent::ProxyNamed(_) | GameStreamEvent::ProxyEnded(_) => {}
             GameStreamEvent::Played(played) => {
                 let rules = self.ruleset.rules();
                 let mut next = self.state.clone();
@@ -564,6 +602,7 @@ impl GameLog {
                 }
             }
         }
+        self.fold_proxies(event);
         self.version = version;
         Ok(())
     }
@@ -578,6 +617,7 @@ impl GameLog {
             GameStreamEvent::SeedRevealed(revealed) => {
                 self.revealed_seed = Some(revealed.seed.clone());
             }
+            GameStreamEvent::ProxyNamed(_) | GameStreamEvent::ProxyEnded(_) => {}
             GameStreamEvent::Played(played) => {
                 let turn = self.turn_now();
                 apply(self.ruleset.rules(), &mut self.state, played);
@@ -587,6 +627,7 @@ impl GameLog {
                 }
             }
         }
+        self.fold_proxies(event);
         self.version += 1;
     }
 
@@ -969,14 +1010,16 @@ mod rated {
             counts[&Power::Russia],
             OrderCount {
                 by_player: 8,
-                by_game_master: 0
+                by_game_master: 0,
+                by_proxy: 0
             }
         );
         assert_eq!(
             counts[&Power::Germany],
             OrderCount {
                 by_player: 0,
-                by_game_master: 8
+                by_game_master: 8,
+                by_proxy: 0
             }
         );
         assert_eq!(game.log.orders_given, 5, "five commands");

@@ -16,6 +16,7 @@ pub mod naming;
 pub mod notices;
 pub mod orders;
 pub mod preview;
+pub mod proxy;
 pub mod ruleset;
 pub mod sample;
 pub mod sealed;

@@ -35,6 +35,11 @@ pub struct OrdersGiven {
     /// not carried out. See [`GameLog::decide_command`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut_off: Option<OrderCutOff>,
+    /// Set on orders a player gave as the proxy of the player seated at the power: that
+    /// player, whose seat it stays ([`crate::proxy`]). The server sets it as it decides the
+    /// command; the auditor requires it where, and only where, the sender was a proxy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy_for: Option<String>,
 }
 
 /// An order a rule refused after dice were rolled earlier in its command, kept on the
@@ -62,6 +67,7 @@ impl OrdersGiven {
             at,
             command,
             cut_off: None,
+            proxy_for: None,
         }
     }
 
@@ -89,6 +95,7 @@ impl OrdersGiven {
             _ => false,
         };
         same_cut
+            && self.proxy_for == other.proxy_for
             && self.sender == other.sender
             && self.expected_version == other.expected_version
             && self.at == other.at
@@ -121,6 +128,15 @@ pub enum Command {
         player: String,
         reason: String,
     },
+    /// `proxy` may give `power`'s orders until `until` (its seated player, the game's
+    /// master or an admin names them; [`crate::proxy`]).
+    NameProxy {
+        power: Power,
+        proxy: String,
+        until: Moment,
+    },
+    /// `power`'s proxy ends now (its seated player, the proxy, the master or an admin).
+    EndProxy { power: Power },
 }
 
 impl Command {
@@ -142,6 +158,10 @@ impl Command {
             Command::TakeSeat { power, player, .. } => {
                 format!("{player} taking {}'s seat", power.name())
             }
+            Command::NameProxy { power, proxy, .. } => {
+                format!("{proxy} as {}'s proxy", power.name())
+            }
+            Command::EndProxy { power } => format!("the end of {}'s proxy", power.name()),
         }
     }
 }
@@ -296,10 +316,16 @@ fn master_holds_no_seat(game_master: &str, player: &str, sender: &Sender) -> Res
 }
 
 impl GameLog {
-    /// Whether `sender` may act in this game now: for `power` when orders are given for
-    /// one. admin: everything; gm and director: the games they created (their master);
-    /// player: only the power seated to their name; auditor: nothing.
-    pub fn authorize(&self, sender: &Sender, power: Option<Power>) -> Result<(), String> {
+    /// Whether `sender` may act in this game at `at`: for `power` when orders are given
+    /// for one. admin: everything; gm and director: the games they created (their master);
+    /// player: only the power seated to their name, or one whose proxy they are while it is
+    /// in force ([`crate::proxy`]); auditor: nothing.
+    pub fn authorize(
+        &self,
+        sender: &Sender,
+        power: Option<Power>,
+        at: Moment,
+    ) -> Result<(), String> {
         match sender.role {
             Role::Admin => Ok(()),
             Role::Gm | Role::Director if self.created.game_master == sender.name => Ok(()),
@@ -311,13 +337,25 @@ impl GameLog {
                 let Some(power) = power else {
                     return Err("a player acts only for a power".to_owned());
                 };
+                let in_force = self
+                    .proxy_in_force(power, at)
+                    .is_some_and(|p| p.proxy == sender.name);
+                // Named once, and no more in force: said, with when it ended.
+                let proxy = self.proxies.get(&power).filter(|p| p.proxy == sender.name);
                 match self.state.seats.get(&power) {
                     Some(seat) if seat.player == sender.name => Ok(()),
+                    Some(_) if in_force => Ok(()),
                     Some(seat) => Err(format!(
-                        "{} plays {}, not {}",
+                        "{} plays {}, not {}{}",
                         seat.player,
                         power.name(),
-                        sender.name
+                        sender.name,
+                        proxy.map_or_else(String::new, |p| format!(
+                            " ({}'s proxy for {} ended at {})",
+                            p.proxy,
+                            p.player,
+                            crate::proxy::moment_in_words(p.until)
+                        ))
                     )),
                     None => Err(format!("nobody is seated at {}", power.name())),
                 }
@@ -374,9 +412,9 @@ impl GameLog {
                         power.name()
                     ));
                 }
-                self.authorize(sender, Some(*power))
+                self.authorize(sender, Some(*power), given.at)
             }
-            Command::EndGame => self.authorize(sender, None),
+            Command::EndGame => self.authorize(sender, None, given.at),
             Command::RevealSeed => of_this_game("revealing a game's seed"),
             Command::ReplaceInactivePlayer { substitute } => {
                 of_this_game("appointing a substitute")?;
@@ -387,6 +425,10 @@ impl GameLog {
                 of_this_game("changing a game's seats")?;
                 master_holds_no_seat(&self.created.game_master, player, sender)
             }
+            Command::NameProxy { power, .. } => {
+                self.may_handle_proxy(sender, *power, given.at, false)
+            }
+            Command::EndProxy { power } => self.may_handle_proxy(sender, *power, given.at, true),
         }
     }
 
@@ -414,6 +456,14 @@ impl GameLog {
                 actual: self.version,
             });
         }
+        // Orders given by a proxy are marked so on their record.
+        let given = &OrdersGiven {
+            proxy_for: match &given.command {
+                Command::Orders { power, .. } => self.acting_for(&given.sender, *power),
+                _ => None,
+            },
+            ..given.clone()
+        };
         let mut after = self.clone();
         let record = GameStreamEvent::Orders(given.clone());
         after.apply_decided(&record);
@@ -497,6 +547,24 @@ impl GameLog {
                 },
                 "substitute",
             )),
+            Command::NameProxy {
+                power,
+                proxy,
+                until,
+            } => {
+                let named = self
+                    .name_proxy(*power, proxy, *until, given.at)
+                    .map_err(|v| rule("proxy", v))?;
+                push(&mut after, &mut events, GameStreamEvent::ProxyNamed(named));
+                None
+            }
+            Command::EndProxy { power } => {
+                let ended = self
+                    .end_proxy(*power, given.at)
+                    .map_err(|v| rule("proxy", v))?;
+                push(&mut after, &mut events, GameStreamEvent::ProxyEnded(ended));
+                None
+            }
         };
         if let Some((order, at)) = director {
             for event in after

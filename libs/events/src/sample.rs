@@ -9,7 +9,7 @@ use warlog_rules::game::Moment;
 use warlog_rules::ruleset::Ruleset;
 
 use crate::game::{GameLog, GameStreamEvent};
-use crate::orders::{Command, DiceSupply, OrdersGiven};
+use crate::orders::{Command, DiceSupply, OrdersGiven, Refusal};
 use crate::sender::{Role, Sender};
 use crate::{relink, Hash, RecordedEvent, StreamId};
 
@@ -61,24 +61,26 @@ impl SampleGame {
 
     /// Sends `command` as `sender`, as the server would; whether it was accepted.
     pub fn send(&mut self, sender: Sender, command: Command) -> bool {
+        let sent = self.try_send(sender, command);
+        if sent.is_err() {
+            self.refused += 1;
+        }
+        sent.is_ok()
+    }
+
+    /// Sends `command` as `sender` a minute after the last, as the server would: recorded
+    /// if accepted, the refusal if not.
+    pub fn try_send(&mut self, sender: Sender, command: Command) -> Result<(), Refusal> {
         self.now = self.now.plus_seconds(60);
         let given = OrdersGiven::new(sender.clone(), self.log.version, self.now, command);
-        match self
+        let decided = self
             .log
-            .decide_command(&given, DiceSupply::Seed(&self.seed))
-        {
-            Ok(decided) => {
-                let actor = sender.actor();
-                self.stream
-                    .extend(decided.events.into_iter().map(|e| (e, actor.clone())));
-                self.log = decided.after;
-                true
-            }
-            Err(_) => {
-                self.refused += 1;
-                false
-            }
-        }
+            .decide_command(&given, DiceSupply::Seed(&self.seed))?;
+        let actor = sender.actor();
+        self.stream
+            .extend(decided.events.into_iter().map(|e| (e, actor.clone())));
+        self.log = decided.after;
+        Ok(())
     }
 
     /// One random order from the player whose order it is; whether it was accepted.

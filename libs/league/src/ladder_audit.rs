@@ -146,20 +146,20 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         // One accomplice's order does not hide the powers the game master played alone.
         let silent = log.without_orders_of_their_own();
         if created.orders_recorded && !silent.is_empty() {
-            let by_master: u32 = silent
-                .iter()
-                .filter_map(|p| log.orders_by_power.get(p))
-                .map(|c| c.by_game_master)
-                .sum();
+            let counts = || silent.iter().filter_map(|p| log.orders_by_power.get(p));
+            let by_master: u32 = counts().map(|c| c.by_game_master).sum();
+            // A proxy's orders are not the player's own: said, where there are any.
+            let by_proxy: u32 = counts().map(|c| c.by_proxy).sum();
+            let gave = match by_proxy {
+                0 => format!("the game master gave {by_master}"),
+                _ => format!("the game master gave {by_master}, proxies {by_proxy}"),
+            };
             unplayed_by_players.push(if silent.len() == log.state.seats.len() {
-                format!(
-                    "{id}: its players gave none of its orders (the game master gave {by_master})"
-                )
+                format!("{id}: its players gave none of its orders ({gave})")
             } else {
                 let names: Vec<&str> = silent.iter().map(|p| p.name()).collect();
                 format!(
-                    "{id}: the players of {} gave none of their orders (the game master gave \
-                     {by_master} for them)",
+                    "{id}: the players of {} gave none of their orders ({gave} for them)",
                     join_names(&names)
                 )
             });

@@ -38,6 +38,7 @@ violation_codes! {
     BadBids = "bad-bids",
     BadBombardment = "bad-bombardment",
     BadPath = "bad-path",
+    BadProxy = "bad-proxy",
     BadRepayment = "bad-repayment",
     BadResearch = "bad-research",
     BadSeats = "bad-seats",

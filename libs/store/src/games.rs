@@ -308,7 +308,8 @@ pub struct GameSummary {
     /// RFC 3339: when the summary last changed (for an ended game, when it ended).
     pub updated_at: String,
     /// Each power's orders carried out: how many its player gave, how many the game master
-    /// (or a director or an admin) gave for it. Powers with none are left out.
+    /// (or a director or an admin) gave for it, and how many a proxy gave for its player
+    /// (`by_proxy`, left out while none). Powers with none are left out.
     pub orders: BTreeMap<Power, OrderCount>,
 }
 
@@ -541,7 +542,8 @@ pub(crate) async fn game_upto(
     Ok((upto, log))
 }
 
-/// Adds a record's orders to its power's counts, as its player's or the game master's.
+/// Adds a record's orders to its power's counts, as its player's, the game master's or a
+/// proxy's (`by_proxy` left out while none).
 async fn count_orders(
     tx: &Transaction<'_>,
     game_id: &str,
@@ -554,17 +556,21 @@ async fn count_orders(
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    let (by_player, by_game_master) = match hand {
-        OrderHand::Player => (i64::from(orders), 0),
-        OrderHand::GameMaster => (0, i64::from(orders)),
-    };
+    let mut added = [0i64; 3];
+    added[match hand {
+        OrderHand::Player => 0,
+        OrderHand::GameMaster => 1,
+        OrderHand::Proxy => 2,
+    }] = i64::from(orders);
+    let [by_player, by_game_master, by_proxy] = added;
     tx.execute(
         "UPDATE game_summaries SET orders = jsonb_set(orders, ARRAY[$2::text], \
-             jsonb_build_object( \
+             jsonb_strip_nulls(jsonb_build_object( \
                'by_player', COALESCE((orders->$2->>'by_player')::bigint, 0) + $3, \
-               'by_game_master', COALESCE((orders->$2->>'by_game_master')::bigint, 0) + $4)) \
+               'by_game_master', COALESCE((orders->$2->>'by_game_master')::bigint, 0) + $4, \
+               'by_proxy', NULLIF(COALESCE((orders->$2->>'by_proxy')::bigint, 0) + $5, 0)))) \
          WHERE game_id = $1",
-        &[&game_id, &key, &by_player, &by_game_master],
+        &[&game_id, &key, &by_player, &by_game_master, &by_proxy],
     )
     .await?;
     Ok(())

@@ -65,7 +65,7 @@ pub struct OrdersWritten {
     /// The record's version.
     pub version: u64,
     pub power: warlog_rules::board::Power,
-    /// Who sent them: `ann`, or `the game master alice`.
+    /// Who sent them: `ann`, `cy, ann's proxy`, or `the game master alice`.
     pub by: String,
     /// One line an order ([`warlog_rules::notation::render_order`]).
     pub lines: Vec<String>,
@@ -78,9 +78,12 @@ impl OrdersWritten {
         let Command::Orders { power, orders } = &given.command else {
             return None;
         };
-        let by = match given.sender.role {
-            warlog_events::sender::Role::Player => given.sender.name.clone(),
-            role => format!("{} {}", role.describe(), given.sender.name),
+        let by = match (given.sender.role, &given.proxy_for) {
+            (warlog_events::sender::Role::Player, Some(player)) => {
+                format!("{}, {player}'s proxy", given.sender.name)
+            }
+            (warlog_events::sender::Role::Player, None) => given.sender.name.clone(),
+            (role, _) => format!("{} {}", role.describe(), given.sender.name),
         };
         Some(OrdersWritten {
             version,

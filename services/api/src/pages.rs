@@ -893,20 +893,24 @@ async fn game_markup(
                 }
                 h2 { "Seats" }
                 @if view.orders_recorded {
-                    p.note { "Orders given by the player, and by the game master (or a director) on the player's behalf, as the record holds them." }
+                    p.note { "Orders given by the player, by the game master (or a director) on the player's behalf, and by a proxy the player named for an absence, as the record holds them. A proxy gives orders until the time shown; the seat and its result stay the player's." }
                 } @else {
                     p.note { "This game was created before orders were recorded: who gave them is not known." }
                 }
                 table.seats {
                     thead { tr {
                         th { "Power" } th { "Player" } th.num { "IPC" } th.num { "Start" } th.num { "Treasury" }
-                        th.num { "Turns played" } th.num { "Orders by the player" } th.num { "Orders by the game master" }
+                        th.num { "Turns played" } th.num { "Orders by the player" } th.num { "Orders by the game master" } th.num { "Orders by a proxy" }
                     } }
                     tbody { @for p in &board.powers { tr {
                         td { (p.power.name()) }
                         td { @for seat in view.seats.iter().filter(|s| s.power == p.power) {
                             a href={ "/players/" (seat.player) } { (seat.player) }
                             @if seat.substitute_turns.is_some() { " (substitute)" }
+                            @if let Some(proxy) = &seat.proxy {
+                                br;
+                                small.proxy { "proxy: " a href={ "/players/" (proxy.player) } { (proxy.player) } " until " (dates::moment(&proxy.until)) }
+                            }
                         } }
                         td.num { (p.ipc_count) }
                         td.num { (p.starting_ipc) }
@@ -915,8 +919,9 @@ async fn game_markup(
                             td.num { (play.turns_played) }
                             td.num { @if view.orders_recorded { (play.orders_by_player) } }
                             td.num { @if view.orders_recorded { (play.orders_by_game_master) } }
+                            td.num { @if view.orders_recorded { (play.orders_by_proxy) } }
                         } @else {
-                            td {} td {} td {}
+                            td {} td {} td {} td {}
                         }
                     } } }
                 }

@@ -28,6 +28,25 @@ pub struct SeatView {
     pub player: String,
     /// Set while the player is a substitute: the turns played since appointed.
     pub substitute_turns: Option<u32>,
+    /// The proxy named for the power and not ended: who may give its orders, until when.
+    /// Past `until` it is shown until the seat changes or another is named, and gives no
+    /// order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proxy: Option<ProxyView>,
+}
+
+/// A power's proxy: a player who gives its orders for its seated player until a time.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ProxyView {
+    /// The proxy's handle.
+    pub player: String,
+    /// The seated player who named them, or for whom the master did.
+    pub for_player: String,
+    #[schema(format = DateTime)]
+    pub since: String,
+    /// When the proxy ends (RFC 3339): it gives no order from then on.
+    #[schema(format = DateTime)]
+    pub until: String,
 }
 
 /// A game: who plays what, where it stands, and the commitment to its dice.
@@ -37,8 +56,9 @@ pub struct SeatView {
     "title": "Cut-Throat: ann, bob, cy, di, ed", "standing": "round 1, Germany to play (bob)",
     "ruleset": "cutthroat", "status": "running",
     "version": 12, "round": 1, "phase": "Purchase", "turn": "germany", "to_act": "germany",
-    "seats": [{"power": "russia", "player": "ann", "substitute_turns": null}],
-    "play": [{"power": "russia", "turns_played": 1, "orders_by_player": 9, "orders_by_game_master": 0}],
+    "seats": [{"power": "russia", "player": "ann", "substitute_turns": null,
+        "proxy": {"player": "cy", "for_player": "ann", "since": "2026-11-26T09:00:00Z", "until": "2026-12-01T12:00:00Z"}}],
+    "play": [{"power": "russia", "turns_played": 1, "orders_by_player": 9, "orders_by_game_master": 0, "orders_by_proxy": 2}],
     "orders_recorded": true,
     "seed_commitment": "9f2c...", "seed": null, "game_master": "gm:alice", "tournament": null,
     "created_at": "2026-11-25T12:00:00Z"
@@ -61,8 +81,8 @@ pub struct GameView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_rated: Option<String>,
     /// Each seated power, in turn order: the turns it has completed, and how many of its
-    /// orders its player gave and how many the game master (or a director or an admin)
-    /// gave for it.
+    /// orders its player gave, how many the game master (or a director or an admin) gave
+    /// for it, and how many a proxy gave for its player.
     pub play: Vec<PowerPlayView>,
     /// Whether the game's orders are on its record (games created before they were have
     /// no counts of orders, only of turns).
@@ -123,6 +143,12 @@ impl GameView {
                     power: *power,
                     player: seat.player.clone(),
                     substitute_turns: seat.substitute_turns,
+                    proxy: log.proxies.get(power).map(|named| ProxyView {
+                        player: named.proxy.clone(),
+                        for_player: named.player.clone(),
+                        since: crate::respond::rfc3339(named.at),
+                        until: crate::respond::rfc3339(named.until),
+                    }),
                 })
                 .collect(),
             seed_commitment: log.created.seed_commitment.clone(),
@@ -145,6 +171,8 @@ pub struct PowerPlayView {
     pub orders_by_player: u32,
     /// Orders carried out that the game master, a director or an admin gave for it.
     pub orders_by_game_master: u32,
+    /// Orders carried out that a proxy gave for its player.
+    pub orders_by_proxy: u32,
 }
 
 impl PowerPlayView {
@@ -159,6 +187,7 @@ impl PowerPlayView {
                     turns_played: log.turns_played.get(&power).copied().unwrap_or(0),
                     orders_by_player: orders.by_player,
                     orders_by_game_master: orders.by_game_master,
+                    orders_by_proxy: orders.by_proxy,
                 }
             })
             .collect()

@@ -21,6 +21,7 @@ mod openapi;
 mod page_words;
 mod pages;
 mod projector;
+mod proxies;
 mod replicas;
 mod restore;
 mod rulesets;

@@ -200,6 +200,35 @@ fn describe_cut_off(
     true
 }
 
+/// Names a record whose mark of orders given by proxy is not what the game says of its
+/// sender: a proxy's orders unmarked, or a player's own (or a master's) marked.
+fn proxy_mark_difference(given: &OrdersGiven, decided: &GameStreamEvent) -> Option<String> {
+    let GameStreamEvent::Orders(decided) = decided else {
+        return None;
+    };
+    let power = match &given.command {
+        Command::Orders { power, .. } => power.name(),
+        _ => "the power",
+    };
+    match (&given.proxy_for, &decided.proxy_for) {
+        (recorded, found) if recorded == found => None,
+        (None, Some(player)) => Some(format!(
+            "{} gave these orders for {power} as {player}'s proxy, but the record does not \
+             mark them as given by proxy",
+            given.sender
+        )),
+        (Some(player), found) => Some(format!(
+            "the record marks these orders as given by {} as {player}'s proxy, but {}",
+            given.sender,
+            match found {
+                Some(seated) => format!("{seated} is seated at {power}"),
+                None => format!("{} gave them in their own right", given.sender),
+            }
+        )),
+        (None, None) => None,
+    }
+}
+
 fn actor(event: &RecordedEvent) -> Option<&str> {
     event.metadata.get("actor").and_then(|a| a.as_str())
 }
@@ -267,6 +296,10 @@ fn describe(
             return;
         }
     };
+    if let Some(message) = proxy_mark_difference(given, &decided.events[0]) {
+        ledger.fail("orders", record, message);
+        return;
+    }
     if describe_cut_off(ledger, given, record, decided, batch) {
         return;
     }

@@ -362,7 +362,7 @@ pub(super) fn game_over() -> RuleViolation {
 }
 
 /// Why no order is taken any more, if the game is over (ended or voided).
-pub(super) fn game_over_for(state: &GameState) -> Option<RuleViolation> {
+pub fn game_over_for(state: &GameState) -> Option<RuleViolation> {
     if let Some(reason) = &state.voided {
         return Some(violation(
             ViolationCode::GameOver,

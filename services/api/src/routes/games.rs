@@ -1,9 +1,9 @@
 //! Games over HTTP: create, list, read (board at any version, battles, placements, events,
-//! audit), order, end and reveal. Handlers parse and authorise, call `crate::games`, and
+//! audit), order, end and reveal, and name or end a power's proxy. Handlers parse and authorise, call `crate::games`, and
 //! render.
 
 use actix_web::http::header;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::game::GameStatus;
@@ -38,6 +38,8 @@ resource! {
     end_game,
     void_game,
     reveal_seed,
+    name_proxy,
+    end_proxy,
     game_battles,
     game_battle,
     game_placements,
@@ -723,6 +725,105 @@ pub async fn reveal_seed(
     caller: WritingCaller,
 ) -> Result<HttpResponse, ApiError> {
     game_action(&req, &state, &id, caller, Command::RevealSeed).await
+}
+
+/// A proxy to name: a player who may give a power's orders until a time.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"power": "germany", "proxy": "cy", "until": "2026-12-01T12:00:00Z"}))]
+pub struct NameProxy {
+    /// The power whose orders the proxy may give.
+    #[schema(value_type = String)]
+    pub power: Power,
+    /// A registered player's handle: not the player seated at the power, nor the game's
+    /// master; a player of the same game may be one (for one power at a time).
+    #[schema(value_type = String)]
+    pub proxy: warlog_league::players::Handle,
+    /// RFC 3339: when the proxy ends, after now and at most 30 days from now.
+    #[schema(format = DateTime)]
+    pub until: String,
+}
+
+/// Names a proxy for a power ("Temporary proxies should be given to trusted allies during
+/// planned absences", Cut-Throat's rules for players).
+///
+/// The player seated at the power, the game's master (or its director) or an admin names
+/// another registered player, who may then give the power's orders until `until` (at most
+/// 30 days on). The seat, its result and the count of its substitute's rounds stay the
+/// seated player's; the proxy's orders are marked as theirs on the record (`proxy_for`)
+/// and counted apart (`orders_by_proxy`). A proxy named for a power that has one replaces
+/// it; a substitution or a seat change ends it. `OrdersGiven` and `ProxyNamed` are
+/// appended; `warlog audit` checks every order a proxy gave against them.
+#[utoipa::path(post, path = "/v1/games/{id}/proxies", tag = "games",
+    params(("id" = String, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    request_body = NameProxy,
+    responses(
+        (status = 200, description = "OrdersGiven and ProxyNamed appended", body = WriteAccepted),
+        (status = 400, description = "Malformed body, handle or time", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the player seated at the power, nor the game's master, nor an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game, or the proxy is not a registered player", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Refused by the rule (`bad-proxy`: the seated player or the master named, a time past or beyond 30 days, a player already proxy for another power, a substitute not yet permanent), or the game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/v1/games/{id}/proxies")]
+pub async fn name_proxy(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    caller: WritingCaller,
+    body: JsonBody<NameProxy>,
+) -> Result<HttpResponse, ApiError> {
+    use time::format_description::well_known::Rfc3339;
+    let NameProxy {
+        power,
+        proxy,
+        until,
+    } = &body.value;
+    let until = time::OffsetDateTime::parse(until, &Rfc3339)
+        .map(crate::tournaments::moment_of)
+        .map_err(|e| {
+            ApiError::malformed(format!("until: {until:?} is not an RFC 3339 time: {e}"))
+        })?;
+    let stream = game_stream(&id)?;
+    crate::routes::tournaments::require_registered(&state, proxy.as_str()).await?;
+    let command = Command::NameProxy {
+        power: *power,
+        proxy: proxy.to_string(),
+        until,
+    };
+    let request = WriteRequest::by(&req, &caller, &body.raw, expectation(&req, None)?)?;
+    let written = games::write(&state, &stream, &request, |_| Ok(command.clone())).await?;
+    Ok(written.respond(None))
+}
+
+/// Ends a power's proxy before its time.
+///
+/// The player seated at the power, the proxy, the game's master (or its director) or an
+/// admin. `OrdersGiven` and `ProxyEnded` are appended.
+#[utoipa::path(delete, path = "/v1/games/{id}/proxies/{power}", tag = "games",
+    params(("id" = String, Path, description = "Game id"),
+        ("power" = String, Path, description = "The power whose proxy ends (`germany`)"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    responses(
+        (status = 200, description = "OrdersGiven and ProxyEnded appended", body = WriteAccepted),
+        (status = 400, description = "Not a power", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the seated player, the proxy, the game's master nor an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The power has no proxy in force (`bad-proxy`), or the game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[delete("/v1/games/{id}/proxies/{power}")]
+pub async fn end_proxy(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, Power)>,
+    caller: WritingCaller,
+) -> Result<HttpResponse, ApiError> {
+    let (id, power) = path.into_inner();
+    game_action(&req, &state, &id, caller, Command::EndProxy { power }).await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

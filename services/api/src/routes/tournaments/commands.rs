@@ -188,7 +188,8 @@ pub struct EnterPlayer {
     pub player: Handle,
 }
 
-async fn require_registered(state: &AppState, player: &str) -> Result<(), ApiError> {
+/// Refuses (404 `player-not-found`) a handle no player registered.
+pub(crate) async fn require_registered(state: &AppState, player: &str) -> Result<(), ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let stream = StreamId::of(StreamCategory::Player, player)
         .map_err(|e| ApiError::malformed(format!("player: {e}")))?;
