@@ -49,6 +49,17 @@ pub struct ProxyView {
     pub until: String,
 }
 
+impl ProxyView {
+    pub fn of(named: &warlog_events::proxy::ProxyNamed) -> Self {
+        ProxyView {
+            player: named.proxy.clone(),
+            for_player: named.player.clone(),
+            since: crate::respond::rfc3339(named.at),
+            until: crate::respond::rfc3339(named.until),
+        }
+    }
+}
+
 /// A game: who plays what, where it stands, and the commitment to its dice.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({
@@ -143,12 +154,7 @@ impl GameView {
                     power: *power,
                     player: seat.player.clone(),
                     substitute_turns: seat.substitute_turns,
-                    proxy: log.proxies.get(power).map(|named| ProxyView {
-                        player: named.proxy.clone(),
-                        for_player: named.player.clone(),
-                        since: crate::respond::rfc3339(named.at),
-                        until: crate::respond::rfc3339(named.until),
-                    }),
+                    proxy: log.proxies.get(power).map(ProxyView::of),
                 })
                 .collect(),
             seed_commitment: log.created.seed_commitment.clone(),

@@ -163,6 +163,19 @@ async fn a_proxy_named_over_http_orders_the_power_until_the_stated_time_and_the_
     assert_eq!(seat["player"], player.as_str(), "the seat is unchanged");
     assert_eq!(seat["proxy"]["player"], ally.as_str());
     assert_eq!(seat["proxy"]["until"], until.as_str());
+    let now = call(&app, get(&format!("/v1/games/{game}/now")))
+        .await
+        .json();
+    assert_eq!(now["proxy"]["player"], ally.as_str());
+    let said =
+        format!("{ally} may give these orders as {player}'s proxy until 2027-01-17 08:00 UTC.");
+    assert!(
+        now["in_words"]
+            .as_array()
+            .expect("sentences")
+            .contains(&json!(said)),
+        "{now}"
+    );
 
     // when the ally orders the power, then the orders stand, counted as a proxy's;
     let ordered = send_orders(

@@ -39,6 +39,10 @@ pub struct NowView {
     pub to_act: Option<Power>,
     /// The player seated at `to_act`.
     pub player: Option<String>,
+    /// The proxy named for `to_act`'s player (who may give its orders until `until`), if
+    /// one is named and not ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proxy: Option<super::ProxyView>,
     /// War's start zones and initiative: any seated player may roll, not only `to_act`.
     pub any_seated: bool,
     /// The phase in plain words (`non-combat move`; null once over).
@@ -116,6 +120,10 @@ impl NowView {
                 .to_act
                 .and_then(|p| log.state.seats.get(&p))
                 .map(|s| s.player.clone()),
+            proxy: now
+                .to_act
+                .and_then(|p| log.proxies.get(&p))
+                .map(super::ProxyView::of),
             any_seated: now.any_seated,
             phase: now.phase.map(|p| p.name().to_owned()),
             phases_left: now
@@ -193,6 +201,14 @@ impl NowView {
             ""
         };
         said.push(format!("{who}: {phase}{rest}{anyone}."));
+        if let Some(proxy) = &self.proxy {
+            said.push(format!(
+                "{} may give these orders as {}'s proxy until {}.",
+                proxy.player,
+                proxy.for_player,
+                when(&proxy.until)
+            ));
+        }
         if let Some(money) = &self.money {
             said.push(if war {
                 format!("${} in hand; ${} a turn.", money.treasury, money.income)
