@@ -27,25 +27,9 @@ pub(super) fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
     if rules.special.recruits.iter().any(|r| r.power == power) {
         return 0;
     }
-    base_income(rules, state, power) + growth(rules, state, power) + convoys(rules, state, power)
-}
-
-/// What `power`'s convoy centres pay: each one with no unit of a power at war with it in
-/// the zone. (The Pacific board's capture and liberation of convoys is simplified to this:
-/// an enemy in the zone stops the convoy while it stays.)
-fn convoys(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
-    rules
-        .special
-        .convoy_centres
-        .iter()
-        .filter(|(zone, _, owner)| {
-            *owner == power
-                && !state.forces[zone.index()]
-                    .iter()
-                    .any(|((unit_owner, _, _), n)| *n > 0 && state.at_war(*unit_owner, power))
-        })
-        .map(|(_, ipc, _)| ipc)
-        .sum()
+    let (convoys, routes_cut) = super::convoys::income(rules, state, power);
+    (base_income(rules, state, power) + growth(rules, state, power) + convoys)
+        .saturating_sub(routes_cut)
 }
 
 /// The free infantry `power` raises at the start of its turn: so many a turn while it has
@@ -92,6 +76,14 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
     );
     let per_turn = if has_units { plan.per_turn } else { 0 };
     let infantry = per_turn + plan.per_sole_area * sole_areas + road;
+    if plan.placed_by_player {
+        // AAP 1.1a: "to be placed any province that they have a unit in", by the player.
+        return if infantry > 0 && has_units {
+            vec![GameEvent::RecruitsDue { power, infantry }]
+        } else {
+            Vec::new()
+        };
+    }
     let place = plan.place_at.or(most.map(|(_, id)| id));
     match place {
         Some(territory) if infantry > 0 && state.holder[territory.index()] == Some(power) => {

@@ -41,6 +41,7 @@ pub(crate) fn end_phase(
             events.extend(seats::substitute_made_permanent(state, power));
         }
         Phase::Repairs => {
+            events.extend(patrols::ended(rules, state, power));
             events.extend(loan_instalment(state, power));
             events.extend(economy::recruits(rules, state, power));
         }
@@ -50,7 +51,10 @@ pub(crate) fn end_phase(
                 events.push(GameEvent::AircraftLost { power, losses });
             }
         }
-        Phase::Battles if !state.battles_to_fight(rules, power).is_empty() => {
+        Phase::Battles if state.battles_to_fight(rules, power).is_empty() => {
+            events.extend(convoys::after_battles(rules, state, power));
+        }
+        Phase::Battles => {
             let names: Vec<String> = state
                 .battles_to_fight(rules, power)
                 .into_iter()
