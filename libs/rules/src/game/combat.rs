@@ -147,9 +147,7 @@ pub(super) fn decide_battle(
         .iter()
         .map(|(key, n)| (*key, *n))
         .partition(|((owner, unit, _), _)| {
-            *owner == power
-                || !super::hidden_subs::is_sub(rules, *unit)
-                || super::hidden_subs::attackable(rules, state, territory, *owner, power)
+            !super::hidden_subs::sits_out(rules, state, territory, (*owner, *unit), power)
         });
     let sat_out: DefenderSurvivors = sat_out
         .into_iter()

@@ -67,15 +67,17 @@ fn holds_with(
     power: Power,
     subs_count: bool,
 ) -> bool {
-    let warship = state.forces[zone.index()].iter().any(|((owner, unit, _), n)| {
-        let profile = rules.catalogue.get(*unit);
-        *owner == power
-            && *n > 0
-            && profile.domain == Domain::Sea
-            && profile.is_combatant()
-            && !super::movement::is_transport(rules, *unit)
-            && (subs_count || !super::hidden_subs::is_sub(rules, *unit))
-    });
+    let warship = state.forces[zone.index()]
+        .iter()
+        .any(|((owner, unit, _), n)| {
+            let profile = rules.catalogue.get(*unit);
+            *owner == power
+                && *n > 0
+                && profile.domain == Domain::Sea
+                && profile.is_combatant()
+                && !super::movement::is_transport(rules, *unit)
+                && (subs_count || !super::hidden_subs::is_sub(rules, *unit))
+        });
     let patrol = state
         .patrols
         .keys()
@@ -85,9 +87,11 @@ fn holds_with(
 
 /// Whether a unit of a power at war with `power` stands in `zone`.
 fn enemy_present(rules: Rules<'_>, state: &GameState, zone: TerritoryId, power: Power) -> bool {
-    state.forces[zone.index()].iter().any(|((owner, unit, _), n)| {
-        *n > 0 && state.at_war(*owner, power) && rules.catalogue.get(*unit).is_combatant()
-    })
+    state.forces[zone.index()]
+        .iter()
+        .any(|((owner, unit, _), n)| {
+            *n > 0 && state.at_war(*owner, power) && rules.catalogue.get(*unit).is_combatant()
+        })
 }
 
 /// The captures and liberations at the end of `power`'s battles.

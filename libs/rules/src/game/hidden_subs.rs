@@ -46,6 +46,18 @@ pub(super) fn attackable(
         || (attacker == state.power(rules.board) && state.destroyers_at_turn_start.contains(&zone))
 }
 
+/// Whether `owner`'s `unit` in `place` is a submarine `attacker` may not attack there: it
+/// sits the battle out.
+pub(super) fn sits_out(
+    rules: Rules<'_>,
+    state: &GameState,
+    place: TerritoryId,
+    (owner, unit): (Power, UnitTypeId),
+    attacker: Power,
+) -> bool {
+    owner != attacker && is_sub(rules, unit) && !attackable(rules, state, place, owner, attacker)
+}
+
 /// Whether `owner`'s `unit` in `place` takes part in `attacker`'s battle there: every
 /// combatant but submarines it may not attack.
 pub(super) fn fights(
@@ -57,7 +69,7 @@ pub(super) fn fights(
     attacker: Power,
 ) -> bool {
     rules.catalogue.get(unit).is_combatant()
-        && !(is_sub(rules, unit) && !attackable(rules, state, place, owner, attacker))
+        && !sits_out(rules, state, place, (owner, unit), attacker)
 }
 
 /// As a power's turn begins: the zones where it has a destroyer (7.1 iii).
@@ -113,7 +125,12 @@ pub(super) fn decide_block(
     Ok(vec![GameEvent::SubmarinesBlocking {
         power,
         sea_zone,
-        against: against.iter().copied().collect::<BTreeSet<_>>().into_iter().collect(),
+        against: against
+            .iter()
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
     }])
 }
 
@@ -134,12 +151,14 @@ pub(super) fn decide_attack(
     }
     super::movement::attack_on(rules, state, sea_zone)?;
     let name = &rules.board.get(sea_zone).name;
-    let prey = state.forces[sea_zone.index()].iter().any(|((owner, unit, _), n)| {
-        *n > 0
-            && is_sub(rules, *unit)
-            && state.at_war(*owner, power)
-            && attackable(rules, state, sea_zone, *owner, power)
-    });
+    let prey = state.forces[sea_zone.index()]
+        .iter()
+        .any(|((owner, unit, _), n)| {
+            *n > 0
+                && is_sub(rules, *unit)
+                && state.at_war(*owner, power)
+                && attackable(rules, state, sea_zone, *owner, power)
+        });
     if !prey {
         return Err(violation(
             ViolationCode::SubmarinesHidden,

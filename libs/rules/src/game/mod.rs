@@ -17,9 +17,9 @@ pub use seats::{decide_director, draw_seats, draw_seats_by_bid, DirectorOrder, M
 
 pub mod autoplay;
 pub mod combat;
+mod convoys;
 pub mod diplomacy;
 mod economy;
-mod convoys;
 mod garrisons;
 mod guerrillas;
 mod hidden_subs;
@@ -1030,7 +1030,11 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         }
         GameEvent::SubmarinesAttacked { power, sea_zone } => {
             let opponents = state.opponents_in(rules, *sea_zone, *power);
-            state.contested.entry(*sea_zone).or_default().extend(opponents);
+            state
+                .contested
+                .entry(*sea_zone)
+                .or_default()
+                .extend(opponents);
         }
         GameEvent::ConvoyLiberated { sea_zone, .. } => {
             state.convoys_captured.remove(sea_zone);

@@ -473,9 +473,10 @@ fn orders(
                 OrderKind::FlyPatrol,
                 active && rules.special.combat_air_patrol && airborne,
             );
-            let hunts = state.destroyers_at_turn_start.iter().any(|zone| {
-                accepts(Order::AttackSubmarines { sea_zone: *zone })
-            });
+            let hunts = state
+                .destroyers_at_turn_start
+                .iter()
+                .any(|zone| accepts(Order::AttackSubmarines { sea_zone: *zone }));
             allow(OrderKind::AttackSubmarines, active && hunts);
             allow(OrderKind::Rail, active && may_rail(rules, state, power));
             allow(OrderKind::AirDrop, active && may_air_drop(rules, may_move));
@@ -592,17 +593,19 @@ fn any_power(rules: Rules<'_>, state: &GameState) -> Vec<OrderKind> {
             {
                 let units = vec![(*unit, 1)];
                 let to = borrower;
-                loans.push((lender, Order::Lend { to, territory, units }));
+                loans.push((
+                    lender,
+                    Order::Lend {
+                        to,
+                        territory,
+                        units,
+                    },
+                ));
             }
         }
     }
     let recalls = state.lent.keys().filter_map(|(borrower, territory, unit)| {
-        let lender = rules
-            .special
-            .lending
-            .iter()
-            .find(|(_, b)| b == borrower)?
-            .0;
+        let lender = rules.special.lending.iter().find(|(_, b)| b == borrower)?.0;
         Some((
             lender,
             Order::Recall {

@@ -15,7 +15,9 @@ use crate::board::{Power, TerritoryId};
 use crate::game::ViolationCode;
 use crate::units::{Domain, UnitTypeId};
 
-use super::{take_of_type, violation, GameEvent, GameState, Permission, Phase, RuleViolation, Rules};
+use super::{
+    take_of_type, violation, GameEvent, GameState, Permission, Phase, RuleViolation, Rules,
+};
 
 const PATROL: &str = "AAP Historical, 8 (combat air patrol)";
 
@@ -160,9 +162,8 @@ pub(super) fn ended(rules: Rules<'_>, state: &GameState, power: Power) -> Option
     // Survivors of each type over each place, shared out in the patrols' order.
     let mut left: std::collections::BTreeMap<(TerritoryId, UnitTypeId), u32> = Default::default();
     for ((_, over, _, unit), _) in &mine {
-        left.entry((*over, *unit)).or_insert_with(|| {
-            state.count_units(rules, *over, power, |u, _| u == *unit)
-        });
+        left.entry((*over, *unit))
+            .or_insert_with(|| state.count_units(rules, *over, power, |u, _| u == *unit));
     }
     for ((_, over, from, unit), n) in mine {
         let alive = left.get_mut(&(over, unit)).map_or(0, |l| {
@@ -211,7 +212,10 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
                             .or_default() += taken;
                     }
                 }
-                *state.patrols.entry((*power, *over, *from, unit)).or_default() += n;
+                *state
+                    .patrols
+                    .entry((*power, *over, *from, unit))
+                    .or_default() += n;
             }
         }
         GameEvent::PatrolsEnded {
@@ -220,7 +224,8 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
             lost,
         } => {
             for &(over, from, unit, n) in returned {
-                for (damage, taken) in take_of_type(&mut state.forces[over.index()], *power, unit, n)
+                for (damage, taken) in
+                    take_of_type(&mut state.forces[over.index()], *power, unit, n)
                 {
                     *state.forces[from.index()]
                         .entry((*power, unit, damage))
