@@ -60,13 +60,7 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
         .board
         .territories()
         .any(|(id, _)| units_in(id, &mine) > 0);
-    let most = rules
-        .board
-        .territories()
-        .filter(|(id, _)| state.holder[id.index()] == Some(power))
-        .map(|(id, _)| (units_in(id, &mine), id))
-        .filter(|(n, _)| *n > 0)
-        .max_by_key(|(n, id)| (*n, std::cmp::Reverse(*id)));
+    let most = most_units(rules, state, power);
     let road = u32::from(
         !plan.for_holding.is_empty()
             && plan
@@ -84,7 +78,7 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
             Vec::new()
         };
     }
-    let place = plan.place_at.or(most.map(|(_, id)| id));
+    let place = plan.place_at.or(most);
     match place {
         Some(territory) if infantry > 0 && state.holder[territory.index()] == Some(power) => {
             vec![GameEvent::RecruitsRaised {
@@ -95,6 +89,19 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
         }
         _ => Vec::new(),
     }
+}
+
+/// The land `power` holds with the most of its units (the first on the board among
+/// equals): where its recruits go when nobody says where.
+pub(super) fn most_units(rules: Rules<'_>, state: &GameState, power: Power) -> Option<TerritoryId> {
+    rules
+        .board
+        .territories()
+        .filter(|(id, _)| state.holder[id.index()] == Some(power))
+        .map(|(id, _)| (state.count_units(rules, id, power, |_, _| true), id))
+        .filter(|(n, _)| *n > 0)
+        .max_by_key(|(n, id)| (*n, std::cmp::Reverse(*id)))
+        .map(|(_, id)| id)
 }
 
 /// What the ruleset's growing values add this round to the printed values held.

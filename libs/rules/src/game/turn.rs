@@ -11,6 +11,33 @@ pub(crate) fn end_phase(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let mut events = Vec::new();
     match state.phase {
+        Phase::Placement
+            if !state.pending.is_empty()
+                && rules
+                    .special
+                    .recruits
+                    .iter()
+                    .any(|r| r.power == power && r.placed_by_player) =>
+        {
+            // Recruits left unplaced go where the power has the most units.
+            let site = economy::most_units(rules, state, power).or_else(|| {
+                state
+                    .placement_sites(rules, power, *state.pending.keys().next()?)
+                    .first()
+                    .copied()
+            });
+            events.push(match site {
+                Some(territory) => GameEvent::UnitsPlaced {
+                    power,
+                    territory,
+                    units: state.pending.iter().map(|(u, n)| (*u, *n)).collect(),
+                },
+                None => GameEvent::UnitsForfeited {
+                    power,
+                    units: state.pending.iter().map(|(u, n)| (*u, *n)).collect(),
+                },
+            });
+        }
         Phase::Placement if !state.pending.is_empty() => {
             if state
                 .pending

@@ -601,9 +601,13 @@ fn the_ccps_player_places_its_recruits_where_it_has_units() {
     )
     .expect_err("no CCP unit there");
     assert_eq!(refused.code, ViolationCode::NotRecruitSite);
-    let refused =
-        give(&mut state.clone(), Power::Ccp, Order::EndPhase, &[]).expect_err("still to place");
-    assert_eq!(refused.code, ViolationCode::UnitsUnplaced);
+    // Left unplaced, they go where it has the most units, as before revision 3.
+    let events = give(&mut state.clone(), Power::Ccp, Order::EndPhase, &[]).expect("ends");
+    assert!(events.contains(&GameEvent::UnitsPlaced {
+        power: Power::Ccp,
+        territory: at("Shansi"),
+        units: units(&[("INF", 2)]),
+    }));
     let before = here(&state, "Kweichow", Power::Ccp, "INF");
     give(
         &mut state,
