@@ -16,7 +16,7 @@ use crate::games::{
 };
 use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
-const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
+pub(crate) const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
 
 async fn cut_throat_document<B: actix_web::body::MessageBody>(app: &impl TestApp<B>) -> Value {
     let reply = call(app, get("/v1/rulesets/cutthroat/document")).await;
@@ -41,7 +41,7 @@ async fn new_game<B: actix_web::body::MessageBody>(
 }
 
 /// Orders that must be refused as breaking a rule; the problem.
-async fn refused<B: actix_web::body::MessageBody>(
+pub(crate) async fn refused<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
     token: &str,
     game: &str,
@@ -54,7 +54,7 @@ async fn refused<B: actix_web::body::MessageBody>(
 }
 
 /// A new game of `ruleset` for the five players; its id.
-async fn created_game<B: actix_web::body::MessageBody>(
+pub(crate) async fn created_game<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
     gm: &str,
     body: Value,

@@ -142,6 +142,15 @@ impl Special {
     };
 }
 
+impl Special {
+    /// Whether `power`'s player places its recruits (AAP 1.1a) instead of producing.
+    pub fn places_recruits(&self, power: Power) -> bool {
+        self.recruits
+            .iter()
+            .any(|r| r.power == power && r.placed_by_player)
+    }
+}
+
 /// Cut-Throat's special rules, for code that plays Cut-Throat without a ruleset.
 pub static CUT_THROAT_SPECIAL: Special = Special::CUT_THROAT;
 

@@ -11,14 +11,7 @@ pub(crate) fn end_phase(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let mut events = Vec::new();
     match state.phase {
-        Phase::Placement
-            if !state.pending.is_empty()
-                && rules
-                    .special
-                    .recruits
-                    .iter()
-                    .any(|r| r.power == power && r.placed_by_player) =>
-        {
+        Phase::Placement if !state.pending.is_empty() && rules.special.places_recruits(power) => {
             // Recruits left unplaced go where the power has the most units.
             let site = economy::most_units(rules, state, power).or_else(|| {
                 state

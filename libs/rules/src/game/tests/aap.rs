@@ -57,7 +57,7 @@ fn aap_in(round: u32, power: Power, phase: Phase) -> GameState {
 }
 
 /// `power`'s turn in `round` of a game of `ruleset`, at `phase`.
-fn turn_of(ruleset: &Ruleset, round: u32, power: Power, phase: Phase) -> GameState {
+pub(super) fn turn_of(ruleset: &Ruleset, round: u32, power: Power, phase: Phase) -> GameState {
     let mut state = ruleset.start();
     state.round = round;
     state.turn = ruleset
