@@ -245,6 +245,13 @@ impl SpecialRules {
     pub fn is_empty(&self) -> bool {
         *self == SpecialRules::default()
     }
+
+    /// Keeps the convoy routes whose places `board` has: for moving a document onto a
+    /// smaller board (an upload names every place its board lacks).
+    pub fn keep_convoy_routes_on(&mut self, board: &crate::board::BoardDocument) {
+        self.convoy_routes
+            .retain(|r| board.has_place(&r.sea_zone) && board.has_place(&r.territory));
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -23,22 +23,8 @@ fn aap_with(change: impl Fn(&mut RulesetDocument)) -> &'static Ruleset {
     document.board = Some(serde_json::from_value(fixture["board"].clone()).expect("board"));
     document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
     // The small board has only some of the Pacific's convoy routes.
-    let on_board = |name: &str| {
-        fixture["board"]["territories"]
-            .as_array()
-            .expect("territories")
-            .iter()
-            .any(|t| {
-                t["name"] == name
-                    || t["aliases"]
-                        .as_array()
-                        .is_some_and(|a| a.iter().any(|alias| alias == name))
-            })
-    };
-    document
-        .special_rules
-        .convoy_routes
-        .retain(|r| on_board(&r.sea_zone) && on_board(&r.territory));
+    let board = document.board.clone().expect("a board");
+    document.special_rules.keep_convoy_routes_on(&board);
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
 }
 
