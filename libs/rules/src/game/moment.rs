@@ -59,7 +59,9 @@ pub struct Money {
     pub treasury: u32,
     /// The printed values of the places it holds.
     pub ipc_count: u32,
-    /// What its income would be, collected as the board stands now.
+    /// What its next collection would pay, the board as it stands now: at the end of this
+    /// turn, or, where income comes at the beginning of a turn (Enhanced Realism), at the
+    /// beginning of this one while its repairs phase is on, else of its next.
     pub income: u32,
 }
 
@@ -340,7 +342,7 @@ impl Now {
         let income = if war {
             home_cooked::income(rules, state, power)
         } else {
-            super::economy::income(rules, state, power)
+            super::economy::next_income(rules, state, power)
         };
         Now {
             round: state.round,

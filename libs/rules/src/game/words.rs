@@ -137,7 +137,13 @@ impl Words<'_> {
                 self.place(*territory)
             ),
             GameEvent::IncomeCollected { power, amount } => {
-                format!("{power} collected {}", self.money(*amount))
+                // Enhanced Realism's income comes as the turn begins, before the purchase.
+                let when = if rules.economy.collected_at_turn_start {
+                    " at the beginning of its turn"
+                } else {
+                    ""
+                };
+                format!("{power} collected {}{when}", self.money(*amount))
             }
             GameEvent::AircraftLost { power, losses } => {
                 if losses.is_empty() {
