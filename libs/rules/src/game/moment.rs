@@ -130,12 +130,13 @@ pub enum OrderKind {
     BreakAgreement,
     SetStandingOrders,
     SetOrderOfLoss,
+    SetBreakOff,
     GoPassive,
     EndPhase,
 }
 
 impl OrderKind {
-    pub const ALL: [OrderKind; 29] = [
+    pub const ALL: [OrderKind; 30] = [
         OrderKind::Purchase,
         OrderKind::Place,
         OrderKind::ApplyForWarLoan,
@@ -163,6 +164,7 @@ impl OrderKind {
         OrderKind::BreakAgreement,
         OrderKind::SetStandingOrders,
         OrderKind::SetOrderOfLoss,
+        OrderKind::SetBreakOff,
         OrderKind::GoPassive,
         OrderKind::EndPhase,
     ];
@@ -199,6 +201,7 @@ impl OrderKind {
             Order::DropAtomicBomb { .. } => OrderKind::DropAtomicBomb,
             Order::AirRaid { .. } => OrderKind::AirRaid,
             Order::SetOrderOfLoss(_) => OrderKind::SetOrderOfLoss,
+            Order::SetBreakOff(_) => OrderKind::SetBreakOff,
             Order::SetStandingOrders { .. } | Order::SealedStandingOrders { .. } => {
                 OrderKind::SetStandingOrders
             }
@@ -237,6 +240,7 @@ impl OrderKind {
             OrderKind::DropAtomicBomb => "drop_atomic_bomb",
             OrderKind::AirRaid => "air_raid",
             OrderKind::SetOrderOfLoss => "set_order_of_loss",
+            OrderKind::SetBreakOff => "set_break_off",
         }
     }
 
@@ -272,6 +276,7 @@ impl OrderKind {
             OrderKind::DropAtomicBomb => "drop the atomic bomb",
             OrderKind::AirRaid => "raid with aircraft",
             OrderKind::SetOrderOfLoss => "set the order of loss",
+            OrderKind::SetBreakOff => "set when to break off an attack",
         }
     }
 }
@@ -331,7 +336,7 @@ impl Now {
         let (orders, any_power) = if war {
             (
                 home_cooked::orders_now(rules, state, &may_move),
-                vec![OrderKind::SetOrderOfLoss],
+                vec![OrderKind::SetOrderOfLoss, OrderKind::SetBreakOff],
             )
         } else {
             (

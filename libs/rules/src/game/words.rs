@@ -491,6 +491,13 @@ impl Words<'_> {
                     )
                 }
             }
+            GameEvent::BreakOffSet { power, after } => match after {
+                Some(after) => format!(
+                    "{power} will break off its attacks after {}",
+                    counted(*after as usize, "attack", "attacks")
+                ),
+                None => format!("{power} will press its attacks until one side is gone"),
+            },
             GameEvent::WarRocketFired {
                 power,
                 from,
@@ -1076,6 +1083,10 @@ impl Words<'_> {
             WarBattleOutcome::AttackerWon => format!("{attacker} won"),
             WarBattleOutcome::DefenderHeld => "the defenders held it".to_owned(),
             WarBattleOutcome::Stalemate => "neither side could hit the other".to_owned(),
+            WarBattleOutcome::BrokeOff => format!(
+                "{attacker} broke off after {}",
+                counted(battle.rounds.len(), "attack", "attacks")
+            ),
         };
         text += &format!(": {result}");
         let mut losses = Vec::new();
