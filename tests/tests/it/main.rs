@@ -18,6 +18,7 @@ mod league;
 mod map_labels;
 mod notices;
 mod openapi;
+mod pacific;
 mod page_words;
 mod pages;
 mod projector;

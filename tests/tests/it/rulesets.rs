@@ -517,6 +517,28 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
     document["id"] = json!("aap-pacific");
     document["board"] = fixture["board"].clone();
     document["setup"] = fixture["setup"].clone();
+    // The small board has only some of the Pacific's convoy routes: the upload names each
+    // place missing, so the director keeps those it has.
+    let on_board = |name: &Value| {
+        fixture["board"]["territories"]
+            .as_array()
+            .expect("territories")
+            .iter()
+            .any(|t| {
+                t["name"] == *name
+                    || t["aliases"]
+                        .as_array()
+                        .is_some_and(|a| a.iter().any(|alias| alias == name))
+            })
+    };
+    let routes: Vec<Value> = document["special_rules"]["convoy_routes"]
+        .as_array()
+        .expect("routes")
+        .iter()
+        .filter(|r| on_board(&r["sea_zone"]) && on_board(&r["territory"]))
+        .cloned()
+        .collect();
+    document["special_rules"]["convoy_routes"] = json!(routes);
     let uploaded = upload(&app, &director, &document).await;
     assert_eq!(
         uploaded.status,
