@@ -395,12 +395,13 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         "the alternate turn order: {view}"
     );
 
-    // Round 1 passes; Russia's income is its 24 IPC tripled.
+    // Round 1 passes; Russia's income is its 24 IPC tripled, collected at the beginning of
+    // each of its turns (round 1's too) on top of the setup's 24.
     pass_until(&app, &gm, &game, 2, "russia", "Purchase").await;
     let board = call(&app, get(&format!("/v1/games/{game}/board")))
         .await
         .json();
-    assert_eq!(treasury(&board, "russia"), 24 + 3 * 24);
+    assert_eq!(treasury(&board, "russia"), 24 + 2 * 3 * 24);
     let no_complex = refused(
         &app,
         &gm,

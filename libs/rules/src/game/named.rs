@@ -249,6 +249,12 @@ pub enum NamedOrder {
     SetOrderOfLoss {
         units: Vec<String>,
     },
+    /// War: the attacks this power presses in each battle of its moves before it breaks
+    /// off, 1 or more, any time; without `after`, until one side is gone.
+    SetBreakOff {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<u32>,
+    },
     /// A defender's standing battle orders, any time: for one territory or sea zone, or
     /// (without `territory`) for all its battles. Orders equal to the defaults clear them.
     SetStandingOrders {
@@ -556,6 +562,7 @@ impl NamedOrder {
                 territory: names.place(territory)?,
             },
             NamedOrder::SetOrderOfLoss { units } => Order::SetOrderOfLoss(names.unit_codes(units)?),
+            NamedOrder::SetBreakOff { after } => Order::SetBreakOff(*after),
             NamedOrder::AirRaid { units, path } => Order::AirRaid {
                 units: names.units(units)?,
                 path: names.path(path)?,
@@ -703,6 +710,7 @@ impl NamedOrder {
             Order::SetOrderOfLoss(units) => NamedOrder::SetOrderOfLoss {
                 units: n.unit_codes(units),
             },
+            Order::SetBreakOff(after) => NamedOrder::SetBreakOff { after: *after },
             Order::SealedStandingOrders { territory, sealed } => NamedOrder::SealedStandingOrders {
                 territory: territory.map(|t| n.place(t)),
                 sealed: sealed.clone(),

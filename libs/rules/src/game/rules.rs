@@ -159,6 +159,10 @@ pub static CUT_THROAT_SPECIAL: Special = Special::CUT_THROAT;
 pub struct Economy {
     pub income: crate::document::IncomeRule,
     pub production: crate::document::ProductionRule,
+    /// Income is collected at the beginning of the power's turn (as its repairs phase
+    /// ends), not at its end: Enhanced Realism's scenario income where the document says
+    /// so (`special_rules.scenario_income_at_turn_start`).
+    pub collected_at_turn_start: bool,
 }
 
 impl Economy {
@@ -166,5 +170,6 @@ impl Economy {
     pub const CLASSIC: Economy = Economy {
         income: crate::document::IncomeRule::PrintedValues,
         production: crate::document::ProductionRule::ClassicComplexes,
+        collected_at_turn_start: false,
     };
 }

@@ -137,7 +137,13 @@ impl Words<'_> {
                 self.place(*territory)
             ),
             GameEvent::IncomeCollected { power, amount } => {
-                format!("{power} collected {}", self.money(*amount))
+                // Enhanced Realism's income comes as the turn begins, before the purchase.
+                let when = if rules.economy.collected_at_turn_start {
+                    " at the beginning of its turn"
+                } else {
+                    ""
+                };
+                format!("{power} collected {}{when}", self.money(*amount))
             }
             GameEvent::AircraftLost { power, losses } => {
                 if losses.is_empty() {
@@ -597,6 +603,13 @@ impl Words<'_> {
                     )
                 }
             }
+            GameEvent::BreakOffSet { power, after } => match after {
+                Some(after) => format!(
+                    "{power} will break off its attacks after {}",
+                    counted(*after as usize, "attack", "attacks")
+                ),
+                None => format!("{power} will press its attacks until one side is gone"),
+            },
             GameEvent::WarRocketFired {
                 power,
                 from,
@@ -1182,6 +1195,10 @@ impl Words<'_> {
             WarBattleOutcome::AttackerWon => format!("{attacker} won"),
             WarBattleOutcome::DefenderHeld => "the defenders held it".to_owned(),
             WarBattleOutcome::Stalemate => "neither side could hit the other".to_owned(),
+            WarBattleOutcome::BrokeOff => format!(
+                "{attacker} broke off after {}",
+                counted(battle.rounds.len(), "attack", "attacks")
+            ),
         };
         text += &format!(": {result}");
         let mut losses = Vec::new();

@@ -110,6 +110,8 @@ const KEYWORDS: &[&str] = &[
     "build infrastructure",
     "drop atomic bomb",
     "order of loss",
+    "break off",
+    "never break off",
     "standing orders",
     "end phase",
     "end turn",
@@ -248,22 +250,29 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
     }
     if let Some(rest) = text.after_any(&["develop weapons", "research"]) {
         let rest = rest.after_phrase("with").unwrap_or(rest);
-        let count = rest.words();
-        let Some(first) = count.first() else {
-            return Err(names.error(rest, "research: how many dice?".to_owned()));
-        };
-        let after = first.at - rest.at + first.s.len();
-        let tail = Text {
-            s: &rest.s[after..],
-            at: rest.at + after,
-        };
-        let just_dice =
-            tail.is_empty() || tail.after_any(&["dice", "die"]).is_some_and(Text::is_empty);
-        if !just_dice {
-            return Err(names.error(tail, "research reads \"research 2 dice\"".to_owned()));
-        }
         return Ok(NamedOrder::DevelopWeapons {
-            dice: names.number(*first, "research dice")?,
+            dice: count_of(names, rest, &["dice", "die"], "research", "research 2 dice")?,
+        });
+    }
+    if let Some(rest) = text.after_phrase("never break off") {
+        return nothing_after(names, rest, NamedOrder::SetBreakOff { after: None });
+    }
+    if let Some(rest) = text.after_phrase("break off") {
+        let usage = "break off after 2 attacks";
+        let Some(rest) = rest.after_phrase("after") else {
+            return Err(names.error(
+                rest,
+                format!("break off reads \"{usage}\" (or \"never break off\")"),
+            ));
+        };
+        return Ok(NamedOrder::SetBreakOff {
+            after: Some(count_of(
+                names,
+                rest,
+                &["attacks", "attack"],
+                "break off",
+                usage,
+            )?),
         });
     }
     if let Some(rest) = text.after_any(&["suppress guerrillas", "suppress"]) {
@@ -472,6 +481,30 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
             ),
         )
     })
+}
+
+/// A count, then nothing or one of `nouns` (the plural first): `2 dice`, `1 attack`.
+/// `what` and `usage` name the order in refusals ("research", "research 2 dice").
+fn count_of(
+    names: &Names<'_>,
+    rest: Text<'_>,
+    nouns: &[&str],
+    what: &str,
+    usage: &str,
+) -> Result<u32, NotationError> {
+    let words = rest.words();
+    let Some(first) = words.first() else {
+        return Err(names.error(rest, format!("{what}: how many {}?", nouns[0])));
+    };
+    let after = first.at - rest.at + first.s.len();
+    let tail = Text {
+        s: &rest.s[after..],
+        at: rest.at + after,
+    };
+    if !(tail.is_empty() || tail.after_any(nouns).is_some_and(Text::is_empty)) {
+        return Err(names.error(tail, format!("{what} reads \"{usage}\"")));
+    }
+    names.number(*first, &format!("{what} {}", nouns[0]))
 }
 
 fn nothing_after(

@@ -161,6 +161,9 @@ pub fn render_order(order: &NamedOrder) -> String {
         }
         NamedOrder::DropAtomicBomb { territory } => format!("drop atomic bomb on {territory}"),
         NamedOrder::SetOrderOfLoss { units } => format!("order of loss {}", units.join(", ")),
+        NamedOrder::SetBreakOff { after: Some(1) } => "break off after 1 attack".to_owned(),
+        NamedOrder::SetBreakOff { after: Some(n) } => format!("break off after {n} attacks"),
+        NamedOrder::SetBreakOff { after: None } => "never break off".to_owned(),
         NamedOrder::SetStandingOrders {
             territory,
             order_of_loss,

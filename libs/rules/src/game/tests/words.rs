@@ -808,6 +808,20 @@ fn war_table() -> Vec<(GameEvent, &'static str)> {
             "Germany set its order of loss: INF first, then ARM, then the cheapest of the rest.",
         ),
         (
+            GameEvent::BreakOffSet {
+                power: Power::Germany,
+                after: Some(2),
+            },
+            "Germany will break off its attacks after 2 attacks.",
+        ),
+        (
+            GameEvent::BreakOffSet {
+                power: Power::Germany,
+                after: None,
+            },
+            "Germany will press its attacks until one side is gone.",
+        ),
+        (
             GameEvent::WarRocketFired {
                 power: Power::Germany,
                 from: war_place("Germany"),
