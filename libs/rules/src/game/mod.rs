@@ -34,6 +34,7 @@ pub mod replay;
 mod rules;
 pub mod seats;
 pub mod standing;
+pub mod sub_retreat;
 #[cfg(test)]
 pub(crate) mod tests;
 mod turn;

@@ -44,6 +44,7 @@ fn battle(territory: &str, outcome: Outcome) -> BattleFought {
         defender_left: Vec::new(),
         retreat_to: None,
         subs_withdrew_to: None,
+        subs_retreated: None,
         captured: false,
         liberated_for: None,
         plunder: 0,
