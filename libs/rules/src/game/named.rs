@@ -89,7 +89,8 @@ pub enum NamedRetreat {
 }
 
 impl NamedRetreat {
-    fn resolved(self) -> RetreatOrder {
+    /// The engine's condition.
+    pub fn resolved(self) -> RetreatOrder {
         match self {
             NamedRetreat::AfterRound(n) => RetreatOrder::AfterRound(n),
             NamedRetreat::WhenAtMost(n) => RetreatOrder::WhenAtMost(n),
