@@ -226,7 +226,7 @@ pub(super) fn decide_battle(
         liberated_for,
         plunder,
         bombarded_from,
-        kamikaze: orders.kamikaze_target.is_some(),
+        kamikaze: battle.kamikaze_target.is_some(),
         orders: orders.clone(),
         standing_orders: followed.and_then(standing::applied),
         listing: standing::listing_line(rules, followed, place.sea)
@@ -349,7 +349,16 @@ fn prepare<'a, 's>(
                 "one kamikaze attack per turn",
             ));
         }
-        battle.kamikaze_target = Some(target);
+        // A run at submarines that all retreated before the first die is called off: a
+        // refusal would tell the attacker the defender's secret orders.
+        let aimed_at_the_retreat = subs_retreated
+            .as_ref()
+            .is_some_and(|r| r.subs.iter().any(|(unit, _, _)| *unit == target))
+            && !battle
+                .defender
+                .iter()
+                .any(|(unit, n)| *unit == target && *n > 0);
+        battle.kamikaze_target = (!aimed_at_the_retreat).then_some(target);
     }
     battle.attacker_orders.combat = orders.combat;
     battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();

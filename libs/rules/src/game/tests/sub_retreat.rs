@@ -411,3 +411,32 @@ fn the_exact_odds_of_an_attack_on_retreating_submarines_are_those_of_the_ships_l
         "{staying:?} {win}"
     );
 }
+
+#[test]
+fn a_kamikaze_run_at_submarines_that_retreated_is_called_off_rather_than_refused() {
+    // A refusal would tell Japan, before any die, what the British orders say.
+    let mut state = fighters_over_the_north_sea();
+    let north_sea = place_id(NORTH_SEA);
+    state.forces[north_sea.index()].remove(&(Power::Germany, unit("FTR"), 0));
+    state.forces[north_sea.index()].insert((Power::Japan, unit("FTR"), 0), 3);
+    state.turn = 3;
+    given(&mut state, retreat_subs(None));
+    let run = BattleOrders {
+        kamikaze_target: Some(unit("SUB")),
+        ..BattleOrders::at(north_sea)
+    };
+    let events = ordered_with_dice(
+        &mut state,
+        Power::Japan,
+        Order::FightBattle(run),
+        &TWO_HITS_THEN_MISSES,
+    )
+    .expect("fought, without the run");
+    let Some(GameEvent::BattleFought(fought)) = events.first() else {
+        panic!("a battle: {events:?}");
+    };
+    assert!(!fought.kamikaze);
+    assert!(!state.kamikaze_used_this_turn);
+    assert_eq!(subs(&state, "Baltic Sea Zone"), 2);
+    assert_eq!(count(&state, NORTH_SEA, Power::Japan, "FTR"), 3);
+}
