@@ -275,7 +275,10 @@ fn prepare<'a, 's>(
     // The principal defender's standing orders: for this place, else for all its battles.
     let followed = standing::for_battle(rules, state, defender, territory)?;
     // Submarines ordered to a safe zone leave before the first die.
-    let subs_retreated = sub_retreat::planned(rules, state, territory, power, followed);
+    // (Not for a walk-in, refused where the board shows defenders: an answer that
+    // depended on the retreat would tell the defender's orders.)
+    let subs_retreated = sub_retreat::planned(rules, state, territory, power, followed)
+        .filter(|_| orders.combat != Some(CombatOrder::WalkIn));
     let forces = sub_retreat::staying(&state.forces[territory.index()], subs_retreated.as_ref());
     let forces = &*forces;
 

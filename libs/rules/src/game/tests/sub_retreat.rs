@@ -440,3 +440,21 @@ fn a_kamikaze_run_at_submarines_that_retreated_is_called_off_rather_than_refused
     assert_eq!(subs(&state, "Baltic Sea Zone"), 2);
     assert_eq!(count(&state, NORTH_SEA, Power::Japan, "FTR"), 3);
 }
+
+#[test]
+fn a_walk_in_where_submarines_would_retreat_is_refused_as_the_board_shows_it() {
+    let mut state = fighters_over_the_north_sea();
+    set(
+        &mut state,
+        NORTH_SEA,
+        &[(Power::UnitedKingdom, "SUB", 2), (Power::Germany, "FTR", 3)],
+    );
+    given(&mut state, retreat_subs(None));
+    let walk_in = BattleOrders {
+        combat: Some(crate::battle::CombatOrder::WalkIn),
+        ..BattleOrders::at(place_id(NORTH_SEA))
+    };
+    let refused = order(&mut state, Power::Germany, Order::FightBattle(walk_in))
+        .expect_err("defended, as the board shows");
+    assert_eq!(refused.code, "walk-in-defended");
+}
