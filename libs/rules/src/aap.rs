@@ -285,6 +285,8 @@ pub fn special_rules() -> crate::document::SpecialRules {
                 for_holding: Vec::new(),
                 held_by: Vec::new(),
                 place_at: None,
+                // 1.1a: "to be placed any province that they have a unit in".
+                placed_by_player: true,
             },
             crate::document::RecruitsDocument {
                 power: crate::board::Power::Kmt,
@@ -297,10 +299,51 @@ pub fn special_rules() -> crate::document::SpecialRules {
                     crate::board::Power::UnitedStates,
                 ],
                 place_at: Some(KMT_CAPITAL.to_owned()),
+                placed_by_player: false,
             },
         ],
+        // 6, 8.1: convoy centres and routes are captured and liberated.
+        convoy_routes: CONVOY_ROUTES
+            .iter()
+            .map(|(zone, territory)| crate::document::ConvoyRoute {
+                sea_zone: (*zone).to_owned(),
+                territory: (*territory).to_owned(),
+            })
+            .collect(),
+        convoy_capture: true,
+        // 7.1: "Subs cannot be attacked unless ...".
+        submarines_hidden: true,
+        // 8: "The Combat Air Patrol (CAP) rules from AAP apply".
+        combat_air_patrol: true,
+        // 3.5: "units are considered lent by US to KMT to use on KMT's turn".
+        lending: vec![crate::document::Lending {
+            from: crate::board::Power::UnitedStates,
+            to: crate::board::Power::Kmt,
+        }],
+        // 3.2: "CCP (and KMT) must try to keep at least 1 infantry in Shansi at all times
+        // unless it is occupied by Japan."
+        garrisons: vec![crate::document::Garrison {
+            territory: "Shansi".to_owned(),
+            powers: vec![crate::board::Power::Ccp, crate::board::Power::Kmt],
+        }],
     }
 }
+
+/// The Pacific board's convoy routes: a sea zone and the land it supplies (TripleA's
+/// `pacific.xml`, `convoyRoute`).
+pub const CONVOY_ROUTES: [(&str, &str); 11] = [
+    ("SZ 9", HAWAII),
+    ("SZ 13", "New Zealand"),
+    ("SZ 36", "Korea"),
+    ("SZ 37", "Shantung"),
+    ("SZ 38", "Philippines"),
+    ("SZ 39", "Celebes"),
+    ("SZ 43", "Java"),
+    ("SZ 44", "Borneo"),
+    ("SZ 45", "French Indo China"),
+    ("SZ 46", "Malaya"),
+    ("SZ 47", "Sumatra"),
+];
 
 /// The board names the seed's land-space list gives them ("US", "HAW").
 pub const US_MAINLAND: &str = "United States";

@@ -113,6 +113,10 @@ impl RulesetDocument {
                 // Before the Pacific board's battleship, the UK's start without convoy
                 // money, the KMT and the CCP as rivals and the two sides.
                 include_str!("../data/revisions/aap-historical-r1.json"),
+                // Before convoy capture and routes, submarines attacked only where 7.1
+                // allows, combat air patrol, lending, Shansi's garrison and the CCP's
+                // recruits placed by its player.
+                include_str!("../data/revisions/aap-historical-r2.json"),
             ],
             _ => &[],
         };
@@ -327,6 +331,20 @@ fn special(
                 .collect()
         }),
         repair_at_turn_end: rules.repair_at_turn_end,
+        convoy_routes: rules
+            .convoy_routes
+            .iter()
+            .map(|r| Ok((place(&r.sea_zone)?, place(&r.territory)?)))
+            .collect::<Result<_, RulesetError>>()?,
+        convoy_capture: rules.convoy_capture,
+        submarines_hidden: rules.submarines_hidden,
+        combat_air_patrol: rules.combat_air_patrol,
+        lending: rules.lending.iter().map(|l| (l.from, l.to)).collect(),
+        garrisons: rules
+            .garrisons
+            .iter()
+            .map(|g| Ok((place(&g.territory)?, g.powers.clone())))
+            .collect::<Result<_, RulesetError>>()?,
         zone_points: matches!(document.scoring, ScoringRule::ZonePoints { .. }),
         guerrillas: rules.guerrillas.iter().copied().collect(),
         recruits: rules
@@ -344,6 +362,7 @@ fn special(
                         .collect::<Result<_, RulesetError>>()?,
                     held_by: r.held_by.iter().copied().collect(),
                     place_at: r.place_at.as_deref().map(place).transpose()?,
+                    placed_by_player: r.placed_by_player,
                 })
             })
             .collect::<Result<_, RulesetError>>()?,

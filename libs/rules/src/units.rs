@@ -43,6 +43,9 @@ pub enum Ability {
     SupportsInfantry,
     /// AAP submarines: their hits fall on neither aircraft nor other submarines.
     HitsSurfaceOnly,
+    /// AAP destroyers: enemy submarines sharing their zone when their owner's turn begins
+    /// may be attacked (7.1 iii).
+    HuntsSubmarines,
 }
 
 /// A unit type's profile.

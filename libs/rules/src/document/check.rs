@@ -149,6 +149,52 @@ impl Parts<'_> {
                 );
             }
         }
+        for (i, route) in special.convoy_routes.iter().enumerate() {
+            let at = format!("{AT}/convoy_routes/{i}");
+            self.on_board(r, names, format!("{at}/sea_zone"), &route.sea_zone);
+            self.on_board(r, names, format!("{at}/territory"), &route.territory);
+            for (field, name, sea) in [
+                ("sea_zone", &route.sea_zone, true),
+                ("territory", &route.territory, false),
+            ] {
+                if names.and_then(|n| n.get(&normalise(name))) == Some(&!sea) {
+                    let want = if sea { "a sea zone" } else { "land" };
+                    r.push(
+                        format!("{at}/{field}"),
+                        format!("{name} is not {want}: a convoy route pairs a sea zone with land"),
+                    );
+                }
+            }
+        }
+        for (i, lending) in special.lending.iter().enumerate() {
+            let at = format!("{AT}/lending/{i}");
+            for (field, power) in [("from", lending.from), ("to", lending.to)] {
+                if !self.seats(power) {
+                    r.push(
+                        format!("{at}/{field}"),
+                        format!("{power} is not in the turn order"),
+                    );
+                }
+            }
+            if lending.from == lending.to {
+                r.push(
+                    format!("{at}/to"),
+                    "a power lends to another power".to_owned(),
+                );
+            }
+        }
+        for (i, garrison) in special.garrisons.iter().enumerate() {
+            let at = format!("{AT}/garrisons/{i}");
+            self.on_board(r, names, format!("{at}/territory"), &garrison.territory);
+            for (j, power) in garrison.powers.iter().enumerate() {
+                if !self.seats(*power) {
+                    r.push(
+                        format!("{at}/powers/{j}"),
+                        format!("{power} is not in the turn order"),
+                    );
+                }
+            }
+        }
         for (i, limited) in special.limited_complexes.iter().enumerate() {
             let at = format!("{AT}/limited_complexes/{i}/territory");
             self.on_board(r, names, at, &limited.territory);

@@ -150,6 +150,61 @@ pub struct SpecialRules {
     /// three rolls on "start zone"). Not played by this engine yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_zones: Option<StartZones>,
+    /// Sea zones paired with a land territory (the Pacific board's convoy routes): while a
+    /// power at war with the land's holder has captured the route, the land pays its holder
+    /// nothing. Played with `convoy_capture`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub convoy_routes: Vec<ConvoyRoute>,
+    /// Convoy centres and routes are captured and liberated (AAP 6, 8.1): a power at war
+    /// with a zone's rightful holder captures it with a warship (a submarine too) or a
+    /// combat air patrol there at the end of its battles, and a friend of the holder
+    /// liberates it with a surface warship or a patrol once no enemy submarine is left. A
+    /// captured centre pays its captor. Without it, a centre pays its power while no enemy
+    /// unit is in the zone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub convoy_capture: bool,
+    /// Submarines cannot be attacked (AAP 7.1) unless they block the attacker by order, sit
+    /// in a convoy centre or route, or share their zone with a destroyer of the attacker's
+    /// at the start of the attacker's turn. Unattackable submarines sit battles out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub submarines_hidden: bool,
+    /// Fighters and bombers may fly a combat air patrol (AAP 8) over their place or a
+    /// neighbouring one, defending it until their owner's next turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub combat_air_patrol: bool,
+    /// Powers that may lend units to another for its turns and take them back at any time
+    /// (AAP 3.5: the US to the KMT).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lending: Vec<Lending>,
+    /// Places some powers must keep infantry in (AAP 3.2: Shansi).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub garrisons: Vec<Garrison>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ConvoyRoute {
+    pub sea_zone: String,
+    pub territory: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Lending {
+    pub from: Power,
+    pub to: Power,
+}
+
+/// A place `powers` must keep at least one infantry in, by moving none of their last out,
+/// unless a power at war with them holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Garrison {
+    pub territory: String,
+    pub powers: Vec<Power>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,6 +235,10 @@ pub struct RecruitsDocument {
     /// Where they are raised; none: where it has the most units.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub place_at: Option<String>,
+    /// The player places them, in the placement phase, in any land where it has a unit
+    /// (AAP 1.1a: "to be placed any province that they have a unit in").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub placed_by_player: bool,
 }
 
 impl SpecialRules {

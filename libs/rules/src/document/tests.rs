@@ -227,7 +227,7 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         ],
         [
             "95f7112a42605d963dbd775808311e32e42cba34c1e7e8df758bc19856055b78",
-            "7ba6eac71b995c0e0e9352131c8209f03da90082a118f36ebfc345c7505e2f2a",
+            "78291b8b387b34314cd5fdb28f4a1d28858a5ca16bbd6223c436992b1e522d71",
             "f7cc7f949ebc7827040169bfa04ff86c5ac9912ea70f0718d900188534f12b2f",
         ]
     );
@@ -236,12 +236,12 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         hash("cutthroat"),
         "24531e64da5688993b60a2ee725d1020db30bba298f05ccde098aa4a7584cdb3"
     );
-    // AAP Historical revision 2: the Pacific board's battleship, the UK's start without
-    // convoy money, the KMT and the CCP rivals, two sides, an attacking CCP stack uncounted
-    // for heavy weapons.
+    // AAP Historical revision 3: convoys captured and liberated, submarines attacked only
+    // where 7.1 allows, combat air patrol, lending to the KMT, Shansi's garrison, the CCP's
+    // recruits placed by its player.
     assert_eq!(
         hash("aap-historical"),
-        "26d7df91c83507d66f5ffc84a5d8a915a395f864943fb02738c2f9f381941f26"
+        "f72a06713df03068233e7d1dc33bc873d56aa9efe1db78a3b7d2a55e33ad6ea9"
     );
     let earlier: Vec<(String, String)> = RulesetDocument::builtin_revisions("aap-historical")
         .expect("revisions")
@@ -250,11 +250,19 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         .collect();
     assert_eq!(
         earlier,
-        [(
-            // 1: the first playable one: the Pacific board, its setup and the seed's.
-            "04d3368adaf3e6c6a6521c08eaf6a48d3810457a7ac6c97da20ccfe1b49bf2bd".to_owned(),
-            "41180ad7954a5524b7ee55c9de27fb31a58b2007884a879f718c746dabae18fa".to_owned()
-        )]
+        [
+            (
+                // 1: the first playable one: the Pacific board, its setup and the seed's.
+                "04d3368adaf3e6c6a6521c08eaf6a48d3810457a7ac6c97da20ccfe1b49bf2bd".to_owned(),
+                "41180ad7954a5524b7ee55c9de27fb31a58b2007884a879f718c746dabae18fa".to_owned()
+            ),
+            (
+                // 2: the Pacific board's battleship, the UK's start without convoy money,
+                // the KMT and the CCP rivals, two sides, an attacking CCP stack uncounted.
+                "26d7df91c83507d66f5ffc84a5d8a915a395f864943fb02738c2f9f381941f26".to_owned(),
+                "7ba6eac71b995c0e0e9352131c8209f03da90082a118f36ebfc345c7505e2f2a".to_owned()
+            )
+        ]
     );
     assert_eq!(
         hash("war"),

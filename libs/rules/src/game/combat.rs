@@ -158,7 +158,20 @@ pub(super) fn decide_battle(
         Ready::Raid => return decide_raid(rules, state, power, territory, dice),
         Ready::Battle(prepared) => *prepared,
     };
-    let forces = sub_retreat::staying(&state.forces[territory.index()], subs_retreated.as_ref());
+    let staying = sub_retreat::staying(&state.forces[territory.index()], subs_retreated.as_ref());
+    // AAP 7.1: submarines the attacker may not attack sit the battle out, and stay.
+    let (forces, sat_out): (BTreeMap<_, _>, BTreeMap<_, _>) = staying
+        .iter()
+        .map(|(key, n)| (*key, *n))
+        .partition(|((owner, unit, _), _)| {
+            !super::hidden_subs::sits_out(rules, state, territory, (*owner, *unit), power)
+        });
+    let sat_out: DefenderSurvivors = sat_out
+        .into_iter()
+        .filter(|((owner, _, _), _)| defenders.contains(owner))
+        .map(|((owner, unit, damage), n)| (owner, unit, damage, n))
+        .collect();
+    let forces = &forces;
 
     let mut recording = RecordingDice::new(dice);
     let log = resolve(&battle, &mut recording).map_err(|e| violation(e.code, e.rule, e.message))?;
@@ -213,7 +226,10 @@ pub(super) fn decide_battle(
     let fought = GameEvent::BattleFought(Box::new(BattleFought {
         attacker: power,
         defender,
-        defender_left: share_survivors(&forces, &defenders, &group(Side::Defender)),
+        defender_left: share_survivors(forces, &defenders, &group(Side::Defender))
+            .into_iter()
+            .chain(sat_out)
+            .collect(),
         defenders,
         territory,
         outcome: log.outcome,
@@ -300,7 +316,9 @@ fn prepare<'a, 's>(
     for ((owner, unit, _), n) in forces.iter().filter(|((_, unit, _), _)| fights(unit)) {
         if *owner == power {
             *attacker_units.entry(*unit).or_default() += n;
-        } else if defenders.contains(owner) {
+        } else if defenders.contains(owner)
+            && super::hidden_subs::fights(rules, state, territory, *owner, *unit, power)
+        {
             *defender_units.entry(*unit).or_default() += n;
         }
     }
@@ -323,7 +341,11 @@ fn prepare<'a, 's>(
             .map(|owner| DefendingGroup {
                 units: forces
                     .iter()
-                    .filter(|((o, unit, _), _)| o == owner && fights(unit))
+                    .filter(|((o, unit, _), _)| {
+                        o == owner
+                            && fights(unit)
+                            && super::hidden_subs::fights(rules, state, territory, *o, *unit, power)
+                    })
                     .map(|((_, unit, _), n)| (*unit, *n))
                     .collect(),
                 counts: *owner != Power::Ccp,
@@ -441,7 +463,9 @@ pub(super) fn defenders(
     let mut defenders: Vec<Power> = forces
         .iter()
         .filter(|((owner, unit, _), n)| {
-            defending(*owner) && **n > 0 && rules.catalogue.get(*unit).is_combatant()
+            defending(*owner)
+                && **n > 0
+                && super::hidden_subs::fights(rules, state, territory, *owner, *unit, power)
         })
         .map(|((owner, _, _), _)| *owner)
         .collect();
@@ -718,6 +742,9 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
         *state.forces[attacker_place]
             .entry((fought.attacker, unit, damage))
             .or_default() += n;
+        if let Some(to) = fought.retreat_to {
+            super::lending::moved(state, fought.attacker, fought.territory, to, unit, n);
+        }
     }
     if let Some(retreat) = &fought.subs_retreated {
         sub_retreat::apply(state, retreat);

@@ -27,25 +27,9 @@ pub(super) fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
     if rules.special.recruits.iter().any(|r| r.power == power) {
         return 0;
     }
-    base_income(rules, state, power) + growth(rules, state, power) + convoys(rules, state, power)
-}
-
-/// What `power`'s convoy centres pay: each one with no unit of a power at war with it in
-/// the zone. (The Pacific board's capture and liberation of convoys is simplified to this:
-/// an enemy in the zone stops the convoy while it stays.)
-fn convoys(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
-    rules
-        .special
-        .convoy_centres
-        .iter()
-        .filter(|(zone, _, owner)| {
-            *owner == power
-                && !state.forces[zone.index()]
-                    .iter()
-                    .any(|((unit_owner, _, _), n)| *n > 0 && state.at_war(*unit_owner, power))
-        })
-        .map(|(_, ipc, _)| ipc)
-        .sum()
+    let (convoys, routes_cut) = super::convoys::income(rules, state, power);
+    (base_income(rules, state, power) + growth(rules, state, power) + convoys)
+        .saturating_sub(routes_cut)
 }
 
 /// The free infantry `power` raises at the start of its turn: so many a turn while it has
@@ -76,13 +60,7 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
         .board
         .territories()
         .any(|(id, _)| units_in(id, &mine) > 0);
-    let most = rules
-        .board
-        .territories()
-        .filter(|(id, _)| state.holder[id.index()] == Some(power))
-        .map(|(id, _)| (units_in(id, &mine), id))
-        .filter(|(n, _)| *n > 0)
-        .max_by_key(|(n, id)| (*n, std::cmp::Reverse(*id)));
+    let most = most_units(rules, state, power);
     let road = u32::from(
         !plan.for_holding.is_empty()
             && plan
@@ -92,7 +70,15 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
     );
     let per_turn = if has_units { plan.per_turn } else { 0 };
     let infantry = per_turn + plan.per_sole_area * sole_areas + road;
-    let place = plan.place_at.or(most.map(|(_, id)| id));
+    if plan.placed_by_player {
+        // AAP 1.1a: "to be placed any province that they have a unit in", by the player.
+        return if infantry > 0 && has_units {
+            vec![GameEvent::RecruitsDue { power, infantry }]
+        } else {
+            Vec::new()
+        };
+    }
+    let place = plan.place_at.or(most);
     match place {
         Some(territory) if infantry > 0 && state.holder[territory.index()] == Some(power) => {
             vec![GameEvent::RecruitsRaised {
@@ -103,6 +89,19 @@ pub(super) fn recruits(rules: Rules<'_>, state: &GameState, power: Power) -> Vec
         }
         _ => Vec::new(),
     }
+}
+
+/// The land `power` holds with the most of its units (the first on the board among
+/// equals): where its recruits go when nobody says where.
+pub(super) fn most_units(rules: Rules<'_>, state: &GameState, power: Power) -> Option<TerritoryId> {
+    rules
+        .board
+        .territories()
+        .filter(|(id, _)| state.holder[id.index()] == Some(power))
+        .map(|(id, _)| (state.count_units(rules, id, power, |_, _| true), id))
+        .filter(|(n, _)| *n > 0)
+        .max_by_key(|(n, id)| (*n, std::cmp::Reverse(*id)))
+        .map(|(_, id)| id)
 }
 
 /// What the ruleset's growing values add this round to the printed values held.

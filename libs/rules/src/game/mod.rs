@@ -17,15 +17,20 @@ pub use seats::{decide_director, draw_seats, draw_seats_by_bid, DirectorOrder, M
 
 pub mod autoplay;
 pub mod combat;
+mod convoys;
 pub mod diplomacy;
 mod economy;
+mod garrisons;
 mod guerrillas;
+mod hidden_subs;
 pub mod home_cooked;
+pub mod lending;
 mod loans;
 pub mod moment;
 mod movement;
 pub mod named;
 mod order;
+mod patrols;
 mod phase;
 mod production;
 mod rail;
@@ -146,6 +151,24 @@ pub struct GameState {
     pub war: home_cooked::WarFlow,
     /// The ruleset's standing alliances, by [`diplomacy::partners`].
     pub standing_alliances: BTreeSet<(Power, Power)>,
+    /// AAP 6, 8.1: convoy centres and routes captured, by zone: who holds them. A capture
+    /// counts while its captor is at war with the zone's rightful holder.
+    pub convoys_captured: BTreeMap<TerritoryId, Power>,
+    /// AAP 7.1 (iii): sea zones where the power whose turn it is had a destroyer when its
+    /// turn began.
+    pub destroyers_at_turn_start: BTreeSet<TerritoryId>,
+    /// AAP 7.1-7.2: submarines ordered to block, by (owner, zone or `None` for all its
+    /// zones): the powers whose ships they block.
+    pub blocking: BTreeMap<(Power, Option<TerritoryId>), BTreeSet<Power>>,
+    /// AAP 8: aircraft on combat air patrol, by (owner, place patrolled, place they came
+    /// from, type): how many. They stand in the place patrolled until their owner's turn.
+    pub patrols: BTreeMap<(Power, TerritoryId, TerritoryId, UnitTypeId), u32>,
+    /// AAP 3.5: units on loan, by (borrower, place, type): how many, and how many of them
+    /// moved on the borrower's turn this round.
+    pub lent: BTreeMap<(Power, TerritoryId, UnitTypeId), lending::Loan>,
+    /// AAP 3.5: units taken back after they moved on the borrower's turn: they may not
+    /// move again this round, by (lender, place, type).
+    pub resting: BTreeMap<(Power, TerritoryId, UnitTypeId), u32>,
 }
 
 /// Something that happened in a game.
@@ -203,6 +226,65 @@ pub enum GameEvent {
         territory: TerritoryId,
         attacker: Power,
         taken: bool,
+    },
+    /// Free infantry due at the start of the turn, for the player to place in the
+    /// placement phase where it has units (AAP 1.1a: the CCP).
+    RecruitsDue {
+        power: Power,
+        infantry: u32,
+    },
+    /// AAP 7.1 (iii): a battle declared on the enemy submarines in a zone where the
+    /// power's destroyer stood when its turn began.
+    SubmarinesAttacked {
+        power: Power,
+        sea_zone: TerritoryId,
+    },
+    /// AAP 6, 8.1: a convoy centre or route taken from its rightful holder.
+    ConvoyCaptured {
+        power: Power,
+        sea_zone: TerritoryId,
+        from: Power,
+    },
+    /// AAP 6, 8.1: a captured convoy centre or route freed for its rightful holder.
+    ConvoyLiberated {
+        power: Power,
+        sea_zone: TerritoryId,
+        for_power: Power,
+    },
+    /// AAP 8: aircraft on combat air patrol over `over`, from `from`.
+    PatrolFlown {
+        power: Power,
+        units: Vec<(UnitTypeId, u32)>,
+        from: TerritoryId,
+        over: TerritoryId,
+    },
+    /// AAP 8: a power's patrols end as its turn begins: the survivors back where they came
+    /// from (over, from, type, how many), or lost where they can no longer land.
+    PatrolsEnded {
+        power: Power,
+        returned: Vec<(TerritoryId, TerritoryId, UnitTypeId, u32)>,
+        lost: Vec<(TerritoryId, UnitTypeId, u32)>,
+    },
+    /// AAP 3.5: units lent for the borrower's turns.
+    UnitsLent {
+        from: Power,
+        to: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+    },
+    /// AAP 3.5: lent units taken back by their lender.
+    UnitsRecalled {
+        from: Power,
+        to: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+    },
+    /// AAP 7.1-7.2: a power's submarines block these powers' ships, in one zone or (`None`)
+    /// in all; an empty list ends the order.
+    SubmarinesBlocking {
+        power: Power,
+        sea_zone: Option<TerritoryId>,
+        against: Vec<Power>,
     },
     /// Free infantry raised at the start of the turn (AAP's Chinese factions).
     RecruitsRaised {
@@ -570,7 +652,7 @@ impl GameState {
             // They raise infantry instead: no money.
             treasury.insert(recruiting.power, 0);
         }
-        GameState {
+        let mut state = GameState {
             starting_ipc,
             loans: BTreeMap::new(),
             loan_applied: BTreeSet::new(),
@@ -600,6 +682,12 @@ impl GameState {
             suppression: BTreeMap::new(),
             war: home_cooked::WarFlow::default(),
             standing_alliances: rules.special.standing_alliances.clone(),
+            convoys_captured: BTreeMap::new(),
+            destroyers_at_turn_start: BTreeSet::new(),
+            blocking: BTreeMap::new(),
+            patrols: BTreeMap::new(),
+            lent: BTreeMap::new(),
+            resting: BTreeMap::new(),
             round: 1,
             turn: 0,
             // "War" starts with its players rolling for their bases.
@@ -616,7 +704,9 @@ impl GameState {
             placed_this_turn: BTreeMap::new(),
             expansions: BTreeMap::new(),
             expanded_this_turn: BTreeSet::new(),
-        }
+        };
+        hidden_subs::turn_began(rules, &mut state);
+        state
     }
 
     /// The power whose turn it is.
@@ -693,6 +783,10 @@ pub fn decide(
     if order.is_diplomatic() {
         return diplomacy::decide(rules, state, by, order);
     }
+    if let Order::Lend { .. } | Order::Recall { .. } = order {
+        // "US can regain possession of units lent at any time".
+        return lending::decide(rules, state, by, order);
+    }
     if let Order::AvoidCombat { territory } = order {
         // The guerrillas decide on the attacker's turn.
         return guerrillas::decide_avoid(rules, state, by, *territory);
@@ -766,7 +860,18 @@ pub fn decide(
         Order::SuppressGuerrillas { territory } => {
             guerrillas::decide_suppression(rules, state, power, *territory, dice)
         }
-        Order::AvoidCombat { .. } => unreachable!("decided above"),
+        Order::AvoidCombat { .. } | Order::Lend { .. } | Order::Recall { .. } => {
+            unreachable!("decided above")
+        }
+        Order::FlyPatrol { units, from, over } => {
+            patrols::decide(rules, state, power, units, *from, *over)
+        }
+        Order::BlockWithSubmarines { sea_zone, against } => {
+            hidden_subs::decide_block(rules, state, power, *sea_zone, against)
+        }
+        Order::AttackSubmarines { sea_zone } => {
+            hidden_subs::decide_attack(rules, state, power, *sea_zone)
+        }
         Order::RepairBattleship { sea_zone } => {
             repair_battleship(rules, state, power, *sea_zone, dice)
         }
@@ -797,6 +902,11 @@ pub fn decide(
 
 /// Folds one event into the state. Never fails: events were checked when decided.
 pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    apply_one(rules, state, event);
+    lending::settle(rules, state);
+}
+
+fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
     match event {
         GameEvent::PhaseEnded { at, .. } if rules.special.war.is_some() => {
             home_cooked::end_phase(state, *at);
@@ -838,7 +948,9 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 if state.turn >= rules.board.turn_order().len() {
                     state.turn = 0;
                     state.round += 1;
+                    lending::round_ended(state);
                 }
+                hidden_subs::turn_began(rules, state);
             }
         },
         GameEvent::UnitsPurchased { power, units, cost } => {
@@ -905,6 +1017,46 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 *state.forces[territory.index()]
                     .entry((*power, unit, 0))
                     .or_default() += infantry;
+            }
+        }
+        GameEvent::RecruitsDue { infantry, .. } => {
+            if let Some(unit) = rules.catalogue.infantry() {
+                *state.pending.entry(unit).or_default() += infantry;
+            }
+        }
+        GameEvent::ConvoyCaptured {
+            power, sea_zone, ..
+        } => {
+            state.convoys_captured.insert(*sea_zone, *power);
+        }
+        GameEvent::SubmarinesAttacked { power, sea_zone } => {
+            let opponents = state.opponents_in(rules, *sea_zone, *power);
+            state
+                .contested
+                .entry(*sea_zone)
+                .or_default()
+                .extend(opponents);
+        }
+        GameEvent::ConvoyLiberated { sea_zone, .. } => {
+            state.convoys_captured.remove(sea_zone);
+        }
+        GameEvent::PatrolFlown { .. } | GameEvent::PatrolsEnded { .. } => {
+            patrols::apply(state, event)
+        }
+        GameEvent::UnitsLent { .. } | GameEvent::UnitsRecalled { .. } => {
+            lending::apply(state, event)
+        }
+        GameEvent::SubmarinesBlocking {
+            power,
+            sea_zone,
+            against,
+        } => {
+            if against.is_empty() {
+                state.blocking.remove(&(*power, *sea_zone));
+            } else {
+                state
+                    .blocking
+                    .insert((*power, *sea_zone), against.iter().copied().collect());
             }
         }
         GameEvent::GuerrillaSuppression {

@@ -115,6 +115,11 @@ pub enum OrderKind {
     FireRocket,
     SuppressGuerrillas,
     AvoidCombat,
+    AttackSubmarines,
+    FlyPatrol,
+    BlockWithSubmarines,
+    Lend,
+    Recall,
     RollStartZones,
     RollInitiative,
     RollReinforcements,
@@ -133,7 +138,7 @@ pub enum OrderKind {
 }
 
 impl OrderKind {
-    pub const ALL: [OrderKind; 29] = [
+    pub const ALL: [OrderKind; 34] = [
         OrderKind::Purchase,
         OrderKind::Place,
         OrderKind::ApplyForWarLoan,
@@ -148,6 +153,11 @@ impl OrderKind {
         OrderKind::FireRocket,
         OrderKind::SuppressGuerrillas,
         OrderKind::AvoidCombat,
+        OrderKind::AttackSubmarines,
+        OrderKind::FlyPatrol,
+        OrderKind::BlockWithSubmarines,
+        OrderKind::Lend,
+        OrderKind::Recall,
         OrderKind::RollStartZones,
         OrderKind::RollInitiative,
         OrderKind::RollReinforcements,
@@ -182,6 +192,11 @@ impl OrderKind {
             Order::FightBattle(_) => OrderKind::FightBattle,
             Order::SuppressGuerrillas { .. } => OrderKind::SuppressGuerrillas,
             Order::AvoidCombat { .. } => OrderKind::AvoidCombat,
+            Order::AttackSubmarines { .. } => OrderKind::AttackSubmarines,
+            Order::FlyPatrol { .. } => OrderKind::FlyPatrol,
+            Order::BlockWithSubmarines { .. } => OrderKind::BlockWithSubmarines,
+            Order::Lend { .. } => OrderKind::Lend,
+            Order::Recall { .. } => OrderKind::Recall,
             Order::RepairBattleship { .. } => OrderKind::RepairBattleship,
             Order::AirDrop { .. } => OrderKind::AirDrop,
             Order::GoPassive => OrderKind::GoPassive,
@@ -221,6 +236,11 @@ impl OrderKind {
             OrderKind::FireRocket => "fire_rocket",
             OrderKind::SuppressGuerrillas => "suppress_guerrillas",
             OrderKind::AvoidCombat => "avoid_combat",
+            OrderKind::AttackSubmarines => "attack_submarines",
+            OrderKind::FlyPatrol => "fly_patrol",
+            OrderKind::BlockWithSubmarines => "block_with_submarines",
+            OrderKind::Lend => "lend",
+            OrderKind::Recall => "recall",
             OrderKind::GoPassive => "go_passive",
             OrderKind::OfferAgreement => "offer_agreement",
             OrderKind::AcceptAgreement => "accept_agreement",
@@ -256,6 +276,11 @@ impl OrderKind {
             OrderKind::FireRocket => "fire a rocket",
             OrderKind::SuppressGuerrillas => "suppress guerrillas",
             OrderKind::AvoidCombat => "refuse battle (guerrillas)",
+            OrderKind::AttackSubmarines => "attack submarines beside a destroyer",
+            OrderKind::FlyPatrol => "fly a combat air patrol",
+            OrderKind::BlockWithSubmarines => "order submarines to block",
+            OrderKind::Lend => "lend units",
+            OrderKind::Recall => "take back lent units",
             OrderKind::GoPassive => "go passive",
             OrderKind::OfferAgreement => "offer an agreement",
             OrderKind::AcceptAgreement => "accept an agreement",
@@ -439,6 +464,20 @@ fn orders(
         }
         Phase::CombatMove | Phase::NonCombatMove => {
             allow(OrderKind::Move, active && !may_move.is_empty());
+            let airborne = rules.board.territories().any(|(t, _)| {
+                state.count_units(rules, t, power, |_, u| {
+                    u.domain == crate::units::Domain::Air
+                }) > 0
+            });
+            allow(
+                OrderKind::FlyPatrol,
+                active && rules.special.combat_air_patrol && airborne,
+            );
+            let hunts = state
+                .destroyers_at_turn_start
+                .iter()
+                .any(|zone| accepts(Order::AttackSubmarines { sea_zone: *zone }));
+            allow(OrderKind::AttackSubmarines, active && hunts);
             allow(OrderKind::Rail, active && may_rail(rules, state, power));
             allow(OrderKind::AirDrop, active && may_air_drop(rules, may_move));
         }
@@ -475,6 +514,10 @@ fn orders(
         });
         allow(OrderKind::SuppressGuerrillas, suppresses);
     }
+    allow(
+        OrderKind::BlockWithSubmarines,
+        active && rules.special.submarines_hidden,
+    );
     allow(OrderKind::RepayWarLoan, accepts(Order::RepayWarLoan(1)));
     allow(OrderKind::GoPassive, accepts(Order::GoPassive));
     allow(OrderKind::EndPhase, accepts(Order::EndPhase));
@@ -541,7 +584,40 @@ fn any_power(rules: Rules<'_>, state: &GameState) -> Vec<OrderKind> {
         .keys()
         .flat_map(|(a, b)| [(*a, *b), (*b, *a)]);
     let permissions = [Permission::Enter, Permission::Rail, Permission::Ferry];
-    let examples: [(OrderKind, Vec<(Power, Order)>); 6] = [
+    let mut loans = Vec::new();
+    for &(lender, borrower) in &rules.special.lending {
+        for (territory, _) in rules.board.territories() {
+            if let Some((_, unit, _)) = state.forces[territory.index()]
+                .keys()
+                .find(|(owner, _, _)| *owner == lender)
+            {
+                let units = vec![(*unit, 1)];
+                let to = borrower;
+                loans.push((
+                    lender,
+                    Order::Lend {
+                        to,
+                        territory,
+                        units,
+                    },
+                ));
+            }
+        }
+    }
+    let recalls = state.lent.keys().filter_map(|(borrower, territory, unit)| {
+        let lender = rules.special.lending.iter().find(|(_, b)| b == borrower)?.0;
+        Some((
+            lender,
+            Order::Recall {
+                from: *borrower,
+                territory: *territory,
+                units: vec![(*unit, 1)],
+            },
+        ))
+    });
+    let examples: [(OrderKind, Vec<(Power, Order)>); 8] = [
+        (OrderKind::Lend, loans),
+        (OrderKind::Recall, recalls.collect()),
         (
             OrderKind::OfferAgreement,
             pairs

@@ -27,7 +27,9 @@ impl GameState {
         self.forces[territory.index()]
             .iter()
             .any(|((owner, unit, _), n)| {
-                self.at_war(*owner, power) && *n > 0 && rules.catalogue.get(*unit).is_combatant()
+                self.at_war(*owner, power)
+                    && *n > 0
+                    && super::hidden_subs::fights(rules, self, territory, *owner, *unit, power)
             })
     }
 
@@ -45,7 +47,9 @@ impl GameState {
         let mut found: std::collections::BTreeSet<Power> = self.forces[territory.index()]
             .iter()
             .filter(|((owner, unit, _), n)| {
-                self.at_war(*owner, power) && **n > 0 && rules.catalogue.get(*unit).is_combatant()
+                self.at_war(*owner, power)
+                    && **n > 0
+                    && super::hidden_subs::fights(rules, self, territory, *owner, *unit, power)
             })
             .map(|((owner, _, _), _)| *owner)
             .collect();
@@ -68,7 +72,16 @@ impl GameState {
         power: Power,
         unit: UnitTypeId,
     ) -> (u32, u8) {
-        let present = self.count_units(rules, territory, power, |u, _| u == unit);
+        // Aircraft on patrol, and lent units taken back after they moved, stay put.
+        let present = self
+            .count_units(rules, territory, power, |u, _| u == unit)
+            .saturating_sub(self.patrolling(power, territory, unit))
+            .saturating_sub(
+                self.resting
+                    .get(&(power, territory, unit))
+                    .copied()
+                    .unwrap_or(0),
+            );
         let profile = rules.catalogue.get(unit);
         if profile.domain == Domain::Land && rules.board.get(territory).sea {
             // Cargo: it goes where its transport goes, or ashore next door.
@@ -149,7 +162,9 @@ impl GameState {
                 .filter(|((o, u, _), _)| {
                     *o == power && rules.catalogue.get(*u).domain == Domain::Air
                 })
-                .map(|((_, u, _), n)| (*u, *n))
+                // Patrols stay in the air until their owner's next turn.
+                .map(|((_, u, _), n)| (*u, n.saturating_sub(self.patrolling(power, place, *u))))
+                .filter(|(_, n)| *n > 0)
                 .collect();
             if mine.is_empty() {
                 continue;
@@ -387,6 +402,7 @@ pub(super) fn decide_move(
     }
 
     check_cargo(rules, state, power, units, path)?;
+    super::garrisons::check_leaving(rules, state, power, from, units)?;
     let mut captured = Vec::new();
     for (i, pair) in path.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
@@ -456,12 +472,13 @@ pub(super) fn decide_move(
         // an empty enemy territory, taking it.
         let naval = domains.contains(&Domain::Sea);
         let enemy_here = state.enemy_units(rules, b, power);
-        // AAP 7.1: enemy submarines alone let ships pass.
+        // AAP 7.1: enemy submarines alone let ships pass, unless ordered to block them.
         let only_submarines = rules.special.submarines_do_not_block
             && state.forces[b.index()].iter().all(|((owner, unit, _), _)| {
                 !state.at_war(*owner, power)
                     || !rules.catalogue.get(*unit).is_combatant()
-                    || rules.catalogue.get(*unit).has(Ability::FirstStrike)
+                    || (rules.catalogue.get(*unit).has(Ability::FirstStrike)
+                        && !super::hidden_subs::blocks(state, *owner, b, power))
             });
         if (ground || naval) && enemy_here && !(naval && only_submarines) {
             return Err(violation(
@@ -701,6 +718,7 @@ pub(super) fn apply_move(
                 .entry((power, unit, damage))
                 .or_default() += taken;
         }
+        super::lending::moved(state, power, from, to, unit, n);
         let used_before = state.moved.get(&(from, unit)).map_or(0, |(_, used)| *used);
         if let Some((spent, _)) = state.moved.get_mut(&(from, unit)) {
             *spent = spent.saturating_sub(n);

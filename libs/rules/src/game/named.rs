@@ -183,6 +183,43 @@ pub enum NamedOrder {
     RepairBattleship {
         sea_zone: String,
     },
+    /// AAP 8: fighters and bombers patrol over their place (`from`) or one next door
+    /// (`over`) until their owner's next turn (non-combat move; combat move over a convoy).
+    FlyPatrol {
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
+        units: UnitList,
+        from: String,
+        over: String,
+    },
+    /// AAP 3.5: lend units standing in a place to another power for its turns; any time.
+    Lend {
+        #[cfg_attr(feature = "openapi", schema(value_type = String, example = "kmt"))]
+        to: Power,
+        territory: String,
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
+        units: UnitList,
+    },
+    /// AAP 3.5: take back units lent to `from` that stand in a place; any time.
+    Recall {
+        #[cfg_attr(feature = "openapi", schema(value_type = String, example = "kmt"))]
+        from: Power,
+        territory: String,
+        #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
+        units: UnitList,
+    },
+    /// AAP 7.1-7.2: the power's submarines block these powers' ships, in one sea zone or
+    /// (without `sea_zone`) in all; an empty `against` ends the order. In its own turn.
+    BlockWithSubmarines {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sea_zone: Option<String>,
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
+        against: Vec<Power>,
+    },
+    /// AAP 7.1 (iii): attack the enemy submarines in a sea zone where the power's destroyer
+    /// stood when its turn began (combat move).
+    AttackSubmarines {
+        sea_zone: String,
+    },
     AirDrop {
         bombers: u32,
         #[cfg_attr(feature = "openapi", schema(value_type = UnitCounts))]
@@ -444,6 +481,36 @@ impl NamedOrder {
                 territory: names.place(territory)?,
             },
             NamedOrder::RepayWarLoan { amount } => Order::RepayWarLoan(*amount),
+            NamedOrder::FlyPatrol { units, from, over } => Order::FlyPatrol {
+                units: names.units(units)?,
+                from: names.place(from)?,
+                over: names.place(over)?,
+            },
+            NamedOrder::Lend {
+                to,
+                territory,
+                units,
+            } => Order::Lend {
+                to: *to,
+                territory: names.place(territory)?,
+                units: names.units(units)?,
+            },
+            NamedOrder::Recall {
+                from,
+                territory,
+                units,
+            } => Order::Recall {
+                from: *from,
+                territory: names.place(territory)?,
+                units: names.units(units)?,
+            },
+            NamedOrder::BlockWithSubmarines { sea_zone, against } => Order::BlockWithSubmarines {
+                sea_zone: sea_zone.as_deref().map(|t| names.place(t)).transpose()?,
+                against: against.clone(),
+            },
+            NamedOrder::AttackSubmarines { sea_zone } => Order::AttackSubmarines {
+                sea_zone: names.place(sea_zone)?,
+            },
             NamedOrder::DevelopWeapons { dice } => Order::DevelopWeapons(*dice),
             NamedOrder::Move { units, path } => Order::Move {
                 units: names.units(units)?,
@@ -615,6 +682,36 @@ impl NamedOrder {
                 path: n.path(path),
             },
             Order::GoPassive => NamedOrder::GoPassive,
+            Order::FlyPatrol { units, from, over } => NamedOrder::FlyPatrol {
+                units: n.units(units),
+                from: n.place(*from),
+                over: n.place(*over),
+            },
+            Order::Lend {
+                to,
+                territory,
+                units,
+            } => NamedOrder::Lend {
+                to: *to,
+                territory: n.place(*territory),
+                units: n.units(units),
+            },
+            Order::Recall {
+                from,
+                territory,
+                units,
+            } => NamedOrder::Recall {
+                from: *from,
+                territory: n.place(*territory),
+                units: n.units(units),
+            },
+            Order::BlockWithSubmarines { sea_zone, against } => NamedOrder::BlockWithSubmarines {
+                sea_zone: sea_zone.map(|t| n.place(t)),
+                against: against.clone(),
+            },
+            Order::AttackSubmarines { sea_zone } => NamedOrder::AttackSubmarines {
+                sea_zone: n.place(*sea_zone),
+            },
             Order::OfferAgreement { with, terms } => NamedOrder::OfferAgreement {
                 with: *with,
                 terms: terms.clone(),

@@ -47,6 +47,36 @@ pub enum Order {
     AvoidCombat {
         territory: TerritoryId,
     },
+    /// AAP 8: fighters and bombers fly a combat air patrol over their place or one next
+    /// door, defending it until their owner's next turn.
+    FlyPatrol {
+        units: Vec<(UnitTypeId, u32)>,
+        from: TerritoryId,
+        over: TerritoryId,
+    },
+    /// AAP 3.5: lend units standing in a place to another power, for its turns; any time.
+    Lend {
+        to: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+    },
+    /// AAP 3.5: take back units lent to `from`, standing in a place; any time.
+    Recall {
+        from: Power,
+        territory: TerritoryId,
+        units: Vec<(UnitTypeId, u32)>,
+    },
+    /// AAP 7.1-7.2: submarines block these powers' ships, in one zone or (`None`) all;
+    /// an empty list ends the order. Given in the power's own turn.
+    BlockWithSubmarines {
+        sea_zone: Option<TerritoryId>,
+        against: Vec<Power>,
+    },
+    /// AAP 7.1 (iii): attack the enemy submarines in a zone where a destroyer of the
+    /// power's stood when its turn began (a battle to fight).
+    AttackSubmarines {
+        sea_zone: TerritoryId,
+    },
     /// Repair a damaged battleship in this sea zone (Cut-Throat).
     RepairBattleship {
         sea_zone: TerritoryId,

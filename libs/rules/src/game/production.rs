@@ -132,6 +132,9 @@ pub(crate) fn place(
         }
     }
     let target = rules.board.get(territory);
+    if places_recruits(rules, power) {
+        return place_recruits(rules, state, power, territory, units);
+    }
     if units
         .iter()
         .any(|(u, _)| rules.catalogue.get(*u).has(Ability::Factory))
@@ -197,6 +200,40 @@ pub(crate) fn place(
     }])
 }
 
+/// Whether `power` places recruits of its own choosing instead of producing (AAP 1.1a).
+fn places_recruits(rules: Rules<'_>, power: Power) -> bool {
+    rules
+        .special
+        .recruits
+        .iter()
+        .any(|r| r.power == power && r.placed_by_player)
+}
+
+/// AAP 1.1a: "CCP gets +2 inf per turn to be placed any province that they have a unit in".
+fn place_recruits(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    units: &[(UnitTypeId, u32)],
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if !state.recruit_site(rules, power, territory) {
+        return Err(violation(
+            ViolationCode::NotRecruitSite,
+            "AAP Historical, 1.1a (CCP recruitment)",
+            format!(
+                "{power}'s recruits are placed in a province where it has a unit; it has none in {}",
+                rules.board.get(territory).name
+            ),
+        ));
+    }
+    Ok(vec![GameEvent::UnitsPlaced {
+        power,
+        territory,
+        units: units.to_vec(),
+    }])
+}
+
 pub(crate) const NEW_FACTORY: &str = "Classic rules, Mobilize (industrial complexes)";
 
 /// A new complex goes alone onto land held since the start of the turn that has none; it
@@ -244,6 +281,11 @@ pub(crate) fn place_factory(
 }
 
 impl GameState {
+    /// Land where `power` has a unit standing.
+    fn recruit_site(&self, rules: Rules<'_>, power: Power, id: TerritoryId) -> bool {
+        !rules.board.get(id).sea && self.count_units(rules, id, power, |_, _| true) > 0
+    }
+
     pub(crate) fn factory_site_free(
         &self,
         rules: Rules<'_>,
@@ -328,6 +370,9 @@ impl GameState {
         unit: UnitTypeId,
         id: TerritoryId,
     ) -> bool {
+        if places_recruits(rules, power) {
+            return self.recruit_site(rules, power, id);
+        }
         let profile = rules.catalogue.get(unit);
         let territory = rules.board.get(id);
         let producing = |t: TerritoryId| {

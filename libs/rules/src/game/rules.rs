@@ -60,6 +60,18 @@ pub struct Special {
     pub continent_of: BTreeMap<TerritoryId, usize>,
     /// Cut-Throat rules this ruleset leaves out.
     pub without: BTreeSet<crate::document::CutThroatRule>,
+    /// (sea zone, land): the land pays its holder nothing while an enemy holds the route.
+    pub convoy_routes: Vec<(TerritoryId, TerritoryId)>,
+    /// Convoy centres and routes are captured and liberated (AAP 6, 8.1).
+    pub convoy_capture: bool,
+    /// Submarines are attacked only where AAP 7.1 allows.
+    pub submarines_hidden: bool,
+    /// Fighters and bombers may fly combat air patrols (AAP 8).
+    pub combat_air_patrol: bool,
+    /// (lender, borrower): units lent for the borrower's turns (AAP 3.5).
+    pub lending: Vec<(Power, Power)>,
+    /// Places these powers keep infantry in (AAP 3.2).
+    pub garrisons: Vec<(TerritoryId, Vec<Power>)>,
 }
 
 /// Free infantry a power raises at the start of its turn, instead of collecting money.
@@ -71,6 +83,8 @@ pub struct Recruits {
     pub for_holding: Vec<TerritoryId>,
     pub held_by: BTreeSet<Power>,
     pub place_at: Option<TerritoryId>,
+    /// The player places them where it has a unit, in the placement phase.
+    pub placed_by_player: bool,
 }
 
 /// Free units for `power` at the end of its turn in `round`.
@@ -119,6 +133,12 @@ impl Special {
         repair_at_turn_end: false,
         continent_of: BTreeMap::new(),
         without: BTreeSet::new(),
+        convoy_routes: Vec::new(),
+        convoy_capture: false,
+        submarines_hidden: false,
+        combat_air_patrol: false,
+        lending: Vec::new(),
+        garrisons: Vec::new(),
     };
 }
 

@@ -109,7 +109,11 @@ pub(super) fn planned(
     let subs: Vec<(UnitTypeId, u8, u32)> = state.forces[territory.index()]
         .iter()
         .filter(|((owner, unit, _), n)| {
-            *owner == power && **n > 0 && rules.catalogue.get(*unit).has(Ability::FirstStrike)
+            *owner == power
+                && **n > 0
+                && rules.catalogue.get(*unit).has(Ability::FirstStrike)
+                // AAP 7.1: submarines the attacker may not attack are not attacked.
+                && super::hidden_subs::fights(rules, state, territory, power, *unit, attacker)
         })
         .map(|((_, unit, damage), n)| (*unit, *damage, *n))
         .collect();

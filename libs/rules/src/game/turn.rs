@@ -11,6 +11,33 @@ pub(crate) fn end_phase(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let mut events = Vec::new();
     match state.phase {
+        Phase::Placement
+            if !state.pending.is_empty()
+                && rules
+                    .special
+                    .recruits
+                    .iter()
+                    .any(|r| r.power == power && r.placed_by_player) =>
+        {
+            // Recruits left unplaced go where the power has the most units.
+            let site = economy::most_units(rules, state, power).or_else(|| {
+                state
+                    .placement_sites(rules, power, *state.pending.keys().next()?)
+                    .first()
+                    .copied()
+            });
+            events.push(match site {
+                Some(territory) => GameEvent::UnitsPlaced {
+                    power,
+                    territory,
+                    units: state.pending.iter().map(|(u, n)| (*u, *n)).collect(),
+                },
+                None => GameEvent::UnitsForfeited {
+                    power,
+                    units: state.pending.iter().map(|(u, n)| (*u, *n)).collect(),
+                },
+            });
+        }
         Phase::Placement if !state.pending.is_empty() => {
             if state
                 .pending
@@ -41,6 +68,7 @@ pub(crate) fn end_phase(
             events.extend(seats::substitute_made_permanent(state, power));
         }
         Phase::Repairs => {
+            events.extend(patrols::ended(rules, state, power));
             events.extend(loan_instalment(state, power));
             events.extend(economy::recruits(rules, state, power));
         }
@@ -50,7 +78,10 @@ pub(crate) fn end_phase(
                 events.push(GameEvent::AircraftLost { power, losses });
             }
         }
-        Phase::Battles if !state.battles_to_fight(rules, power).is_empty() => {
+        Phase::Battles if state.battles_to_fight(rules, power).is_empty() => {
+            events.extend(convoys::after_battles(rules, state, power));
+        }
+        Phase::Battles => {
             let names: Vec<String> = state
                 .battles_to_fight(rules, power)
                 .into_iter()

@@ -230,6 +230,118 @@ impl Words<'_> {
                 };
                 format!("{power} raised {units} in {}", self.place(*territory))
             }
+            GameEvent::RecruitsDue { power, infantry } => {
+                let units = match rules.catalogue.infantry() {
+                    Some(inf) => self.units(&[(inf, *infantry)]),
+                    None => format!("{infantry} infantry"),
+                };
+                format!("{power} raised {units}, to place where it has units")
+            }
+            GameEvent::SubmarinesAttacked { power, sea_zone } => format!(
+                "{power} attacked the submarines in {}, where its destroyer stood as its turn began",
+                self.place(*sea_zone)
+            ),
+            GameEvent::ConvoyCaptured {
+                power,
+                sea_zone,
+                from,
+            } => format!(
+                "{power} captured the convoy in {} from {from}",
+                self.place(*sea_zone)
+            ),
+            GameEvent::ConvoyLiberated {
+                power,
+                sea_zone,
+                for_power,
+            } => format!(
+                "{power} liberated the convoy in {} for {for_power}",
+                self.place(*sea_zone)
+            ),
+            GameEvent::PatrolFlown {
+                power,
+                units,
+                from,
+                over,
+            } => {
+                let over_name = self.place(*over);
+                if from == over {
+                    format!("{power}'s {} patrol over {over_name}", self.units(units))
+                } else {
+                    format!(
+                        "{power}'s {} patrol over {over_name} from {}",
+                        self.units(units),
+                        self.place(*from)
+                    )
+                }
+            }
+            GameEvent::PatrolsEnded {
+                power,
+                returned,
+                lost,
+            } => {
+                let mut parts: Vec<String> = returned
+                    .iter()
+                    .map(|(over, from, unit, n)| {
+                        format!(
+                            "{} back from {} to {}",
+                            self.units(&[(*unit, *n)]),
+                            self.place(*over),
+                            self.place(*from)
+                        )
+                    })
+                    .collect();
+                parts.extend(lost.iter().map(|(over, unit, n)| {
+                    format!(
+                        "{} lost over {} with nowhere to land",
+                        self.units(&[(*unit, *n)]),
+                        self.place(*over)
+                    )
+                }));
+                if parts.is_empty() {
+                    format!("{power}'s patrols ended")
+                } else {
+                    format!("{power}'s patrols ended: {}", parts.join("; "))
+                }
+            }
+            GameEvent::UnitsLent {
+                from,
+                to,
+                territory,
+                units,
+            } => format!(
+                "{from} lent {} in {} to {to}",
+                self.units(units),
+                self.place(*territory)
+            ),
+            GameEvent::UnitsRecalled {
+                from,
+                to,
+                territory,
+                units,
+            } => format!(
+                "{to} took back {} lent to {from} in {}",
+                self.units(units),
+                self.place(*territory)
+            ),
+            GameEvent::SubmarinesBlocking {
+                power,
+                sea_zone,
+                against,
+            } => {
+                let place = match sea_zone {
+                    Some(zone) => format!("in {}", self.place(*zone)),
+                    None => "everywhere".to_owned(),
+                };
+                if against.is_empty() {
+                    format!("{power}'s submarines {place} no longer block")
+                } else {
+                    let names: Vec<&str> = against.iter().map(|p| p.name()).collect();
+                    format!(
+                        "{power}'s submarines {place} block the ships of {}",
+                        names.join(", ")
+                    )
+                }
+            }
             GameEvent::PowerSurrendered { power, territory } => format!(
                 "{power} surrendered: the raid on {} took all its money",
                 self.place(*territory)

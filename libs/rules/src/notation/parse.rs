@@ -93,6 +93,11 @@ const KEYWORDS: &[&str] = &[
     "develop weapons",
     "suppress guerrillas",
     "avoid combat",
+    "patrol",
+    "lend",
+    "recall",
+    "block with submarines",
+    "attack submarines",
     "go passive",
     "offer agreement",
     "accept agreement",
@@ -270,6 +275,79 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         return Ok(NamedOrder::AvoidCombat {
             territory: place_after(rest, "avoiding combat")?,
         });
+    }
+    if let Some(rest) = text.after_any(&["attack submarines", "attack subs"]) {
+        return Ok(NamedOrder::AttackSubmarines {
+            sea_zone: place_after(rest, "attacking submarines")?,
+        });
+    }
+    if let Some(rest) = text.after_any(&["patrol", "fly patrol", "cap"]) {
+        let shape = "a patrol reads \"patrol 2 FTR from Japan over SZ 36\"";
+        let Some((units, places)) = rest.split_word("from") else {
+            return Err(names.error(rest, shape.to_owned()));
+        };
+        let Some((from, over)) = places.split_word("over") else {
+            return Err(names.error(places, shape.to_owned()));
+        };
+        return Ok(NamedOrder::FlyPatrol {
+            units: names.units(units)?,
+            from: names.place(from)?,
+            over: names.place(over)?,
+        });
+    }
+    if let Some(rest) = text.after_phrase("lend") {
+        let shape = "a loan reads \"lend 2 INF in Szechwan to KMT\"";
+        let Some((units_in, to)) = rest.split_last_word("to") else {
+            return Err(names.error(rest, shape.to_owned()));
+        };
+        let Some((units, territory)) = units_in.split_last_word("in") else {
+            return Err(names.error(units_in, shape.to_owned()));
+        };
+        return Ok(NamedOrder::Lend {
+            to: names.power(to)?,
+            territory: names.place(territory)?,
+            units: names.units(units)?,
+        });
+    }
+    if let Some(rest) = text.after_any(&["recall", "take back"]) {
+        let shape = "taking back reads \"recall 2 INF in Szechwan from KMT\"";
+        let Some((units_in, from)) = rest.split_last_word("from") else {
+            return Err(names.error(rest, shape.to_owned()));
+        };
+        let Some((units, territory)) = units_in.split_last_word("in") else {
+            return Err(names.error(units_in, shape.to_owned()));
+        };
+        return Ok(NamedOrder::Recall {
+            from: names.power(from)?,
+            territory: names.place(territory)?,
+            units: names.units(units)?,
+        });
+    }
+    if let Some(rest) = text.after_any(&["block with submarines", "block with subs", "block"]) {
+        let Some((place, against)) = rest.split_last_word("against") else {
+            return Err(names.error(
+                rest,
+                "a blocking order reads \"block with submarines in SZ 36 against UK, US\" \
+                 (\"against nobody\" ends it; without \"in\", everywhere)"
+                    .to_owned(),
+            ));
+        };
+        let sea_zone = if place.is_empty() {
+            None
+        } else {
+            Some(place_after(place, "a blocking order")?)
+        };
+        let against = if against.after_phrase("nobody").is_some_and(Text::is_empty) {
+            Vec::new()
+        } else {
+            against
+                .split(",")
+                .into_iter()
+                .flat_map(|part| part.split_words("and"))
+                .map(|power| names.power(power.trim()))
+                .collect::<Result<_, _>>()?
+        };
+        return Ok(NamedOrder::BlockWithSubmarines { sea_zone, against });
     }
     if let Some(rest) = text.after_phrase("go passive") {
         return nothing_after(names, rest, NamedOrder::GoPassive);

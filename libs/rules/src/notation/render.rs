@@ -108,6 +108,38 @@ pub fn render_order(order: &NamedOrder) -> String {
             path(p)
         ),
         NamedOrder::GoPassive => "go passive".to_owned(),
+        NamedOrder::FlyPatrol {
+            units: list,
+            from,
+            over,
+        } => format!("patrol {} from {from} over {over}", units(list)),
+        NamedOrder::Lend {
+            to,
+            territory,
+            units: list,
+        } => format!("lend {} in {territory} to {to}", units(list)),
+        NamedOrder::Recall {
+            from,
+            territory,
+            units: list,
+        } => format!("recall {} in {territory} from {from}", units(list)),
+        NamedOrder::BlockWithSubmarines { sea_zone, against } => {
+            let place = sea_zone
+                .as_ref()
+                .map(|zone| format!(" in {zone}"))
+                .unwrap_or_default();
+            let against = if against.is_empty() {
+                "nobody".to_owned()
+            } else {
+                against
+                    .iter()
+                    .map(|p| p.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            format!("block with submarines{place} against {against}")
+        }
+        NamedOrder::AttackSubmarines { sea_zone } => format!("attack submarines in {sea_zone}"),
         NamedOrder::OfferAgreement { with, terms } => {
             // One line per order: the terms' own line breaks become spaces.
             let terms = terms.split_whitespace().collect::<Vec<_>>().join(" ");

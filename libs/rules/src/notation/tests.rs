@@ -421,7 +421,8 @@ fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
         "docs/playing.md has no example of {missing:?}"
     );
 
-    // War's own orders are shown in War's boxes, the guerrillas and kamikazes in AAP's.
+    // War's own orders are shown in War's boxes, the guerrillas, patrols, submarine orders
+    // and lending in AAP's, the kamikaze run in Cut-Throat's.
     for (what, ruleset) in [
         ("roll_start_zones", "war"),
         ("roll_initiative", "war"),
@@ -432,8 +433,13 @@ fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
         ("set_order_of_loss", "war"),
         ("suppress_guerrillas", "aap-historical"),
         ("avoid_combat", "aap-historical"),
-        ("kamikaze", "aap-historical"),
+        ("kamikaze", "cutthroat"),
         ("blend in", "aap-historical"),
+        ("fly_patrol", "aap-historical"),
+        ("block_with_submarines", "aap-historical"),
+        ("attack_submarines", "aap-historical"),
+        ("lend", "aap-historical"),
+        ("recall", "aap-historical"),
     ] {
         assert!(
             shown.0.get(what).is_some_and(|r| r.contains(ruleset)),

@@ -22,6 +22,23 @@ fn aap_with(change: impl Fn(&mut RulesetDocument)) -> &'static Ruleset {
     change(&mut document);
     document.board = Some(serde_json::from_value(fixture["board"].clone()).expect("board"));
     document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
+    // The small board has only some of the Pacific's convoy routes.
+    let on_board = |name: &str| {
+        fixture["board"]["territories"]
+            .as_array()
+            .expect("territories")
+            .iter()
+            .any(|t| {
+                t["name"] == name
+                    || t["aliases"]
+                        .as_array()
+                        .is_some_and(|a| a.iter().any(|alias| alias == name))
+            })
+    };
+    document
+        .special_rules
+        .convoy_routes
+        .retain(|r| on_board(&r.sea_zone) && on_board(&r.territory));
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
 }
 
@@ -281,6 +298,9 @@ fn recruits_of(state: &mut GameState, power: Power) -> Vec<(String, u32)> {
     recruits_under(aap(), state, power)
 }
 
+/// Where recruits go when their player places them.
+const BY_THE_PLAYER: &str = "where its player places them";
+
 /// The infantry `power` raises as its first phase ends, and where.
 fn recruits_under(ruleset: &Ruleset, state: &mut GameState, power: Power) -> Vec<(String, u32)> {
     order_under(ruleset.rules(), state, power, Order::EndPhase, &[])
@@ -292,6 +312,8 @@ fn recruits_under(ruleset: &Ruleset, state: &mut GameState, power: Power) -> Vec
                 infantry,
                 ..
             } => Some((ruleset.board.get(*territory).name.clone(), *infantry)),
+            // AAP 1.1a: the CCP's player places them, in the placement phase.
+            GameEvent::RecruitsDue { infantry, .. } => Some((BY_THE_PLAYER.to_owned(), *infantry)),
             _ => None,
         })
         .collect()
@@ -306,11 +328,11 @@ fn the_chinese_raise_infantry_instead_of_money() {
         (0, 0)
     );
     // The CCP: 2 a turn, and one for each of Shansi and Sinkiang, which it alone holds,
-    // raised where most of its units are.
+    // placed by its player.
     let mut state = aap_in(1, Power::Ccp, Phase::Repairs);
     assert_eq!(
         recruits_of(&mut state, Power::Ccp),
-        [("Shansi".to_owned(), 4)]
+        [(BY_THE_PLAYER.to_owned(), 4)]
     );
     // The KMT: one for each of its three areas and one for the Burma Road (held by the
     // UK), all in Szechwan.
@@ -770,7 +792,7 @@ fn on_the_built_in_board_the_seeds_starting_figures_hold() {
     let mut state = turn_of(ruleset, 1, Power::Ccp, Phase::Repairs);
     assert_eq!(
         recruits_under(ruleset, &mut state, Power::Ccp),
-        [("Shansi".to_owned(), 2)]
+        [(BY_THE_PLAYER.to_owned(), 2)]
     );
 }
 
@@ -790,10 +812,13 @@ fn on_the_built_in_board_the_us_collects_forty_at_the_end_of_turn_one() {
 }
 
 #[test]
-fn an_enemy_ship_in_a_convoy_centre_stops_its_income() {
-    // 6: "Subs can capture but cannot liberate convoy zones": a Japanese submarine in
-    // SZ 3 takes its 10 from the US while it stays.
-    let ruleset = pacific();
+fn under_revision_two_an_enemy_ship_in_a_convoy_centre_stops_its_income() {
+    // Revision 2 played no capture: a Japanese submarine in SZ 3 stopped its 10 while it
+    // stayed.
+    let r2 = "7ba6eac71b995c0e0e9352131c8209f03da90082a118f36ebfc345c7505e2f2a";
+    let ruleset = Ruleset::builtin_revision("aap-historical", &GameOptions::default(), r2)
+        .expect("built")
+        .expect("revision 2 is kept");
     let mut state = turn_of(ruleset, 1, Power::UnitedStates, Phase::Income);
     let sub = ruleset.catalogue.id("SUB").expect("SUB");
     state.forces[at(ruleset, "SZ 3").index()].insert((Power::Japan, sub, 0), 1);

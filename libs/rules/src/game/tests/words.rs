@@ -221,6 +221,79 @@ fn classic_table() -> Vec<(GameEvent, &'static str)> {
             "KMT raised 2 INF in China.",
         ),
         (
+            GameEvent::RecruitsDue {
+                power: Power::Ccp,
+                infantry: 3,
+            },
+            "CCP raised 3 INF, to place where it has units.",
+        ),
+        (
+            GameEvent::SubmarinesAttacked {
+                power: Power::UnitedKingdom,
+                sea_zone: place_id("Angola Sea Zone"),
+            },
+            "United Kingdom attacked the submarines in Angola Sea Zone, where its destroyer stood as its turn began.",
+        ),
+        (
+            GameEvent::ConvoyCaptured {
+                power: Power::Japan,
+                sea_zone: place_id("Angola Sea Zone"),
+                from: Power::UnitedKingdom,
+            },
+            "Japan captured the convoy in Angola Sea Zone from United Kingdom.",
+        ),
+        (
+            GameEvent::ConvoyLiberated {
+                power: Power::UnitedStates,
+                sea_zone: place_id("Angola Sea Zone"),
+                for_power: Power::UnitedKingdom,
+            },
+            "United States liberated the convoy in Angola Sea Zone for United Kingdom.",
+        ),
+        (
+            GameEvent::PatrolFlown {
+                power: Power::UnitedKingdom,
+                units: vec![(unit("FTR"), 2)],
+                from: place_id("Angola"),
+                over: place_id("Angola Sea Zone"),
+            },
+            "United Kingdom's 2 FTR patrol over Angola Sea Zone from Angola.",
+        ),
+        (
+            GameEvent::PatrolsEnded {
+                power: Power::UnitedKingdom,
+                returned: vec![(place_id("Angola Sea Zone"), place_id("Angola"), unit("FTR"), 1)],
+                lost: vec![(place_id("Angola Sea Zone"), unit("BMB"), 1)],
+            },
+            "United Kingdom's patrols ended: 1 FTR back from Angola Sea Zone to Angola; 1 BMB lost over Angola Sea Zone with nowhere to land.",
+        ),
+        (
+            GameEvent::UnitsLent {
+                from: Power::UnitedStates,
+                to: Power::Kmt,
+                territory: place_id("China"),
+                units: vec![(unit("INF"), 2)],
+            },
+            "United States lent 2 INF in China to KMT.",
+        ),
+        (
+            GameEvent::UnitsRecalled {
+                from: Power::Kmt,
+                to: Power::UnitedStates,
+                territory: place_id("China"),
+                units: vec![(unit("INF"), 1)],
+            },
+            "United States took back 1 INF lent to KMT in China.",
+        ),
+        (
+            GameEvent::SubmarinesBlocking {
+                power: Power::Japan,
+                sea_zone: Some(place_id("Angola Sea Zone")),
+                against: vec![Power::UnitedKingdom, Power::UnitedStates],
+            },
+            "Japan's submarines in Angola Sea Zone block the ships of United Kingdom, United States.",
+        ),
+        (
             GameEvent::PowerSurrendered {
                 power: Power::Kmt,
                 territory: place_id("China"),
