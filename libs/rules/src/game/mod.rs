@@ -39,6 +39,7 @@ pub mod replay;
 mod rules;
 pub mod seats;
 pub mod standing;
+pub mod sub_retreat;
 #[cfg(test)]
 pub(crate) mod tests;
 mod turn;

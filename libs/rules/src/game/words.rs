@@ -831,11 +831,17 @@ impl Words<'_> {
         if !orders.order_of_loss.is_empty() {
             parts.push(format!("lose {}", self.loss_order(&orders.order_of_loss)));
         }
+        if orders.retreat_subs {
+            parts.push(super::sub_retreat::order_words(self.rules, orders));
+        }
         if orders.submerge_subs {
             parts.push("submarines submerge".to_owned());
         }
         if !orders.battleships_absorb {
             parts.push("battleships do not take the first hits".to_owned());
+        }
+        if let Some(when) = orders.blend_in {
+            parts.push(super::guerrillas::blend_in_words(when));
         }
         if parts.is_empty() {
             "the default orders".to_owned()
@@ -907,11 +913,31 @@ impl Words<'_> {
                 format!("{attacker} walked in unopposed and took it")
             }
             Outcome::WalkedIn => format!("{attacker} walked in unopposed"),
+            Outcome::AttackerBlendedIn => format!(
+                "{attacker} stopped firing and blended in, staying with {attacker_left}, and \
+                 {holder} kept {defender_left} there"
+            ),
+            Outcome::DefenderBlendedIn if fought.captured => format!(
+                "{holder} stopped firing and blended in, staying with {defender_left}, and \
+                 {attacker} took it, with {attacker_left} left"
+            ),
+            Outcome::DefenderBlendedIn => format!(
+                "{holder} stopped firing and blended in, staying with {defender_left}, and \
+                 {attacker} stayed with {attacker_left}"
+            ),
         };
         let mut text = format!("{opening}: {result}");
         if let Some(losses) = self.battle_losses(fought) {
             text += "; ";
             text += &losses;
+        }
+        if let Some(retreat) = &fought.subs_retreated {
+            text += &format!(
+                "; before the first die, {} {} retreated to {}",
+                of(retreat.power),
+                self.left(&retreat.subs),
+                self.place(retreat.to)
+            );
         }
         if let Some(zone) = fought.subs_withdrew_to {
             text += &format!(

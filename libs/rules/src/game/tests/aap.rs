@@ -28,7 +28,7 @@ fn aap_with(change: impl Fn(&mut RulesetDocument)) -> &'static Ruleset {
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
 }
 
-fn at(ruleset: &Ruleset, name: &str) -> TerritoryId {
+pub(super) fn at(ruleset: &Ruleset, name: &str) -> TerritoryId {
     ruleset.board.id(name).expect(name)
 }
 
@@ -38,7 +38,7 @@ pub(super) fn pacific() -> &'static Ruleset {
 }
 
 /// `power`'s turn in `round`, at `phase`.
-fn aap_in(round: u32, power: Power, phase: Phase) -> GameState {
+pub(super) fn aap_in(round: u32, power: Power, phase: Phase) -> GameState {
     turn_of(aap(), round, power, phase)
 }
 
@@ -417,7 +417,7 @@ fn the_winning_bid_is_the_round_japan_must_last_through() {
 }
 
 /// Japan's armies from Manchuria have moved into the CCP's Shansi in round 1.
-fn japan_in_shansi() -> GameState {
+pub(super) fn japan_in_shansi() -> GameState {
     let ruleset = aap();
     let mut state = aap_in(1, Power::Japan, Phase::CombatMove);
     let inf = ruleset.catalogue.infantry().expect("INF");
@@ -437,7 +437,7 @@ fn avoid(state: &mut GameState, by: Power) -> Result<Vec<GameEvent>, RuleViolati
     order_under(aap().rules(), state, by, order, &[])
 }
 
-fn suppress(state: &mut GameState, die: u8) -> Result<Vec<GameEvent>, RuleViolation> {
+pub(super) fn suppress(state: &mut GameState, die: u8) -> Result<Vec<GameEvent>, RuleViolation> {
     let order = Order::SuppressGuerrillas {
         territory: at(aap(), "Shansi"),
     };
