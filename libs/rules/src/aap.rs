@@ -248,6 +248,8 @@ pub fn special_rules() -> crate::document::SpecialRules {
         }],
         // 7.1: "Subs in a sea zone do not block opposing vessels seeking to pass through".
         submarines_do_not_block: true,
+        // The seed's income is printed values, collected at the end of the turn.
+        scenario_income_at_turn_start: false,
         continents: Vec::new(),
         // The seed's rules have no Swiss Bank, rail, paratroopers or fighter kamikaze run,
         // and its battleships are the Pacific board's: those are Cut-Throat's.

@@ -141,6 +141,15 @@ pub struct BoardDocument {
     pub canals: Vec<CanalDocument>,
 }
 
+impl BoardDocument {
+    /// Whether a place of this name (or alias) is on the board.
+    pub fn has_place(&self, name: &str) -> bool {
+        self.territories
+            .iter()
+            .any(|t| t.name == name || t.aliases.iter().any(|a| a == name))
+    }
+}
+
 /// Land or sea.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -108,6 +108,8 @@ impl RulesetDocument {
                 include_str!("../data/revisions/cutthroat-r2.json"),
                 // Before submarines facing only aircraft withdrew.
                 include_str!("../data/revisions/cutthroat-r3.json"),
+                // Before Enhanced Realism's income came at the beginning of the turn.
+                include_str!("../data/revisions/cutthroat-r4.json"),
             ],
             "aap-historical" => &[
                 // Before the Pacific board's battleship, the UK's start without convoy
@@ -158,6 +160,9 @@ impl RulesetDocument {
                         defender_hits_by_column: true,
                         // Revision 4: the IAAPA sub rule's withdrawal.
                         subs_withdraw_from_aircraft: true,
+                        // Revision 5: Enhanced Realism's income at the beginning of the
+                        // turn, as its sentence says (the option applies it).
+                        scenario_income_at_turn_start: true,
                         ..SpecialRules::default()
                     },
                 })
@@ -555,6 +560,8 @@ impl Ruleset {
             economy: Economy {
                 income: document.income,
                 production: document.production,
+                collected_at_turn_start: document.special_rules.scenario_income_at_turn_start
+                    && matches!(document.income, IncomeRule::ScenarioMultipliers { .. }),
             },
             special,
             board,

@@ -37,6 +37,7 @@ violation_codes! {
     BadArmy = "bad-army",
     BadBids = "bad-bids",
     BadBombardment = "bad-bombardment",
+    BadBreakOff = "bad-break-off",
     BadPath = "bad-path",
     BadProxy = "bad-proxy",
     BadRepayment = "bad-repayment",

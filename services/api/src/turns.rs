@@ -337,12 +337,17 @@ fn odds_view(log: &GameLog, step: &PreviewStep, odds: &BattleOdds) -> BattleOdds
         BattleOdds::Exact(o) => BattleOddsView {
             detail: format!(
                 "Battle in {territory}: the attacker wins {}, the defender holds {}, both are \
-                 destroyed {}{}.{sealed}",
+                 destroyed {}{}{}.{sealed}",
                 percent(o.attacker_win + o.walked_in),
                 percent(o.defender_win + o.disengaged),
                 percent(o.mutual_destruction),
                 if o.attacker_retreated > 0.0 {
                     format!(", the attacker withdraws {}", percent(o.attacker_retreated))
+                } else {
+                    String::new()
+                },
+                if o.blended_in > 0.0 {
+                    format!(", the guerrillas blend in {}", percent(o.blended_in))
                 } else {
                     String::new()
                 }

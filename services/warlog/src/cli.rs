@@ -529,9 +529,29 @@ pub struct OddsArgs {
     /// The defending power: a defending CCP group never counts for heavy weapons.
     #[arg(long, value_parser = power)]
     pub defender_power: Option<warlog_rules::board::Power>,
+    /// Attacking guerrillas (AAP's CCP) stop firing, both sides staying: "after N" rounds
+    /// (0: before the first die) or "at N" units left.
+    #[arg(long, value_parser = blend_in)]
+    pub attacker_blend_in: Option<warlog_rules::game::named::NamedRetreat>,
+    /// Defending guerrillas stop firing, as a standing order says: "after N" or "at N".
+    #[arg(long, value_parser = blend_in)]
+    pub defender_blend_in: Option<warlog_rules::game::named::NamedRetreat>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// When guerrillas blend in: `after 2` (rounds) or `at 3` (units left).
+fn blend_in(text: &str) -> Result<warlog_rules::game::named::NamedRetreat, String> {
+    use warlog_rules::game::named::NamedRetreat;
+    let refused = || format!("{text:?}: \"after N\" (rounds) or \"at N\" (units left)");
+    let (word, n) = text.trim().split_once(' ').ok_or_else(refused)?;
+    let n: u32 = n.trim().parse().map_err(|_| refused())?;
+    match word {
+        "after" => Ok(NamedRetreat::AfterRound(n)),
+        "at" => Ok(NamedRetreat::WhenAtMost(n)),
+        _ => Err(refused()),
+    }
 }
 
 /// A power as the API names it (`ccp`, `united-kingdom`).

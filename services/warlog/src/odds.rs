@@ -21,6 +21,8 @@ pub fn report(args: &OddsArgs) -> Result<String, CliError> {
             battleships_absorb: args.battleships_do_not_absorb.then_some(false),
             attacker_power: args.attacker_power,
             defender_power: args.defender_power,
+            attacker_blend_in: args.attacker_blend_in,
+            defender_blend_in: args.defender_blend_in,
         },
         None,
     )
@@ -45,6 +47,7 @@ pub fn report(args: &OddsArgs) -> Result<String, CliError> {
         ("both destroyed", odds.mutual_destruction),
         ("attacker retreats", odds.attacker_retreated),
         ("no further combat", odds.disengaged),
+        ("blended in", odds.blended_in),
     ] {
         if p > 0.0 {
             out.push_str(&format!("  {label:<18} {:>8.4}%\n", p * 100.0));

@@ -1372,7 +1372,7 @@ async fn a_void_by_a_director_of_other_games_is_refused_and_an_admins_counts_for
 }
 
 /// The player seated at `power`, with a token of their own.
-async fn player_token<B: MessageBody>(
+pub(crate) async fn player_token<B: MessageBody>(
     db: &TestDb,
     app: &impl TestApp<B>,
     game: &str,

@@ -28,6 +28,7 @@ mod restore;
 mod rulesets;
 mod standby;
 mod store;
+mod sub_retreat;
 mod tls;
 mod tournaments;
 mod turns;

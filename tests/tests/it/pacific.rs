@@ -10,11 +10,9 @@ use warlog::audit::AuditInput;
 use warlog_api::auth::Role;
 use warlog_tests::TestDb;
 
-use crate::games::{act, export, order, pass_until, send_orders, write_export};
-use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
-use crate::rulesets::units_in;
-
-const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
+use crate::games::{act, export, order, pass_until, write_export};
+use crate::kit::{app, call, get, token, TestApp};
+use crate::rulesets::{created_game, refused, units_in, PLAYERS};
 
 /// The events of an answer of one type.
 fn of_type<'a>(answer: &'a Value, event_type: &str) -> Vec<&'a Value> {
@@ -24,18 +22,6 @@ fn of_type<'a>(answer: &'a Value, event_type: &str) -> Vec<&'a Value> {
         .iter()
         .filter(|e| e["event_type"] == event_type)
         .collect()
-}
-
-async fn refused<B: actix_web::body::MessageBody>(
-    app: &impl TestApp<B>,
-    gm: &str,
-    game: &str,
-    power: &str,
-    orders: Value,
-) -> Value {
-    let reply = send_orders(app, gm, game, power, &orders).await;
-    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "rule-violation");
-    reply.json()
 }
 
 async fn board<B: actix_web::body::MessageBody>(app: &impl TestApp<B>, game: &str) -> Value {
@@ -68,17 +54,12 @@ async fn an_aap_game_over_http_plays_convoys_patrols_loans_hidden_submarines_and
     let db = TestDb::new().await;
     let app = app!(db);
     let gm = token(&db, "gus", Role::Gm).await;
-    let created = call(
+    let game = created_game(
         &app,
-        post(
-            "/v1/games",
-            &gm,
-            &json!({"ruleset": "aap-historical", "players": PLAYERS}),
-        ),
+        &gm,
+        json!({"ruleset": "aap-historical", "players": PLAYERS}),
     )
     .await;
-    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.json());
-    let game = created.json()["game_id"].as_str().expect("id").to_owned();
 
     // Round 1, Japan: its submarine in SZ 16 sails into the UK's empty convoy centre in
     // SZ 15 and, its battles over, captures it (6: "Subs can capture").

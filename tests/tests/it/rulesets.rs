@@ -16,7 +16,7 @@ use crate::games::{
 };
 use crate::kit::{app, assert_problem, call, get, post, token, TestApp};
 
-const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
+pub(crate) const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
 
 async fn cut_throat_document<B: actix_web::body::MessageBody>(app: &impl TestApp<B>) -> Value {
     let reply = call(app, get("/v1/rulesets/cutthroat/document")).await;
@@ -41,7 +41,7 @@ async fn new_game<B: actix_web::body::MessageBody>(
 }
 
 /// Orders that must be refused as breaking a rule; the problem.
-async fn refused<B: actix_web::body::MessageBody>(
+pub(crate) async fn refused<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
     token: &str,
     game: &str,
@@ -54,7 +54,7 @@ async fn refused<B: actix_web::body::MessageBody>(
 }
 
 /// A new game of `ruleset` for the five players; its id.
-async fn created_game<B: actix_web::body::MessageBody>(
+pub(crate) async fn created_game<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
     gm: &str,
     body: Value,
@@ -395,12 +395,13 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
         "the alternate turn order: {view}"
     );
 
-    // Round 1 passes; Russia's income is its 24 IPC tripled.
+    // Round 1 passes; Russia's income is its 24 IPC tripled, collected at the beginning of
+    // each of its turns (round 1's too) on top of the setup's 24.
     pass_until(&app, &gm, &game, 2, "russia", "Purchase").await;
     let board = call(&app, get(&format!("/v1/games/{game}/board")))
         .await
         .json();
-    assert_eq!(treasury(&board, "russia"), 24 + 3 * 24);
+    assert_eq!(treasury(&board, "russia"), 24 + 2 * 3 * 24);
     let no_complex = refused(
         &app,
         &gm,

@@ -105,15 +105,20 @@ fn an_honest_cut_throat_game_passes_every_check_and_decides_every_command_again(
     assert_eq!(report.placements.as_ref().map(Vec::len), Some(5));
 }
 
-#[test]
-fn honest_games_of_enhanced_realism_war_and_an_uploaded_aap_board_pass() {
-    let options = GameOptions {
+/// Enhanced Realism, all players tripled.
+fn all_tripled() -> GameOptions {
+    GameOptions {
         enhanced_realism: Some(EnhancedRealism {
             scenario: serde_json::from_value(serde_json::json!("all_tripled")).expect("scenario"),
             usa_phased_in: false,
         }),
         ..GameOptions::default()
-    };
+    }
+}
+
+#[test]
+fn honest_games_of_enhanced_realism_war_and_an_uploaded_aap_board_pass() {
+    let options = all_tripled();
     let er = Ruleset::builtin_with("cutthroat", &options).expect("enhanced realism");
     let war = Ruleset::builtin("war").expect("war");
     for ruleset in [er, war, aap()] {
@@ -130,6 +135,45 @@ fn honest_games_of_enhanced_realism_war_and_an_uploaded_aap_board_pass() {
     }
 }
 
+/// Cut-Throat's revision 5 collects Enhanced Realism's income at the beginning of the
+/// turn; a game created under revision 4 recorded that revision's hash, plays and audits
+/// under it, and its income still comes at the end of each turn.
+#[test]
+fn an_enhanced_realism_game_of_cut_throat_revision_four_audits_under_revision_four() {
+    let options = all_tripled();
+    let revisions = RulesetDocument::builtin_revisions("cutthroat").expect("revisions");
+    let hash = revisions[3].with_options(&options).expect("offered").hash();
+    let earlier = Ruleset::builtin_revision("cutthroat", &options, &hash)
+        .expect("built")
+        .expect("revision 4 is kept");
+    assert!(!earlier.economy.collected_at_turn_start);
+
+    let events = played(earlier, 400);
+    let report = audit(&events);
+
+    assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
+    assert!(report.commands_decided > 20, "{}", report.render());
+    let created = &events[0].payload;
+    assert_eq!(created["ruleset_hash"], serde_json::json!(hash));
+    // Every collection closes a turn: the next phase ended is an income phase.
+    let mut collections = 0;
+    for (i, event) in events.iter().enumerate() {
+        if event.event_type.as_str() == "IncomeCollected" {
+            collections += 1;
+            let next_phase_end = events[i..]
+                .iter()
+                .find(|e| e.event_type.as_str() == "PhaseEnded")
+                .expect("the phase ends");
+            assert_eq!(
+                next_phase_end.payload["phase"], "Income",
+                "{}",
+                event.payload
+            );
+        }
+    }
+    assert!(collections > 0);
+}
+
 fn aap() -> &'static Ruleset {
     let fixture: serde_json::Value = serde_json::from_str(include_str!(
         "../../../../tests/fixtures/aap-test-board.json"
@@ -139,6 +183,8 @@ fn aap() -> &'static Ruleset {
     document.id = "aap-audit-test".into();
     document.board = Some(serde_json::from_value(fixture["board"].clone()).expect("board"));
     document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
+    let board = document.board.clone().expect("a board");
+    document.special_rules.keep_convoy_routes_on(&board);
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
 }
 

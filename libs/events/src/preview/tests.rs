@@ -43,6 +43,7 @@ fn battle(place: &str) -> NamedOrder {
         bombing_raid: false,
         bombard_from: Vec::new(),
         kamikaze_target: None,
+        blend_in: None,
     }
 }
 

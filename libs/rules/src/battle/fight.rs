@@ -340,6 +340,9 @@ impl<'b, 'c> Fight<'b, 'c> {
         if self.combat == CombatOrder::WalkIn {
             return Outcome::WalkedIn;
         }
+        if let Some(outcome) = self.blended_in(0) {
+            return outcome;
+        }
         let mut shots = Shots::new();
         let mut columns = ColumnShots::default();
         let mut losses = LossQueue::default();
@@ -396,6 +399,9 @@ impl<'b, 'c> Fight<'b, 'c> {
         if !self.can_hit(Side::Attacker) && !self.can_hit(Side::Defender) {
             return Some(Outcome::Disengaged);
         }
+        if let Some(outcome) = self.blended_in(number) {
+            return Some(outcome);
+        }
         // Nowhere to go (settled before the dice): the attacker fights on, orders or not.
         if !self.battle.attacker_may_withdraw {
             return None;
@@ -419,6 +425,28 @@ impl<'b, 'c> Fight<'b, 'c> {
             _ => false,
         };
         (retreat || by_combat_order).then_some(Outcome::AttackerRetreated)
+    }
+
+    /// Whether guerrillas on either side stop firing after round `number` (0: before the
+    /// first die), the defender's order first: the battle's outcome if they do.
+    pub(crate) fn blended_in(&self, number: u32) -> Option<Outcome> {
+        [
+            (Side::Defender, Outcome::DefenderBlendedIn),
+            (Side::Attacker, Outcome::AttackerBlendedIn),
+        ]
+        .into_iter()
+        .find(|(side, _)| {
+            let orders = match side {
+                Side::Attacker => &self.battle.attacker_orders,
+                Side::Defender => &self.battle.defender_orders,
+            };
+            match orders.blend_in {
+                Some(RetreatOrder::AfterRound(n)) => number >= n,
+                Some(RetreatOrder::WhenAtMost(n)) => self.side(*side).len() <= n,
+                None => false,
+            }
+        })
+        .map(|(_, outcome)| outcome)
     }
 
     pub(crate) fn to_hit(&self, side: Side, kind: UnitTypeId, damage: u8) -> u8 {

@@ -125,6 +125,10 @@ pub struct Orders {
     /// Defending submarines submerge when attacked (Cut-Throat): they sit out the first
     /// round, neither firing nor hit, and resurface for the next.
     pub submerge_subs: bool,
+    /// Guerrillas (AAP 3.1): this side stops firing and the battle ends with both sides
+    /// where they are, after round N (0: before the first die) or once N units or fewer
+    /// are left (checked before the first die and after every round).
+    pub blend_in: Option<RetreatOrder>,
 }
 
 /// One defending nation's units, for AAP's heavy-weapons count.
@@ -362,6 +366,10 @@ pub enum Outcome {
     Disengaged,
     /// Walk-in: no defender, no battle.
     WalkedIn,
+    /// The attacking guerrillas stopped firing (AAP 3.1): both sides stay in place.
+    AttackerBlendedIn,
+    /// The defending guerrillas stopped firing (AAP 3.1): both sides stay in place.
+    DefenderBlendedIn,
 }
 
 /// Everything the GM lists about a battle: every die and every casualty, in one list

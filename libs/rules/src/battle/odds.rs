@@ -32,6 +32,8 @@ pub struct Odds {
     /// Only aircraft facing only submarines, or nobody able to hit.
     pub disengaged: f64,
     pub walked_in: f64,
+    /// Guerrillas on either side stopped firing (AAP 3.1): both sides stay in place.
+    pub blended_in: f64,
     /// Survivors of the attacker (as `(unit, damaged?) -> count`) with their probability.
     pub attacker_survivors: Vec<(Survivors, f64)>,
     pub defender_survivors: Vec<(Survivors, f64)>,
@@ -50,6 +52,7 @@ impl Odds {
             + self.attacker_retreated
             + self.disengaged
             + self.walked_in
+            + self.blended_in
     }
 
     pub(crate) fn add(&mut self, outcome: Outcome, p: f64) {
@@ -60,6 +63,7 @@ impl Odds {
             Outcome::AttackerRetreated => self.attacker_retreated += p,
             Outcome::Disengaged => self.disengaged += p,
             Outcome::WalkedIn => self.walked_in += p,
+            Outcome::AttackerBlendedIn | Outcome::DefenderBlendedIn => self.blended_in += p,
         }
     }
 }
@@ -236,16 +240,33 @@ pub fn estimated_odds(
 pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, BattleError> {
     let initial = Fight::new(battle)?;
     let mut odds = Odds::default();
-    if initial.combat == super::CombatOrder::WalkIn {
-        odds.walked_in = 1.0;
+    // No die is rolled: a walk-in, or guerrillas who stop firing before the first.
+    let unfought = if initial.combat == super::CombatOrder::WalkIn {
+        Some(Outcome::WalkedIn)
+    } else {
+        initial.blended_in(0)
+    };
+    if let Some(outcome) = unfought {
+        odds.add(outcome, 1.0);
         odds.attacker_survivors = vec![(survivors_of(&initial.attacker), 1.0)];
         odds.defender_survivors = vec![(survivors_of(&initial.defender), 1.0)];
         return Ok(odds);
     }
     // From this round on the round number no longer changes anything.
-    let steady_round = match battle.attacker_orders.retreat {
-        Some(RetreatOrder::AfterRound(n)) => n.saturating_add(1).max(2),
-        _ => 2,
+    let last_round_named = [
+        battle.attacker_orders.retreat,
+        battle.attacker_orders.blend_in,
+        battle.defender_orders.blend_in,
+    ]
+    .into_iter()
+    .filter_map(|order| match order {
+        Some(RetreatOrder::AfterRound(n)) => Some(n),
+        _ => None,
+    })
+    .max();
+    let steady_round = match last_round_named {
+        Some(n) => n.saturating_add(1).max(2),
+        None => 2,
     }
     .max(battle.saac_from_round.unwrap_or(0));
     let mut template = initial;

@@ -144,6 +144,8 @@ impl Outcome {
             Outcome::AttackerRetreated => "Attacker retreats",
             Outcome::Disengaged => "No further combat possible",
             Outcome::WalkedIn => "Walked in, no battle",
+            Outcome::AttackerBlendedIn => "Attacker blends in, both sides stay",
+            Outcome::DefenderBlendedIn => "Defender blends in, both sides stay",
         }
     }
 }

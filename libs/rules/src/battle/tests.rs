@@ -892,7 +892,7 @@ mod exact {
         for (name, b) in comparison_battles(&cat) {
             let odds = exact_odds(&b).expect("odds");
             assert!(close(odds.total(), 1.0), "{name}: total {}", odds.total());
-            let mut counts = [0u32; 6];
+            let mut counts = [0u32; 7];
             for i in 0..N {
                 let log = resolve(&b, &mut seed.dice_for(name, u64::from(i))).expect("resolves");
                 let slot = match log.outcome {
@@ -902,6 +902,7 @@ mod exact {
                     Outcome::AttackerRetreated => 3,
                     Outcome::Disengaged => 4,
                     Outcome::WalkedIn => 5,
+                    Outcome::AttackerBlendedIn | Outcome::DefenderBlendedIn => 6,
                 };
                 counts[slot] += 1;
             }
@@ -912,6 +913,7 @@ mod exact {
                 odds.attacker_retreated,
                 odds.disengaged,
                 odds.walked_in,
+                odds.blended_in,
             ];
             for (slot, p) in exact.iter().enumerate() {
                 let frequency = f64::from(counts[slot]) / f64::from(N);

@@ -146,6 +146,14 @@ pub struct SpecialRules {
     /// unless a suppression roll of 1 pins them down that turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub guerrillas: Vec<Power>,
+    /// Enhanced Realism, VII: "At the beginning of a turn, a player multiplies his
+    /// originally-owned territories currently in his possession by the appropriate
+    /// scenario multiplier." Income by scenario multipliers is collected at the beginning
+    /// of each of the power's turns, round 1's included (as its repairs phase ends, before
+    /// weapons development and purchase), instead of at the end. Absent: at the end, as
+    /// Cut-Throat's Enhanced Realism games before its revision 5 played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub scenario_income_at_turn_start: bool,
     /// Each player's bases are rolled on a dice table instead of set up (the "War" rules:
     /// three rolls on "start zone"). Not played by this engine yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -245,6 +253,13 @@ impl SpecialRules {
     pub fn is_empty(&self) -> bool {
         *self == SpecialRules::default()
     }
+
+    /// Keeps the convoy routes whose places `board` has: for moving a document onto a
+    /// smaller board (an upload names every place its board lacks).
+    pub fn keep_convoy_routes_on(&mut self, board: &crate::board::BoardDocument) {
+        self.convoy_routes
+            .retain(|r| board.has_place(&r.sea_zone) && board.has_place(&r.territory));
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -332,7 +347,8 @@ pub struct HeldInPlace {
     pub may_move: Vec<String>,
 }
 
-/// What a power collects at the end of its turn.
+/// What a power collects at the end of its turn (scenario multipliers: at its beginning,
+/// where `special_rules.scenario_income_at_turn_start` says so).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "snake_case", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -226,15 +226,15 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
             canonical("war")
         ],
         [
-            "95f7112a42605d963dbd775808311e32e42cba34c1e7e8df758bc19856055b78",
+            "d3be9aac915f07337b0135ceba4dbcd02e06e8797ae08cf933fa658bc2b0b96e",
             "78291b8b387b34314cd5fdb28f4a1d28858a5ca16bbd6223c436992b1e522d71",
             "f7cc7f949ebc7827040169bfa04ff86c5ac9912ea70f0718d900188534f12b2f",
         ]
     );
-    // Revision 4: submarines facing only aircraft withdraw (the IAAPA sub rule).
+    // Revision 5: Enhanced Realism's income at the beginning of the turn.
     assert_eq!(
         hash("cutthroat"),
-        "24531e64da5688993b60a2ee725d1020db30bba298f05ccde098aa4a7584cdb3"
+        "6b2b2d8e50fbe17bf762f40a610ec33ebb2ae64a44ed8ed9a01ea867c024db70"
     );
     // AAP Historical revision 3: convoys captured and liberated, submarines attacked only
     // where 7.1 allows, combat air patrol, lending to the KMT, Shansi's garrison, the CCP's
@@ -282,6 +282,9 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
             "71113d5348de209b333389f4878fc641c8904ecb68f1ab2ef2a936bd1856d567",
             // 3: SAAC from round 2 on land, the defender's hits column by column.
             "f6fe674c9aa26ca0ecd15237acbc1ee76f1ccd529b31c1cfdd562a7880586fd9",
+            // 4: submarines facing only aircraft withdraw (the IAAPA sub rule); its
+            // canonical hash is 95f7112a...
+            "24531e64da5688993b60a2ee725d1020db30bba298f05ccde098aa4a7584cdb3",
         ]
     );
 }

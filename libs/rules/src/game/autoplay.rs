@@ -221,6 +221,10 @@ fn random_war_order(
         })
     };
     if choose(30) == 0 {
+        if choose(3) == 0 {
+            let after = [None, Some(1), Some(2)][choose(3)];
+            return (seated[choose(seated.len())], Order::SetBreakOff(after));
+        }
         let order_of_loss = (0..1 + choose(2))
             .map(|_| units[choose(units.len())])
             .collect();

@@ -7,7 +7,9 @@
 
 use std::collections::BTreeMap;
 
+use super::guerrillas;
 use super::standing;
+use super::sub_retreat::{self, SubsRetreated};
 use super::{
     require_phase, take_units, violation, GameEvent, GameState, Phase, RuleViolation, Rules,
 };
@@ -38,6 +40,10 @@ pub struct BattleOrders {
     pub bombard_from: Vec<TerritoryId>,
     /// Japan's kamikaze run (one a turn): the defending ship a fighter dives onto.
     pub kamikaze_target: Option<UnitTypeId>,
+    /// Attacking guerrillas (AAP 3.1) stop firing, and the battle ends with both sides in
+    /// place: after round N (0: before the first die) or once N units or fewer are left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blend_in: Option<RetreatOrder>,
 }
 
 impl BattleOrders {
@@ -51,6 +57,7 @@ impl BattleOrders {
             bombing_raid: false,
             bombard_from: Vec::new(),
             kamikaze_target: None,
+            blend_in: None,
         }
     }
 }
@@ -81,6 +88,10 @@ pub struct BattleFought {
     /// rule); the attacker's go to `retreat_to`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subs_withdrew_to: Option<TerritoryId>,
+    /// The defender's submarines that retreated to a safe zone before the first die, by
+    /// its standing orders (Cut-Throat, Sub movements).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subs_retreated: Option<SubsRetreated>,
     /// Whether the attacker took the territory.
     pub captured: bool,
     /// A partner's original territory taken back: it returns to that partner (never a
@@ -114,6 +125,9 @@ struct Prepared<'a, 's> {
     followed: Option<standing::Followed<'s>>,
     bombarded_from: Vec<(TerritoryId, u32)>,
     withdraw_to: Option<TerritoryId>,
+    subs_retreated: Option<SubsRetreated>,
+    /// Why the defender's order to blend in was not followed.
+    blend_in_refused: Option<&'static str>,
 }
 
 /// What a battle order leads to before any die: a raid, or a battle ready to be fought.
@@ -138,12 +152,15 @@ pub(super) fn decide_battle(
         followed,
         bombarded_from,
         withdraw_to,
+        subs_retreated,
+        blend_in_refused,
     } = match prepare(rules, state, power, orders)? {
         Ready::Raid => return decide_raid(rules, state, power, territory, dice),
         Ready::Battle(prepared) => *prepared,
     };
+    let staying = sub_retreat::staying(&state.forces[territory.index()], subs_retreated.as_ref());
     // AAP 7.1: submarines the attacker may not attack sit the battle out, and stay.
-    let (forces, sat_out): (BTreeMap<_, _>, BTreeMap<_, _>) = state.forces[territory.index()]
+    let (forces, sat_out): (BTreeMap<_, _>, BTreeMap<_, _>) = staying
         .iter()
         .map(|(key, n)| (*key, *n))
         .partition(|((owner, unit, _), _)| {
@@ -174,7 +191,14 @@ pub(super) fn decide_battle(
         ),
         _ => (retreat_to, None),
     };
-    let captured = log.outcome == Outcome::AttackerWins
+    // AAP 3.3: "Japan automatically controls an area if the CCP submerge", as it holds
+    // one it wins, with a land unit there.
+    let taken = match log.outcome {
+        Outcome::AttackerWins => true,
+        Outcome::DefenderBlendedIn => state.holder[territory.index()] != Some(power),
+        _ => false,
+    };
+    let captured = taken
         && !place.sea
         && log
             .left(Side::Attacker)
@@ -213,14 +237,18 @@ pub(super) fn decide_battle(
         attacker_left: group(Side::Attacker),
         retreat_to,
         subs_withdrew_to,
+        subs_retreated: subs_retreated.clone(),
         captured,
         liberated_for,
         plunder,
         bombarded_from,
-        kamikaze: orders.kamikaze_target.is_some(),
+        kamikaze: battle.kamikaze_target.is_some(),
         orders: orders.clone(),
         standing_orders: followed.and_then(standing::applied),
-        listing: standing::listing_line(rules, followed, place.sea) + &log.render(rules.catalogue),
+        listing: standing::listing_line(rules, followed, place.sea)
+            + &sub_retreat::listing_line(rules, subs_retreated.as_ref())
+            + &guerrillas::blend_in_refused_line(defender, blend_in_refused)
+            + &log.render(rules.catalogue),
     }));
     let mut events = vec![fought];
     // A capital taken: every agreement of its power is void at once.
@@ -259,8 +287,16 @@ fn prepare<'a, 's>(
         }
         return Ok(Ready::Raid);
     }
-    let forces = &state.forces[territory.index()];
     let (defenders, defender) = defenders(rules, state, power, territory);
+    // The principal defender's standing orders: for this place, else for all its battles.
+    let followed = standing::for_battle(rules, state, defender, territory)?;
+    // Submarines ordered to a safe zone leave before the first die.
+    // (Not for a walk-in, refused where the board shows defenders: an answer that
+    // depended on the retreat would tell the defender's orders.)
+    let subs_retreated = sub_retreat::planned(rules, state, territory, power, followed)
+        .filter(|_| orders.combat != Some(CombatOrder::WalkIn));
+    let forces = sub_retreat::staying(&state.forces[territory.index()], subs_retreated.as_ref());
+    let forces = &*forces;
 
     let kind = if place.sea {
         BattleKind::Sea
@@ -338,13 +374,24 @@ fn prepare<'a, 's>(
                 "one kamikaze attack per turn",
             ));
         }
-        battle.kamikaze_target = Some(target);
+        // A run at submarines that all retreated before the first die is called off: a
+        // refusal would tell the attacker the defender's secret orders.
+        let aimed_at_the_retreat = subs_retreated
+            .as_ref()
+            .is_some_and(|r| r.subs.iter().any(|(unit, _, _)| *unit == target))
+            && !battle
+                .defender
+                .iter()
+                .any(|(unit, n)| *unit == target && *n > 0);
+        battle.kamikaze_target = (!aimed_at_the_retreat).then_some(target);
     }
     battle.attacker_orders.combat = orders.combat;
     battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();
     battle.attacker_orders.retreat = orders.retreat;
-    // The principal defender's standing orders: for this place, else for all its battles.
-    let followed = standing::for_battle(rules, state, defender, territory)?;
+    battle.attacker_orders.blend_in =
+        guerrillas::attacker_blend_in(rules, state, power, territory, orders.blend_in)?;
+    let blend_in = guerrillas::defender_blend_in(rules, state, territory, &defenders, followed);
+    battle.defender_orders.blend_in = blend_in.unwrap_or(None);
     if let Some(standing) = followed.map(|f| f.orders) {
         battle.defender_orders.order_of_loss = standing.order_of_loss.clone();
         battle.defender_orders.submerge_subs = standing.submerge_subs && place.sea;
@@ -376,6 +423,8 @@ fn prepare<'a, 's>(
         followed,
         bombarded_from,
         withdraw_to,
+        subs_retreated,
+        blend_in_refused: blend_in.err(),
     })))
 }
 
@@ -502,20 +551,7 @@ fn withdrawal_zone(
     territory: TerritoryId,
     power: Power,
 ) -> Option<TerritoryId> {
-    let mut zones: Vec<TerritoryId> = rules
-        .board
-        .neighbours(territory)
-        .iter()
-        .copied()
-        .filter(|z| rules.board.get(*z).sea)
-        .collect();
-    zones.sort();
-    zones.into_iter().find(|z| {
-        !state.contested.contains_key(z)
-            && state.forces[z.index()]
-                .keys()
-                .all(|(owner, _, _)| *owner == power || !state.at_war(power, *owner))
-    })
+    sub_retreat::safe_zone(rules, state, territory, (power, None), None)
 }
 
 /// Gives each defending power its share of the survivors: of each unit type, the powers
@@ -709,6 +745,9 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
         if let Some(to) = fought.retreat_to {
             super::lending::moved(state, fought.attacker, fought.territory, to, unit, n);
         }
+    }
+    if let Some(retreat) = &fought.subs_retreated {
+        sub_retreat::apply(state, retreat);
     }
     let defender_place = fought.subs_withdrew_to.map_or(here, TerritoryId::index);
     for &(owner, unit, damage, n) in &fought.defender_left {

@@ -12,23 +12,42 @@ use super::{require_phase, violation, GameEvent, GameState, Phase, RuleViolation
 
 /// The scenario multiplier of `power` this round, if the ruleset has one.
 fn multiplier(rules: Rules<'_>, state: &GameState, power: Power) -> Option<u32> {
+    multiplier_in(rules, state.round, power)
+}
+
+/// The scenario multiplier of `power` in `round`, if the ruleset has one.
+fn multiplier_in(rules: Rules<'_>, round: u32, power: Power) -> Option<u32> {
     match rules.economy.income {
         IncomeRule::PrintedValues => None,
         IncomeRule::ScenarioMultipliers {
             scenario,
             usa_phased_in,
-        } => Some(scenario.multiplier_on_turn(power, state.round, usa_phased_in)),
+        } => Some(scenario.multiplier_on_turn(power, round, usa_phased_in)),
     }
 }
 
-/// What `power` collects at the end of its turn. Bombing losses are not subtracted here:
-/// the engine takes them from the treasury when the raid is flown.
+/// What `power` collects this turn: at its end, or at its beginning where the ruleset
+/// collects then (Enhanced Realism, `Economy::collected_at_turn_start`). Bombing losses are
+/// not subtracted here: the engine takes them from the treasury when the raid is flown.
 pub(super) fn income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+    income_in(rules, state, power, state.round)
+}
+
+/// What `power`'s next collection would pay, the board as it stands: this turn's, or,
+/// where income comes at the beginning of the turn and this turn's is in (its repairs
+/// phase is over), the next turn's, a round on (the USA's phased-in multiplier grows).
+pub(crate) fn next_income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+    let collected = rules.economy.collected_at_turn_start
+        && !(state.phase == Phase::Repairs && state.power(rules.board) == power);
+    income_in(rules, state, power, state.round + u32::from(collected))
+}
+
+fn income_in(rules: Rules<'_>, state: &GameState, power: Power, round: u32) -> u32 {
     if rules.special.recruits.iter().any(|r| r.power == power) {
         return 0;
     }
     let (convoys, routes_cut) = super::convoys::income(rules, state, power);
-    (base_income(rules, state, power) + growth(rules, state, power) + convoys)
+    (base_income(rules, state, power, round) + growth(rules, state, power, round) + convoys)
         .saturating_sub(routes_cut)
 }
 
@@ -104,15 +123,15 @@ pub(super) fn most_units(rules: Rules<'_>, state: &GameState, power: Power) -> O
         .map(|(_, id)| id)
 }
 
-/// What the ruleset's growing values add this round to the printed values held.
-fn growth(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
+/// What the ruleset's growing values add in `round` to the printed values held.
+fn growth(rules: Rules<'_>, state: &GameState, power: Power, round: u32) -> u32 {
     rules
         .special
         .growing_values
         .iter()
         .filter(|(territory, _, _)| state.holder[territory.index()] == Some(power))
         .map(|(territory, base, per_round)| {
-            (base + per_round * state.round).saturating_sub(rules.board.get(*territory).ipc)
+            (base + per_round * round).saturating_sub(rules.board.get(*territory).ipc)
         })
         .sum()
 }
@@ -134,8 +153,8 @@ pub(super) fn reinforcements(rules: Rules<'_>, state: &GameState, power: Power) 
         .collect()
 }
 
-fn base_income(rules: Rules<'_>, state: &GameState, power: Power) -> u32 {
-    let Some(multiplier) = multiplier(rules, state, power) else {
+fn base_income(rules: Rules<'_>, state: &GameState, power: Power, round: u32) -> u32 {
+    let Some(multiplier) = multiplier_in(rules, round, power) else {
         return state.ipc_count(rules.board, power);
     };
     let (original, captured) = rules

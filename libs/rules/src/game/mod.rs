@@ -39,6 +39,7 @@ pub mod replay;
 mod rules;
 pub mod seats;
 pub mod standing;
+pub mod sub_retreat;
 #[cfg(test)]
 pub(crate) mod tests;
 mod turn;
@@ -449,6 +450,13 @@ pub enum GameEvent {
     OrderOfLossSet {
         power: Power,
         units: Vec<UnitTypeId>,
+    },
+    /// "War": after how many attacks a player's battles break off (`None`: they are
+    /// pressed until one side is gone).
+    BreakOffSet {
+        power: Power,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<u32>,
     },
     /// "War", with rockets: an AA gun shoots a zone within 2 (a hit on 2 or less takes the
     /// cheapest unit there).
@@ -888,13 +896,14 @@ pub fn decide(
         | Order::BuildInfrastructure { .. }
         | Order::AirRaid { .. }
         | Order::SetOrderOfLoss(_)
+        | Order::SetBreakOff(_)
         | Order::DropAtomicBomb { .. } => Err(violation(
             ViolationCode::NotInThisRuleset,
             "Classic rules",
             "start zones, initiative, reinforcements by the table, infrastructure, air raids, \
-             a standing order of loss and the atomic bomb are the War rules' orders (here a \
-             battle's order of loss goes with fight_battle, a defender's with \
-             set_standing_orders)",
+             a standing order of loss, breaking off after so many attacks and the atomic bomb \
+             are the War rules' orders (here a battle's order of loss and its retreat go with \
+             fight_battle, a defender's orders with set_standing_orders)",
         )),
     }
 }
@@ -1207,6 +1216,7 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
         | GameEvent::WarMoveResolved(_)
         | GameEvent::AirRaidFlown(_)
         | GameEvent::OrderOfLossSet { .. }
+        | GameEvent::BreakOffSet { .. }
         | GameEvent::WarRocketFired { .. } => home_cooked::apply(rules, state, event),
         GameEvent::SeatsAssigned { .. }
         | GameEvent::PlayerReplaced { .. }

@@ -59,7 +59,9 @@ pub struct Money {
     pub treasury: u32,
     /// The printed values of the places it holds.
     pub ipc_count: u32,
-    /// What its income would be, collected as the board stands now.
+    /// What its next collection would pay, the board as it stands now: at the end of this
+    /// turn, or, where income comes at the beginning of a turn (Enhanced Realism), at the
+    /// beginning of this one while its repairs phase is on, else of its next.
     pub income: u32,
 }
 
@@ -133,12 +135,13 @@ pub enum OrderKind {
     BreakAgreement,
     SetStandingOrders,
     SetOrderOfLoss,
+    SetBreakOff,
     GoPassive,
     EndPhase,
 }
 
 impl OrderKind {
-    pub const ALL: [OrderKind; 34] = [
+    pub const ALL: [OrderKind; 35] = [
         OrderKind::Purchase,
         OrderKind::Place,
         OrderKind::ApplyForWarLoan,
@@ -171,6 +174,7 @@ impl OrderKind {
         OrderKind::BreakAgreement,
         OrderKind::SetStandingOrders,
         OrderKind::SetOrderOfLoss,
+        OrderKind::SetBreakOff,
         OrderKind::GoPassive,
         OrderKind::EndPhase,
     ];
@@ -212,6 +216,7 @@ impl OrderKind {
             Order::DropAtomicBomb { .. } => OrderKind::DropAtomicBomb,
             Order::AirRaid { .. } => OrderKind::AirRaid,
             Order::SetOrderOfLoss(_) => OrderKind::SetOrderOfLoss,
+            Order::SetBreakOff(_) => OrderKind::SetBreakOff,
             Order::SetStandingOrders { .. } | Order::SealedStandingOrders { .. } => {
                 OrderKind::SetStandingOrders
             }
@@ -255,6 +260,7 @@ impl OrderKind {
             OrderKind::DropAtomicBomb => "drop_atomic_bomb",
             OrderKind::AirRaid => "air_raid",
             OrderKind::SetOrderOfLoss => "set_order_of_loss",
+            OrderKind::SetBreakOff => "set_break_off",
         }
     }
 
@@ -295,6 +301,7 @@ impl OrderKind {
             OrderKind::DropAtomicBomb => "drop the atomic bomb",
             OrderKind::AirRaid => "raid with aircraft",
             OrderKind::SetOrderOfLoss => "set the order of loss",
+            OrderKind::SetBreakOff => "set when to break off an attack",
         }
     }
 }
@@ -354,7 +361,7 @@ impl Now {
         let (orders, any_power) = if war {
             (
                 home_cooked::orders_now(rules, state, &may_move),
-                vec![OrderKind::SetOrderOfLoss],
+                vec![OrderKind::SetOrderOfLoss, OrderKind::SetBreakOff],
             )
         } else {
             (
@@ -365,7 +372,7 @@ impl Now {
         let income = if war {
             home_cooked::income(rules, state, power)
         } else {
-            super::economy::income(rules, state, power)
+            super::economy::next_income(rules, state, power)
         };
         Now {
             round: state.round,

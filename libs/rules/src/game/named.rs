@@ -88,6 +88,23 @@ pub enum NamedRetreat {
     WhenAtMost(u32),
 }
 
+impl NamedRetreat {
+    /// The engine's condition.
+    pub fn resolved(self) -> RetreatOrder {
+        match self {
+            NamedRetreat::AfterRound(n) => RetreatOrder::AfterRound(n),
+            NamedRetreat::WhenAtMost(n) => RetreatOrder::WhenAtMost(n),
+        }
+    }
+
+    fn of(order: RetreatOrder) -> NamedRetreat {
+        match order {
+            RetreatOrder::AfterRound(n) => NamedRetreat::AfterRound(n),
+            RetreatOrder::WhenAtMost(n) => NamedRetreat::WhenAtMost(n),
+        }
+    }
+}
+
 /// One order. Territories and sea zones by their board names (as `GET /v1/rulesets/{id}`
 /// lists them), units by code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,6 +175,10 @@ pub enum NamedOrder {
         bombard_from: Vec<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         kamikaze_target: Option<String>,
+        /// Guerrillas (AAP 3.1): stop firing, the battle ending with both sides in place,
+        /// after round N (0: before the first die) or once N units or fewer are left.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        blend_in: Option<NamedRetreat>,
     },
     RepairBattleship {
         sea_zone: String,
@@ -249,6 +270,12 @@ pub enum NamedOrder {
     SetOrderOfLoss {
         units: Vec<String>,
     },
+    /// War: the attacks this power presses in each battle of its moves before it breaks
+    /// off, 1 or more, any time; without `after`, until one side is gone.
+    SetBreakOff {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<u32>,
+    },
     /// A defender's standing battle orders, any time: for one territory or sea zone, or
     /// (without `territory`) for all its battles. Orders equal to the defaults clear them.
     SetStandingOrders {
@@ -263,6 +290,18 @@ pub enum NamedOrder {
         /// `false`: battleships do not take the first hits as damage (default `true`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         battleships_absorb: Option<bool>,
+        /// Defending submarines retreat to a safe zone next door before the first die
+        /// (Cut-Throat): no battle pending there, no enemy units; with none, they stay.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        retreat_subs: bool,
+        /// The sea zone they retreat to while it is safe (else the first safe one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retreat_subs_to: Option<String>,
+        /// Guerrillas (AAP 3.1): stop firing when attacked, the battle ending with both
+        /// sides in place, after round N (0: before the first die) or once N units or
+        /// fewer are left.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        blend_in: Option<NamedRetreat>,
     },
     /// Standing orders as the log records them: sealed, their content secret until a
     /// battle follows them (without `sealed`: withheld, sent after an order that cut the
@@ -500,6 +539,7 @@ impl NamedOrder {
                 bombing_raid,
                 bombard_from,
                 kamikaze_target,
+                blend_in,
             } => Order::FightBattle(BattleOrders {
                 territory: names.place(territory)?,
                 combat: combat
@@ -507,10 +547,7 @@ impl NamedOrder {
                     .map(|c| names.combat_order(c))
                     .transpose()?,
                 order_of_loss: names.unit_codes(order_of_loss)?,
-                retreat: retreat.map(|r| match r {
-                    NamedRetreat::AfterRound(n) => RetreatOrder::AfterRound(n),
-                    NamedRetreat::WhenAtMost(n) => RetreatOrder::WhenAtMost(n),
-                }),
+                retreat: retreat.map(NamedRetreat::resolved),
                 retreat_to: retreat_to.as_deref().map(|t| names.place(t)).transpose()?,
                 bombing_raid: *bombing_raid,
                 bombard_from: names.path(bombard_from)?,
@@ -518,6 +555,7 @@ impl NamedOrder {
                     .as_deref()
                     .map(|c| names.unit(c))
                     .transpose()?,
+                blend_in: blend_in.map(NamedRetreat::resolved),
             }),
             NamedOrder::RepairBattleship { sea_zone } => Order::RepairBattleship {
                 sea_zone: names.place(sea_zone)?,
@@ -556,6 +594,7 @@ impl NamedOrder {
                 territory: names.place(territory)?,
             },
             NamedOrder::SetOrderOfLoss { units } => Order::SetOrderOfLoss(names.unit_codes(units)?),
+            NamedOrder::SetBreakOff { after } => Order::SetBreakOff(*after),
             NamedOrder::AirRaid { units, path } => Order::AirRaid {
                 units: names.units(units)?,
                 path: names.path(path)?,
@@ -569,12 +608,21 @@ impl NamedOrder {
                 order_of_loss,
                 submerge_subs,
                 battleships_absorb,
+                retreat_subs,
+                retreat_subs_to,
+                blend_in,
             } => Order::SetStandingOrders {
                 territory: territory.as_deref().map(|t| names.place(t)).transpose()?,
                 orders: StandingOrders {
                     order_of_loss: names.unit_codes(order_of_loss)?,
                     submerge_subs: *submerge_subs,
                     battleships_absorb: battleships_absorb.unwrap_or(true),
+                    retreat_subs: *retreat_subs,
+                    retreat_subs_to: retreat_subs_to
+                        .as_deref()
+                        .map(|t| names.place(t))
+                        .transpose()?,
+                    blend_in: blend_in.map(NamedRetreat::resolved),
                 },
             },
         })
@@ -615,14 +663,12 @@ impl NamedOrder {
                 territory: n.place(orders.territory),
                 combat: orders.combat.map(|c| c.code().to_owned()),
                 order_of_loss: n.unit_codes(&orders.order_of_loss),
-                retreat: orders.retreat.map(|r| match r {
-                    RetreatOrder::AfterRound(k) => NamedRetreat::AfterRound(k),
-                    RetreatOrder::WhenAtMost(k) => NamedRetreat::WhenAtMost(k),
-                }),
+                retreat: orders.retreat.map(NamedRetreat::of),
                 retreat_to: orders.retreat_to.map(|t| n.place(t)),
                 bombing_raid: orders.bombing_raid,
                 bombard_from: n.path(&orders.bombard_from),
                 kamikaze_target: orders.kamikaze_target.map(|u| n.unit(u)),
+                blend_in: orders.blend_in.map(NamedRetreat::of),
             },
             Order::SuppressGuerrillas { territory } => NamedOrder::SuppressGuerrillas {
                 territory: n.place(*territory),
@@ -703,6 +749,7 @@ impl NamedOrder {
             Order::SetOrderOfLoss(units) => NamedOrder::SetOrderOfLoss {
                 units: n.unit_codes(units),
             },
+            Order::SetBreakOff(after) => NamedOrder::SetBreakOff { after: *after },
             Order::SealedStandingOrders { territory, sealed } => NamedOrder::SealedStandingOrders {
                 territory: territory.map(|t| n.place(t)),
                 sealed: sealed.clone(),
@@ -712,6 +759,9 @@ impl NamedOrder {
                 order_of_loss: n.unit_codes(&orders.order_of_loss),
                 submerge_subs: orders.submerge_subs,
                 battleships_absorb: (!orders.battleships_absorb).then_some(false),
+                retreat_subs: orders.retreat_subs,
+                retreat_subs_to: orders.retreat_subs_to.map(|t| n.place(t)),
+                blend_in: orders.blend_in.map(NamedRetreat::of),
             },
         }
     }

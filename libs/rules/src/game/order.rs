@@ -135,6 +135,10 @@ pub enum Order {
     /// "War": the unit types a player loses first in its battles ("remove units as they
     /// desire"); any time.
     SetOrderOfLoss(Vec<UnitTypeId>),
+    /// "War": the attacks a player presses in each battle of its own moves before it
+    /// breaks off ("engage for at least 1 attack"); `None`: until one side is gone. Any
+    /// time.
+    SetBreakOff(Option<u32>),
     /// A defender's standing battle orders, for one place or (`None`) all; any time.
     SetStandingOrders {
         territory: Option<TerritoryId>,

@@ -132,7 +132,7 @@ pub(crate) fn place(
         }
     }
     let target = rules.board.get(territory);
-    if places_recruits(rules, power) {
+    if rules.special.places_recruits(power) {
         return place_recruits(rules, state, power, territory, units);
     }
     if units
@@ -198,15 +198,6 @@ pub(crate) fn place(
         territory,
         units: units.to_vec(),
     }])
-}
-
-/// Whether `power` places recruits of its own choosing instead of producing (AAP 1.1a).
-fn places_recruits(rules: Rules<'_>, power: Power) -> bool {
-    rules
-        .special
-        .recruits
-        .iter()
-        .any(|r| r.power == power && r.placed_by_player)
 }
 
 /// AAP 1.1a: "CCP gets +2 inf per turn to be placed any province that they have a unit in".
@@ -370,7 +361,7 @@ impl GameState {
         unit: UnitTypeId,
         id: TerritoryId,
     ) -> bool {
-        if places_recruits(rules, power) {
+        if rules.special.places_recruits(power) {
             return self.recruit_site(rules, power, id);
         }
         let profile = rules.catalogue.get(unit);

@@ -142,6 +142,15 @@ impl Special {
     };
 }
 
+impl Special {
+    /// Whether `power`'s player places its recruits (AAP 1.1a) instead of producing.
+    pub fn places_recruits(&self, power: Power) -> bool {
+        self.recruits
+            .iter()
+            .any(|r| r.power == power && r.placed_by_player)
+    }
+}
+
 /// Cut-Throat's special rules, for code that plays Cut-Throat without a ruleset.
 pub static CUT_THROAT_SPECIAL: Special = Special::CUT_THROAT;
 
@@ -150,6 +159,10 @@ pub static CUT_THROAT_SPECIAL: Special = Special::CUT_THROAT;
 pub struct Economy {
     pub income: crate::document::IncomeRule,
     pub production: crate::document::ProductionRule,
+    /// Income is collected at the beginning of the power's turn (as its repairs phase
+    /// ends), not at its end: Enhanced Realism's scenario income where the document says
+    /// so (`special_rules.scenario_income_at_turn_start`).
+    pub collected_at_turn_start: bool,
 }
 
 impl Economy {
@@ -157,5 +170,6 @@ impl Economy {
     pub const CLASSIC: Economy = Economy {
         income: crate::document::IncomeRule::PrintedValues,
         production: crate::document::ProductionRule::ClassicComplexes,
+        collected_at_turn_start: false,
     };
 }

@@ -10,6 +10,7 @@
 //! (`StandingOrdersSet`), in force at once, as they were decided then.
 
 use super::{violation, GameEvent, GameState, Order, RuleViolation, Rules, ViolationCode};
+use crate::battle::RetreatOrder;
 use crate::board::{Power, TerritoryId};
 use crate::units::UnitTypeId;
 
@@ -29,6 +30,20 @@ pub struct StandingOrders {
     /// otherwise"): `false` loses other units first.
     #[serde(default = "absorb_by_default", skip_serializing_if = "is_true")]
     pub battleships_absorb: bool,
+    /// Defending submarines retreat to a safe zone when attacked, before the first die
+    /// (Cut-Throat, Sub movements): see `super::sub_retreat`. With no safe zone they stay,
+    /// and submerge if `submerge_subs` says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retreat_subs: bool,
+    /// The zone they retreat to while it is safe; otherwise the first safe zone next door
+    /// in the board's order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat_subs_to: Option<TerritoryId>,
+    /// Guerrillas (AAP 3.1): stop firing and blend into the population, the battle ending
+    /// with both sides in place: after round N (0: before the first die), or when N units
+    /// or fewer are left. See `super::guerrillas`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blend_in: Option<RetreatOrder>,
 }
 
 fn absorb_by_default() -> bool {
@@ -45,6 +60,9 @@ impl Default for StandingOrders {
             order_of_loss: Vec::new(),
             submerge_subs: false,
             battleships_absorb: true,
+            retreat_subs: false,
+            retreat_subs_to: None,
+            blend_in: None,
         }
     }
 }
@@ -130,7 +148,8 @@ pub fn check(
         }
         seen.push(*unit);
     }
-    Ok(())
+    super::sub_retreat::check(rules, orders)?;
+    super::guerrillas::check_blend_in(rules, None, orders.blend_in)
 }
 
 fn check_place(rules: Rules<'_>, territory: Option<TerritoryId>) -> Result<(), RuleViolation> {
@@ -154,6 +173,7 @@ pub(super) fn decide(
     orders: &StandingOrders,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     check(rules, territory, orders)?;
+    super::guerrillas::check_blend_in(rules, Some(by), orders.blend_in)?;
     Ok(vec![GameEvent::StandingOrdersSet {
         power: by,
         territory,
@@ -366,11 +386,17 @@ pub(super) fn listing_line(rules: Rules<'_>, followed: Option<Followed<'_>>, sea
             .collect();
         parts.push(format!("lose {} first", codes.join(", ")));
     }
+    if standing.retreat_subs && sea {
+        parts.push(super::sub_retreat::order_words(rules, standing));
+    }
     if standing.submerge_subs && sea {
         parts.push("submarines submerge".to_owned());
     }
     if !standing.battleships_absorb {
         parts.push("battleships do not take the first hits".to_owned());
+    }
+    if let Some(when) = standing.blend_in {
+        parts.push(super::guerrillas::blend_in_words(when));
     }
     let scope = if key.is_some() {
         "for this place"

@@ -1,5 +1,6 @@
-//! The turn's cycle: ending a phase (and what ending it brings: income, instalments,
-//! forfeits), passive status, and the phase an order belongs to.
+//! The turn's cycle: ending a phase (and what ending it brings: income at the end of the
+//! turn, or Enhanced Realism's at its beginning, instalments, forfeits), passive status, and
+//! the phase an order belongs to.
 
 use super::*;
 
@@ -11,14 +12,7 @@ pub(crate) fn end_phase(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let mut events = Vec::new();
     match state.phase {
-        Phase::Placement
-            if !state.pending.is_empty()
-                && rules
-                    .special
-                    .recruits
-                    .iter()
-                    .any(|r| r.power == power && r.placed_by_player) =>
-        {
+        Phase::Placement if !state.pending.is_empty() && rules.special.places_recruits(power) => {
             // Recruits left unplaced go where the power has the most units.
             let site = economy::most_units(rules, state, power).or_else(|| {
                 state
@@ -58,8 +52,14 @@ pub(crate) fn end_phase(
             });
         }
         Phase::Income => {
-            let amount = economy::income(rules, state, power);
-            events.push(GameEvent::IncomeCollected { power, amount });
+            // Enhanced Realism collects at the beginning of the turn instead (below).
+            let amount = if rules.economy.collected_at_turn_start {
+                0
+            } else {
+                let amount = economy::income(rules, state, power);
+                events.push(GameEvent::IncomeCollected { power, amount });
+                amount
+            };
             if state.passive.contains(&power) {
                 let treasury = state.treasury.get(&power).copied().unwrap_or(0) + amount;
                 events.extend(infantry_for(rules, power, treasury));
@@ -68,6 +68,21 @@ pub(crate) fn end_phase(
             events.extend(seats::substitute_made_permanent(state, power));
         }
         Phase::Repairs => {
+            // Enhanced Realism, VII: "At the beginning of a turn, a player multiplies his
+            // originally-owned territories ...": collected before weapons development and
+            // purchase, and the loan's instalment paid out of it.
+            let mut collected = None;
+            if rules.economy.collected_at_turn_start {
+                let event = GameEvent::IncomeCollected {
+                    power,
+                    amount: economy::income(rules, state, power),
+                };
+                let mut after = state.clone();
+                apply(rules, &mut after, &event);
+                events.push(event);
+                collected = Some(after);
+            }
+            let state = collected.as_ref().unwrap_or(state);
             events.extend(patrols::ended(rules, state, power));
             events.extend(loan_instalment(state, power));
             events.extend(economy::recruits(rules, state, power));

@@ -137,7 +137,13 @@ impl Words<'_> {
                 self.place(*territory)
             ),
             GameEvent::IncomeCollected { power, amount } => {
-                format!("{power} collected {}", self.money(*amount))
+                // Enhanced Realism's income comes as the turn begins, before the purchase.
+                let when = if rules.economy.collected_at_turn_start {
+                    " at the beginning of its turn"
+                } else {
+                    ""
+                };
+                format!("{power} collected {}{when}", self.money(*amount))
             }
             GameEvent::AircraftLost { power, losses } => {
                 if losses.is_empty() {
@@ -597,6 +603,13 @@ impl Words<'_> {
                     )
                 }
             }
+            GameEvent::BreakOffSet { power, after } => match after {
+                Some(after) => format!(
+                    "{power} will break off its attacks after {}",
+                    counted(*after as usize, "attack", "attacks")
+                ),
+                None => format!("{power} will press its attacks until one side is gone"),
+            },
             GameEvent::WarRocketFired {
                 power,
                 from,
@@ -818,11 +831,17 @@ impl Words<'_> {
         if !orders.order_of_loss.is_empty() {
             parts.push(format!("lose {}", self.loss_order(&orders.order_of_loss)));
         }
+        if orders.retreat_subs {
+            parts.push(super::sub_retreat::order_words(self.rules, orders));
+        }
         if orders.submerge_subs {
             parts.push("submarines submerge".to_owned());
         }
         if !orders.battleships_absorb {
             parts.push("battleships do not take the first hits".to_owned());
+        }
+        if let Some(when) = orders.blend_in {
+            parts.push(super::guerrillas::blend_in_words(when));
         }
         if parts.is_empty() {
             "the default orders".to_owned()
@@ -894,11 +913,31 @@ impl Words<'_> {
                 format!("{attacker} walked in unopposed and took it")
             }
             Outcome::WalkedIn => format!("{attacker} walked in unopposed"),
+            Outcome::AttackerBlendedIn => format!(
+                "{attacker} stopped firing and blended in, staying with {attacker_left}, and \
+                 {holder} kept {defender_left} there"
+            ),
+            Outcome::DefenderBlendedIn if fought.captured => format!(
+                "{holder} stopped firing and blended in, staying with {defender_left}, and \
+                 {attacker} took it, with {attacker_left} left"
+            ),
+            Outcome::DefenderBlendedIn => format!(
+                "{holder} stopped firing and blended in, staying with {defender_left}, and \
+                 {attacker} stayed with {attacker_left}"
+            ),
         };
         let mut text = format!("{opening}: {result}");
         if let Some(losses) = self.battle_losses(fought) {
             text += "; ";
             text += &losses;
+        }
+        if let Some(retreat) = &fought.subs_retreated {
+            text += &format!(
+                "; before the first die, {} {} retreated to {}",
+                of(retreat.power),
+                self.left(&retreat.subs),
+                self.place(retreat.to)
+            );
         }
         if let Some(zone) = fought.subs_withdrew_to {
             text += &format!(
@@ -1182,6 +1221,10 @@ impl Words<'_> {
             WarBattleOutcome::AttackerWon => format!("{attacker} won"),
             WarBattleOutcome::DefenderHeld => "the defenders held it".to_owned(),
             WarBattleOutcome::Stalemate => "neither side could hit the other".to_owned(),
+            WarBattleOutcome::BrokeOff => format!(
+                "{attacker} broke off after {}",
+                counted(battle.rounds.len(), "attack", "attacks")
+            ),
         };
         text += &format!(": {result}");
         let mut losses = Vec::new();

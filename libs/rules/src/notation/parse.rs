@@ -110,6 +110,8 @@ const KEYWORDS: &[&str] = &[
     "build infrastructure",
     "drop atomic bomb",
     "order of loss",
+    "break off",
+    "never break off",
     "standing orders",
     "end phase",
     "end turn",
@@ -248,22 +250,29 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
     }
     if let Some(rest) = text.after_any(&["develop weapons", "research"]) {
         let rest = rest.after_phrase("with").unwrap_or(rest);
-        let count = rest.words();
-        let Some(first) = count.first() else {
-            return Err(names.error(rest, "research: how many dice?".to_owned()));
-        };
-        let after = first.at - rest.at + first.s.len();
-        let tail = Text {
-            s: &rest.s[after..],
-            at: rest.at + after,
-        };
-        let just_dice =
-            tail.is_empty() || tail.after_any(&["dice", "die"]).is_some_and(Text::is_empty);
-        if !just_dice {
-            return Err(names.error(tail, "research reads \"research 2 dice\"".to_owned()));
-        }
         return Ok(NamedOrder::DevelopWeapons {
-            dice: names.number(*first, "research dice")?,
+            dice: count_of(names, rest, &["dice", "die"], "research", "research 2 dice")?,
+        });
+    }
+    if let Some(rest) = text.after_phrase("never break off") {
+        return nothing_after(names, rest, NamedOrder::SetBreakOff { after: None });
+    }
+    if let Some(rest) = text.after_phrase("break off") {
+        let usage = "break off after 2 attacks";
+        let Some(rest) = rest.after_phrase("after") else {
+            return Err(names.error(
+                rest,
+                format!("break off reads \"{usage}\" (or \"never break off\")"),
+            ));
+        };
+        return Ok(NamedOrder::SetBreakOff {
+            after: Some(count_of(
+                names,
+                rest,
+                &["attacks", "attack"],
+                "break off",
+                usage,
+            )?),
         });
     }
     if let Some(rest) = text.after_any(&["suppress guerrillas", "suppress"]) {
@@ -474,6 +483,30 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
     })
 }
 
+/// A count, then nothing or one of `nouns` (the plural first): `2 dice`, `1 attack`.
+/// `what` and `usage` name the order in refusals ("research", "research 2 dice").
+fn count_of(
+    names: &Names<'_>,
+    rest: Text<'_>,
+    nouns: &[&str],
+    what: &str,
+    usage: &str,
+) -> Result<u32, NotationError> {
+    let words = rest.words();
+    let Some(first) = words.first() else {
+        return Err(names.error(rest, format!("{what}: how many {}?", nouns[0])));
+    };
+    let after = first.at - rest.at + first.s.len();
+    let tail = Text {
+        s: &rest.s[after..],
+        at: rest.at + after,
+    };
+    if !(tail.is_empty() || tail.after_any(nouns).is_some_and(Text::is_empty)) {
+        return Err(names.error(tail, format!("{what} reads \"{usage}\"")));
+    }
+    names.number(*first, &format!("{what} {}", nouns[0]))
+}
+
 fn nothing_after(
     names: &Names<'_>,
     rest: Text<'_>,
@@ -595,6 +628,7 @@ fn battle(names: &Names<'_>, rest: Text<'_>, raid: bool) -> Result<NamedOrder, N
         bombing_raid: raid,
         bombard_from: Vec::new(),
         kamikaze_target: None,
+        blend_in: None,
     };
     let NamedOrder::FightBattle {
         combat,
@@ -604,6 +638,7 @@ fn battle(names: &Names<'_>, rest: Text<'_>, raid: bool) -> Result<NamedOrder, N
         bombing_raid,
         bombard_from,
         kamikaze_target,
+        blend_in,
         ..
     } = &mut order
     else {
@@ -623,16 +658,10 @@ fn battle(names: &Names<'_>, rest: Text<'_>, raid: bool) -> Result<NamedOrder, N
             *order_of_loss = names.unit_codes(units)?;
         } else if let Some(to) = clause.after_phrase("retreat to") {
             *retreat_to = Some(names.place(to)?);
-        } else if let Some(round) = clause.after_any(&["retreat after round", "retreat after"]) {
-            *retreat = Some(NamedRetreat::AfterRound(names.number(round, "retreat")?));
-        } else if let Some(left) =
-            clause.after_any(&["retreat when down to", "retreat at", "retreat with"])
-        {
-            let left = left.words();
-            let Some(n) = left.first() else {
-                return Err(names.error(clause, "retreat at how many units?".to_owned()));
-            };
-            *retreat = Some(NamedRetreat::WhenAtMost(names.number(*n, "retreat")?));
+        } else if let Some(when) = clause.after_phrase("retreat") {
+            *retreat = Some(condition(names, clause, when, "retreat")?);
+        } else if let Some(when) = clause.after_phrase("blend in") {
+            *blend_in = Some(condition(names, clause, when, "blend in")?);
         } else if let Some(rest) = clause.after_any(&["bombing raid", "bomb"]) {
             if !rest.is_empty() {
                 return Err(names.error(rest, "\"bombing raid\" takes nothing after it".to_owned()));
@@ -657,6 +686,8 @@ fn battle(names: &Names<'_>, rest: Text<'_>, raid: bool) -> Result<NamedOrder, N
                         "bombing raid",
                         "bombard from",
                         "kamikaze",
+                        "blend in after round",
+                        "blend in when down to",
                     ]
                     .into_iter()
                     .map(|k| (k, k)),
@@ -665,7 +696,7 @@ fn battle(names: &Names<'_>, rest: Text<'_>, raid: bool) -> Result<NamedOrder, N
                     clause,
                     format!(
                         "a battle takes: combat, loss, retreat after round, retreat at, retreat \
-                         to, bombing raid, bombard from, kamikaze; not \"{}\"",
+                         to, bombing raid, bombard from, kamikaze, blend in; not \"{}\"",
                         clause.s
                     ),
                 )
@@ -673,6 +704,45 @@ fn battle(names: &Names<'_>, rest: Text<'_>, raid: bool) -> Result<NamedOrder, N
         }
     }
     Ok(order)
+}
+
+/// When to retreat or blend in: `after round 2`, `when down to 3` (`at 3`, `with 3`), and
+/// for blending in `before the first die` (after round 0).
+fn condition(
+    names: &Names<'_>,
+    clause: Text<'_>,
+    when: Text<'_>,
+    what: &str,
+) -> Result<NamedRetreat, NotationError> {
+    if what == "blend in"
+        && when
+            .after_any(&["before the first die", "at once"])
+            .is_some_and(Text::is_empty)
+    {
+        return Ok(NamedRetreat::AfterRound(0));
+    }
+    if let Some(round) = when.after_any(&["after round", "after"]) {
+        return Ok(NamedRetreat::AfterRound(names.number(round, what)?));
+    }
+    if let Some(left) = when.after_any(&["when down to", "at", "with"]) {
+        let left = left.words();
+        let Some(n) = left.first() else {
+            return Err(names.error(clause, format!("{what} at how many units?")));
+        };
+        return Ok(NamedRetreat::WhenAtMost(names.number(*n, what)?));
+    }
+    Err(names.error(
+        clause,
+        format!(
+            "{what} takes \"after round N\" or \"when down to N\"{}; not \"{}\"",
+            if what == "blend in" {
+                " or \"before the first die\""
+            } else {
+                ""
+            },
+            clause.s
+        ),
+    ))
 }
 
 fn combat_code(text: Text<'_>) -> Option<String> {
@@ -703,7 +773,8 @@ fn combat_order(names: &Names<'_>, text: Text<'_>) -> Result<String, NotationErr
     })
 }
 
-/// `[for Germany]; loss INF, ARM; submerge subs; battleships do not absorb`.
+/// `[for Germany]; loss INF, ARM; retreat subs [to SZ 5]; submerge subs; battleships do not
+/// absorb; blend in after round 1`.
 fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, NotationError> {
     let mut clauses = rest.split(";").into_iter();
     let head = clauses.next().unwrap_or(rest);
@@ -721,6 +792,9 @@ fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, Nota
     let mut order_of_loss = Vec::new();
     let mut submerge_subs = false;
     let mut battleships_absorb = None;
+    let mut retreat_subs = false;
+    let mut retreat_subs_to = None;
+    let mut blend_in = None;
     for clause in clauses {
         if clause.is_empty()
             || clause
@@ -733,6 +807,18 @@ fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, Nota
             order_of_loss = names.unit_codes(units)?;
         } else if clause.after_any(&["submerge subs", "submerge"]).is_some() {
             submerge_subs = true;
+        } else if let Some(rest) = clause.after_any(&["retreat subs", "retreat submarines"]) {
+            retreat_subs = true;
+            if let Some(zone) = rest.after_phrase("to") {
+                retreat_subs_to = Some(names.place(zone)?);
+            } else if !rest.is_empty() {
+                return Err(names.error(
+                    rest,
+                    "\"retreat subs\" takes nothing after it but \"to\" and a sea zone".to_owned(),
+                ));
+            }
+        } else if let Some(when) = clause.after_phrase("blend in") {
+            blend_in = Some(condition(names, clause, when, "blend in")?);
         } else if let Some(rest) = clause.after_phrase("battleships") {
             let no = rest
                 .after_any(&["do not", "don't", "never", "not"])
@@ -742,8 +828,8 @@ fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, Nota
             return Err(names.error(
                 clause,
                 format!(
-                    "standing orders take: loss, submerge subs, battleships do not absorb; not \
-                     \"{}\"",
+                    "standing orders take: loss, retreat subs, submerge subs, battleships do not \
+                     absorb, blend in; not \"{}\"",
                     clause.s
                 ),
             ));
@@ -754,5 +840,8 @@ fn standing_orders(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, Nota
         order_of_loss,
         submerge_subs,
         battleships_absorb,
+        retreat_subs,
+        retreat_subs_to,
+        blend_in,
     })
 }

@@ -67,6 +67,7 @@ pub fn render_order(order: &NamedOrder) -> String {
             bombing_raid,
             bombard_from,
             kamikaze_target,
+            blend_in,
         } => {
             let mut line = format!("battle {territory}");
             if let Some(combat) = combat {
@@ -75,14 +76,8 @@ pub fn render_order(order: &NamedOrder) -> String {
             if !order_of_loss.is_empty() {
                 line.push_str(&format!("; loss {}", order_of_loss.join(", ")));
             }
-            match retreat {
-                Some(NamedRetreat::AfterRound(n)) => {
-                    line.push_str(&format!("; retreat after round {n}"))
-                }
-                Some(NamedRetreat::WhenAtMost(n)) => {
-                    line.push_str(&format!("; retreat when down to {n}"))
-                }
-                None => {}
+            if let Some(when) = retreat {
+                line.push_str(&format!("; retreat {}", condition(*when, false)));
             }
             if let Some(to) = retreat_to {
                 line.push_str(&format!("; retreat to {to}"));
@@ -95,6 +90,9 @@ pub fn render_order(order: &NamedOrder) -> String {
             }
             if let Some(target) = kamikaze_target {
                 line.push_str(&format!("; kamikaze {target}"));
+            }
+            if let Some(when) = blend_in {
+                line.push_str(&format!("; blend in {}", condition(*when, true)));
             }
             line
         }
@@ -161,11 +159,17 @@ pub fn render_order(order: &NamedOrder) -> String {
         }
         NamedOrder::DropAtomicBomb { territory } => format!("drop atomic bomb on {territory}"),
         NamedOrder::SetOrderOfLoss { units } => format!("order of loss {}", units.join(", ")),
+        NamedOrder::SetBreakOff { after: Some(1) } => "break off after 1 attack".to_owned(),
+        NamedOrder::SetBreakOff { after: Some(n) } => format!("break off after {n} attacks"),
+        NamedOrder::SetBreakOff { after: None } => "never break off".to_owned(),
         NamedOrder::SetStandingOrders {
             territory,
             order_of_loss,
             submerge_subs,
             battleships_absorb,
+            retreat_subs,
+            retreat_subs_to,
+            blend_in,
         } => {
             let mut line = match territory {
                 Some(place) => format!("standing orders for {place}"),
@@ -176,12 +180,23 @@ pub fn render_order(order: &NamedOrder) -> String {
                 line.push_str(&format!("; loss {}", order_of_loss.join(", ")));
                 any = true;
             }
+            if *retreat_subs {
+                line.push_str("; retreat subs");
+                if let Some(zone) = retreat_subs_to {
+                    line.push_str(&format!(" to {zone}"));
+                }
+                any = true;
+            }
             if *submerge_subs {
                 line.push_str("; submerge subs");
                 any = true;
             }
             if *battleships_absorb == Some(false) {
                 line.push_str("; battleships do not absorb");
+                any = true;
+            }
+            if let Some(when) = blend_in {
+                line.push_str(&format!("; blend in {}", condition(*when, true)));
                 any = true;
             }
             if !any {
@@ -201,5 +216,14 @@ pub fn render_order(order: &NamedOrder) -> String {
                 None => what.to_owned(),
             }
         }
+    }
+}
+
+/// "after round 2", "when down to 3"; blending in, "before the first die" (after round 0).
+fn condition(when: NamedRetreat, blend_in: bool) -> String {
+    match when {
+        NamedRetreat::AfterRound(0) if blend_in => "before the first die".to_owned(),
+        NamedRetreat::AfterRound(n) => format!("after round {n}"),
+        NamedRetreat::WhenAtMost(n) => format!("when down to {n}"),
     }
 }

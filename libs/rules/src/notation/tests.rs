@@ -304,6 +304,7 @@ fn show(step: &Step, ruleset: &str, shown: &mut Shown) {
                 "; bombing raid",
                 "; bombard from",
                 "; kamikaze",
+                "; blend in",
             ]
         }
         NamedOrder::SetStandingOrders { territory, .. } => {
@@ -313,7 +314,12 @@ fn show(step: &Step, ruleset: &str, shown: &mut Shown) {
                 "standing orders everywhere"
             };
             shown.add(whom, ruleset);
-            &["; submerge subs", "; battleships do not absorb"]
+            &[
+                "; submerge subs",
+                "; battleships do not absorb",
+                "; retreat subs",
+                "; blend in",
+            ]
         }
         NamedOrder::GrantPermission { .. } => &["grant enter", "grant rail", "grant ferry"],
         _ => &[],
@@ -398,6 +404,8 @@ fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
             "standing loss",
             "submerge subs",
             "battleships do not absorb",
+            "retreat subs",
+            "blend in",
             "grant enter",
             "grant rail",
             "grant ferry",
@@ -426,6 +434,7 @@ fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
         ("suppress_guerrillas", "aap-historical"),
         ("avoid_combat", "aap-historical"),
         ("kamikaze", "cutthroat"),
+        ("blend in", "aap-historical"),
         ("fly_patrol", "aap-historical"),
         ("block_with_submarines", "aap-historical"),
         ("attack_submarines", "aap-historical"),

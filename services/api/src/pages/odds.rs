@@ -49,6 +49,8 @@ impl OddsForm {
             battleships_absorb: (self.battleships_absorb.as_deref() == Some("no")).then_some(false),
             attacker_power: None,
             defender_power: None,
+            attacker_blend_in: None,
+            defender_blend_in: None,
         })
     }
 }

@@ -13,6 +13,7 @@ use warlog_rules::battle::{
 use warlog_rules::board::Power;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::document::RulesetDocument;
+use warlog_rules::game::named::NamedRetreat;
 use warlog_rules::units::{Catalogue, UnitTypeId};
 use warlog_rules::violation::ViolationCode;
 
@@ -81,6 +82,14 @@ pub struct OddsRequest {
     #[serde(default)]
     #[schema(value_type = Option<String>, example = "japan")]
     pub defender_power: Option<Power>,
+    /// Attacking guerrillas (AAP's CCP, 3.1) stop firing and the battle ends with both
+    /// sides in place: `{"after_round": N}` (0: before the first die) or
+    /// `{"when_at_most": N}` units left.
+    #[serde(default)]
+    pub attacker_blend_in: Option<NamedRetreat>,
+    /// Defending guerrillas blend in, as a standing order says.
+    #[serde(default)]
+    pub defender_blend_in: Option<NamedRetreat>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -132,6 +141,8 @@ pub struct OddsView {
     pub mutual_destruction: f64,
     pub attacker_retreated: f64,
     pub disengaged: f64,
+    /// Guerrillas on either side stopped firing (AAP 3.1): both sides stay in place.
+    pub blended_in: f64,
     pub attacker_survivors: Vec<SurvivorOdds>,
     pub defender_survivors: Vec<SurvivorOdds>,
     /// The attacker's expected losses: units, and their cost in IPC.
@@ -239,6 +250,8 @@ pub fn compute(
     }
     battle.defender_orders.submerge_subs = request.submerge && request.sea;
     battle.defender_orders.battleships_absorb = request.battleships_absorb;
+    battle.attacker_orders.blend_in = request.attacker_blend_in.map(NamedRetreat::resolved);
+    battle.defender_orders.blend_in = request.defender_blend_in.map(NamedRetreat::resolved);
     let exact = exact_odds_within(&battle, &Work::within(EXACT_WORK_BUDGET, cancelled.clone()));
     let (odds, trials) = match exact {
         Ok(odds) => (odds, None),
@@ -270,6 +283,7 @@ pub fn compute(
         mutual_destruction: probability(odds.mutual_destruction),
         attacker_retreated: probability(odds.attacker_retreated),
         disengaged: probability(odds.disengaged),
+        blended_in: probability(odds.blended_in),
         attacker_survivors: survivors(&odds.attacker_survivors),
         defender_survivors: survivors(&odds.defender_survivors),
         attacker_expected_losses: ExpectedLosses::of(

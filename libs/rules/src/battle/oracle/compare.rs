@@ -175,6 +175,7 @@ fn battle_of<'c>(cat: &'c Catalogue, case: &Case) -> battle::Battle<'c> {
         }),
         battleships_absorb: case.absorb,
         submerge_subs: false,
+        blend_in: None,
     };
     b.defender_orders = Orders {
         order_of_loss: case

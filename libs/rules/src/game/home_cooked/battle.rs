@@ -1,9 +1,11 @@
 //! A War battle: "An attack goes first, but a defender can retaliate. Any hit causes the
-//! other side to remove units." Fought to the end, cheapest casualties first.
+//! other side to remove units." Each attack is one exchange (a round here); the attacker
+//! presses attack after attack until one side is gone, or breaks off after the attacks its
+//! player set (`SetBreakOff`); casualties in each player's order of loss, then the cheapest.
 
 use super::*;
 
-/// One round of a War battle: the attack first, then what the defence has left fires.
+/// One attack of a War battle: the attack first, then what the defence has left fires.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarBattleRound {
     pub attack: Vec<Die>,
@@ -37,6 +39,9 @@ pub enum WarBattleOutcome {
     DefenderHeld,
     /// Neither side could hit the other: the attackers stand where they came from.
     Stalemate,
+    /// The attacker broke off after the attacks its player set, both sides still standing:
+    /// its survivors stand where they came from.
+    BrokeOff,
 }
 
 impl WarBattleOutcome {
@@ -46,6 +51,7 @@ impl WarBattleOutcome {
             WarBattleOutcome::AttackerWon => "Attacker wins",
             WarBattleOutcome::DefenderHeld => "Defender holds",
             WarBattleOutcome::Stalemate => "Stalemate: neither side could hit the other",
+            WarBattleOutcome::BrokeOff => "The attacker broke off",
         }
     }
 }
@@ -71,7 +77,8 @@ pub struct WarBattle {
 }
 
 impl WarBattle {
-    /// The battle as a player reads it: who fought, and each round's dice and hits.
+    /// The battle as a player reads it: who fought, each attack's dice and hits, and how it
+    /// ended.
     pub fn listing(&self, rules: Rules<'_>) -> String {
         let units = |list: &mut dyn Iterator<Item = (Option<Power>, UnitTypeId, u32)>| {
             list.map(|(owner, unit, n)| {
@@ -102,7 +109,7 @@ impl WarBattle {
         };
         for (i, round) in self.rounds.iter().enumerate() {
             out.push_str(&format!(
-                "\nround {}: attack [{}] {} hit(s); defence [{}] {} hit(s)",
+                "\nattack {}: [{}] {} hit(s); defence [{}] {} hit(s)",
                 i + 1,
                 dice(&round.attack),
                 round.attack_hits,
@@ -117,7 +124,7 @@ impl WarBattle {
                 rules.board.get(*home).name
             ));
         }
-        out.push_str(&format!("\n{:?}", self.outcome));
+        out.push_str(&format!("\n{}", self.outcome.describe()));
         out
     }
 }
@@ -148,7 +155,8 @@ struct Combatant {
 }
 
 /// A War battle: "An attack goes first, but a defender can retaliate. Any hit causes the
-/// other side to remove units." Fought to the end, cheapest casualties first.
+/// other side to remove units." Attack after attack until one side is gone, or until
+/// `break_off` attacks have been made (the attacker's player's choice, at least one).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fight(
     rules: Rules<'_>,
@@ -158,6 +166,7 @@ pub(super) fn fight(
     attackers: &[(UnitTypeId, u32)],
     defenders: Vec<(Power, UnitTypeId, u32)>,
     militia: u32,
+    break_off: Option<u32>,
     dice: &mut dyn DiceSource,
 ) -> WarBattle {
     const MAX_ROUNDS: usize = 100;
@@ -328,6 +337,11 @@ pub(super) fn fight(
         }
         if silent {
             break WarBattleOutcome::Stalemate;
+        }
+        if break_off
+            .is_some_and(|after| rounds.len() >= usize::try_from(after).unwrap_or(usize::MAX))
+        {
+            break WarBattleOutcome::BrokeOff;
         }
     };
     let mut attacker_losses: Vec<(UnitTypeId, u32)> = Vec::new();

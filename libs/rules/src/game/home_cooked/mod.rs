@@ -27,8 +27,11 @@
 //! - casualties ("as they desire") follow each player's standing order of loss, set any
 //!   time (`SetOrderOfLoss`), then the cheapest first, the militia before anyone: a
 //!   service cannot wait on a choice in the middle of a roll;
-//! - a battle is fought until one side is gone; if neither side can hit the other it
-//!   ends, and the attackers stand in the zone they came from;
+//! - a battle is a run of attacks, each one exchange ("An attack goes first, but a
+//!   defender can retaliate"), pressed until one side is gone unless the attacker's player
+//!   set it to break off after so many (`SetBreakOff`, any time, at least 1: "engage for
+//!   at least 1 attack"); after breaking off, or if neither side can hit the other, the
+//!   attackers stand in the zone they came from. The NPN's moves press on;
 //! - units held up by a parley ("cannot move this turn"), or whose player cannot pay it,
 //!   stay where they started; fees paid further back are spent;
 //! - units that must engage in a parley stop and fight for the zone, as for any NPN zone
@@ -111,6 +114,9 @@ pub struct WarFlow {
     /// Each player's standing order of loss: unit types, first lost first (then the
     /// cheapest of the rest).
     pub order_of_loss: BTreeMap<Power, Vec<UnitTypeId>>,
+    /// After how many attacks each player's battles break off (none: pressed until one
+    /// side is gone).
+    pub break_off: BTreeMap<Power, u32>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -205,6 +211,20 @@ pub(super) fn decide(
         return Ok(vec![GameEvent::OrderOfLossSet {
             power: by,
             units: units.clone(),
+        }]);
+    }
+    // So is when its attacks break off: "engage for at least 1 attack".
+    if let Order::SetBreakOff(after) = order {
+        if *after == Some(0) {
+            return Err(violation(
+                ViolationCode::BadBreakOff,
+                RULES,
+                "a battle is at least 1 attack: break off after 1 or more, or never break off",
+            ));
+        }
+        return Ok(vec![GameEvent::BreakOffSet {
+            power: by,
+            after: *after,
         }]);
     }
     let active = state.power(rules.board);
@@ -803,6 +823,14 @@ pub(super) fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) 
         GameEvent::OrderOfLossSet { power, units } => {
             state.war.order_of_loss.insert(*power, units.clone());
         }
+        GameEvent::BreakOffSet { power, after } => match after {
+            Some(after) => {
+                state.war.break_off.insert(*power, *after);
+            }
+            None => {
+                state.war.break_off.remove(power);
+            }
+        },
         GameEvent::AirRaidFlown(raid) => {
             spend(state, raid.victim, raid.cash_lost);
             let (Some(origin), Some(last)) = (raid.path.first(), raid.path.last()) else {

@@ -344,8 +344,15 @@ pub(super) fn decide_move(
             !npn_move && ground && is_land(rules, place) && held_by(state, place) == Power::Npn;
         let militia = if for_control { tables::NPN_MILITIA } else { 0 };
         if !defenders.is_empty() || militia > 0 {
-            let battle = fight(rules, state, mover, place, units, defenders, militia, dice);
-            if battle.outcome == WarBattleOutcome::Stalemate {
+            // A player's own moves break off where it said; the NPN's press on.
+            let break_off = state.war.break_off.get(&mover).copied();
+            let battle = fight(
+                rules, state, mover, place, units, defenders, militia, break_off, dice,
+            );
+            if matches!(
+                battle.outcome,
+                WarBattleOutcome::Stalemate | WarBattleOutcome::BrokeOff
+            ) {
                 resolved.end = origin;
             }
             resolved.battle = Some(battle);

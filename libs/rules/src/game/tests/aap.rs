@@ -23,26 +23,12 @@ fn aap_with(change: impl Fn(&mut RulesetDocument)) -> &'static Ruleset {
     document.board = Some(serde_json::from_value(fixture["board"].clone()).expect("board"));
     document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
     // The small board has only some of the Pacific's convoy routes.
-    let on_board = |name: &str| {
-        fixture["board"]["territories"]
-            .as_array()
-            .expect("territories")
-            .iter()
-            .any(|t| {
-                t["name"] == name
-                    || t["aliases"]
-                        .as_array()
-                        .is_some_and(|a| a.iter().any(|alias| alias == name))
-            })
-    };
-    document
-        .special_rules
-        .convoy_routes
-        .retain(|r| on_board(&r.sea_zone) && on_board(&r.territory));
+    let board = document.board.clone().expect("a board");
+    document.special_rules.keep_convoy_routes_on(&board);
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
 }
 
-fn at(ruleset: &Ruleset, name: &str) -> TerritoryId {
+pub(super) fn at(ruleset: &Ruleset, name: &str) -> TerritoryId {
     ruleset.board.id(name).expect(name)
 }
 
@@ -52,12 +38,12 @@ pub(super) fn pacific() -> &'static Ruleset {
 }
 
 /// `power`'s turn in `round`, at `phase`.
-fn aap_in(round: u32, power: Power, phase: Phase) -> GameState {
+pub(super) fn aap_in(round: u32, power: Power, phase: Phase) -> GameState {
     turn_of(aap(), round, power, phase)
 }
 
 /// `power`'s turn in `round` of a game of `ruleset`, at `phase`.
-fn turn_of(ruleset: &Ruleset, round: u32, power: Power, phase: Phase) -> GameState {
+pub(super) fn turn_of(ruleset: &Ruleset, round: u32, power: Power, phase: Phase) -> GameState {
     let mut state = ruleset.start();
     state.round = round;
     state.turn = ruleset
@@ -431,7 +417,7 @@ fn the_winning_bid_is_the_round_japan_must_last_through() {
 }
 
 /// Japan's armies from Manchuria have moved into the CCP's Shansi in round 1.
-fn japan_in_shansi() -> GameState {
+pub(super) fn japan_in_shansi() -> GameState {
     let ruleset = aap();
     let mut state = aap_in(1, Power::Japan, Phase::CombatMove);
     let inf = ruleset.catalogue.infantry().expect("INF");
@@ -451,7 +437,7 @@ fn avoid(state: &mut GameState, by: Power) -> Result<Vec<GameEvent>, RuleViolati
     order_under(aap().rules(), state, by, order, &[])
 }
 
-fn suppress(state: &mut GameState, die: u8) -> Result<Vec<GameEvent>, RuleViolation> {
+pub(super) fn suppress(state: &mut GameState, die: u8) -> Result<Vec<GameEvent>, RuleViolation> {
     let order = Order::SuppressGuerrillas {
         territory: at(aap(), "Shansi"),
     };

@@ -14,6 +14,7 @@ fn tripled() -> Rules<'static> {
                 usa_phased_in: false,
             },
             production: ProductionRule::IndustrialCapacity,
+            collected_at_turn_start: false,
         },
         ..rules()
     }
@@ -149,4 +150,211 @@ fn income_multiplies_original_territories_and_adds_captured_ones_at_face_value()
         power: Power::Germany,
         amount: german,
     }));
+}
+
+// Income at the beginning of the turn (Cut-Throat revision 5): "At the beginning of a turn,
+// a player multiplies his originally-owned territories currently in his possession by the
+// appropriate scenario multiplier."
+
+use crate::document::{EnhancedRealism, GameOptions};
+use crate::game::moment::Now;
+use crate::ruleset::Ruleset;
+
+/// Enhanced Realism's options: a scenario, the USA phased in or not.
+fn options(scenario: Scenario, usa_phased_in: bool) -> GameOptions {
+    GameOptions {
+        enhanced_realism: Some(EnhancedRealism {
+            scenario,
+            usa_phased_in,
+        }),
+        ..GameOptions::default()
+    }
+}
+
+/// Cut-Throat, as a game created now plays it, with Enhanced Realism's options.
+fn enhanced(scenario: Scenario, usa_phased_in: bool) -> &'static Ruleset {
+    Ruleset::builtin_with("cutthroat", &options(scenario, usa_phased_in)).expect("offered")
+}
+
+/// The power to play ends its current phase: the events.
+fn end_phase_under(ruleset: &Ruleset, state: &mut GameState) -> Vec<GameEvent> {
+    let power = state.power(ruleset.rules().board);
+    order_under(ruleset.rules(), state, power, Order::EndPhase, &[]).expect("ends")
+}
+
+/// What the power to play collects when it ends its current phase.
+fn collected_on_ending_the_phase(ruleset: &Ruleset, state: &mut GameState) -> Option<u32> {
+    let power = state.power(ruleset.rules().board);
+    let events = end_phase_under(ruleset, state);
+    events.iter().find_map(|e| match e {
+        GameEvent::IncomeCollected { power: p, amount } if *p == power => Some(*amount),
+        _ => None,
+    })
+}
+
+/// The phases of the power to play, ended one by one up to (not including) `phase`,
+/// with what each one's end collected.
+fn end_phases_until(ruleset: &Ruleset, state: &mut GameState, phase: Phase) -> Vec<(Phase, u32)> {
+    let mut collected = Vec::new();
+    while state.phase != phase {
+        let ending = state.phase;
+        if let Some(amount) = collected_on_ending_the_phase(ruleset, state) {
+            collected.push((ending, amount));
+        }
+    }
+    collected
+}
+
+/// The hash an Enhanced Realism game ("all players tripled", no other option) recorded
+/// when it was created under Cut-Throat's revision 4, before income moved to the
+/// beginning of the turn.
+const REVISION_FOUR_ALL_TRIPLED: &str =
+    "a789b88746d106f2073e11a509e07a1dd75ef3cfaf9a6ff26098e1cda22d986d";
+
+#[test]
+fn enhanced_realism_income_is_collected_as_the_turn_begins_round_one_included() {
+    // Given a game created now with "all players tripled": Russia, first to play, has the
+    // setup's 24 IPC and begins its first turn.
+    let ruleset = enhanced(Scenario::AllTripled, false);
+    let mut state = ruleset.start();
+    assert_eq!(state.treasury[&Power::Russia], 24);
+    assert_eq!(state.phase, Phase::Repairs);
+
+    // When it ends its repairs phase,
+    let collected = collected_on_ending_the_phase(ruleset, &mut state);
+
+    // then it has collected its 24 IPC of original territory tripled, before weapons
+    // development and purchase: it buys with the setup's 24 and the 72.
+    assert_eq!(collected, Some(72));
+    assert_eq!(state.phase, Phase::WeaponsDevelopment);
+    assert_eq!(state.treasury[&Power::Russia], 24 + 72);
+    // And the end of its turn collects nothing more.
+    assert_eq!(end_phases_until(ruleset, &mut state, Phase::Repairs), []);
+    assert_eq!(state.treasury[&Power::Russia], 96);
+    assert_eq!(state.power(ruleset.rules().board), Power::Germany);
+}
+
+#[test]
+fn the_beginning_of_the_turn_counts_what_the_others_took_since_the_last_one() {
+    // Given Russia's turn in round 2 under "all players tripled", Germany having taken
+    // Karelia since Russia's last turn,
+    let ruleset = enhanced(Scenario::AllTripled, false);
+    let mut state = ruleset.start();
+    state.round = 2;
+    let karelia = ruleset.board.id("Karelia").expect("Karelia");
+    let printed = ruleset.board.get(karelia).ipc;
+    state.holder[karelia.index()] = Some(Power::Germany);
+
+    // when Russia begins its turn,
+    let collected = collected_on_ending_the_phase(ruleset, &mut state);
+
+    // then Karelia is not in its count: (24 - Karelia) x 3.
+    assert_eq!(collected, Some(3 * (24 - printed)));
+}
+
+#[test]
+fn a_war_loan_instalment_is_paid_out_of_the_income_collected_as_the_turn_begins() {
+    // Given Russia in round 3 with no money and a loan of 15 granted in round 1,
+    let ruleset = enhanced(Scenario::AllTripled, false);
+    let mut state = ruleset.start();
+    state.round = 3;
+    state.treasury.insert(Power::Russia, 0);
+    state.loans.insert(
+        Power::Russia,
+        WarLoan {
+            owed: 15,
+            granted_in_round: 1,
+        },
+    );
+
+    // when it ends its repairs phase,
+    let events = end_phase_under(ruleset, &mut state);
+
+    // then it collects 72 first and pays the 3 + 1 instalment out of it.
+    assert_eq!(
+        events[..2],
+        [
+            GameEvent::IncomeCollected {
+                power: Power::Russia,
+                amount: 72
+            },
+            GameEvent::WarLoanRepaid {
+                power: Power::Russia,
+                principal: 3,
+                interest: 1
+            }
+        ]
+    );
+    assert_eq!(state.treasury[&Power::Russia], 68);
+}
+
+#[test]
+fn the_turn_page_shows_the_collection_to_come_this_turn_then_the_next() {
+    // Given the USA phased in under "advanced historical" (multiplier 1, 2, 3, 4 by round),
+    // at the start of its turn in round 2,
+    let ruleset = enhanced(Scenario::AdvancedHistorical, true);
+    let mut state = ruleset.start();
+    state.round = 2;
+    state.turn = 4;
+    let count = state.ipc_count(ruleset.rules().board, Power::UnitedStates);
+    let income = |state: &GameState| {
+        let now = Now::of(ruleset.rules(), state);
+        assert_eq!(now.to_act, Some(Power::UnitedStates));
+        now.money.expect("money").income
+    };
+
+    // the page shows what the beginning of this turn collects: the count doubled;
+    assert_eq!(income(&state), 2 * count);
+    assert_eq!(
+        collected_on_ending_the_phase(ruleset, &mut state),
+        Some(2 * count)
+    );
+    // once collected, what the next turn's beginning would: round 3's multiplier.
+    assert_eq!(income(&state), 3 * count);
+}
+
+#[test]
+fn the_collection_is_told_as_the_beginning_of_the_turn() {
+    let ruleset = enhanced(Scenario::AllTripled, false);
+    let mut state = ruleset.start();
+    let before = state.clone();
+    let events = end_phase_under(ruleset, &mut state);
+    let said = crate::game::words::summary(ruleset.rules(), Some(&before), &events);
+    assert_eq!(
+        said,
+        [
+            "Russia collected 72 IPC at the beginning of its turn.",
+            "Russia ended its repairs phase."
+        ]
+    );
+}
+
+#[test]
+fn an_enhanced_realism_game_of_revision_four_collects_at_the_end_of_the_turn_as_it_did() {
+    // Given the hash an Enhanced Realism game recorded under revision 4,
+    let options = options(Scenario::AllTripled, false);
+    let earlier = Ruleset::builtin_revision("cutthroat", &options, REVISION_FOUR_ALL_TRIPLED)
+        .expect("built")
+        .expect("revision 4 is kept");
+    assert!(!earlier.economy.collected_at_turn_start);
+    assert_ne!(earlier.hash, enhanced(Scenario::AllTripled, false).hash);
+
+    // when Russia plays its first turn again under it,
+    let mut state = earlier.start();
+    let collected = end_phases_until(earlier, &mut state, Phase::Income);
+    let at_the_end = collected_on_ending_the_phase(earlier, &mut state);
+
+    // then it buys with the setup's 24 alone and collects 72 at the end, as it did.
+    assert_eq!(collected, []);
+    assert_eq!(at_the_end, Some(72));
+    assert_eq!(state.treasury[&Power::Russia], 24 + 72);
+    // Its turn is told as it was.
+    let said = crate::game::words::describe(
+        earlier.rules(),
+        &GameEvent::IncomeCollected {
+            power: Power::Russia,
+            amount: 72,
+        },
+    );
+    assert_eq!(said.as_deref(), Some("Russia collected 72 IPC."));
 }

@@ -903,3 +903,155 @@ fn a_war_ruleset_without_a_unit_of_the_reinforcement_table_refuses_every_roll_be
     .expect_err("no carrier");
     assert_eq!(err.code, "unit-missing");
 }
+
+// "An attack goes first, but a defender can retaliate": each attack is one exchange, and a
+// battle is the attacks its attacker presses ("engage for at least 1 attack").
+
+/// Germany's standing choice of when its attacks break off.
+fn germany_breaks_off(state: &mut GameState, after: Option<u32>) -> Vec<GameEvent> {
+    order(state, Power::Germany, Order::SetBreakOff(after), &[]).expect("any time")
+}
+
+/// Two German tanks, Germany set to break off after `after` attacks, move along `path`
+/// with `dice`: the state after, and the move.
+fn two_tanks_breaking_off_after(after: u32, path: &[&str], dice: &[u8]) -> (GameState, WarMove) {
+    let mut state = germany_to_break_off_after(after, &[("ARM", 2)]);
+    let events = germany_moves(&mut state, &[("ARM", 2)], path, dice).expect("moved");
+    let resolved = moved(&events).clone();
+    (state, resolved)
+}
+
+/// Germany in its move with `german` units in Germany, set to break off after `after`
+/// attacks.
+fn germany_to_break_off_after(after: u32, german: &[(&str, u32)]) -> GameState {
+    let mut state = germany_in(Phase::CombatMove, german);
+    germany_breaks_off(&mut state, Some(after));
+    state
+}
+
+#[test]
+fn a_player_who_breaks_off_after_one_attack_makes_one_exchange_and_goes_back() {
+    // Given Germany set to break off after one attack, a soldier and a tank in Germany,
+    let mut state = germany_to_break_off_after(1, &[("INF", 1), ("ARM", 1)]);
+
+    // when they attack South Europe's two soldiers of militia: the tank's 3 hits one, the
+    // soldier's 4 misses; the militia left fires back, a 2, and the soldier goes;
+    let events = germany_moves(
+        &mut state,
+        &[("INF", 1), ("ARM", 1)],
+        &["Germany", "South Europe"],
+        &[3, 4, 2],
+    )
+    .expect("moved");
+
+    // then that one exchange is the battle: the tank goes back to Germany, South Europe is
+    // nobody's, and the tank has made its move.
+    let resolved = moved(&events);
+    let battle = resolved.battle.as_ref().expect("a battle");
+    assert_eq!(battle.rounds.len(), 1);
+    assert_eq!(battle.outcome, WarBattleOutcome::BrokeOff);
+    assert_eq!(battle.attacker_losses, [(unit_of("INF"), 1)]);
+    assert_eq!(resolved.end, id("Germany"));
+    assert!(!resolved.taken);
+    assert_eq!(
+        units_in(&state, "Germany", Power::Germany),
+        [("ARM".into(), 1)]
+    );
+    assert_eq!(state.holder[id("South Europe").index()], None);
+    assert!(units_in(&state, "South Europe", Power::Npn).is_empty());
+    let again = germany_moves(&mut state, &[("ARM", 1)], &["Germany", "South Europe"], &[]);
+    assert_eq!(again.expect_err("once a turn").code, "units-missing");
+    // And the record says so.
+    let said = crate::game::words::describe(war().rules(), &events[0]).expect("a sentence");
+    assert!(said.contains("Germany broke off after 1 attack"), "{said}");
+}
+
+#[test]
+fn a_battle_ended_before_the_attacks_set_is_won_or_lost_as_ever() {
+    // Given Germany set to break off after three attacks, when its two tanks beat South
+    // Europe's militia in the first,
+    let (state, resolved) = two_tanks_breaking_off_after(3, &["Germany", "South Europe"], &[1, 2]);
+
+    // then they take the zone.
+    assert_eq!(
+        resolved.battle.as_ref().map(|b| b.outcome),
+        Some(WarBattleOutcome::AttackerWon)
+    );
+    assert_eq!(
+        state.holder[id("South Europe").index()],
+        Some(Power::Germany)
+    );
+}
+
+#[test]
+fn without_a_break_off_the_attacks_go_on_until_one_side_is_gone() {
+    // Given Germany set to break off after one attack, then to never break off,
+    let mut state = germany_to_break_off_after(1, &[("INF", 1), ("ARM", 1)]);
+    let cleared = germany_breaks_off(&mut state, None);
+    assert_eq!(
+        cleared,
+        [GameEvent::BreakOffSet {
+            power: Power::Germany,
+            after: None
+        }]
+    );
+
+    // when the same attack is made with the same dice and one more exchange,
+    let events = germany_moves(
+        &mut state,
+        &[("INF", 1), ("ARM", 1)],
+        &["Germany", "South Europe"],
+        &[3, 4, 2, 6, 1],
+    )
+    .expect("moved");
+
+    // then the second attack is made and the tank falls in it, as every recorded game
+    // (none of which set a break-off) fought its battles.
+    let battle = moved(&events).battle.as_ref().expect("a battle");
+    assert_eq!(battle.rounds.len(), 2);
+    assert_eq!(battle.outcome, WarBattleOutcome::DefenderHeld);
+}
+
+#[test]
+fn a_battle_is_at_least_one_attack() {
+    // Given a War game, when Germany asks to break off after no attack at all,
+    let mut state = germany_in(Phase::Purchase, &[("INF", 1)]);
+    let refused = order(&mut state, Power::Germany, Order::SetBreakOff(Some(0)), &[]);
+
+    // then it is refused ("engage for at least 1 attack"), and nothing is set.
+    assert_eq!(refused.expect_err("0 attacks").code, "bad-break-off");
+    assert!(state.war.break_off.is_empty());
+    // Any seated player sets it any time, out of turn too.
+    order(&mut state, Power::Russia, Order::SetBreakOff(Some(2)), &[]).expect("any time");
+    assert_eq!(state.war.break_off.get(&Power::Russia), Some(&2));
+}
+
+#[test]
+fn units_made_to_engage_by_a_parley_fight_one_attack_then_may_break_off() {
+    // Given Germany set to break off after one attack, when its two tanks march through
+    // East Europe to Ukraine, the parley in East Europe rolls a 5 ("Units must engage any
+    // unit in zone") and the one attack on its militia misses both ways,
+    let (state, resolved) =
+        two_tanks_breaking_off_after(1, &["Germany", "East Europe", "Ukraine"], &[5, 6, 6, 6, 6]);
+
+    // then they fought there, once, and are back in Germany.
+    let battle = resolved.battle.as_ref().expect("a battle");
+    assert_eq!(battle.territory, id("East Europe"));
+    assert_eq!(battle.rounds.len(), 1);
+    assert_eq!(battle.outcome, WarBattleOutcome::BrokeOff);
+    assert_eq!(resolved.end, id("Germany"));
+    assert_eq!(
+        units_in(&state, "Germany", Power::Germany),
+        [("ARM".into(), 2)]
+    );
+}
+
+#[test]
+fn classic_rulesets_refuse_a_break_off() {
+    let mut state = start();
+    let refused = crate::game::tests::order(&mut state, Power::Russia, Order::SetBreakOff(Some(1)));
+    assert_eq!(
+        refused.expect_err("War's order").code,
+        "not-in-this-ruleset"
+    );
+}

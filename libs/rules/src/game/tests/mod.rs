@@ -1,6 +1,7 @@
 use super::*;
 
 mod aap;
+mod blend_in;
 mod diplomacy;
 mod enhanced_realism;
 pub(crate) mod home_cooked;
@@ -12,6 +13,7 @@ mod rail;
 mod replay;
 mod scripted;
 mod standing_orders;
+mod sub_retreat;
 mod sub_rule;
 mod words;
 

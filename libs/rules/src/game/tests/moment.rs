@@ -326,7 +326,10 @@ fn a_war_game_waits_for_any_player_to_roll_the_start_zones() {
     assert!(now.any_seated);
     assert_eq!(now.phase, Some(Phase::StartZones));
     assert_eq!(now.orders, vec![OrderKind::RollStartZones]);
-    assert_eq!(now.any_power, vec![OrderKind::SetOrderOfLoss]);
+    assert_eq!(
+        now.any_power,
+        vec![OrderKind::SetOrderOfLoss, OrderKind::SetBreakOff]
+    );
     assert!(now.phases_left.is_empty());
 }
 

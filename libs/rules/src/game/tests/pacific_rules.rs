@@ -21,14 +21,7 @@ fn units(list: &[(&str, u32)]) -> Vec<(UnitTypeId, u32)> {
 
 /// `power`'s turn in `round` at `phase`, as it begins (destroyers noted).
 fn turn(ruleset: &Ruleset, round: u32, power: Power, phase: Phase) -> GameState {
-    let mut state = ruleset.start();
-    state.round = round;
-    state.turn = ruleset
-        .powers()
-        .iter()
-        .position(|p| *p == power)
-        .expect("seated");
-    state.phase = phase;
+    let mut state = super::aap::turn_of(ruleset, round, power, phase);
     super::super::hidden_subs::turn_began(ruleset.rules(), &mut state);
     state
 }

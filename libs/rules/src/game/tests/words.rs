@@ -44,6 +44,7 @@ fn battle(territory: &str, outcome: Outcome) -> BattleFought {
         defender_left: Vec::new(),
         retreat_to: None,
         subs_withdrew_to: None,
+        subs_retreated: None,
         captured: false,
         liberated_for: None,
         plunder: 0,
@@ -90,6 +91,23 @@ fn classic_table() -> Vec<(GameEvent, &'static str)> {
             sealed_at: 3,
         }),
         ..battle("Ukraine", Outcome::AttackerRetreated)
+    };
+    let subs_retreated = BattleFought {
+        attacker_left: vec![(unit("FTR"), 0, 3)],
+        defender: Some(Power::UnitedKingdom),
+        defenders: vec![Power::UnitedKingdom],
+        subs_retreated: Some(crate::game::sub_retreat::SubsRetreated {
+            power: Power::UnitedKingdom,
+            to: place_id("Baltic Sea Zone"),
+            subs: vec![(unit("SUB"), 0, 2)],
+        }),
+        ..battle("North Sea Zone", Outcome::AttackerWins)
+    };
+    let blended_in = BattleFought {
+        attacker_left: vec![(unit("INF"), 0, 5)],
+        defender_left: vec![(Power::Russia, unit("INF"), 0, 3)],
+        captured: true,
+        ..battle("Karelia", Outcome::DefenderBlendedIn)
     };
     let capital = BattleFought {
         attacker_left: vec![(unit("ARM"), 0, 4)],
@@ -398,6 +416,16 @@ fn classic_table() -> Vec<(GameEvent, &'static str)> {
              Russia kept 2 INF there; the defence followed Russia's standing orders.",
         ),
         (
+            GameEvent::BattleFought(Box::new(subs_retreated)),
+            "Germany attacked North Sea Zone: Germany won, with 3 FTR left; before the first \
+             die, United Kingdom's 2 SUB retreated to Baltic Sea Zone.",
+        ),
+        (
+            GameEvent::BattleFought(Box::new(blended_in)),
+            "Germany attacked Karelia S.S.R.: Russia stopped firing and blended in, staying \
+             with 3 INF, and Germany took it, with 5 INF left.",
+        ),
+        (
             GameEvent::BattleFought(Box::new(capital)),
             "Germany attacked Russia, 1 battleship bombarding from Baltic Sea Zone: Germany \
              won and took it and Russia's treasury of 12 IPC, with 4 ARM left.",
@@ -564,6 +592,22 @@ fn classic_table() -> Vec<(GameEvent, &'static str)> {
             },
             "Russia's sealed standing orders for its battles in Karelia S.S.R. were revealed \
              for the battle: lose INF first; submarines submerge.",
+        ),
+        (
+            GameEvent::StandingOrdersRevealed {
+                power: Power::UnitedKingdom,
+                territory: None,
+                orders: StandingOrders {
+                    retreat_subs: true,
+                    retreat_subs_to: Some(place_id("Baltic Sea Zone")),
+                    submerge_subs: true,
+                    ..StandingOrders::default()
+                },
+                salt: "5a17".into(),
+            },
+            "United Kingdom's sealed standing orders for all its battles were revealed for the \
+             battle: submarines retreat to a safe zone (Baltic Sea Zone while it is safe); \
+             submarines submerge.",
         ),
         (
             GameEvent::AgreementEnded(Box::new(AgreementEnded {
@@ -806,6 +850,20 @@ fn war_table() -> Vec<(GameEvent, &'static str)> {
                 units: vec![inf, war().catalogue.id("ARM").expect("ARM")],
             },
             "Germany set its order of loss: INF first, then ARM, then the cheapest of the rest.",
+        ),
+        (
+            GameEvent::BreakOffSet {
+                power: Power::Germany,
+                after: Some(2),
+            },
+            "Germany will break off its attacks after 2 attacks.",
+        ),
+        (
+            GameEvent::BreakOffSet {
+                power: Power::Germany,
+                after: None,
+            },
+            "Germany will press its attacks until one side is gone.",
         ),
         (
             GameEvent::WarRocketFired {
