@@ -169,7 +169,8 @@ pub fn unit_code(unit: &str) -> &'static str {
 
 /// AAP Historical's rules beyond the Classic engine, as the ruleset document holds them:
 /// the reinforcement schedule, the IPC changes, the US mainland's growth, Hawaii's limited
-/// complex, no US complexes, and HWV.
+/// complex, no US complexes, HWV, and the Pacific board's rules the seed leans on (convoys,
+/// hidden submarines, patrols, kamikaze tokens, bases).
 pub fn special_rules() -> crate::document::SpecialRules {
     use crate::document::{
         ConvoyCentre, GrowingValue, LimitedComplex, PrintedValue, ReinforcementDocument,
@@ -328,8 +329,84 @@ pub fn special_rules() -> crate::document::SpecialRules {
             territory: "Shansi".to_owned(),
             powers: vec![crate::board::Power::Ccp, crate::board::Power::Kmt],
         }],
+        // 1i: "Japan has 12 kamikazes available in Japan not just 6", as the Pacific
+        // board plays them.
+        kamikaze_tokens: Some(crate::document::KamikazeTokens {
+            power: crate::board::Power::Japan,
+            tokens: KAMIKAZE_TOKENS,
+            zones: KAMIKAZE_ZONES.map(str::to_owned).to_vec(),
+            attack: KAMIKAZE_ATTACK,
+            targets: KAMIKAZE_TARGETS.map(str::to_owned).to_vec(),
+        }),
+        // The Pacific board's bases, with 2.4: "Midway should be an Airbase not a Naval
+        // base".
+        bases: AIR_BASES
+            .iter()
+            .map(|t| (t, crate::document::BaseKind::Air))
+            .chain(
+                NAVAL_BASES
+                    .iter()
+                    .map(|t| (t, crate::document::BaseKind::Naval)),
+            )
+            .map(|(territory, kind)| crate::document::Base {
+                territory: (*territory).to_owned(),
+                kind,
+            })
+            .collect(),
     }
 }
+
+/// 1i: "Japan has 12 kamikazes available in Japan not just 6" (the board gives 6).
+pub const KAMIKAZE_TOKENS: u32 = 12;
+
+/// The Pacific board's kamikaze zones, the sea zones around Japan (TripleA's
+/// `pacific.xml`, `kamikazeZone`; Japan's at the start).
+pub const KAMIKAZE_ZONES: [&str; 6] = ["SZ 23", "SZ 24", "SZ 25", "SZ 35", "SZ 36", "SZ 37"];
+
+/// A token's die hits on 2 or less (`pacific.xml`: `suicideAttackResources`, count 2).
+pub const KAMIKAZE_ATTACK: u8 = 2;
+
+/// What a token strikes: surface warships, not transports or submarines.
+pub const KAMIKAZE_TARGETS: [&str; 4] = ["DES", "AC", "BB", "BB3"];
+
+/// Where 2.4's change is: "Midway: AH made a mistake – Midway should be an Airbase not a
+/// Naval base".
+pub const MIDWAY: &str = "Midway";
+
+/// The Pacific board's air bases (TripleA's airfields in `pacific.xml`), and Midway's
+/// (2.4).
+pub const AIR_BASES: [&str; 12] = [
+    "Bonin",
+    "Caroline",
+    "Formosa",
+    HAWAII,
+    "Japan",
+    "Mariana",
+    MIDWAY,
+    "New Britain",
+    "Philippines",
+    "Ryukyu",
+    "Solomon",
+    US_MAINLAND,
+];
+
+/// The Pacific board's naval bases (TripleA's harbours), without Midway's (2.4).
+pub const NAVAL_BASES: [&str; 14] = [
+    "Caroline",
+    HAWAII,
+    "India",
+    "Japan",
+    "Java",
+    "Malaya",
+    "New Britain",
+    "New Hebrides",
+    "New South Wales",
+    "New Zealand",
+    "Papua",
+    "Philippines",
+    "Samoa",
+    US_MAINLAND,
+];
 
 /// The Pacific board's convoy routes: a sea zone and the land it supplies (TripleA's
 /// `pacific.xml`, `convoyRoute`).

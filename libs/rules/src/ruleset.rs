@@ -9,8 +9,8 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::board::{Board, Power};
 use crate::document::{
-    DocumentProblem, GameOption, GameOptions, IncomeRule, ProductionRule, RulesetDocument,
-    ScoringRule, SpecialRules, VictoryRule, FORMAT,
+    BaseKind, DocumentProblem, GameOption, GameOptions, IncomeRule, ProductionRule,
+    RulesetDocument, ScoringRule, SpecialRules, VictoryRule, FORMAT,
 };
 use crate::game::{Arrival, Economy, GameState, Rules, Special, Survival};
 use crate::scoring::PointsTable;
@@ -350,6 +350,33 @@ fn special(
             .iter()
             .map(|g| Ok((place(&g.territory)?, g.powers.clone())))
             .collect::<Result<_, RulesetError>>()?,
+        kamikaze: rules
+            .kamikaze_tokens
+            .as_ref()
+            .map(|k| {
+                Ok(crate::game::Kamikaze {
+                    power: k.power,
+                    tokens: k.tokens,
+                    zones: k
+                        .zones
+                        .iter()
+                        .map(|name| place(name))
+                        .collect::<Result<_, RulesetError>>()?,
+                    attack: k.attack,
+                    targets: k
+                        .targets
+                        .iter()
+                        .map(|code| catalogue.id(code).map_err(data))
+                        .collect::<Result<_, RulesetError>>()?,
+                })
+            })
+            .transpose()?,
+        air_bases: bases(rules, BaseKind::Air)
+            .map(&place)
+            .collect::<Result<_, RulesetError>>()?,
+        naval_bases: bases(rules, BaseKind::Naval)
+            .map(&place)
+            .collect::<Result<_, RulesetError>>()?,
         zone_points: matches!(document.scoring, ScoringRule::ZonePoints { .. }),
         guerrillas: rules.guerrillas.iter().copied().collect(),
         recruits: rules
@@ -414,6 +441,15 @@ fn special(
             VictoryRule::DirectorEnds => None,
         },
     })
+}
+
+/// The places of the document's bases of one kind.
+fn bases(rules: &SpecialRules, kind: BaseKind) -> impl Iterator<Item = &str> {
+    rules
+        .bases
+        .iter()
+        .filter(move |b| b.kind == kind)
+        .map(|b| b.territory.as_str())
 }
 
 fn installed() -> &'static Mutex<HashMap<String, &'static Ruleset>> {

@@ -46,6 +46,9 @@ pub enum Ability {
     /// AAP destroyers: enemy submarines sharing their zone when their owner's turn begins
     /// may be attacked (7.1 iii).
     HuntsSubmarines,
+    /// The Pacific board's marines: attacking after coming ashore from the sea that turn
+    /// (an amphibious assault), they attack one higher (TripleA's `isMarine`).
+    Marine,
 }
 
 /// A unit type's profile.

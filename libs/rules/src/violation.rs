@@ -72,6 +72,7 @@ violation_codes! {
     KamikazeJapanOnly = "kamikaze-japan-only",
     KamikazeOnceATurn = "kamikaze-once-a-turn",
     KamikazeTarget = "kamikaze-target",
+    KamikazeTokens = "kamikaze-tokens",
     KamikazeWithoutFighter = "kamikaze-without-fighter",
     LandUnitAtSea = "land-unit-at-sea",
     NeedsTransport = "needs-transport",

@@ -914,7 +914,10 @@ async fn game_markup(
                         } }
                         td.num { (p.ipc_count) }
                         td.num { (p.starting_ipc) }
-                        td.num { (p.treasury) }
+                        td.num {
+                            (p.treasury)
+                            @if let Some(tokens) = p.kamikaze_tokens { br; small { (tokens) " kamikaze tokens" } }
+                        }
                         @if let Some(play) = view.play.iter().find(|q| q.power == p.power) {
                             td.num { (play.turns_played) }
                             td.num { @if view.orders_recorded { (play.orders_by_player) } }

@@ -259,6 +259,9 @@ pub struct PowerView {
     pub starting_ipc: u32,
     pub technologies: Vec<String>,
     pub passive: bool,
+    /// AAP: kamikaze tokens left (Japan's; absent for a power without any).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kamikaze_tokens: Option<u32>,
 }
 
 /// The board at one version of the game.
@@ -348,6 +351,7 @@ impl BoardView {
                         )
                         .collect(),
                     passive: state.passive.contains(p),
+                    kamikaze_tokens: state.kamikaze_tokens.get(p).copied(),
                 })
                 .collect(),
             places,

@@ -19,6 +19,7 @@ mod map_labels;
 mod notices;
 mod openapi;
 mod pacific;
+mod pacific_board;
 mod page_words;
 mod pages;
 mod projector;

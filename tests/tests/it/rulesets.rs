@@ -539,6 +539,23 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
         .cloned()
         .collect();
     document["special_rules"]["convoy_routes"] = json!(routes);
+    // And only some of its bases and kamikaze zones.
+    let bases: Vec<Value> = document["special_rules"]["bases"]
+        .as_array()
+        .expect("bases")
+        .iter()
+        .filter(|b| on_board(&b["territory"]))
+        .cloned()
+        .collect();
+    document["special_rules"]["bases"] = json!(bases);
+    let zones: Vec<Value> = document["special_rules"]["kamikaze_tokens"]["zones"]
+        .as_array()
+        .expect("kamikaze zones")
+        .iter()
+        .filter(|z| on_board(z))
+        .cloned()
+        .collect();
+    document["special_rules"]["kamikaze_tokens"]["zones"] = json!(zones);
     let uploaded = upload(&app, &director, &document).await;
     assert_eq!(
         uploaded.status,
@@ -797,6 +814,15 @@ async fn aap_historical_plays_out_of_the_box_from_creation_to_japans_survival_an
     assert_eq!(units_in(&board, "36 Sea Zone", "japan", "BB"), 6);
     assert_eq!(units_in(&board, "Shansi", "ccp", "INF"), 4);
     assert_eq!(units_in(&board, "Shansi", "kmt", "INF"), 2);
+    // 1i: "Japan has 12 kamikazes", shown beside its treasury; no other power has any.
+    let tokens: Vec<(String, Value)> = board["powers"]
+        .as_array()
+        .expect("powers")
+        .iter()
+        .map(|p| (p["power"].to_string(), p["kamikaze_tokens"].clone()))
+        .filter(|(_, tokens)| !tokens.is_null())
+        .collect();
+    assert_eq!(tokens, [("\"japan\"".to_owned(), json!(12))]);
 
     // Round 1: Japan buys three infantry, and its army in French Indo-China attacks the
     // KMT in Kwangsi; SZ 20's battleships stay put all round (1h, 2.4).

@@ -184,7 +184,7 @@ fn aap() -> &'static Ruleset {
     document.board = Some(serde_json::from_value(fixture["board"].clone()).expect("board"));
     document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
     let board = document.board.clone().expect("a board");
-    document.special_rules.keep_convoy_routes_on(&board);
+    document.special_rules.keep_places_on(&board);
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
 }
 

@@ -8,7 +8,8 @@
 //!   the units the seed labels CCP and the CCP's own province, Shansi;
 //! - the CCP's capital is Shansi (3.2: "at least 1 infantry in Shansi at all times");
 //! - Sinkiang is split from Tsinghai, held by the KMT, bordering Tsinghai and Suiyuan only;
-//! - air bases and naval bases are not played, so they are left out.
+//! - the map's air and naval bases (TripleA's airfields and harbours, set up as units) are
+//!   no units here: they are the document's `special_rules.bases` (`aap.rs`).
 
 use std::collections::BTreeMap;
 
@@ -119,7 +120,8 @@ fn seed_power(owner: &str, place: &str) -> Result<Option<Power>, String> {
     })
 }
 
-/// The catalogue's code for a map unit code; `None` for the bases, which are not played.
+/// The catalogue's code for a map unit code; `None` for the bases, which are special rules
+/// here, not units.
 fn unit_code(code: &str) -> Option<&str> {
     match code {
         "AB" | "NB" => None,

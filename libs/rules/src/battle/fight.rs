@@ -671,9 +671,25 @@ impl<'b, 'c> Fight<'b, 'c> {
                 0
             };
             unlifted -= lifted;
+            // Marines that came ashore this turn (the first of their line).
+            let lifted = lifted.max(self.landed_marines(l.kind).min(l.count));
             push_shot(out, l.kind, base + 1, lifted * per_unit);
             push_shot(out, l.kind, base, (l.count - lifted) * per_unit);
         }
+    }
+
+    /// How many attacking `kind` came ashore this turn, if it is a marine (they attack one
+    /// higher): 0 for any other.
+    pub(crate) fn landed_marines(&self, kind: UnitTypeId) -> u32 {
+        if !self.cat().get(kind).has(Ability::Marine) {
+            return 0;
+        }
+        self.battle
+            .landed
+            .iter()
+            .filter(|(unit, _)| *unit == kind)
+            .map(|(_, n)| n)
+            .sum()
     }
 
     /// Every defending column's dice, the casualty area's included. Within a column,

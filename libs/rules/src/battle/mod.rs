@@ -172,6 +172,10 @@ pub struct Battle<'c> {
     pub defender_damaged: Vec<(UnitTypeId, u32)>,
     /// Battleships bombarding an amphibious assault (land battles only).
     pub support_shots: u32,
+    /// Attacking units that came ashore from the sea this turn, by type (an amphibious
+    /// assault): marines among them attack one higher, every round. Losses fall on the
+    /// others of their type first (the weaker).
+    pub landed: Vec<(UnitTypeId, u32)>,
     pub attacker_orders: Orders,
     pub defender_orders: Orders,
     /// Cut-Throat kamikaze: one attacking fighter is lost and this defending ship is hit.
@@ -217,6 +221,7 @@ impl<'c> Battle<'c> {
             defender: Vec::new(),
             defender_damaged: Vec::new(),
             support_shots: 0,
+            landed: Vec::new(),
             attacker_orders: Orders::default(),
             defender_orders: Orders::default(),
             kamikaze_target: None,

@@ -195,6 +195,19 @@ impl Parts<'_> {
                 }
             }
         }
+        if let Some(kamikaze) = &special.kamikaze_tokens {
+            self.check_kamikaze_tokens(r, kamikaze, names);
+        }
+        for (i, base) in special.bases.iter().enumerate() {
+            let at = format!("{AT}/bases/{i}/territory");
+            self.on_board(r, names, at.clone(), &base.territory);
+            if names.and_then(|n| n.get(&normalise(&base.territory))) == Some(&true) {
+                r.push(
+                    at,
+                    format!("{} is a sea zone; a base is on land", base.territory),
+                );
+            }
+        }
         for (i, limited) in special.limited_complexes.iter().enumerate() {
             let at = format!("{AT}/limited_complexes/{i}/territory");
             self.on_board(r, names, at, &limited.territory);
@@ -735,6 +748,48 @@ pub(crate) fn check_dice_tables(r: &mut Reader, tables: &[DiceTable]) {
                 format!("{at}/rows"),
                 format!("no row covers {next} to {high}"),
             );
+        }
+    }
+}
+
+impl Parts<'_> {
+    /// Kamikaze tokens: a seated power, sea zones of the board, a die's number, ships of
+    /// the catalogue.
+    fn check_kamikaze_tokens(
+        &self,
+        r: &mut Reader,
+        kamikaze: &KamikazeTokens,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
+        const AT: &str = "/special_rules/kamikaze_tokens";
+        if !self.seats(kamikaze.power) {
+            r.push(
+                format!("{AT}/power"),
+                format!("{} is not in the turn order", kamikaze.power),
+            );
+        }
+        if !(1..=6).contains(&kamikaze.attack) {
+            r.push(format!("{AT}/attack"), "a die's number, 1 to 6");
+        }
+        if kamikaze.zones.is_empty() {
+            r.push(format!("{AT}/zones"), "at least one sea zone");
+        }
+        for (i, zone) in kamikaze.zones.iter().enumerate() {
+            let at = format!("{AT}/zones/{i}");
+            self.on_board(r, names, at.clone(), zone);
+            if names.and_then(|n| n.get(&normalise(zone))) == Some(&false) {
+                r.push(at, format!("{zone} is land; kamikazes strike in sea zones"));
+            }
+        }
+        for (i, code) in kamikaze.targets.iter().enumerate() {
+            let at = format!("{AT}/targets/{i}");
+            match self.units.map(|units| units.get(code)) {
+                Some(None) => r.push(at, format!("no unit is coded {code:?}")),
+                Some(Some(unit)) if unit.domain != Domain::Sea => {
+                    r.push(at, format!("{code} is not a ship"))
+                }
+                _ => {}
+            }
         }
     }
 }

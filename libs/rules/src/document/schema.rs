@@ -187,6 +187,51 @@ pub struct SpecialRules {
     /// Places some powers must keep infantry in (AAP 3.2: Shansi).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub garrisons: Vec<Garrison>,
+    /// A power's kamikaze tokens (the Pacific board's; AAP 1i: Japan's twelve), spent on
+    /// an enemy's warships in the kamikaze zones once its combat move is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kamikaze_tokens: Option<KamikazeTokens>,
+    /// Air and naval bases (the Pacific board's): one space more for aircraft leaving a
+    /// friendly air base, and for ships leaving a sea zone next to a friendly naval base,
+    /// where they stood when the turn began. A base serves whoever holds its land.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bases: Vec<Base>,
+}
+
+/// Kamikaze tokens: `power` starts with `tokens`; after the combat move of a power at war
+/// with it, and before that power's first battle, it may spend any of them at once on that
+/// power's ships of the `targets` types in the `zones`, each token one die against the
+/// ship it names, hitting on `attack` or less. Spent whether they hit or not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KamikazeTokens {
+    pub power: Power,
+    pub tokens: u32,
+    /// The kamikaze zones: sea zones.
+    pub zones: Vec<String>,
+    /// 1 to 6.
+    pub attack: u8,
+    /// Unit codes of the ships a token may strike.
+    pub targets: Vec<String>,
+}
+
+/// A base on a land territory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Base {
+    pub territory: String,
+    pub kind: BaseKind,
+}
+
+/// An air base speeds aircraft; a naval base, ships in the sea zones next to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum BaseKind {
+    Air,
+    Naval,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -254,11 +299,16 @@ impl SpecialRules {
         *self == SpecialRules::default()
     }
 
-    /// Keeps the convoy routes whose places `board` has: for moving a document onto a
-    /// smaller board (an upload names every place its board lacks).
-    pub fn keep_convoy_routes_on(&mut self, board: &crate::board::BoardDocument) {
+    /// Keeps the convoy routes, bases and kamikaze zones whose places `board` has: for
+    /// moving a document onto a smaller board (an upload names every place its board
+    /// lacks).
+    pub fn keep_places_on(&mut self, board: &crate::board::BoardDocument) {
         self.convoy_routes
             .retain(|r| board.has_place(&r.sea_zone) && board.has_place(&r.territory));
+        self.bases.retain(|b| board.has_place(&b.territory));
+        if let Some(kamikaze) = &mut self.kamikaze_tokens {
+            kamikaze.zones.retain(|z| board.has_place(z));
+        }
     }
 }
 

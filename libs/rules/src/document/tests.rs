@@ -227,7 +227,7 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
         ],
         [
             "d3be9aac915f07337b0135ceba4dbcd02e06e8797ae08cf933fa658bc2b0b96e",
-            "78291b8b387b34314cd5fdb28f4a1d28858a5ca16bbd6223c436992b1e522d71",
+            "6dcbdd349fc6f2ede7474604f478fb3ec5727139c6afa42541e3e3a3101c8d0c",
             "f7cc7f949ebc7827040169bfa04ff86c5ac9912ea70f0718d900188534f12b2f",
         ]
     );
@@ -238,10 +238,11 @@ fn the_built_in_playable_documents_keep_the_hashes_recorded_games_carry() {
     );
     // AAP Historical revision 3: convoys captured and liberated, submarines attacked only
     // where 7.1 allows, combat air patrol, lending to the KMT, Shansi's garrison, the CCP's
-    // recruits placed by its player.
+    // recruits placed by its player, Japan's twelve kamikaze tokens, the board's air and
+    // naval bases (Midway's an air base) and its marines.
     assert_eq!(
         hash("aap-historical"),
-        "f72a06713df03068233e7d1dc33bc873d56aa9efe1db78a3b7d2a55e33ad6ea9"
+        "53df81c14da469b664223f7f2a4c058f6c6af2c51d73fb4f7fdfcea8ffd88438"
     );
     let earlier: Vec<(String, String)> = RulesetDocument::builtin_revisions("aap-historical")
         .expect("revisions")

@@ -332,6 +332,15 @@ fn prepare<'a, 's>(
         }
         attacker_units.retain(|_, n| *n > 0);
     }
+    // An amphibious assault's units that came ashore this turn (the marines' bonus).
+    battle.landed = attacker_units
+        .iter()
+        .filter(|_| !place.sea)
+        .filter_map(|(unit, n)| {
+            let ashore = state.landed.get(&(territory, *unit)).copied().unwrap_or(0);
+            (ashore > 0).then_some((*unit, ashore.min(*n)))
+        })
+        .collect();
     battle.attacker = attacker_units.into_iter().collect();
     battle.defender = defender_units.into_iter().collect();
     if battle.heavy_weapons {
@@ -611,6 +620,16 @@ fn support_shots(
                 ViolationCode::BadBombardment,
                 BOMBARDMENT,
                 format!("battleships bombard a land battle from a quiet sea zone next to it; {} is not one for {}", sea.name, place.name),
+            ));
+        }
+        if state.kamikaze_struck.contains(&zone) {
+            return Err(violation(
+                ViolationCode::BadBombardment,
+                BOMBARDMENT,
+                format!(
+                    "the kamikazes struck {} this turn: its ships bombard nothing",
+                    sea.name
+                ),
             ));
         }
         let Some(bb) = battleship else { break };

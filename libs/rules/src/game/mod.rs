@@ -16,6 +16,7 @@ pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure}
 pub use seats::{decide_director, draw_seats, draw_seats_by_bid, DirectorOrder, Moment, Seat};
 
 pub mod autoplay;
+mod bases;
 pub mod combat;
 mod convoys;
 pub mod diplomacy;
@@ -24,6 +25,7 @@ mod garrisons;
 mod guerrillas;
 mod hidden_subs;
 pub mod home_cooked;
+pub mod kamikazes;
 pub mod lending;
 mod loans;
 pub mod moment;
@@ -56,7 +58,9 @@ pub use order::Order;
 pub use phase::Phase;
 use production::{place, purchase};
 use repairs::repair_battleship;
-pub use rules::{Arrival, Economy, Recruits, Rules, Special, Survival, CUT_THROAT_SPECIAL};
+pub use rules::{
+    Arrival, Economy, Kamikaze, Recruits, Rules, Special, Survival, CUT_THROAT_SPECIAL,
+};
 pub(crate) use turn::require_phase;
 use turn::{end_phase, go_passive};
 use weapons::develop_weapons;
@@ -169,6 +173,16 @@ pub struct GameState {
     /// AAP 3.5: units taken back after they moved on the borrower's turn: they may not
     /// move again this round, by (lender, place, type).
     pub resting: BTreeMap<(Power, TerritoryId, UnitTypeId), u32>,
+    /// AAP 1i: kamikaze tokens left, by power.
+    pub kamikaze_tokens: BTreeMap<Power, u32>,
+    /// AAP 1i: the sea zones the kamikazes struck this turn (they strike once a turn, and
+    /// ships there bombard nothing).
+    pub kamikaze_struck: BTreeSet<TerritoryId>,
+    /// Whether the power whose turn it is has fought a battle or a raid this turn.
+    pub battles_begun: bool,
+    /// Land units of the power whose turn it is that came ashore from the sea this turn,
+    /// by (place, type): an amphibious assault's (the Pacific board's marines).
+    pub landed: BTreeMap<(TerritoryId, UnitTypeId), u32>,
 }
 
 /// Something that happened in a game.
@@ -285,6 +299,12 @@ pub enum GameEvent {
         power: Power,
         sea_zone: Option<TerritoryId>,
         against: Vec<Power>,
+    },
+    /// AAP 1i: kamikaze tokens spent on `against`'s ships, every die of each strike.
+    KamikazesStruck {
+        power: Power,
+        against: Power,
+        strikes: Vec<kamikazes::KamikazeHit>,
     },
     /// Free infantry raised at the start of the turn (AAP's Chinese factions).
     RecruitsRaised {
@@ -695,6 +715,15 @@ impl GameState {
             patrols: BTreeMap::new(),
             lent: BTreeMap::new(),
             resting: BTreeMap::new(),
+            kamikaze_tokens: rules
+                .special
+                .kamikaze
+                .iter()
+                .map(|k| (k.power, k.tokens))
+                .collect(),
+            kamikaze_struck: BTreeSet::new(),
+            battles_begun: false,
+            landed: BTreeMap::new(),
             round: 1,
             turn: 0,
             // "War" starts with its players rolling for their bases.
@@ -794,6 +823,10 @@ pub fn decide(
         // "US can regain possession of units lent at any time".
         return lending::decide(rules, state, by, order);
     }
+    if let Order::KamikazeAttack { strikes } = order {
+        // Given on an enemy's turn, by the tokens' owner.
+        return kamikazes::decide(rules, state, by, strikes, dice);
+    }
     if let Order::AvoidCombat { territory } = order {
         // The guerrillas decide on the attacker's turn.
         return guerrillas::decide_avoid(rules, state, by, *territory);
@@ -867,7 +900,10 @@ pub fn decide(
         Order::SuppressGuerrillas { territory } => {
             guerrillas::decide_suppression(rules, state, power, *territory, dice)
         }
-        Order::AvoidCombat { .. } | Order::Lend { .. } | Order::Recall { .. } => {
+        Order::AvoidCombat { .. }
+        | Order::Lend { .. }
+        | Order::Recall { .. }
+        | Order::KamikazeAttack { .. } => {
             unreachable!("decided above")
         }
         Order::FlyPatrol { units, from, over } => {
@@ -943,6 +979,9 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.contested.clear();
                 state.captured_this_turn.clear();
                 state.kamikaze_used_this_turn = false;
+                state.kamikaze_struck.clear();
+                state.battles_begun = false;
+                state.landed.clear();
                 state.suppression.clear();
                 state.railed_infantry = 0;
                 state.factory_railed = false;
@@ -1139,7 +1178,15 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             let treasury = state.treasury.entry(*victim).or_default();
             *treasury = treasury.saturating_sub(*ipc_lost);
         }
-        GameEvent::BattleFought(fought) => combat::apply_battle(rules, state, fought),
+        GameEvent::BattleFought(fought) => {
+            state.battles_begun = true;
+            combat::apply_battle(rules, state, fought);
+        }
+        GameEvent::KamikazesStruck {
+            power,
+            against,
+            strikes,
+        } => kamikazes::apply(state, *power, *against, strikes),
         GameEvent::BattleshipRepaired {
             power,
             sea_zone,
@@ -1164,7 +1211,10 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 spent.1 = u8::MAX;
             }
         }
-        GameEvent::RaidFlown(flown) => combat::apply_raid(rules, state, flown),
+        GameEvent::RaidFlown(flown) => {
+            state.battles_begun = true;
+            combat::apply_raid(rules, state, flown);
+        }
         GameEvent::AgreementOffered { from, to, terms } => {
             state.offers.insert((*from, *to), terms.clone());
         }

@@ -117,6 +117,7 @@ pub enum OrderKind {
     FireRocket,
     SuppressGuerrillas,
     AvoidCombat,
+    KamikazeAttack,
     AttackSubmarines,
     FlyPatrol,
     BlockWithSubmarines,
@@ -141,7 +142,7 @@ pub enum OrderKind {
 }
 
 impl OrderKind {
-    pub const ALL: [OrderKind; 35] = [
+    pub const ALL: [OrderKind; 36] = [
         OrderKind::Purchase,
         OrderKind::Place,
         OrderKind::ApplyForWarLoan,
@@ -156,6 +157,7 @@ impl OrderKind {
         OrderKind::FireRocket,
         OrderKind::SuppressGuerrillas,
         OrderKind::AvoidCombat,
+        OrderKind::KamikazeAttack,
         OrderKind::AttackSubmarines,
         OrderKind::FlyPatrol,
         OrderKind::BlockWithSubmarines,
@@ -196,6 +198,7 @@ impl OrderKind {
             Order::FightBattle(_) => OrderKind::FightBattle,
             Order::SuppressGuerrillas { .. } => OrderKind::SuppressGuerrillas,
             Order::AvoidCombat { .. } => OrderKind::AvoidCombat,
+            Order::KamikazeAttack { .. } => OrderKind::KamikazeAttack,
             Order::AttackSubmarines { .. } => OrderKind::AttackSubmarines,
             Order::FlyPatrol { .. } => OrderKind::FlyPatrol,
             Order::BlockWithSubmarines { .. } => OrderKind::BlockWithSubmarines,
@@ -241,6 +244,7 @@ impl OrderKind {
             OrderKind::FireRocket => "fire_rocket",
             OrderKind::SuppressGuerrillas => "suppress_guerrillas",
             OrderKind::AvoidCombat => "avoid_combat",
+            OrderKind::KamikazeAttack => "kamikaze_attack",
             OrderKind::AttackSubmarines => "attack_submarines",
             OrderKind::FlyPatrol => "fly_patrol",
             OrderKind::BlockWithSubmarines => "block_with_submarines",
@@ -282,6 +286,7 @@ impl OrderKind {
             OrderKind::FireRocket => "fire a rocket",
             OrderKind::SuppressGuerrillas => "suppress guerrillas",
             OrderKind::AvoidCombat => "refuse battle (guerrillas)",
+            OrderKind::KamikazeAttack => "strike with kamikaze tokens",
             OrderKind::AttackSubmarines => "attack submarines beside a destroyer",
             OrderKind::FlyPatrol => "fly a combat air patrol",
             OrderKind::BlockWithSubmarines => "order submarines to block",
@@ -622,7 +627,29 @@ fn any_power(rules: Rules<'_>, state: &GameState) -> Vec<OrderKind> {
             },
         ))
     });
-    let examples: [(OrderKind, Vec<(Power, Order)>); 8] = [
+    // A strike of one token on each enemy ship a kamikaze zone holds.
+    let kamikazes = rules.special.kamikaze.iter().flat_map(|k| {
+        let against = state.power(rules.board);
+        k.zones.iter().flat_map(move |zone| {
+            k.targets
+                .iter()
+                .filter(move |unit| {
+                    state.forces[zone.index()]
+                        .keys()
+                        .any(|(owner, u, _)| *owner == against && u == *unit)
+                })
+                .map(move |unit| {
+                    let strikes = vec![super::kamikazes::KamikazeStrike {
+                        sea_zone: *zone,
+                        unit: *unit,
+                        tokens: 1,
+                    }];
+                    (k.power, Order::KamikazeAttack { strikes })
+                })
+        })
+    });
+    let examples: [(OrderKind, Vec<(Power, Order)>); 9] = [
+        (OrderKind::KamikazeAttack, kamikazes.collect()),
         (OrderKind::Lend, loans),
         (OrderKind::Recall, recalls.collect()),
         (

@@ -91,6 +91,8 @@ impl GameState {
         if profile.domain == Domain::Air && self.has(power, Technology::LongRangeAircraft) {
             range += 2;
         }
+        // The Pacific board's bases: one space more leaving a friendly one.
+        let range = range.saturating_add(super::bases::bonus(rules, self, territory, power, unit));
         match self.moved.get(&(territory, unit)) {
             // Aircraft that have flown may fly on to land, with what they have left.
             Some(&(_, used))
@@ -712,6 +714,7 @@ pub(super) fn apply_move(
         return;
     };
     let distance = u8::try_from(path.len() - 1).unwrap_or(u8::MAX);
+    let ashore = rules.board.get(from).sea && !rules.board.get(to).sea;
     for &(unit, n) in units {
         for (damage, taken) in take_of_type(&mut state.forces[from.index()], power, unit, n) {
             *state.forces[to.index()]
@@ -719,15 +722,22 @@ pub(super) fn apply_move(
                 .or_default() += taken;
         }
         super::lending::moved(state, power, from, to, unit, n);
+        // A base's space is in the range the move was checked against: aircraft flying on
+        // later keep it, as used less.
+        let bonus = super::bases::bonus(rules, state, from, power, unit);
         let used_before = state.moved.get(&(from, unit)).map_or(0, |(_, used)| *used);
         if let Some((spent, _)) = state.moved.get_mut(&(from, unit)) {
             *spent = spent.saturating_sub(n);
         }
-        let is_air = rules.catalogue.get(unit).domain == Domain::Air;
+        let profile = rules.catalogue.get(unit);
+        let is_air = profile.domain == Domain::Air;
+        if ashore && profile.domain == Domain::Land {
+            *state.landed.entry((to, unit)).or_default() += n;
+        }
         let entry = state.moved.entry((to, unit)).or_insert((0, 0));
         entry.0 += n;
         entry.1 = entry.1.max(if is_air {
-            used_before + distance
+            (used_before + distance).saturating_sub(bonus)
         } else {
             distance
         });

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::combat::BattleOrders;
+use super::kamikazes::KamikazeStrike;
 use super::standing::{SealedOrders, StandingOrders};
 use super::{Order, Permission};
 use crate::battle::{CombatOrder, RetreatOrder};
@@ -105,6 +106,19 @@ impl NamedRetreat {
     }
 }
 
+/// One kamikaze strike: `tokens` against one of the enemy's ships of type `unit` in a sea
+/// zone (each strike another ship, the most damaged of its type first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = KamikazeStrikeInput))]
+#[serde(deny_unknown_fields)]
+pub struct NamedStrike {
+    pub sea_zone: String,
+    /// The ship's unit code.
+    pub unit: String,
+    pub tokens: u32,
+}
+
 /// One order. Territories and sea zones by their board names (as `GET /v1/rulesets/{id}`
 /// lists them), units by code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,6 +196,11 @@ pub enum NamedOrder {
     },
     RepairBattleship {
         sea_zone: String,
+    },
+    /// AAP 1i: the tokens' owner (Japan) strikes an enemy's ships in the kamikaze zones,
+    /// every strike at once, after that enemy's combat move and before its first battle.
+    KamikazeAttack {
+        strikes: Vec<NamedStrike>,
     },
     /// AAP 8: fighters and bombers patrol over their place (`from`) or one next door
     /// (`over`) until their owner's next turn (non-combat move; combat move over a convoy).
@@ -560,6 +579,18 @@ impl NamedOrder {
             NamedOrder::RepairBattleship { sea_zone } => Order::RepairBattleship {
                 sea_zone: names.place(sea_zone)?,
             },
+            NamedOrder::KamikazeAttack { strikes } => Order::KamikazeAttack {
+                strikes: strikes
+                    .iter()
+                    .map(|s| {
+                        Ok(KamikazeStrike {
+                            sea_zone: names.place(&s.sea_zone)?,
+                            unit: names.unit(&s.unit)?,
+                            tokens: s.tokens,
+                        })
+                    })
+                    .collect::<Result<_, NameError>>()?,
+            },
             NamedOrder::AirDrop {
                 bombers,
                 troops,
@@ -678,6 +709,16 @@ impl NamedOrder {
             },
             Order::RepairBattleship { sea_zone } => NamedOrder::RepairBattleship {
                 sea_zone: n.place(*sea_zone),
+            },
+            Order::KamikazeAttack { strikes } => NamedOrder::KamikazeAttack {
+                strikes: strikes
+                    .iter()
+                    .map(|s| NamedStrike {
+                        sea_zone: n.place(s.sea_zone),
+                        unit: n.unit(s.unit),
+                        tokens: s.tokens,
+                    })
+                    .collect(),
             },
             Order::AirDrop {
                 bombers,

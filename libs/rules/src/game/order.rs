@@ -77,6 +77,11 @@ pub enum Order {
     AttackSubmarines {
         sea_zone: TerritoryId,
     },
+    /// The Pacific board's kamikaze tokens (AAP 1i): every strike at once, after an
+    /// enemy's combat move and before its first battle; given by the tokens' owner.
+    KamikazeAttack {
+        strikes: Vec<kamikazes::KamikazeStrike>,
+    },
     /// Repair a damaged battleship in this sea zone (Cut-Throat).
     RepairBattleship {
         sea_zone: TerritoryId,

@@ -1,7 +1,7 @@
 //! What an auditor needs to check a game from its events alone.
 //!
 //! Only a few events carry dice (battles, raids, research, war loans, rockets, repairs,
-//! and the War rules' table rolls and moves),
+//! kamikaze strikes, and the War rules' table rolls and moves),
 //! and each is the first event of the order that rolled them, so its dice come from the
 //! seed at its own stream version. [`order_behind`] recovers that order from the event, so
 //! the auditor can decide it again on the state before it, with the seed's dice (or, before
@@ -56,6 +56,9 @@ pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
                 territory: *territory,
             },
         )),
+        GameEvent::KamikazesStruck { power, strikes, .. } => {
+            Some((*power, super::kamikazes::order_behind(strikes)))
+        }
         GameEvent::StartZonesRolled { by, .. } => Some((*by, Order::RollStartZones)),
         GameEvent::InitiativeRolled { by, .. } => Some((*by, Order::RollInitiative)),
         GameEvent::ReinforcementsRolled { by, .. } => Some((*by, Order::RollReinforcements)),
@@ -123,6 +126,10 @@ pub fn dice_rolled(event: &GameEvent) -> Vec<Die> {
         GameEvent::InitiativeRolled { rolls, .. } => {
             rolls.iter().flatten().map(|(_, die)| *die).collect()
         }
+        GameEvent::KamikazesStruck { strikes, .. } => strikes
+            .iter()
+            .flat_map(|s| s.dice.iter().copied())
+            .collect(),
         GameEvent::ReinforcementsRolled { dice, .. } => dice.clone(),
         GameEvent::WarResearched { tries, .. } => tries
             .iter()

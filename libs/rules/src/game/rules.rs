@@ -72,6 +72,24 @@ pub struct Special {
     pub lending: Vec<(Power, Power)>,
     /// Places these powers keep infantry in (AAP 3.2).
     pub garrisons: Vec<(TerritoryId, Vec<Power>)>,
+    /// Kamikaze tokens (the Pacific board's; AAP 1i).
+    pub kamikaze: Option<Kamikaze>,
+    /// Land with an air base: aircraft leaving it, friendly, fly one space more.
+    pub air_bases: BTreeSet<TerritoryId>,
+    /// Land with a naval base: ships leaving a sea zone next to it, friendly, sail one
+    /// space more.
+    pub naval_bases: BTreeSet<TerritoryId>,
+}
+
+/// A power's kamikaze tokens, resolved: spent on an enemy's ships of `targets` in `zones`
+/// after its combat move, one die each, hitting on `attack` or less.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kamikaze {
+    pub power: Power,
+    pub tokens: u32,
+    pub zones: BTreeSet<TerritoryId>,
+    pub attack: u8,
+    pub targets: BTreeSet<UnitTypeId>,
 }
 
 /// Free infantry a power raises at the start of its turn, instead of collecting money.
@@ -139,6 +157,9 @@ impl Special {
         combat_air_patrol: false,
         lending: Vec::new(),
         garrisons: Vec::new(),
+        kamikaze: None,
+        air_bases: BTreeSet::new(),
+        naval_bases: BTreeSet::new(),
     };
 }
 

@@ -243,6 +243,35 @@ impl Words<'_> {
                 };
                 format!("{power} raised {units}, to place where it has units")
             }
+            GameEvent::KamikazesStruck {
+                power,
+                against,
+                strikes,
+            } => {
+                let strikes = strikes.iter().map(|s| {
+                    let dice = and_list(s.dice.iter().map(|d| d.to_string()));
+                    let result = if s.sunk {
+                        "sunk"
+                    } else if s.hits > 0 {
+                        "damaged"
+                    } else {
+                        "missed"
+                    };
+                    format!(
+                        "{} on 1 {} in {} rolled {dice}, {}: {result}",
+                        counted(s.dice.len(), "token", "tokens"),
+                        self.code(s.unit),
+                        self.place(s.sea_zone),
+                        counted(s.hits as usize, "hit", "hits"),
+                    )
+                });
+                format!(
+                    "{} kamikazes struck {} ships: {}",
+                    of(*power),
+                    of(*against),
+                    semicolon_list(strikes)
+                )
+            }
             GameEvent::SubmarinesAttacked { power, sea_zone } => format!(
                 "{power} attacked the submarines in {}, where its destroyer stood as its turn began",
                 self.place(*sea_zone)

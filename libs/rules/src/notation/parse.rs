@@ -98,6 +98,7 @@ const KEYWORDS: &[&str] = &[
     "recall",
     "block with submarines",
     "attack submarines",
+    "kamikaze",
     "go passive",
     "offer agreement",
     "accept agreement",
@@ -289,6 +290,9 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         return Ok(NamedOrder::AttackSubmarines {
             sea_zone: place_after(rest, "attacking submarines")?,
         });
+    }
+    if let Some(rest) = text.after_any(&["kamikaze attack", "kamikazes", "kamikaze"]) {
+        return kamikaze(names, rest);
     }
     if let Some(rest) = text.after_any(&["patrol", "fly patrol", "cap"]) {
         let shape = "a patrol reads \"patrol 2 FTR from Japan over SZ 36\"";
@@ -611,6 +615,41 @@ fn permission_and_power<'a>(
             )
         }),
     }
+}
+
+/// `2 on BB in SZ 36, 1 on AC in SZ 37`: each strike's tokens, ship and sea zone.
+fn kamikaze(names: &Names<'_>, rest: Text<'_>) -> Result<NamedOrder, NotationError> {
+    let shape = "a kamikaze attack reads \"kamikaze 2 on BB in SZ 36, 1 on AC in SZ 37\": \
+                 tokens, the ship struck and its sea zone, for each strike";
+    let rest = rest
+        .s
+        .strip_prefix(':')
+        .map_or(rest, |s| Text { s, at: rest.at + 1 })
+        .trim();
+    let mut strikes = Vec::new();
+    for part in rest.split(",") {
+        let Some((what, zone)) = part.split_last_word("in") else {
+            return Err(names.error(part, shape.to_owned()));
+        };
+        let Some((tokens, unit)) = what.split_word("on").or_else(|| what.split_word("at")) else {
+            return Err(names.error(what, shape.to_owned()));
+        };
+        // "2" or "2 tokens".
+        let count = tokens.words();
+        let token_word = |w: &Text<'_>| ["token", "tokens"].contains(&w.s.to_lowercase().as_str());
+        let (Some(first), true) = (
+            count.first(),
+            count.len() == 1 || count.get(1).is_some_and(token_word) && count.len() == 2,
+        ) else {
+            return Err(names.error(tokens, shape.to_owned()));
+        };
+        strikes.push(crate::game::named::NamedStrike {
+            sea_zone: names.place(zone)?,
+            unit: names.unit(unit)?,
+            tokens: names.number(*first, "kamikaze tokens")?,
+        });
+    }
+    Ok(NamedOrder::KamikazeAttack { strikes })
 }
 
 /// `Ukraine; combat SAAC; loss INF, ARM; retreat after round 2; retreat to Germany;

@@ -97,6 +97,13 @@ pub fn render_order(order: &NamedOrder) -> String {
             line
         }
         NamedOrder::RepairBattleship { sea_zone } => format!("repair battleship in {sea_zone}"),
+        NamedOrder::KamikazeAttack { strikes } => {
+            let strikes: Vec<String> = strikes
+                .iter()
+                .map(|s| format!("{} on {} in {}", s.tokens, s.unit, s.sea_zone))
+                .collect();
+            format!("kamikaze {}", strikes.join(", "))
+        }
         NamedOrder::AirDrop {
             bombers,
             troops,

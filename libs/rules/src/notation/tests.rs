@@ -421,8 +421,8 @@ fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
         "docs/playing.md has no example of {missing:?}"
     );
 
-    // War's own orders are shown in War's boxes, the guerrillas, patrols, submarine orders
-    // and lending in AAP's, the kamikaze run in Cut-Throat's.
+    // War's own orders are shown in War's boxes, the guerrillas, patrols, submarine orders,
+    // lending and kamikaze tokens in AAP's, the kamikaze run in Cut-Throat's.
     for (what, ruleset) in [
         ("roll_start_zones", "war"),
         ("roll_initiative", "war"),
@@ -440,6 +440,7 @@ fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
         ("attack_submarines", "aap-historical"),
         ("lend", "aap-historical"),
         ("recall", "aap-historical"),
+        ("kamikaze_attack", "aap-historical"),
     ] {
         assert!(
             shown.0.get(what).is_some_and(|r| r.contains(ruleset)),

@@ -24,7 +24,7 @@ fn aap_with(change: impl Fn(&mut RulesetDocument)) -> &'static Ruleset {
     document.setup = serde_json::from_value(fixture["setup"].clone()).expect("setup");
     // The small board has only some of the Pacific's convoy routes.
     let board = document.board.clone().expect("a board");
-    document.special_rules.keep_convoy_routes_on(&board);
+    document.special_rules.keep_places_on(&board);
     Ruleset::uploaded(&document, &GameOptions::default()).expect("playable with a board")
 }
 

@@ -6,6 +6,7 @@ mod diplomacy;
 mod enhanced_realism;
 pub(crate) mod home_cooked;
 mod moment;
+mod pacific_board;
 mod pacific_rules;
 mod players;
 mod properties;

@@ -7,11 +7,11 @@ use super::aap::pacific;
 use super::*;
 use crate::ruleset::Ruleset;
 
-fn at(name: &str) -> TerritoryId {
+pub(super) fn at(name: &str) -> TerritoryId {
     pacific().board.id(name).expect(name)
 }
 
-fn unit_of(code: &str) -> UnitTypeId {
+pub(super) fn unit_of(code: &str) -> UnitTypeId {
     pacific().catalogue.id(code).expect(code)
 }
 
@@ -27,7 +27,7 @@ fn turn(ruleset: &Ruleset, round: u32, power: Power, phase: Phase) -> GameState 
 }
 
 /// Replaces every unit in a place.
-fn put(state: &mut GameState, name: &str, units: &[(Power, &str, u32)]) {
+pub(super) fn put(state: &mut GameState, name: &str, units: &[(Power, &str, u32)]) {
     let forces = &mut state.forces[at(name).index()];
     forces.clear();
     for &(power, code, n) in units {
@@ -35,7 +35,7 @@ fn put(state: &mut GameState, name: &str, units: &[(Power, &str, u32)]) {
     }
 }
 
-fn give(
+pub(super) fn give(
     state: &mut GameState,
     by: Power,
     order: Order,
@@ -44,7 +44,7 @@ fn give(
     order_under(pacific().rules(), state, by, order, dice)
 }
 
-fn moving(list: &[(&str, u32)], path: &[&str]) -> Order {
+pub(super) fn moving(list: &[(&str, u32)], path: &[&str]) -> Order {
     Order::Move {
         units: units(list),
         path: path.iter().map(|n| at(n)).collect(),

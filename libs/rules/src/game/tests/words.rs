@@ -260,6 +260,33 @@ fn classic_table() -> Vec<(GameEvent, &'static str)> {
             "United Kingdom's 2 FTR patrol over Angola Sea Zone from Angola.",
         ),
         (
+            GameEvent::KamikazesStruck {
+                power: Power::Japan,
+                against: Power::UnitedStates,
+                strikes: vec![
+                    crate::game::kamikazes::KamikazeHit {
+                        sea_zone: place_id("Hawaii Sea Zone"),
+                        unit: unit("BB"),
+                        damage: 1,
+                        dice: dice(&[1, 5]),
+                        hits: 1,
+                        sunk: true,
+                    },
+                    crate::game::kamikazes::KamikazeHit {
+                        sea_zone: place_id("Hawaii Sea Zone"),
+                        unit: unit("AC"),
+                        damage: 0,
+                        dice: dice(&[4]),
+                        hits: 0,
+                        sunk: false,
+                    },
+                ],
+            },
+            "Japan's kamikazes struck United States' ships: 2 tokens on 1 BB in Hawaii Sea Zone \
+             rolled 1 and 5, 1 hit: sunk; 1 token on 1 AC in Hawaii Sea Zone rolled 4, 0 hits: \
+             missed.",
+        ),
+        (
             GameEvent::PatrolsEnded {
                 power: Power::UnitedKingdom,
                 returned: vec![(place_id("Angola Sea Zone"), place_id("Angola"), unit("FTR"), 1)],
