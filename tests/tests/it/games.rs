@@ -1979,4 +1979,22 @@ async fn aap_odds_over_http_count_heavy_weapons_and_spare_an_attacking_ccp_stack
     )
     .await;
     assert_problem(&unknown, StatusCode::BAD_REQUEST, "malformed-request");
+    // The odds page asks for the powers too, and shows the same figures: 85.75% with every
+    // stack counted, 95.90% with the CCP attacking Japan.
+    for (query, shown) in [
+        ("", "85.75%"),
+        ("&attacker_power=ccp&defender_power=japan", "95.90%"),
+    ] {
+        let page = call(
+            &app,
+            get(&format!(
+                "/odds?attacker=24+inf&defender=6+inf%2C+4+ftr&ruleset=aap-historical{query}"
+            )),
+        )
+        .await;
+        assert_eq!(page.status, StatusCode::OK);
+        let text = page.text();
+        assert!(text.contains(shown), "{shown} on the page for {query:?}");
+        assert!(text.contains("Attacking power (AAP)"), "{text}");
+    }
 }

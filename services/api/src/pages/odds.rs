@@ -1,5 +1,6 @@
 //! The odds calculator page: a plain form (no script) for the attacker, the defender, land
-//! or sea, the combat order and the defender's standing orders; its answer is computed by
+//! or sea, the combat order, the powers fighting (AAP's heavy weapons spare the CCP) and
+//! the defender's standing orders; its answer is computed by
 //! the same code as `POST /v1/odds`, within the same limits.
 
 use actix_web::{get, web, HttpRequest, HttpResponse};
@@ -12,6 +13,7 @@ use crate::error::ApiError;
 use crate::query::parse_query;
 use crate::routes::odds::{odds_for, OddsRequest, OddsView};
 use crate::AppState;
+use warlog_rules::board::Power;
 
 /// The form's fields as a browser sends them (a checked box is `on`).
 #[derive(Debug, Default, Deserialize)]
@@ -26,6 +28,25 @@ struct OddsForm {
     submerge: Option<String>,
     /// `yes` (the default), or `no`: the defender's battleships do not take the first hit.
     battleships_absorb: Option<String>,
+    /// The powers fighting, by id (`ccp`): AAP's heavy weapons never count the CCP (4.1).
+    attacker_power: Option<String>,
+    defender_power: Option<String>,
+}
+
+/// The powers the form offers: AAP Historical's, whose heavy weapons depend on who fights.
+const POWERS: [(Power, &str); 5] = [
+    (Power::Japan, "japan"),
+    (Power::Ccp, "ccp"),
+    (Power::Kmt, "kmt"),
+    (Power::UnitedKingdom, "united-kingdom"),
+    (Power::UnitedStates, "united-states"),
+];
+
+fn power_of(id: &Option<String>) -> Option<Power> {
+    POWERS
+        .iter()
+        .find(|(_, key)| id.as_deref() == Some(*key))
+        .map(|(power, _)| *power)
 }
 
 impl OddsForm {
@@ -47,8 +68,8 @@ impl OddsForm {
             defender_order_of_loss: given(&self.defender_order_of_loss),
             submerge: self.submerge.is_some(),
             battleships_absorb: (self.battleships_absorb.as_deref() == Some("no")).then_some(false),
-            attacker_power: None,
-            defender_power: None,
+            attacker_power: power_of(&self.attacker_power),
+            defender_power: power_of(&self.defender_power),
             attacker_blend_in: None,
             defender_blend_in: None,
         })
@@ -91,6 +112,19 @@ fn form(f: &OddsForm) -> Markup {
                         option value="" { "the ruleset's default" }
                         @for code in ["SA", "SAAC", "TAAC", "KAAC", "WI"] {
                             option value=(code) selected[f.order.as_deref() == Some(code)] { (code) }
+                        }
+                    }
+                }
+            }
+            div.row {
+                @for (field, label, chosen) in [("attacker_power", "Attacking power (AAP)", &f.attacker_power), ("defender_power", "Defending power (AAP)", &f.defender_power)] {
+                    p.field {
+                        label for=(field) { (label) }
+                        select id=(field) name=(field) {
+                            option value="" { "any: every stack counts for heavy weapons" }
+                            @for (power, key) in POWERS {
+                                option value=(key) selected[chosen.as_deref() == Some(key)] { (power.name()) }
+                            }
                         }
                     }
                 }
