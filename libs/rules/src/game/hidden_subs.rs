@@ -94,7 +94,6 @@ pub(super) fn turn_began(rules: Rules<'_>, state: &mut GameState) {
 /// A blocking order for the power's submarines, given in its own turn.
 pub(super) fn decide_block(
     rules: Rules<'_>,
-    state: &GameState,
     power: Power,
     sea_zone: Option<TerritoryId>,
     against: &[Power],
@@ -121,7 +120,6 @@ pub(super) fn decide_block(
             format!("{power}'s submarines block other powers of this game; not {other}"),
         ));
     }
-    let _ = state;
     Ok(vec![GameEvent::SubmarinesBlocking {
         power,
         sea_zone,

@@ -910,7 +910,7 @@ pub fn decide(
             patrols::decide(rules, state, power, units, *from, *over)
         }
         Order::BlockWithSubmarines { sea_zone, against } => {
-            hidden_subs::decide_block(rules, state, power, *sea_zone, against)
+            hidden_subs::decide_block(rules, power, *sea_zone, against)
         }
         Order::AttackSubmarines { sea_zone } => {
             hidden_subs::decide_attack(rules, state, power, *sea_zone)

@@ -77,7 +77,7 @@ pub(super) fn decide(
     }
     if units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
         return Err(violation(
-            ViolationCode::BadPath,
+            ViolationCode::BadArmy,
             PATROL,
             "a patrol names its aircraft, each at least once",
         ));

@@ -614,3 +614,101 @@ fn the_ccps_player_places_its_recruits_where_it_has_units() {
     .expect("placed beside its infantry there");
     assert_eq!(here(&state, "Kweichow", Power::Ccp, "INF"), before + 2);
 }
+
+#[test]
+fn bad_patrols_blocks_and_loans_are_refused_by_name_and_change_nothing() {
+    let ruleset = pacific();
+    let mut state = turn(ruleset, 2, Power::UnitedStates, Phase::NonCombatMove);
+    put(
+        &mut state,
+        "Hawaiian Isl",
+        &[
+            (Power::UnitedStates, "FTR", 1),
+            (Power::UnitedStates, "INF", 2),
+        ],
+    );
+    let before = state.clone();
+    let refusals = [
+        // Not next door to Hawaii.
+        (
+            Order::FlyPatrol {
+                units: units(&[("FTR", 1)]),
+                from: at("Hawaiian Isl"),
+                over: at("SZ 4"),
+            },
+            ViolationCode::PatrolPlace,
+        ),
+        // Infantry do not fly.
+        (
+            Order::FlyPatrol {
+                units: units(&[("INF", 1)]),
+                from: at("Hawaiian Isl"),
+                over: at("SZ 9"),
+            },
+            ViolationCode::NotAircraft,
+        ),
+        // More fighters than stand there.
+        (
+            Order::FlyPatrol {
+                units: units(&[("FTR", 2)]),
+                from: at("Hawaiian Isl"),
+                over: at("SZ 9"),
+            },
+            ViolationCode::NotEnoughUnits,
+        ),
+        // A power's submarines block others, not itself; and at sea.
+        (
+            Order::BlockWithSubmarines {
+                sea_zone: None,
+                against: vec![Power::UnitedStates],
+            },
+            ViolationCode::UnknownPower,
+        ),
+        (
+            Order::BlockWithSubmarines {
+                sea_zone: Some(at("Hawaiian Isl")),
+                against: vec![Power::Japan],
+            },
+            ViolationCode::NotASeaZone,
+        ),
+        // Nothing is lent to take back, and three infantry are not there to lend.
+        (
+            Order::Recall {
+                from: Power::Kmt,
+                territory: at("Hawaiian Isl"),
+                units: units(&[("INF", 1)]),
+            },
+            ViolationCode::NotLent,
+        ),
+        (
+            Order::Lend {
+                to: Power::Kmt,
+                territory: at("Hawaiian Isl"),
+                units: units(&[("INF", 3)]),
+            },
+            ViolationCode::NotEnoughUnits,
+        ),
+    ];
+    for (order, code) in refusals {
+        let refused =
+            give(&mut state, Power::UnitedStates, order.clone(), &[]).expect_err("refused");
+        assert_eq!(refused.code, code, "{order:?}");
+        assert_eq!(state, before, "{order:?} changed nothing");
+    }
+    // No loan into a place where a battle is to be fought.
+    state
+        .contested
+        .insert(at("Hawaiian Isl"), [Power::Japan].into());
+    let refused = give(
+        &mut state,
+        Power::UnitedStates,
+        Order::Lend {
+            to: Power::Kmt,
+            territory: at("Hawaiian Isl"),
+            units: units(&[("INF", 1)]),
+        },
+        &[],
+    )
+    .expect_err("a battle is pending there");
+    assert_eq!(refused.code, ViolationCode::BattleUnderway);
+}
