@@ -208,30 +208,34 @@ fn payload_error(e: impl std::fmt::Display) -> EventDecodeError {
     EventDecodeError::Payload(e.to_string())
 }
 
+/// A stream event's stored name and payload.
+fn named(name: &str, event: &impl Serialize) -> Result<(String, Value), EventDecodeError> {
+    Ok((
+        name.to_owned(),
+        serde_json::to_value(event).map_err(payload_error)?,
+    ))
+}
+
+/// A stored payload read as the stream event `wrap` makes of it; an error names the type.
+fn read<T: serde::de::DeserializeOwned>(
+    event_type: &str,
+    payload: &Value,
+    wrap: fn(T) -> GameStreamEvent,
+) -> Result<GameStreamEvent, EventDecodeError> {
+    serde_json::from_value(payload.clone())
+        .map(wrap)
+        .map_err(|e| payload_error(format!("{event_type}: {e}")))
+}
+
 impl GameStreamEvent {
     /// The stored form: event type, version and payload.
     pub fn encode(&self) -> Result<(EventType, u32, Value), EventDecodeError> {
         let (name, payload) = match self {
-            GameStreamEvent::Created(created) => (
-                CREATED.to_owned(),
-                serde_json::to_value(created).map_err(payload_error)?,
-            ),
-            GameStreamEvent::SeedRevealed(revealed) => (
-                REVEALED.to_owned(),
-                serde_json::to_value(revealed).map_err(payload_error)?,
-            ),
-            GameStreamEvent::Orders(given) => (
-                ORDERS.to_owned(),
-                serde_json::to_value(given).map_err(payload_error)?,
-            ),
-            GameStreamEvent::ProxyNamed(named) => (
-                PROXY_NAMED.to_owned(),
-                serde_json::to_value(named).map_err(payload_error)?,
-            ),
-            GameStreamEvent::ProxyEnded(ended) => (
-                PROXY_ENDED.to_owned(),
-                serde_json::to_value(ended).map_err(payload_error)?,
-            ),
+            GameStreamEvent::Created(created) => named(CREATED, created)?,
+            GameStreamEvent::SeedRevealed(revealed) => named(REVEALED, revealed)?,
+            GameStreamEvent::Orders(given) => named(ORDERS, given)?,
+            GameStreamEvent::ProxyNamed(proxy) => named(PROXY_NAMED, proxy)?,
+            GameStreamEvent::ProxyEnded(ended) => named(PROXY_ENDED, ended)?,
             GameStreamEvent::Played(event) => {
                 let (event_type, payload) = crate::variant::encode_variant(event)?;
                 return Ok((event_type, GAME_EVENT_VERSION, payload));
@@ -253,23 +257,12 @@ impl GameStreamEvent {
                 "{event_type} version {event_version} is not known (only {GAME_EVENT_VERSION})"
             )));
         }
-        let in_context = |e: serde_json::Error| payload_error(format!("{event_type}: {e}"));
         match event_type {
-            CREATED => serde_json::from_value(payload.clone())
-                .map(GameStreamEvent::Created)
-                .map_err(in_context),
-            REVEALED => serde_json::from_value(payload.clone())
-                .map(GameStreamEvent::SeedRevealed)
-                .map_err(in_context),
-            ORDERS => serde_json::from_value(payload.clone())
-                .map(GameStreamEvent::Orders)
-                .map_err(in_context),
-            PROXY_NAMED => serde_json::from_value(payload.clone())
-                .map(GameStreamEvent::ProxyNamed)
-                .map_err(in_context),
-            PROXY_ENDED => serde_json::from_value(payload.clone())
-                .map(GameStreamEvent::ProxyEnded)
-                .map_err(in_context),
+            CREATED => read(event_type, payload, GameStreamEvent::Created),
+            REVEALED => read(event_type, payload, GameStreamEvent::SeedRevealed),
+            ORDERS => read(event_type, payload, GameStreamEvent::Orders),
+            PROXY_NAMED => read(event_type, payload, GameStreamEvent::ProxyNamed),
+            PROXY_ENDED => read(event_type, payload, GameStreamEvent::ProxyEnded),
             played => crate::variant::decode_variant(played, payload).map(GameStreamEvent::Played),
         }
     }
@@ -1249,22 +1242,12 @@ mod tests {
 
     #[test]
     fn every_event_of_a_long_random_game_reads_back_as_it_was() {
-        use warlog_rules::board::Board;
-        use warlog_rules::dice::GameSeed;
         use warlog_rules::game::autoplay::random_order;
-        use warlog_rules::game::{apply, decide, GameState, Moment, Rules};
-        use warlog_rules::setup::Setup;
-        use warlog_rules::units::Catalogue;
+        use warlog_rules::game::{apply, decide, Moment};
 
-        let catalogue = Catalogue::builtin("cutthroat").expect("catalogue");
-        let rules = Rules {
-            board: Board::classic().expect("board"),
-            catalogue: &catalogue,
-            economy: warlog_rules::game::Economy::CLASSIC,
-            special: &warlog_rules::game::CUT_THROAT_SPECIAL,
-        };
-        let setup = Setup::cut_throat().expect("setup");
-        let mut state = GameState::start(rules, setup);
+        let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+        let rules = ruleset.rules();
+        let mut state = ruleset.start();
         let mut dice = GameSeed::from_bytes([5; 32]).dice_for("events-test", 0);
         let mut next = 0u64;
         let mut choose = |n: usize| {

@@ -11,12 +11,11 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::{RngCore, SeedableRng};
-use warlog_rules::board::Board;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::autoplay::random_order;
 use warlog_rules::game::{apply, decide, GameEvent, GameState, Moment, Rules};
+use warlog_rules::ruleset::Ruleset;
 use warlog_rules::setup::Setup;
-use warlog_rules::units::Catalogue;
 
 fn long_game(rules: Rules<'_>, setup: &Setup, events: usize) -> Vec<GameEvent> {
     let mut state = GameState::start(rules, setup);
@@ -41,14 +40,8 @@ fn long_game(rules: Rules<'_>, setup: &Setup, events: usize) -> Vec<GameEvent> {
 }
 
 fn replay(c: &mut Criterion) {
-    let catalogue = Catalogue::builtin("cutthroat").expect("cutthroat");
-    let rules = Rules {
-        board: Board::classic().expect("board"),
-        catalogue: &catalogue,
-        economy: warlog_rules::game::Economy::CLASSIC,
-        special: &warlog_rules::game::CUT_THROAT_SPECIAL,
-    };
-    let setup = Setup::cut_throat().expect("setup");
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let (rules, setup) = (ruleset.rules(), &ruleset.setup);
     let log = long_game(rules, setup, 100_000);
     let final_state = {
         let mut state = GameState::start(rules, setup);

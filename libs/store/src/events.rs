@@ -404,16 +404,27 @@ pub async fn read_stream(
     from_version: u64,
     limit: u32,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
-    let statement = client
-        .prepare_cached(&format!(
-            "SELECT {EVENT_COLUMNS} FROM events \
-             WHERE stream_id = $1 AND stream_version >= $2 \
-             ORDER BY stream_version LIMIT $3"
-        ))
-        .await?;
     let from = i64::try_from(from_version).unwrap_or(i64::MAX);
+    select_events(
+        client,
+        "WHERE stream_id = $1 AND stream_version >= $2 \
+         ORDER BY stream_version LIMIT $3",
+        &[&stream.as_str(), &from, &i64::from(limit)],
+    )
+    .await
+}
+
+/// The events a statement selects, `filter` being what follows `FROM events`.
+async fn select_events(
+    client: &impl GenericClient,
+    filter: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    let statement = client
+        .prepare_cached(&format!("SELECT {EVENT_COLUMNS} FROM events {filter}"))
+        .await?;
     client
-        .query(&statement, &[&stream.as_str(), &from, &i64::from(limit)])
+        .query(&statement, params)
         .await?
         .iter()
         .map(recorded_event)
@@ -454,23 +465,14 @@ pub async fn read_all(
     after: FeedPosition,
     limit: u32,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
-    let statement = client
-        .prepare_cached(&format!(
-            "SELECT {EVENT_COLUMNS} FROM events \
-             WHERE (tx_id, position) > ($1::text::xid8, $2) \
-               AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
-             ORDER BY tx_id, position LIMIT $3"
-        ))
-        .await?;
-    client
-        .query(
-            &statement,
-            &[&after.tx_id.to_string(), &after.position, &i64::from(limit)],
-        )
-        .await?
-        .iter()
-        .map(recorded_event)
-        .collect()
+    select_events(
+        client,
+        "WHERE (tx_id, position) > ($1::text::xid8, $2) \
+           AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
+         ORDER BY tx_id, position LIMIT $3",
+        &[&after.tx_id.to_string(), &after.position, &i64::from(limit)],
+    )
+    .await
 }
 
 /// Re-verifies a whole stream, every link of its chain. `Ok(Err(break))` names the first

@@ -264,7 +264,30 @@ impl League {
                  ON CONFLICT DO NOTHING",
             )
             .await?;
-        for (player, power, place, tied, points, gain, gain_value) in &game.seats {
+        // A seat's result, then who was replaced at a seat: no place, no points.
+        let seated = game
+            .seats
+            .iter()
+            .map(|(player, power, place, tied, points, gain, value)| {
+                let (place, tied) = (*place as i32, *tied as i32);
+                (
+                    player,
+                    power,
+                    Some(place),
+                    Some(tied),
+                    scaled(*points),
+                    Some(gain),
+                    Some(*value),
+                    false,
+                )
+            });
+        let replaced = game
+            .replaced
+            .iter()
+            .map(|(player, power)| (player, power, None, None, 0, None, None, true));
+        for (player, power, place, tied, points, gain, gain_value, replaced) in
+            seated.chain(replaced)
+        {
             tx.execute(
                 &insert,
                 &[
@@ -274,34 +297,12 @@ impl League {
                     &game.ruleset,
                     &game.season,
                     &game.tournament,
-                    &(*place as i32),
-                    &(*tied as i32),
-                    &scaled(*points),
-                    gain,
-                    gain_value,
-                    &false,
-                    &(game.ended_at as f64),
-                    &seq,
-                ],
-            )
-            .await?;
-        }
-        for (player, power) in &game.replaced {
-            tx.execute(
-                &insert,
-                &[
-                    &game.game_id,
-                    player,
-                    power,
-                    &game.ruleset,
-                    &game.season,
-                    &game.tournament,
-                    &None::<i32>,
-                    &None::<i32>,
-                    &0i64,
-                    &None::<String>,
-                    &None::<f64>,
-                    &true,
+                    &place,
+                    &tied,
+                    &points,
+                    &gain,
+                    &gain_value,
+                    &replaced,
                     &(game.ended_at as f64),
                     &seq,
                 ],

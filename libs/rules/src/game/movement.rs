@@ -332,20 +332,8 @@ pub(super) fn decide_move(
     path: &[TerritoryId],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     let combat = is_combat_move(state, "moving")?;
-    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-        return Err(violation(
-            ViolationCode::BadPath,
-            MOVEMENT,
-            "a move needs a path",
-        ));
-    };
-    if path.len() < 2 || units.is_empty() || units.iter().any(|(_, n)| *n == 0) {
-        return Err(violation(
-            ViolationCode::BadPath,
-            MOVEMENT,
-            "a move names units and at least one step",
-        ));
-    }
+    let no_units = units.is_empty() || units.iter().any(|(_, n)| *n == 0);
+    let (from, to) = move_ends(path, no_units, MOVEMENT, "a move")?;
     let board = rules.board;
     let name = |t: TerritoryId| board.get(t).name.clone();
     let distance = u8::try_from(path.len() - 1).unwrap_or(u8::MAX);
@@ -373,18 +361,7 @@ pub(super) fn decide_move(
     let mut damaged_moving = false;
     for &(unit, n) in units {
         let profile = rules.catalogue.get(unit);
-        let (available, range) = state.movable(rules, from, power, unit);
-        if n > available {
-            return Err(violation(
-                ViolationCode::NotEnoughUnits,
-                MOVEMENT,
-                format!(
-                    "{power} has {available} {} in {} able to move, not {n}",
-                    profile.code,
-                    name(from)
-                ),
-            ));
-        }
+        let range = able_to_move(rules, state, power, from, (unit, n))?;
         if profile.movement == 0 || distance > range {
             return Err(violation(
                 ViolationCode::OutOfRange,
@@ -588,6 +565,65 @@ pub(super) fn is_combat_move(state: &GameState, what: &str) -> Result<bool, Rule
             ),
         )),
     }
+}
+
+/// Where a move along `path` starts and ends; `what` names the kind of move ("a move") in
+/// the refusal of an empty path.
+pub(super) fn path_ends(
+    path: &[TerritoryId],
+    rule: &'static str,
+    what: &str,
+) -> Result<(TerritoryId, TerritoryId), RuleViolation> {
+    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+        return Err(violation(
+            ViolationCode::BadPath,
+            rule,
+            format!("{what} needs a path"),
+        ));
+    };
+    Ok((from, to))
+}
+
+/// [`path_ends`] of a move that names units (`no_units`: it names none, or none of a kind)
+/// and takes at least one step.
+pub(super) fn move_ends(
+    path: &[TerritoryId],
+    no_units: bool,
+    rule: &'static str,
+    what: &str,
+) -> Result<(TerritoryId, TerritoryId), RuleViolation> {
+    let ends = path_ends(path, rule, what)?;
+    if path.len() < 2 || no_units {
+        return Err(violation(
+            ViolationCode::BadPath,
+            rule,
+            format!("{what} names units and at least one step"),
+        ));
+    }
+    Ok(ends)
+}
+
+/// How far `n` of `power`'s `unit` in `from` may go, if as many are able to move.
+fn able_to_move(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    from: TerritoryId,
+    (unit, n): (UnitTypeId, u32),
+) -> Result<u8, RuleViolation> {
+    let (available, range) = state.movable(rules, from, power, unit);
+    if n > available {
+        return Err(violation(
+            ViolationCode::NotEnoughUnits,
+            MOVEMENT,
+            format!(
+                "{power} has {available} {} in {} able to move, not {n}",
+                rules.catalogue.get(unit).code,
+                rules.board.get(from).name
+            ),
+        ));
+    }
+    Ok(range)
 }
 
 /// A move that ends where the enemy is: an attack, so only in the combat move and never in
@@ -795,13 +831,7 @@ pub(super) fn decide_air_drop(
             "a bomber carries 1 INF; a heavy bomber 2 INF or 1 INF and 1 ARM (not heavy armour)",
         ));
     }
-    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-        return Err(violation(
-            ViolationCode::BadPath,
-            MOVEMENT,
-            "a move needs a path",
-        ));
-    };
+    let (from, to) = path_ends(path, MOVEMENT, "a move")?;
     if rules.board.get(from).sea || rules.board.get(to).sea {
         return Err(violation(
             ViolationCode::ParatroopLand,
@@ -809,19 +839,8 @@ pub(super) fn decide_air_drop(
             "troops board bombers on land and are dropped on land",
         ));
     }
-    for &(unit, n) in troops {
-        let (available, _) = state.movable(rules, from, power, unit);
-        if n > available {
-            return Err(violation(
-                ViolationCode::NotEnoughUnits,
-                MOVEMENT,
-                format!(
-                    "{power} has {available} {} in {} able to move, not {n}",
-                    rules.catalogue.get(unit).code,
-                    rules.board.get(from).name
-                ),
-            ));
-        }
+    for &troop in troops {
+        able_to_move(rules, state, power, from, troop)?;
     }
     // The flight itself: range, neutrals, landing (in the non-combat move).
     let [GameEvent::UnitsMoved { .. }] =

@@ -193,11 +193,7 @@ pub(crate) fn place(
             ));
         }
     }
-    Ok(vec![GameEvent::UnitsPlaced {
-        power,
-        territory,
-        units: units.to_vec(),
-    }])
+    Ok(placed(power, territory, units))
 }
 
 /// AAP 1.1a: "CCP gets +2 inf per turn to be placed any province that they have a unit in".
@@ -218,11 +214,16 @@ fn place_recruits(
             ),
         ));
     }
-    Ok(vec![GameEvent::UnitsPlaced {
+    Ok(placed(power, territory, units))
+}
+
+/// The event of a placement the rules allow, whichever rule allowed it.
+fn placed(power: Power, territory: TerritoryId, units: &[(UnitTypeId, u32)]) -> Vec<GameEvent> {
+    vec![GameEvent::UnitsPlaced {
         power,
         territory,
         units: units.to_vec(),
-    }])
+    }]
 }
 
 pub(crate) const NEW_FACTORY: &str = "Classic rules, Mobilize (industrial complexes)";
@@ -264,11 +265,7 @@ pub(crate) fn place_factory(
             format!("a new complex goes on land {power} has held since the start of its turn, without a complex; {name} is not such land"),
         ));
     }
-    Ok(vec![GameEvent::UnitsPlaced {
-        power,
-        territory,
-        units: units.to_vec(),
-    }])
+    Ok(placed(power, territory, units))
 }
 
 impl GameState {

@@ -84,20 +84,7 @@ pub(super) fn decide_rail(
     }
     let board = rules.board;
     let name = |t: TerritoryId| board.get(t).name.clone();
-    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-        return Err(violation(
-            ViolationCode::BadPath,
-            RAIL,
-            "a rail move needs a path",
-        ));
-    };
-    if path.len() < 2 || n == 0 {
-        return Err(violation(
-            ViolationCode::BadPath,
-            RAIL,
-            "a rail move names units and at least one step",
-        ));
-    }
+    let (from, to) = super::movement::move_ends(path, n == 0, RAIL, "a rail move")?;
     for pair in path.windows(2) {
         if !board.adjacent(pair[0], pair[1]) || board.get(pair[1]).sea {
             return Err(violation(

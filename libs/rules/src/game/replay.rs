@@ -12,6 +12,14 @@ use super::{GameEvent, Order};
 use crate::board::Power;
 use crate::dice::Die;
 
+/// The research order of `power` that rolled `dice` dice (a War game's tries are dice).
+fn research(power: Power, dice: usize) -> (Power, Order) {
+    (
+        power,
+        Order::DevelopWeapons(u32::try_from(dice).unwrap_or(u32::MAX)),
+    )
+}
+
 /// The power and order that caused a dice-bearing event; `None` for events without dice.
 pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
     match event {
@@ -23,12 +31,16 @@ pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
             orders.bombing_raid = true;
             Some((raid.attacker, Order::FightBattle(orders)))
         }
-        GameEvent::WeaponsResearched { power, dice, .. } => Some((
-            *power,
-            Order::DevelopWeapons(u32::try_from(dice.len()).unwrap_or(u32::MAX)),
-        )),
+        GameEvent::WeaponsResearched { power, dice, .. } => Some(research(*power, dice.len())),
         GameEvent::WarLoanApplied { power, .. } => Some((*power, Order::ApplyForWarLoan)),
+        // The classic ruleset's rockets and "War"'s are given by the same order.
         GameEvent::RocketFired {
+            power,
+            from,
+            target,
+            ..
+        }
+        | GameEvent::WarRocketFired {
             power,
             from,
             target,
@@ -62,27 +74,12 @@ pub fn order_behind(event: &GameEvent) -> Option<(Power, Order)> {
         GameEvent::StartZonesRolled { by, .. } => Some((*by, Order::RollStartZones)),
         GameEvent::InitiativeRolled { by, .. } => Some((*by, Order::RollInitiative)),
         GameEvent::ReinforcementsRolled { by, .. } => Some((*by, Order::RollReinforcements)),
-        GameEvent::WarResearched { power, tries, .. } => Some((
-            *power,
-            Order::DevelopWeapons(u32::try_from(tries.len()).unwrap_or(u32::MAX)),
-        )),
+        GameEvent::WarResearched { power, tries, .. } => Some(research(*power, tries.len())),
         GameEvent::AirRaidFlown(raid) if !raid.dice().is_empty() => Some((
             raid.power,
             Order::AirRaid {
                 units: raid.units.clone(),
                 path: raid.path.clone(),
-            },
-        )),
-        GameEvent::WarRocketFired {
-            power,
-            from,
-            target,
-            ..
-        } => Some((
-            *power,
-            Order::FireRocket {
-                from: *from,
-                target: *target,
             },
         )),
         GameEvent::WarMoveResolved(resolved) if !resolved.dice().is_empty() => Some((
