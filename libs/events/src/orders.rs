@@ -14,6 +14,7 @@ use warlog_rules::dice::{CountingDice, DiceSource, Die, GameSeed, RecordedDice};
 use warlog_rules::game::named::{NameError, NamedOrder};
 use warlog_rules::game::standing::{self, SealedOrders, StandingOrders, ToReveal};
 use warlog_rules::game::{decide, DirectorOrder, GameEvent, Moment, Order, RuleViolation};
+use warlog_rules::ruleset::Ruleset;
 use warlog_rules::violation::ViolationCode;
 
 use crate::game::{GameCreated, GameLog, GameStreamEvent, SeedRevealed};
@@ -272,6 +273,25 @@ const ROOM_FOR_ONE_ORDER: usize = 100;
 /// Where in a command an order stands, as refusals name it: `orders[2]`.
 pub fn order_at(index: usize) -> String {
     format!("orders[{index}]")
+}
+
+/// A command's orders with every name resolved: 1 to [`MAX_ORDERS`] of them, a refusal
+/// naming the order it is about.
+pub(crate) fn resolve_orders<'a>(
+    ruleset: &Ruleset,
+    sent: impl ExactSizeIterator<Item = &'a NamedOrder>,
+) -> Result<Vec<Order>, Refusal> {
+    if sent.len() == 0 || sent.len() > MAX_ORDERS {
+        return Err(Refusal::Malformed(format!(
+            "orders: 1 to {MAX_ORDERS} orders, not {}",
+            sent.len()
+        )));
+    }
+    let resolved = sent
+        .enumerate()
+        .map(|(i, named)| named.resolve(ruleset, &order_at(i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(resolved)
 }
 
 impl Refusal {
@@ -610,17 +630,7 @@ fn decide_orders(
     events: &mut Vec<GameStreamEvent>,
 ) -> Result<Option<CutOff>, Refusal> {
     let sent = given.orders_sent();
-    if sent.is_empty() || sent.len() > MAX_ORDERS {
-        return Err(Refusal::Malformed(format!(
-            "orders: 1 to {MAX_ORDERS} orders, not {}",
-            sent.len()
-        )));
-    }
-    let resolved = sent
-        .iter()
-        .enumerate()
-        .map(|(i, named)| named.resolve(after.ruleset, &order_at(i)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let resolved = resolve_orders(after.ruleset, sent.iter().copied())?;
     let rules = after.ruleset.rules();
     let sealing = after.created.standing_orders_sealed;
     if sealing {
@@ -899,7 +909,6 @@ fn reveal(dice: &DiceSupply<'_>) -> Result<GameStreamEvent, Refusal> {
 pub(crate) mod tests {
     use super::*;
     use crate::sample::SampleGame;
-    use warlog_rules::ruleset::Ruleset;
 
     fn game() -> SampleGame {
         SampleGame::new(

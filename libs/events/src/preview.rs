@@ -16,7 +16,7 @@ use warlog_rules::game::{apply, decide, GameEvent, GameState, Order, RuleViolati
 use warlog_rules::violation::ViolationCode;
 
 use crate::game::GameLog;
-use crate::orders::{Command, OrdersGiven, Refusal, MAX_ORDERS};
+use crate::orders::{Command, OrdersGiven, Refusal};
 
 /// How much work the exact odds of all a preview's battles may take together (a steady
 /// round's transition is one step, about 30 nanoseconds): under a second. A battle beyond
@@ -96,17 +96,7 @@ impl GameLog {
                 "a preview is of a power's orders".to_owned(),
             ));
         };
-        if orders.is_empty() || orders.len() > MAX_ORDERS {
-            return Err(Refusal::Malformed(format!(
-                "orders: 1 to {MAX_ORDERS} orders, not {}",
-                orders.len()
-            )));
-        }
-        let resolved = orders
-            .iter()
-            .enumerate()
-            .map(|(i, named)| named.resolve(self.ruleset, &crate::orders::order_at(i)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let resolved = crate::orders::resolve_orders(self.ruleset, orders.iter())?;
         let rules = self.ruleset.rules();
         let mut state = self.state.clone();
         // The defenders' secrets: not on the board a preview decides on.

@@ -637,32 +637,32 @@ fn seats_changed_only_by_the_tournament(ledger: &mut Ledger, game: &GameGiven, v
     }
 }
 
+/// Each game of the rounds seated so far, by id, with its export if it was given.
+fn seated_games<'a>(
+    tournament: &'a Tournament,
+    logs: &'a [GameGiven],
+) -> impl Iterator<Item = (&'a str, Option<&'a GameGiven>)> {
+    tournament.rounds.iter().flat_map(|r| &r.games).map(|g| {
+        let given = logs
+            .iter()
+            .find(|given| given.log.created.game_id == g.game_id);
+        (g.game_id.as_str(), given)
+    })
+}
+
 /// The ids of the games of the rounds seated so far whose exports were not given.
 fn games_not_given(tournament: &Tournament, logs: &[GameGiven]) -> Vec<String> {
-    tournament
-        .rounds
-        .iter()
-        .flat_map(|r| &r.games)
-        .filter(|g| {
-            !logs
-                .iter()
-                .any(|given| given.log.created.game_id == g.game_id)
-        })
-        .map(|g| g.game_id.clone())
+    seated_games(tournament, logs)
+        .filter(|(_, given)| given.is_none())
+        .map(|(id, _)| id.to_owned())
         .collect()
 }
 
 /// The results of the games of the rounds seated so far. Before a round is seated these
 /// are all ended: the rules refuse a seating before.
 fn all_results(tournament: &Tournament, logs: &[GameGiven]) -> Vec<GameResult> {
-    tournament
-        .rounds
-        .iter()
-        .flat_map(|r| &r.games)
-        .filter_map(|g| {
-            logs.iter()
-                .find(|given| given.log.created.game_id == g.game_id)
-        })
+    seated_games(tournament, logs)
+        .filter_map(|(_, given)| given)
         .filter_map(|given| result_of(&given.log).ok())
         .collect()
 }
