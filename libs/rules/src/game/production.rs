@@ -12,6 +12,7 @@ impl GameState {
         power: Power,
         territory: TerritoryId,
     ) -> Result<Option<u32>, RuleViolation> {
+        let name = &rules.board.get(territory).name;
         // Complexes are captured, never destroyed: whoever holds the territory uses it.
         let has_factory = self.forces[territory.index()]
             .keys()
@@ -21,9 +22,7 @@ impl GameState {
                 ViolationCode::NoFactory,
                 "Classic rules, Mobilize; Cut-Throat, IC movement",
                 format!(
-                    "{} can only place units at its own industrial complexes, and has none in {}",
-                    power,
-                    rules.board.get(territory).name
+                    "{power} can only place units at its own industrial complexes, and has none in {name}"
                 ),
             ));
         }
@@ -33,8 +32,7 @@ impl GameState {
                 ViolationCode::ComplexCapturedThisTurn,
                 "Classic rules, Mobilize",
                 format!(
-                    "{power} took the complex in {} this turn; it produces from the next turn",
-                    rules.board.get(territory).name
+                    "{power} took the complex in {name} this turn; it produces from the next turn"
                 ),
             ));
         }
@@ -43,8 +41,7 @@ impl GameState {
                 ViolationCode::ComplexSettingUp,
                 "Cut-Throat, IC movement",
                 format!(
-                    "the complex moved to {} this turn produces nothing until it is set up",
-                    rules.board.get(territory).name
+                    "the complex moved to {name} this turn produces nothing until it is set up"
                 ),
             ));
         }
