@@ -3,7 +3,7 @@
 
 use crate::battle::{Battle, BattleKind, CombatOrder, Side, Unit};
 use crate::tech::Technology;
-use crate::units::{Ability, Catalogue, Domain, UnitTypeId, DEFAULT_LOSS_CODES};
+use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 
 /// A battle's fixed facts, read once.
 pub(super) struct Reading<'b, 'c> {
@@ -28,19 +28,8 @@ impl<'b, 'c> Reading<'b, 'c> {
                 (BattleKind::Sea, Side::Attacker) => 2,
                 (BattleKind::Sea, Side::Defender) => 3,
             };
-            // The table's types, then the others cheapest first.
-            let mut listed: Vec<UnitTypeId> = DEFAULT_LOSS_CODES[row]
-                .iter()
-                .filter_map(|code| cat.id(code).ok())
-                .collect();
-            let mut others: Vec<(u32, UnitTypeId)> = cat
-                .units()
-                .filter(|(id, _)| !listed.contains(id))
-                .map(|(id, t)| (t.cost, id))
-                .collect();
-            others.sort();
-            listed.extend(others.into_iter().map(|(_, id)| id));
-            listed
+            // The rules-facts table, as the catalogue holds it (every type listed).
+            cat.default_loss_order(row).to_vec()
         };
         let first_then = |first: &[UnitTypeId], rest: Vec<UnitTypeId>| {
             let mut out: Vec<UnitTypeId> = Vec::new();
