@@ -331,12 +331,11 @@ impl<T: TournamentOrder> Write for TournamentWrite<T> {
             },
         }];
         for game in decision.new_games {
-            appends.push(StreamAppend {
-                events: request.encode_with(&[game.created], GameStreamEvent::encode)?,
-                stream: game.stream,
-                expected: ExpectedVersion::NoStream,
-                seed: SeedDuty::Save(game.seed),
-            });
+            appends.push(StreamAppend::new_with_seed(
+                game.stream,
+                request.encode_with(&[game.created], GameStreamEvent::encode)?,
+                game.seed,
+            ));
         }
         for game in decision.game_appends {
             appends.push(StreamAppend {

@@ -5,12 +5,12 @@ use actix_web::http::StatusCode;
 use warlog_events::game::{Entrants, GameLog, GameStreamEvent};
 use warlog_rules::document::GameOptions;
 use warlog_rules::ruleset::Ruleset;
-use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
+use warlog_store::{AppendOutcome, PooledClient};
 
 use super::fold::game_stream;
 use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::views::GameView;
-use crate::write::{fresh_seed, new_id, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
+use crate::write::{fresh_seed, new_id, Decision, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 
 /// A game to create under a ruleset with options, with its players (and bids), filed
@@ -67,15 +67,14 @@ impl Write for NewGame {
         warlog_events::orders::may_create(&created, &request.caller.sender())
             .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
         let view = GameView::of(&GameLog::new(created.clone()).map_err(corrupt)?);
-        let append = StreamAppend {
-            stream: game_stream(&game_id)?,
-            expected: ExpectedVersion::NoStream,
-            events: request.encode_with(
+        let append = StreamAppend::new_with_seed(
+            game_stream(&game_id)?,
+            request.encode_with(
                 &[GameStreamEvent::Created(created)],
                 GameStreamEvent::encode,
             )?,
-            seed: SeedDuty::Save(seed),
-        };
+            seed,
+        );
         Ok(Decision {
             appends: vec![append],
             status: StatusCode::CREATED,

@@ -106,6 +106,19 @@ pub(crate) struct StreamAppend {
     pub seed: SeedDuty,
 }
 
+impl StreamAppend {
+    /// A new stream with dice, drawn for it now: its first events, and its seed to keep
+    /// secret until revealed. The stream must not exist yet.
+    pub(crate) fn new_with_seed(stream: StreamId, events: Vec<NewEvent>, seed: GameSeed) -> Self {
+        StreamAppend {
+            stream,
+            expected: ExpectedVersion::NoStream,
+            events,
+            seed: SeedDuty::Save(seed),
+        }
+    }
+}
+
 /// Runs a write: the first answer again for a repeated key; else load, decide and commit,
 /// decided again once if a stream moved on and the client stated no version.
 pub(crate) async fn run<W: Write>(

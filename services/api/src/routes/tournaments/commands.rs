@@ -20,7 +20,7 @@ use warlog_league::tournament::{Tiebreaker, Tournament, TournamentCommand, Tourn
 use warlog_rules::board::Power;
 use warlog_rules::game::seats::ROUNDS_TO_PERMANENT;
 use warlog_rules::ruleset::Ruleset;
-use warlog_store::{stream_head, AppendOutcome, ExpectedVersion, StoreError};
+use warlog_store::{stream_head, AppendOutcome, StoreError};
 
 use super::*;
 use crate::auth::Caller;
@@ -30,7 +30,7 @@ use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::game_stream;
 use crate::tournaments::*;
 use crate::write::{
-    self, fresh_seed, new_id, Decision as WriteDecision, Expected, SeedDuty, StreamAppend, Write,
+    self, fresh_seed, new_id, Decision as WriteDecision, Expected, StreamAppend, Write,
     WriteRequest,
 };
 use crate::AppState;
@@ -208,15 +208,14 @@ impl Write for NewTournament {
             )
             .map_err(refused)?;
         let view = TournamentView::of(&Tournament::new(created.clone()));
-        let append = StreamAppend {
-            stream: tournament_stream(&id)?,
-            expected: ExpectedVersion::NoStream,
-            events: request.encode_with(
+        let append = StreamAppend::new_with_seed(
+            tournament_stream(&id)?,
+            request.encode_with(
                 &[TournamentEvent::TournamentCreated(created)],
                 TournamentEvent::encode,
             )?,
-            seed: SeedDuty::Save(seed),
-        };
+            seed,
+        );
         Ok(WriteDecision {
             appends: vec![append],
             status: StatusCode::CREATED,
