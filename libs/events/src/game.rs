@@ -3,8 +3,9 @@
 //! `SeedRevealed`.
 //!
 //! A payload is the variant's fields as JSON. Territory and unit-type ids are the indexes of
-//! the ruleset the game was created with (named in `GameCreated`), so a reader checks them
-//! against that board and catalogue before folding.
+//! the ruleset the game was created with (named in `GameCreated`). The fold does not check
+//! each id before applying an event: an id off the board makes `apply` panic on its index,
+//! and [`GameLog::apply`] catches that and refuses the event, naming its version.
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};

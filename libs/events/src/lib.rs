@@ -18,6 +18,7 @@ pub mod orders;
 pub mod preview;
 pub mod proxy;
 pub mod ruleset;
+#[cfg(any(test, feature = "samples"))]
 pub mod sample;
 pub mod sealed;
 pub mod sender;

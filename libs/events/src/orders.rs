@@ -311,11 +311,17 @@ fn rule(at: &str, violation: RuleViolation) -> Refusal {
     }
 }
 
-/// Whether `creator` may create the game `created` describes: its game master holds no
-/// seat in it. A master seated in their own game would give orders for the powers playing
+/// Whether `creator` may create the game `created` describes: an admin, a director or a
+/// game master may create games, and the game's master holds no seat in it. A master seated in their own game would give orders for the powers playing
 /// against them; only an admin may create such a game, and the record names the admin as
 /// its creator (the event's actor).
 pub fn may_create(created: &GameCreated, creator: &Sender) -> Result<(), String> {
+    if !matches!(creator.role, Role::Admin | Role::Director | Role::Gm) {
+        return Err(format!(
+            "creating a game needs the role admin, director or gm; this token is a {}",
+            creator.role
+        ));
+    }
     match created.players.iter().find(|p| **p == created.game_master) {
         Some(player) => master_holds_no_seat(&created.game_master, player, creator),
         None => Ok(()),

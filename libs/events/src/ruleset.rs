@@ -45,6 +45,18 @@ pub enum Publication {
     },
 }
 
+/// Whether `sender` may upload rulesets: an admin or a director (a ruleset decides every
+/// game created with it, so the league's officers publish them).
+pub fn may_publish(sender: &crate::sender::Sender) -> Result<(), String> {
+    use crate::sender::Role;
+    match sender.role {
+        Role::Admin | Role::Director => Ok(()),
+        role => Err(format!(
+            "uploading a ruleset needs the role admin or director; this token is a {role}"
+        )),
+    }
+}
+
 /// Decides an upload of `document` (whose hash is `hash`) against the latest revision.
 pub fn publish(
     document: &RulesetDocument,

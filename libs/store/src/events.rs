@@ -290,7 +290,7 @@ async fn append_checked(
         // The expectation or the token did not hold: nothing was written.
         Ok(_) => {
             if let Some(hash) = token_hash {
-                if crate::games::find_token(client, hash).await?.is_none() {
+                if crate::tokens::find_token(client, hash).await?.is_none() {
                     return Err(StoreError::TokenRefused);
                 }
             }

@@ -12,7 +12,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use futures_util::future::LocalBoxFuture;
 use sha2::{Digest, Sha256};
-use warlog_store::games::{create_token, find_token};
+use warlog_store::tokens::{create_token, find_token};
 use warlog_store::{GenericClient, StoreError};
 
 use crate::error::{ApiError, ErrorCode};
@@ -59,19 +59,58 @@ impl Identity {
     }
 }
 
-/// The caller of a request: `None` without an `Authorization` header.
-#[derive(Debug, Clone)]
-pub struct Caller(pub Option<Identity>);
+/// The caller of a request, resolved one way for every handler: `None` without an
+/// `Authorization` header; a token not seen lately is looked up (by [`authenticate`], or
+/// here), and one seen lately is taken from memory with its token still to check. That
+/// check is made by the write the request makes (the append checks the token in the same
+/// statement, see [`crate::write::WriteRequest`]), by [`Caller::verified`] before any other
+/// change, or, failing both, before the answer goes out ([`authenticate`]).
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    identity: Option<Identity>,
+    /// The hash of the token still to check; `None`: checked already (or no token).
+    token_to_check: Option<[u8; 32]>,
+}
 
 impl Caller {
-    /// Writes need a token.
+    /// A caller whose token was checked now (a page's form gives its token in the body).
+    pub fn checked(identity: Identity) -> Caller {
+        Caller {
+            identity: Some(identity),
+            token_to_check: None,
+        }
+    }
+
+    /// Who the token names, for deciding what they may do. Writes need a token.
     pub fn require(&self) -> Result<&Identity, ApiError> {
-        self.0.as_ref().ok_or_else(|| {
+        self.identity.as_ref().ok_or_else(|| {
             ApiError::new(
                 ErrorCode::Unauthorized,
                 "this write needs `Authorization: Bearer <token>` (see `warlog token create`)",
             )
         })
+    }
+
+    /// The hash of the token a write must check in the statement that writes; `None`:
+    /// checked already.
+    pub fn token_to_check(&self) -> Option<[u8; 32]> {
+        self.token_to_check
+    }
+
+    /// Who the token names, its token checked now if it was not yet: for a change that is
+    /// not an append (which checks the token itself), before it is made.
+    pub async fn verified(&self, req: &HttpRequest) -> Result<&Identity, ApiError> {
+        let identity = self.require()?;
+        if let Some(token) = &self.token_to_check {
+            let state = req
+                .app_data::<web::Data<AppState>>()
+                .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
+            look_up(state, token)
+                .await?
+                .ok_or(StoreError::TokenRefused)?;
+            req.extensions_mut().insert(TokenChecked);
+        }
+        Ok(identity)
     }
 }
 
@@ -84,59 +123,20 @@ impl FromRequest for Caller {
             let known = known.clone();
             return Box::pin(async move { Ok(known) });
         }
-        let state = req.app_data::<web::Data<AppState>>().cloned();
         if let Some(remembered) = req.extensions().get::<Remembered>().cloned() {
-            // Not a write that checks the token itself: checked now, before anything else.
-            let req = req.clone();
             return Box::pin(async move {
-                let state = state.ok_or_else(|| ApiError::new(ErrorCode::Internal, "no state"))?;
-                let identity = look_up(&state, &remembered.token)
-                    .await?
-                    .ok_or(StoreError::TokenRefused)?;
-                req.extensions_mut().insert(TokenChecked);
-                Ok(Caller(Some(identity)))
+                Ok(Caller {
+                    identity: Some(remembered.identity),
+                    token_to_check: Some(remembered.token),
+                })
             });
         }
+        let state = req.app_data::<web::Data<AppState>>().cloned();
         let header = req
             .headers()
             .get(header::AUTHORIZATION)
             .map(|v| v.to_str().map(str::to_owned));
         Box::pin(resolve(header, state))
-    }
-}
-
-/// The caller of a write that checks its token in the statement that writes (see
-/// `warlog_store::append_checking_token`): a caller remembered from an earlier request is taken
-/// as it is, with the token still to check.
-#[derive(Debug, Clone)]
-pub struct WritingCaller {
-    pub caller: Caller,
-    /// The hash of the token the write must check; `None`: checked already.
-    pub token_to_check: Option<[u8; 32]>,
-}
-
-impl FromRequest for WritingCaller {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        if let Some(remembered) = req.extensions().get::<Remembered>().cloned() {
-            if req.extensions().get::<TokenChecked>().is_none() {
-                return Box::pin(async move {
-                    Ok(WritingCaller {
-                        caller: Caller(Some(remembered.identity)),
-                        token_to_check: Some(remembered.token),
-                    })
-                });
-            }
-        }
-        let caller = Caller::from_request(req, payload);
-        Box::pin(async move {
-            Ok(WritingCaller {
-                caller: caller.await?,
-                token_to_check: None,
-            })
-        })
     }
 }
 
@@ -283,7 +283,7 @@ async fn resolve(
     state: Option<web::Data<AppState>>,
 ) -> Result<Caller, ApiError> {
     let Some(header) = header else {
-        return Ok(Caller(None));
+        return Ok(Caller::default());
     };
     let header = header.map_err(|_| {
         ApiError::unauthorized("invalid_request", "the Authorization header is not text")
@@ -293,7 +293,7 @@ async fn resolve(
     let identity = look_up(&state, &token)
         .await?
         .ok_or(StoreError::TokenRefused)?;
-    Ok(Caller(Some(identity)))
+    Ok(Caller::checked(identity))
 }
 
 /// SHA-256 of a token: what the database keeps.

@@ -21,6 +21,7 @@ pub mod networks;
 pub mod orders;
 pub mod page_cache;
 pub mod pages;
+pub mod players;
 pub mod public_url;
 pub mod query;
 pub mod rate_limit;
@@ -28,6 +29,7 @@ pub mod respond;
 pub mod retry;
 mod route_table;
 pub mod routes;
+pub mod ruleset_upload;
 pub mod rulesets;
 pub mod schema_names;
 pub mod security;
@@ -40,186 +42,21 @@ pub mod views;
 pub mod webhooks;
 pub mod write;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::from_fn;
-use actix_web::{web, App, HttpRequest, HttpResponse};
-use prometheus::Registry;
-use utoipa::OpenApi;
-use warlog_store::{EventStore, Pool, StoreMetrics};
+mod app;
+mod clock;
+mod state;
+mod telemetry;
 
-use crate::error::{ApiError, ErrorCode, ErrorList};
-use crate::metrics::HttpMetrics;
+pub use app::app;
+pub use clock::Clock;
+pub use state::{AppState, CONSISTENCY_TOKEN};
+pub use telemetry::Telemetry;
+
+use utoipa::OpenApi;
+
+use crate::error::ErrorList;
 use crate::schema_names::NamedVariants;
 pub use route_table::{methods_at, needs_token};
-
-/// What every handler can reach.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    pub store: EventStore,
-    pub registry: Registry,
-    /// Folded games, so a command reads only the events since the last one.
-    pub games: std::sync::Arc<games::GameCache>,
-    /// What time it is: the system's, or a test's.
-    pub clock: Clock,
-    /// Origins whose pages may read the public resources (`*` for any).
-    pub cors_origins: std::sync::Arc<Vec<String>>,
-    /// Rendered leaderboard pages and recently read ladder heads.
-    pub ladders: std::sync::Arc<ladder_cache::LadderCache>,
-    /// Games' audits by version.
-    pub audits: std::sync::Arc<audit_cache::AuditCache>,
-    /// Games' rendered pages and boards by version.
-    pub pages: std::sync::Arc<page_cache::PageCache>,
-    /// Where the service is reached from outside, for links in documents that leave the
-    /// site (calendars, CSV, `Location`); none: such documents carry no link.
-    pub public_url: Option<public_url::PublicUrl>,
-    /// Per-client limits on public endpoints that compute.
-    pub rate_limits: std::sync::Arc<rate_limit::RateLimits>,
-    /// A streaming standby for board views (`--read-database-url`); writes and the reads
-    /// that must see them use the primary.
-    pub reads: Option<warlog_store::Pool>,
-    /// Who the bearer tokens seen lately belong to (each request still checks its token).
-    pub tokens: std::sync::Arc<token_cache::TokenCache>,
-    /// Where webhooks may be sent, the key their secrets are sealed with, the cap.
-    pub webhooks: std::sync::Arc<webhooks::WebhookPolicy>,
-}
-
-/// Where the service reads the time: the system clock, or one a test sets and advances
-/// (the 3-day inactivity rule is tested without waiting 3 days).
-#[derive(Debug, Clone, Default)]
-pub struct Clock(Option<std::sync::Arc<std::sync::Mutex<time::OffsetDateTime>>>);
-
-impl Clock {
-    pub fn system() -> Self {
-        Clock(None)
-    }
-
-    pub fn fixed(at: time::OffsetDateTime) -> Self {
-        Clock(Some(std::sync::Arc::new(std::sync::Mutex::new(at))))
-    }
-
-    pub fn now(&self) -> time::OffsetDateTime {
-        match &self.0 {
-            None => time::OffsetDateTime::now_utc(),
-            Some(at) => *at.lock().unwrap_or_else(|e| e.into_inner()),
-        }
-    }
-
-    /// Moves a fixed clock on (a system clock moves by itself).
-    pub fn advance(&self, by: time::Duration) {
-        if let Some(at) = &self.0 {
-            let mut at = at.lock().unwrap_or_else(|e| e.into_inner());
-            *at += by;
-        }
-    }
-}
-
-/// Everything the service's metrics are registered in, built together so that they share
-/// one registry.
-#[derive(Debug, Clone)]
-pub struct Telemetry {
-    pub registry: Registry,
-    pub store: StoreMetrics,
-    pub http: HttpMetrics,
-    pub webhooks: webhooks::WebhookMetrics,
-}
-
-impl Telemetry {
-    pub fn new() -> prometheus::Result<Self> {
-        let registry = Registry::new();
-        metrics::register_process_and_build(&registry)?;
-        let store = StoreMetrics::new(&registry)?;
-        let http = HttpMetrics::new(&registry)?;
-        let webhooks = webhooks::WebhookMetrics::new(&registry)?;
-        Ok(Telemetry {
-            registry,
-            store,
-            http,
-            webhooks,
-        })
-    }
-}
-
-/// The header a write's answer carries and a later read may send back: the primary's WAL
-/// position after the write committed.
-pub const CONSISTENCY_TOKEN: &str = "Consistency-Token";
-
-/// How long a read waits for the standby to replay a token before it goes to the primary.
-const REPLICA_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
-
-impl AppState {
-    /// A connection for a read that may be served by the standby: the standby's, when
-    /// there is one and it has replayed the request's consistency token (waiting a little
-    /// for it); else the primary's.
-    pub async fn reader(&self, req: &HttpRequest) -> Result<warlog_store::PooledClient, ApiError> {
-        let token = req
-            .headers()
-            .get(CONSISTENCY_TOKEN)
-            .map(|v| {
-                v.to_str()
-                    .ok()
-                    .filter(|t| warlog_store::replica::is_lsn(t))
-                    .map(str::to_owned)
-                    .ok_or_else(|| {
-                        ApiError::malformed(format!(
-                            "{CONSISTENCY_TOKEN}: a token from a write's answer, like 0/16B3748"
-                        ))
-                    })
-            })
-            .transpose()?;
-        let primary = || async {
-            Ok::<_, ApiError>(
-                self.store
-                    .pool()
-                    .get()
-                    .await
-                    .map_err(warlog_store::StoreError::from)?,
-            )
-        };
-        let Some(reads) = &self.reads else {
-            return primary().await;
-        };
-        let Ok(standby) = reads.get().await else {
-            return primary().await;
-        };
-        let Some(token) = token else {
-            return Ok(standby);
-        };
-        let started = std::time::Instant::now();
-        loop {
-            match warlog_store::replica::has_replayed(&standby, &token).await {
-                Ok(true) => return Ok(standby),
-                Ok(false) if started.elapsed() < REPLICA_WAIT => {
-                    actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
-                }
-                _ => return primary().await,
-            }
-        }
-    }
-
-    pub fn new(store: EventStore, telemetry: &Telemetry) -> Self {
-        AppState {
-            store,
-            registry: telemetry.registry.clone(),
-            games: Default::default(),
-            clock: Clock::system(),
-            cors_origins: Default::default(),
-            ladders: Default::default(),
-            audits: Default::default(),
-            pages: Default::default(),
-            public_url: None,
-            rate_limits: Default::default(),
-            reads: None,
-            tokens: Default::default(),
-            webhooks: Default::default(),
-        }
-    }
-
-    /// A state whose appends wake no one (projectors poll): for tests and tools.
-    pub fn without_notifier(pool: Pool, telemetry: &Telemetry) -> Self {
-        Self::new(EventStore::new(pool, telemetry.store.clone()), telemetry)
-    }
-}
 
 #[derive(OpenApi)]
 #[openapi(
@@ -565,83 +402,4 @@ pub fn openapi_pretty_json() -> String {
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     json.push('\n');
     json
-}
-
-/// The whole application, ready for `HttpServer::new` or `actix_web::test::init_service`.
-pub fn app(
-    state: AppState,
-    telemetry: &Telemetry,
-) -> App<
-    impl ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
-    App::new()
-        .app_data(web::Data::new(state))
-        .app_data(web::Data::new(telemetry.http.clone()))
-        .app_data(
-            web::QueryConfig::default()
-                .error_handler(|err, _| ApiError::malformed(format!("query string: {err}")).into()),
-        )
-        .app_data(
-            web::PathConfig::default()
-                .error_handler(|err, _| ApiError::malformed(format!("path: {err}")).into()),
-        )
-        .app_data(
-            web::JsonConfig::default()
-                .limit(256 * 1024)
-                .error_handler(|err, _| ApiError::malformed(format!("JSON body: {err}")).into()),
-        )
-        .wrap(from_fn(auth::authenticate))
-        .wrap(from_fn(input_guard::refuse_unreadable_input))
-        .wrap(from_fn(cors::head_as_get))
-        .wrap(from_fn(cors::cross_origin))
-        .wrap(from_fn(conditional::tag_every_answer))
-        .wrap(from_fn(security::headers))
-        // gzip when the client asks (`Accept-Encoding`), for every body worth it; the
-        // cost is measured in docs/benchmarks.md.
-        .wrap(actix_web::middleware::Compress::default())
-        .wrap(from_fn(conditional::weaken_compressed_tags))
-        .wrap(from_fn(metrics::track))
-        .configure(routes::configure)
-        .service(pages::docs)
-        .service(assets::redoc_script)
-        .service(assets::stylesheet)
-        .service(assets::icon)
-        .service(pages::leaderboard)
-        .service(pages::games)
-        .service(pages::tournaments)
-        .service(pages::players)
-        .service(pages::odds_page)
-        .service(pages::embedded_leaderboard)
-        .service(pages::player)
-        .service(pages::director_desk)
-        .service(pages::tournament)
-        .service(pages::turn_page)
-        .service(pages::turn_form)
-        .service(pages::game)
-        .default_service(web::to(route_not_found))
-}
-
-async fn route_not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    let allowed = methods_at(req.path());
-    if !allowed.is_empty() {
-        return Err(ApiError::method_not_allowed(
-            format!(
-                "{} is not answered at {}; {} is",
-                req.method(),
-                req.path(),
-                allowed.join(", ")
-            ),
-            allowed.join(", "),
-        ));
-    }
-    Err(ApiError::new(
-        ErrorCode::RouteNotFound,
-        format!("no resource at {} {}", req.method(), req.path()),
-    ))
 }

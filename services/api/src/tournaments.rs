@@ -1,12 +1,11 @@
 //! The command path of tournaments: a tournament folded from its stream, its games folded
-//! from theirs, and [`write_tournament`], which has the league decide a command
+//! from theirs, and [`TournamentWrite`], which has the league decide a command
 //! (`Tournament::decide`: who may give it, the rules, the tournament after it, what its
 //! games are to record), has each game decide its part on its own record
 //! (`GameLog::decide_command`), and appends the tournament's events, any new games and any
-//! games' events in one write, through the one write path ([`crate::write::execute`]).
+//! games' events in one write, through the one write path ([`crate::write::run`]).
 
 use actix_web::http::StatusCode;
-use actix_web::HttpRequest;
 
 use time::OffsetDateTime;
 use warlog_events::game::{GameLog, GameStreamEvent};
@@ -14,19 +13,18 @@ use warlog_events::orders::{DiceSupply, OrdersGiven};
 use warlog_events::{StreamCategory, StreamId};
 use warlog_league::standings::{result_of, GameResult};
 use warlog_league::tournament::{
-    Context, GameCommand, Tournament, TournamentCommand, TournamentCreated, TournamentEvent,
-    TournamentViolation,
+    Context, GameCommand, Tournament, TournamentCommand, TournamentEvent, TournamentViolation,
 };
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
-use warlog_store::games::load_seed;
-use warlog_store::{read_stream, ExpectedVersion, GenericClient, PooledClient};
+use warlog_store::seeds::load_seed;
+use warlog_store::{read_stream, AppendOutcome, ExpectedVersion, GenericClient, PooledClient};
 
-use crate::auth::{Caller, Identity};
+use crate::auth::Identity;
 use crate::error::corrupt;
 use crate::error::{ApiError, ErrorCode};
 use crate::games::{game_stream, load};
-use crate::write::*;
+use crate::write::{fresh_seed, new_id, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 use warlog_league::round_games::games_of_rounds;
 use warlog_rules::ruleset::Ruleset;
@@ -229,48 +227,101 @@ fn decide(
     })
 }
 
-/// Folds the tournament and its games, makes the command, decides it, and appends the
-/// tournament's events, new games and game events in one write; decided again once if the
-/// tournament moved on meanwhile.
-pub(crate) async fn write_tournament<C, R>(
-    state: &AppState,
-    id: &str,
-    request: &WriteRequest,
-    status: StatusCode,
-    command: C,
-    render: R,
-) -> Result<WriteAnswer, ApiError>
-where
-    C: Fn(&Given<'_>) -> Result<TournamentCommand, ApiError>,
-    R: Fn(&Decision, &[GameResult]) -> Result<serde_json::Value, ApiError>,
-{
-    let stream = tournament_stream(id)?;
-    let plan = async |client: &PooledClient| {
-        let tournament = load_tournament(client, id).await?;
+/// A tournament command as a request asks it: the command, given the tournament as it
+/// stands, and how the answer reads.
+pub(crate) trait TournamentOrder {
+    /// The answer's status.
+    const STATUS: StatusCode;
+
+    fn command(
+        &self,
+        given: &Given<'_>,
+        request: &WriteRequest,
+    ) -> Result<TournamentCommand, ApiError>;
+
+    fn answer(
+        &self,
+        decision: &Decision,
+        results: &[GameResult],
+    ) -> Result<serde_json::Value, ApiError>;
+}
+
+/// A command to the tournament `id`, through the one write path: the tournament and its
+/// games folded, the command decided by the league and each game's part by the game, and
+/// the tournament's events, any new games and any games' events appended in one write.
+pub(crate) struct TournamentWrite<T> {
+    pub(crate) id: String,
+    pub(crate) order: T,
+}
+
+/// A tournament as a command finds it: folded, with its games, their results and its seed.
+pub(crate) struct TournamentLoaded {
+    tournament: Tournament,
+    games: Vec<GameLog>,
+    results: Vec<GameResult>,
+    seed: GameSeed,
+}
+
+impl<T: TournamentOrder> Write for TournamentWrite<T> {
+    type Loaded = TournamentLoaded;
+    /// The answer, made from the decision before its events are encoded.
+    type Decided = serde_json::Value;
+
+    async fn load(
+        &self,
+        state: &AppState,
+        client: &PooledClient,
+        _: &WriteRequest,
+        _: bool,
+    ) -> Result<TournamentLoaded, ApiError> {
+        let tournament = load_tournament(client, &self.id).await?;
         let (games, results) = games_of(state, client, &tournament).await?;
+        let stream = tournament_stream(&self.id)?;
         let seed = load_seed(client, &stream)
             .await?
             .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("{stream} has no seed")))?;
-        let command = command(&Given {
-            tournament: &tournament,
-            games: &games,
-            seed: &seed,
-        })?;
+        Ok(TournamentLoaded {
+            tournament,
+            games,
+            results,
+            seed,
+        })
+    }
+
+    fn decide(
+        &self,
+        loaded: TournamentLoaded,
+        request: &WriteRequest,
+    ) -> Result<crate::write::Decision<serde_json::Value>, ApiError> {
+        let TournamentLoaded {
+            tournament,
+            games,
+            results,
+            seed,
+        } = loaded;
+        let command = self.order.command(
+            &Given {
+                tournament: &tournament,
+                games: &games,
+                seed: &seed,
+            },
+            request,
+        )?;
         let decision = decide(
-            id,
+            &self.id,
             request,
             &tournament,
             (&games, &results),
             &seed,
             &command,
         )?;
-        let body = render(&decision, &results)?;
+        let body = self.order.answer(&decision, &results)?;
         let reveals_seed = decision
             .events
             .iter()
             .any(|e| matches!(e, TournamentEvent::TournamentFinished { .. }));
         let mut appends = vec![StreamAppend {
-            stream: stream.clone(),
+            stream: tournament_stream(&self.id)?,
             expected: ExpectedVersion::Exact(tournament.version),
             events: request.encode_with(&decision.events, TournamentEvent::encode)?,
             seed: if reveals_seed {
@@ -280,12 +331,11 @@ where
             },
         }];
         for game in decision.new_games {
-            appends.push(StreamAppend {
-                events: request.encode_with(&[game.created], GameStreamEvent::encode)?,
-                stream: game.stream,
-                expected: ExpectedVersion::NoStream,
-                seed: SeedDuty::Save(game.seed),
-            });
+            appends.push(StreamAppend::new_with_seed(
+                game.stream,
+                request.encode_with(&[game.created], GameStreamEvent::encode)?,
+                game.seed,
+            ));
         }
         for game in decision.game_appends {
             appends.push(StreamAppend {
@@ -295,38 +345,26 @@ where
                 seed: SeedDuty::None,
             });
         }
-        Ok(Plan {
+        Ok(crate::write::Decision {
             appends,
-            status,
-            render: Box::new(move |_, _| Ok(body)),
-            committed: None,
+            status: T::STATUS,
+            decided: body,
         })
-    };
-    execute(state, request, plan, |_| {
+    }
+
+    fn answer(
+        &self,
+        body: &serde_json::Value,
+        _: &[StreamAppend],
+        _: &[AppendOutcome],
+    ) -> Result<serde_json::Value, ApiError> {
+        Ok(body.clone())
+    }
+
+    fn moved_on(&self, _: u64) -> ApiError {
         ApiError::new(
             ErrorCode::VersionConflict,
             "the tournament moved on twice while this request was decided; send it again",
         )
-    })
-    .await
-}
-
-/// Creating a tournament: an admin or a director, who directs it (the league's rule).
-pub(crate) fn creating(
-    req: &HttpRequest,
-    caller: &Caller,
-    raw: &[u8],
-) -> Result<WriteRequest, ApiError> {
-    let caller = caller.require()?;
-    TournamentCreated::may_create(&caller.sender()).map_err(refused)?;
-    WriteRequest::of(req, caller, raw, Expected::Unstated)
-}
-
-/// A write to a tournament: who may give it is the league's to decide, on the record.
-pub(crate) fn commanding(
-    req: &HttpRequest,
-    caller: &Caller,
-    raw: &[u8],
-) -> Result<WriteRequest, ApiError> {
-    WriteRequest::of(req, caller.require()?, raw, Expected::Unstated)
+    }
 }

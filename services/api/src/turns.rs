@@ -13,7 +13,7 @@ use warlog_rules::game::{words, GameState, Moment};
 use warlog_rules::notation::{render_order, Planned};
 
 use crate::error::ApiError;
-use crate::games::Commanded;
+use crate::games::{Commanded, Commanding};
 
 /// A turn as JSON (or send the text itself as `text/plain`).
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -46,15 +46,24 @@ fn planned(
     Ok((power, planned))
 }
 
-/// The orders a turn text makes, for the power that gives them, as a command to write.
-pub fn commanded(log: &GameLog, text: &str, power: Option<Power>) -> Result<Commanded, ApiError> {
-    let (power, planned) = planned(log, text, power)?;
-    let lines = planned.iter().map(|p| p.line).collect();
-    let orders = planned.into_iter().map(|p| p.order).collect();
-    Ok(Commanded {
-        command: Command::Orders { power, orders },
-        lines: Some(lines),
-    })
+/// A turn text to write, for a power (by default, the power to play).
+#[derive(Debug)]
+pub struct TurnText<'a> {
+    pub text: &'a str,
+    pub power: Option<Power>,
+}
+
+impl Commanding for TurnText<'_> {
+    /// The orders the text makes, for the power that gives them, each with its line.
+    fn command(&self, log: &GameLog) -> Result<Commanded, ApiError> {
+        let (power, planned) = planned(log, self.text, self.power)?;
+        let lines = planned.iter().map(|p| p.line).collect();
+        let orders = planned.into_iter().map(|p| p.order).collect();
+        Ok(Commanded {
+            command: Command::Orders { power, orders },
+            lines: Some(lines),
+        })
+    }
 }
 
 /// A turn's answer: what it did (written), or what it would do (`dry_run`).

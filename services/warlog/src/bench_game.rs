@@ -45,7 +45,7 @@ async fn write_game(pool: &warlog_store::Pool, events: usize) -> Result<usize, C
     let stream = warlog_api::games::game_stream(GAME).map_err(|e| fail(e.detail))?;
     let client = pool.get().await.map_err(fail)?;
     let recorded = game.recorded();
-    warlog_store::games::write_played_game(&client, &stream, &game.seed, &recorded).await?;
+    warlog_store::seeds::write_played_game(&client, &stream, &game.seed, &recorded).await?;
     Ok(recorded.len())
 }
 

@@ -338,7 +338,7 @@ async fn revoke(
     let client = crate::owner_client(owner).await?;
     for token in tokens {
         let id = hex::encode(warlog_api::auth::hash_token(token));
-        warlog_store::games::revoke_token(&client, &id).await?;
+        warlog_store::tokens::revoke_token(&client, &id).await?;
     }
     Ok(())
 }

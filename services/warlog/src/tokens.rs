@@ -3,7 +3,7 @@
 
 use deadpool_postgres::GenericClient;
 use warlog_api::auth::{issue_token_expiring, Role};
-use warlog_store::games::{list_tokens, revoke_token};
+use warlog_store::tokens::{list_tokens, revoke_token};
 
 use crate::cli::TokenCommand;
 use crate::CliError;

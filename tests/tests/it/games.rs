@@ -1597,7 +1597,7 @@ async fn a_token_revoked_or_expired_after_it_gave_orders_is_refused_at_once_and_
     let admin = db.admin_pool.get().await.expect("connection");
     let alice = hex::encode(warlog_api::auth::hash_token(&gm));
     assert_eq!(
-        warlog_store::games::revoke_token(&admin, &alice[..12])
+        warlog_store::tokens::revoke_token(&admin, &alice[..12])
             .await
             .expect("revoked"),
         1
@@ -1649,7 +1649,7 @@ async fn written_sample_game(db: &TestDb, game: &str, events: usize) {
     sample.play_until(events, 40 * events);
     let stream = warlog_api::games::game_stream(game).expect("a game id");
     let client = db.pool.get().await.expect("connection");
-    warlog_store::games::write_played_game(&client, &stream, &sample.seed, &sample.recorded())
+    warlog_store::seeds::write_played_game(&client, &stream, &sample.seed, &sample.recorded())
         .await
         .expect("the game written");
 }

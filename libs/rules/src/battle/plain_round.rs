@@ -7,8 +7,8 @@
 //! The generic steps of `fight.rs` give the same listing for it (every hit falls on anyone,
 //! so the defender's columns land the same whether taken one by one or together); this
 //! pass skips their bookkeeping: each side is sorted by the order of loss once a round, not
-//! once a volley, and no step is dispatched. The oracle comparison (`battle/oracle`) checks
-//! the listings agree on random battles.
+//! once a volley, and no step is dispatched. The independent oracle (`battle/oracle`),
+//! which knows no plain rounds, checks the odds of battles fought with them.
 
 use super::army::{Army, Line};
 use super::casualties::LossQueue;

@@ -15,6 +15,7 @@ use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure};
 pub use seats::{decide_director, draw_seats, draw_seats_by_bid, DirectorOrder, Moment, Seat};
 
+#[cfg(any(test, feature = "samples"))]
 pub mod autoplay;
 mod bases;
 pub mod combat;

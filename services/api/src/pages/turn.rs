@@ -10,11 +10,14 @@ use warlog_events::game::GameLog;
 use warlog_rules::board::Power;
 
 use super::{layout, render};
+use crate::auth::Caller;
 use crate::body::FormBody;
 use crate::error::ApiError;
+use crate::games::GameCommand;
+use crate::turns::TurnText;
 use crate::turns::{self, TurnPreview};
 use crate::views::GameView;
-use crate::write::{Expected, WriteRequest};
+use crate::write::{self, Expected, WriteRequest};
 use crate::AppState;
 
 /// The form as a browser sends it.
@@ -87,16 +90,19 @@ pub async fn turn_form(
                 Ok(caller) => {
                     let request = WriteRequest::of(
                         &req,
-                        &caller,
+                        &Caller::checked(caller.clone()),
                         form.text.as_bytes(),
                         Expected::Body(form.version),
                     )?;
                     if form.action == "submit" {
-                        let written =
-                            crate::games::write_commanded(&state, &stream, &request, |log| {
-                                turns::commanded(log, &form.text, power)
-                            })
-                            .await;
+                        let turn = GameCommand {
+                            stream: stream.clone(),
+                            commanding: TurnText {
+                                text: &form.text,
+                                power,
+                            },
+                        };
+                        let written = write::run(&state, &request, &turn).await;
                         match written {
                             Ok(written) => Answer::Submitted(written.body),
                             Err(refused) => Answer::Refused(refused),

@@ -13,18 +13,18 @@ use warlog_rules::document::GameOptions;
 use warlog_store::games::{list_games, GameFilter, GameSummary};
 use warlog_store::StoreError;
 
-use crate::auth::{Caller, Role, WritingCaller};
+use crate::auth::Caller;
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};
-use crate::games::{self, game_stream, WriteAccepted};
-use crate::orders::OrderInput;
+use crate::games::{self, game_stream, GameCommand, NewGame, WriteAccepted};
+use crate::orders::OrdersRequest;
 use crate::page_cache::{PageKey, Rendered, View};
 use crate::query::PageLimit;
 use crate::query::ValidQuery;
 use crate::respond::{self, Format};
 use crate::views::EventView;
 use crate::views::{BattleView, BoardView, GameView, NowView, PlacementsView};
-use crate::write::{Expected, WriteRequest};
+use crate::write::{self, Expected, WriteRequest};
 use crate::AppState;
 
 resource! {
@@ -148,30 +148,15 @@ pub async fn create_game(
     caller: Caller,
     body: JsonBody<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
-    caller.require_role(&[Role::Admin, Role::Director, Role::Gm], "creating a game")?;
     let (entrants, options) = body.value.entrants()?;
-    let rules = {
-        let client = state.store.pool().get().await.map_err(StoreError::from)?;
-        // A game counts in a tournament's results only if its director (or an admin)
-        // filed it there.
-        if let Some(id) = &body.value.tournament {
-            let tournament = crate::tournaments::load_tournament(&client, id).await?;
-            crate::tournaments::require_director(caller, &tournament)?;
-        }
-        crate::rulesets::find(&client, &body.value.ruleset)
-            .await?
-            .playable(&options)?
-    };
-    let request = WriteRequest::of(&req, caller, &body.raw, Expected::Unstated)?;
-    let created = games::create(
-        &state,
-        &request,
-        rules,
+    let request = WriteRequest::of(&req, &caller, &body.raw, Expected::Unstated)?;
+    let new_game = NewGame {
+        ruleset: body.value.ruleset.clone(),
+        options,
         entrants,
-        body.value.tournament.clone(),
-    )
-    .await?;
+        tournament: body.value.tournament.clone(),
+    };
+    let created = write::run(&state, &request, &new_game).await?;
     let location = created
         .body
         .get("game_id")
@@ -512,26 +497,6 @@ pub async fn game_board_svg(
     .await
 }
 
-/// Orders for one power: one order or a whole phase, decided in turn. They are all or
-/// nothing until an order rolls dice; a die once rolled counts, so an order refused after
-/// that is cut off (with the orders after it) and the orders before it stand.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "power": "russia", "expected_version": 1,
-    "orders": [{"type": "end_phase"}, {"type": "end_phase"}, {"type": "purchase", "units": {"INF": 3}}]
-}))]
-pub struct OrdersRequest {
-    /// The power giving the orders (default: the power whose turn it is).
-    #[serde(default)]
-    #[schema(value_type = Option<String>)]
-    pub power: Option<Power>,
-    pub orders: Vec<OrderInput>,
-    /// The game version the orders were written for (or send `If-Match`).
-    #[serde(default)]
-    pub expected_version: Option<u64>,
-}
-
 fn if_match(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
     req.headers()
         .get(header::IF_MATCH)
@@ -588,27 +553,16 @@ pub async fn submit_orders(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: WritingCaller,
+    caller: Caller,
     body: JsonBody<OrdersRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = game_stream(&id)?;
-    let request_orders = &body.value.orders;
     let expected = expectation(&req, body.value.expected_version)?;
-    let request = WriteRequest::by(&req, &caller, &body.raw, expected)?;
-    let written = games::write(&state, &stream, &request, |log| {
-        let power = body
-            .value
-            .power
-            .unwrap_or_else(|| log.state.to_act(log.ruleset.rules()));
-        // Recorded as the server understood them: the board's names, the units' codes.
-        let orders = request_orders
-            .iter()
-            .enumerate()
-            .map(|(i, order)| order.normalised(log.ruleset, &format!("orders[{i}]")))
-            .collect::<Result<_, _>>()?;
-        Ok(Command::Orders { power, orders })
-    })
-    .await?;
+    let request = WriteRequest::of(&req, &caller, &body.raw, expected)?;
+    let orders = GameCommand {
+        stream: game_stream(&id)?,
+        commanding: &body.value,
+    };
+    let written = write::run(&state, &request, &orders).await?;
     Ok(written.respond(None))
 }
 
@@ -633,9 +587,9 @@ pub async fn end_game(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: WritingCaller,
+    caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    game_action(&req, &state, &id, caller, Command::EndGame).await
+    game_action(&req, &state, &id, &caller, &[], Command::EndGame).await
 }
 
 /// Why a game is voided.
@@ -672,33 +626,33 @@ pub async fn void_game(
     caller: Caller,
     body: JsonBody<VoidGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
     let reason = body.value.reason.trim();
     if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
         return Err(ApiError::malformed(
             "reason: 1 to 500 printable characters, saying why the game does not count",
         ));
     }
-    let stream = game_stream(&id)?;
-    let request = WriteRequest::of(&req, caller, &body.raw, expectation(&req, None)?)?;
     let command = Command::VoidGame {
         reason: reason.to_owned(),
     };
-    let written = games::write(&state, &stream, &request, |_| Ok(command.clone())).await?;
-    Ok(written.respond(None))
+    game_action(&req, &state, &id, &caller, &body.raw, command).await
 }
 
-/// A write with no body on one game (end, reveal): authenticate, decide, append, answer.
+/// A fixed command to one game (end, void, reveal, proxies): the one write path's answer.
 async fn game_action(
     req: &HttpRequest,
     state: &AppState,
     game_id: &str,
-    caller: WritingCaller,
+    caller: &Caller,
+    raw: &[u8],
     command: Command,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = game_stream(game_id)?;
-    let request = WriteRequest::by(req, &caller, &[], expectation(req, None)?)?;
-    let written = games::write(state, &stream, &request, |_| Ok(command.clone())).await?;
+    let request = WriteRequest::of(req, caller, raw, expectation(req, None)?)?;
+    let action = GameCommand {
+        stream: game_stream(game_id)?,
+        commanding: command,
+    };
+    let written = write::run(state, &request, &action).await?;
     Ok(written.respond(None))
 }
 
@@ -722,9 +676,9 @@ pub async fn reveal_seed(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: WritingCaller,
+    caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    game_action(&req, &state, &id, caller, Command::RevealSeed).await
+    game_action(&req, &state, &id, &caller, &[], Command::RevealSeed).await
 }
 
 /// A proxy to name: a player who may give a power's orders until a time.
@@ -772,7 +726,7 @@ pub async fn name_proxy(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: WritingCaller,
+    caller: Caller,
     body: JsonBody<NameProxy>,
 ) -> Result<HttpResponse, ApiError> {
     use time::format_description::well_known::Rfc3339;
@@ -786,16 +740,14 @@ pub async fn name_proxy(
         .map_err(|e| {
             ApiError::malformed(format!("until: {until:?} is not an RFC 3339 time: {e}"))
         })?;
-    let stream = game_stream(&id)?;
+    game_stream(&id)?;
     crate::routes::tournaments::require_registered(&state, proxy.as_str()).await?;
     let command = Command::NameProxy {
         power: *power,
         proxy: proxy.to_string(),
         until,
     };
-    let request = WriteRequest::by(&req, &caller, &body.raw, expectation(&req, None)?)?;
-    let written = games::write(&state, &stream, &request, |_| Ok(command.clone())).await?;
-    Ok(written.respond(None))
+    game_action(&req, &state, &id, &caller, &body.raw, command).await
 }
 
 /// Ends a power's proxy before its time.
@@ -820,10 +772,10 @@ pub async fn end_proxy(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(String, Power)>,
-    caller: WritingCaller,
+    caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
     let (id, power) = path.into_inner();
-    game_action(&req, &state, &id, caller, Command::EndProxy { power }).await
+    game_action(&req, &state, &id, &caller, &[], Command::EndProxy { power }).await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -6,29 +6,29 @@
 
 use std::sync::Arc;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::game::GameStatus;
-use warlog_events::{StreamCategory, StreamId};
-use warlog_league::players::{DisplayName, Handle, PlayerEvent};
+use warlog_league::players::{DisplayName, Handle};
 use warlog_rules::scoring::{Fraction, Title};
 use warlog_store::league::{
     find_player, ladder_head, ladder_page, player_history, player_standings, points_of,
     rating_history, HistoryRow, Ladder, LadderQuery, LadderRow,
 };
-use warlog_store::{ExpectedVersion, StoreError};
+use warlog_store::StoreError;
 
 use crate::auth::{Caller, Identity, Role};
 use crate::body::JsonBody;
 use crate::error::{corrupt, ApiError, ErrorCode, Problem};
 use crate::ladder_cache::{CachedPage, PageKey};
+use crate::players::NewPlayer;
 use crate::query::ValidQuery;
 use crate::respond::{self, csv_field, decimal, Format};
-use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteRequest};
+use crate::write::{self, Expected, WriteRequest};
 use crate::AppState;
 
 resource! {
@@ -83,39 +83,15 @@ pub async fn register_player(
     caller: Caller,
     body: JsonBody<RegisterPlayer>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
     let JsonBody { value, raw } = body;
-    may_register(caller, &value.handle)?;
-    let request = WriteRequest::of(&req, caller, &raw, Expected::Unstated)?;
-    let stream = StreamId::of(StreamCategory::Player, value.handle.as_str())
-        .map_err(|e| ApiError::malformed(format!("handle: {e}")))?;
-    let display_name = value
-        .display_name
-        .clone()
-        .unwrap_or_else(|| DisplayName::from(&value.handle));
-    let body = PlayerRegistered {
-        handle: value.handle.to_string(),
-        display_name: display_name.as_str().to_owned(),
+    let request = WriteRequest::of(&req, &caller, &raw, Expected::Unstated)?;
+    let location = format!("/v1/players/{}", value.handle);
+    let player = NewPlayer {
+        handle: value.handle,
+        display_name: value.display_name,
     };
-    let event = PlayerEvent::PlayerRegistered {
-        handle: value.handle.clone(),
-        display_name,
-        at: request.moment(),
-    };
-    let append = StreamAppend {
-        stream,
-        expected: ExpectedVersion::NoStream,
-        events: request.encode_with(&[event], PlayerEvent::encode)?,
-        seed: SeedDuty::None,
-    };
-    let written = execute(
-        &state,
-        &request,
-        async |_| Ok(Plan::single(append.clone(), StatusCode::CREATED, &body)),
-        |_| player_exists(&value.handle),
-    )
-    .await?;
-    Ok(written.respond(Some(format!("/v1/players/{}", value.handle))))
+    let written = write::run(&state, &request, &player).await?;
+    Ok(written.respond(Some(location)))
 }
 
 /// A player's standing in one ladder scope.
@@ -804,7 +780,7 @@ fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
 }
 
 /// An admin or a director registers anyone; a player only itself.
-fn may_register(caller: &Identity, handle: &Handle) -> Result<(), ApiError> {
+pub(crate) fn may_register(caller: &Identity, handle: &Handle) -> Result<(), ApiError> {
     match caller.role {
         Role::Admin | Role::Director => Ok(()),
         Role::Player if caller.name == handle.as_str() => Ok(()),
@@ -816,11 +792,4 @@ fn may_register(caller: &Identity, handle: &Handle) -> Result<(), ApiError> {
             ),
         )),
     }
-}
-
-fn player_exists(handle: &Handle) -> ApiError {
-    ApiError::new(
-        ErrorCode::PlayerExists,
-        format!("the handle {handle} is already registered"),
-    )
 }

@@ -4,7 +4,7 @@
 //! publicly), and no public view, page or export shows it.
 
 use actix_web::http::header;
-use actix_web::{delete, get, put, web, HttpResponse};
+use actix_web::{delete, get, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use warlog_league::players::{may_manage_email, EmailAddress, Handle};
@@ -57,8 +57,12 @@ impl From<PlayerEmail> for EmailView {
 
 /// The handle from the path, and the caller, if the league's rule lets the caller manage
 /// that player's address.
-fn allowed<'a>(caller: &'a Caller, handle: &str) -> Result<(&'a Identity, Handle), ApiError> {
-    let caller = caller.require()?;
+async fn allowed<'a>(
+    req: &HttpRequest,
+    caller: &'a Caller,
+    handle: &str,
+) -> Result<(&'a Identity, Handle), ApiError> {
+    let caller = caller.verified(req).await?;
     let handle = Handle::try_from(handle.to_owned()).map_err(ApiError::malformed)?;
     may_manage_email(&caller.sender(), &handle)
         .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
@@ -90,10 +94,11 @@ fn private(view: EmailView) -> HttpResponse {
 #[get("/v1/players/{handle}/email")]
 pub async fn player_email(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
     handle: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, handle) = allowed(&caller, &handle)?;
+    let (_, handle) = allowed(&req, &caller, &handle).await?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let found = find_email(&client, handle.as_str())
         .await?
@@ -120,11 +125,12 @@ pub async fn player_email(
 #[put("/v1/players/{handle}/email")]
 pub async fn set_player_email(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
     handle: web::Path<String>,
     body: JsonBody<SetEmail>,
 ) -> Result<HttpResponse, ApiError> {
-    let (caller, handle) = allowed(&caller, &handle)?;
+    let (caller, handle) = allowed(&req, &caller, &handle).await?;
     let at = state
         .clock
         .now()
@@ -161,10 +167,11 @@ pub async fn set_player_email(
 #[delete("/v1/players/{handle}/email")]
 pub async fn delete_player_email(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
     handle: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, handle) = allowed(&caller, &handle)?;
+    let (_, handle) = allowed(&req, &caller, &handle).await?;
     let mut client = state.store.pool().get().await.map_err(StoreError::from)?;
     delete_email(&mut client, handle.as_str()).await?;
     Ok(HttpResponse::NoContent().finish())

@@ -2,21 +2,20 @@
 //! Schema, and uploads (`POST /v1/rulesets`, admin or director), each checked whole and
 //! every problem reported with its path.
 
-use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::{PartialSchema, ToSchema};
-use warlog_events::ruleset::{publish, Publication};
 use warlog_rules::document::RulesetDocument;
-use warlog_store::{ExpectedVersion, PooledClient, StoreError};
+use warlog_store::StoreError;
 
-use crate::auth::{Caller, Role};
+use crate::auth::Caller;
 use crate::body::JsonBody;
-use crate::error::{corrupt, ApiError, ErrorCode, Problem};
+use crate::error::{corrupt, ApiError, Problem};
 use crate::respond;
-use crate::rulesets::{self as known, KnownRuleset, RulesetPublished};
+use crate::ruleset_upload::RulesetUpload;
+use crate::rulesets::{self as known, KnownRuleset};
 use crate::views::{RulesetSummary, RulesetView};
-use crate::write::{execute, Expected, Plan, SeedDuty, StreamAppend, WriteAnswer, WriteRequest};
+use crate::write::{self, Expected, WriteRequest};
 use crate::AppState;
 
 resource! {
@@ -186,56 +185,15 @@ pub async fn publish_ruleset(
     caller: Caller,
     body: JsonBody<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
-    caller.require_role(&[Role::Admin, Role::Director], "uploading a ruleset")?;
-    let (document, not_playable) = known::upload(&body.value)?;
-    let request = WriteRequest::of(&req, caller, &body.raw, Expected::Unstated)?;
-    let location = format!("/v1/rulesets/{}", document.id);
-    let written = publish_revision(&state, &request, &document, not_playable).await?;
-    Ok(written.respond(Some(location)))
-}
-
-/// Puts an upload on the record: a new revision, or nothing when it is the latest again.
-async fn publish_revision(
-    state: &AppState,
-    request: &WriteRequest,
-    document: &RulesetDocument,
-    not_playable: Option<String>,
-) -> Result<WriteAnswer, ApiError> {
-    let stream = known::stream_of(&document.id)?;
-    let hash = document.hash();
-    let view = |revision: u64| RulesetPublishedView {
-        id: document.id.clone(),
-        revision,
-        hash: hash.clone(),
-        playable: not_playable.is_none(),
-        not_playable: not_playable.clone(),
+    let request = WriteRequest::of(&req, &caller, &body.raw, Expected::Unstated)?;
+    let upload = RulesetUpload {
+        document: &body.value,
     };
-    let plan = async |client: &PooledClient| {
-        let latest = known::latest_revision(client, &document.id).await?;
-        let (after, event) = match publish(document, &hash, latest.as_ref()) {
-            Publication::Unchanged { revision } => {
-                return Ok(Plan::nothing(StatusCode::OK, view(revision)));
-            }
-            Publication::Revision { after, event } => (after, event),
-        };
-        let append = StreamAppend {
-            stream: stream.clone(),
-            expected: after.map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact),
-            events: request.encode_with(&[*event], RulesetPublished::encode)?,
-            seed: SeedDuty::None,
-        };
-        let revision = after.map_or(1, |a| a + 1);
-        Ok(Plan::single(append, StatusCode::CREATED, view(revision)))
-    };
-    execute(state, request, plan, |_| {
-        ApiError::new(
-            ErrorCode::VersionConflict,
-            format!(
-                "{} was revised by another upload at the same time; upload again",
-                document.id
-            ),
-        )
-    })
-    .await
+    let written = write::run(&state, &request, &upload).await?;
+    let location = written
+        .body
+        .get("id")
+        .and_then(|id| id.as_str())
+        .map(|id| format!("/v1/rulesets/{id}"));
+    Ok(written.respond(location))
 }

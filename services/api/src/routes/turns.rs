@@ -5,13 +5,13 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use warlog_rules::board::Power;
 
-use crate::auth::WritingCaller;
+use crate::auth::Caller;
 use crate::body::{TextOrJson, TextOrJsonBody};
 use crate::error::{ApiError, Problem};
-use crate::games::{self, game_stream};
+use crate::games::{self, game_stream, GameCommand};
 use crate::routes::games::expectation;
-use crate::turns::{self, TurnAnswer, TurnPreview, TurnRequest};
-use crate::write::WriteRequest;
+use crate::turns::{self, TurnAnswer, TurnPreview, TurnRequest, TurnText};
+use crate::write::{self, WriteRequest};
 use crate::AppState;
 
 resource!(submit_turn);
@@ -77,7 +77,7 @@ pub async fn submit_turn(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<String>,
-    caller: WritingCaller,
+    caller: Caller,
     query: crate::query::ValidQuery<TurnQuery>,
     body: TextOrJsonBody<TurnRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -105,7 +105,7 @@ pub async fn submit_turn(
     let mut fingerprinted = body.raw.to_vec();
     fingerprinted.extend_from_slice(b"\n?");
     fingerprinted.extend_from_slice(req.query_string().as_bytes());
-    let request = WriteRequest::by(&req, &caller, &fingerprinted, expected)?;
+    let request = WriteRequest::of(&req, &caller, &fingerprinted, expected)?;
     if turn.dry_run {
         let client = state.reader(&req).await?;
         let log = games::load(&client, &state.games, &stream).await?;
@@ -123,9 +123,13 @@ pub async fn submit_turn(
         .await?;
         return Ok(HttpResponse::Ok().json(previewed));
     }
-    let written = games::write_commanded(&state, &stream, &request, |log| {
-        turns::commanded(log, &turn.text, turn.power)
-    })
-    .await?;
+    let text = GameCommand {
+        stream,
+        commanding: TurnText {
+            text: &turn.text,
+            power: turn.power,
+        },
+    };
+    let written = write::run(&state, &request, &text).await?;
     Ok(written.respond(None))
 }

@@ -3,7 +3,7 @@
 //! deliveries and failures, resume it after a pause, and delete it. Subscriptions are the service's configuration,
 //! like tokens, not part of the league's record: they are rows, not events.
 
-use actix_web::{delete, get, post, web, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use warlog_store::webhooks::{
@@ -221,10 +221,11 @@ async fn reachable(policy: &WebhookPolicy, url: &url::Url) -> Result<(), ApiErro
 #[post("/v1/webhooks")]
 pub async fn create_webhook(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
     body: JsonBody<CreateWebhook>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
+    let caller = caller.verified(&req).await?;
     caller.require_role(WHO, "registering a webhook")?;
     let url = checked(&body.value)?;
     reachable(&state.webhooks, &url).await?;
@@ -272,9 +273,10 @@ pub async fn create_webhook(
 #[get("/v1/webhooks")]
 pub async fn webhook_list(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
+    let caller = caller.verified(&req).await?;
     caller.require_role(WHO, "reading webhooks")?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let owner = (caller.role != Role::Admin).then_some(caller.name.as_str());
@@ -287,10 +289,11 @@ pub async fn webhook_list(
 /// The subscription `id` if the caller may see it, and the connection it was read on.
 async fn owned(
     state: &AppState,
+    req: &HttpRequest,
     caller: &Caller,
     id: &str,
 ) -> Result<(warlog_store::PooledClient, Subscription), ApiError> {
-    let caller: &Identity = caller.require()?;
+    let caller: &Identity = caller.verified(req).await?;
     caller.require_role(WHO, "reading webhooks")?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let subscription = find_subscription(&client, id)
@@ -316,12 +319,12 @@ async fn owned(
 #[get("/v1/webhooks/{id}/deliveries")]
 pub async fn webhook_deliveries(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
     id: web::Path<String>,
     query: crate::query::ValidQuery<DeliveryListQuery>,
-    req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (client, subscription) = owned(&state, &caller, &id).await?;
+    let (client, subscription) = owned(&state, &req, &caller, &id).await?;
     let limit = query.limit.unwrap_or(crate::query::PageLimit::DEFAULT);
     let deliveries = list_deliveries(
         &client,
@@ -369,10 +372,11 @@ pub async fn webhook_deliveries(
 #[post("/v1/webhooks/{id}/resume")]
 pub async fn resume_webhook(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (mut client, subscription) = owned(&state, &caller, &id).await?;
+    let (mut client, subscription) = owned(&state, &req, &caller, &id).await?;
     resume_subscription(&mut client, &subscription.subscription_id).await?;
     let resumed = find_subscription(&client, &subscription.subscription_id)
         .await?
@@ -396,10 +400,11 @@ pub async fn resume_webhook(
 #[delete("/v1/webhooks/{id}")]
 pub async fn delete_webhook(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Caller,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (mut client, subscription) = owned(&state, &caller, &id).await?;
+    let (mut client, subscription) = owned(&state, &req, &caller, &id).await?;
     delete_subscription(&mut client, &subscription.subscription_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -1,7 +1,8 @@
 //! The tournament's writes: create, entries and drops, seating rounds and swaps,
 //! substitutes for inactive seats, and the finish. Each parses its request into a
-//! tournament command and hands it to [`crate::tournaments::write_tournament`]; who may give
-//! it and what it does are the league's to decide.
+//! tournament command (a [`TournamentOrder`]: the command and how its answer reads) and
+//! hands it to the one write path as a [`TournamentWrite`]; who may give it and what it
+//! does are the league's to decide.
 
 use actix_web::http::StatusCode;
 use actix_web::{delete, post, web, HttpRequest, HttpResponse};
@@ -13,20 +14,25 @@ use warlog_events::{StreamCategory, StreamId};
 use warlog_league::constraints::SeatingConstraints;
 use warlog_league::players::Handle;
 use warlog_league::seating::ShortTablePolicy;
+use warlog_league::standings::GameResult;
+use warlog_league::tournament::TournamentCreated;
 use warlog_league::tournament::{Tiebreaker, Tournament, TournamentCommand, TournamentEvent};
 use warlog_rules::board::Power;
 use warlog_rules::game::seats::ROUNDS_TO_PERMANENT;
 use warlog_rules::ruleset::Ruleset;
-use warlog_store::{stream_head, ExpectedVersion, StoreError};
+use warlog_store::{stream_head, AppendOutcome, StoreError};
 
 use super::*;
-use crate::auth::{Caller, Identity};
+use crate::auth::Caller;
 use crate::body::{parse_json, require_json, JsonBody};
 use crate::error::corrupt;
 use crate::error::{ApiError, ErrorCode, Problem};
 use crate::games::game_stream;
 use crate::tournaments::*;
-use crate::write::*;
+use crate::write::{
+    self, fresh_seed, new_id, Decision as WriteDecision, Expected, StreamAppend, Write,
+    WriteRequest,
+};
 use crate::AppState;
 use warlog_league::settings::{Schedule, TournamentSettings};
 use warlog_store::PooledClient;
@@ -147,30 +153,10 @@ pub async fn create_tournament(
     body: JsonBody<CreateTournament>,
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
-    let request = creating(&req, &caller, &raw)?;
+    let request = WriteRequest::of(&req, &caller, &raw, Expected::Unstated)?;
     let (ruleset, settings) = value.settings()?;
-    let plan = async |_: &PooledClient| {
-        let seed = fresh_seed()?;
-        let id = new_id();
-        let created = settings
-            .created(ruleset, &id, &request.caller.name, request.moment(), &seed)
-            .map_err(refused)?;
-        let view = TournamentView::of(&Tournament::new(created.clone()));
-        let append = StreamAppend {
-            stream: tournament_stream(&id)?,
-            expected: ExpectedVersion::NoStream,
-            events: request.encode_with(
-                &[TournamentEvent::TournamentCreated(created)],
-                TournamentEvent::encode,
-            )?,
-            seed: SeedDuty::Save(seed),
-        };
-        Ok(Plan::single(append, StatusCode::CREATED, view))
-    };
-    let written = execute(&state, &request, plan, |_| {
-        ApiError::new(ErrorCode::Internal, "a new tournament id was taken")
-    })
-    .await?;
+    let new_tournament = NewTournament { ruleset, settings };
+    let written = write::run(&state, &request, &new_tournament).await?;
     let id = written
         .body
         .get("tournament_id")
@@ -178,6 +164,77 @@ pub async fn create_tournament(
         .unwrap_or_default()
         .to_owned();
     Ok(written.respond(Some(format!("/v1/tournaments/{id}"))))
+}
+
+/// A tournament to create: its settings, checked against the tournament rules when it is
+/// created from a fresh seed.
+struct NewTournament {
+    ruleset: &'static Ruleset,
+    settings: TournamentSettings,
+}
+
+impl Write for NewTournament {
+    type Loaded = ();
+    /// The new tournament, as the answer shows it.
+    type Decided = TournamentView;
+
+    async fn load(
+        &self,
+        _: &AppState,
+        _: &PooledClient,
+        _: &WriteRequest,
+        _: bool,
+    ) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    /// An admin or a director may create one, and directs it (the league's rule).
+    fn decide(
+        &self,
+        (): (),
+        request: &WriteRequest,
+    ) -> Result<WriteDecision<TournamentView>, ApiError> {
+        TournamentCreated::may_create(&request.caller.sender()).map_err(refused)?;
+        let seed = fresh_seed()?;
+        let id = new_id();
+        let created = self
+            .settings
+            .created(
+                self.ruleset,
+                &id,
+                &request.caller.name,
+                request.moment(),
+                &seed,
+            )
+            .map_err(refused)?;
+        let view = TournamentView::of(&Tournament::new(created.clone()));
+        let append = StreamAppend::new_with_seed(
+            tournament_stream(&id)?,
+            request.encode_with(
+                &[TournamentEvent::TournamentCreated(created)],
+                TournamentEvent::encode,
+            )?,
+            seed,
+        );
+        Ok(WriteDecision {
+            appends: vec![append],
+            status: StatusCode::CREATED,
+            decided: view,
+        })
+    }
+
+    fn answer(
+        &self,
+        view: &TournamentView,
+        _: &[StreamAppend],
+        _: &[AppendOutcome],
+    ) -> Result<serde_json::Value, ApiError> {
+        serde_json::to_value(view).map_err(corrupt)
+    }
+
+    fn moved_on(&self, _: u64) -> ApiError {
+        ApiError::new(ErrorCode::Internal, "a new tournament id was taken")
+    }
 }
 
 /// A player to enter.
@@ -225,19 +282,15 @@ pub async fn enter_player(
     id: web::Path<String>,
     body: JsonBody<EnterPlayer>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
     let JsonBody { value, raw } = body;
     let player = value.player.to_string();
     require_registered(&state, &player).await?;
-    entry_change(
-        &state,
-        &req,
-        caller,
-        &id,
-        &raw,
-        TournamentCommand::Enter { player },
-    )
-    .await
+    let request = WriteRequest::of(&req, &caller, &raw, Expected::Unstated)?;
+    let entry = TournamentWrite {
+        id: id.into_inner(),
+        order: EntryChange(TournamentCommand::Enter { player }),
+    };
+    Ok(write::run(&state, &request, &entry).await?.respond(None))
 }
 
 /// Drops a player (or takes one off the waiting list).
@@ -260,17 +313,13 @@ pub async fn drop_player(
     caller: Caller,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let caller = caller.require()?;
     let (id, player) = path.into_inner();
-    entry_change(
-        &state,
-        &req,
-        caller,
-        &id,
-        &[],
-        TournamentCommand::Drop { player },
-    )
-    .await
+    let request = WriteRequest::of(&req, &caller, &[], Expected::Unstated)?;
+    let drop = TournamentWrite {
+        id,
+        order: EntryChange(TournamentCommand::Drop { player }),
+    };
+    Ok(write::run(&state, &request, &drop).await?.respond(None))
 }
 
 /// Where a player stands after an entry or a drop.
@@ -285,41 +334,33 @@ pub struct EntryView {
     pub waiting: Vec<String>,
 }
 
-async fn entry_change(
-    state: &AppState,
-    req: &HttpRequest,
-    caller: &Identity,
-    id: &str,
-    raw: &[u8],
-    command: TournamentCommand,
-) -> Result<HttpResponse, ApiError> {
-    let request = WriteRequest::of(req, caller, raw, Expected::Unstated)?;
-    let written = write_tournament(
-        state,
-        id,
-        &request,
-        StatusCode::OK,
-        |_| Ok(command.clone()),
-        |decision, _| {
-            let (player, status) = match decision.events.first() {
-                Some(TournamentEvent::PlayerEntered { player, .. }) => (player, "entered"),
-                Some(TournamentEvent::PlayerWaitlisted { player, .. }) => (player, "waiting"),
-                Some(TournamentEvent::PlayerDropped { player, .. }) => (player, "dropped"),
-                _ => return Err(ApiError::new(ErrorCode::Internal, "no entry event")),
-            };
-            let after = &decision.after;
-            serde_json::to_value(EntryView {
-                player: player.clone(),
-                status: status.to_owned(),
-                version: after.version,
-                entered: after.playing().len(),
-                waiting: after.waiting.clone(),
-            })
-            .map_err(corrupt)
-        },
-    )
-    .await?;
-    Ok(written.respond(None))
+/// An entry or a drop, answered with where the player stands.
+struct EntryChange(TournamentCommand);
+
+impl TournamentOrder for EntryChange {
+    const STATUS: StatusCode = StatusCode::OK;
+
+    fn command(&self, _: &Given<'_>, _: &WriteRequest) -> Result<TournamentCommand, ApiError> {
+        Ok(self.0.clone())
+    }
+
+    fn answer(&self, decision: &Decision, _: &[GameResult]) -> Result<serde_json::Value, ApiError> {
+        let (player, status) = match decision.events.first() {
+            Some(TournamentEvent::PlayerEntered { player, .. }) => (player, "entered"),
+            Some(TournamentEvent::PlayerWaitlisted { player, .. }) => (player, "waiting"),
+            Some(TournamentEvent::PlayerDropped { player, .. }) => (player, "dropped"),
+            _ => return Err(ApiError::new(ErrorCode::Internal, "no entry event")),
+        };
+        let after = &decision.after;
+        serde_json::to_value(EntryView {
+            player: player.clone(),
+            status: status.to_owned(),
+            version: after.version,
+            entered: after.playing().len(),
+            waiting: after.waiting.clone(),
+        })
+        .map_err(corrupt)
+    }
 }
 
 /// Seats the next round (the tournament's director).
@@ -357,22 +398,33 @@ pub async fn seat_round(
         require_json(&req)?;
         parse_json(&body)?
     };
-    let request = commanding(&req, &caller, &body)?;
-    let written = write_tournament(
-        &state,
-        &id,
-        &request,
-        StatusCode::CREATED,
-        |_| Ok(TournamentCommand::SeatRound(constraints.clone())),
-        |decision, _| latest_round(&decision.after),
-    )
-    .await?;
+    let request = WriteRequest::of(&req, &caller, &body, Expected::Unstated)?;
+    let seating = TournamentWrite {
+        id: id.clone(),
+        order: RoundChange(TournamentCommand::SeatRound(constraints)),
+    };
+    let written = write::run(&state, &request, &seating).await?;
     let round = written
         .body
         .get("round")
         .and_then(serde_json::Value::as_u64);
     let location = round.map(|r| format!("/v1/tournaments/{id}/rounds/{r}"));
     Ok(written.respond(location))
+}
+
+/// A seating or a swap, answered with the latest round as it stands.
+struct RoundChange(TournamentCommand);
+
+impl TournamentOrder for RoundChange {
+    const STATUS: StatusCode = StatusCode::CREATED;
+
+    fn command(&self, _: &Given<'_>, _: &WriteRequest) -> Result<TournamentCommand, ApiError> {
+        Ok(self.0.clone())
+    }
+
+    fn answer(&self, decision: &Decision, _: &[GameResult]) -> Result<serde_json::Value, ApiError> {
+        latest_round(&decision.after)
+    }
 }
 
 /// The latest round as it stands, as a write's answer.
@@ -420,21 +472,15 @@ pub async fn swap_seats(
     body: JsonBody<SwapSeats>,
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
-    let request = commanding(&req, &caller, &raw)?;
-    let command = TournamentCommand::SwapSeats {
-        players: value.players.clone().map(|p| p.to_string()),
-        reason: value.reason.clone(),
+    let request = WriteRequest::of(&req, &caller, &raw, Expected::Unstated)?;
+    let swap = TournamentWrite {
+        id: id.into_inner(),
+        order: RoundChange(TournamentCommand::SwapSeats {
+            players: value.players.clone().map(|p| p.to_string()),
+            reason: value.reason.clone(),
+        }),
     };
-    let written = write_tournament(
-        &state,
-        &id,
-        &request,
-        StatusCode::CREATED,
-        |_| Ok(command.clone()),
-        |decision, _| latest_round(&decision.after),
-    )
-    .await?;
-    Ok(written.respond(None))
+    Ok(write::run(&state, &request, &swap).await?.respond(None))
 }
 
 /// The director confirms a substitute for an inactive seat.
@@ -486,45 +532,54 @@ pub async fn appoint_substitute(
     body: JsonBody<AppointSubstitute>,
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
-    let request = commanding(&req, &caller, &raw)?;
+    let request = WriteRequest::of(&req, &caller, &raw, Expected::Unstated)?;
     // A malformed game id is refused before anything is read.
     game_stream(&value.game_id)?;
-    let written = write_tournament(
-        &state,
-        &id,
-        &request,
-        StatusCode::CREATED,
-        |given| {
-            let substitute = value.substitute.as_ref().map(ToString::to_string);
-            given
-                .tournament
-                .substitution(
-                    &request.caller.sender(),
-                    given.games,
-                    &value.game_id,
-                    substitute,
-                )
-                .map_err(refused)
-        },
-        |decision, _| {
-            let after = &decision.after;
-            let Some(TournamentEvent::SubstituteAppointed(a)) = decision.events.first() else {
-                return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
-            };
-            serde_json::to_value(SubstitutionView {
-                round: a.round,
-                game_id: a.game_id.clone(),
-                power: a.power,
-                replaced: a.replaced.clone(),
-                substitute: a.substitute.clone(),
-                permanent_after_rounds: ROUNDS_TO_PERMANENT,
-                version: after.version,
-            })
-            .map_err(corrupt)
-        },
-    )
-    .await?;
-    Ok(written.respond(None))
+    let substitution = TournamentWrite {
+        id: id.into_inner(),
+        order: value,
+    };
+    Ok(write::run(&state, &request, &substitution)
+        .await?
+        .respond(None))
+}
+
+impl TournamentOrder for AppointSubstitute {
+    const STATUS: StatusCode = StatusCode::CREATED;
+
+    /// The seat and the substitute, as the league finds them in the tournament's games.
+    fn command(
+        &self,
+        given: &Given<'_>,
+        request: &WriteRequest,
+    ) -> Result<TournamentCommand, ApiError> {
+        let substitute = self.substitute.as_ref().map(ToString::to_string);
+        given
+            .tournament
+            .substitution(
+                &request.caller.sender(),
+                given.games,
+                &self.game_id,
+                substitute,
+            )
+            .map_err(refused)
+    }
+
+    fn answer(&self, decision: &Decision, _: &[GameResult]) -> Result<serde_json::Value, ApiError> {
+        let Some(TournamentEvent::SubstituteAppointed(a)) = decision.events.first() else {
+            return Err(ApiError::new(ErrorCode::Internal, "no appointment decided"));
+        };
+        serde_json::to_value(SubstitutionView {
+            round: a.round,
+            game_id: a.game_id.clone(),
+            power: a.power,
+            replaced: a.replaced.clone(),
+            substitute: a.substitute.clone(),
+            permanent_after_rounds: ROUNDS_TO_PERMANENT,
+            version: decision.after.version,
+        })
+        .map_err(corrupt)
+    }
 }
 
 /// Ends the tournament once every round is seated and every game has ended.
@@ -548,21 +603,32 @@ pub async fn finish_tournament(
     caller: Caller,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let request = commanding(&req, &caller, &[])?;
-    let written = write_tournament(
-        &state,
-        &id,
-        &request,
-        StatusCode::OK,
-        |given| {
-            Ok(TournamentCommand::Finish {
-                seed: given.seed.clone(),
-            })
-        },
-        |decision, results| {
-            serde_json::to_value(StandingsView::of(&decision.after, results)).map_err(corrupt)
-        },
-    )
-    .await?;
-    Ok(written.respond(None))
+    let request = WriteRequest::of(&req, &caller, &[], Expected::Unstated)?;
+    let finish = TournamentWrite {
+        id: id.into_inner(),
+        order: Finish,
+    };
+    Ok(write::run(&state, &request, &finish).await?.respond(None))
+}
+
+/// The finish, answered with the final standings.
+struct Finish;
+
+impl TournamentOrder for Finish {
+    const STATUS: StatusCode = StatusCode::OK;
+
+    /// The tournament's seed goes into the command: the finish reveals it.
+    fn command(&self, given: &Given<'_>, _: &WriteRequest) -> Result<TournamentCommand, ApiError> {
+        Ok(TournamentCommand::Finish {
+            seed: given.seed.clone(),
+        })
+    }
+
+    fn answer(
+        &self,
+        decision: &Decision,
+        results: &[GameResult],
+    ) -> Result<serde_json::Value, ApiError> {
+        serde_json::to_value(StandingsView::of(&decision.after, results)).map_err(corrupt)
+    }
 }

@@ -4,7 +4,7 @@
 //! everyone, the tournament, its standings (JSON or CSV) and its calendar (`.ics`).
 //!
 //! The handlers parse a request into a tournament command and render; the write path is
-//! `crate::tournaments::write_tournament`, which folds the stream, has the league decide
+//! `crate::tournaments::TournamentWrite` through the one write path, which folds the stream, has the league decide
 //! (`Tournament::decide`) and the games decide their part, and appends the tournament's
 //! events and any games' events atomically.
 

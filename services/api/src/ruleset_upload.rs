@@ -1,0 +1,110 @@
+//! A ruleset document uploaded through the one write path: checked whole, then put on the
+//! record as a new revision, or nothing when it is the latest revision again.
+
+use actix_web::http::StatusCode;
+use warlog_events::ruleset::{may_publish, publish, Publication};
+use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
+
+use crate::error::{corrupt, ApiError, ErrorCode};
+use crate::routes::rulesets::RulesetPublishedView;
+use crate::rulesets::{self as known, RulesetPublished};
+use crate::write::{Decision, SeedDuty, StreamAppend, Write, WriteRequest};
+use crate::AppState;
+
+/// A ruleset document as uploaded (JSON, not yet checked).
+#[derive(Debug)]
+pub struct RulesetUpload<'a> {
+    pub document: &'a serde_json::Value,
+}
+
+/// What the decision reads: the document checked (with why it is not playable, if it is
+/// not), and the latest revision of its id.
+#[derive(Debug)]
+pub struct Checked {
+    document: warlog_rules::document::RulesetDocument,
+    not_playable: Option<String>,
+    latest: Option<warlog_events::ruleset::LatestRevision>,
+}
+
+impl Write for RulesetUpload<'_> {
+    type Loaded = Checked;
+    /// The answer, and the id (for a lost race's words).
+    type Decided = RulesetPublishedView;
+
+    /// Only an officer's upload is read; then the document is checked whole.
+    async fn load(
+        &self,
+        _: &AppState,
+        client: &PooledClient,
+        request: &WriteRequest,
+        _: bool,
+    ) -> Result<Checked, ApiError> {
+        may_publish(&request.caller.sender())
+            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
+        let (document, not_playable) = known::upload(self.document)?;
+        let latest = known::latest_revision(client, &document.id).await?;
+        Ok(Checked {
+            document,
+            not_playable,
+            latest,
+        })
+    }
+
+    fn decide(
+        &self,
+        checked: Checked,
+        request: &WriteRequest,
+    ) -> Result<Decision<RulesetPublishedView>, ApiError> {
+        let Checked {
+            document,
+            not_playable,
+            latest,
+        } = checked;
+        let hash = document.hash();
+        let view = |revision: u64| RulesetPublishedView {
+            id: document.id.clone(),
+            revision,
+            hash: hash.clone(),
+            playable: not_playable.is_none(),
+            not_playable: not_playable.clone(),
+        };
+        match publish(&document, &hash, latest.as_ref()) {
+            Publication::Unchanged { revision } => Ok(Decision {
+                appends: Vec::new(),
+                status: StatusCode::OK,
+                decided: view(revision),
+            }),
+            Publication::Revision { after, event } => Ok(Decision {
+                appends: vec![StreamAppend {
+                    stream: known::stream_of(&document.id)?,
+                    expected: after.map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact),
+                    events: request.encode_with(&[*event], RulesetPublished::encode)?,
+                    seed: SeedDuty::None,
+                }],
+                status: StatusCode::CREATED,
+                decided: view(after.map_or(1, |a| a + 1)),
+            }),
+        }
+    }
+
+    fn answer(
+        &self,
+        view: &RulesetPublishedView,
+        _: &[StreamAppend],
+        _: &[AppendOutcome],
+    ) -> Result<serde_json::Value, ApiError> {
+        serde_json::to_value(view).map_err(corrupt)
+    }
+
+    fn moved_on(&self, _: u64) -> ApiError {
+        let id = self
+            .document
+            .get("id")
+            .and_then(|id| id.as_str())
+            .unwrap_or("the ruleset");
+        ApiError::new(
+            ErrorCode::VersionConflict,
+            format!("{id} was revised by another upload at the same time; upload again"),
+        )
+    }
+}

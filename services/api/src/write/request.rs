@@ -1,0 +1,152 @@
+//! What a write request is besides what it commands: its caller, its idempotency key and
+//! fingerprint, the version it was written for, and the service's time.
+
+use actix_web::{web, HttpRequest};
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+use uuid::Uuid;
+use warlog_events::{EventDecodeError, EventType, IdempotencyKey, Metadata, NewEvent};
+use warlog_rules::game::Moment;
+
+use crate::auth::{Caller, Identity};
+use crate::error::{corrupt, ApiError, ErrorCode};
+use crate::AppState;
+
+/// What version of a stream the client based its request on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// Nothing stated: the server folds the latest state (and retries a lost race once).
+    Unstated,
+    /// `expected_version` in the body: a mismatch is 409.
+    Body(u64),
+    /// `If-Match`: a mismatch is 412.
+    IfMatch(u64),
+}
+
+impl Expected {
+    pub(crate) fn mismatch(self, current: u64) -> ApiError {
+        match self {
+            Expected::IfMatch(v) => ApiError::new(
+                ErrorCode::PreconditionFailed,
+                format!("If-Match names version {v}; the game is at version {current}"),
+            ),
+            Expected::Body(v) => ApiError::new(
+                ErrorCode::VersionConflict,
+                format!(
+                    "the request was written for version {v}; the game is at version {current}"
+                ),
+            ),
+            Expected::Unstated => ApiError::new(
+                ErrorCode::VersionConflict,
+                format!("the game moved on to version {current} while this request was decided"),
+            ),
+        }
+        .with_current_version(current)
+    }
+
+    /// Refuses at once a request written for another version than `current`.
+    pub(crate) fn check(self, current: u64) -> Result<(), ApiError> {
+        match self {
+            Expected::Body(v) | Expected::IfMatch(v) if v != current => Err(self.mismatch(current)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Everything about a write besides what it decides.
+#[derive(Debug, Clone)]
+pub struct WriteRequest {
+    pub caller: Identity,
+    pub key: Option<IdempotencyKey>,
+    /// SHA-256 of caller, method, path and body: the same key with other content is 422.
+    pub fingerprint: [u8; 32],
+    pub expected: Expected,
+    pub now: OffsetDateTime,
+    /// The hash of the caller's token when the caller was remembered, not looked up: the
+    /// write checks it in the statement that writes (see [`Caller`]).
+    pub token_to_check: Option<[u8; 32]>,
+}
+
+impl WriteRequest {
+    /// The write an HTTP request asks for: its caller's idempotency key (each caller's
+    /// keys are their own), its fingerprint, the service's time, and the caller's token
+    /// when it is still to check (the append checks it).
+    pub fn of(
+        req: &HttpRequest,
+        caller: &Caller,
+        raw: &[u8],
+        expected: Expected,
+    ) -> Result<WriteRequest, ApiError> {
+        let identity = caller.require()?;
+        let key = req
+            .headers()
+            .get("Idempotency-Key")
+            .map(|v| {
+                v.to_str()
+                    .map_err(|_| ApiError::malformed("Idempotency-Key is not text"))
+                    .and_then(|k| {
+                        IdempotencyKey::try_from(k)
+                            .map(|key| key.for_caller(&identity.actor()))
+                            .map_err(|e| ApiError::malformed(format!("Idempotency-Key: {e}")))
+                    })
+            })
+            .transpose()?;
+        Ok(WriteRequest {
+            caller: identity.clone(),
+            key,
+            fingerprint: Self::fingerprint_of(identity, req.method().as_str(), req.path(), raw),
+            expected,
+            now: req
+                .app_data::<web::Data<AppState>>()
+                .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
+            token_to_check: caller.token_to_check(),
+        })
+    }
+
+    pub fn fingerprint_of(caller: &Identity, method: &str, path: &str, body: &[u8]) -> [u8; 32] {
+        let mut digest = Sha256::new();
+        for part in [
+            caller.actor().as_bytes(),
+            method.as_bytes(),
+            path.as_bytes(),
+            body,
+        ] {
+            digest.update((part.len() as u64).to_be_bytes());
+            digest.update(part);
+        }
+        digest.finalize().into()
+    }
+
+    pub fn moment(&self) -> Moment {
+        Moment::from_unix_seconds(u64::try_from(self.now.unix_timestamp()).unwrap_or(0))
+    }
+
+    fn metadata(&self) -> Metadata {
+        let mut metadata = Metadata::recorded_at(self.now).with_actor(self.caller.actor());
+        metadata.idempotency_key = self.key.clone();
+        metadata.correlation_id = Some(Uuid::new_v4());
+        metadata
+    }
+
+    /// Events of any stream, each encoded by `encode`, with this request's metadata.
+    pub(crate) fn encode_with<E>(
+        &self,
+        events: &[E],
+        encode: impl Fn(&E) -> Result<(EventType, u32, serde_json::Value), EventDecodeError>,
+    ) -> Result<Vec<NewEvent>, ApiError> {
+        let metadata = self.metadata();
+        events
+            .iter()
+            .map(|event| {
+                let (event_type, version, payload) = encode(event).map_err(corrupt)?;
+                Ok(NewEvent::new(
+                    Uuid::new_v4(),
+                    event_type,
+                    version,
+                    payload,
+                    &metadata,
+                ))
+            })
+            .collect()
+    }
+}
