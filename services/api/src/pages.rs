@@ -11,6 +11,7 @@ use warlog_events::audit::{Outcome, Verdict};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::games::PhaseEnd;
+use crate::number_words as words;
 use crate::page_cache::{PageKey, Rendered, View};
 use crate::query::parse_query;
 use crate::respond::decimal;
@@ -30,7 +31,6 @@ mod indexes;
 mod map_key;
 mod odds;
 mod turn;
-pub(crate) mod words;
 pub use indexes::{games, players, tournaments};
 pub use odds::odds_page;
 pub use turn::{turn_form, turn_page};
