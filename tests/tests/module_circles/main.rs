@@ -255,26 +255,3 @@ fn test_modules_comments_strings_and_parents_draw_no_arrow() {
     );
     assert_eq!(all_circles(&tiny.0), Vec::<String>::new());
 }
-
-#[test]
-#[ignore]
-fn zz_print_arrows() {
-    let want = std::env::var("LEVEL").unwrap_or_default();
-    for krate in crates(&workspace_root()) {
-        let mut seen = std::collections::BTreeMap::new();
-        for d in &krate.dependencies {
-            let shared = d.from.iter().zip(&d.to).take_while(|(a, b)| a == b).count();
-            if let (Some(f), Some(t)) = (d.from.get(shared), d.to.get(shared)) {
-                let level = d.from[..shared].join("::");
-                if format!("{}:{}", krate.label, level) == want {
-                    seen.entry((f.clone(), t.clone()))
-                        .or_insert_with(Vec::new)
-                        .push(format!("{}:{} {}", d.file, d.line, d.path));
-                }
-            }
-        }
-        for ((f, t), w) in seen {
-            println!("{f} -> {t}: {}", w.join(", "));
-        }
-    }
-}
