@@ -424,7 +424,7 @@ fn resolve(
         "crate" => Vec::new(),
         _ => here.to_vec(),
     };
-    let mut rest = &path[..];
+    let mut rest = path;
     if rest[0] == "crate" {
         rest = &rest[1..];
     }
