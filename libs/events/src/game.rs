@@ -1,6 +1,8 @@
 //! The events of a `game-<id>` stream as stored: the rules engine's [`GameEvent`]s, one
 //! event type per variant (`PhaseEnded`, `BattleFought`, ...), framed by `GameCreated` and
-//! `SeedRevealed`.
+//! `SeedRevealed`, with the record of each command (`OrdersGiven`, `crate::command`) and
+//! the proxies' events (`ProxyNamed`, `ProxyEnded`; naming and ending them is
+//! `crate::proxy`).
 //!
 //! A payload is the variant's fields as JSON. Territory and unit-type ids are the indexes of
 //! the ruleset the game was created with (named in `GameCreated`). The fold does not check
@@ -23,8 +25,7 @@ use warlog_rules::ruleset::Ruleset;
 use warlog_rules::scoring::Fraction;
 use warlog_rules::violation::ViolationCode;
 
-use crate::orders::OrdersGiven;
-use crate::proxy::{ProxyEnded, ProxyNamed};
+use crate::command::OrdersGiven;
 use crate::{EventDecodeError, EventType, RecordedEvent};
 
 /// Every game event type is at version 1 so far.
@@ -150,6 +151,42 @@ impl GameCreated {
             ruleset.uploaded.then(|| Box::new(ruleset.document.clone())),
         )
     }
+}
+
+/// How a tournament game's record names the table that seated it (`GameCreated::seated_by`).
+pub fn seated_by(tournament: &str, round: u32, table: u32) -> String {
+    format!("tournament-{tournament} round {round} table {table}")
+}
+
+/// The round and table of a [`seated_by`] record.
+pub fn seating_of(seated_by: &str) -> Option<(u32, u32)> {
+    let (_, place) = seated_by.split_once(" round ")?;
+    let (round, table) = place.split_once(" table ")?;
+    Some((round.parse().ok()?, table.parse().ok()?))
+}
+
+/// A proxy named: `proxy` may give `power`'s orders from `at` until `until` (not at
+/// `until` itself), for `player`, who is seated at the power and keeps the seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProxyNamed {
+    pub power: Power,
+    /// The player seated at the power when the proxy was named.
+    pub player: String,
+    pub proxy: String,
+    /// When it was named (the command's time).
+    pub at: Moment,
+    /// When it ends, unless ended sooner.
+    pub until: Moment,
+}
+
+/// A proxy ended before its time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProxyEnded {
+    pub power: Power,
+    pub proxy: String,
+    pub at: Moment,
 }
 
 /// Who sits down to a new game, and their bids for the survivor if they bid.
@@ -362,7 +399,7 @@ impl OrderCount {
     /// The power a record's orders were for, who gave them and how many were carried out;
     /// none for a command that is not orders.
     pub fn of(record: &OrdersGiven) -> Option<(Power, OrderHand, u32)> {
-        let crate::orders::Command::Orders { power, orders } = &record.command else {
+        let crate::command::Command::Orders { power, orders } = &record.command else {
             return None;
         };
         let hand = match record.sender.role {
@@ -504,7 +541,7 @@ impl GameLog {
         at: Moment,
         seed: &GameSeed,
     ) -> GameCreated {
-        let seated_by = crate::naming::seated_by(&table.tournament, table.round, table.table);
+        let seated_by = seated_by(&table.tournament, table.round, table.table);
         let TournamentTable {
             tournament, seats, ..
         } = table;

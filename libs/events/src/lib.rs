@@ -9,6 +9,7 @@ pub mod audit;
 /// encodes its events by the same.
 pub use warlog_rules::canonical;
 pub mod chain;
+mod command;
 mod envelope;
 pub mod game;
 mod ids;

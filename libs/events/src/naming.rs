@@ -4,6 +4,7 @@
 
 use warlog_rules::ruleset::Ruleset;
 
+pub use crate::game::{seated_by, seating_of};
 use crate::game::{GameLog, GameStatus};
 
 /// A game's name: its ruleset's name and its players (`Cut-Throat: ann, bob, cy, di, ed`).
@@ -15,18 +16,6 @@ pub fn game_title(ruleset: &str, players: &[String]) -> String {
     } else {
         format!("{name}: {}", players.join(", "))
     }
-}
-
-/// How a tournament game's record names the table that seated it (`GameCreated::seated_by`).
-pub fn seated_by(tournament: &str, round: u32, table: u32) -> String {
-    format!("tournament-{tournament} round {round} table {table}")
-}
-
-/// The round and table of a [`seated_by`] record.
-pub fn seating_of(seated_by: &str) -> Option<(u32, u32)> {
-    let (_, place) = seated_by.split_once(" round ")?;
-    let (round, table) = place.split_once(" table ")?;
-    Some((round.parse().ok()?, table.parse().ok()?))
 }
 
 /// A game's name for people: a tournament game by its tournament, round and table (when the

@@ -12,13 +12,13 @@
 //! their record ([`crate::orders::OrdersGiven::proxy_for`]) and counted apart. A seat
 //! change (a substitute, a swap) ends the seat's proxy. docs/rulesets.md gives the reading.
 
-use serde::{Deserialize, Serialize};
 use warlog_rules::board::Power;
 use warlog_rules::game::seats::game_over_for;
 use warlog_rules::game::{GameEvent, Moment, RuleViolation};
 use warlog_rules::violation::ViolationCode;
 
 use crate::game::{GameLog, GameStreamEvent};
+pub use crate::game::{ProxyEnded, ProxyNamed};
 use crate::sender::{Role, Sender};
 
 /// The rule proxies come from.
@@ -26,30 +26,6 @@ pub const RULE: &str = "Cut-Throat, Rules for players";
 
 /// The longest a proxy may be named for: 30 days from the naming.
 pub const PROXY_LIMIT_SECONDS: u64 = 30 * 24 * 60 * 60;
-
-/// A proxy named: `proxy` may give `power`'s orders from `at` until `until` (not at
-/// `until` itself), for `player`, who is seated at the power and keeps the seat.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProxyNamed {
-    pub power: Power,
-    /// The player seated at the power when the proxy was named.
-    pub player: String,
-    pub proxy: String,
-    /// When it was named (the command's time).
-    pub at: Moment,
-    /// When it ends, unless ended sooner.
-    pub until: Moment,
-}
-
-/// A proxy ended before its time.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProxyEnded {
-    pub power: Power,
-    pub proxy: String,
-    pub at: Moment,
-}
 
 /// A moment in words: `2026-12-01 12:00 UTC`.
 pub fn moment_in_words(at: Moment) -> String {

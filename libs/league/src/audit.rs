@@ -18,7 +18,7 @@ use warlog_rules::game::{GameEvent, Moment};
 use warlog_rules::ruleset::Ruleset;
 use warlog_rules::words::counted;
 
-use crate::standings::{result_of, standings, GameResult};
+use crate::tournament::standings::{result_of, standings, GameResult};
 use crate::tournament::{
     hex_of, Context, Decided, RoundSeated, Tournament, TournamentCommand, TournamentEvent,
     TournamentViolation,

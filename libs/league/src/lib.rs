@@ -10,6 +10,8 @@ pub mod rating;
 pub mod round_games;
 pub mod seating;
 pub mod settings;
-pub mod standings;
 pub mod tournament;
+/// The standings are the tournament's (`tournament/standings.rs`): its decisions seat rounds
+/// and break ties by them.
+pub use tournament::standings;
 pub mod wins;

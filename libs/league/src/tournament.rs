@@ -20,7 +20,7 @@ use crate::constraints::SeatingConstraints;
 use crate::seating::{
     seat_round, shuffle, RoundSeating, SeatingRequest, ShortTablePolicy, TableSeating,
 };
-use crate::standings::{seating_order, standings, GameResult};
+use standings::{seating_order, standings, GameResult};
 
 /// Every tournament event type is at version 1 so far.
 pub const TOURNAMENT_EVENT_VERSION: u32 = 1;
@@ -876,6 +876,7 @@ impl Tournament {
 mod authority;
 mod draw;
 mod games;
+pub mod standings;
 
 pub use draw::{
     RecordedSeatChange, SeatChange, SeatChangeKind, SeatSinceTheDraw, TableSinceTheDraw,

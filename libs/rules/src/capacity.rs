@@ -14,8 +14,7 @@
 //! - Australia may always build at least one infantry.
 
 use crate::board::Power;
-use crate::game::RuleViolation;
-use crate::violation::ViolationCode;
+use crate::violation::{RuleViolation, ViolationCode};
 
 /// The rule every refusal here cites.
 pub const CAPACITY_RULE: &str = "Enhanced Realism, VII. Industrial capacity & unit types";

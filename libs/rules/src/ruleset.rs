@@ -4,6 +4,8 @@
 //! and points the engine plays, once per document hash: a game names its ruleset's hash in
 //! `GameCreated`, and a later revision is a new document with a new hash.
 
+pub(crate) mod home_cooked;
+
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -213,7 +215,7 @@ impl RulesetDocument {
                     setup: Vec::new(),
                     income: IncomeRule::PrintedValues,
                     production: ProductionRule::ClassicComplexes,
-                    dice_tables: crate::home_cooked::dice_tables(),
+                    dice_tables: home_cooked::dice_tables(),
                     victory: VictoryRule::DirectorEnds,
                     // Highest zone points first; the last takes the "Dan Quayle reward".
                     scoring: ScoringRule::ZonePoints {
@@ -225,7 +227,7 @@ impl RulesetDocument {
                             table: "start zone".to_owned(),
                             rolls: 3,
                         }),
-                        continents: crate::home_cooked::continents(),
+                        continents: home_cooked::continents(),
                         ..SpecialRules::default()
                     },
                 })
@@ -626,6 +628,21 @@ impl Ruleset {
     /// The state before the first move.
     pub fn start(&self) -> GameState {
         GameState::start(self.rules(), &self.setup)
+    }
+}
+
+/// Orders name places and units as this ruleset's board and catalogue do.
+impl crate::game::named::RulesetNames for Ruleset {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn catalogue(&self) -> &Catalogue {
+        &self.catalogue
     }
 }
 

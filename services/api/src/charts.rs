@@ -324,7 +324,7 @@ fn draw_lines(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> D
         .collect();
     let mut desc = format!(
         "{y_label} by {x_label}, {}",
-        crate::pages::words::count(series.len() as f64, "line", "lines")
+        crate::number_words::count(series.len() as f64, "line", "lines")
     );
     if !named.is_empty() && named.len() < series.len() {
         let _ = write!(desc, "; named: {}", named.join(", "));
@@ -392,7 +392,7 @@ fn draw_bars(title: &str, unit: &str, bars: &[(String, f64)]) -> Drawn {
         );
     }
     let height = bottom + PAD;
-    let desc = crate::pages::words::count(bars.len() as f64, "bar", "bars");
+    let desc = crate::number_words::count(bars.len() as f64, "bar", "bars");
     finish("bars", title, &desc, height, &body, labels)
 }
 

@@ -9,6 +9,7 @@ use maud::{html, Markup, DOCTYPE};
 use warlog_events::audit::Verdict;
 
 use crate::error::ApiError;
+pub(crate) use crate::number_words as words;
 
 mod dates;
 mod game_page;
@@ -19,7 +20,6 @@ mod odds;
 mod player_page;
 mod tournament_page;
 mod turn;
-pub(crate) mod words;
 pub use game_page::game;
 pub use indexes::{games, players, tournaments};
 pub use ladder::{embedded_leaderboard, leaderboard};

@@ -830,7 +830,7 @@ impl<'b, 'c> Fight<'b, 'c> {
         }
         let counts = |unit: UnitTypeId| !self.cat().get(unit).has(Ability::HwvExempt);
         let size = |army: &Army| army.count(|l| counts(l.kind));
-        let one_group = |army: &Army| crate::aap::hwv::vulnerable([(true, size(army))]);
+        let one_group = |army: &Army| super::hwv::vulnerable([(true, size(army))]);
         let defender = if self.battle.defender_groups.is_empty() {
             one_group(&self.defender)
         } else {
@@ -869,7 +869,7 @@ impl<'b, 'c> Fight<'b, 'c> {
                     (group.counts, size)
                 })
                 .collect();
-            crate::aap::hwv::vulnerable(groups)
+            super::hwv::vulnerable(groups)
         };
         let attacker = !self.battle.attacker_uncounted && one_group(&self.attacker);
         (attacker, defender)

@@ -16,6 +16,7 @@ mod army;
 mod bombing;
 mod casualties;
 mod fight;
+pub mod hwv;
 mod odds;
 #[cfg(test)]
 mod oracle;

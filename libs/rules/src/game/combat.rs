@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use super::capture::take_territory;
+use super::defenders::defenders;
 use super::guerrillas;
 use super::standing;
 use super::sub_retreat::{self, SubsRetreated};
@@ -454,41 +456,6 @@ pub fn odds_of(
     }
 }
 
-/// Who defends `territory` against `power`: every power whose units fight there (the
-/// holder last: its guests' units are lost first), and the principal defender (the holder,
-/// else the first).
-pub(super) fn defenders(
-    rules: Rules<'_>,
-    state: &GameState,
-    power: Power,
-    territory: TerritoryId,
-) -> (Vec<Power>, Option<Power>) {
-    let forces = &state.forces[territory.index()];
-    let declared_against = state.contested.get(&territory);
-    let defending = |owner: Power| {
-        owner != power
-            && (state.at_war(power, owner) || declared_against.is_some_and(|d| d.contains(&owner)))
-    };
-    let mut defenders: Vec<Power> = forces
-        .iter()
-        .filter(|((owner, unit, _), n)| {
-            defending(*owner)
-                && **n > 0
-                && super::hidden_subs::fights(rules, state, territory, *owner, *unit, power)
-        })
-        .map(|((owner, _, _), _)| *owner)
-        .collect();
-    defenders.dedup();
-    let holder = state.holder[territory.index()].filter(|h| defending(*h));
-    // The holder defends its own land; its guests' units are lost first.
-    if let Some(h) = holder {
-        defenders.retain(|d| *d != h);
-        defenders.push(h);
-    }
-    let defender = holder.or(defenders.first().copied());
-    (defenders, defender)
-}
-
 /// Which side's submarines face only the other side's aircraft at the end of a battle
 /// that ended for that reason.
 fn subs_facing_only_aircraft(rules: Rules<'_>, sea: bool, log: &BattleLog) -> Option<Side> {
@@ -800,30 +767,6 @@ pub(super) fn apply_battle(rules: Rules<'_>, state: &mut GameState, fought: &Bat
         state.kamikaze_used_this_turn = true;
     }
     state.contested.remove(&fought.territory);
-}
-
-/// A territory changes hands: its AA guns and complexes go with it (they are captured,
-/// never fought), and it counts as taken this turn (no aircraft land there).
-pub(super) fn take_territory(
-    rules: Rules<'_>,
-    state: &mut GameState,
-    place: TerritoryId,
-    taker: Power,
-) {
-    let here = place.index();
-    state.holder[here] = Some(taker);
-    state.captured_this_turn.insert(place);
-    let taken: Vec<_> = state.forces[here]
-        .iter()
-        .filter(|((owner, unit, _), _)| {
-            *owner != taker && !rules.catalogue.get(*unit).is_combatant()
-        })
-        .map(|(key, n)| (*key, *n))
-        .collect();
-    for ((owner, unit, damage), n) in taken {
-        state.forces[here].remove(&(owner, unit, damage));
-        *state.forces[here].entry((taker, unit, damage)).or_default() += n;
-    }
 }
 
 /// Cargo beyond what the surviving transports can carry goes down with the lost ones

@@ -20,16 +20,6 @@ use crate::units::Domain;
 
 use super::{GameEvent, GameState, Rules};
 
-/// Whether a sea zone is a convoy centre or route of the ruleset's.
-pub(super) fn is_convoy_zone(rules: Rules<'_>, zone: TerritoryId) -> bool {
-    rules
-        .special
-        .convoy_centres
-        .iter()
-        .any(|(z, _, _)| *z == zone)
-        || rules.special.convoy_routes.iter().any(|(z, _)| *z == zone)
-}
-
 /// Who should hold a convoy zone: the centre's power, or the holder of the route's land.
 fn rightful(rules: Rules<'_>, state: &GameState, zone: TerritoryId) -> Option<Power> {
     rules

@@ -402,7 +402,7 @@ pub(super) fn apply_ended(rules: Rules<'_>, state: &mut GameState, ended: &Agree
         apply_seizure(state, seizure);
     }
     for &(place, power) in &outbreak.fallen {
-        super::combat::take_territory(rules, state, place, power);
+        super::capture::take_territory(rules, state, place, power);
     }
     for &place in &outbreak.fronts {
         state.fronts.insert((place, a, b));

@@ -14,7 +14,7 @@ use crate::dice::DiceSource;
 use crate::game::ViolationCode;
 use crate::units::Domain;
 
-use super::standing::Followed;
+use super::standing_orders::Followed;
 use super::{violation, GameEvent, GameState, Phase, RuleViolation, Rules};
 
 const AVOIDANCE: &str = "AAP Historical, 3.1 (CCP combat avoidance)";

@@ -42,7 +42,7 @@ pub(super) fn attackable(
 ) -> bool {
     !rules.special.submarines_hidden
         || blocks(state, owner, zone, attacker)
-        || super::convoys::is_convoy_zone(rules, zone)
+        || rules.special.is_convoy_zone(zone)
         || (attacker == state.power(rules.board) && state.destroyers_at_turn_start.contains(&zone))
 }
 
@@ -147,7 +147,7 @@ pub(super) fn decide_attack(
             "submarines are attacked in the combat move",
         ));
     }
-    super::movement::attack_on(rules, state, sea_zone)?;
+    super::attack::attack_on(rules, state, sea_zone)?;
     let name = &rules.board.get(sea_zone).name;
     let prey = state.forces[sea_zone.index()]
         .iter()

@@ -15,11 +15,14 @@ use crate::units::{Ability, Catalogue, Domain, UnitTypeId};
 pub use diplomacy::{AgreementEnd, AgreementEnded, Outbreak, Permission, Seizure};
 pub use seats::{decide_director, draw_seats, draw_seats_by_bid, DirectorOrder, Moment, Seat};
 
+mod attack;
 #[cfg(any(test, feature = "samples"))]
 pub mod autoplay;
 mod bases;
+mod capture;
 pub mod combat;
 mod convoys;
+mod defenders;
 pub mod diplomacy;
 mod economy;
 mod garrisons;
@@ -29,6 +32,7 @@ pub mod home_cooked;
 pub mod kamikazes;
 pub mod lending;
 mod loans;
+mod may_move;
 pub mod moment;
 mod movement;
 pub mod named;
@@ -42,6 +46,7 @@ pub mod replay;
 mod rules;
 pub mod seats;
 pub mod standing;
+mod standing_orders;
 pub mod sub_retreat;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -5,6 +5,7 @@
 //! Every power without an agreement is an enemy; a partner's land may be entered only with
 //! its permission, and its transports and carriers used only with its permission.
 
+use super::attack::{attack_on, no_combat_in_round_one};
 use super::{
     take_of_type, take_units, violation, GameEvent, GameState, Permission, Phase, RuleViolation,
     Rules, Technology,
@@ -624,37 +625,6 @@ fn able_to_move(
         ));
     }
     Ok(range)
-}
-
-/// A move that ends where the enemy is: an attack, so only in the combat move and never in
-/// round one. The place to fight, or why not.
-pub(super) fn attack_on(
-    rules: Rules<'_>,
-    state: &GameState,
-    to: TerritoryId,
-) -> Result<TerritoryId, RuleViolation> {
-    if state.phase != Phase::CombatMove {
-        return Err(violation(
-            ViolationCode::EnemyInNonCombat,
-            "Classic rules, Non-combat move",
-            format!(
-                "{} is held by or holds the enemy: that is a combat move",
-                rules.board.get(to).name
-            ),
-        ));
-    }
-    if !state.combat_allowed(rules) {
-        return Err(no_combat_in_round_one());
-    }
-    Ok(to)
-}
-
-pub(super) fn no_combat_in_round_one() -> RuleViolation {
-    violation(
-        ViolationCode::NoCombatRoundOne,
-        "Cut-Throat, Start of Play",
-        "no combat can occur in the first round of the game under any circumstances",
-    )
 }
 
 /// Partners' troops on the transports that sail: whatever no longer fits on the ships

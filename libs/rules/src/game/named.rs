@@ -16,9 +16,17 @@ use super::kamikazes::KamikazeStrike;
 use super::standing::{SealedOrders, StandingOrders};
 use super::{Order, Permission};
 use crate::battle::{CombatOrder, RetreatOrder};
-use crate::board::{Power, TerritoryId};
-use crate::ruleset::Ruleset;
-use crate::units::UnitTypeId;
+use crate::board::{Board, Power, TerritoryId};
+use crate::units::{Catalogue, UnitTypeId};
+
+/// What naming needs of a ruleset: its id (for messages), its board and its catalogue.
+/// `crate::ruleset::Ruleset` gives them; the game, which a ruleset builds, asks them of this
+/// trait rather than naming the ruleset.
+pub trait RulesetNames {
+    fn id(&self) -> &str;
+    fn board(&self) -> &Board;
+    fn catalogue(&self) -> &Catalogue;
+}
 
 /// How many units of a kind an order names: 1 to 999.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -359,7 +367,7 @@ pub struct NameError {
 
 /// Resolves names against one ruleset; `at` says where in the request (`orders[2]`).
 struct Names<'a> {
-    ruleset: &'a Ruleset,
+    ruleset: &'a dyn RulesetNames,
     at: &'a str,
 }
 
@@ -372,12 +380,12 @@ impl Names<'_> {
     }
 
     fn place(&self, name: &str) -> Result<TerritoryId, NameError> {
-        self.ruleset.board.id(name).map_err(|_| {
+        self.ruleset.board().id(name).map_err(|_| {
             self.error(
                 NameErrorKind::UnknownTerritory,
                 format!(
                     "no territory or sea zone {name:?} on the {} board",
-                    self.ruleset.id
+                    self.ruleset.id()
                 ),
             )
         })
@@ -388,10 +396,10 @@ impl Names<'_> {
     }
 
     fn unit(&self, code: &str) -> Result<UnitTypeId, NameError> {
-        self.ruleset.catalogue.id(code).map_err(|_| {
+        self.ruleset.catalogue().id(code).map_err(|_| {
             let codes: Vec<&str> = self
                 .ruleset
-                .catalogue
+                .catalogue()
                 .units()
                 .map(|(_, u)| u.code.as_str())
                 .collect();
@@ -399,7 +407,7 @@ impl Names<'_> {
                 NameErrorKind::UnknownUnit,
                 format!(
                     "no unit {code:?} in {}; units: {}",
-                    self.ruleset.id,
+                    self.ruleset.id(),
                     codes.join(", ")
                 ),
             )
@@ -445,11 +453,11 @@ impl Names<'_> {
 }
 
 /// Names ids back: the board's spelling, the catalogue's codes.
-struct Namer<'a>(&'a Ruleset);
+struct Namer<'a>(&'a dyn RulesetNames);
 
 impl Namer<'_> {
     fn place(&self, id: TerritoryId) -> String {
-        self.0.board.get(id).name.clone()
+        self.0.board().get(id).name.clone()
     }
 
     fn path(&self, ids: &[TerritoryId]) -> Vec<String> {
@@ -457,7 +465,7 @@ impl Namer<'_> {
     }
 
     fn unit(&self, id: UnitTypeId) -> String {
-        self.0.catalogue.get(id).code.clone()
+        self.0.catalogue().get(id).code.clone()
     }
 
     fn unit_codes(&self, ids: &[UnitTypeId]) -> Vec<String> {
@@ -486,7 +494,7 @@ fn permission_name(permission: Permission) -> String {
 
 impl NamedOrder {
     /// The engine's order, every name resolved against `ruleset`.
-    pub fn resolve(&self, ruleset: &Ruleset, at: &str) -> Result<Order, NameError> {
+    pub fn resolve(&self, ruleset: &dyn RulesetNames, at: &str) -> Result<Order, NameError> {
         let names = Names { ruleset, at };
         Ok(match self {
             NamedOrder::EndPhase => Order::EndPhase,
@@ -661,7 +669,7 @@ impl NamedOrder {
 
     /// An engine order named with `ruleset`'s names. Its ids must be on that board and in
     /// that catalogue (as every resolved order's are).
-    pub fn of(order: &Order, ruleset: &Ruleset) -> NamedOrder {
+    pub fn of(order: &Order, ruleset: &dyn RulesetNames) -> NamedOrder {
         let n = Namer(ruleset);
         match order {
             Order::EndPhase => NamedOrder::EndPhase,
@@ -811,7 +819,11 @@ impl NamedOrder {
     /// the catalogue's codes. The sealed form of standing orders is the record's, written
     /// by the server alone: a client sends `set_standing_orders` (refused before anything
     /// is decided, so the refusal depends on nothing rolled).
-    pub fn normalised(&self, ruleset: &Ruleset, at: &str) -> Result<NamedOrder, NameError> {
+    pub fn normalised(
+        &self,
+        ruleset: &dyn RulesetNames,
+        at: &str,
+    ) -> Result<NamedOrder, NameError> {
         if let NamedOrder::SealedStandingOrders { .. } = self {
             return Err(NameError {
                 kind: NameErrorKind::Malformed,
@@ -828,6 +840,7 @@ impl NamedOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ruleset::Ruleset;
 
     fn ruleset() -> &'static Ruleset {
         Ruleset::builtin("cutthroat").expect("ruleset")

@@ -1,4 +1,4 @@
-//! What a player (or the GM on their behalf) asks for.
+//! What a player (or the GM on their behalf) asks for, and the kinds of order (`OrderKind`).
 
 use super::*;
 
@@ -168,5 +168,222 @@ impl Order {
                 | Order::RevokePermission { .. }
                 | Order::BreakAgreement { .. }
         )
+    }
+}
+
+/// A kind of order, by the `type` an order carries (`fight_battle`). Lists of them go in
+/// the order a turn meets them, ending the phase last.
+// The tags are `NamedOrder`'s; the declaration order is the lists' order (they are sorted).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum OrderKind {
+    Purchase,
+    Place,
+    ApplyForWarLoan,
+    RepayWarLoan,
+    ExpandComplex,
+    DevelopWeapons,
+    RepairBattleship,
+    Move,
+    Rail,
+    AirDrop,
+    FightBattle,
+    FireRocket,
+    SuppressGuerrillas,
+    AvoidCombat,
+    KamikazeAttack,
+    AttackSubmarines,
+    FlyPatrol,
+    BlockWithSubmarines,
+    Lend,
+    Recall,
+    RollStartZones,
+    RollInitiative,
+    RollReinforcements,
+    BuildInfrastructure,
+    DropAtomicBomb,
+    AirRaid,
+    OfferAgreement,
+    AcceptAgreement,
+    GrantPermission,
+    RevokePermission,
+    BreakAgreement,
+    SetStandingOrders,
+    SetOrderOfLoss,
+    SetBreakOff,
+    GoPassive,
+    EndPhase,
+}
+
+impl OrderKind {
+    pub const ALL: [OrderKind; 36] = [
+        OrderKind::Purchase,
+        OrderKind::Place,
+        OrderKind::ApplyForWarLoan,
+        OrderKind::RepayWarLoan,
+        OrderKind::ExpandComplex,
+        OrderKind::DevelopWeapons,
+        OrderKind::RepairBattleship,
+        OrderKind::Move,
+        OrderKind::Rail,
+        OrderKind::AirDrop,
+        OrderKind::FightBattle,
+        OrderKind::FireRocket,
+        OrderKind::SuppressGuerrillas,
+        OrderKind::AvoidCombat,
+        OrderKind::KamikazeAttack,
+        OrderKind::AttackSubmarines,
+        OrderKind::FlyPatrol,
+        OrderKind::BlockWithSubmarines,
+        OrderKind::Lend,
+        OrderKind::Recall,
+        OrderKind::RollStartZones,
+        OrderKind::RollInitiative,
+        OrderKind::RollReinforcements,
+        OrderKind::BuildInfrastructure,
+        OrderKind::DropAtomicBomb,
+        OrderKind::AirRaid,
+        OrderKind::OfferAgreement,
+        OrderKind::AcceptAgreement,
+        OrderKind::GrantPermission,
+        OrderKind::RevokePermission,
+        OrderKind::BreakAgreement,
+        OrderKind::SetStandingOrders,
+        OrderKind::SetOrderOfLoss,
+        OrderKind::SetBreakOff,
+        OrderKind::GoPassive,
+        OrderKind::EndPhase,
+    ];
+
+    /// The kind of an order (standing orders as sealed on the record are the kind a
+    /// client sends: `set_standing_orders`).
+    pub fn of(order: &Order) -> OrderKind {
+        match order {
+            Order::EndPhase => OrderKind::EndPhase,
+            Order::Purchase(_) => OrderKind::Purchase,
+            Order::Place { .. } => OrderKind::Place,
+            Order::ApplyForWarLoan => OrderKind::ApplyForWarLoan,
+            Order::ExpandComplex { .. } => OrderKind::ExpandComplex,
+            Order::RepayWarLoan(_) => OrderKind::RepayWarLoan,
+            Order::DevelopWeapons(_) => OrderKind::DevelopWeapons,
+            Order::Move { .. } => OrderKind::Move,
+            Order::Rail { .. } => OrderKind::Rail,
+            Order::FireRocket { .. } => OrderKind::FireRocket,
+            Order::FightBattle(_) => OrderKind::FightBattle,
+            Order::SuppressGuerrillas { .. } => OrderKind::SuppressGuerrillas,
+            Order::AvoidCombat { .. } => OrderKind::AvoidCombat,
+            Order::KamikazeAttack { .. } => OrderKind::KamikazeAttack,
+            Order::AttackSubmarines { .. } => OrderKind::AttackSubmarines,
+            Order::FlyPatrol { .. } => OrderKind::FlyPatrol,
+            Order::BlockWithSubmarines { .. } => OrderKind::BlockWithSubmarines,
+            Order::Lend { .. } => OrderKind::Lend,
+            Order::Recall { .. } => OrderKind::Recall,
+            Order::RepairBattleship { .. } => OrderKind::RepairBattleship,
+            Order::AirDrop { .. } => OrderKind::AirDrop,
+            Order::GoPassive => OrderKind::GoPassive,
+            Order::OfferAgreement { .. } => OrderKind::OfferAgreement,
+            Order::AcceptAgreement { .. } => OrderKind::AcceptAgreement,
+            Order::GrantPermission { .. } => OrderKind::GrantPermission,
+            Order::RevokePermission { .. } => OrderKind::RevokePermission,
+            Order::BreakAgreement { .. } => OrderKind::BreakAgreement,
+            Order::RollStartZones => OrderKind::RollStartZones,
+            Order::RollInitiative => OrderKind::RollInitiative,
+            Order::RollReinforcements => OrderKind::RollReinforcements,
+            Order::BuildInfrastructure { .. } => OrderKind::BuildInfrastructure,
+            Order::DropAtomicBomb { .. } => OrderKind::DropAtomicBomb,
+            Order::AirRaid { .. } => OrderKind::AirRaid,
+            Order::SetOrderOfLoss(_) => OrderKind::SetOrderOfLoss,
+            Order::SetBreakOff(_) => OrderKind::SetBreakOff,
+            Order::SetStandingOrders { .. } | Order::SealedStandingOrders { .. } => {
+                OrderKind::SetStandingOrders
+            }
+        }
+    }
+
+    /// The order's `type`, as a client sends it: `fight_battle`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            OrderKind::EndPhase => "end_phase",
+            OrderKind::Purchase => "purchase",
+            OrderKind::Place => "place",
+            OrderKind::ApplyForWarLoan => "apply_for_war_loan",
+            OrderKind::RepayWarLoan => "repay_war_loan",
+            OrderKind::ExpandComplex => "expand_complex",
+            OrderKind::DevelopWeapons => "develop_weapons",
+            OrderKind::RepairBattleship => "repair_battleship",
+            OrderKind::Move => "move",
+            OrderKind::Rail => "rail",
+            OrderKind::AirDrop => "air_drop",
+            OrderKind::FightBattle => "fight_battle",
+            OrderKind::FireRocket => "fire_rocket",
+            OrderKind::SuppressGuerrillas => "suppress_guerrillas",
+            OrderKind::AvoidCombat => "avoid_combat",
+            OrderKind::KamikazeAttack => "kamikaze_attack",
+            OrderKind::AttackSubmarines => "attack_submarines",
+            OrderKind::FlyPatrol => "fly_patrol",
+            OrderKind::BlockWithSubmarines => "block_with_submarines",
+            OrderKind::Lend => "lend",
+            OrderKind::Recall => "recall",
+            OrderKind::GoPassive => "go_passive",
+            OrderKind::OfferAgreement => "offer_agreement",
+            OrderKind::AcceptAgreement => "accept_agreement",
+            OrderKind::GrantPermission => "grant_permission",
+            OrderKind::RevokePermission => "revoke_permission",
+            OrderKind::BreakAgreement => "break_agreement",
+            OrderKind::SetStandingOrders => "set_standing_orders",
+            OrderKind::RollStartZones => "roll_start_zones",
+            OrderKind::RollInitiative => "roll_initiative",
+            OrderKind::RollReinforcements => "roll_reinforcements",
+            OrderKind::BuildInfrastructure => "build_infrastructure",
+            OrderKind::DropAtomicBomb => "drop_atomic_bomb",
+            OrderKind::AirRaid => "air_raid",
+            OrderKind::SetOrderOfLoss => "set_order_of_loss",
+            OrderKind::SetBreakOff => "set_break_off",
+        }
+    }
+
+    /// In plain words, for people: "fight a battle".
+    pub fn words(self) -> &'static str {
+        match self {
+            OrderKind::EndPhase => "end the phase",
+            OrderKind::Purchase => "buy units",
+            OrderKind::Place => "place units",
+            OrderKind::ApplyForWarLoan => "apply for a war loan",
+            OrderKind::RepayWarLoan => "repay the war loan",
+            OrderKind::ExpandComplex => "expand a complex",
+            OrderKind::DevelopWeapons => "research weapons",
+            OrderKind::RepairBattleship => "repair a battleship",
+            OrderKind::Move => "move units",
+            OrderKind::Rail => "move by rail",
+            OrderKind::AirDrop => "drop paratroopers",
+            OrderKind::FightBattle => "fight a battle",
+            OrderKind::FireRocket => "fire a rocket",
+            OrderKind::SuppressGuerrillas => "suppress guerrillas",
+            OrderKind::AvoidCombat => "refuse battle (guerrillas)",
+            OrderKind::KamikazeAttack => "strike with kamikaze tokens",
+            OrderKind::AttackSubmarines => "attack submarines beside a destroyer",
+            OrderKind::FlyPatrol => "fly a combat air patrol",
+            OrderKind::BlockWithSubmarines => "order submarines to block",
+            OrderKind::Lend => "lend units",
+            OrderKind::Recall => "take back lent units",
+            OrderKind::GoPassive => "go passive",
+            OrderKind::OfferAgreement => "offer an agreement",
+            OrderKind::AcceptAgreement => "accept an agreement",
+            OrderKind::GrantPermission => "grant a permission",
+            OrderKind::RevokePermission => "revoke a permission",
+            OrderKind::BreakAgreement => "break an agreement",
+            OrderKind::SetStandingOrders => "set standing orders for defence",
+            OrderKind::RollStartZones => "roll the start zones",
+            OrderKind::RollInitiative => "roll the initiative",
+            OrderKind::RollReinforcements => "roll the reinforcements",
+            OrderKind::BuildInfrastructure => "build infrastructure",
+            OrderKind::DropAtomicBomb => "drop the atomic bomb",
+            OrderKind::AirRaid => "raid with aircraft",
+            OrderKind::SetOrderOfLoss => "set the order of loss",
+            OrderKind::SetBreakOff => "set when to break off an attack",
+        }
     }
 }

@@ -49,7 +49,7 @@ pub(super) fn decide(
     }
     let board = rules.board;
     let (from_name, over_name) = (&board.get(from).name, &board.get(over).name);
-    let convoy = super::convoys::is_convoy_zone(rules, over);
+    let convoy = rules.special.is_convoy_zone(over);
     match state.phase {
         Phase::NonCombatMove => {}
         Phase::CombatMove if convoy => {}

@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 
-use super::movement::attack_on;
+use super::attack::{attack_on, no_combat_in_round_one};
 use super::{violation, GameEvent, GameState, Permission, Phase, RuleViolation, Rules};
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
@@ -331,7 +331,7 @@ pub(super) fn decide_rocket(
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     super::require_phase(state, Phase::Battles, "firing a rocket")?;
     if !state.combat_allowed(rules) {
-        return Err(super::movement::no_combat_in_round_one());
+        return Err(no_combat_in_round_one());
     }
     if !state.has(power, super::Technology::Rockets) {
         return Err(violation(

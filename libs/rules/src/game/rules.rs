@@ -170,6 +170,12 @@ impl Special {
             .iter()
             .any(|r| r.power == power && r.placed_by_player)
     }
+
+    /// Whether a sea zone is a convoy centre or route of the ruleset's.
+    pub fn is_convoy_zone(&self, zone: TerritoryId) -> bool {
+        self.convoy_centres.iter().any(|(z, _, _)| *z == zone)
+            || self.convoy_routes.iter().any(|(z, _)| *z == zone)
+    }
 }
 
 /// Cut-Throat's special rules, for code that plays Cut-Throat without a ruleset.

@@ -9,91 +9,10 @@
 //! Games created before the orders were sealed keep them in the open
 //! (`StandingOrdersSet`), in force at once, as they were decided then.
 
+pub(super) use super::standing_orders::Followed;
+pub use super::standing_orders::{GivenOrders, SealedOrders, StandingOrders};
 use super::{violation, GameEvent, GameState, Order, RuleViolation, Rules, ViolationCode};
-use crate::battle::RetreatOrder;
 use crate::board::{Power, TerritoryId};
-use crate::units::UnitTypeId;
-
-/// A defender's standing battle orders, left with the game master for the battles fought
-/// while its player is away (Part 13: "GMs should only do what players explicitly tell
-/// them to do"; IAAPA sub rule: "Defending subs may withdraw only with orders sent before
-/// the attacker's turn").
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct StandingOrders {
-    /// Unit types lost first, in this order; the rest by the default order of loss.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub order_of_loss: Vec<UnitTypeId>,
-    /// Defending submarines submerge when attacked (Cut-Throat): they sit out round one.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub submerge_subs: bool,
-    /// Multi-hit battleships take the first hits as damage ("unless orders say
-    /// otherwise"): `false` loses other units first.
-    #[serde(default = "absorb_by_default", skip_serializing_if = "is_true")]
-    pub battleships_absorb: bool,
-    /// Defending submarines retreat to a safe zone when attacked, before the first die
-    /// (Cut-Throat, Sub movements): see `super::sub_retreat`. With no safe zone they stay,
-    /// and submerge if `submerge_subs` says so.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub retreat_subs: bool,
-    /// The zone they retreat to while it is safe; otherwise the first safe zone next door
-    /// in the board's order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retreat_subs_to: Option<TerritoryId>,
-    /// Guerrillas (AAP 3.1): stop firing and blend into the population, the battle ending
-    /// with both sides in place: after round N (0: before the first die), or when N units
-    /// or fewer are left. See `super::guerrillas`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blend_in: Option<RetreatOrder>,
-}
-
-fn absorb_by_default() -> bool {
-    true
-}
-
-fn is_true(value: &bool) -> bool {
-    *value
-}
-
-impl Default for StandingOrders {
-    fn default() -> Self {
-        StandingOrders {
-            order_of_loss: Vec::new(),
-            submerge_subs: false,
-            battleships_absorb: true,
-            retreat_subs: false,
-            retreat_subs_to: None,
-            blend_in: None,
-        }
-    }
-}
-
-/// Standing orders as the log keeps them until a battle follows them.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(deny_unknown_fields)]
-pub struct SealedOrders {
-    /// SHA-256 of the salt and the orders' canonical bytes, hex: the reveal must match it.
-    pub commitment: String,
-    /// The orders, encrypted under a key the game's seed gives, hex: the server reads them
-    /// for the battle; anyone may once the seed is revealed at the end.
-    pub ciphertext: String,
-    /// The stream version the orders were sealed at: with the seed, it gives the key and
-    /// the salt.
-    pub sealed_at: u64,
-}
-
-/// Standing orders given by a power: in force, or waiting for the turn to end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GivenOrders {
-    /// The orders, once known: at once for orders given in the open, at the reveal for
-    /// sealed ones.
-    pub orders: Option<StandingOrders>,
-    /// How the log keeps them (`None`: given in the open, before orders were sealed).
-    pub sealed: Option<SealedOrders>,
-    /// The round they were given in, and whose turn it was.
-    pub round: u32,
-    pub during: Power,
-}
 
 /// The standing orders a battle followed, as its event records them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -282,7 +201,7 @@ pub fn to_reveal(
     if orders.bombing_raid || !state.contested.contains_key(&orders.territory) {
         return None;
     }
-    let (_, defender) = super::combat::defenders(rules, state, power, orders.territory);
+    let (_, defender) = super::defenders::defenders(rules, state, power, orders.territory);
     let defender = defender.filter(|d| fights_in(rules, state, *d, orders.territory))?;
     let (territory, given) = state.standing_orders_for(defender, orders.territory)?;
     match (&given.orders, &given.sealed) {
@@ -303,16 +222,6 @@ fn fights_in(rules: Rules<'_>, state: &GameState, power: Power, territory: Terri
         .any(|((owner, unit, _), n)| {
             *owner == power && *n > 0 && rules.catalogue.get(*unit).is_combatant()
         })
-}
-
-/// Standing orders a battle follows: whose, the place they were given for (`None`: all
-/// the power's battles), when, and what they say.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Followed<'a> {
-    pub power: Power,
-    pub territory: Option<TerritoryId>,
-    pub given: &'a GivenOrders,
-    pub orders: &'a StandingOrders,
 }
 
 /// The principal defender's standing orders for a battle in `territory`, known (revealed

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use super::standing::{Followed, StandingOrders};
+use super::standing_orders::{Followed, StandingOrders};
 use super::{violation, GameState, RuleViolation, Rules, StackKey, ViolationCode};
 use crate::board::{Power, TerritoryId};
 use crate::units::{Ability, UnitTypeId};

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::dice::ScriptedDice;
+use crate::ruleset::home_cooked::dice_tables;
 
 #[test]
 fn the_start_chart_maps_each_3d6_total_and_says_which_rows_cannot_come_up() {

@@ -49,7 +49,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::moment::{MayMove, OrderKind, Reach};
+use super::may_move::{MayMove, Reach};
+use super::order::OrderKind;
 use super::{
     take_units, violation, GameEvent, GameState, Moment, Order, Phase, RuleViolation, Rules,
 };
