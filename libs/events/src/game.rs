@@ -26,6 +26,8 @@ use crate::orders::OrdersGiven;
 use crate::proxy::{ProxyEnded, ProxyNamed};
 use crate::{EventDecodeError, EventType, RecordedEvent};
 
+pub use crate::entrants::Entrants;
+
 /// Every game event type is at version 1 so far.
 pub const GAME_EVENT_VERSION: u32 = 1;
 
@@ -148,23 +150,6 @@ impl GameCreated {
             ruleset.options,
             ruleset.uploaded.then(|| Box::new(ruleset.document.clone())),
         )
-    }
-}
-
-/// Who sits down to a new game, and their bids for the survivor if they bid.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Entrants {
-    pub players: Vec<String>,
-    /// One a player, in the same order.
-    pub bids: Option<Vec<u32>>,
-}
-
-impl From<Vec<String>> for Entrants {
-    fn from(players: Vec<String>) -> Self {
-        Entrants {
-            players,
-            bids: None,
-        }
     }
 }
 

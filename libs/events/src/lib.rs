@@ -9,6 +9,7 @@ pub mod audit;
 /// encodes its events by the same.
 pub use warlog_rules::canonical;
 pub mod chain;
+pub mod entrants;
 mod envelope;
 pub mod game;
 mod ids;
@@ -24,6 +25,7 @@ pub mod sender;
 pub mod turn;
 pub mod upcast;
 pub mod variant;
+pub mod void_reason;
 
 pub use chain::{
     relink, verify_chain, verify_extends, ChainBreak, ChainBreakKind, ChainHead, ChainVerifier,
