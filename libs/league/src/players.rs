@@ -312,13 +312,16 @@ mod tests {
         assert!(!format!("{address:?}").contains("ann@"));
     }
 
+    fn sender(role: Role, name: &str) -> Sender {
+        Sender {
+            role,
+            name: name.to_owned(),
+        }
+    }
+
     #[test]
     fn a_players_address_is_for_the_player_and_admins_only() {
         let ann = Handle::try_from("ann".to_owned()).expect("a handle");
-        let sender = |role, name: &str| Sender {
-            role,
-            name: name.to_owned(),
-        };
         assert!(may_manage_email(&sender(Role::Player, "ann"), &ann).is_ok());
         assert!(may_manage_email(&sender(Role::Admin, "root"), &ann).is_ok());
         for other in [
@@ -337,10 +340,6 @@ mod tests {
     fn admins_and_directors_register_anyone_and_a_player_only_itself() {
         // Given the handle ann
         let ann = Handle::try_from("ann".to_owned()).expect("a handle");
-        let sender = |role, name: &str| Sender {
-            role,
-            name: name.to_owned(),
-        };
         // When an admin, a director or ann's own token registers it, then it may
         for allowed in [
             sender(Role::Admin, "root"),

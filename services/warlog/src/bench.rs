@@ -168,7 +168,7 @@ async fn run_scenarios(server: &Server, database: &str, slice: Duration) -> Resu
             &batched,
             Some(&baseline),
         );
-        print_row("baseline: single-row INSERT", writers, &baseline, None);
+        print_row("baseline: single-row insert", writers, &baseline, None);
     }
     // Group commit (issue 20, item 4): the same number of 1-event appends in flight, but
     // `group` of them share one transaction and one commit.
