@@ -28,6 +28,8 @@ use warlog_rules::violation::ViolationCode;
 use crate::command::OrdersGiven;
 use crate::{EventDecodeError, EventType, RecordedEvent};
 
+pub use crate::entrants::Entrants;
+
 /// Every game event type is at version 1 so far.
 pub const GAME_EVENT_VERSION: u32 = 1;
 
@@ -187,23 +189,6 @@ pub struct ProxyEnded {
     pub power: Power,
     pub proxy: String,
     pub at: Moment,
-}
-
-/// Who sits down to a new game, and their bids for the survivor if they bid.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Entrants {
-    pub players: Vec<String>,
-    /// One a player, in the same order.
-    pub bids: Option<Vec<u32>>,
-}
-
-impl From<Vec<String>> for Entrants {
-    fn from(players: Vec<String>) -> Self {
-        Entrants {
-            players,
-            bids: None,
-        }
-    }
 }
 
 /// A tournament table that becomes a game.

@@ -10,6 +10,7 @@ pub mod audit;
 pub use warlog_rules::canonical;
 pub mod chain;
 mod command;
+pub mod entrants;
 mod envelope;
 pub mod game;
 mod ids;
@@ -26,6 +27,7 @@ pub mod sender;
 pub mod turn;
 pub mod upcast;
 pub mod variant;
+pub mod void_reason;
 
 pub use chain::{
     relink, verify_chain, verify_extends, ChainBreak, ChainBreakKind, ChainHead, ChainVerifier,

@@ -507,7 +507,7 @@ fn decide_again(
     let decided = match given.decide(tournament, command, at_of(event), &mut no_dice, &[]) {
         Ok(decided) => decided,
         Err(refused) => {
-            if refused.code != TournamentViolation::FORBIDDEN {
+            if !refused.code.is_forbidden() {
                 ledger.fail(
                     "commands",
                     version,
@@ -707,7 +707,7 @@ fn seat_again(
         }
         Ok(_) => ledger.fail("seating", version, "the seed's seating gives other events"),
         // The sender's right is the "commands" check's.
-        Err(refused) if refused.code == TournamentViolation::FORBIDDEN => {}
+        Err(refused) if refused.code.is_forbidden() => {}
         Err(refused) => ledger.fail(
             "seating",
             version,

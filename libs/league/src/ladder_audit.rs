@@ -135,7 +135,9 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         let (Some(ended), Some(created)) = (ended_at(game), created_of(game)) else {
             continue;
         };
-        if created.ruleset != first.ruleset || first.season.is_some_and(|s| s != time_year(ended)) {
+        if created.ruleset != first.ruleset
+            || first.season.is_some_and(|s| s != season_of_end(ended))
+        {
             continue;
         }
         // The game's own audit has folded it already; a fold that fails here is one it
@@ -249,10 +251,8 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
             .then_with(|| a.reached.cmp(&b.reached))
             .then_with(|| a.player.cmp(&b.player))
     });
-    let leader = ladder
-        .first()
-        .filter(|l| l.points >= Fraction::whole(23))
-        .map(|l| l.player.clone());
+    // The ladder's leader: the one Commander of CT if at 23 or more ([`Title::in_ladder`]).
+    let leader = ladder.first().map(|l| l.player.clone());
 
     let published: Vec<&PublishedRow> = pages.iter().flat_map(|p| &p.rows).collect();
     let full_last_page = pages.last().is_some_and(|p| p.rows.len() >= MAX_PAGE_ROWS);
@@ -292,11 +292,7 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
 }
 
 fn title(line: &Line, leader: Option<&str>) -> Title {
-    if leader == Some(line.player.as_str()) {
-        Title::CommanderOfCutThroat
-    } else {
-        Title::for_total(line.points)
-    }
+    Title::in_ladder(line.points, leader == Some(line.player.as_str()))
 }
 
 /// Names the first published row that is not the recomputed one. Players level on points
@@ -415,12 +411,9 @@ fn ended_at(events: &[RecordedEvent]) -> Option<u64> {
         })
 }
 
-/// The calendar year of a Unix time (UTC), as the ladders' seasons count it.
-fn time_year(seconds: u64) -> i32 {
-    i64::try_from(seconds)
-        .ok()
-        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
-        .map_or(1970, |t| t.year())
+/// The season of a game that ended at `seconds` (Unix, as the log records it).
+fn season_of_end(seconds: u64) -> i32 {
+    crate::season::season_of(i64::try_from(seconds).unwrap_or(i64::MAX))
 }
 
 #[cfg(test)]
@@ -577,12 +570,5 @@ mod tests {
              United Kingdom, Japan and United States gave none of their orders (the game \
              master gave 32 for them)"
         );
-    }
-
-    #[test]
-    fn the_season_is_the_calendar_year_of_the_end_in_utc() {
-        assert_eq!(time_year(0), 1970);
-        assert_eq!(time_year(1_798_761_599), 2026); // 2026-12-31T23:59:59Z
-        assert_eq!(time_year(1_798_761_600), 2027);
     }
 }

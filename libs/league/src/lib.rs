@@ -8,6 +8,7 @@ pub mod ladder_audit;
 pub mod players;
 pub mod rating;
 pub mod round_games;
+pub mod season;
 pub mod seating;
 pub mod settings;
 pub mod tournament;

@@ -168,6 +168,19 @@ impl From<EmailAddress> for String {
     }
 }
 
+/// Who may register a handle: an admin or a director registers anyone; a player only
+/// itself (a player's token under that handle).
+pub fn may_register(sender: &Sender, handle: &Handle) -> Result<(), String> {
+    match sender.role {
+        Role::Admin | Role::Director => Ok(()),
+        Role::Player if sender.name == handle.as_str() => Ok(()),
+        _ => Err(format!(
+            "{} may not register {handle}: an admin, a director or the player itself may",
+            sender.name
+        )),
+    }
+}
+
 /// Who may read, set or remove a player's e-mail address: the player named (a player's
 /// token under that handle) or an admin. A director seats players but has no business with
 /// their mail.
@@ -299,13 +312,16 @@ mod tests {
         assert!(!format!("{address:?}").contains("ann@"));
     }
 
+    fn sender(role: Role, name: &str) -> Sender {
+        Sender {
+            role,
+            name: name.to_owned(),
+        }
+    }
+
     #[test]
     fn a_players_address_is_for_the_player_and_admins_only() {
         let ann = Handle::try_from("ann".to_owned()).expect("a handle");
-        let sender = |role, name: &str| Sender {
-            role,
-            name: name.to_owned(),
-        };
         assert!(may_manage_email(&sender(Role::Player, "ann"), &ann).is_ok());
         assert!(may_manage_email(&sender(Role::Admin, "root"), &ann).is_ok());
         for other in [
@@ -317,6 +333,34 @@ mod tests {
         ] {
             let refused = may_manage_email(&other, &ann).expect_err("refused");
             assert!(refused.contains("only ann or an admin"), "{refused}");
+        }
+    }
+
+    #[test]
+    fn admins_and_directors_register_anyone_and_a_player_only_itself() {
+        // Given the handle ann
+        let ann = Handle::try_from("ann".to_owned()).expect("a handle");
+        // When an admin, a director or ann's own token registers it, then it may
+        for allowed in [
+            sender(Role::Admin, "root"),
+            sender(Role::Director, "dora"),
+            sender(Role::Player, "ann"),
+        ] {
+            assert!(may_register(&allowed, &ann).is_ok(), "{allowed:?}");
+        }
+        // Then another player, a gm or an auditor may not, and is told who may
+        for other in [
+            sender(Role::Player, "bob"),
+            sender(Role::Gm, "ann"),
+            sender(Role::Auditor, "ann"),
+        ] {
+            assert_eq!(
+                may_register(&other, &ann),
+                Err(format!(
+                    "{} may not register ann: an admin, a director or the player itself may",
+                    other.name
+                ))
+            );
         }
     }
 }

@@ -10,7 +10,7 @@ use warlog_rules::ruleset::Ruleset;
 
 use crate::seating::ShortTablePolicy;
 
-use crate::tournament::{hex_of, Tiebreaker, TournamentCreated, TournamentViolation};
+use crate::tournament::{hex_of, RefusalCode, Tiebreaker, TournamentCreated, TournamentViolation};
 
 /// What a director asks for, read from the request (times already parsed).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +99,7 @@ impl Schedule {
 
 fn refused(field: &str, why: String) -> TournamentViolation {
     TournamentViolation {
-        code: "invalid-settings",
+        code: RefusalCode::InvalidSettings,
         message: format!("`{field}`: {why}"),
     }
 }

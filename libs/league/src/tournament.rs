@@ -236,8 +236,8 @@ fn is_false(value: &bool) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct TournamentViolation {
-    /// Stable, kebab-case.
-    pub code: &'static str,
+    /// Stable: a line of the table in `tournament/refusal.rs`.
+    pub code: RefusalCode,
     pub message: String,
 }
 
@@ -246,13 +246,8 @@ pub fn hex_of(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-impl TournamentViolation {
-    /// The code of a command its sender may not give.
-    pub const FORBIDDEN: &'static str = "forbidden";
-}
-
 pub(crate) fn refuse<T>(
-    code: &'static str,
+    code: RefusalCode,
     message: impl Into<String>,
 ) -> Result<T, TournamentViolation> {
     Err(TournamentViolation {
@@ -422,20 +417,23 @@ impl Tournament {
         context: &mut Context<'_>,
     ) -> Result<Vec<TournamentEvent>, TournamentViolation> {
         if self.finished.is_some() {
-            return refuse("tournament-finished", "the tournament has finished");
+            return refuse(
+                RefusalCode::TournamentFinished,
+                "the tournament has finished",
+            );
         }
         let at = context.at;
         match command {
             TournamentCommand::Enter { player } => {
                 if self.is_entered(player) || self.waiting.contains(player) {
                     return refuse(
-                        "already-entered",
+                        RefusalCode::AlreadyEntered,
                         format!("{player} is already entered or waiting"),
                     );
                 }
                 if let Some(game_id) = self.running_seat_of(player, context.results) {
                     return refuse(
-                        "seated-this-round",
+                        RefusalCode::SeatedThisRound,
                         format!(
                             "{player} still holds a seat in game {game_id} of this round: a \
                              player dropped while seated enters again once the round's games \
@@ -463,7 +461,7 @@ impl Tournament {
             TournamentCommand::Drop { player } => {
                 if !self.is_entered(player) && !self.waiting.contains(player) {
                     return refuse(
-                        "not-entered",
+                        RefusalCode::NotEntered,
                         format!("{player} is not entered in this tournament"),
                     );
                 }
@@ -488,7 +486,7 @@ impl Tournament {
                     .find(|r| r.games.iter().any(|g| &g.game_id == game_id))
                 else {
                     return refuse(
-                        "not-a-tournament-game",
+                        RefusalCode::NotATournamentGame,
                         format!("game {game_id} is not one of this tournament's"),
                     );
                 };
@@ -500,7 +498,7 @@ impl Tournament {
                     .is_some_and(|t| t.seats.iter().any(|(p, who)| p == power && who == replaced));
                 if !seated {
                     return refuse(
-                        "not-seated",
+                        RefusalCode::NotSeated,
                         format!(
                             "{replaced} does not hold {} in game {game_id}",
                             power.name()
@@ -511,13 +509,18 @@ impl Tournament {
                     Some(s) if self.waiting.contains(s) => s.clone(),
                     Some(s) => {
                         return refuse(
-                            "not-waiting",
+                            RefusalCode::NotWaiting,
                             format!("{s} is not on the waiting list; substitutes come from it"),
                         )
                     }
                     None => match self.waiting.first() {
                         Some(first) => first.clone(),
-                        None => return refuse("waiting-list-empty", "the waiting list is empty"),
+                        None => {
+                            return refuse(
+                                RefusalCode::WaitingListEmpty,
+                                "the waiting list is empty",
+                            )
+                        }
                     },
                 };
                 Ok(vec![TournamentEvent::SubstituteAppointed(
@@ -534,14 +537,14 @@ impl Tournament {
             TournamentCommand::Finish { seed } => {
                 if hex_of(&seed.commitment()) != self.created.seed_commitment {
                     return refuse(
-                        "seed-mismatch",
+                        RefusalCode::SeedMismatch,
                         "the seed given does not match the tournament's commitment",
                     );
                 }
                 let unplayed = self.created.rounds as usize - self.rounds.len();
                 if unplayed > 0 {
                     return refuse(
-                        "rounds-left",
+                        RefusalCode::RoundsLeft,
                         format!("{unplayed} rounds are still to be seated"),
                     );
                 }
@@ -586,7 +589,7 @@ impl Tournament {
                         .find(|g| g.table == table.table)
                         .map_or("", |g| g.game_id.as_str());
                     return refuse(
-                        "seated-twice",
+                        RefusalCode::SeatedTwice,
                         format!(
                             "{} would hold two seats in game {game} (round {}, table {}): one \
                              seat per player per game",
@@ -615,7 +618,7 @@ impl Tournament {
             Ok(())
         } else {
             refuse(
-                "games-running",
+                RefusalCode::GamesRunning,
                 format!(
                     "round {} still has games running: {}",
                     self.rounds.len(),
@@ -633,14 +636,14 @@ impl Tournament {
         let round = self.next_round();
         if round > self.created.rounds {
             return refuse(
-                "rounds-done",
+                RefusalCode::RoundsDone,
                 format!("all {} rounds are seated", self.created.rounds),
             );
         }
         self.all_games_ended(context.results)?;
         if context.powers.len() != self.created.table_size as usize {
             return refuse(
-                "bad-table-size",
+                RefusalCode::BadTableSize,
                 format!(
                     "the ruleset seats {} at a table, the tournament {}",
                     context.powers.len(),
@@ -674,7 +677,7 @@ impl Tournament {
             context.dice,
         )
         .map_err(|e| TournamentViolation {
-            code: "cannot-seat",
+            code: RefusalCode::CannotSeat,
             message: e.0,
         })?;
         let mut draw: Vec<String> = ranked.iter().chain(&seating.promoted).cloned().collect();
@@ -711,20 +714,20 @@ impl Tournament {
         at: Moment,
     ) -> Result<Vec<TournamentEvent>, TournamentViolation> {
         let Some(round) = self.rounds.last() else {
-            return refuse("no-round", "no round is seated yet");
+            return refuse(RefusalCode::NoRound, "no round is seated yet");
         };
         let reason = reason.trim();
         if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control)
         {
             return refuse(
-                "bad-reason",
+                RefusalCode::BadReason,
                 "give the reason for the swap: one line of at most 500 characters",
             );
         }
         let [a, b] = players;
         if a == b {
             return refuse(
-                "same-player",
+                RefusalCode::SamePlayer,
                 format!("{a} is named twice: a swap is between two players"),
             );
         }
@@ -738,13 +741,13 @@ impl Tournament {
         let (Some(ta), Some(tb)) = (table_of(a), table_of(b)) else {
             let missing = if table_of(a).is_none() { a } else { b };
             return refuse(
-                "not-seated",
+                RefusalCode::NotSeated,
                 format!("{missing} has no seat in round {}", round.round),
             );
         };
         if ta == tb {
             return refuse(
-                "same-table",
+                RefusalCode::SameTable,
                 format!("{a} and {b} both sit at table {ta}: a swap is between two tables"),
             );
         }
@@ -756,7 +759,7 @@ impl Tournament {
             .collect();
         if !begun.is_empty() {
             return refuse(
-                "round-begun",
+                RefusalCode::RoundBegun,
                 format!(
                     "round {} has begun: game {} has an order, so its seats stand",
                     round.round,
@@ -876,12 +879,14 @@ impl Tournament {
 mod authority;
 mod draw;
 mod games;
+mod refusal;
 pub mod standings;
 
 pub use draw::{
     RecordedSeatChange, SeatChange, SeatChangeKind, SeatSinceTheDraw, TableSinceTheDraw,
 };
 pub use games::GameCommand;
+pub use refusal::RefusalCode;
 
 #[cfg(test)]
 mod tests;

@@ -338,13 +338,29 @@ pub struct Standing<P> {
     pub reached_at: u64,
 }
 
+impl Title {
+    /// The points the one Commander of CT needs at least.
+    pub const COMMANDER_AT: i64 = 23;
+
+    /// The title of a player with `total` in a ladder (a scope: a ruleset, lifetime or a
+    /// season) whose leader is `leads`: its highest total, a tie going to whoever reached
+    /// that total first. The leader is the one Commander of CT if at 23 or more; everyone
+    /// else has the title of their band.
+    pub fn in_ladder(total: Fraction, leads: bool) -> Title {
+        if leads && total >= Fraction::whole(Title::COMMANDER_AT) {
+            Title::CommanderOfCutThroat
+        } else {
+            Title::for_total(total)
+        }
+    }
+}
+
 /// Titles for all players: each by its band, and one Commander of CT, the highest total of
 /// at least 23, a tie going to whoever reached that total first.
 pub fn assign_titles<P: Clone>(standings: &[Standing<P>]) -> Vec<(P, Title)> {
-    let commander = standings
+    let leader = standings
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.total >= Fraction::whole(23))
         .max_by(|(_, a), (_, b)| {
             a.total
                 .cmp(&b.total)
@@ -355,12 +371,10 @@ pub fn assign_titles<P: Clone>(standings: &[Standing<P>]) -> Vec<(P, Title)> {
         .iter()
         .enumerate()
         .map(|(index, s)| {
-            let title = if Some(index) == commander {
-                Title::CommanderOfCutThroat
-            } else {
-                Title::for_total(s.total)
-            };
-            (s.player.clone(), title)
+            (
+                s.player.clone(),
+                Title::in_ladder(s.total, Some(index) == leader),
+            )
         })
         .collect()
 }
@@ -552,6 +566,26 @@ mod tests {
         let titles = assign_titles(&standings);
         assert_eq!(titles[0], ("late", Title::GeneralOfGlobalDomination));
         assert_eq!(titles[1], ("early", Title::CommanderOfCutThroat));
+    }
+
+    #[test]
+    fn the_ladders_leader_is_commander_of_ct_from_23_and_others_go_by_their_band() {
+        // Given totals around the Commander's 23
+        for (total, leads, title) in [
+            (23, true, Title::CommanderOfCutThroat),
+            (40, true, Title::CommanderOfCutThroat),
+            (22, true, Title::GeneralOfGlobalDomination),
+            (30, false, Title::GeneralOfGlobalDomination),
+            (2, true, Title::Enlisted),
+        ] {
+            // When the title is given in a ladder, the player leading it or not,
+            // Then only a leader at 23 or more commands
+            assert_eq!(
+                Title::in_ladder(Fraction::whole(total), leads),
+                title,
+                "{total} leading: {leads}"
+            );
+        }
     }
 
     #[test]

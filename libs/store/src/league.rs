@@ -196,7 +196,7 @@ impl League {
             }
             _ => return Err(corrupt("GameEnded does not decode".to_owned())),
         };
-        let season = time::OffsetDateTime::from_unix_timestamp(ended_at).map_or(1970, |t| t.year());
+        let season = warlog_league::season::season_of(ended_at);
         // Everyone who sat at a seat and takes no result from it (a substitute not yet
         // permanent): in the history, with no points.
         let mut replaced: Vec<(String, String)> = Vec::new();

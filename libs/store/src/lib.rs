@@ -5,6 +5,7 @@
 //! [`deadpool_postgres::GenericClient`], so they run inside a caller's transaction or on
 //! their own; [`EventStore`] wraps a pool for the common case and counts what it does.
 
+pub mod bench;
 pub mod catalog;
 pub mod discover;
 mod error;

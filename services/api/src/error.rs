@@ -88,7 +88,8 @@ impl ErrorCode {
 }
 
 /// Lists every code of the error table, with its status and title, in the description of
-/// `Problem.code`: the document's list of errors is the table's, never a second copy.
+/// `Problem.code`, and the league's tournament refusals in `Problem.violation`'s: the
+/// document's lists of errors are the tables', never a second copy.
 #[derive(Debug)]
 pub struct ErrorList;
 
@@ -102,15 +103,27 @@ impl utoipa::Modify for ErrorList {
         else {
             return;
         };
-        let Some(RefOr::T(Schema::Object(code))) = problem.properties.get_mut("code") else {
-            return;
-        };
-        let mut list = String::from("The stable error code, one of:\n");
-        for error in ErrorCode::ALL {
-            let (status, name, title) = error.spec();
-            list.push_str(&format!("\n- `{name}` ({}): {title}", status.as_u16()));
+        if let Some(RefOr::T(Schema::Object(code))) = problem.properties.get_mut("code") {
+            let mut list = String::from("The stable error code, one of:\n");
+            for error in ErrorCode::ALL {
+                let (status, name, title) = error.spec();
+                list.push_str(&format!("\n- `{name}` ({}): {title}", status.as_u16()));
+            }
+            code.description = Some(list);
         }
-        code.description = Some(list);
+        // A tournament's refusals are the league's table, listed from it likewise.
+        if let Some(RefOr::T(Schema::Object(violation))) = problem.properties.get_mut("violation") {
+            let codes: Vec<String> = warlog_league::tournament::RefusalCode::ALL
+                .iter()
+                .filter(|c| !c.is_forbidden())
+                .map(|c| format!("`{c}`"))
+                .collect();
+            let described = violation.description.take().unwrap_or_default();
+            violation.description = Some(format!(
+                "{described}\n\nA tournament's refusal (`tournament-rule`) is one of: {}.",
+                codes.join(", ")
+            ));
+        }
     }
 }
 
@@ -136,7 +149,8 @@ pub struct Problem {
     /// The stream's version, on a version conflict.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<u64>,
-    /// On a rule violation: the violation's stable code (e.g. `wrong-phase`).
+    /// On a rule violation or a tournament's refusal: its stable code (e.g. `wrong-phase`,
+    /// `rounds-left`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub violation: Option<String>,
     /// On a rule violation: the rule it breaks (seed document and section).
@@ -171,8 +185,9 @@ pub struct ApiError {
     pub code: ErrorCode,
     pub detail: String,
     pub current_version: Option<u64>,
-    /// The violated rule's code and rule, for [`ErrorCode::RuleViolation`].
-    pub violation: Option<Box<(String, String)>>,
+    /// The refusal's stable code and the rule it breaks (if it names one), for
+    /// [`ErrorCode::RuleViolation`] and [`ErrorCode::TournamentRule`].
+    pub violation: Option<Box<(String, Option<String>)>>,
     /// The methods a resource answers, for [`ErrorCode::MethodNotAllowed`] (`Allow`).
     pub allow: Option<Box<str>>,
     /// Each problem of an invalid document, for [`ErrorCode::InvalidRuleset`].
@@ -270,12 +285,21 @@ impl ApiError {
         ApiError {
             violation: Some(Box::new((
                 violation.code.as_str().to_owned(),
-                violation.rule.to_owned(),
+                Some(violation.rule.to_owned()),
             ))),
             ..Self::new(
                 ErrorCode::RuleViolation,
                 format!("{context}: {} ({})", violation.message, violation.rule),
             )
+        }
+    }
+
+    /// A tournament command its rules refuse: the refusal's code (a line of the league's
+    /// table, `RefusalCode`) goes in the problem's `violation`, as a refused order's does.
+    pub fn tournament_refusal(code: &str, detail: impl Into<String>) -> Self {
+        ApiError {
+            violation: Some(Box::new((code.to_owned(), None))),
+            ..Self::new(ErrorCode::TournamentRule, detail)
         }
     }
 
@@ -298,7 +322,7 @@ impl ApiError {
             code: code.to_owned(),
             current_version: self.current_version,
             violation: self.violation.as_deref().map(|(code, _)| code.clone()),
-            rule: self.violation.as_deref().map(|(_, rule)| rule.clone()),
+            rule: self.violation.as_deref().and_then(|(_, rule)| rule.clone()),
             errors: self.errors.clone(),
             line: self.text_place.as_ref().map(|p| p.line),
             column: self.text_place.as_ref().and_then(|p| p.column),

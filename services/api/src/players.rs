@@ -3,11 +3,11 @@
 
 use actix_web::http::StatusCode;
 use warlog_events::{StreamCategory, StreamId};
-use warlog_league::players::{DisplayName, Handle, PlayerEvent};
+use warlog_league::players::{may_register, DisplayName, Handle, PlayerEvent};
 use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
 
 use crate::error::{corrupt, ApiError, ErrorCode};
-use crate::routes::league::{may_register, PlayerRegistered};
+use crate::routes::league::PlayerRegistered;
 use crate::write::{Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 
@@ -37,7 +37,8 @@ impl Write for NewPlayer {
         (): (),
         request: &WriteRequest,
     ) -> Result<Decision<PlayerRegistered>, ApiError> {
-        may_register(&request.caller, &self.handle)?;
+        may_register(&request.caller.sender(), &self.handle)
+            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
         let stream = StreamId::of(StreamCategory::Player, self.handle.as_str())
             .map_err(|e| ApiError::malformed(format!("handle: {e}")))?;
         let display_name = self

@@ -44,11 +44,11 @@ pub(crate) fn not_found(id: &str) -> ApiError {
 
 /// A command the league refused: its sender may not give it (403), or a rule forbids it.
 pub(crate) fn refused(violation: TournamentViolation) -> ApiError {
-    if violation.code == TournamentViolation::FORBIDDEN {
+    if violation.code.is_forbidden() {
         return ApiError::new(ErrorCode::Forbidden, violation.message);
     }
-    ApiError::new(
-        ErrorCode::TournamentRule,
+    ApiError::tournament_refusal(
+        violation.code.as_str(),
         format!("{}: {}", violation.code, violation.message),
     )
 }

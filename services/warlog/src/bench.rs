@@ -1,5 +1,5 @@
 //! `warlog bench append`: how fast the event store appends, next to a baseline measured in
-//! the same run on the same server: plain single-row INSERTs into a table with no
+//! the same run on the same server: plain single-row inserts into a table with no
 //! constraints, by the same number of connections. Runs in a throw-away database.
 
 use std::sync::Arc;
@@ -118,17 +118,11 @@ async fn run_scenarios(server: &Server, database: &str, slice: Duration) -> Resu
     let tls = warlog_store::tls::connector().map_err(CliError::Other)?;
     let (admin, connection) = config.connect(tls).await?;
     tokio::spawn(connection);
-    admin
-        .batch_execute(
-            "CREATE TABLE bench_baseline (stream text, version bigint, payload jsonb, recorded_at timestamptz);
-             GRANT INSERT ON bench_baseline TO warlog_app;",
-        )
-        .await?;
-    let version: String = admin.query_one("SHOW server_version", &[]).await?.get(0);
-    let sync_commit: String = admin
-        .query_one("SHOW synchronous_commit", &[])
-        .await?
-        .get(0);
+    warlog_store::bench::create_baseline_table(&admin).await?;
+    let warlog_store::bench::ServerSettings {
+        version,
+        synchronous_commit: sync_commit,
+    } = warlog_store::bench::server_settings(&admin).await?;
     let pool = connect_pool(
         config,
         &PoolOptions {
@@ -174,7 +168,7 @@ async fn run_scenarios(server: &Server, database: &str, slice: Duration) -> Resu
             &batched,
             Some(&baseline),
         );
-        print_row("baseline: single-row INSERT", writers, &baseline, None);
+        print_row("baseline: single-row insert", writers, &baseline, None);
     }
     // Group commit (issue 20, item 4): the same number of 1-event appends in flight, but
     // `group` of them share one transaction and one commit.
@@ -340,18 +334,17 @@ async fn baseline_writer(
     writer: usize,
     deadline: Instant,
 ) -> Result<Measured, CliError> {
-    let statement = client
-        .prepare_cached(
-            "INSERT INTO bench_baseline (stream, version, payload, recorded_at) VALUES ($1, $2, $3, now())",
-        )
-        .await?;
     let stream = format!("baseline-{writer}");
     let mut m = Measured::default();
     while Instant::now() < deadline {
         let version = i64::try_from(m.events).unwrap_or(i64::MAX);
-        client
-            .execute(&statement, &[&stream, &version, &order_payload(m.events)])
-            .await?;
+        warlog_store::bench::insert_baseline_row(
+            client,
+            &stream,
+            version,
+            &order_payload(m.events),
+        )
+        .await?;
         m.events += 1;
         m.appends += 1;
     }
@@ -379,32 +372,22 @@ async fn grouped_writer(
             .iter()
             .map(|&version| vec![order_event(&event_type, version, &metadata)])
             .collect();
-        client.batch_execute("BEGIN").await?;
-        let appends =
-            streams
-                .iter()
-                .zip(&known)
-                .zip(&batches)
-                .map(|((stream, &version), events)| {
-                    warlog_store::append(
-                        client,
-                        stream,
-                        ExpectedVersion::Exact(version),
-                        events,
-                        None,
-                    )
-                });
-        let outcomes = futures_util::future::join_all(appends).await;
-        if outcomes.iter().all(Result::is_ok) {
-            client.batch_execute("COMMIT").await?;
-            for (version, outcome) in known.iter_mut().zip(outcomes.into_iter().flatten()) {
+        let group: Vec<(&StreamId, ExpectedVersion, &[NewEvent])> = streams
+            .iter()
+            .zip(&known)
+            .zip(&batches)
+            .map(|((stream, &version), events)| {
+                (stream, ExpectedVersion::Exact(version), events.as_slice())
+            })
+            .collect();
+        if let Some(outcomes) = warlog_store::bench::append_group(client, &group).await? {
+            for (version, outcome) in known.iter_mut().zip(outcomes) {
                 *version = outcome.head().map(|h| h.version).unwrap_or(*version);
                 m.events += 1;
                 m.appends += 1;
             }
         } else {
             // One append failed, so the group did: learn the heads again and retry.
-            client.batch_execute("ROLLBACK").await?;
             m.conflicts += 1;
             for (version, stream) in known.iter_mut().zip(streams) {
                 let head = warlog_store::stream_head(client, stream).await?;

@@ -1,7 +1,7 @@
 //! `warlog bench leaderboard`: leaderboard pages per second through HTTP with 10,000
 //! players and 100,000 finished games, next to `GET /healthz` measured in the same run.
 //!
-//! The league's read models are filled in bulk by SQL with the shape the `league`
+//! The league's read models are filled in bulk (`warlog_store::bench::fill_ladders`) with the shape the `league`
 //! projector gives them: one ladder row version per player per game (valid from that game
 //! until the player's next), for the points and skill ladders, lifetime and per season.
 //! Playing 100,000 games through the command path would take hours and measure the writes,
@@ -25,60 +25,6 @@ fn fail(e: impl std::fmt::Display) -> CliError {
 pub const PLAYERS: u32 = 10_000;
 pub const GAMES: u32 = 100_000;
 
-/// The ladder read models of `GAMES` five-player games among `PLAYERS` players: each game's
-/// seats are five distinct players, places 1 to 5 with 5, 3, 2, -1 and -2 points.
-const FILL: &str = r"
-INSERT INTO players (handle, display_name, registered_at)
-SELECT 'p' || lpad(i::text, 5, '0'), 'Player ' || i, now()
-  FROM generate_series(1, $players) i;
-
-CREATE TEMP TABLE bench_seats AS
-SELECT g::bigint AS seq,
-       'p' || lpad(((((g::bigint * 5 + k) * 7919) % $players) + 1)::text, 5, '0') AS player,
-       k AS place,
-       (ARRAY[5, 3, 2, -1, -2])[k] * 2520 AS points,
-       CASE WHEN g <= $games / 2 THEN 2025 ELSE 2026 END AS season
-  FROM generate_series(1, $games) g, generate_series(1, 5) k;
-
-CREATE TEMP TABLE bench_history AS
-SELECT player, seq, 0 AS season,
-       sum(points) OVER w AS points_scaled,
-       count(*) OVER w AS games,
-       sum(CASE WHEN place = 1 THEN 2520 ELSE 0 END) OVER w AS wins_scaled,
-       lead(seq) OVER w AS valid_to
-  FROM bench_seats
-WINDOW w AS (PARTITION BY player ORDER BY seq)
-UNION ALL
-SELECT player, seq, season,
-       sum(points) OVER w AS points_scaled,
-       count(*) OVER w AS games,
-       sum(CASE WHEN place = 1 THEN 2520 ELSE 0 END) OVER w AS wins_scaled,
-       lead(seq) OVER w AS valid_to
-  FROM bench_seats
-WINDOW w AS (PARTITION BY player, season ORDER BY seq);
-
-INSERT INTO ladder_rows (ladder, ruleset, season, player, valid_from, valid_to, sort_key,
-                         tiebreak, points_scaled, games, wins_scaled, mu, sigma)
-SELECT l.ladder, 'cutthroat', h.season, h.player, h.seq, h.valid_to,
-       CASE WHEN l.ladder = 'points' THEN h.points_scaled / 2520.0
-            ELSE (25 + h.points_scaled / 25200.0) - 3 * (25.0 / 3 / sqrt(1 + h.games / 5.0)) END,
-       h.seq, h.points_scaled, h.games, h.wins_scaled,
-       25 + h.points_scaled / 25200.0, 25.0 / 3 / sqrt(1 + h.games / 5.0)
-  FROM bench_history h, (VALUES ('points'), ('skill')) l(ladder);
-
-INSERT INTO ladder_heads (ladder, ruleset, season, seq)
-SELECT l.ladder, 'cutthroat', s.season, max(h.seq)
-  FROM bench_history h
-  JOIN (VALUES (0), (2025), (2026)) s(season) ON s.season = h.season,
-       (VALUES ('points'), ('skill')) l(ladder)
- GROUP BY l.ladder, s.season
-UNION ALL SELECT '', '', 0, $games;
-
-ANALYZE players;
-ANALYZE ladder_rows;
-ANALYZE ladder_heads;
-";
-
 pub async fn leaderboard(server: &Server, slice: Duration) -> Result<(), CliError> {
     crate::bench::in_throwaway_database(server, async |database| run(server, database, slice).await)
         .await
@@ -89,13 +35,7 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
     let filled = Instant::now();
     {
         let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
-        let sql = FILL
-            .replace("$players", &PLAYERS.to_string())
-            .replace("$games", &GAMES.to_string());
-        client
-            .batch_execute(&sql)
-            .await
-            .map_err(|e| fail(warlog_store::describe_pg(&e)))?;
+        warlog_store::bench::fill_ladders(&client, PLAYERS, GAMES).await?;
     }
     let filled = filled.elapsed();
 
@@ -199,9 +139,5 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
 
 async fn ladder_rows(pool: &warlog_store::Pool) -> Result<i64, CliError> {
     let client = pool.get().await.map_err(warlog_store::StoreError::from)?;
-    let row = client
-        .query_one("SELECT count(*) FROM ladder_rows", &[])
-        .await
-        .map_err(fail)?;
-    Ok(row.get(0))
+    Ok(warlog_store::bench::ladder_row_count(&client).await?)
 }

@@ -484,7 +484,7 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 0.5)]
         seconds: f64,
     },
-    /// Appends per second by concurrent writers, against plain INSERTs as the baseline.
+    /// Appends per second by concurrent writers, against plain single-row inserts as the baseline.
     Append {
         /// Seconds of one slice: each workload runs 5 slices, alternating with the ones it
         /// is compared with.

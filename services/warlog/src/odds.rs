@@ -1,32 +1,30 @@
 //! `warlog odds`: the exact odds of a battle, as text or JSON (the computation is the
-//! API's `POST /v1/odds`).
+//! rules' `DescribedBattle::odds`, as the API's `POST /v1/odds` is).
 
-use warlog_api::routes::odds::{compute, OddsRequest};
+use warlog_rules::battle::described::DescribedBattle;
 
 use crate::cli::OddsArgs;
 use crate::CliError;
 
 /// The report `warlog odds` prints.
 pub fn report(args: &OddsArgs) -> Result<String, CliError> {
-    let odds = compute(
-        &OddsRequest {
-            attacker: args.attacker.clone(),
-            defender: args.defender.clone(),
-            sea: args.sea,
-            support_shots: args.support_shots,
-            order: args.order.clone(),
-            ruleset: Some(args.ruleset.clone()),
-            defender_order_of_loss: args.defender_order_of_loss.clone(),
-            submerge: args.submerge,
-            battleships_absorb: args.battleships_do_not_absorb.then_some(false),
-            attacker_power: args.attacker_power,
-            defender_power: args.defender_power,
-            attacker_blend_in: args.attacker_blend_in,
-            defender_blend_in: args.defender_blend_in,
-        },
-        None,
-    )
-    .map_err(|e| CliError::Other(e.detail))?;
+    let odds = DescribedBattle {
+        attacker: args.attacker.clone(),
+        defender: args.defender.clone(),
+        sea: args.sea,
+        support_shots: args.support_shots,
+        order: args.order.clone(),
+        ruleset: Some(args.ruleset.clone()),
+        defender_order_of_loss: args.defender_order_of_loss.clone(),
+        submerge: args.submerge,
+        battleships_absorb: args.battleships_do_not_absorb.then_some(false),
+        attacker_power: args.attacker_power,
+        defender_power: args.defender_power,
+        attacker_blend_in: args.attacker_blend_in,
+        defender_blend_in: args.defender_blend_in,
+    }
+    .odds(None)
+    .map_err(|e| CliError::Other(e.to_string()))?;
     if args.json {
         return serde_json::to_string_pretty(&odds).map_err(|e| CliError::Other(e.to_string()));
     }

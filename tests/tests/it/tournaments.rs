@@ -267,6 +267,9 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     assert!(early.json()["detail"]
         .as_str()
         .is_some_and(|d| d.contains("games-running")));
+    // The refusal's code is the league's table's, for clients to match on.
+    assert_eq!(early.json()["violation"], "games-running");
+    assert!(early.json().get("rule").is_none());
     assert_eq!(tournament_version(&app, &tournament).await, version);
 
     let games1: Vec<String> = game_ids(&round1);

@@ -6,7 +6,9 @@
 
 use warlog_events::sender::{Role, Sender};
 
-use super::{refuse, Tournament, TournamentCommand, TournamentCreated, TournamentViolation};
+use super::{
+    refuse, RefusalCode, Tournament, TournamentCommand, TournamentCreated, TournamentViolation,
+};
 
 impl TournamentCreated {
     /// Whether `sender` may create a tournament: an admin or a director, who directs it.
@@ -14,7 +16,7 @@ impl TournamentCreated {
         match sender.role {
             Role::Admin | Role::Director => Ok(()),
             role => refuse(
-                TournamentViolation::FORBIDDEN,
+                RefusalCode::Forbidden,
                 format!(
                     "creating a tournament needs the role admin or director; {} is a {role}",
                     sender.name
@@ -28,7 +30,7 @@ impl TournamentCreated {
         TournamentCreated::may_create(sender)?;
         if sender.name != self.director {
             return refuse(
-                TournamentViolation::FORBIDDEN,
+                RefusalCode::Forbidden,
                 format!(
                     "{} created the tournament, yet {} is named its director: the creator \
                      directs it",
@@ -53,7 +55,7 @@ impl Tournament {
         if let TournamentCommand::Enter { player } = command {
             if *player == self.created.director && sender.role != Role::Admin {
                 return refuse(
-                    TournamentViolation::FORBIDDEN,
+                    RefusalCode::Forbidden,
                     format!(
                         "{player} directs this tournament and masters its games, so may not \
                          also play in it: a master seated in their own game would give orders \
@@ -68,7 +70,7 @@ impl Tournament {
                     return Ok(());
                 }
                 return refuse(
-                    TournamentViolation::FORBIDDEN,
+                    RefusalCode::Forbidden,
                     format!(
                         "{} may enter or drop only themself: {} directs this tournament and \
                          enters or drops others",
@@ -86,7 +88,7 @@ impl Tournament {
             Role::Admin => Ok(()),
             Role::Director if sender.name == self.created.director => Ok(()),
             _ => refuse(
-                TournamentViolation::FORBIDDEN,
+                RefusalCode::Forbidden,
                 format!(
                     "{} may not direct this tournament: {} directs it",
                     sender.name, self.created.director

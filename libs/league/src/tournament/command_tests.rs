@@ -123,7 +123,7 @@ fn a_player_enters_and_drops_only_themself_and_the_director_or_an_admin_anyone()
         },
     ] {
         let refused = when_sent(&t.after, &ann, &command, &[]).expect_err("not hers");
-        assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+        assert_eq!(refused.code, RefusalCode::Forbidden);
         assert!(refused.message.contains("only themself"), "{refused}");
     }
     // when another director, a game master or an auditor enters anyone, then refused;
@@ -133,7 +133,7 @@ fn a_player_enters_and_drops_only_themself_and_the_director_or_an_admin_anyone()
         sender(Role::Auditor, "audrey"),
     ] {
         let refused = when_sent(&t.after, &by, &enter("cy"), &[]).expect_err("not theirs");
-        assert_eq!(refused.code, TournamentViolation::FORBIDDEN, "{by}");
+        assert_eq!(refused.code, RefusalCode::Forbidden, "{by}");
         assert!(refused.message.contains("dora directs it"), "{refused}");
     }
     // when an admin drops bob, or ann drops herself, then each is dropped.
@@ -183,7 +183,7 @@ fn only_the_director_or_an_admin_seats_swaps_substitutes_and_finishes() {
     ] {
         for command in &commands {
             let refused = decide_with(&t, &by, command, &[], &mut NoDice).expect_err("forbidden");
-            assert_eq!(refused.code, TournamentViolation::FORBIDDEN, "{by}");
+            assert_eq!(refused.code, RefusalCode::Forbidden, "{by}");
         }
     }
 }
@@ -205,7 +205,7 @@ fn a_drop_of_someone_not_entered_is_refused_and_a_waiting_player_leaves_the_list
         &[],
     )
     .expect_err("not entered");
-    assert_eq!(refused.code, "not-entered");
+    assert_eq!(refused.code, RefusalCode::NotEntered);
     // when the director drops the waiting player, then the list is empty.
     let after = then_accepted(
         &t,
@@ -306,17 +306,17 @@ fn a_swap_tells_each_game_to_give_the_seat_to_the_other_player() {
                 players: [a.clone(), "zed".into()],
                 reason: "r".into(),
             },
-            "not-seated",
+            RefusalCode::NotSeated,
         ),
         (
             TournamentCommand::SwapSeats {
                 players: [a, b],
                 reason: " ".into(),
             },
-            "bad-reason",
+            RefusalCode::BadReason,
         ),
     ] {
-        let refused = when_sent(&t, &director(), &command, &[]).expect_err(code);
+        let refused = when_sent(&t, &director(), &command, &[]).expect_err(code.as_str());
         assert_eq!(refused.code, code);
     }
 }
@@ -337,7 +337,7 @@ fn a_swap_naming_one_player_twice_is_refused_and_changes_nothing() {
         &[],
     )
     .expect_err("one player");
-    assert_eq!(refused.code, "same-player");
+    assert_eq!(refused.code, RefusalCode::SamePlayer);
 }
 
 #[test]
@@ -353,7 +353,7 @@ fn a_swap_before_any_round_is_seated_is_refused() {
         &[],
     )
     .expect_err("no round");
-    assert_eq!(refused.code, "no-round");
+    assert_eq!(refused.code, RefusalCode::NoRound);
 }
 
 #[test]
@@ -412,7 +412,7 @@ fn a_substitution_tells_the_game_to_seat_the_first_waiting_player() {
         &[],
     )
     .expect_err("nobody waits");
-    assert_eq!(again.code, "waiting-list-empty");
+    assert_eq!(again.code, RefusalCode::WaitingListEmpty);
     let foreign = when_sent(
         &t,
         &director(),
@@ -425,7 +425,7 @@ fn a_substitution_tells_the_game_to_seat_the_first_waiting_player() {
         &[],
     )
     .expect_err("not this tournament's");
-    assert_eq!(foreign.code, "not-a-tournament-game");
+    assert_eq!(foreign.code, RefusalCode::NotATournamentGame);
 }
 
 #[test]
@@ -437,12 +437,12 @@ fn a_substitution_is_asked_by_its_director_for_one_of_the_tournaments_games() {
     let refused = t
         .substitution(&director(), &[], &game_id, None)
         .expect_err("no game given");
-    assert_eq!(refused.code, "not-a-tournament-game");
+    assert_eq!(refused.code, RefusalCode::NotATournamentGame);
     // when someone who does not direct it asks, then forbidden, before the game is looked for.
     let refused = t
         .substitution(&sender(Role::Director, "otto"), &[], &game_id, None)
         .expect_err("not theirs");
-    assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+    assert_eq!(refused.code, RefusalCode::Forbidden);
 }
 
 #[test]
@@ -459,19 +459,19 @@ fn the_finish_needs_the_committed_seed_every_round_and_every_game_ended() {
     let finish = TournamentCommand::Finish { seed: seed.clone() };
     assert_eq!(
         when_sent(&t, &director(), &finish, &[]).unwrap_err().code,
-        "rounds-left"
+        RefusalCode::RoundsLeft
     );
     t = then_accepted(&t, TournamentCommand::seat_round()).after;
     // when the director finishes with its game running, then refused;
     let refused = when_sent(&t, &director(), &finish, &running(&t, true)).unwrap_err();
-    assert_eq!(refused.code, "games-running");
+    assert_eq!(refused.code, RefusalCode::GamesRunning);
     // when another seed is given, then refused;
     let other = TournamentCommand::Finish {
         seed: GameSeed::from_bytes([6; 32]),
     };
     assert_eq!(
         when_sent(&t, &director(), &other, &[]).unwrap_err().code,
-        "seed-mismatch"
+        RefusalCode::SeedMismatch
     );
     // when every game has ended, then it finishes and reveals the seed.
     let results = results_in_seat_order(&t, &[50, 20, 0, -10, -40]);
@@ -546,7 +546,7 @@ fn constraints_no_seating_can_keep_are_refused_before_any_die_is_rolled() {
             &mut NoDice,
         )
         .expect_err(says);
-        assert_eq!(refused.code, "cannot-seat");
+        assert_eq!(refused.code, RefusalCode::CannotSeat);
         assert!(refused.message.contains(says), "{refused}");
         assert!(refused.message.contains("cannot all hold"), "{refused}");
     }
@@ -597,7 +597,7 @@ fn an_admin_or_a_director_creates_a_tournament_and_directs_it() {
     let refused = settings
         .created_by(&sender(Role::Director, "otto"))
         .expect_err("not the named director");
-    assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+    assert_eq!(refused.code, RefusalCode::Forbidden);
     assert!(
         refused.message.contains("the creator directs it"),
         "{refused}"
@@ -605,7 +605,7 @@ fn an_admin_or_a_director_creates_a_tournament_and_directs_it() {
     for role in [Role::Player, Role::Gm, Role::Auditor] {
         let refused =
             TournamentCreated::may_create(&sender(role, "dora")).expect_err("not a director");
-        assert_eq!(refused.code, TournamentViolation::FORBIDDEN);
+        assert_eq!(refused.code, RefusalCode::Forbidden);
     }
 }
 
@@ -621,7 +621,7 @@ fn a_player_dropped_while_seated_does_not_return_to_the_waiting_list_of_that_rou
     // when she enters again while the game runs, then she is refused: she still holds
     // her seat, and from the waiting list she could be handed a second one in that game;
     let refused = when_sent(&t, &p01, &enter("p01"), &running(&t, true)).expect_err("seated");
-    assert_eq!(refused.code, "seated-this-round");
+    assert_eq!(refused.code, RefusalCode::SeatedThisRound);
     assert!(
         refused.message.contains("p01 still holds a seat"),
         "{refused}"
@@ -666,7 +666,7 @@ fn a_substitute_who_already_holds_a_seat_in_the_game_is_refused() {
     )
     .expect_err("two seats");
     // then it is refused: one seat per player per game.
-    assert_eq!(refused.code, "seated-twice");
+    assert_eq!(refused.code, RefusalCode::SeatedTwice);
     assert!(
         refused.message.contains("p02 would hold two seats"),
         "{refused}"
@@ -681,7 +681,7 @@ fn the_director_may_not_enter_their_own_tournament_unless_an_admin_enters_them()
     // seated, she would give orders for her opponents;
     for by in [director(), sender(Role::Player, "dora")] {
         let refused = when_sent(&t, &by, &enter("dora"), &[]).expect_err("the master seated");
-        assert_eq!(refused.code, TournamentViolation::FORBIDDEN, "{by}");
+        assert_eq!(refused.code, RefusalCode::Forbidden, "{by}");
         assert!(refused.message.contains("may not also play"), "{refused}");
     }
     // when an admin enters her, then she is entered, the admin on the record.
@@ -725,7 +725,7 @@ fn a_chain_of_swaps_through_another_table_cannot_exchange_two_powers_of_one_tabl
     )
     .expect_err("a chain that exchanges powers within a table");
     // then it is refused, nothing decided, in words naming the players, table and powers;
-    assert_eq!(refused.code, "swap-chain");
+    assert_eq!(refused.code, RefusalCode::SwapChain);
     for says in [
         format!("swapping {gil2} and {bob} would seat {gil2} back at table 1"),
         format!("holding {}, the power {bob} was drawn to", bob_power.name()),
@@ -737,7 +737,7 @@ fn a_chain_of_swaps_through_another_table_cannot_exchange_two_powers_of_one_tabl
     // and the chain's last swap is then between two players of one table: refused too.
     let last = when_sent(&first.after, &director(), &swap(&bob, &di, "r"), &[])
         .expect_err("both at table 1");
-    assert_eq!(last.code, "same-table");
+    assert_eq!(last.code, RefusalCode::SameTable);
 }
 
 #[test]
@@ -754,7 +754,7 @@ fn a_chain_through_two_other_tables_is_refused_at_the_swap_that_brings_a_player_
     // then the third, gil2 with eve (now in bob's seat), is refused: gil2 would hold bob's
     // power at table 1.
     let refused = when_sent(&t, &director(), &swap(&gil2, &eve, "r3"), &[]).expect_err("a chain");
-    assert_eq!(refused.code, "swap-chain");
+    assert_eq!(refused.code, RefusalCode::SwapChain);
     assert!(
         refused
             .message
@@ -845,7 +845,7 @@ fn a_substitute_is_held_to_the_seat_appointed_as_a_drawn_player_to_the_seat_draw
     // when the director swaps sub back to table 1 into another power's seat, then refused:
     // a substitute does not change powers within the table appointed to.
     let refused = when_sent(&t, &director(), &swap("sub", &other, "r"), &[]).expect_err("a chain");
-    assert_eq!(refused.code, "swap-chain");
+    assert_eq!(refused.code, RefusalCode::SwapChain);
     assert!(
         refused.message.contains(&format!(
             "sub was appointed as a substitute to {} at that table",

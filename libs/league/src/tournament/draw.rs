@@ -17,8 +17,8 @@ use serde::Serialize;
 use warlog_rules::board::Power;
 use warlog_rules::game::Moment;
 
-use super::TournamentViolation;
 use super::{refuse, RoundSeated, SeatsSwapped, SubstituteAppointed, Tournament};
+use super::{RefusalCode, TournamentViolation};
 
 /// A change of who holds a seat of a round after its draw, as the stream records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -280,7 +280,7 @@ impl Tournament {
                 .unwrap_or_default();
             let [a, b] = players;
             return refuse(
-                "swap-chain",
+                RefusalCode::SwapChain,
                 format!(
                     "swapping {a} and {b} would seat {player} back at table {table} holding \
                      {power}{whose}, but {player} was {how} {held_power} at that table: a \

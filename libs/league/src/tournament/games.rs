@@ -9,7 +9,9 @@ use warlog_events::orders::Command;
 use warlog_events::sender::Sender;
 use warlog_rules::board::Power;
 
-use super::{refuse, Tournament, TournamentCommand, TournamentEvent, TournamentViolation};
+use super::{
+    refuse, RefusalCode, Tournament, TournamentCommand, TournamentEvent, TournamentViolation,
+};
 
 /// A command the tournament gives one of its games along with its own events (a swap's
 /// seats, a substitute's seat): the game decides it on its own record
@@ -39,7 +41,7 @@ impl Tournament {
             .filter(|_| self.table_of(game_id).is_some());
         let Some(log) = log else {
             return refuse(
-                "not-a-tournament-game",
+                RefusalCode::NotATournamentGame,
                 format!("game {game_id} is not one of this tournament's"),
             );
         };
@@ -105,7 +107,7 @@ impl Tournament {
         match seat {
             Some(seat) => Ok(seat),
             None => refuse(
-                "not-seated",
+                RefusalCode::NotSeated,
                 format!("{player} has no seat in round {round}"),
             ),
         }

@@ -147,7 +147,7 @@ fn entries_beyond_capacity_go_to_the_waiting_list() {
         },
         &[],
     );
-    assert_eq!(again.unwrap_err().code, "already-entered");
+    assert_eq!(again.unwrap_err().code, RefusalCode::AlreadyEntered);
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn the_next_round_waits_until_every_game_of_this_one_has_ended() {
     let mut t = with_entrants(10, ShortTablePolicy::Byes);
     act(&mut t, TournamentCommand::seat_round(), &[]);
     let refused = when(&t, TournamentCommand::seat_round(), &[]).unwrap_err();
-    assert_eq!(refused.code, "games-running");
+    assert_eq!(refused.code, RefusalCode::GamesRunning);
     assert!(refused.message.contains("g1-1"), "{refused}");
     let results = results_in_seat_order(&t, &[50, 20, 0, -10, -40]);
     assert!(when(&t, TournamentCommand::seat_round(), &results).is_ok());
@@ -289,7 +289,7 @@ fn a_substitute_comes_from_the_waiting_list_and_the_replaced_player_leaves() {
         &[],
     )
     .unwrap_err();
-    assert_eq!(refused.code, "not-waiting");
+    assert_eq!(refused.code, RefusalCode::NotWaiting);
     let (other_power, _) = t.rounds[0].seating.tables[0].seats[1].clone();
     let wrong_seat = when(
         &t,
@@ -302,7 +302,7 @@ fn a_substitute_comes_from_the_waiting_list_and_the_replaced_player_leaves() {
         &[],
     )
     .unwrap_err();
-    assert_eq!(wrong_seat.code, "not-seated");
+    assert_eq!(wrong_seat.code, RefusalCode::NotSeated);
     let events = when(
         &t,
         TournamentCommand::Substitute {
@@ -347,12 +347,12 @@ fn a_finished_tournament_takes_no_more_commands() {
     };
     assert_eq!(
         when(&t, finish([1; 32]), &[]).unwrap_err().code,
-        "seed-mismatch"
+        RefusalCode::SeedMismatch
     );
     t.created.seed_commitment = hex_of(&GameSeed::from_bytes([1; 32]).commitment());
     assert_eq!(
         when(&t, finish([1; 32]), &[]).unwrap_err().code,
-        "rounds-left"
+        RefusalCode::RoundsLeft
     );
     given(
         &mut t,
@@ -364,7 +364,7 @@ fn a_finished_tournament_takes_no_more_commands() {
     );
     assert_eq!(t.revealed_seed, Some("01".repeat(32)));
     let refused = when(&t, TournamentCommand::Enter { player: "x".into() }, &[]).unwrap_err();
-    assert_eq!(refused.code, "tournament-finished");
+    assert_eq!(refused.code, RefusalCode::TournamentFinished);
 }
 
 /// One ended game per table of `round`, each player placed as `places` says
@@ -559,8 +559,8 @@ fn before_a_round_begins_the_director_swaps_two_players_between_tables() {
         &running(&t, false),
     )
     .expect_err("one table");
-    assert_eq!(same.code, "same-table");
+    assert_eq!(same.code, RefusalCode::SameTable);
     let begun = when(&t, swap, &running(&t, true)).expect_err("begun");
-    assert_eq!(begun.code, "round-begun");
+    assert_eq!(begun.code, RefusalCode::RoundBegun);
     assert!(begun.message.contains("has an order"), "{}", begun.message);
 }

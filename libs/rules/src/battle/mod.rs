@@ -15,6 +15,7 @@
 mod army;
 mod bombing;
 mod casualties;
+pub mod described;
 mod fight;
 pub mod hwv;
 mod odds;

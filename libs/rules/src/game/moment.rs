@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 pub use super::may_move::{MayMove, Reach};
 pub use super::order::OrderKind;
-use super::seats::INACTIVITY_LIMIT_SECONDS;
+use super::seats::TurnWaiting;
 use super::{decide, home_cooked, GameState, Moment, Order, Permission, Phase, Rules};
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
@@ -170,7 +170,7 @@ impl Now {
             substitute_after: state
                 .last_progress_at
                 .filter(|_| state.seats.contains_key(&power))
-                .map(|at| at.plus_seconds(INACTIVITY_LIMIT_SECONDS)),
+                .map(TurnWaiting::substitute_after),
         }
     }
 }

@@ -47,6 +47,48 @@ impl Moment {
 
 /// How long a player may leave a due turn before a substitute is appointed.
 pub const INACTIVITY_LIMIT_SECONDS: u64 = 3 * 24 * 60 * 60;
+
+/// How long a due turn has waited, and whether its player is inactive: a substitute may
+/// take the seat once the turn has waited more than 3 days (Cut-Throat, Rules for
+/// players). The director's order, the game's "Now" and the tournament's list of inactive
+/// seats all read it from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnWaiting {
+    /// When the game last moved on: the last phase's end, or its seating.
+    pub since: Moment,
+    /// Seconds from `since` to the moment asked about (none if that is earlier).
+    pub idle_seconds: u64,
+}
+
+impl TurnWaiting {
+    /// The turn due since `since`, as of `now`.
+    pub fn between(since: Moment, now: Moment) -> TurnWaiting {
+        TurnWaiting {
+            since,
+            idle_seconds: now.unix_seconds().saturating_sub(since.unix_seconds()),
+        }
+    }
+
+    /// When a turn due since `since` is open to a substitute.
+    pub fn substitute_after(since: Moment) -> Moment {
+        since.plus_seconds(INACTIVITY_LIMIT_SECONDS)
+    }
+
+    /// When this turn is open to a substitute.
+    pub fn due_at(&self) -> Moment {
+        TurnWaiting::substitute_after(self.since)
+    }
+
+    /// Whether a substitute may take the seat: more than 3 days have passed.
+    pub fn open_to_substitute(&self) -> bool {
+        self.idle_seconds > INACTIVITY_LIMIT_SECONDS
+    }
+
+    /// The whole hours waited.
+    pub fn idle_hours(&self) -> u64 {
+        self.idle_seconds / 3600
+    }
+}
 /// Rounds a substitute plays to become the permanent player.
 pub const ROUNDS_TO_PERMANENT: u32 = 2;
 
@@ -128,15 +170,14 @@ pub fn decide_director(
         }
         DirectorOrder::ReplaceInactivePlayer { substitute } => {
             let power = state.to_act(rules);
-            let since = state.last_progress_at.unwrap_or_default();
-            let idle = at.unix_seconds().saturating_sub(since.unix_seconds());
-            if idle <= INACTIVITY_LIMIT_SECONDS {
+            let waiting = TurnWaiting::between(state.last_progress_at.unwrap_or_default(), at);
+            if !waiting.open_to_substitute() {
                 return Err(violation(
                     ViolationCode::PlayerActive,
                     PLAYERS,
                     format!(
                         "{power}'s turn has been due for {} hours; a substitute comes after more than 3 days",
-                        idle / 3600
+                        waiting.idle_hours()
                     ),
                 ));
             }
@@ -521,5 +562,33 @@ pub(super) fn apply(state: &mut GameState, event: &GameEvent) {
         GameEvent::GameEnded { final_ipc, .. } => state.ended = Some(final_ipc.clone()),
         GameEvent::GameVoided { reason, .. } => state.voided = Some(reason.clone()),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod waiting_tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_is_open_to_a_substitute_only_after_more_than_3_days() {
+        // Given a turn due since a moment
+        let since = Moment::from_unix_seconds(1_000_000);
+        // When exactly 3 days have passed, then its player is not yet inactive
+        let three_days = TurnWaiting::between(since, since.plus_seconds(INACTIVITY_LIMIT_SECONDS));
+        assert!(!three_days.open_to_substitute());
+        assert_eq!(three_days.idle_hours(), 72);
+        // When a second more has passed, then a substitute may take the seat
+        let later = TurnWaiting::between(since, since.plus_seconds(INACTIVITY_LIMIT_SECONDS + 1));
+        assert!(later.open_to_substitute());
+        // Then either way the seat opens 3 days after the turn fell due
+        assert_eq!(later.due_at(), since.plus_seconds(INACTIVITY_LIMIT_SECONDS));
+    }
+
+    #[test]
+    fn a_moment_before_the_turn_fell_due_counts_as_no_wait() {
+        let since = Moment::from_unix_seconds(1_000_000);
+        let before = TurnWaiting::between(since, Moment::from_unix_seconds(10));
+        assert_eq!(before.idle_seconds, 0);
+        assert!(!before.open_to_substitute());
     }
 }

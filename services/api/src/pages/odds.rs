@@ -11,7 +11,7 @@ use super::{layout, render};
 use crate::charts::bar_chart;
 use crate::error::ApiError;
 use crate::query::parse_query;
-use crate::routes::odds::{odds_for, OddsRequest, OddsView};
+use crate::routes::odds::{odds_for, DescribedBattle, DescribedOdds, SurvivorOdds};
 use crate::AppState;
 use warlog_rules::board::Power;
 
@@ -51,14 +51,14 @@ fn power_of(id: &Option<String>) -> Option<Power> {
 
 impl OddsForm {
     /// The API's request, once both sides are given.
-    fn request(&self) -> Option<OddsRequest> {
+    fn request(&self) -> Option<DescribedBattle> {
         let given = |v: &Option<String>| {
             v.as_deref()
                 .map(str::trim)
                 .filter(|v| !v.is_empty())
                 .map(str::to_owned)
         };
-        Some(OddsRequest {
+        Some(DescribedBattle {
             attacker: given(&self.attacker)?,
             defender: given(&self.defender)?,
             sea: self.sea.is_some(),
@@ -150,8 +150,8 @@ fn form(f: &OddsForm) -> Markup {
     }
 }
 
-fn answer(computed: &OddsView) -> Markup {
-    let top = |list: &[crate::routes::odds::SurvivorOdds]| -> Vec<(String, f64)> {
+fn answer(computed: &DescribedOdds) -> Markup {
+    let top = |list: &[SurvivorOdds]| -> Vec<(String, f64)> {
         let mut list: Vec<_> = list.iter().collect();
         list.sort_by(|a, b| b.probability.total_cmp(&a.probability));
         list.iter()

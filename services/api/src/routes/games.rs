@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::game::GameStatus;
 use warlog_events::orders::Command;
+use warlog_events::void_reason::VoidReason;
 use warlog_rules::board::Power;
 use warlog_rules::document::GameOptions;
 use warlog_store::games::{list_games, GameFilter, GameSummary};
@@ -72,56 +73,15 @@ impl CreateGame {
     /// The players (distinct handles of 1 to 100 printable characters) with their bids,
     /// and the options the game is created with (the lowest bid sets the survival round).
     fn entrants(&self) -> Result<(warlog_events::game::Entrants, GameOptions), ApiError> {
-        let players = &self.players;
-        let mut distinct = players.clone();
-        distinct.sort();
-        distinct.dedup();
-        if distinct.len() != players.len()
-            || players
-                .iter()
-                .any(|p| p.is_empty() || p.len() > 100 || p.chars().any(char::is_control))
-        {
-            return Err(ApiError::malformed(
-                "players: distinct handles of 1 to 100 printable characters",
-            ));
-        }
-        let bids = self
-            .bids
-            .as_ref()
-            .map(|bids| bids_of(players, bids))
-            .transpose()?;
+        let entrants =
+            warlog_events::game::Entrants::checked(self.players.clone(), self.bids.as_ref())
+                .map_err(ApiError::malformed)?;
         let mut options = self.options;
-        if let Some(lowest) = bids.as_ref().and_then(|b| b.iter().min()) {
-            options.survive_to_round = Some(*lowest);
+        if let Some(lowest) = entrants.survival_round() {
+            options.survive_to_round = Some(lowest);
         }
-        let entrants = warlog_events::game::Entrants {
-            players: players.clone(),
-            bids,
-        };
         Ok((entrants, options))
     }
-}
-
-/// The bids, in the order of `players`, checked: one a player, 1 to 30 turns.
-fn bids_of(
-    players: &[String],
-    bids: &std::collections::BTreeMap<String, u32>,
-) -> Result<Vec<u32>, ApiError> {
-    if let Some(stranger) = bids.keys().find(|b| !players.contains(b)) {
-        return Err(ApiError::malformed(format!(
-            "bids: {stranger} is not a player"
-        )));
-    }
-    players
-        .iter()
-        .map(|player| match bids.get(player) {
-            Some(bid) if (1..=30).contains(bid) => Ok(*bid),
-            Some(bid) => Err(ApiError::malformed(format!(
-                "bids: {player} bid {bid}; a bid is 1 to 30 turns"
-            ))),
-            None => Err(ApiError::malformed(format!("bids: {player} has no bid"))),
-        })
-        .collect()
 }
 
 /// Creates a game (admin, director or gm: the caller becomes its game master).
@@ -626,14 +586,9 @@ pub async fn void_game(
     caller: Caller,
     body: JsonBody<VoidGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let reason = body.value.reason.trim();
-    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
-        return Err(ApiError::malformed(
-            "reason: 1 to 500 printable characters, saying why the game does not count",
-        ));
-    }
+    let reason = VoidReason::try_from(body.value.reason.as_str()).map_err(ApiError::malformed)?;
     let command = Command::VoidGame {
-        reason: reason.to_owned(),
+        reason: reason.into(),
     };
     game_action(&req, &state, &id, &caller, &body.raw, command).await
 }

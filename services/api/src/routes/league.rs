@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -14,14 +13,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use warlog_events::game::GameStatus;
 use warlog_league::players::{DisplayName, Handle};
-use warlog_rules::scoring::{Fraction, Title};
+use warlog_rules::scoring::Title;
 use warlog_store::league::{
     find_player, ladder_head, ladder_page, player_history, player_standings, points_of,
     rating_history, HistoryRow, Ladder, LadderQuery, LadderRow,
 };
 use warlog_store::StoreError;
 
-use crate::auth::{Caller, Identity, Role};
+use crate::auth::Caller;
 use crate::body::JsonBody;
 use crate::error::{corrupt, ApiError, ErrorCode, Problem};
 use crate::ladder_cache::{CachedPage, PageKey};
@@ -195,16 +194,6 @@ pub struct RatingStepView {
     pub ordinal: f64,
 }
 
-/// The title of `points`, given the scope's leader (the one Commander of CT).
-pub fn title_of(player: &str, points: Fraction, leader: Option<(&str, Fraction)>) -> Title {
-    match leader {
-        Some((who, total)) if who == player && total >= Fraction::whole(23) => {
-            Title::CommanderOfCutThroat
-        }
-        _ => Title::for_total(points),
-    }
-}
-
 /// A player: points, title, rating, places and the game history.
 ///
 /// Standings per ruleset, lifetime and per season; the rated games, newest first, and
@@ -246,10 +235,7 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
         .into_iter()
         .map(|s| {
             let points = points_of(s.points_scaled);
-            let leader = s
-                .leader
-                .as_deref()
-                .map(|who| (who, points_of(s.leader_points_scaled)));
+            let leads = s.leader.as_deref() == Some(handle);
             let played: Vec<&HistoryRow> = history
                 .iter()
                 .filter(|h| {
@@ -273,7 +259,7 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
                 season: (s.season != 0).then_some(s.season),
                 points: points.to_f64(),
                 points_exact: points.to_string(),
-                title: title_of(handle, points, leader).name().to_owned(),
+                title: Title::in_ladder(points, leads).name().to_owned(),
                 position: s.points_position,
                 games: s.games,
                 wins: points_of(s.wins_scaled).to_f64(),
@@ -529,36 +515,7 @@ pub async fn leaderboard(
             ),
         );
     }
-    allow_origin(&state, &req, &mut response);
     Ok(response)
-}
-
-/// Adds `Access-Control-Allow-Origin` when the request's origin is one the association
-/// configured (`WARLOG_CORS_ORIGINS`), so its site's scripts can read the ladders.
-pub fn allow_origin(state: &AppState, req: &HttpRequest, response: &mut HttpResponse) {
-    let Some(origin) = req
-        .headers()
-        .get(header::ORIGIN)
-        .and_then(|o| o.to_str().ok())
-    else {
-        return;
-    };
-    let allowed = state
-        .cors_origins
-        .iter()
-        .find(|o| o.as_str() == "*" || o.as_str() == origin);
-    if let Some(allowed) = allowed {
-        let value = if allowed == "*" { "*" } else { origin };
-        if let Ok(value) = header::HeaderValue::from_str(value) {
-            response
-                .headers_mut()
-                .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
-            response.headers_mut().insert(
-                header::VARY,
-                header::HeaderValue::from_static("Accept, Origin"),
-            );
-        }
-    }
 }
 
 /// A ladder request, checked and pinned to a league state.
@@ -693,7 +650,7 @@ async fn page_at(
         .into_iter()
         .next(),
     }
-    .map(|r| (r.player, points_of(r.points_scaled)));
+    .map(|r| r.player);
     let start = cursor.as_ref().map_or(0, |c| c.position);
     let next = if more {
         rows.last().map(|last| {
@@ -719,7 +676,7 @@ async fn page_at(
     let rows = rows
         .into_iter()
         .enumerate()
-        .map(|(i, r)| row_view(start + i as u64 + 1, r, leader.as_ref()))
+        .map(|(i, r)| row_view(start + i as u64 + 1, r, leader.as_deref()))
         .collect();
     Ok(LeaderboardPage {
         ladder: ladder.as_str().to_owned(),
@@ -731,13 +688,11 @@ async fn page_at(
     })
 }
 
-fn row_view(position: u64, row: LadderRow, leader: Option<&(String, Fraction)>) -> LeaderboardRow {
+/// A ladder's row, given the player leading the scope (the one Commander of CT, at 23 or
+/// more).
+fn row_view(position: u64, row: LadderRow, leader: Option<&str>) -> LeaderboardRow {
     let points = points_of(row.points_scaled);
-    let title = title_of(
-        &row.player,
-        points,
-        leader.map(|(who, total)| (who.as_str(), *total)),
-    );
+    let title = Title::in_ladder(points, leader == Some(row.player.as_str()));
     LeaderboardRow {
         position,
         display_name: row.display_name.unwrap_or_else(|| row.player.clone()),
@@ -777,19 +732,4 @@ fn leaderboard_csv(page: &LeaderboardPage) -> Vec<u8> {
         ));
     }
     out.into_bytes()
-}
-
-/// An admin or a director registers anyone; a player only itself.
-pub(crate) fn may_register(caller: &Identity, handle: &Handle) -> Result<(), ApiError> {
-    match caller.role {
-        Role::Admin | Role::Director => Ok(()),
-        Role::Player if caller.name == handle.as_str() => Ok(()),
-        _ => Err(ApiError::new(
-            ErrorCode::Forbidden,
-            format!(
-                "{} may not register {handle}: an admin, a director or the player itself may",
-                caller.name
-            ),
-        )),
-    }
 }

@@ -9,7 +9,7 @@ use warlog_league::seating::SEATING_RULES;
 use warlog_league::standings::{standings, GameResult, StandingRow};
 use warlog_league::tournament::{RoundSeated, Tournament};
 use warlog_rules::board::Power;
-use warlog_rules::game::seats::INACTIVITY_LIMIT_SECONDS;
+use warlog_rules::game::seats::TurnWaiting;
 use warlog_store::StoreError;
 
 use crate::error::{ApiError, ErrorCode, Problem};
@@ -639,7 +639,7 @@ pub async fn seats_waited_on(
 ) -> Result<(Tournament, Vec<SeatWaitedOn>), ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let tournament = load_tournament(&client, id).await?;
-    let now = moment_of(state.clock.now()).unix_seconds();
+    let now = moment_of(state.clock.now());
     let (logs, _) = games_of(state, &client, &tournament).await?;
     let tables = tournament
         .rounds
@@ -651,8 +651,8 @@ pub async fn seats_waited_on(
             continue;
         }
         let power = log.state.to_act(log.ruleset.rules());
-        let since = log.state.last_progress_at.unwrap_or(log.created.at);
-        let idle = now.saturating_sub(since.unix_seconds());
+        let waiting =
+            TurnWaiting::between(log.state.last_progress_at.unwrap_or(log.created.at), now);
         let Some(seat) = log.state.seats.get(&power) else {
             continue;
         };
@@ -662,10 +662,10 @@ pub async fn seats_waited_on(
             game_id: game.game_id.clone(),
             power,
             player: seat.player.clone(),
-            idle_since: rfc3339(since),
-            idle_hours: idle / 3600,
-            due_at: rfc3339(since.plus_seconds(INACTIVITY_LIMIT_SECONDS)),
-            due: idle > INACTIVITY_LIMIT_SECONDS,
+            idle_since: rfc3339(waiting.since),
+            idle_hours: waiting.idle_hours(),
+            due_at: rfc3339(waiting.due_at()),
+            due: waiting.open_to_substitute(),
         });
     }
     seats.sort_by_key(|s| std::cmp::Reverse(s.idle_hours));
