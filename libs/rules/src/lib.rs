@@ -9,6 +9,7 @@ pub mod battle;
 pub mod board;
 pub mod canonical;
 pub mod capacity;
+pub mod described_battle;
 pub mod dice;
 pub mod document;
 pub mod game;

@@ -18,6 +18,7 @@ pub mod mail;
 pub mod map;
 pub mod metrics;
 pub mod networks;
+pub mod new_game;
 pub(crate) mod number_words;
 pub mod orders;
 pub mod page_cache;

@@ -2,14 +2,22 @@
 //! stream of the handle's own, which must not exist yet (a handle is its player's for good).
 
 use actix_web::http::StatusCode;
+use serde::Serialize;
+use utoipa::ToSchema;
 use warlog_events::{StreamCategory, StreamId};
 use warlog_league::players::{may_register, DisplayName, Handle, PlayerEvent};
 use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
 
 use crate::error::{corrupt, ApiError, ErrorCode};
-use crate::routes::league::PlayerRegistered;
 use crate::write::{Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
+
+/// A registered player.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerRegistered {
+    pub handle: String,
+    pub display_name: String,
+}
 
 /// A handle to register, with its display name (the handle's own when none is given).
 #[derive(Debug)]

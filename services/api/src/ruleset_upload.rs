@@ -2,14 +2,30 @@
 //! record as a new revision, or nothing when it is the latest revision again.
 
 use actix_web::http::StatusCode;
+use serde::Serialize;
+use utoipa::ToSchema;
 use warlog_events::ruleset::{may_publish, publish, Publication};
 use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
 
 use crate::error::{corrupt, ApiError, ErrorCode};
-use crate::routes::rulesets::RulesetPublishedView;
 use crate::rulesets::{self as known, RulesetPublished};
 use crate::write::{Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
+
+/// What an upload recorded.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesetPublishedView {
+    pub id: String,
+    /// 1 for the first upload of this id, then one more per revision.
+    pub revision: u64,
+    /// What games created with this revision record.
+    pub hash: String,
+    /// Whether a game can be created with it now (`board-required`, `ruleset-not-playable`
+    /// otherwise, named in `not_playable`).
+    pub playable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_playable: Option<String>,
+}
 
 /// A ruleset document as uploaded (JSON, not yet checked).
 #[derive(Debug)]

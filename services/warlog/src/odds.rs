@@ -1,7 +1,7 @@
 //! `warlog odds`: the exact odds of a battle, as text or JSON (the computation is the
 //! rules' `DescribedBattle::odds`, as the API's `POST /v1/odds` is).
 
-use warlog_rules::battle::described::DescribedBattle;
+use warlog_rules::described_battle::DescribedBattle;
 
 use crate::cli::OddsArgs;
 use crate::CliError;

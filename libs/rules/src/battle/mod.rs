@@ -15,7 +15,6 @@
 mod army;
 mod bombing;
 mod casualties;
-pub mod described;
 mod fight;
 pub mod hwv;
 mod odds;

@@ -24,7 +24,7 @@ use crate::auth::Caller;
 use crate::body::JsonBody;
 use crate::error::{corrupt, ApiError, ErrorCode, Problem};
 use crate::ladder_cache::{CachedPage, PageKey};
-use crate::players::NewPlayer;
+use crate::players::{NewPlayer, PlayerRegistered};
 use crate::query::ValidQuery;
 use crate::respond::{self, csv_field, decimal, Format};
 use crate::write::{self, Expected, WriteRequest};
@@ -50,13 +50,6 @@ pub struct RegisterPlayer {
     /// The name people read (1 to 80 characters); the handle when not given.
     #[schema(value_type = Option<String>)]
     pub display_name: Option<DisplayName>,
-}
-
-/// A registered player.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PlayerRegistered {
-    pub handle: String,
-    pub display_name: String,
 }
 
 /// Registers a player (admin or director; a player token may register its own handle).

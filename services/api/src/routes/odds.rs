@@ -3,8 +3,8 @@
 
 use actix_web::{post, web, HttpRequest, HttpResponse};
 
-use warlog_rules::battle::described::OddsRefusal;
-pub use warlog_rules::battle::described::{DescribedBattle, DescribedOdds, SurvivorOdds};
+use warlog_rules::described_battle::OddsRefusal;
+pub use warlog_rules::described_battle::{DescribedBattle, DescribedOdds, SurvivorOdds};
 
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode, Problem};

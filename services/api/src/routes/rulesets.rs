@@ -3,7 +3,6 @@
 //! every problem reported with its path.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use serde::Serialize;
 use utoipa::{PartialSchema, ToSchema};
 use warlog_rules::document::RulesetDocument;
 use warlog_store::StoreError;
@@ -12,7 +11,7 @@ use crate::auth::Caller;
 use crate::body::JsonBody;
 use crate::error::{corrupt, ApiError, Problem};
 use crate::respond;
-use crate::ruleset_upload::RulesetUpload;
+use crate::ruleset_upload::{RulesetPublishedView, RulesetUpload};
 use crate::rulesets::{self as known, KnownRuleset};
 use crate::views::{RulesetSummary, RulesetView};
 use crate::write::{self, Expected, WriteRequest};
@@ -142,21 +141,6 @@ pub async fn ruleset_document(
 async fn find(state: &AppState, id: &str) -> Result<KnownRuleset, ApiError> {
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     known::find(&client, id).await
-}
-
-/// What an upload recorded.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RulesetPublishedView {
-    pub id: String,
-    /// 1 for the first upload of this id, then one more per revision.
-    pub revision: u64,
-    /// What games created with this revision record.
-    pub hash: String,
-    /// Whether a game can be created with it now (`board-required`, `ruleset-not-playable`
-    /// otherwise, named in `not_playable`).
-    pub playable: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_playable: Option<String>,
 }
 
 /// Uploads a ruleset document, or a new revision of one (admin or director).

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{
+use crate::battle::{
     describe, estimated_odds, exact_odds_within, Battle, BattleError, BattleKind, CombatOrder,
     Survivors, Work,
 };

@@ -7,8 +7,8 @@ use warlog_rules::document::GameOptions;
 use warlog_rules::ruleset::Ruleset;
 use warlog_store::{AppendOutcome, PooledClient};
 
-use super::fold::game_stream;
 use crate::error::{corrupt, ApiError, ErrorCode};
+use crate::games::game_stream;
 use crate::views::GameView;
 use crate::write::{fresh_seed, new_id, Decision, StreamAppend, Write, WriteRequest};
 use crate::AppState;
