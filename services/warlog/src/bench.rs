@@ -386,13 +386,7 @@ async fn grouped_writer(
                 .zip(&known)
                 .zip(&batches)
                 .map(|((stream, &version), events)| {
-                    warlog_store::append(
-                        client,
-                        stream,
-                        ExpectedVersion::Exact(version),
-                        events,
-                        None,
-                    )
+                    warlog_store::append(client, stream, ExpectedVersion::Exact(version), events)
                 });
         let outcomes = futures_util::future::join_all(appends).await;
         if outcomes.iter().all(Result::is_ok) {
@@ -435,9 +429,7 @@ async fn store_writer(
         let events: Vec<NewEvent> = (0..batch)
             .map(|i| order_event(&event_type, known + i as u64, &metadata))
             .collect();
-        match warlog_store::append(client, stream, ExpectedVersion::Exact(known), &events, None)
-            .await
-        {
+        match warlog_store::append(client, stream, ExpectedVersion::Exact(known), &events).await {
             Ok(outcome) => {
                 known = outcome.head().map(|h| h.version).unwrap_or(known);
                 m.events += events.len() as u64;
