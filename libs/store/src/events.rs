@@ -180,11 +180,10 @@ pub async fn append(
     append_checking_token(client, stream, expected, events, None).await
 }
 
-/// [`append`] only while the bearer token whose hash is
-/// `token_hash` (if any) is valid: known, not revoked, not expired, checked in the
-/// statement that writes. A service that remembers who a token belongs to decides with
-/// that, and the write itself confirms it: a token revoked a moment ago writes nothing
-/// ([`StoreError::TokenRefused`]).
+/// [`append`] only while the bearer token whose hash is `token_hash` (if any) is valid:
+/// known, not revoked, not expired, checked in the statement that writes. A service that
+/// remembers who a token belongs to decides with that, and the write itself confirms it: a
+/// token revoked a moment ago writes nothing ([`StoreError::TokenRefused`]).
 pub async fn append_checking_token(
     client: &impl GenericClient,
     stream: &StreamId,
@@ -198,7 +197,6 @@ pub async fn append_checking_token(
         });
     }
     let expected_sql = expected.as_sql();
-
     let genesis_hash = Hash::genesis(stream);
     let stream_name = stream.as_str();
     let event_ids: Vec<Uuid> = events.iter().map(|e| e.event_id).collect();
