@@ -3,7 +3,6 @@
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -213,35 +212,6 @@ fn canonical_event_bytes(
     out
 }
 
-/// What the store remembers of a request made with an idempotency key: a retry of the same
-/// request (same stream, expectation, and event types, versions and payloads; event ids and
-/// times may differ) has the same fingerprint.
-pub fn request_fingerprint(
-    stream: &StreamId,
-    expected_version: Option<u64>,
-    events: &[NewEvent],
-) -> [u8; 32] {
-    let mut digest = Sha256::new();
-    digest.update(b"warlog/append/v1\0");
-    digest.update(stream.as_str().as_bytes());
-    digest.update([0]);
-    match expected_version {
-        Some(v) => digest.update(v.to_string().as_bytes()),
-        None => digest.update(b"any"),
-    }
-    for event in events {
-        let mut bytes = Vec::new();
-        digest.update([0]);
-        write_string(event.event_type.as_str(), &mut bytes);
-        bytes.push(b':');
-        bytes.extend_from_slice(event.event_version.to_string().as_bytes());
-        bytes.push(b':');
-        write_value(&event.payload, &mut bytes);
-        digest.update(&bytes);
-    }
-    digest.finalize().into()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,46 +340,5 @@ mod tests {
         let meta = Metadata::recorded_at(datetime!(2026-11-22 12:00:00.123456789 UTC));
         let value = serde_json::to_value(&meta).expect("serializable");
         assert_eq!(value["recorded_at"], json!("2026-11-22T12:00:00.123456Z"));
-    }
-
-    #[test]
-    fn a_retried_request_has_the_same_fingerprint_even_with_new_event_ids() {
-        let meta = Metadata::recorded_at(datetime!(2026-11-22 12:00 UTC));
-        let later = Metadata::recorded_at(datetime!(2026-11-22 12:05 UTC));
-        let ty = EventType::try_from("OrderSubmitted").expect("valid");
-        let first = [NewEvent::new(
-            Uuid::from_u128(1),
-            ty.clone(),
-            1,
-            json!({"a": 1}),
-            &meta,
-        )];
-        let retry = [NewEvent::new(
-            Uuid::from_u128(2),
-            ty.clone(),
-            1,
-            json!({"a": 1}),
-            &later,
-        )];
-        let other = [NewEvent::new(
-            Uuid::from_u128(3),
-            ty,
-            1,
-            json!({"a": 2}),
-            &meta,
-        )];
-        let s = stream();
-        assert_eq!(
-            request_fingerprint(&s, Some(3), &first),
-            request_fingerprint(&s, Some(3), &retry)
-        );
-        assert_ne!(
-            request_fingerprint(&s, Some(3), &first),
-            request_fingerprint(&s, Some(3), &other)
-        );
-        assert_ne!(
-            request_fingerprint(&s, Some(3), &first),
-            request_fingerprint(&s, None, &first)
-        );
     }
 }

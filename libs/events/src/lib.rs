@@ -33,7 +33,5 @@ pub use chain::{
     relink, verify_chain, verify_extends, ChainBreak, ChainBreakKind, ChainHead, ChainVerifier,
     Hash,
 };
-pub use envelope::{
-    request_fingerprint, DomainEvent, EventDecodeError, Metadata, NewEvent, RecordedEvent,
-};
+pub use envelope::{DomainEvent, EventDecodeError, Metadata, NewEvent, RecordedEvent};
 pub use ids::{EventType, IdError, IdempotencyKey, StreamCategory, StreamId};

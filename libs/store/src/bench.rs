@@ -71,7 +71,7 @@ pub async fn append_group(
     let outcomes = futures_util::future::join_all(
         appends
             .iter()
-            .map(|(stream, expected, events)| append(client, stream, *expected, events, None)),
+            .map(|(stream, expected, events)| append(client, stream, *expected, events)),
     )
     .await;
     if outcomes.iter().all(Result::is_ok) {

@@ -2,8 +2,8 @@ use warlog_events::StreamId;
 
 use crate::ExpectedVersion;
 
-/// What can go wrong in the store. `Conflict` and `IdempotencyKeyReused` are answers to the
-/// caller's request; the rest are faults.
+/// What can go wrong in the store. `Conflict` is an answer to the caller's request; the rest
+/// are faults.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("stream {stream} is at version {actual}, not the expected {expected}")]
@@ -12,8 +12,6 @@ pub enum StoreError {
         expected: ExpectedVersion,
         actual: u64,
     },
-    #[error("idempotency key {key:?} was already used for a different request")]
-    IdempotencyKeyReused { key: String },
     #[error("an event id in this append is already in the log")]
     DuplicateEventId,
     #[error("a concurrent request with the same idempotency key was recorded first")]

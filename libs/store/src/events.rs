@@ -1,7 +1,6 @@
 //! Appending and reading events. The append is one statement ([`APPEND_SQL`]): one round
 //! trip that reads the stream's last event, checks the expected version, chains the hashes
-//! (`warlog_chain`, schema/V1), inserts the events and the idempotency record. No lock is
-//! taken: two appends that read the same head meet at the `(stream_id, stream_version)`
+//! (`warlog_chain`, schema/V1) and inserts the events. No lock is taken: two appends that read the same head meet at the `(stream_id, stream_version)`
 //! unique index, and the loser is a conflict.
 
 use std::fmt;
@@ -9,10 +8,7 @@ use std::fmt;
 use deadpool_postgres::{GenericClient, Pool};
 use tokio_postgres::Row;
 use uuid::Uuid;
-use warlog_events::{
-    request_fingerprint, ChainBreak, ChainHead, EventType, Hash, IdempotencyKey, NewEvent,
-    RecordedEvent, StreamId,
-};
+use warlog_events::{ChainBreak, ChainHead, EventType, Hash, NewEvent, RecordedEvent, StreamId};
 
 use crate::projector::Notifier;
 use crate::{StoreError, StoreMetrics};
@@ -62,13 +58,12 @@ pub struct AppendedEvent {
     pub tx_id: u64,
 }
 
-/// The result of an append. `replayed` is true when the idempotency key had been used for
-/// this same request: the events are the first request's, and nothing new was written.
+/// The result of an append: the events written. A retried request is answered above the
+/// store, with the first answer recorded under its idempotency key (`idempotency.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppendOutcome {
     pub stream_id: StreamId,
     pub events: Vec<AppendedEvent>,
-    pub replayed: bool,
 }
 
 impl AppendOutcome {
@@ -111,17 +106,17 @@ const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_id, even
 
 /// The append itself: one statement that reads the stream's last event, checks the
 /// expectation (and, for [`append_checking_token`], that the token that asked is still valid),
-/// chains the hashes and inserts the events (and the idempotency record). No row is
-/// written when the expectation fails; a writer that read the same head as a concurrent
-/// one meets it at `UNIQUE (stream_id, stream_version)`.
+/// chains the hashes and inserts the events. No row is written when the expectation fails;
+/// a writer that read the same head as a concurrent one meets it at
+/// `UNIQUE (stream_id, stream_version)`.
 ///
-/// Each combination of the optional parts (the token check `$guard`, the idempotency record
-/// `$key`) is its own statement, so that PostgreSQL's plan cache keeps one generic plan for
-/// it. A single statement whose unused parts folded away with NULL parameters was cheaper
-/// in every custom plan than in the generic one, so it was planned again on every execution,
-/// about a third of a 1-event append's time inside the server (docs/benchmarks.md).
+/// With and without the token check (`$guard`) are two statements, so that PostgreSQL's
+/// plan cache keeps one generic plan for each. A single statement whose unused part folded
+/// away with a NULL parameter was cheaper in every custom plan than in the generic one, so
+/// it was planned again on every execution, about a third of a 1-event append's time inside
+/// the server (docs/benchmarks.md).
 macro_rules! append_sql {
-    ($guard:expr, $key:expr) => {
+    ($guard:expr) => {
         concat!(
             "\
 WITH last AS (
@@ -143,9 +138,7 @@ WITH last AS (
       FROM chain, generate_subscripts($4::uuid[], 1) AS i
      ORDER BY i
     RETURNING position, stream_version, event_id, prev_hash, hash, tx_id
-)",
-            $key,
-            "
+)
 SELECT position, stream_version, event_id, prev_hash, hash, tx_id::text::int8
   FROM appended ORDER BY stream_version"
         )
@@ -166,27 +159,14 @@ macro_rules! token_guard {
     };
 }
 
-/// The idempotency key ($10) and the request's fingerprint ($11), with the versions written.
-macro_rules! recorded_key {
-    () => {
-        ", recorded_key AS (
-    INSERT INTO idempotency_keys (key, fingerprint, stream_id, first_version, last_version)
-    SELECT $10::text, $11::bytea, $1, min(stream_version), max(stream_version)
-      FROM appended HAVING count(*) > 0
-)"
-    };
-}
-
-const APPEND_SQL: &str = append_sql!("", "");
-const APPEND_WITH_KEY_SQL: &str = append_sql!("", recorded_key!());
-const APPEND_CHECKING_TOKEN_SQL: &str = append_sql!(token_guard!("$10"), "");
-const APPEND_WITH_KEY_CHECKING_TOKEN_SQL: &str = append_sql!(token_guard!("$12"), recorded_key!());
+const APPEND_SQL: &str = append_sql!("");
+const APPEND_CHECKING_TOKEN_SQL: &str = append_sql!(token_guard!("$10"));
 
 /// Appends `events` to `stream` if its version matches `expected`.
 ///
-/// With an idempotency key, a retry of the same request returns the first outcome with
-/// `replayed = true` and appends nothing; the key with another request is
-/// [`StoreError::IdempotencyKeyReused`].
+/// A keyed request is made idempotent above the append, in the same transaction: its first
+/// answer is recorded with [`crate::idempotency::record_response`] and given again to a
+/// retry ([`crate::idempotency::recorded_response`]), which appends nothing.
 ///
 /// Inside a caller's transaction a lost race aborts that transaction (PostgreSQL's unique
 /// violation) and is reported as [`StoreError::Conflict`] whatever the expectation; the
@@ -196,32 +176,19 @@ pub async fn append(
     stream: &StreamId,
     expected: ExpectedVersion,
     events: &[NewEvent],
-    idempotency_key: Option<&IdempotencyKey>,
 ) -> Result<AppendOutcome, StoreError> {
-    append_checked(client, stream, expected, events, idempotency_key, None).await
+    append_checking_token(client, stream, expected, events, None).await
 }
 
-/// [`append`] (without an idempotency key) only while the bearer token whose hash is
-/// `token_hash` (if any) is valid: known, not revoked, not expired, checked in the
-/// statement that writes. A service that remembers who a token belongs to decides with
-/// that, and the write itself confirms it: a token revoked a moment ago writes nothing
-/// ([`StoreError::TokenRefused`]).
+/// [`append`] only while the bearer token whose hash is `token_hash` (if any) is valid:
+/// known, not revoked, not expired, checked in the statement that writes. A service that
+/// remembers who a token belongs to decides with that, and the write itself confirms it: a
+/// token revoked a moment ago writes nothing ([`StoreError::TokenRefused`]).
 pub async fn append_checking_token(
     client: &impl GenericClient,
     stream: &StreamId,
     expected: ExpectedVersion,
     events: &[NewEvent],
-    token_hash: Option<&[u8; 32]>,
-) -> Result<AppendOutcome, StoreError> {
-    append_checked(client, stream, expected, events, None, token_hash).await
-}
-
-async fn append_checked(
-    client: &impl GenericClient,
-    stream: &StreamId,
-    expected: ExpectedVersion,
-    events: &[NewEvent],
-    idempotency_key: Option<&IdempotencyKey>,
     token_hash: Option<&[u8; 32]>,
 ) -> Result<AppendOutcome, StoreError> {
     if events.is_empty() || events.len() > MAX_EVENTS_PER_APPEND {
@@ -230,19 +197,6 @@ async fn append_checked(
         });
     }
     let expected_sql = expected.as_sql();
-    let fingerprint = idempotency_key.map(|_| {
-        request_fingerprint(
-            stream,
-            expected_sql.and_then(|v| u64::try_from(v).ok()),
-            events,
-        )
-    });
-    if let (Some(key), Some(fingerprint)) = (idempotency_key, &fingerprint) {
-        if let Some(outcome) = replay(client, stream, key, fingerprint).await? {
-            return Ok(outcome);
-        }
-    }
-
     let genesis_hash = Hash::genesis(stream);
     let stream_name = stream.as_str();
     let event_ids: Vec<Uuid> = events.iter().map(|e| e.event_id).collect();
@@ -256,8 +210,6 @@ async fn append_checked(
     let canonical: Vec<Vec<u8>> = events.iter().map(NewEvent::canonical_bytes).collect();
 
     let genesis = genesis_hash.as_bytes().as_slice();
-    let key = idempotency_key.map(IdempotencyKey::as_str);
-    let fingerprint_bytes = fingerprint.as_ref().map(|f| f.as_slice());
     let token = token_hash.map(|h| h.as_slice());
     let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![
         &stream_name,
@@ -270,19 +222,13 @@ async fn append_checked(
         &metadata,
         &canonical,
     ];
-    let sql = match (&key, &token) {
-        (None, None) => APPEND_SQL,
-        (Some(_), None) => APPEND_WITH_KEY_SQL,
-        (None, Some(_)) => APPEND_CHECKING_TOKEN_SQL,
-        (Some(_), Some(_)) => APPEND_WITH_KEY_CHECKING_TOKEN_SQL,
+    let sql = match &token {
+        None => APPEND_SQL,
+        Some(_) => {
+            params.push(&token);
+            APPEND_CHECKING_TOKEN_SQL
+        }
     };
-    if key.is_some() {
-        params.push(&key);
-        params.push(&fingerprint_bytes);
-    }
-    if token.is_some() {
-        params.push(&token);
-    }
     let statement = client.prepare_cached(sql).await?;
     let result = client.query(&statement, &params).await;
     let rows = match result {
@@ -299,17 +245,8 @@ async fn append_checked(
         Err(error) => {
             let constraint = error.as_db_error().and_then(|db| db.constraint());
             return Err(match constraint {
-                Some("events_stream_version_key") => {
-                    // A concurrent writer appended the same version first; our own earlier
-                    // attempt of an idempotent request may be that writer.
-                    if let (Some(key), Some(fingerprint)) = (idempotency_key, &fingerprint) {
-                        if let Ok(Some(outcome)) = replay(client, stream, key, fingerprint).await {
-                            return Ok(outcome);
-                        }
-                    }
-                    conflict(client, stream, expected, true).await
-                }
-                Some("idempotency_keys_pkey") => StoreError::IdempotencyRace,
+                // A concurrent writer appended the same version first.
+                Some("events_stream_version_key") => conflict(client, stream, expected, true).await,
                 Some("events_event_id_key") => StoreError::DuplicateEventId,
                 _ => StoreError::Database(error),
             });
@@ -317,62 +254,24 @@ async fn append_checked(
     };
     let events = rows
         .iter()
-        .map(|row| appended_event(row, 0))
+        .map(appended_event)
         .collect::<Result<Vec<_>, StoreError>>()?;
     Ok(AppendOutcome {
         stream_id: stream.clone(),
         events,
-        replayed: false,
     })
 }
 
-/// Reads an [`AppendedEvent`] from the six columns starting at `first`.
-fn appended_event(row: &Row, first: usize) -> Result<AppendedEvent, StoreError> {
+/// Reads an [`AppendedEvent`] from the append's six returned columns.
+fn appended_event(row: &Row) -> Result<AppendedEvent, StoreError> {
     Ok(AppendedEvent {
-        position: row.get(first),
-        stream_version: to_u64(row.get(first + 1))?,
-        event_id: row.get(first + 2),
-        prev_hash: to_hash(row.get(first + 3))?,
-        hash: to_hash(row.get(first + 4))?,
-        tx_id: to_u64(row.get(first + 5))?,
+        position: row.get(0),
+        stream_version: to_u64(row.get(1))?,
+        event_id: row.get(2),
+        prev_hash: to_hash(row.get(3))?,
+        hash: to_hash(row.get(4))?,
+        tx_id: to_u64(row.get(5))?,
     })
-}
-
-/// The first outcome of a request made with `key`, if the key was used before.
-async fn replay(
-    client: &impl GenericClient,
-    stream: &StreamId,
-    key: &IdempotencyKey,
-    fingerprint: &[u8; 32],
-) -> Result<Option<AppendOutcome>, StoreError> {
-    let statement = client
-        .prepare_cached(
-            "SELECT k.fingerprint, e.position, e.stream_version, e.event_id, e.prev_hash, e.hash, \
-                    e.tx_id::text::int8 \
-               FROM idempotency_keys k \
-               JOIN events e ON e.stream_id = k.stream_id \
-                AND e.stream_version BETWEEN k.first_version AND k.last_version \
-              WHERE k.key = $1 ORDER BY e.stream_version",
-        )
-        .await?;
-    let rows = client.query(&statement, &[&key.as_str()]).await?;
-    let Some(first) = rows.first() else {
-        return Ok(None);
-    };
-    if first.get::<_, &[u8]>(0) != fingerprint.as_slice() {
-        return Err(StoreError::IdempotencyKeyReused {
-            key: key.as_str().to_owned(),
-        });
-    }
-    let events = rows
-        .iter()
-        .map(|row| appended_event(row, 1))
-        .collect::<Result<Vec<_>, StoreError>>()?;
-    Ok(Some(AppendOutcome {
-        stream_id: stream.clone(),
-        events,
-        replayed: true,
-    }))
 }
 
 /// A conflict, with the stream's current version. Inside a transaction that the lost race
@@ -569,32 +468,25 @@ impl EventStore {
         }
     }
 
-    /// [`append`] on a pooled connection. An `Any` append that lost a race, and a first use
-    /// of an idempotency key that met a concurrent one, are retried: each can only have
-    /// lost to a commit, so every retry makes progress.
+    /// [`append`] on a pooled connection. An `Any` append that lost a race is retried: it can
+    /// only have lost to a commit, so every retry makes progress.
     pub async fn append(
         &self,
         stream: &StreamId,
         expected: ExpectedVersion,
         events: &[NewEvent],
-        idempotency_key: Option<&IdempotencyKey>,
     ) -> Result<AppendOutcome, StoreError> {
         const RETRIES: usize = 64;
         let client = self.pool.get().await?;
-        let mut result = append(&client, stream, expected, events, idempotency_key).await;
+        let mut result = append(&client, stream, expected, events).await;
         for _ in 0..RETRIES {
-            let retry = match &result {
-                Err(StoreError::IdempotencyRace) => true,
-                Err(StoreError::Conflict { .. }) => expected == ExpectedVersion::Any,
-                _ => false,
-            };
-            if !retry {
+            let lost_race = matches!(result, Err(StoreError::Conflict { .. }));
+            if !(lost_race && expected == ExpectedVersion::Any) {
                 break;
             }
-            result = append(&client, stream, expected, events, idempotency_key).await;
+            result = append(&client, stream, expected, events).await;
         }
         let outcome = match &result {
-            Ok(o) if o.replayed => "replayed",
             Ok(o) => {
                 self.metrics.events_appended.inc_by(o.events.len() as u64);
                 if let Some(notifier) = &self.notifier {
@@ -603,11 +495,7 @@ impl EventStore {
                 "appended"
             }
             Err(StoreError::Conflict { .. }) => "conflict",
-            Err(
-                StoreError::IdempotencyKeyReused { .. }
-                | StoreError::BadEventCount { .. }
-                | StoreError::DuplicateEventId,
-            ) => "rejected",
+            Err(StoreError::BadEventCount { .. } | StoreError::DuplicateEventId) => "rejected",
             Err(_) => "error",
         };
         self.metrics.appends.with_label_values(&[outcome]).inc();

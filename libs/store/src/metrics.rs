@@ -3,7 +3,7 @@
 use prometheus::{IntCounter, IntCounterVec, IntGaugeVec, Opts, Registry};
 
 /// The outcomes `warlog_appends_total` counts.
-pub const APPEND_OUTCOMES: [&str; 5] = ["appended", "replayed", "conflict", "rejected", "error"];
+pub const APPEND_OUTCOMES: [&str; 4] = ["appended", "conflict", "rejected", "error"];
 
 #[derive(Debug, Clone)]
 pub struct StoreMetrics {
@@ -21,7 +21,7 @@ impl StoreMetrics {
         let appends = IntCounterVec::new(
             Opts::new(
                 "warlog_appends_total",
-                "Append requests by outcome: appended, replayed, conflict, rejected, error.",
+                "Append requests by outcome: appended, conflict, rejected, error.",
             ),
             &["outcome"],
         )?;

@@ -32,7 +32,7 @@ pub async fn write_played_game(
             0 => crate::ExpectedVersion::NoStream,
             at => crate::ExpectedVersion::Exact(at),
         };
-        crate::append(client, stream, expected, &chunk, None).await?;
+        crate::append(client, stream, expected, &chunk).await?;
         version += chunk.len() as u64;
     }
     Ok(())

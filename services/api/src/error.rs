@@ -395,9 +395,6 @@ impl From<StoreError> for ApiError {
                 ApiError::new(ErrorCode::VersionConflict, error.to_string())
                     .with_current_version(actual)
             }
-            StoreError::IdempotencyKeyReused { .. } => {
-                ApiError::new(ErrorCode::IdempotencyKeyReused, error.to_string())
-            }
             StoreError::BadEventCount { .. } => ApiError::malformed(error.to_string()),
             StoreError::TokenRefused => ApiError::unauthorized("invalid_token", error.to_string()),
             other => ApiError::new(ErrorCode::Internal, other.to_string()),

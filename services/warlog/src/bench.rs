@@ -418,9 +418,7 @@ async fn store_writer(
         let events: Vec<NewEvent> = (0..batch)
             .map(|i| order_event(&event_type, known + i as u64, &metadata))
             .collect();
-        match warlog_store::append(client, stream, ExpectedVersion::Exact(known), &events, None)
-            .await
-        {
+        match warlog_store::append(client, stream, ExpectedVersion::Exact(known), &events).await {
             Ok(outcome) => {
                 known = outcome.head().map(|h| h.version).unwrap_or(known);
                 m.events += events.len() as u64;

@@ -29,7 +29,7 @@ async fn the_feed_waits_for_an_open_transaction_and_then_delivers_both_events_in
     // T1 appends and stays open.
     let mut t1_client = db.pool.get().await.expect("connection");
     let t1 = t1_client.transaction().await.expect("begin");
-    let t1_event = append(&t1, &early, ExpectedVersion::Any, &[order(1)], None)
+    let t1_event = append(&t1, &early, ExpectedVersion::Any, &[order(1)])
         .await
         .expect("T1 appends")
         .events[0]
@@ -37,7 +37,7 @@ async fn the_feed_waits_for_an_open_transaction_and_then_delivers_both_events_in
 
     // T2 appends to another stream and commits.
     let t2_client = db.pool.get().await.expect("connection");
-    let t2_event = append(&t2_client, &late, ExpectedVersion::Any, &[order(2)], None)
+    let t2_event = append(&t2_client, &late, ExpectedVersion::Any, &[order(2)])
         .await
         .expect("T2 appends")
         .events[0]
@@ -76,13 +76,13 @@ async fn a_rolled_back_append_never_reaches_the_feed_and_leaves_no_gap() {
     {
         let mut client = db.pool.get().await.expect("connection");
         let tx = client.transaction().await.expect("begin");
-        append(&tx, &s, ExpectedVersion::Any, &[order(1)], None)
+        append(&tx, &s, ExpectedVersion::Any, &[order(1)])
             .await
             .expect("appends");
         tx.rollback().await.expect("rollback");
     }
     let client = db.pool.get().await.expect("connection");
-    let kept = append(&client, &s, ExpectedVersion::NoStream, &[order(2)], None)
+    let kept = append(&client, &s, ExpectedVersion::NoStream, &[order(2)])
         .await
         .expect("the stream is still new");
     assert_eq!(kept.events[0].stream_version, 1);
@@ -107,7 +107,6 @@ async fn the_feed_pages_through_many_streams_without_loss_or_repeat() {
             &s,
             ExpectedVersion::Any,
             &[order(n), order(n + 100)],
-            None,
         )
         .await
         .expect("appended");

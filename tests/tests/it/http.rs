@@ -13,7 +13,7 @@ use crate::{order, stream};
 async fn seed(db: &TestDb, name: &str, n: u64) {
     let client = db.pool.get().await.expect("connection");
     let events: Vec<_> = (0..n).map(order).collect();
-    append(&client, &stream(name), ExpectedVersion::Any, &events, None)
+    append(&client, &stream(name), ExpectedVersion::Any, &events)
         .await
         .expect("appended");
 }

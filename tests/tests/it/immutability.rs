@@ -6,7 +6,7 @@ use crate::{order, stream};
 async fn seeded(db: &TestDb, name: &str, n: u64) -> Vec<warlog_store::AppendedEvent> {
     let client = db.pool.get().await.expect("connection");
     let events: Vec<_> = (0..n).map(order).collect();
-    append(&client, &stream(name), ExpectedVersion::Any, &events, None)
+    append(&client, &stream(name), ExpectedVersion::Any, &events)
         .await
         .expect("appended")
         .events

@@ -765,7 +765,6 @@ async fn a_game_that_places_one_player_twice_is_skipped_by_the_league_and_the_ne
         &StreamId::of(StreamCategory::Game, &unsound_id).expect("id"),
         warlog_store::ExpectedVersion::Any,
         &unsound,
-        None,
     )
     .await
     .expect("appended as a log written before the rule could hold it");

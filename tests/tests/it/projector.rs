@@ -36,7 +36,7 @@ async fn append_round(db: &TestDb, round: u64) {
         let events: Vec<_> = (0..=(round + i as u64) % 3)
             .map(|n| order(round * 10 + n))
             .collect();
-        append(&client, &stream(name), ExpectedVersion::Any, &events, None)
+        append(&client, &stream(name), ExpectedVersion::Any, &events)
             .await
             .expect("appended");
     }
@@ -123,12 +123,7 @@ async fn an_append_through_the_store_wakes_the_listener() {
     let mut notified = false;
     for n in 0..60 {
         store
-            .append(
-                &stream("game-notify"),
-                ExpectedVersion::Any,
-                &[order(n)],
-                None,
-            )
+            .append(&stream("game-notify"), ExpectedVersion::Any, &[order(n)])
             .await
             .expect("appended");
         if let Ok(changed) = tokio::time::timeout(Duration::from_millis(500), wake.changed()).await

@@ -1,10 +1,10 @@
 use std::sync::Arc;
 
+use serde_json::json;
 use tokio::sync::Barrier;
 use warlog_events::IdempotencyKey;
-use warlog_store::{
-    append, read_stream, stream_head, EventStore, ExpectedVersion, StoreError, StoreMetrics,
-};
+use warlog_store::idempotency::{record_response, recorded_response, RecordedResponse};
+use warlog_store::{append, read_stream, stream_head, ExpectedVersion, StoreError};
 use warlog_tests::TestDb;
 
 use crate::{order, stream};
@@ -30,11 +30,9 @@ async fn a_new_stream_starts_at_version_one_and_chains_from_its_genesis() {
         &s,
         ExpectedVersion::NoStream,
         &[order(1), order(2)],
-        None,
     )
     .await
     .expect("appended");
-    assert!(!outcome.replayed);
     let versions: Vec<u64> = outcome.events.iter().map(|e| e.stream_version).collect();
     assert_eq!(versions, vec![1, 2]);
     assert_eq!(
@@ -56,27 +54,27 @@ async fn expected_versions_any_no_stream_and_exact_are_enforced() {
     let db = TestDb::new().await;
     let client = db.pool.get().await.expect("connection");
     let s = stream("game-2");
-    append(&client, &s, ExpectedVersion::Any, &[order(1)], None)
+    append(&client, &s, ExpectedVersion::Any, &[order(1)])
         .await
         .expect("any on a new stream");
-    let err = append(&client, &s, ExpectedVersion::NoStream, &[order(2)], None)
+    let err = append(&client, &s, ExpectedVersion::NoStream, &[order(2)])
         .await
         .expect_err("stream exists");
     assert!(
         matches!(err, StoreError::Conflict { actual: 1, .. }),
         "{err}"
     );
-    let err = append(&client, &s, ExpectedVersion::Exact(5), &[order(2)], None)
+    let err = append(&client, &s, ExpectedVersion::Exact(5), &[order(2)])
         .await
         .expect_err("wrong version");
     assert!(
         matches!(err, StoreError::Conflict { actual: 1, .. }),
         "{err}"
     );
-    append(&client, &s, ExpectedVersion::Exact(1), &[order(2)], None)
+    append(&client, &s, ExpectedVersion::Exact(1), &[order(2)])
         .await
         .expect("right version");
-    append(&client, &s, ExpectedVersion::Any, &[order(3)], None)
+    append(&client, &s, ExpectedVersion::Any, &[order(3)])
         .await
         .expect("any on an existing stream");
     assert_eq!(version_of(&client, &s).await, Some(3));
@@ -87,7 +85,7 @@ async fn an_empty_append_is_refused_and_creates_no_stream() {
     let db = TestDb::new().await;
     let client = db.pool.get().await.expect("connection");
     let s = stream("game-empty");
-    let err = append(&client, &s, ExpectedVersion::Any, &[], None)
+    let err = append(&client, &s, ExpectedVersion::Any, &[])
         .await
         .expect_err("empty");
     assert!(matches!(err, StoreError::BadEventCount { count: 0 }));
@@ -99,7 +97,7 @@ async fn thirty_two_writers_at_the_same_expected_version_let_exactly_one_through
     let db = TestDb::with_pool_size(40).await;
     let s = stream("game-race");
     let client = db.pool.get().await.expect("connection");
-    append(&client, &s, ExpectedVersion::NoStream, &[order(0)], None)
+    append(&client, &s, ExpectedVersion::NoStream, &[order(0)])
         .await
         .expect("first event");
     drop(client);
@@ -113,7 +111,7 @@ async fn thirty_two_writers_at_the_same_expected_version_let_exactly_one_through
         writers.push(tokio::spawn(async move {
             let client = pool.get().await.expect("connection");
             barrier.wait().await;
-            append(&client, &s, ExpectedVersion::Exact(1), &[order(n)], None).await
+            append(&client, &s, ExpectedVersion::Exact(1), &[order(n)]).await
         }));
     }
     let mut won = 0;
@@ -134,94 +132,154 @@ async fn thirty_two_writers_at_the_same_expected_version_let_exactly_one_through
     warlog_events::verify_chain(&s, &events).expect("the chain holds");
 }
 
-#[tokio::test]
-async fn the_same_idempotency_key_twice_appends_once_and_returns_the_first_result() {
-    let db = TestDb::new().await;
-    let store = EventStore::new(db.pool.clone(), StoreMetrics::unregistered());
-    let s = stream("game-idem");
-    let key = IdempotencyKey::try_from("turn-3-germany").expect("valid");
-    let first = store
-        .append(&s, ExpectedVersion::NoStream, &[order(1)], Some(&key))
-        .await
-        .expect("first");
-    // A retry builds its events anew: new ids and times, same content.
-    let retry = store
-        .append(&s, ExpectedVersion::NoStream, &[order(1)], Some(&key))
-        .await
-        .expect("retry");
-    assert!(retry.replayed);
-    assert_eq!(retry.events, first.events);
-    assert_eq!(
-        version_of(&db.pool.get().await.expect("connection"), &s).await,
-        Some(1)
-    );
-    assert_eq!(store.metrics().events_appended.get(), 1);
+/// How a keyed write ended, as the service's write path (`services/api`, `write::run`) ends
+/// one: with the answer it recorded, or with the first answer recorded under its key.
+#[derive(Debug)]
+enum Keyed {
+    Answered(serde_json::Value),
+    AnsweredBefore(RecordedResponse),
+}
+
+/// A keyed write made as the service makes one: the first answer recorded under the key if
+/// there is one; else the append and its answer, recorded in the append's transaction.
+async fn keyed_write(
+    pool: &warlog_store::Pool,
+    key: &str,
+    fingerprint: &[u8; 32],
+    s: &warlog_events::StreamId,
+    events: &[warlog_events::NewEvent],
+) -> Result<Keyed, StoreError> {
+    let mut client = pool.get().await?;
+    if let Some(first) = recorded_response(&client, key).await? {
+        return Ok(Keyed::AnsweredBefore(first));
+    }
+    let tx = client.transaction().await?;
+    let outcome = append(&tx, s, ExpectedVersion::Any, events).await?;
+    let answer = json!({"stream": s.as_str(), "version": outcome.events.len()});
+    record_response(&tx, key, fingerprint, 201, &answer).await?;
+    tx.commit().await?;
+    Ok(Keyed::Answered(answer))
 }
 
 #[tokio::test]
-async fn the_same_idempotency_key_with_another_payload_is_refused_and_appends_nothing() {
+async fn a_retried_keyed_request_gets_the_first_answer_and_appends_nothing() {
     let db = TestDb::new().await;
-    let store = EventStore::new(db.pool.clone(), StoreMetrics::unregistered());
-    let s = stream("game-idem2");
-    let key = IdempotencyKey::try_from("k-1").expect("valid");
-    store
-        .append(&s, ExpectedVersion::Any, &[order(1)], Some(&key))
+    let s = stream("game-idem");
+    let fingerprint = [1; 32];
+    let first = keyed_write(&db.pool, "turn-3-germany", &fingerprint, &s, &[order(1)])
         .await
         .expect("first");
-    let err = store
-        .append(&s, ExpectedVersion::Any, &[order(2)], Some(&key))
+    let Keyed::Answered(answer) = first else {
+        panic!("a first request is answered anew: {first:?}");
+    };
+    // A retry builds its events anew: new ids and times, same content.
+    let retry = keyed_write(&db.pool, "turn-3-germany", &fingerprint, &s, &[order(1)])
         .await
-        .expect_err("other content");
-    assert!(
-        matches!(err, StoreError::IdempotencyKeyReused { .. }),
-        "{err}"
-    );
-    let other_stream = stream("game-idem3");
-    let err = store
-        .append(&other_stream, ExpectedVersion::Any, &[order(1)], Some(&key))
-        .await
-        .expect_err("same payload, other stream");
-    assert!(
-        matches!(err, StoreError::IdempotencyKeyReused { .. }),
-        "{err}"
+        .expect("retry");
+    let Keyed::AnsweredBefore(recorded) = retry else {
+        panic!("a retry gets the first answer: {retry:?}");
+    };
+    assert_eq!(
+        recorded,
+        RecordedResponse {
+            fingerprint: fingerprint.to_vec(),
+            status: 201,
+            body: answer,
+        }
     );
     assert_eq!(
         version_of(&db.pool.get().await.expect("connection"), &s).await,
         Some(1)
     );
-    assert_eq!(
-        version_of(&db.pool.get().await.expect("connection"), &other_stream).await,
-        None
-    );
+}
+
+#[tokio::test]
+async fn the_same_key_for_another_request_is_refused_and_appends_nothing() {
+    let db = TestDb::new().await;
+    let s = stream("game-idem2");
+    keyed_write(&db.pool, "k-1", &[1; 32], &s, &[order(1)])
+        .await
+        .expect("first");
+    // Another request under the key finds the first one's fingerprint, not its own: the
+    // service refuses it (422) before it writes.
+    let other = keyed_write(&db.pool, "k-1", &[2; 32], &s, &[order(2)])
+        .await
+        .expect("looked up");
+    let Keyed::AnsweredBefore(recorded) = other else {
+        panic!("the key's first answer is found: {other:?}");
+    };
+    assert_ne!(recorded.fingerprint, [2; 32].to_vec());
+    // A writer that records under a used key anyway is refused there, and its events roll
+    // back with the refused record.
+    let other_stream = stream("game-idem3");
+    let mut client = db.pool.get().await.expect("connection");
+    let tx = client.transaction().await.expect("begin");
+    append(&tx, &other_stream, ExpectedVersion::Any, &[order(1)])
+        .await
+        .expect("appended, not yet committed");
+    let err = record_response(&tx, "k-1", &[2; 32], 201, &json!({}))
+        .await
+        .expect_err("the key holds the first answer");
+    assert!(matches!(err, StoreError::IdempotencyRace), "{err}");
+    drop(tx);
+    assert_eq!(version_of(&client, &s).await, Some(1));
+    assert_eq!(version_of(&client, &other_stream).await, None);
+    let kept = recorded_response(&client, "k-1")
+        .await
+        .expect("read")
+        .expect("recorded");
+    assert_eq!(kept.fingerprint, [1; 32].to_vec());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn concurrent_retries_with_one_idempotency_key_append_once() {
+async fn concurrent_requests_with_one_key_record_one_answer_and_the_others_roll_back() {
+    const RACERS: usize = 8;
     let db = TestDb::with_pool_size(16).await;
-    let store = EventStore::new(db.pool.clone(), StoreMetrics::unregistered());
-    let s = stream("game-idem-race");
-    let key = IdempotencyKey::try_from("race-key").expect("valid");
-    let barrier = Arc::new(Barrier::new(8));
+    let barrier = Arc::new(Barrier::new(RACERS));
     let mut tasks = Vec::new();
-    for _ in 0..8 {
-        let (store, s, key, barrier) = (store.clone(), s.clone(), key.clone(), barrier.clone());
+    for n in 0..RACERS {
+        let (pool, barrier) = (db.pool.clone(), barrier.clone());
+        // Each to a stream of its own, as a new game is: they meet only at the key.
+        let s = stream(&format!("game-idem-race-{n}"));
         tasks.push(tokio::spawn(async move {
-            barrier.wait().await;
-            store
-                .append(&s, ExpectedVersion::Any, &[order(7)], Some(&key))
+            let mut client = pool.get().await.expect("connection");
+            let tx = client.transaction().await.expect("begin");
+            append(&tx, &s, ExpectedVersion::NoStream, &[order(7)])
                 .await
+                .expect("appended, not yet committed");
+            // Every racer has appended before any records its answer.
+            barrier.wait().await;
+            let answer = json!({"stream": s.as_str()});
+            let recorded = record_response(&tx, "race-key", &[7; 32], 201, &answer).await;
+            match recorded {
+                Ok(()) => tx.commit().await.expect("commit"),
+                Err(_) => drop(tx),
+            }
+            (s, answer, recorded)
         }));
     }
-    let mut event_ids = std::collections::HashSet::new();
+    let (mut winners, mut losers) = (Vec::new(), Vec::new());
     for task in tasks {
-        let outcome = task.await.expect("task").expect("appended or replayed");
-        event_ids.insert(outcome.events[0].event_id);
+        let (s, answer, recorded) = task.await.expect("task");
+        match recorded {
+            Ok(()) => winners.push((s, answer)),
+            Err(StoreError::IdempotencyRace) => losers.push(s),
+            Err(other) => panic!("unexpected error: {other}"),
+        }
     }
-    assert_eq!(event_ids.len(), 1, "every caller sees the one event");
-    assert_eq!(
-        version_of(&db.pool.get().await.expect("connection"), &s).await,
-        Some(1)
-    );
+    assert_eq!((winners.len(), losers.len()), (1, RACERS - 1));
+    let client = db.pool.get().await.expect("connection");
+    let (won, answer) = &winners[0];
+    assert_eq!(version_of(&client, won).await, Some(1));
+    for lost in &losers {
+        assert_eq!(version_of(&client, lost).await, None, "{lost} rolled back");
+    }
+    // Each loser, looking again, gets the winner's answer.
+    let first = recorded_response(&client, "race-key")
+        .await
+        .expect("read")
+        .expect("recorded");
+    assert_eq!(&first.body, answer);
 }
 
 #[tokio::test]
@@ -230,7 +288,7 @@ async fn an_acknowledged_append_is_visible_to_a_new_connection() {
     let s = stream("game-durable");
     {
         let client = db.pool.get().await.expect("connection");
-        append(&client, &s, ExpectedVersion::Any, &[order(1)], None)
+        append(&client, &s, ExpectedVersion::Any, &[order(1)])
             .await
             .expect("appended");
     }
@@ -264,7 +322,7 @@ async fn reading_a_stream_pages_by_version() {
     let client = db.pool.get().await.expect("connection");
     let s = stream("tournament-spring");
     let events: Vec<_> = (0..7).map(order).collect();
-    append(&client, &s, ExpectedVersion::Any, &events, None)
+    append(&client, &s, ExpectedVersion::Any, &events)
         .await
         .expect("appended");
     let page = read_stream(&client, &s, 3, 2).await.expect("read");
@@ -444,7 +502,7 @@ async fn every_event_of_a_played_game_is_hashed_by_the_database_as_by_the_servic
     // And through the append itself, which the database checks event by event.
     let s = stream("game-canonical");
     for batch in events.chunks(warlog_store::MAX_EVENTS_PER_APPEND) {
-        append(&client, &s, ExpectedVersion::Any, batch, None)
+        append(&client, &s, ExpectedVersion::Any, batch)
             .await
             .expect("every event of the game is accepted");
     }
