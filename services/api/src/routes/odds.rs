@@ -18,11 +18,11 @@ use warlog_rules::units::{Catalogue, UnitTypeId};
 use warlog_rules::violation::ViolationCode;
 
 use crate::body::JsonBody;
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::AppState;
 
 resource! {
-    battle_odds,
+    battle_odds: [RulesetNotFound, UnknownUnit, ComputationTooLarge, TooManyRequests, Busy],
 }
 
 /// The most units a side may have: the chain grows with the product of the sides.
@@ -345,12 +345,6 @@ fn stopped(
     request_body = OddsRequest,
     responses(
         (status = 200, description = "The exact odds", body = OddsView),
-        (status = 400, description = "Malformed battle", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not declared JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An unknown unit, or a battle beyond even an estimate's budget", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many odds from this client; see Retry-After", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "As many computations are running as the service runs at once (`busy`), or the database is unavailable; see Retry-After", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/v1/odds")]
 pub async fn battle_odds(
