@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod networks;
 pub mod new_game;
 pub(crate) mod number_words;
+pub mod openapi_errors;
 pub mod orders;
 pub mod page_cache;
 pub mod pages;
@@ -56,7 +57,7 @@ pub use telemetry::Telemetry;
 
 use utoipa::OpenApi;
 
-use crate::error::ErrorList;
+use crate::error::{ErrorCode, ErrorList};
 use crate::schema_names::NamedVariants;
 pub use route_table::{methods_at, needs_token};
 
@@ -97,8 +98,9 @@ impl OpenApi for ApiDoc {
         for part in routes::apis() {
             document.merge(part);
         }
-        let modifiers: [&dyn utoipa::Modify; 6] = [
+        let modifiers: [&dyn utoipa::Modify; 7] = [
             &BearerAuth,
+            &openapi_errors::DeclaredResponses,
             &CommonResponses,
             &ResponseHeaders,
             &NamedVariants,
@@ -137,10 +139,12 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
-/// The answers every route of a kind can give, added where a route's own list lacks them,
-/// so that a generated client knows them all: a write may be unauthenticated (401), carry
-/// a body not declared JSON (415), a malformed Idempotency-Key (400) or one reused for
-/// another request (422); any route may find the database unavailable (503).
+/// The answers every route of a kind can give, added to the codes its route declares
+/// (`openapi_errors`), so that a generated client knows them all: any route may be refused
+/// by the edge (`input_guard`: a path or query with a control character or not UTF-8) or
+/// find the database unavailable (503); a secured one may be unauthenticated (401); one
+/// with a body may send it malformed, too large, too slowly or not declared JSON; a keyed
+/// one may send a malformed Idempotency-Key or one used for another request (422).
 #[derive(Debug)]
 struct CommonResponses;
 
@@ -150,25 +154,11 @@ impl utoipa::Modify for CommonResponses {
         for (_, operation) in operations(openapi) {
             let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
             let has_body = operation.request_body.is_some();
-            let keyed = operation
-                .parameters
-                .as_ref()
-                .is_some_and(|params| params.iter().any(|p| p.name == "Idempotency-Key"));
-            // What a key may be: printable ASCII (a header can carry no more), 1 to 200;
-            // a consistency token is a pg_lsn.
+            let keyed = openapi_errors::is_keyed(operation);
+            // A consistency token is a pg_lsn.
             for param in operation.parameters.iter_mut().flatten() {
                 if param.name == CONSISTENCY_TOKEN {
                     param.schema = Some(RefOr::T(consistency_token_schema()));
-                }
-                if param.name == "Idempotency-Key" {
-                    param.schema = Some(RefOr::T(
-                        utoipa::openapi::ObjectBuilder::new()
-                            .schema_type(utoipa::openapi::schema::Type::String)
-                            .pattern(Some("^[!-~]{1,200}$"))
-                            .min_length(Some(1))
-                            .max_length(Some(200))
-                            .into(),
-                    ));
                 }
             }
             // A resource offered as NDJSON or CSV besides JSON is negotiated
@@ -176,51 +166,29 @@ impl utoipa::Modify for CommonResponses {
             let negotiated = operation.responses.responses.get("200").is_some_and(|ok| {
                 matches!(ok, RefOr::T(ok) if ok.content.keys().any(|c| c == respond::NDJSON || c == respond::CSV))
             });
-            let responses = &mut operation.responses.responses;
-            let mut add = |status: &str, description: &str| {
-                responses
-                    .entry(status.to_owned())
-                    .or_insert_with(|| problem_response(description));
-            };
-            if has_body || keyed {
-                add("400", "A malformed body, query or Idempotency-Key");
-            }
-            // The edge refuses these before any handler (`input_guard`), on every route.
-            add(
-                "400",
-                "The path or the query holds a control character or is not UTF-8",
-            );
+            let mut codes = vec![ErrorCode::MalformedRequest];
             if secured {
-                add("401", "No valid token");
+                codes.push(ErrorCode::Unauthorized);
             }
             if negotiated {
-                add("406", "No representation offered matches Accept");
+                codes.push(ErrorCode::NotAcceptable);
             }
             if has_body {
-                add("415", "The body is not declared application/json");
+                codes.extend([
+                    ErrorCode::UnsupportedMediaType,
+                    ErrorCode::PayloadTooLarge,
+                    ErrorCode::RequestTimeout,
+                ]);
             }
             if keyed {
-                add("422", "The Idempotency-Key was used for another request");
+                codes.push(ErrorCode::IdempotencyKeyReused);
             }
-            add("503", "The database is unavailable; see Retry-After");
+            codes.push(ErrorCode::NotReady);
+            for code in codes {
+                openapi_errors::add_problem(&mut operation.responses, code);
+            }
         }
     }
-}
-
-/// An answer with a problem document.
-fn problem_response(description: &str) -> utoipa::openapi::RefOr<utoipa::openapi::Response> {
-    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
-    RefOr::T(
-        ResponseBuilder::new()
-            .description(description)
-            .content(
-                "application/problem+json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("Problem")))
-                    .build(),
-            )
-            .build(),
-    )
 }
 
 /// What a consistency token looks like: a pg_lsn.
@@ -232,7 +200,7 @@ fn consistency_token_schema() -> utoipa::openapi::Schema {
 }
 
 /// Every operation of the document, with its method.
-fn operations(
+pub(crate) fn operations(
     openapi: &mut utoipa::openapi::OpenApi,
 ) -> impl Iterator<
     Item = (
@@ -288,11 +256,12 @@ impl utoipa::Modify for ResponseHeaders {
         let text = |description: &str| header(Type::String, description);
         for (method, operation) in operations(openapi) {
             let get = method == HttpMethod::Get;
-            let params = operation.parameters.iter().flatten();
-            let paged = params
-                .clone()
+            let paged = operation
+                .parameters
+                .iter()
+                .flatten()
                 .any(|p| p.name == "limit" && matches!(p.parameter_in, ParameterIn::Query));
-            let keyed = params.clone().any(|p| p.name == "Idempotency-Key");
+            let keyed = openapi_errors::is_keyed(operation);
             let responses = &mut operation.responses.responses;
             if get {
                 responses.entry("304".to_owned()).or_insert_with(|| {

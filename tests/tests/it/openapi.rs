@@ -169,3 +169,113 @@ fn writes_declare_their_consistency_token_and_files_their_name() {
         ]
     );
 }
+
+/// The error codes a problem answer's description names: one a line, each written as
+/// `` `code`: title `` (a list item when there are several).
+fn codes_named(description: &str) -> Vec<&str> {
+    description
+        .lines()
+        .filter_map(|line| {
+            let line = line.strip_prefix("- ").unwrap_or(line);
+            line.strip_prefix('`')?.split('`').next()
+        })
+        .collect()
+}
+
+#[test]
+fn every_problem_answer_names_its_codes_and_each_code_is_of_its_status() {
+    use warlog_api::error::ErrorCode;
+    let doc = document();
+    let mut answers = 0;
+    for (method, path, operation) in operations(&doc) {
+        for (status, response) in operation["responses"].as_object().expect("responses") {
+            if !response["content"]["application/problem+json"].is_object() {
+                continue;
+            }
+            answers += 1;
+            let description = response["description"].as_str().unwrap_or_default();
+            let codes = codes_named(description);
+            assert!(
+                !codes.is_empty(),
+                "{method} {path}: the {status} answer names no error code: {description}"
+            );
+            for name in codes {
+                let code = ErrorCode::ALL
+                    .iter()
+                    .find(|c| c.as_str() == name)
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{method} {path}: {status} names `{name}`, no code of the error table"
+                        )
+                    });
+                assert_eq!(
+                    code.status().as_u16().to_string(),
+                    *status,
+                    "{method} {path}: `{name}` is answered with another status"
+                );
+            }
+        }
+    }
+    assert!(answers > 100, "only {answers} problem answers");
+}
+
+#[test]
+fn every_operation_that_needs_a_token_may_answer_401() {
+    let doc = document();
+    for (method, path, operation) in operations(&doc) {
+        let secured = operation["security"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty());
+        if secured {
+            assert!(
+                operation["responses"]["401"].is_object(),
+                "{method} {path} needs a token but declares no 401"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_operation_of_the_document_declares_its_errors_beside_its_route() {
+    let doc = document();
+    let declared: Vec<&str> = warlog_api::routes::errors().map(|d| d.operation).collect();
+    for (method, path, operation) in operations(&doc) {
+        let id = operation["operationId"].as_str().unwrap_or_default();
+        assert!(
+            declared.contains(&id),
+            "{method} {path} ({id}) is in no `resource!` list"
+        );
+    }
+}
+
+/// A route's refusals are declared as error codes in its module's `resource!` list, and
+/// the document's problem answers and `Idempotency-Key` are written from them: none by
+/// hand in an annotation.
+#[test]
+fn no_route_writes_its_problem_answers_or_idempotency_key_by_hand() {
+    let routes = workspace_root().join("services/api/src/routes");
+    let mut files = vec![routes.clone()];
+    let mut checked = 0;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(&path).expect("read the routes folder");
+            files.extend(entries.map(|e| e.expect("an entry").path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read a route file");
+        checked += 1;
+        for (n, line) in text.lines().enumerate() {
+            let by_hand = line.contains("status = 4")
+                || line.contains("status = 5")
+                || line.contains("\"Idempotency-Key\" =");
+            assert!(
+                !by_hand,
+                "{}:{}: declare the error codes in `resource!` instead: {}",
+                path.display(),
+                n + 1,
+                line.trim()
+            );
+        }
+    }
+    assert!(checked > 10, "only {checked} route files");
+}

@@ -16,7 +16,7 @@ use warlog_store::StoreError;
 
 use crate::auth::Caller;
 use crate::body::JsonBody;
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::games::{self, game_stream, GameCommand, WriteAccepted};
 use crate::new_game::NewGame;
 use crate::orders::OrdersRequest;
@@ -30,23 +30,29 @@ use crate::write::{self, Expected, WriteRequest};
 use crate::AppState;
 
 resource! {
-    create_game,
-    game_list,
-    game_detail,
-    game_now,
-    game_board_svg,
-    game_board,
-    submit_orders,
-    end_game,
-    void_game,
-    reveal_seed,
-    name_proxy,
-    end_proxy,
-    game_battles,
-    game_battle,
-    game_placements,
-    game_events,
-    game_audit,
+    create_game: keyed [
+        Forbidden, RulesetNotFound, TournamentNotFound,
+        RuleViolation, InvalidRuleset, BoardRequired, RulesetNotPlayable,
+    ],
+    game_list: [],
+    game_detail: [GameNotFound],
+    game_now: [GameNotFound],
+    game_board_svg: [GameNotFound],
+    game_board: [GameNotFound],
+    submit_orders: keyed [
+        Forbidden, GameNotFound, VersionConflict, PreconditionFailed,
+        RuleViolation, UnknownTerritory, UnknownUnit,
+    ],
+    end_game: keyed [Forbidden, GameNotFound, VersionConflict, RuleViolation],
+    void_game: keyed [Forbidden, GameNotFound, VersionConflict, RuleViolation],
+    reveal_seed: keyed [Forbidden, GameNotFound, VersionConflict, RuleViolation],
+    name_proxy: keyed [Forbidden, GameNotFound, PlayerNotFound, VersionConflict, RuleViolation],
+    end_proxy: keyed [Forbidden, GameNotFound, VersionConflict, RuleViolation],
+    game_battles: [GameNotFound],
+    game_battle: [GameNotFound, BattleNotFound],
+    game_placements: [GameNotFound, GameNotEnded, GameNotRated],
+    game_events: [GameNotFound],
+    game_audit: [GameNotFound],
 }
 
 /// A new game.
@@ -89,17 +95,14 @@ impl CreateGame {
 ///
 /// The game master holds no seat in the game: a gm or director among the players is
 /// refused (403); only an admin may seat themself, and the record names them.
+///
+/// The players are one a power of the ruleset; another number is refused (422). Filing the
+/// game under a `tournament` takes that tournament's director or an admin (403).
 #[utoipa::path(post, path = "/v1/games", tag = "games",
     request_body = CreateGame,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
         (status = 201, description = "The game, its seats drawn and its seed committed", body = GameView,
             headers(("Location" = String, description = "The new game: `/v1/games/{id}`"))),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The role may not create games, or file one under a tournament it does not direct, or a game master (not an admin) seats themself as a player", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such ruleset or tournament", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Wrong number of players, or the key was used for another request", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games")]
@@ -158,7 +161,6 @@ pub struct GameList {
     params(GameListQuery),
     responses(
         (status = 200, description = "A page of games", body = GameList),
-        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games")]
 pub async fn game_list(
@@ -245,8 +247,6 @@ pub(crate) async fn game_view(
         ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
     responses(
         (status = 200, description = "The game", body = GameView),
-        (status = 400, description = "A malformed Consistency-Token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}")]
 pub async fn game_detail(
@@ -286,8 +286,6 @@ pub async fn game_detail(
         ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
     responses(
         (status = 200, description = "What may be done now", body = NowView),
-        (status = 400, description = "A malformed Consistency-Token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/now")]
 pub async fn game_now(
@@ -312,13 +310,13 @@ pub struct BoardQuery {
 /// After the first `version` events (default: all of them): the round, phase and turn,
 /// each power's treasury, IPC count and technologies, every place held or occupied with
 /// its units, the agreements in force and the units bought but not yet placed.
+///
+/// A version the game has not reached is refused (400).
 #[utoipa::path(get, path = "/v1/games/{id}/board", tag = "games",
     params(("id" = String, Path, description = "Game id"), BoardQuery,
         ("Consistency-Token" = Option<String>, Header, description = "From a write's answer: with a standby for reads, this read sees that write")),
     responses(
         (status = 200, description = "The board", body = BoardView),
-        (status = 400, description = "A version the game has not reached", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/board")]
 pub async fn game_board(
@@ -426,12 +424,12 @@ pub struct MapQuery {
 /// Every territory and sea zone placed by its real-world position, coloured by its
 /// holder, with its units, after the first `version` events (default: all of them);
 /// `highlight` rings one place, a battle's, by its board name.
+///
+/// A version the game has not reached is refused (400).
 #[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games",
     params(("id" = String, Path, description = "Game id"), MapQuery),
     responses(
         (status = 200, description = "The map", content_type = "image/svg+xml", body = String),
-        (status = 400, description = "A version the game has not reached", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/board.svg")]
 pub async fn game_board_svg(
@@ -492,21 +490,16 @@ pub(crate) fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expect
 /// a repair, a rocket), those dice count: if a later order is refused, the orders before it
 /// are appended with their dice, and the answer (200) names the refused order in `refused`;
 /// it and the orders after it are not carried out. The record keeps the refused order.
+///
+/// Orders written for a version the game is not at are refused: 412 when `If-Match` named
+/// it, 409 (with `current_version`) when `expected_version` did. An order naming a unit or
+/// a place the ruleset does not know is refused (422) with the closest names.
 #[utoipa::path(post, path = "/v1/games/{id}/orders", tag = "games",
     params(("id" = String, Path, description = "Game id"),
-        ("If-Match" = Option<String>, Header, description = "The game version (its ETag) the orders were written for"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+        ("If-Match" = Option<String>, Header, description = "The game version (its ETag) the orders were written for")),
     request_body = OrdersRequest,
     responses(
         (status = 200, description = "The events appended, with battle logs; `refused` when an order was refused after dice were rolled", body = WriteAccepted),
-        (status = 400, description = "Malformed body or count", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not this caller's game or power", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is at another version (current_version says which)", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An order breaks a rule before any die was rolled (violation and rule named), or names an unknown unit or place; nothing appended", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/orders")]
@@ -532,15 +525,12 @@ pub async fn submit_orders(
 /// An admin or the game's master ends it: the final IPC counts go on the record, then the
 /// dice seed is revealed, so anyone can check every die. A game whose every seated power
 /// has played a turn of its own is rated and placed; one ended sooner is aborted.
+///
+/// A game already over is refused (422).
 #[utoipa::path(post, path = "/v1/games/{id}/end", tag = "games",
-    params(("id" = String, Path, description = "Game id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path, description = "Game id")),
     responses(
         (status = 200, description = "GameEnded and SeedRevealed appended", body = WriteAccepted),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only an admin or the game's master", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The game has already ended", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/end")]
@@ -566,17 +556,13 @@ pub struct VoidGame {
 ///
 /// The game is over and counts for nobody, with no placements and no points; the reason
 /// (1 to 500 printable characters) is on the record and the seed is revealed.
+///
+/// A game already over is refused (422).
 #[utoipa::path(post, path = "/v1/games/{id}/void", tag = "games",
-    params(("id" = String, Path, description = "Game id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path, description = "Game id")),
     request_body = VoidGame,
     responses(
         (status = 200, description = "GameVoided (and SeedRevealed) appended", body = WriteAccepted),
-        (status = 400, description = "Malformed body or reason", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only the game's director (its master, or its tournament's director) or an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The game is already over", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/void")]
@@ -616,15 +602,12 @@ async fn game_action(
 ///
 /// The end and a void reveal it themselves; while the game runs the seed stays secret,
 /// since it decides every die still to come, so a reveal is refused (422 `game-running`).
+///
+/// A seed revealed already is refused too (422).
 #[utoipa::path(post, path = "/v1/games/{id}/reveal", tag = "games",
-    params(("id" = String, Path, description = "Game id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path, description = "Game id")),
     responses(
         (status = 200, description = "SeedRevealed appended", body = WriteAccepted),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only the game's director (its master, or its tournament's director) or an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The game is running, or the seed is revealed already", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/reveal")]
@@ -664,17 +647,16 @@ pub struct NameProxy {
 /// and counted apart (`orders_by_proxy`). A proxy named for a power that has one replaces
 /// it; a substitution or a seat change ends it. `OrdersGiven` and `ProxyNamed` are
 /// appended; `warlog audit` checks every order a proxy gave against them.
+///
+/// A proxy who is not a registered player is not found (404). The rule refuses (422 `bad-
+/// proxy`) naming the seated player or the master, a time past or beyond 30 days, a player
+/// already proxy for another power, or a substitute not yet permanent; and nothing is named
+/// once the game is over (422).
 #[utoipa::path(post, path = "/v1/games/{id}/proxies", tag = "games",
-    params(("id" = String, Path, description = "Game id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path, description = "Game id")),
     request_body = NameProxy,
     responses(
         (status = 200, description = "OrdersGiven and ProxyNamed appended", body = WriteAccepted),
-        (status = 400, description = "Malformed body, handle or time", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Neither the player seated at the power, nor the game's master, nor an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game, or the proxy is not a registered player", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Refused by the rule (`bad-proxy`: the seated player or the master named, a time past or beyond 30 days, a player already proxy for another power, a substitute not yet permanent), or the game is over", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/proxies")]
@@ -710,17 +692,13 @@ pub async fn name_proxy(
 ///
 /// The player seated at the power, the proxy, the game's master (or its director) or an
 /// admin. `OrdersGiven` and `ProxyEnded` are appended.
+///
+/// A power with no proxy in force (`bad-proxy`), or a game over, is refused (422).
 #[utoipa::path(delete, path = "/v1/games/{id}/proxies/{power}", tag = "games",
     params(("id" = String, Path, description = "Game id"),
-        ("power" = String, Path, description = "The power whose proxy ends (`germany`)"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+        ("power" = String, Path, description = "The power whose proxy ends (`germany`)")),
     responses(
         (status = 200, description = "OrdersGiven and ProxyEnded appended", body = WriteAccepted),
-        (status = 400, description = "Not a power", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Neither the seated player, the proxy, the game's master nor an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The power has no proxy in force (`bad-proxy`), or the game is over", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[delete("/v1/games/{id}/proxies/{power}")]
@@ -761,8 +739,6 @@ pub struct BattleList {
     responses(
         (status = 200, description = "A page of battles", body = BattleList,
             headers(("Link" = String, description = "`<…>; rel=\"next\"` when there may be a next page"))),
-        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/battles")]
 pub async fn game_battles(
@@ -810,7 +786,6 @@ pub(crate) async fn chronicle(
     responses(
         (status = 200, description = "The battle", body = BattleView,
             content((BattleView = "application/json"), (String = "text/plain"))),
-        (status = 404, description = "No such game or battle", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/battles/{n}")]
 pub async fn game_battle(
@@ -855,8 +830,6 @@ pub async fn game_battle(
     params(("id" = String, Path, description = "Game id")),
     responses(
         (status = 200, description = "IPC counts, percent gain, place, points and the tie policy", body = PlacementsView),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has not ended (`game-not-ended`), or ended without counting: voided, or aborted before every power had played a turn (`game-not-rated`)", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/placements")]
 pub async fn game_placements(
@@ -901,13 +874,13 @@ pub struct EventsQuery {
 /// With `names=true` (JSON), each payload names its places and unit types (`"Ukraine
 /// S.S.R."`, `"INF"`) where the log writes index numbers: for people and tools that read
 /// events rather than check them.
+///
+/// `names=true` with NDJSON is refused (400).
 #[utoipa::path(get, path = "/v1/games/{id}/events", tag = "games",
     params(("id" = String, Path, description = "Game id"), EventsQuery),
     responses(
         (status = 200, description = "Every event of the game", body = Vec<EventView>,
             content((Vec<EventView> = "application/json"), (EventView = "application/x-ndjson"))),
-        (status = 400, description = "names=true with NDJSON, or a malformed query", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/events")]
 pub async fn game_events(
@@ -984,7 +957,6 @@ fn unwrap_payload(named: serde_json::Value) -> serde_json::Value {
     params(("id" = String, Path, description = "Game id")),
     responses(
         (status = 200, description = "A verdict per check", body = Object),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/games/{id}/audit")]
 pub async fn game_audit(

@@ -10,15 +10,15 @@ use warlog_store::league::list_players;
 use warlog_store::tournaments::{list_tournaments, TournamentFilter, TournamentSummary};
 use warlog_store::StoreError;
 
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::query::PageLimit;
 use crate::query::ValidQuery;
 use crate::respond;
 use crate::AppState;
 
 resource! {
-    player_list,
-    tournament_list,
+    player_list: [],
+    tournament_list: [],
 }
 
 /// Where a tournament stands.
@@ -128,7 +128,6 @@ pub fn next_page(
     params(TournamentListQuery),
     responses(
         (status = 200, description = "A page of tournaments", body = TournamentList),
-        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments")]
 pub async fn tournament_list(
@@ -210,7 +209,6 @@ pub struct PlayerList {
     params(PlayerListQuery),
     responses(
         (status = 200, description = "A page of players", body = PlayerList),
-        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/players")]
 pub async fn player_list(

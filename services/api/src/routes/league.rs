@@ -22,7 +22,7 @@ use warlog_store::StoreError;
 
 use crate::auth::Caller;
 use crate::body::JsonBody;
-use crate::error::{corrupt, ApiError, ErrorCode, Problem};
+use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::ladder_cache::{CachedPage, PageKey};
 use crate::players::{NewPlayer, PlayerRegistered};
 use crate::query::ValidQuery;
@@ -31,9 +31,9 @@ use crate::write::{self, Expected, WriteRequest};
 use crate::AppState;
 
 resource! {
-    register_player,
-    player_detail,
-    leaderboard,
+    register_player: keyed [Forbidden, PlayerExists],
+    player_detail: [PlayerNotFound],
+    leaderboard: [InvalidCursor, LadderNotFound, RulesetNotFound],
 }
 
 /// The ruleset a ladder shows when none is named.
@@ -58,14 +58,9 @@ pub struct RegisterPlayer {
 /// is the player's for good (409 when taken). The answer's `Location` is the player.
 #[utoipa::path(post, path = "/v1/players", tag = "league",
     request_body = RegisterPlayer,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
         (status = 201, description = "Registered", body = PlayerRegistered,
             headers(("Location" = String, description = "The player: `/v1/players/{handle}`"))),
-        (status = 400, description = "Malformed body or handle", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The role may not register this handle", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The handle is taken", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/players")]
@@ -196,7 +191,6 @@ pub struct RatingStepView {
     params(("handle" = String, Path)),
     responses(
         (status = 200, description = "The player", body = PlayerView),
-        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/players/{handle}")]
 pub async fn player_detail(
@@ -454,8 +448,6 @@ fn ladder_of(name: &str) -> Result<Ladder, ApiError> {
     responses(
         (status = 200, description = "A page: JSON, or CSV with `Accept: text/csv` or `?format=csv` (position, player, display_name, points, title, games, wins, rating, mu, sigma, points_exact, wins_exact); `Link` names the next",
             content((LeaderboardPage = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "Bad parameter or cursor", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such ladder or ruleset", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/leaderboards/{ladder}")]
 pub async fn leaderboard(

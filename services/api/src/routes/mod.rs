@@ -1,12 +1,26 @@
 //! The API's handlers, one module per resource. Each module declares its routes once,
-//! with [`resource!`]: that gives it the `configure` that registers them with actix-web and
+//! with [`resource!`]: that gives it the `configure` that registers them with actix-web,
 //! the `Api` whose OpenAPI paths are the same handlers, so the route tree and the
-//! document's tree are one tree (`crate::app` and `crate::ApiDoc` take every module's).
+//! document's tree are one tree (`crate::app` and `crate::ApiDoc` take every module's),
+//! and `ERRORS`, what each operation can refuse with, from which the document's problem
+//! answers are written (`crate::openapi_errors`).
 
 /// Declares a resource's handlers: `configure` registers them (in the order given, which
-/// is the order actix tries them) and `Api` documents them.
+/// is the order actix tries them), `Api` documents them, and `ERRORS` holds each one's
+/// error codes, the ones its own path can give (the ones every route of its kind gives, such
+/// as a 401 on a secured route, come from `CommonResponses`). `keyed` before the list: the
+/// operation takes an `Idempotency-Key`.
+///
+/// ```ignore
+/// resource! {
+///     game_list: [],
+///     end_game: keyed [Forbidden, GameNotFound, RuleViolation],
+/// }
+/// ```
 macro_rules! resource {
-    ($($handler:ident),* $(,)?) => {
+    (@keyed) => { false };
+    (@keyed keyed) => { true };
+    ($($handler:ident: $($keyed:ident)? [$($code:ident),* $(,)?]),* $(,)?) => {
         /// This resource's part of the OpenAPI document.
         #[derive(Debug, utoipa::OpenApi)]
         #[openapi(paths($($handler),*))]
@@ -16,50 +30,52 @@ macro_rules! resource {
         pub fn configure(config: &mut actix_web::web::ServiceConfig) {
             $(config.service($handler);)*
         }
+
+        /// What each of this resource's operations can refuse with.
+        pub const ERRORS: &[crate::openapi_errors::DeclaredErrors] = &[$(
+            crate::openapi_errors::DeclaredErrors {
+                operation: stringify!($handler),
+                keyed: resource!(@keyed $($keyed)?),
+                codes: &[$(crate::error::ErrorCode::$code),*],
+            },
+        )*];
     };
 }
 
-pub mod games;
-pub mod indexes;
-pub mod league;
-pub mod odds;
-pub mod ops;
-pub mod player_email;
-pub mod rulesets;
-pub mod streams;
-pub mod tournaments;
-pub mod turns;
-pub mod webhooks;
+/// The resources, in the order their routes are registered and documented: `apis`,
+/// `configure` and `errors` each take every one's.
+macro_rules! resources {
+    ($($module:ident),* $(,)?) => {
+        $(pub mod $module;)*
 
-/// Every resource's part of the OpenAPI document.
-pub fn apis() -> Vec<utoipa::openapi::OpenApi> {
-    use utoipa::OpenApi;
-    vec![
-        ops::Api::openapi(),
-        streams::Api::openapi(),
-        rulesets::Api::openapi(),
-        games::Api::openapi(),
-        turns::Api::openapi(),
-        odds::Api::openapi(),
-        league::Api::openapi(),
-        player_email::Api::openapi(),
-        indexes::Api::openapi(),
-        tournaments::Api::openapi(),
-        webhooks::Api::openapi(),
-    ]
+        /// Every resource's part of the OpenAPI document.
+        pub fn apis() -> Vec<utoipa::openapi::OpenApi> {
+            use utoipa::OpenApi;
+            vec![$($module::Api::openapi()),*]
+        }
+
+        /// Registers every resource's handlers.
+        pub fn configure(config: &mut actix_web::web::ServiceConfig) {
+            $($module::configure(config);)*
+        }
+
+        /// What every operation can refuse with, by its operation id.
+        pub fn errors() -> impl Iterator<Item = &'static crate::openapi_errors::DeclaredErrors> {
+            [$($module::ERRORS),*].into_iter().flatten()
+        }
+    };
 }
 
-/// Registers every resource's handlers.
-pub fn configure(config: &mut actix_web::web::ServiceConfig) {
-    ops::configure(config);
-    streams::configure(config);
-    rulesets::configure(config);
-    games::configure(config);
-    turns::configure(config);
-    odds::configure(config);
-    league::configure(config);
-    player_email::configure(config);
-    indexes::configure(config);
-    tournaments::configure(config);
-    webhooks::configure(config);
-}
+resources!(
+    ops,
+    streams,
+    rulesets,
+    games,
+    turns,
+    odds,
+    league,
+    player_email,
+    indexes,
+    tournaments,
+    webhooks,
+);

@@ -7,11 +7,11 @@ use warlog_rules::described_battle::OddsRefusal;
 pub use warlog_rules::described_battle::{DescribedBattle, DescribedOdds, SurvivorOdds};
 
 use crate::body::JsonBody;
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::AppState;
 
 resource! {
-    battle_odds,
+    battle_odds: [RulesetNotFound, UnknownUnit, ComputationTooLarge, TooManyRequests, Busy],
 }
 
 /// A refusal of the battle described, as a problem.
@@ -41,12 +41,6 @@ fn refused(refusal: OddsRefusal) -> ApiError {
     request_body = DescribedBattle,
     responses(
         (status = 200, description = "The exact odds", body = DescribedOdds),
-        (status = 400, description = "Malformed battle", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not declared JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An unknown unit, or a battle beyond even an estimate's budget", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many odds from this client; see Retry-After", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "As many computations are running as the service runs at once (`busy`), or the database is unavailable; see Retry-After", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/v1/odds")]
 pub async fn battle_odds(

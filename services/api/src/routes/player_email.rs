@@ -13,13 +13,13 @@ use warlog_store::StoreError;
 
 use crate::auth::{Caller, Identity};
 use crate::body::JsonBody;
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::AppState;
 
 resource! {
-    player_email,
-    set_player_email,
-    delete_player_email,
+    player_email: [Forbidden, EmailNotSet],
+    set_player_email: [Forbidden],
+    delete_player_email: [Forbidden],
 }
 
 /// A new address.
@@ -85,10 +85,6 @@ fn private(view: EmailView) -> HttpResponse {
     params(("handle" = String, Path)),
     responses(
         (status = 200, description = "The address on file", body = EmailView),
-        (status = 400, description = "Not a handle", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Neither the player named nor an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No address on file (`email-not-set`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[get("/v1/players/{handle}/email")]
@@ -112,14 +108,13 @@ pub async fn player_email(
 /// move, with the link to the turn page, when the operator has configured mail
 /// (docs/operations.md). The address replaces any earlier one; mails not yet sent go to the
 /// new one. It is kept apart from the league's record and shown to nobody else.
+///
+/// An address that is not plausible is refused (400; the detail says why).
 #[utoipa::path(put, path = "/v1/players/{handle}/email", tag = "league",
     params(("handle" = String, Path)),
     request_body = SetEmail,
     responses(
         (status = 200, description = "The address on file now", body = EmailView),
-        (status = 400, description = "Not a handle, or not a plausible address (the detail says why)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Neither the player named nor an admin", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[put("/v1/players/{handle}/email")]
@@ -159,9 +154,6 @@ pub async fn set_player_email(
     params(("handle" = String, Path)),
     responses(
         (status = 204, description = "No address on file any more"),
-        (status = 400, description = "Not a handle", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Neither the player named nor an admin", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[delete("/v1/players/{handle}/email")]

@@ -9,7 +9,7 @@ use warlog_store::StoreError;
 
 use crate::auth::Caller;
 use crate::body::JsonBody;
-use crate::error::{corrupt, ApiError, Problem};
+use crate::error::{corrupt, ApiError};
 use crate::respond;
 use crate::ruleset_upload::{RulesetPublishedView, RulesetUpload};
 use crate::rulesets::{self as known, KnownRuleset};
@@ -18,11 +18,11 @@ use crate::write::{self, Expected, WriteRequest};
 use crate::AppState;
 
 resource! {
-    rulesets,
-    ruleset_schema,
-    ruleset_detail,
-    ruleset_document,
-    publish_ruleset,
+    rulesets: [],
+    ruleset_schema: [],
+    ruleset_detail: [RulesetNotFound],
+    ruleset_document: [RulesetNotFound],
+    publish_ruleset: keyed [Forbidden, VersionConflict, InvalidRuleset],
 }
 
 /// Every ruleset: built in, then uploaded (each at its latest revision).
@@ -107,7 +107,6 @@ fn point_refs_at_defs(value: &mut serde_json::Value) {
     params(("id" = String, Path, description = "e.g. `cutthroat`")),
     responses(
         (status = 200, description = "The ruleset", body = RulesetView),
-        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/rulesets/{id}")]
 pub async fn ruleset_detail(
@@ -127,7 +126,6 @@ pub async fn ruleset_detail(
     params(("id" = String, Path, description = "e.g. `cutthroat`")),
     responses(
         (status = 200, description = "The document", body = RulesetDocument),
-        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/rulesets/{id}/document")]
 pub async fn ruleset_document(
@@ -150,16 +148,11 @@ async fn find(state: &AppState, id: &str) -> Result<KnownRuleset, ApiError> {
 /// latest revision writes nothing (200).
 #[utoipa::path(post, path = "/v1/rulesets", tag = "rulesets",
     request_body = RulesetDocument,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
         (status = 201, description = "Published as a new revision", body = RulesetPublishedView,
             headers(("Location" = String, description = "The ruleset: `/v1/rulesets/{id}`"))),
         (status = 200, description = "The same document as the latest revision: nothing written", body = RulesetPublishedView,
             headers(("Location" = String, description = "The ruleset: `/v1/rulesets/{id}`"))),
-        (status = 400, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The role may not upload rulesets", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The document has problems: `errors` lists every one with its path", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/rulesets")]

@@ -9,17 +9,17 @@ use warlog_store::catalog::{list_streams, StreamSummary};
 use warlog_store::{FeedPosition, StoreError};
 
 use crate::cursor::FeedCursor;
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::query::{PageLimit, ValidQuery};
 use crate::respond::{self, Format};
 use crate::views::EventView;
 use crate::AppState;
 
 resource! {
-    list,
-    stream_events,
-    stream_head,
-    global_feed,
+    list: [InvalidStreamId],
+    stream_events: [InvalidStreamId, StreamNotFound],
+    stream_head: [InvalidStreamId, StreamNotFound],
+    global_feed: [InvalidCursor],
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -54,8 +54,6 @@ pub struct StreamEventsPage {
     responses(
         (status = 200, description = "A page of the stream", body = StreamEventsPage,
             content((StreamEventsPage = "application/json"), (EventView = "application/x-ndjson"))),
-        (status = 400, description = "Malformed stream id or query", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "The stream has no events", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/streams/{stream}/events")]
 pub async fn stream_events(
@@ -148,8 +146,6 @@ pub struct StreamHeadView {
     params(("stream" = String, Path, description = "Stream id")),
     responses(
         (status = 200, description = "The stream's head", body = StreamHeadView),
-        (status = 400, description = "Malformed stream id", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "The stream has no events", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/streams/{stream}/head")]
 pub async fn stream_head(
@@ -212,7 +208,6 @@ pub const FEED_CAUGHT_UP_HEADER: &str = "feed-caught-up";
         (status = 200, description = "A page of the global feed", body = FeedPage,
             content((FeedPage = "application/json"), (EventView = "application/x-ndjson")),
             headers(("Feed-Caught-Up" = bool, description = "true when the page reached the end of what can be read now"))),
-        (status = 400, description = "Malformed cursor or limit", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/events")]
 pub async fn global_feed(
@@ -284,7 +279,6 @@ pub struct StreamList {
     params(StreamListQuery),
     responses(
         (status = 200, description = "A page of the stream catalogue", body = StreamList),
-        (status = 400, description = "Malformed query", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/streams")]
 pub async fn list(

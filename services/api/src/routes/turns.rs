@@ -7,14 +7,19 @@ use warlog_rules::board::Power;
 
 use crate::auth::Caller;
 use crate::body::{TextOrJson, TextOrJsonBody};
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::games::{self, game_stream, GameCommand};
 use crate::routes::games::expectation;
 use crate::turns::{self, TurnAnswer, TurnPreview, TurnRequest, TurnText};
 use crate::write::{self, WriteRequest};
 use crate::AppState;
 
-resource!(submit_turn);
+resource! {
+    submit_turn: keyed [
+        Forbidden, GameNotFound, VersionConflict, PreconditionFailed,
+        TurnUnreadable, RuleViolation, TooManyRequests, Busy,
+    ],
+}
 
 /// For a turn sent as `text/plain`: what the JSON form carries beside the text.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -49,9 +54,12 @@ pub struct TurnQuery {
 /// With `dry_run`, nothing is appended and no die is rolled: each battle comes with its
 /// exact odds instead, the lines after a battle are checked as if it went its even way
 /// (and say so), and the answer lists in words what each line would do.
+///
+/// A body neither `text/plain` nor JSON is refused (415). A preview is a computation like
+/// the odds: it counts with them against the client's rate (429) and waits for the cap on
+/// computations at once (503 `busy`).
 #[utoipa::path(post, path = "/v1/games/{id}/turn", tag = "games",
     params(("id" = String, Path, description = "Game id"), TurnQuery,
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer"),
         ("If-Match" = Option<String>, Header, description = "The game version (its ETag) the turn was written for")),
     request_body(content(
         (String = "text/plain", example = "buy 3 INF\nmove 2 INF: Germany > East Europe\nbattle East Europe\nend turn"),
@@ -59,17 +67,6 @@ pub struct TurnQuery {
     )),
     responses(
         (status = 200, description = "The turn was carried out (`refused` when a line was refused after dice were rolled); with `dry_run`, what it would do", body = TurnAnswer),
-        (status = 400, description = "Malformed body or query", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not this caller's game or power", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is at another version (current_version says which)", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Neither text/plain nor JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many previews from this client (previews count with the odds); see Retry-After", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "As many computations are running as the service runs at once (`busy`), or the database is unavailable; see Retry-After", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A line cannot be read (turn-unreadable: line, column, suggestions) or breaks a rule before any die (rule-violation, with its line); nothing appended", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/games/{id}/turn")]

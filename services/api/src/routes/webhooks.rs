@@ -14,16 +14,16 @@ use warlog_store::StoreError;
 
 use crate::auth::{Caller, Identity, Role};
 use crate::body::JsonBody;
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::webhooks::{Refusal, WebhookPolicy};
 use crate::AppState;
 
 resource! {
-    create_webhook,
-    webhook_list,
-    webhook_deliveries,
-    resume_webhook,
-    delete_webhook,
+    create_webhook: [Forbidden, WebhookLimit, WebhookAddressNotAllowed],
+    webhook_list: [Forbidden],
+    webhook_deliveries: [Forbidden, WebhookNotFound, InvalidCursor],
+    resume_webhook: [Forbidden, WebhookNotFound],
+    delete_webhook: [Forbidden, WebhookNotFound],
 }
 
 /// A new subscription.
@@ -207,15 +207,14 @@ async fn reachable(policy: &WebhookPolicy, url: &url::Url) -> Result<(), ApiErro
 /// Events of the kinds named are posted to `url`, signed with the secret
 /// (`Webhook-Signature`, HMAC-SHA256), and retried until the receiver accepts them. The
 /// secret is never shown again.
+///
+/// A URL with credentials, or whose host does not resolve, is malformed (400); one that
+/// reaches a loopback, private, link-local or other internal address is refused (422).
 #[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks",
     request_body = CreateWebhook,
     responses(
         (status = 201, description = "The subscription; deliveries start with the next event of its kinds", body = WebhookView,
             headers(("Location" = String, description = "The subscription: `/v1/webhooks/{id}`"))),
-        (status = 400, description = "A malformed URL (or one with credentials, or whose host does not resolve), kind or secret", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The caller has as many subscriptions as the service allows (`webhook-limit`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The URL reaches a loopback, private, link-local or other internal address (`webhook-address-not-allowed`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/webhooks")]
@@ -267,7 +266,6 @@ pub async fn create_webhook(
 #[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks",
     responses(
         (status = 200, description = "Subscriptions with their delivery counts", body = WebhookList),
-        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[get("/v1/webhooks")]
@@ -307,13 +305,12 @@ async fn owned(
 ///
 /// Newest first, a page at a time (`next`, and `Link`), of a subscription the caller owns
 /// (an admin: any).
+///
+/// An `after` that is no delivery of this subscription is refused (400).
 #[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks",
     params(("id" = String, Path, description = "The subscription"), DeliveryListQuery),
     responses(
         (status = 200, description = "A page of deliveries, newest first", body = DeliveryList),
-        (status = 400, description = "`after` is no delivery of this subscription, or `limit` is out of range", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[get("/v1/webhooks/{id}/deliveries")]
@@ -365,8 +362,6 @@ pub async fn webhook_deliveries(
     params(("id" = String, Path, description = "The subscription")),
     responses(
         (status = 200, description = "The subscription, sending again", body = WebhookView),
-        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/webhooks/{id}/resume")]
@@ -393,8 +388,6 @@ pub async fn resume_webhook(
     params(("id" = String, Path, description = "The subscription")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 403, description = "Not an admin or a director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such subscription of the caller's", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[delete("/v1/webhooks/{id}")]

@@ -10,7 +10,7 @@ use warlog_league::tournament::Tournament;
 use warlog_rules::game::Moment;
 use warlog_store::StoreError;
 
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::public_url::PublicUrl;
 use crate::tournaments::*;
 use crate::AppState;
@@ -24,7 +24,6 @@ use crate::AppState;
     params(("id" = String, Path)),
     responses(
         (status = 200, description = "iCalendar", body = String, content_type = "text/calendar"),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}/calendar.ics")]
 pub async fn tournament_calendar(

@@ -26,7 +26,7 @@ use super::*;
 use crate::auth::Caller;
 use crate::body::{parse_json, require_json, JsonBody};
 use crate::error::corrupt;
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::games::game_stream;
 use crate::tournaments::*;
 use crate::write::{
@@ -132,17 +132,14 @@ impl CreateTournament {
 /// rounds, deadlines ahead and in order, points and tiebreakers, room for a table). Only
 /// `name` and `rounds` are needed: a round is then due every four weeks, the ruleset's
 /// points count, and short tables fill from the waiting list.
+///
+/// A deadline that is not RFC 3339 is malformed (400); a setting that breaks a tournament
+/// rule is refused (422), the problem naming it.
 #[utoipa::path(post, path = "/v1/tournaments", tag = "tournaments",
     request_body = CreateTournament,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
     responses(
         (status = 201, description = "Created", body = TournamentView,
             headers(("Location" = String, description = "The tournament: `/v1/tournaments/{id}`"))),
-        (status = 400, description = "A malformed body, or a deadline that is not RFC 3339", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only an admin or a director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such ruleset", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A setting breaks a tournament rule (1 to 20 rounds, deadlines ahead and in order, points and tiebreakers, room for a table; the problem names it), or the Idempotency-Key was used for another request", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments")]
@@ -263,15 +260,13 @@ pub(crate) async fn require_registered(state: &AppState, player: &str) -> Result
 ///
 /// Beyond capacity, or after the last round open to late entries, the player goes on the
 /// waiting list instead (the answer says which).
+///
+/// The tournament's rules refuse (422) a player already entered, or a tournament finished.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/entries", tag = "tournaments",
     request_body = EnterPlayer,
-    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path)),
     responses(
         (status = 200, description = "Entered or waiting", body = EntryView),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Neither the director nor the player", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament or player", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Refused by the tournament's rules (already entered, finished)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/entries")]
@@ -297,13 +292,12 @@ pub async fn enter_player(
 ///
 /// The tournament's director or the player themself; the player is seated in no later
 /// round, and their results so far stay in the standings.
+///
+/// A player not entered is refused (422).
 #[utoipa::path(delete, path = "/v1/tournaments/{id}/entries/{player}", tag = "tournaments",
-    params(("id" = String, Path), ("player" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path), ("player" = String, Path)),
     responses(
         (status = 200, description = "Dropped", body = EntryView),
-        (status = 403, description = "Neither the director nor the player", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Not entered", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[delete("/v1/tournaments/{id}/entries/{player}")]
@@ -372,16 +366,15 @@ impl TournamentOrder for EntryChange {
 /// before any die; should the search find none that does, the best found is seated and its
 /// explanation names the constraints it breaks. The answer explains the seating:
 /// repeats avoided (and the fewest possible), byes and why, and what the constraints cost.
+///
+/// The tournament's rules refuse (422) a round while games are still running, once all
+/// rounds are seated, with too few players, or with constraints that cannot hold.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/rounds", tag = "tournaments",
     request_body(content = Option<SeatingConstraints>, description = "The director's constraints (optional)"),
-    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path)),
     responses(
         (status = 201, description = "The round, its tables and games", body = RoundView,
             headers(("Location" = String, description = "The round: `/v1/tournaments/{id}/rounds/{round}`"))),
-        (status = 400, description = "Malformed constraints", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Games still running, all rounds seated, too few players, constraints that cannot hold", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/rounds")]
@@ -452,15 +445,14 @@ pub struct SwapSeats {
 /// Each takes the other's power, before any game of the round has an order: the
 /// tournament records the swap and each game the seat it gave, in one transaction, with
 /// the director's reason.
+///
+/// The tournament's rules refuse (422) a swap once a game of the round has an order, of a
+/// player not seated, of two at one table, or without a reason.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/swaps", tag = "tournaments",
     request_body = SwapSeats,
-    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path)),
     responses(
         (status = 201, description = "Swapped: the round as it now stands", body = RoundView),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A game of the round has an order, a player is not seated, both sit at one table, no reason", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/swaps")]
@@ -512,15 +504,14 @@ pub struct SubstitutionView {
 /// The game records the replacement (its own 3-day rule must hold) and the tournament the
 /// appointment, in one transaction. The game's points go to whoever holds the seat at its
 /// end.
+///
+/// The tournament's rules refuse (422) a substitute for an active player, in a game not the
+/// tournament's, or one not on the waiting list.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/substitutions", tag = "tournaments",
     request_body = AppointSubstitute,
-    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path)),
     responses(
         (status = 201, description = "Seated", body = SubstitutionView),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament or game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The player is active, the game is not the tournament's, the substitute is not waiting", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/substitutions")]
@@ -587,13 +578,12 @@ impl TournamentOrder for AppointSubstitute {
 /// Only its director. The final standings are fixed and answered, and the tournament's
 /// seed is revealed, so that every seating, power draw and tiebreak draw can be checked
 /// against its commitment.
+///
+/// With rounds left or games running, the finish is refused (422).
 #[utoipa::path(post, path = "/v1/tournaments/{id}/finish", tag = "tournaments",
-    params(("id" = String, Path), ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key get the first answer")),
+    params(("id" = String, Path)),
     responses(
         (status = 200, description = "Finished; the final standings", body = StandingsView),
-        (status = 403, description = "Not this tournament's director", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Rounds left or games running", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/finish")]

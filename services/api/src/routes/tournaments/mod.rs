@@ -17,16 +17,20 @@ pub use commands::*;
 pub use views::*;
 
 resource! {
-    create_tournament,
-    tournament_detail,
-    enter_player,
-    drop_player,
-    seat_round,
-    round_detail,
-    inactive_seats,
-    appoint_substitute,
-    swap_seats,
-    finish_tournament,
-    tournament_standings_route,
-    tournament_calendar,
+    create_tournament: keyed [Forbidden, RulesetNotFound, TournamentRule],
+    tournament_detail: [TournamentNotFound],
+    enter_player: keyed [
+        Forbidden, TournamentNotFound, PlayerNotFound, VersionConflict, TournamentRule,
+    ],
+    drop_player: keyed [Forbidden, TournamentNotFound, VersionConflict, TournamentRule],
+    seat_round: keyed [Forbidden, TournamentNotFound, VersionConflict, TournamentRule],
+    round_detail: [TournamentNotFound],
+    inactive_seats: [TournamentNotFound],
+    appoint_substitute: keyed [
+        Forbidden, TournamentNotFound, GameNotFound, VersionConflict, TournamentRule,
+    ],
+    swap_seats: keyed [Forbidden, TournamentNotFound, VersionConflict, TournamentRule],
+    finish_tournament: keyed [Forbidden, TournamentNotFound, VersionConflict, TournamentRule],
+    tournament_standings_route: [TournamentNotFound],
+    tournament_calendar: [TournamentNotFound],
 }

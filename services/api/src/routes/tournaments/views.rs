@@ -12,7 +12,7 @@ use warlog_rules::board::Power;
 use warlog_rules::game::seats::TurnWaiting;
 use warlog_store::StoreError;
 
-use crate::error::{ApiError, ErrorCode, Problem};
+use crate::error::{ApiError, ErrorCode};
 use crate::respond::rfc3339;
 use crate::respond::{self, csv_field, decimal, Format};
 use crate::tournaments::*;
@@ -309,7 +309,6 @@ impl TournamentView {
     params(("id" = String, Path)),
     responses(
         (status = 200, description = "The tournament", body = TournamentView),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}")]
 pub async fn tournament_detail(
@@ -475,7 +474,6 @@ pub struct FormatQuery {
     responses(
         (status = 200, description = "Standings: JSON, or CSV with `Accept: text/csv` or `?format=csv` (one row per player, decimals with the exact values beside them)",
             content((StandingsView = "application/json"), (String = "text/csv"))),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}/standings")]
 pub async fn tournament_standings_route(
@@ -530,11 +528,12 @@ fn standings_csv(view: &StandingsView) -> Vec<u8> {
 ///
 /// `round` counts from 1. The seating's explanation says which repeats it avoided (and
 /// the fewest possible), who had a bye and why, and what the director's constraints cost.
+///
+/// A round not yet seated is not found (404).
 #[utoipa::path(get, path = "/v1/tournaments/{id}/rounds/{round}", tag = "tournaments",
     params(("id" = String, Path), ("round" = u32, Path)),
     responses(
         (status = 200, description = "The round", body = RoundView),
-        (status = 404, description = "No such tournament or round", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}/rounds/{round}")]
 pub async fn round_detail(
@@ -589,7 +588,6 @@ pub struct InactiveSeat {
     params(("id" = String, Path)),
     responses(
         (status = 200, description = "Inactive seats, oldest first", body = Vec<InactiveSeat>),
-        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/v1/tournaments/{id}/inactive")]
 pub async fn inactive_seats(
