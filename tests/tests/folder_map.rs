@@ -99,18 +99,54 @@ fn where_to_describe(voice: Voice) -> String {
     }
 }
 
-/// The first sentence of a text: up to the first full stop that ends a word, or all of it.
+/// The first sentence of a text, as plain words: up to the first full stop that ends a
+/// sentence (not an abbreviation, an initial or one inside quotes or code), or all of it.
+/// Rust's links (`[`run`]`, `[`x`](path)`) keep their code, and a closing colon, which
+/// leads to a list the map leaves out, becomes a full stop.
 fn first_sentence(text: &str) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = without_links(&text.split_whitespace().collect::<Vec<_>>().join(" "));
     let mut end = text.len();
     for (at, _) in text.match_indices(". ") {
-        let word = text[..at].rsplit(' ').next().unwrap_or("");
-        if !["e.g", "i.e", "cf", "vs"].contains(&word) {
+        let before = &text[..at];
+        let word = before.rsplit(' ').next().unwrap_or("");
+        let word = word.trim_start_matches(|c: char| !c.is_alphanumeric());
+        let abbreviation = ["e.g", "i.e", "cf", "vs"].contains(&word)
+            || word.chars().count() == 1
+            || word.ends_with('.');
+        let inside = before.matches('"').count() % 2 == 1 || before.matches('`').count() % 2 == 1;
+        if !abbreviation && !inside {
             end = at + 1;
             break;
         }
     }
-    text[..end].trim().to_string()
+    let sentence = text[..end].trim();
+    match sentence.strip_suffix(':') {
+        Some(lead) => format!("{lead}."),
+        None => sentence.to_string(),
+    }
+}
+
+/// Rust's intra-doc links as the code they name: `[`x`]` and `[`x`](path)` become `` `x` ``.
+fn without_links(text: &str) -> String {
+    let mut plain = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("[`") {
+        plain.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let Some(close) = after.find("`]") else {
+            plain.push_str(&rest[at..]);
+            return plain;
+        };
+        plain.push_str(&after[..close + 1]);
+        rest = &after[close + 2..];
+        if rest.starts_with('(') {
+            if let Some(target_end) = rest.find(')') {
+                rest = &rest[target_end + 1..];
+            }
+        }
+    }
+    plain.push_str(rest);
+    plain
 }
 
 /// The first paragraph of the comment lines starting with `marker` at the top of `text`,
@@ -121,11 +157,16 @@ fn top_comment(text: &str, marker: &str, skip: impl Fn(&str) -> bool) -> Option<
         lines.next();
     }
     let mut lines = lines.skip_while(|line| {
-        line.is_empty() || line.starts_with("# syntax=") || line.starts_with("# escape=") || skip(line)
+        line.is_empty()
+            || line.starts_with("# syntax=")
+            || line.starts_with("# escape=")
+            || skip(line)
     });
     let mut paragraph = Vec::new();
     for line in lines.by_ref() {
-        let Some(words) = line.strip_prefix(marker) else { break };
+        let Some(words) = line.strip_prefix(marker) else {
+            break;
+        };
         let words = words.trim();
         if words.is_empty() {
             if paragraph.is_empty() {
@@ -144,7 +185,10 @@ fn block_comment(text: &str) -> Option<String> {
     let (inside, _) = rest.split_once("*/")?;
     let inside = inside.trim_start_matches('!');
     let paragraph = inside.trim().split("\n\n").next().unwrap_or("");
-    let words = paragraph.lines().map(|l| l.trim().trim_start_matches('*')).collect::<Vec<_>>();
+    let words = paragraph
+        .lines()
+        .map(|l| l.trim().trim_start_matches('*'))
+        .collect::<Vec<_>>();
     let sentence = first_sentence(&words.join(" "));
     (!sentence.is_empty()).then_some(sentence)
 }
@@ -154,9 +198,13 @@ fn python_comment(text: &str) -> Option<String> {
     if let Some(found) = top_comment(text, "#", |_| false) {
         return Some(found);
     }
-    let start = text.lines().skip_while(|l| l.starts_with("#!") || l.trim().is_empty());
+    let start = text
+        .lines()
+        .skip_while(|l| l.starts_with("#!") || l.trim().is_empty());
     let body = start.collect::<Vec<_>>().join("\n");
-    let rest = body.strip_prefix("\"\"\"").or_else(|| body.strip_prefix("r\"\"\""))?;
+    let rest = body
+        .strip_prefix("\"\"\"")
+        .or_else(|| body.strip_prefix("r\"\"\""))?;
     let inside = rest.split("\"\"\"").next().unwrap_or("");
     let paragraph = inside.trim().split("\n\n").next().unwrap_or("");
     let sentence = first_sentence(paragraph);
@@ -166,7 +214,9 @@ fn python_comment(text: &str) -> Option<String> {
 /// A Cargo.toml's top comment, else its package's `description`.
 fn cargo_description(text: &str) -> Option<String> {
     top_comment(text, "#", |_| false).or_else(|| {
-        let line = text.lines().find(|l| l.trim_start().starts_with("description"))?;
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("description"))?;
         let value = line.split_once('=')?.1.trim().trim_matches('"');
         Some(first_sentence(value))
     })
@@ -176,7 +226,9 @@ fn cargo_description(text: &str) -> Option<String> {
 fn matches(pattern: &str, path: &str) -> bool {
     let mut parts = pattern.split('*');
     let first = parts.next().unwrap_or("");
-    let Some(mut rest) = path.strip_prefix(first) else { return false };
+    let Some(mut rest) = path.strip_prefix(first) else {
+        return false;
+    };
     let parts: Vec<&str> = parts.collect();
     for (i, part) in parts.iter().enumerate() {
         if i == parts.len() - 1 {
@@ -192,7 +244,10 @@ fn matches(pattern: &str, path: &str) -> bool {
 
 /// A file's description in its own words (or the table's), or where it should get one.
 fn describe(root: &Path, path: &str) -> Result<String, String> {
-    if let Some((_, words)) = DESCRIBED_HERE.iter().find(|(pattern, _)| matches(pattern, path)) {
+    if let Some((_, words)) = DESCRIBED_HERE
+        .iter()
+        .find(|(pattern, _)| matches(pattern, path))
+    {
         return Ok(words.to_string());
     }
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -228,10 +283,16 @@ fn skipped(path: &str, name: &str) -> bool {
 
 /// Every mapped file under `folder` (a path relative to `root`), as paths relative to root.
 fn walk(root: &Path, folder: &str, found: &mut Vec<String>) {
-    let Ok(entries) = fs::read_dir(root.join(folder)) else { return };
+    let Ok(entries) = fs::read_dir(root.join(folder)) else {
+        return;
+    };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let path = if folder.is_empty() { name.clone() } else { format!("{folder}/{name}") };
+        let path = if folder.is_empty() {
+            name.clone()
+        } else {
+            format!("{folder}/{name}")
+        };
         if skipped(&path, &name) {
             continue;
         }
@@ -283,7 +344,11 @@ fn render(root: &Path) -> Result<String, Vec<String>> {
             map.push_str(&format!("{words}\n\n"));
         }
         for name in names {
-            let path = if folder.is_empty() { name.clone() } else { format!("{folder}/{name}") };
+            let path = if folder.is_empty() {
+                name.clone()
+            } else {
+                format!("{folder}/{name}")
+            };
             match describe(root, &path) {
                 Ok(words) => map.push_str(&format!("- `{name}`: {words}\n")),
                 Err(remedy) => undescribed.push(format!("{path} has no description: {remedy}")),
@@ -322,7 +387,11 @@ fn with_map(document: &str, map: &str) -> Result<String, String> {
         .find(MAP_ENDS)
         .map(|at| after + at)
         .ok_or_else(|| format!("no line `{MAP_ENDS}` after the folder map's first line"))?;
-    Ok(format!("{}\n\n{map}\n{}", &document[..after], &document[ends..]))
+    Ok(format!(
+        "{}\n\n{map}\n{}",
+        &document[..after],
+        &document[ends..]
+    ))
 }
 
 /// The folder map in docs/architecture.md is the one the files give. To accept a change,
@@ -335,7 +404,8 @@ fn the_architecture_document_maps_every_file_of_the_project() {
     });
     let path = root.join("docs/architecture.md");
     let committed = fs::read_to_string(&path).unwrap_or_default();
-    let generated = with_map(&committed, &map).unwrap_or_else(|problem| panic!("docs/architecture.md has {problem}"));
+    let generated = with_map(&committed, &map)
+        .unwrap_or_else(|problem| panic!("docs/architecture.md has {problem}"));
     if std::env::var_os("WARLOG_UPDATE_DOCS").is_some() {
         fs::write(&path, &generated).expect("write docs/architecture.md");
         return;
@@ -369,7 +439,10 @@ fn the_map_skips_what_the_gitignore_files_name() {
                 }
                 None => SKIPPED_NAMES.contains(&pattern),
             };
-            assert!(listed, "{file} ignores `{line}`: add it to the skip lists in tests/tests/folder_map.rs");
+            assert!(
+                listed,
+                "{file} ignores `{line}`: add it to the skip lists in tests/tests/folder_map.rs"
+            );
         }
     }
 }
@@ -379,7 +452,8 @@ struct TinyTree(PathBuf);
 
 impl TinyTree {
     fn new(test: &str, files: &[(&str, &str)]) -> TinyTree {
-        let root = std::env::temp_dir().join(format!("warlog-folder-map-{}-{test}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("warlog-folder-map-{}-{test}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         for (path, text) in files {
             let path = root.join(path);
@@ -402,10 +476,22 @@ fn the_map_has_a_section_per_folder_in_path_order_and_a_line_per_file() {
         "sections",
         &[
             ("Cargo.toml", "# The workspace.\n[workspace]\n"),
-            ("libs/dice/Cargo.toml", "[package]\ndescription = \"Dice, fairly.\"\n"),
-            ("libs/dice/src/lib.rs", "//! Dice that anyone can roll again. Seeded.\n\npub mod d6;\n"),
-            ("libs/dice/src/d6.rs", "//! One six-sided die,\n//! fair. Not this.\n//!\n//! Nor this.\n"),
-            ("schema/V1__dice.sql", "-- The rolls kept,\n-- one a row.\nCREATE TABLE rolls ();\n"),
+            (
+                "libs/dice/Cargo.toml",
+                "[package]\ndescription = \"Dice, fairly.\"\n",
+            ),
+            (
+                "libs/dice/src/lib.rs",
+                "//! Dice that anyone can roll again. Seeded.\n\npub mod d6;\n",
+            ),
+            (
+                "libs/dice/src/d6.rs",
+                "//! One six-sided die,\n//! fair. Not this.\n//!\n//! Nor this.\n",
+            ),
+            (
+                "schema/V1__dice.sql",
+                "-- The rolls kept,\n-- one a row.\nCREATE TABLE rolls ();\n",
+            ),
             ("docs/dice.md", "Some words first.\n\n# How dice roll\n"),
             (".ci/run", "#!/bin/sh\n# Checks everything.\nexit 0\n"),
         ],
@@ -457,7 +543,10 @@ fn what_builds_installs_and_editors_leave_behind_is_not_mapped() {
         "skipped",
         &[
             ("tests/run.sh", "# Runs the tests.\n"),
-            ("tests/pages/node_modules/axe/index.js", "module.exports = 1;\n"),
+            (
+                "tests/pages/node_modules/axe/index.js",
+                "module.exports = 1;\n",
+            ),
             ("target/debug/warlog", "\u{7f}ELF"),
             ("var/pg/PG_VERSION", "15\n"),
             ("default_1.profraw", ""),
@@ -465,20 +554,53 @@ fn what_builds_installs_and_editors_leave_behind_is_not_mapped() {
         ],
     );
     let map = render(&tree.0).expect("every file described");
-    assert_eq!(map, "### `tests/`\n\n- `run.sh`: Runs the tests.\n\n1 file in 1 folder.\n");
+    assert_eq!(
+        map,
+        "### `tests/`\n\n- `run.sh`: Runs the tests.\n\n1 file in 1 folder.\n"
+    );
 }
 
 #[test]
 fn a_sentence_ends_at_a_full_stop_that_ends_a_word() {
-    assert_eq!(first_sentence("Rules, e.g. Classic. More."), "Rules, e.g. Classic.");
-    assert_eq!(first_sentence("See docs/rulesets.md for v1.2 first"), "See docs/rulesets.md for v1.2 first");
+    assert_eq!(
+        first_sentence("Rules, e.g. Classic. More."),
+        "Rules, e.g. Classic."
+    );
+    assert_eq!(
+        first_sentence("See docs/rulesets.md for v1.2 first"),
+        "See docs/rulesets.md for v1.2 first"
+    );
     assert_eq!(first_sentence("One\n  line. Two."), "One line.");
+    assert_eq!(
+        first_sentence("Capacity (R. D. Baker, 1998). More."),
+        "Capacity (R. D. Baker, 1998)."
+    );
+    assert_eq!(
+        first_sentence("A battle: \"Attack. Retaliate.\" Then more."),
+        "A battle: \"Attack. Retaliate.\" Then more."
+    );
+    assert_eq!(
+        first_sentence("`audit FILE... [--json]`: the auditor. It reads."),
+        "`audit FILE... [--json]`: the auditor."
+    );
+}
+
+#[test]
+fn rust_links_keep_their_code_and_a_closing_colon_becomes_a_full_stop() {
+    assert_eq!(first_sentence("Read in [`run`]:"), "Read in `run`.");
+    assert_eq!(
+        first_sentence("As [`resolve`](super::resolve) does."),
+        "As `resolve` does."
+    );
 }
 
 #[test]
 fn the_map_replaces_only_what_lies_between_its_two_lines() {
     let document = format!("# Doc\n\nBefore.\n\n{MAP_BEGINS}\n\nold map\n\n{MAP_ENDS}\n\nAfter.\n");
     let updated = with_map(&document, "new map\n").expect("both lines");
-    assert_eq!(updated, format!("# Doc\n\nBefore.\n\n{MAP_BEGINS}\n\nnew map\n\n{MAP_ENDS}\n\nAfter.\n"));
+    assert_eq!(
+        updated,
+        format!("# Doc\n\nBefore.\n\n{MAP_BEGINS}\n\nnew map\n\n{MAP_ENDS}\n\nAfter.\n")
+    );
     assert!(with_map("# Doc\n", "map\n").is_err());
 }
