@@ -1,3 +1,6 @@
+//! What can go wrong in the store, and whether it is the database being unavailable (a
+//! client may try again) rather than the request.
+
 use warlog_events::StreamId;
 
 use crate::ExpectedVersion;

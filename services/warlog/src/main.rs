@@ -1,3 +1,6 @@
+//! The `warlog` command: reads the command line, starts the runtime and runs the library's
+//! `warlog::run`, turning its error into words and an exit code.
+
 use std::process::ExitCode;
 
 use clap::Parser;

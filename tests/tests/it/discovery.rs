@@ -1,3 +1,6 @@
+//! Finding PostgreSQL for the tests and the demo: a private cluster when no server runs, and
+//! a malformed `DATABASE_URL` named as such.
+
 use warlog_store::discover::{discover, DiscoveryError, DiscoveryOptions, Source};
 use warlog_tests::workspace_root;
 

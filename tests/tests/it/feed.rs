@@ -1,3 +1,6 @@
+//! The global feed against concurrent writers: it waits for an open transaction, never shows
+//! a rolled-back append, and pages through many streams without loss or repeat.
+
 use std::time::Duration;
 
 use warlog_store::{append, read_all, ExpectedVersion, FeedPosition};

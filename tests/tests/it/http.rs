@@ -1,3 +1,6 @@
+//! The stream endpoints over HTTP: problems with codes for what is wrong, pages as JSON and
+//! NDJSON, ETags, the feed's links, readiness and the Prometheus metrics.
+
 use std::collections::HashMap;
 use std::time::Duration;
 

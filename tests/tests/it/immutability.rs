@@ -1,3 +1,6 @@
+//! The log cannot be changed: the database refuses updates and deletes even to a superuser,
+//! and a change made behind its back is caught by verification.
+
 use warlog_store::{append, verify_stream, ExpectedVersion};
 use warlog_tests::TestDb;
 

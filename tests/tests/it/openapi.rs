@@ -1,3 +1,6 @@
+//! The OpenAPI document: the committed file is the one the code generates, and it declares
+//! what every operation needs and answers (a token, ETags, next-page links, refusals' headers).
+
 use warlog_tests::workspace_root;
 
 /// The committed OpenAPI document is the one the code generates. To accept a change, run

@@ -1,3 +1,6 @@
+//! Projectors: a rebuild gives the rows the running one kept, checkpoints move with the rows,
+//! appends wake the listener, and an undecodable event stops one projection by name.
+
 use std::time::Duration;
 
 use actix_web::http::StatusCode;

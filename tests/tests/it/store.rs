@@ -1,3 +1,6 @@
+//! The event store's append and reads against a real database: expected versions, racing
+//! writers, idempotency keys, and the database hashing events as the service does.
+
 use std::sync::Arc;
 
 use serde_json::json;

@@ -1,3 +1,6 @@
+//! Tests of the seating search: how often table-mates and powers repeat over rounds, byes and
+//! the waiting list, the same dice seating the same round, and a director's constraints.
+
 use std::collections::{HashMap, HashSet};
 
 use warlog_rules::board::Power;

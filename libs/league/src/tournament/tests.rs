@@ -1,3 +1,6 @@
+//! Tests of the tournament aggregate, given its events and a command, then what it decides:
+//! entries, rounds, standings and their tiebreaks, substitutes and swaps.
+
 use warlog_events::sender::Sender;
 use warlog_rules::dice::GameSeed;
 use warlog_rules::scoring::{Fraction, Title};

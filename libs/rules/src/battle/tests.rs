@@ -1,3 +1,6 @@
+//! Tests of battles fought with scripted dice: the seed's examples, AA guns, submarines,
+//! the attacker's orders of loss and retreat, battleships and kamikazes.
+
 use super::*;
 use crate::dice::ScriptedDice;
 

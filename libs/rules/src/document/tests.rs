@@ -1,3 +1,6 @@
+//! Tests of ruleset documents: every mistake of an upload reported with its path, options
+//! applied, and the built-ins keeping the hashes recorded games carry.
+
 use serde_json::json;
 
 use super::*;

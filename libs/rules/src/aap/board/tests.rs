@@ -1,3 +1,6 @@
+//! Tests that AAP Historical's board and setup are the Pacific map's, with the changes the
+//! seed makes.
+
 use std::collections::BTreeSet;
 
 use super::*;

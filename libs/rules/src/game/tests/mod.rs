@@ -1,3 +1,7 @@
+//! Tests of the game engine on the Classic board: phases and turns, purchase and placement,
+//! income, loans, research, movement, battles, repairs and raids. The files beside this one
+//! test the rest, a variant or a rule each.
+
 use super::*;
 
 mod aap;
