@@ -41,7 +41,7 @@ const DESCRIBED_HERE: &[(&str, &str)] = &[
     ("services/api/assets/favicon.svg", "The pages' icon."),
     ("services/api/assets/redoc.standalone.js", "Redoc, which draws the API's reference page from the OpenAPI document; served as it came."),
     ("services/api/assets/redoc*LICENSE*", "Redoc's licence and those of the code it bundles."),
-    ("services/api/src/introduction.md", "The introduction of the OpenAPI document and its reference page."),
+    ("services/api/src/openapi/introduction.md", "The introduction of the OpenAPI document and its reference page."),
     ("services/api/src/pages/maps/*.json", "Where each territory of a board sits on the globe, from which the board's map is drawn."),
     ("tests/fixtures/aap-test-board.json", "A small Pacific board for tests, with the places AAP Historical's rules name."),
 ];
@@ -71,7 +71,9 @@ fn voice(name: &str, first_line: &str) -> Voice {
         _ if name == "Cargo.toml" => Voice::CargoManifest,
         "rs" => Voice::RustDoc,
         "sql" => Voice::Comment("--"),
-        "sh" | "yaml" | "yml" | "toml" | "gitignore" | "dockerignore" => Voice::Comment("#"),
+        "sh" | "yaml" | "yml" | "toml" | "gitignore" | "dockerignore" | "ignore" => {
+            Voice::Comment("#")
+        }
         _ if name == "Dockerfile" => Voice::Comment("#"),
         "py" => Voice::Python,
         "js" | "mjs" | "ts" if first_line.starts_with("/*") => Voice::BlockComment,

@@ -18,7 +18,19 @@ macro_rules! error_table {
             $($variant,)*
         }
 
-        impl ErrorCode {
+
+/// What one operation can refuse with, beside what every operation of its kind can.
+#[derive(Debug)]
+pub struct DeclaredErrors {
+    /// The operation id: the handler's name.
+    pub operation: &'static str,
+    /// Whether the operation takes an `Idempotency-Key`.
+    pub keyed: bool,
+    /// The codes its own path can answer with.
+    pub codes: &'static [ErrorCode],
+}
+
+impl ErrorCode {
             /// Every code, in the table's order.
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
 

@@ -3,7 +3,7 @@
 //! the `Api` whose OpenAPI paths are the same handlers, so the route tree and the
 //! document's tree are one tree (`crate::app` and `crate::ApiDoc` take every module's),
 //! and `ERRORS`, what each operation can refuse with, from which the document's problem
-//! answers are written (`crate::openapi_errors`).
+//! answers are written (`crate::openapi`).
 
 /// Declares a resource's handlers: `configure` registers them (in the order given, which
 /// is the order actix tries them), `Api` documents them, and `ERRORS` holds each one's
@@ -32,8 +32,8 @@ macro_rules! resource {
         }
 
         /// What each of this resource's operations can refuse with.
-        pub const ERRORS: &[crate::openapi_errors::DeclaredErrors] = &[$(
-            crate::openapi_errors::DeclaredErrors {
+        pub const ERRORS: &[crate::error::DeclaredErrors] = &[$(
+            crate::error::DeclaredErrors {
                 operation: stringify!($handler),
                 keyed: resource!(@keyed $($keyed)?),
                 codes: &[$(crate::error::ErrorCode::$code),*],
@@ -60,7 +60,7 @@ macro_rules! resources {
         }
 
         /// What every operation can refuse with, by its operation id.
-        pub fn errors() -> impl Iterator<Item = &'static crate::openapi_errors::DeclaredErrors> {
+        pub fn errors() -> impl Iterator<Item = &'static crate::error::DeclaredErrors> {
             [$($module::ERRORS),*].into_iter().flatten()
         }
     };

@@ -9,17 +9,6 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use crate::error::ErrorCode;
 
-/// What one operation can refuse with, beside what every operation of its kind can.
-#[derive(Debug)]
-pub struct DeclaredErrors {
-    /// The operation id: the handler's name.
-    pub operation: &'static str,
-    /// Whether the operation takes an `Idempotency-Key`.
-    pub keyed: bool,
-    /// The codes its own path can answer with.
-    pub codes: &'static [ErrorCode],
-}
-
 /// The header a write takes so that a retry gets the first answer.
 pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 
@@ -30,7 +19,7 @@ pub(crate) struct DeclaredResponses;
 
 impl utoipa::Modify for DeclaredResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        for (_, operation) in crate::operations(openapi) {
+        for (_, operation) in super::operations(openapi) {
             let Some(declared) = crate::routes::errors()
                 .find(|d| operation.operation_id.as_deref() == Some(d.operation))
             else {
