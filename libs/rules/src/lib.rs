@@ -13,7 +13,7 @@ pub mod described_battle;
 pub mod dice;
 pub mod document;
 pub mod game;
-pub mod home_cooked;
+pub mod home_cooked_tables;
 pub mod names;
 pub mod notation;
 pub mod ruleset;

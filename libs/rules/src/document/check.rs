@@ -246,7 +246,7 @@ impl Parts<'_> {
         if let (Some(_), Some(units)) = (&special.start_zones, self.units) {
             // The War flow's reinforcement table places these.
             let placed: BTreeSet<&str> = (3..=18)
-                .flat_map(|total| crate::home_cooked::reinforcements(total).units)
+                .flat_map(|total| crate::home_cooked_tables::reinforcements(total).units)
                 .map(|(unit, _)| unit.code())
                 .collect();
             for code in placed.into_iter().filter(|code| !units.contains_key(*code)) {

@@ -20,7 +20,7 @@ use super::standing::StandingOrders;
 use super::{apply, GameEvent, GameState, Permission, Phase, Rules, Technology};
 use crate::battle::Outcome;
 use crate::board::{Power, TerritoryId};
-use crate::home_cooked::{Parley, WarTechnology};
+use crate::home_cooked_tables::{Parley, WarTechnology};
 use crate::units::{Domain, UnitTypeId};
 
 /// The event in one sentence for people, or `None` for an event with nothing in it worth

@@ -1,11 +1,11 @@
 //! The "War" ruleset's parts as its built-in document holds them: its dice tables (the
-//! roll tables of `crate::home_cooked` written as rows) and the Classic board's continents.
+//! roll tables of `crate::home_cooked_tables` written as rows) and the Classic board's continents.
 //! They live with the built-ins rather than with the roll tables, so that the document's
 //! checks may read the tables without the tables reading the document.
 
 use crate::dice::Die;
 use crate::document::{Continent, DiceTable, TableRow};
-use crate::home_cooked::{parley, reinforcements, start_zone, technology};
+use crate::home_cooked_tables::{parley, reinforcements, start_zone, technology};
 
 /// The Classic board's land by continent, for Strategic Bombers ("any zone on the same
 /// continent"). Islands go with the continent they lie off; the Pacific's islands are
@@ -145,7 +145,7 @@ fn table(
 }
 
 /// The War rules' tables, as the ruleset document holds them (the functions of
-/// `crate::home_cooked` are what a game rolls on; a test there checks the two agree).
+/// `crate::home_cooked_tables` are what a game rolls on; a test there checks the two agree).
 pub(crate) fn dice_tables() -> Vec<DiceTable> {
     let mut start = table("start zone", 3, 1..=18, |t| {
         start_zone(t).unwrap_or("pick").to_owned()

@@ -57,7 +57,7 @@ use super::{
 use crate::board::{Power, TerritoryId};
 use crate::dice::{DiceSource, Die};
 use crate::game::ViolationCode;
-use crate::home_cooked::{self as tables, Parley, WarTechnology};
+use crate::home_cooked_tables::{self as tables, Parley, WarTechnology};
 use crate::units::{Ability, Domain, UnitTypeId};
 
 mod battle;

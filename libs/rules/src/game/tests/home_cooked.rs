@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::game::home_cooked::{WarBattleOutcome, WarMove};
-use crate::home_cooked::WarTechnology;
+use crate::home_cooked_tables::WarTechnology;
 use crate::ruleset::Ruleset;
 
 fn war() -> &'static Ruleset {
@@ -133,7 +133,7 @@ fn the_game_starts_with_every_players_three_bases_rolled_from_the_dice() {
         for zone in &base.zones {
             assert!(base.rolls.iter().any(|r| {
                 let total: u8 = r.iter().map(|d| d.value()).sum();
-                crate::home_cooked::start_zone(total).map(id) == Some(*zone)
+                crate::home_cooked_tables::start_zone(total).map(id) == Some(*zone)
             }));
             assert!(all.insert(*zone), "two bases share {zone:?}");
         }

@@ -16,7 +16,7 @@ use crate::game::home_cooked::{
 use crate::game::standing::{AppliedOrders, SealedOrders, StandingOrders};
 use crate::game::words::{describe, describe_in, summary};
 use crate::game::{AgreementEnd, AgreementEnded, Outbreak, Seizure};
-use crate::home_cooked::{Parley, WarTechnology};
+use crate::home_cooked_tables::{Parley, WarTechnology};
 use crate::ruleset::Ruleset;
 
 fn die(value: u8) -> Die {
