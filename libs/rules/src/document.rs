@@ -16,7 +16,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::board::{normalise, BoardDocument, Power, TerritoryKind};
-use crate::capacity::Scenario;
+use crate::scenario::Scenario;
 use crate::setup::PlaceDocument;
 use crate::units::{Ability, Domain, UnitDocument};
 

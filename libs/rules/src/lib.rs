@@ -17,6 +17,7 @@ pub mod home_cooked_tables;
 pub mod names;
 pub mod notation;
 pub mod ruleset;
+pub mod scenario;
 pub mod scoring;
 pub mod setup;
 pub mod tech;

@@ -1,6 +1,8 @@
 //! The seed's own examples, and its limits.
 
 use super::*;
+use crate::board::Power;
+use crate::scenario::{income, Scenario};
 
 // Classic costs, and the seed's "guns" (artillery) priced with tanks.
 const INF: u32 = 3;

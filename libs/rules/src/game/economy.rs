@@ -168,7 +168,7 @@ fn base_income(rules: Rules<'_>, state: &GameState, power: Power, round: u32) ->
                 (original, captured + t.ipc)
             }
         });
-    capacity::income(original, captured, multiplier, 0)
+    crate::scenario::income(original, captured, multiplier, 0)
 }
 
 /// The seed's unit type of a unit; complexes are outside the four types. AA guns are

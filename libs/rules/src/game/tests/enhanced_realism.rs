@@ -2,8 +2,8 @@
 //! expansions, and scenario income (seed enhanced-realism-industrial-capacity.txt, VII).
 
 use super::*;
-use crate::capacity::Scenario;
 use crate::document::{IncomeRule, ProductionRule};
+use crate::scenario::Scenario;
 
 /// Cut-Throat with Enhanced Realism's "All Players Tripled" scenario.
 fn tripled() -> Rules<'static> {

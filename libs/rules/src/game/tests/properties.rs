@@ -204,7 +204,7 @@ fn play_randomly(
 pub(super) fn enhanced_realism() -> &'static crate::ruleset::Ruleset {
     let options = crate::document::GameOptions {
         enhanced_realism: Some(crate::document::EnhancedRealism {
-            scenario: crate::capacity::Scenario::IntermediateHistorical,
+            scenario: crate::scenario::Scenario::IntermediateHistorical,
             usa_phased_in: true,
         }),
         alternate_turn_order: true,
