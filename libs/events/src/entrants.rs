@@ -53,6 +53,19 @@ impl Entrants {
     pub fn survival_round(&self) -> Option<u32> {
         self.bids.as_ref().and_then(|b| b.iter().min().copied())
     }
+
+    /// The options a game of these entrants is created with: those asked for, the survival
+    /// round set by the lowest bid when the players bid.
+    pub fn options(
+        &self,
+        asked: warlog_rules::document::GameOptions,
+    ) -> warlog_rules::document::GameOptions {
+        let mut options = asked;
+        if let Some(lowest) = self.survival_round() {
+            options.survive_to_round = Some(lowest);
+        }
+        options
+    }
 }
 
 /// The bids, in the order of `players`, checked: one a player, 1 to 30 turns.
@@ -91,6 +104,28 @@ mod tests {
         // Then the bids follow the players' order, and the lowest sets the survival round
         assert_eq!(entrants.bids, Some(vec![12, 7, 9]));
         assert_eq!(entrants.survival_round(), Some(7));
+    }
+
+    #[test]
+    fn the_lowest_bid_sets_the_game_options_survival_round() {
+        // Given players who bid, and options asking for the alternate turn order
+        let entrants = Entrants::checked(
+            players(),
+            Some(&bids(&[("cy", 9), ("ann", 12), ("bob", 7)])),
+        )
+        .expect("entered");
+        let asked = warlog_rules::document::GameOptions {
+            alternate_turn_order: true,
+            ..Default::default()
+        };
+        // When the game's options are made
+        let options = entrants.options(asked);
+        // Then the lowest bid is the survival round, and the rest is as asked
+        assert_eq!(options.survive_to_round, Some(7));
+        assert!(options.alternate_turn_order);
+        // And without bids the options are as asked
+        let unbid = Entrants::checked(players(), None).expect("entered");
+        assert_eq!(unbid.options(asked), asked);
     }
 
     #[test]

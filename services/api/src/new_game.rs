@@ -13,8 +13,8 @@ use crate::views::GameView;
 use crate::write::{fresh_seed, new_id, Decision, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 
-/// A game to create under a ruleset with options, with its players (and bids), filed
-/// under a tournament or not.
+/// A game to create under a ruleset with the options asked for (a bid's survival round is
+/// the entrants' to set), with its players (and bids), filed under a tournament or not.
 #[derive(Debug)]
 pub struct NewGame {
     pub ruleset: String,
@@ -44,7 +44,7 @@ impl Write for NewGame {
         }
         crate::rulesets::find(client, &self.ruleset)
             .await?
-            .playable(&self.options)
+            .playable(&self.entrants.options(self.options))
     }
 
     fn decide(

@@ -79,15 +79,9 @@ pub struct CreateGame {
 impl CreateGame {
     /// The players (distinct handles of 1 to 100 printable characters) with their bids,
     /// and the options the game is created with (the lowest bid sets the survival round).
-    fn entrants(&self) -> Result<(warlog_events::game::Entrants, GameOptions), ApiError> {
-        let entrants =
-            warlog_events::game::Entrants::checked(self.players.clone(), self.bids.as_ref())
-                .map_err(ApiError::malformed)?;
-        let mut options = self.options;
-        if let Some(lowest) = entrants.survival_round() {
-            options.survive_to_round = Some(lowest);
-        }
-        Ok((entrants, options))
+    fn entrants(&self) -> Result<warlog_events::game::Entrants, ApiError> {
+        warlog_events::game::Entrants::checked(self.players.clone(), self.bids.as_ref())
+            .map_err(ApiError::malformed)
     }
 }
 
@@ -112,11 +106,11 @@ pub async fn create_game(
     caller: Caller,
     body: JsonBody<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let (entrants, options) = body.value.entrants()?;
+    let entrants = body.value.entrants()?;
     let request = WriteRequest::of(&req, &caller, &body.raw, Expected::Unstated)?;
     let new_game = NewGame {
         ruleset: body.value.ruleset.clone(),
-        options,
+        options: body.value.options,
         entrants,
         tournament: body.value.tournament.clone(),
     };
