@@ -2,8 +2,11 @@
 //! and returns the events it causes (or a [`RuleViolation`]); [`apply`] folds an event into
 //! the state and never fails. Randomness and time come in as arguments, never from here.
 //!
-//! This covers the turn and phase cycle, purchases, placement at industrial complexes and
-//! income; movement, combat, technology and the Cut-Throat special rules build on it.
+//! This file holds the game's vocabulary and its fold: the events ([`GameEvent`]), the state
+//! ([`GameState`]), `decide`, which hands each order to the room that decides it, and
+//! `apply`, whose match sees every event at once. What an order decides lives in the rooms
+//! beside it: `turn` and `phase` the cycle, `production` purchases and placement, `economy`
+//! income, `movement`, `rail`, `combat`, and each special rule's own room.
 
 use std::collections::{BTreeMap, BTreeSet};
 
