@@ -11,6 +11,7 @@ pub mod round_games;
 pub mod season;
 pub mod seating;
 pub mod settings;
+pub mod subscribers;
 pub mod tournament;
 /// The standings are the tournament's (`tournament/standings.rs`): its decisions seat rounds
 /// and break ties by them.

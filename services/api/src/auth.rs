@@ -40,23 +40,6 @@ impl Identity {
             name: self.name.clone(),
         }
     }
-
-    /// Refused unless the caller has one of `roles`.
-    pub fn require_role(&self, roles: &[Role], what: &str) -> Result<(), ApiError> {
-        if roles.contains(&self.role) {
-            Ok(())
-        } else {
-            let allowed: Vec<&str> = roles.iter().map(|r| r.as_str()).collect();
-            Err(ApiError::new(
-                ErrorCode::Forbidden,
-                format!(
-                    "{what} needs the role {}; this token is a {}",
-                    allowed.join(" or "),
-                    self.role
-                ),
-            ))
-        }
-    }
 }
 
 /// The caller of a request, resolved one way for every handler: `None` without an
@@ -356,22 +339,5 @@ mod tests {
             assert_eq!(role.as_str().parse::<Role>(), Ok(role));
         }
         assert!("root".parse::<Role>().is_err());
-    }
-
-    #[test]
-    fn a_role_outside_the_allowed_ones_is_forbidden_and_says_which_are_allowed() {
-        let player = Identity {
-            name: "ann".into(),
-            role: Role::Player,
-        };
-        let error = player
-            .require_role(&[Role::Admin, Role::Director], "revealing a seed")
-            .expect_err("forbidden");
-        assert_eq!(error.code, ErrorCode::Forbidden);
-        assert!(
-            error.detail.contains("admin or director"),
-            "{}",
-            error.detail
-        );
     }
 }

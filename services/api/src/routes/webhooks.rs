@@ -12,7 +12,9 @@ use warlog_store::webhooks::{
 };
 use warlog_store::StoreError;
 
-use crate::auth::{Caller, Identity, Role};
+use warlog_league::subscribers::{may_subscribe, owner_seen, sees};
+
+use crate::auth::{Caller, Identity};
 use crate::body::JsonBody;
 use crate::error::{ApiError, ErrorCode};
 use crate::webhooks::{Refusal, WebhookPolicy};
@@ -141,8 +143,6 @@ pub struct DeliveryListQuery {
     pub limit: Option<crate::query::PageLimit>,
 }
 
-const WHO: &[Role] = &[Role::Admin, Role::Director];
-
 /// Checks a new subscription whole, naming the first thing wrong; the URL as it will be
 /// stored (as a browser reads it: `http://0x7f.1/` is `http://127.0.0.1/`).
 fn checked(body: &CreateWebhook) -> Result<url::Url, ApiError> {
@@ -225,7 +225,7 @@ pub async fn create_webhook(
     body: JsonBody<CreateWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.verified(&req).await?;
-    caller.require_role(WHO, "registering a webhook")?;
+    may_subscribe(&caller.sender(), "registering a webhook").map_err(forbidden)?;
     let url = checked(&body.value)?;
     reachable(&state.webhooks, &url).await?;
     let mut kinds = body.value.kinds.clone();
@@ -275,13 +275,18 @@ pub async fn webhook_list(
     caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.verified(&req).await?;
-    caller.require_role(WHO, "reading webhooks")?;
+    let reader = caller.sender();
+    may_subscribe(&reader, "reading webhooks").map_err(forbidden)?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let owner = (caller.role != Role::Admin).then_some(caller.name.as_str());
-    let subscriptions = list_subscriptions(&client, owner).await?;
+    let subscriptions = list_subscriptions(&client, owner_seen(&reader)).await?;
     Ok(HttpResponse::Ok().json(WebhookList {
         subscriptions: subscriptions.into_iter().map(WebhookView::from).collect(),
     }))
+}
+
+/// A refusal of the league's rule on webhooks.
+fn forbidden(why: String) -> ApiError {
+    ApiError::new(ErrorCode::Forbidden, why)
 }
 
 /// The subscription `id` if the caller may see it, and the connection it was read on.
@@ -292,11 +297,12 @@ async fn owned(
     id: &str,
 ) -> Result<(warlog_store::PooledClient, Subscription), ApiError> {
     let caller: &Identity = caller.verified(req).await?;
-    caller.require_role(WHO, "reading webhooks")?;
+    let reader = caller.sender();
+    may_subscribe(&reader, "reading webhooks").map_err(forbidden)?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let subscription = find_subscription(&client, id)
         .await?
-        .filter(|s| caller.role == Role::Admin || s.owner == caller.name)
+        .filter(|s| sees(&reader, &s.owner))
         .ok_or_else(|| ApiError::new(ErrorCode::WebhookNotFound, format!("no webhook {id:?}")))?;
     Ok((client, subscription))
 }
