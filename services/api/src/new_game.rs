@@ -5,7 +5,7 @@ use actix_web::http::StatusCode;
 use warlog_events::game::{Entrants, GameLog, GameStreamEvent};
 use warlog_rules::document::GameOptions;
 use warlog_rules::ruleset::Ruleset;
-use warlog_store::{AppendOutcome, PooledClient};
+use warlog_store::PooledClient;
 
 use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::games::game_stream;
@@ -80,15 +80,6 @@ impl Write for NewGame {
             status: StatusCode::CREATED,
             decided: view,
         })
-    }
-
-    fn answer(
-        &self,
-        view: &GameView,
-        _: &[StreamAppend],
-        _: &[AppendOutcome],
-    ) -> Result<serde_json::Value, ApiError> {
-        serde_json::to_value(view).map_err(corrupt)
     }
 
     fn moved_on(&self, _: u64) -> ApiError {

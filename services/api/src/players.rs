@@ -6,9 +6,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::{StreamCategory, StreamId};
 use warlog_league::players::{may_register, DisplayName, Handle, PlayerEvent};
-use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
+use warlog_store::{ExpectedVersion, PooledClient};
 
-use crate::error::{corrupt, ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode};
 use crate::write::{Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 
@@ -73,15 +73,6 @@ impl Write for NewPlayer {
             status: StatusCode::CREATED,
             decided: registered,
         })
-    }
-
-    fn answer(
-        &self,
-        registered: &PlayerRegistered,
-        _: &[StreamAppend],
-        _: &[AppendOutcome],
-    ) -> Result<serde_json::Value, ApiError> {
-        serde_json::to_value(registered).map_err(corrupt)
     }
 
     fn moved_on(&self, _: u64) -> ApiError {

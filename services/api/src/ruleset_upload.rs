@@ -5,9 +5,9 @@ use actix_web::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::ruleset::{may_publish, publish, Publication};
-use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
+use warlog_store::{ExpectedVersion, PooledClient};
 
-use crate::error::{corrupt, ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode};
 use crate::rulesets::{self as known, RulesetPublished};
 use crate::write::{Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
@@ -101,15 +101,6 @@ impl Write for RulesetUpload<'_> {
                 decided: view(after.map_or(1, |a| a + 1)),
             }),
         }
-    }
-
-    fn answer(
-        &self,
-        view: &RulesetPublishedView,
-        _: &[StreamAppend],
-        _: &[AppendOutcome],
-    ) -> Result<serde_json::Value, ApiError> {
-        serde_json::to_value(view).map_err(corrupt)
     }
 
     fn moved_on(&self, _: u64) -> ApiError {

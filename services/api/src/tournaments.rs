@@ -18,7 +18,7 @@ use warlog_league::tournament::{
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
 use warlog_store::seeds::load_seed;
-use warlog_store::{read_stream, AppendOutcome, ExpectedVersion, GenericClient, PooledClient};
+use warlog_store::{read_stream, ExpectedVersion, GenericClient, PooledClient};
 
 use crate::auth::Identity;
 use crate::error::corrupt;
@@ -350,15 +350,6 @@ impl<T: TournamentOrder> Write for TournamentWrite<T> {
             status: T::STATUS,
             decided: body,
         })
-    }
-
-    fn answer(
-        &self,
-        body: &serde_json::Value,
-        _: &[StreamAppend],
-        _: &[AppendOutcome],
-    ) -> Result<serde_json::Value, ApiError> {
-        Ok(body.clone())
     }
 
     fn moved_on(&self, _: u64) -> ApiError {

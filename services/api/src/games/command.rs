@@ -12,7 +12,7 @@ use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
 use super::accepted::{accepted, summary_of};
 use super::fold::load_for_command;
 use crate::error::{ApiError, ErrorCode};
-use crate::write::{Decision, SeedDuty, StreamAppend, Write, WriteRequest};
+use crate::write::{Answer, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 
 /// A command, and for a turn text the line each of its orders comes from.
@@ -47,6 +47,7 @@ pub struct GameCommand<C> {
 
 /// What the answer to a game's command is made from.
 pub struct GameDecided {
+    stream: StreamId,
     before: GameLog,
     after: GameLog,
     events: Vec<GameStreamEvent>,
@@ -109,6 +110,7 @@ impl<C: Commanding> Write for GameCommand<C> {
             appends: vec![append],
             status: StatusCode::OK,
             decided: GameDecided {
+                stream: self.stream.clone(),
                 summary: summary_of(&log, &events),
                 before: log,
                 after,
@@ -119,9 +121,17 @@ impl<C: Commanding> Write for GameCommand<C> {
         })
     }
 
+    fn committed(&self, state: &AppState, decided: GameDecided) {
+        // The fold after the write answered it; now it saves the next command a read.
+        state.games.put(&self.stream, decided.after);
+    }
+}
+
+/// The answer to a game's command: what it appended, in words and as events, with the
+/// battles among them and the order refused after dice, if one was.
+impl Answer for GameDecided {
     fn answer(
         &self,
-        decided: &GameDecided,
         appends: &[StreamAppend],
         outcomes: &[AppendOutcome],
     ) -> Result<serde_json::Value, ApiError> {
@@ -132,21 +142,16 @@ impl<C: Commanding> Write for GameCommand<C> {
             ));
         };
         accepted(
-            &decided.after,
+            &self.after,
             &self.stream,
             &append.events,
-            &decided.events,
+            &self.events,
             outcome,
-            decided.before.battles,
-            decided.cut_off.as_ref(),
-            decided.lines.as_deref(),
-            decided.summary.clone(),
+            self.before.battles,
+            self.cut_off.as_ref(),
+            self.lines.as_deref(),
+            self.summary.clone(),
         )
-    }
-
-    fn committed(&self, state: &AppState, decided: GameDecided) {
-        // The fold after the write answered it; now it saves the next command a read.
-        state.games.put(&self.stream, decided.after);
     }
 }
 

@@ -6,7 +6,7 @@
 //! 3. [`Write::decide`] has the domain decide the command, and says what to append to which
 //!    streams (with the version each was read at);
 //! 4. [`commit`] appends every stream, keeps or reveals dice seeds, and records the answer
-//!    ([`Write::answer`]) under the idempotency key, all in one transaction;
+//!    ([`Answer`]) under the idempotency key, all in one transaction;
 //! 5. a lost race (a stream moved on) is decided again once from a fresh read, unless the
 //!    client stated the version it expected (then it is theirs to handle: 409, or 412 for
 //!    `If-Match`) or the stream was to be new (it exists now, and will on a second try).
@@ -39,8 +39,8 @@ use crate::AppState;
 pub(crate) trait Write {
     /// What the decision reads: the aggregate folded, and anything else it needs.
     type Loaded;
-    /// What the answer (and [`Write::committed`]) needs of the decision.
-    type Decided;
+    /// What the answer is made from ([`Answer`]), and what [`Write::committed`] needs.
+    type Decided: Answer;
 
     /// Reads what the decision needs; `fresh` after a lost race, when no cache is to be
     /// trusted.
@@ -59,15 +59,6 @@ pub(crate) trait Write {
         request: &WriteRequest,
     ) -> Result<Decision<Self::Decided>, ApiError>;
 
-    /// The answer's body, given the appends and where their events landed (one outcome per
-    /// append; none when there was nothing to append).
-    fn answer(
-        &self,
-        decided: &Self::Decided,
-        appends: &[StreamAppend],
-        outcomes: &[AppendOutcome],
-    ) -> Result<serde_json::Value, ApiError>;
-
     /// What losing the race twice means when the client stated no version, the stream
     /// having moved on to `current`.
     fn moved_on(&self, current: u64) -> ApiError {
@@ -76,6 +67,28 @@ pub(crate) trait Write {
 
     /// Done once the write committed (a fold kept in a cache).
     fn committed(&self, _state: &AppState, _decided: Self::Decided) {}
+}
+
+/// The body of a write's answer, made from what was decided, the appends and where their
+/// events landed (one outcome per append; none when there was nothing to append).
+pub(crate) trait Answer {
+    fn answer(
+        &self,
+        appends: &[StreamAppend],
+        outcomes: &[AppendOutcome],
+    ) -> Result<serde_json::Value, ApiError>;
+}
+
+/// A view decided before the append (a new game, a player, a tournament's answer) is the
+/// answer as it stands.
+impl<T: serde::Serialize> Answer for T {
+    fn answer(
+        &self,
+        _: &[StreamAppend],
+        _: &[AppendOutcome],
+    ) -> Result<serde_json::Value, ApiError> {
+        serde_json::to_value(self).map_err(crate::error::corrupt)
+    }
 }
 
 /// What a command decided: the appends (all in one transaction; none when the aggregate is
@@ -136,10 +149,10 @@ pub(crate) async fn run<W: Write>(
         let decision = write.decide(loaded, request)?;
         if decision.appends.is_empty() {
             // Nothing happened: answered at once, and not recorded under the key.
-            let body = write.answer(&decision.decided, &[], &[])?;
+            let body = decision.decided.answer(&[], &[])?;
             return Ok(WriteAnswer::first(decision.status, body));
         }
-        match commit(state, &mut client, request, write, &decision).await? {
+        match commit(state, &mut client, request, &decision).await? {
             Attempt::Answered(answer) => {
                 write.committed(state, decision.decided);
                 return Ok(answer);
@@ -199,12 +212,11 @@ enum Attempt {
 /// if it is to be checked) and records the answer, in one transaction. A single append
 /// with nothing else to write (no key, no seed) is one statement, which is a transaction of
 /// its own: no BEGIN and COMMIT round trips.
-async fn commit<W: Write>(
+async fn commit(
     state: &AppState,
     client: &mut PooledClient,
     request: &WriteRequest,
-    write: &W,
-    decision: &Decision<W::Decided>,
+    decision: &Decision<impl Answer>,
 ) -> Result<Attempt, ApiError> {
     let appends = &decision.appends;
     let alone =
@@ -214,14 +226,14 @@ async fn commit<W: Write>(
             Ok(outcomes) => outcomes,
             Err(lost) => return Ok(lost),
         };
-        write.answer(&decision.decided, appends, &outcomes)?
+        decision.decided.answer(appends, &outcomes)?
     } else {
         let tx = client.transaction().await.map_err(StoreError::from)?;
         let outcomes = match append_all(&tx, appends, request).await? {
             Ok(outcomes) => outcomes,
             Err(lost) => return Ok(lost),
         };
-        let body = write.answer(&decision.decided, appends, &outcomes)?;
+        let body = decision.decided.answer(appends, &outcomes)?;
         if let Some(key) = &request.key {
             let recorded = record_response(
                 &tx,

@@ -20,7 +20,7 @@ use warlog_league::tournament::{Tiebreaker, Tournament, TournamentCommand, Tourn
 use warlog_rules::board::Power;
 use warlog_rules::game::seats::ROUNDS_TO_PERMANENT;
 use warlog_rules::ruleset::Ruleset;
-use warlog_store::{stream_head, AppendOutcome, StoreError};
+use warlog_store::{stream_head, StoreError};
 
 use super::*;
 use crate::auth::Caller;
@@ -220,14 +220,6 @@ impl Write for NewTournament {
         })
     }
 
-    fn answer(
-        &self,
-        view: &TournamentView,
-        _: &[StreamAppend],
-        _: &[AppendOutcome],
-    ) -> Result<serde_json::Value, ApiError> {
-        serde_json::to_value(view).map_err(corrupt)
-    }
 
     fn moved_on(&self, _: u64) -> ApiError {
         ApiError::new(ErrorCode::Internal, "a new tournament id was taken")
