@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """An independent reimplementation of warlog's dice (libs/rules/src/dice.rs), for auditors.
 
-    python3 docs/audit/dice_reference.py SEED_HEX GAME_ID STREAM_VERSION COUNT
+    python3 docs/audit/dice_reference.py SEED_HEX GAME_ID STREAM_VERSION COUNT [SIDES]
 
-prints COUNT dice. It uses nothing but the Python standard library, so a published game's
+prints COUNT dice of SIDES sides (6 unless given; a dice table's rolls name their `max`,
+and its table id stands for the game id). It uses nothing but the Python standard library, so a published game's
 dice can be checked without warlog's code: SHA-256(seed || game id || version as u64 BE)
 seeds PCG XSL-RR 128/64 exactly as rand_pcg's Pcg64::from_seed does, and each die is
-next_u32 % 6 + 1 after rejecting values from 4294967292 up.
+next_u32 % SIDES + 1 after rejecting the top 2^32 mod SIDES values (for six sides, those
+from 4294967292 up).
 """
 import hashlib
 import sys
@@ -37,17 +39,19 @@ class Pcg64:
         return self.next_u64() & 0xFFFFFFFF
 
 
-def dice(seed: bytes, game_id: str, stream_version: int, count: int):
+def dice(seed: bytes, game_id: str, stream_version: int, count: int, sides: int = 6):
     digest = hashlib.sha256(seed + game_id.encode() + stream_version.to_bytes(8, "big")).digest()
     rng = Pcg64(digest)
+    limit = (1 << 32) - (1 << 32) % sides
     out = []
     while len(out) < count:
         value = rng.next_u32()
-        if value < 4294967292:
-            out.append(value % 6 + 1)
+        if value < limit:
+            out.append(value % sides + 1)
     return out
 
 
 if __name__ == "__main__":
     seed_hex, game_id, version, count = sys.argv[1:5]
-    print(" ".join(str(d) for d in dice(bytes.fromhex(seed_hex), game_id, int(version), int(count))))
+    sides = int(sys.argv[5]) if len(sys.argv) > 5 else 6
+    print(" ".join(str(d) for d in dice(bytes.fromhex(seed_hex), game_id, int(version), int(count), sides)))

@@ -10,6 +10,7 @@ pub mod audit;
 pub use warlog_rules::canonical;
 pub mod chain;
 mod command;
+pub mod dice_table;
 pub mod entrants;
 mod envelope;
 pub mod game;

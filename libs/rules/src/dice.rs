@@ -10,7 +10,9 @@
 //!
 //! where the stream version is that of the event recording the rolls. A die is drawn from
 //! the generator's `next_u32` by rejection: values of 4 294 967 292 and above are discarded,
-//! and the die is `value % 6 + 1`. Once the seed is revealed, anyone can recompute every die;
+//! and the die is `value % 6 + 1` (a die of other sides, as a dice table rolls, rejects the top
+//! `2^32 mod sides` values and is `value % sides + 1`). Once the seed is revealed, anyone can
+//! recompute every die;
 //! `docs/audit/dice_reference.py` does it with nothing but Python's standard library.
 
 use std::collections::VecDeque;
@@ -119,6 +121,22 @@ impl DiceSource for SeededDice {
             let value = self.rng.next_u32();
             if value < REJECT_FROM {
                 return Die((value % 6) as u8 + 1);
+            }
+        }
+    }
+}
+
+impl SeededDice {
+    /// A die of `sides` faces (at least 1), 1 to `sides`, drawn as a six-sided one is: by
+    /// rejecting the top values of `next_u32` that would make `value % sides` uneven. A die
+    /// of six sides is the die [`DiceSource::roll`] draws.
+    pub fn roll_sides(&mut self, sides: u32) -> u32 {
+        let sides = sides.max(1);
+        let uneven = ((u64::from(u32::MAX) + 1) % u64::from(sides)) as u32;
+        loop {
+            let value = self.rng.next_u32();
+            if uneven == 0 || value < u32::MAX - uneven + 1 {
+                return value % sides + 1;
             }
         }
     }
@@ -274,6 +292,31 @@ mod tests {
     }
 
     #[test]
+    fn a_six_sided_die_of_any_sides_is_the_games_die() {
+        let mut any = seed().dice_for("42", 7);
+        let any: Vec<u8> = (0..200).map(|_| any.roll_sides(6) as u8).collect();
+        assert_eq!(any, roll_n(&mut seed().dice_for("42", 7), 200));
+    }
+
+    #[test]
+    fn a_die_of_any_sides_falls_from_one_to_its_sides_and_reaches_them_all() {
+        for sides in [1, 2, 3, 7, 12, 20, 100, 1000] {
+            let mut dice = seed().dice_for("table", u64::from(sides));
+            let rolls: Vec<u32> = (0..(sides * 40)).map(|_| dice.roll_sides(sides)).collect();
+            assert!(
+                rolls.iter().all(|r| (1..=sides).contains(r)),
+                "{sides} sides"
+            );
+            let seen: std::collections::BTreeSet<u32> = rolls.into_iter().collect();
+            assert_eq!(
+                seen.len(),
+                sides as usize,
+                "every face of a {sides}-sided die"
+            );
+        }
+    }
+
+    #[test]
     fn the_same_seed_game_and_version_give_the_same_dice() {
         let a = roll_n(&mut seed().dice_for("42", 7), 50);
         let b = roll_n(&mut seed().dice_for("42", 7), 50);
@@ -298,6 +341,14 @@ mod tests {
     /// Also what the independent, standard-library-only reimplementation
     /// `docs/audit/dice_reference.py` prints for this seed, game and version.
     const PINNED_DICE: [u8; 12] = [2, 3, 1, 5, 2, 6, 6, 2, 4, 3, 3, 6];
+
+    #[test]
+    fn a_twenty_sided_die_is_what_the_python_reference_prints() {
+        // `python3 docs/audit/dice_reference.py <seed hex> table 20 10 20`
+        let mut dice = seed().dice_for("table", 20);
+        let rolled: Vec<u32> = (0..10).map(|_| dice.roll_sides(20)).collect();
+        assert_eq!(rolled, [20, 2, 10, 20, 3, 7, 17, 5, 10, 7]);
+    }
 
     #[test]
     fn every_face_comes_up_about_a_sixth_of_the_time() {

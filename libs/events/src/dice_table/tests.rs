@@ -1,0 +1,153 @@
+//! A dice table given/when/then: rolls within bounds from the committed seed, a reveal
+//! that begins a new epoch, and an audit that recomputes every die and names a changed one.
+
+use super::*;
+
+const TABLE: &str = "c0ffee";
+
+fn seed(byte: u8) -> GameSeed {
+    GameSeed::from_bytes([byte; 32])
+}
+
+fn at(seconds: u64) -> Moment {
+    Moment::from_unix_seconds(seconds)
+}
+
+/// A table opened under `seed(1)`, rolled `rolls` times (2d6, 1d20, 3d12 in turn).
+fn rolled(rolls: usize) -> Vec<DiceTableEvent> {
+    let mut events = open(&seed(1), at(0));
+    let asked = [(2, 6), (1, 20), (3, 12)];
+    for i in 0..rolls {
+        let table = DiceTable::fold(TABLE, &events).expect("folds");
+        let asked = DiceAsked::try_from(asked[i % asked.len()]).expect("in bounds");
+        events.extend(table.roll(asked, &seed(1), at(i as u64)).expect("rolls"));
+    }
+    events
+}
+
+#[test]
+fn a_roll_gives_as_many_dice_as_asked_each_from_one_to_its_sides() {
+    // Given a table opened under a seed
+    let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
+    // When 50 dice of 20 sides are asked for
+    let asked = DiceAsked::try_from((50, 20)).expect("in bounds");
+    let events = table.roll(asked, &seed(1), at(5)).expect("rolls");
+    // Then 50 dice fall, each 1 to 20
+    let [DiceTableEvent::DiceRolled {
+        dice,
+        times,
+        max,
+        epoch,
+        ..
+    }] = events.as_slice()
+    else {
+        panic!("one roll: {events:?}");
+    };
+    assert_eq!((*times, *max, *epoch), (50, 20, 1));
+    assert_eq!(dice.len(), 50);
+    assert!(dice.iter().all(|d| (1..=20).contains(d)));
+}
+
+#[test]
+fn the_same_seed_table_and_place_give_the_same_dice_and_the_next_roll_others() {
+    let events = rolled(4);
+    let again = rolled(4);
+    assert_eq!(events, again);
+    let dice = |e: &DiceTableEvent| match e {
+        DiceTableEvent::DiceRolled { dice, .. } => dice.clone(),
+        _ => Vec::new(),
+    };
+    assert_ne!(
+        dice(&events[1]),
+        dice(&events[4]),
+        "rolls 1 and 4 ask alike, fall apart"
+    );
+}
+
+#[test]
+fn a_roll_outside_the_bounds_is_refused_saying_the_bounds() {
+    for (times, max, says) in [
+        (0, 6, "a roll is 1 to 200 dice"),
+        (201, 6, "a roll is 1 to 200 dice"),
+        (2, 1, "a die has 2 to 1000 sides"),
+        (2, 1001, "a die has 2 to 1000 sides"),
+    ] {
+        let refused = DiceAsked::try_from((times, max)).expect_err("out of bounds");
+        assert!(refused.contains(says), "{refused}");
+    }
+}
+
+#[test]
+fn a_roll_with_another_seed_than_the_one_committed_is_refused() {
+    let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
+    let asked = DiceAsked::try_from((1, 6)).expect("in bounds");
+    let refused = table
+        .roll(asked, &seed(2), at(1))
+        .expect_err("not the seed");
+    assert!(
+        refused.0.contains("not the one table c0ffee committed to"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_reveal_shows_the_seed_and_the_table_goes_on_under_a_new_one() {
+    // Given a table with three rolls
+    let mut events = rolled(3);
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    // When its seed is revealed
+    events.extend(table.reveal(&seed(1), &seed(9), at(10)).expect("reveals"));
+    // Then epoch 2 is committed to the new seed, and rolls go on under it
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    assert_eq!((table.epoch, table.rolls), (2, 3));
+    assert_eq!(table.commitment, hex::encode(seed(9).commitment()));
+    let asked = DiceAsked::try_from((2, 6)).expect("in bounds");
+    assert!(
+        table.roll(asked, &seed(1), at(11)).is_err(),
+        "the old seed is spent"
+    );
+    events.extend(table.roll(asked, &seed(9), at(11)).expect("rolls"));
+    // And an audit checks the revealed epoch's rolls and counts the new one as unrevealed
+    let found = audit(TABLE, &events).expect("audits");
+    assert_eq!((found.rolls_checked, found.rolls_unrevealed), (3, 1));
+}
+
+#[test]
+fn an_audit_of_a_hundred_revealed_rolls_recomputes_every_die() {
+    let mut events = rolled(100);
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    events.extend(table.reveal(&seed(1), &seed(2), at(200)).expect("reveals"));
+    let found = audit(TABLE, &events).expect("every die as the seed gives it");
+    assert_eq!((found.rolls_checked, found.rolls_unrevealed), (100, 0));
+}
+
+#[test]
+fn an_audit_names_the_roll_whose_die_was_changed() {
+    // Given a hundred revealed rolls, one die of the 57th changed
+    let mut events = rolled(100);
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    events.extend(table.reveal(&seed(1), &seed(2), at(200)).expect("reveals"));
+    let DiceTableEvent::DiceRolled { dice, max, .. } = &mut events[57] else {
+        panic!("event 58 is a roll");
+    };
+    dice[0] = dice[0] % *max + 1;
+    // When it is audited
+    let refused = audit(TABLE, &events).expect_err("a die changed");
+    // Then the roll is named by its place in the stream
+    assert!(
+        refused.0.starts_with("roll at event 58: the record says"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn an_audit_refuses_a_revealed_seed_that_is_not_the_committed_one() {
+    let mut events = rolled(2);
+    events.push(DiceTableEvent::SeedRevealed {
+        epoch: 1,
+        seed: hex::encode([7u8; 32]),
+        at: at(9),
+    });
+    let refused = audit(TABLE, &events).expect_err("another seed");
+    assert!(refused.0.contains("is not the one committed"), "{refused}");
+}
