@@ -8,15 +8,74 @@
 //! ([`audit`]), and the table goes on under a new seed committed in the same append.
 //! Decisions take the seeds and the time as arguments; nothing here draws or reads a clock.
 
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 use warlog_rules::dice::{GameSeed, SeededDice};
 use warlog_rules::game::Moment;
+
+use crate::{EventDecodeError, EventType, StreamCategory, StreamId};
 
 /// The most dice one roll may ask for.
 pub const MAX_TIMES: u32 = 200;
 /// The fewest and the most sides a die may have.
 pub const MIN_SIDES: u32 = 2;
 pub const MAX_SIDES: u32 = 1000;
+
+/// A dice table's id: the keyed hash (HMAC-SHA-256 under the service's key) of its pair
+/// of addresses, each trimmed and lower-cased, in either order. Who holds the key can find
+/// a pair's table; no one can read the addresses back from it, so they are never shown or
+/// exported.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DiceTableId(String);
+
+/// The longest address taken (RFC 5321's path limit).
+const MAX_ADDRESS: usize = 254;
+
+impl DiceTableId {
+    /// The table of `first` and `second`, under `key`.
+    pub fn of(key: &[u8], first: &str, second: &str) -> Result<DiceTableId, String> {
+        let mut pair = [address(first, "email1")?, address(second, "email2")?];
+        pair.sort();
+        let mut mac = Hmac::<Sha256>::new_from_slice(key)
+            .map_err(|_| "the dice tables' key cannot be used".to_owned())?;
+        for address in &pair {
+            mac.update(&(address.len() as u64).to_be_bytes());
+            mac.update(address.as_bytes());
+        }
+        // 128 bits name a table among any number of pairs a league will see.
+        Ok(DiceTableId(hex::encode(&mac.finalize().into_bytes()[..16])))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The table's stream, `dice-<id>`.
+    pub fn stream(&self) -> StreamId {
+        StreamId::of(StreamCategory::Dice, &self.0).unwrap_or_else(|_| StreamId::league())
+    }
+}
+
+/// An address as a table keys it: trimmed, lower-cased, plausible (one `@` with something
+/// on each side, no spaces or control characters, at most 254 characters).
+fn address(raw: &str, field: &str) -> Result<String, String> {
+    let address = raw.trim().to_lowercase();
+    let plausible = address.len() <= MAX_ADDRESS
+        && !address.chars().any(|c| c.is_whitespace() || c.is_control())
+        && address.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && !domain.is_empty() && !domain.contains('@')
+        });
+    if plausible {
+        Ok(address)
+    } else if address.is_empty() {
+        Err(format!(
+            "{field} is missing: give both players' e-mail addresses"
+        ))
+    } else {
+        Err(format!("{field} is not an e-mail address"))
+    }
+}
 
 /// One event of a dice table's stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,6 +101,43 @@ pub enum DiceTableEvent {
         seed: String,
         at: Moment,
     },
+}
+
+/// Every dice table event type is at version 1 so far.
+pub const DICE_TABLE_EVENT_VERSION: u32 = 1;
+
+impl DiceTableEvent {
+    /// The event as stored: its type (the variant's name), version and payload.
+    pub fn encode(&self) -> Result<(EventType, u32, serde_json::Value), EventDecodeError> {
+        let mut payload =
+            serde_json::to_value(self).map_err(|e| EventDecodeError::Payload(e.to_string()))?;
+        let kind = payload
+            .as_object_mut()
+            .and_then(|fields| fields.remove("type"))
+            .and_then(|kind| kind.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let event_type = EventType::try_from(kind.as_str())
+            .map_err(|e| EventDecodeError::Payload(e.to_string()))?;
+        Ok((event_type, DICE_TABLE_EVENT_VERSION, payload))
+    }
+
+    /// An event as stored, read back.
+    pub fn decode(
+        event_type: &str,
+        version: u32,
+        payload: &serde_json::Value,
+    ) -> Result<DiceTableEvent, EventDecodeError> {
+        if version != DICE_TABLE_EVENT_VERSION {
+            return Err(EventDecodeError::Payload(format!(
+                "{event_type} version {version}: only version {DICE_TABLE_EVENT_VERSION} is known"
+            )));
+        }
+        let mut tagged = payload.clone();
+        if let Some(fields) = tagged.as_object_mut() {
+            fields.insert("type".to_owned(), serde_json::Value::from(event_type));
+        }
+        serde_json::from_value(tagged).map_err(|e| EventDecodeError::Payload(e.to_string()))
+    }
 }
 
 /// What a roll asks for, within the bounds: 1 to [`MAX_TIMES`] dice of [`MIN_SIDES`] to

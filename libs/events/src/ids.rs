@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// Why a string was refused as an identifier. The message names the rule it breaks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IdError {
-    #[error("stream id {0:?} is not of the form `league` or `<category>-<id>` (category: game, tournament, player; id: 1-100 of A-Z a-z 0-9 _ . -)")]
+    #[error("stream id {0:?} is not of the form `league` or `<category>-<id>` (category: game, tournament, player, ruleset, dice; id: 1-100 of A-Z a-z 0-9 _ . -)")]
     StreamId(String),
     #[error(
         "event type {0:?} must be 1-64 ASCII letters and digits starting with an upper-case letter"
@@ -27,6 +27,8 @@ pub enum StreamCategory {
     League,
     /// An uploaded ruleset's revisions.
     Ruleset,
+    /// A dice table: one pair of players' rolls from a dice server (issue 38).
+    Dice,
 }
 
 impl StreamCategory {
@@ -37,11 +39,13 @@ impl StreamCategory {
             StreamCategory::Player => "player",
             StreamCategory::League => "league",
             StreamCategory::Ruleset => "ruleset",
+            StreamCategory::Dice => "dice",
         }
     }
 }
 
-/// A stream id: `league`, or `game-<id>`, `tournament-<id>`, `player-<id>`, `ruleset-<id>`.
+/// A stream id: `league`, or `game-<id>`, `tournament-<id>`, `player-<id>`, `ruleset-<id>`,
+/// `dice-<id>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct StreamId(String);
@@ -72,6 +76,7 @@ impl StreamId {
             "tournament" => StreamCategory::Tournament,
             "player" => StreamCategory::Player,
             "ruleset" => StreamCategory::Ruleset,
+            "dice" => StreamCategory::Dice,
             _ => StreamCategory::League,
         }
     }
@@ -86,7 +91,10 @@ impl TryFrom<String> for StreamId {
         let valid = value
             .split_once('-')
             .filter(|(category, _)| {
-                matches!(*category, "game" | "tournament" | "player" | "ruleset")
+                matches!(
+                    *category,
+                    "game" | "tournament" | "player" | "ruleset" | "dice"
+                )
             })
             .is_some_and(|(_, id)| {
                 !id.is_empty()
@@ -231,6 +239,7 @@ mod tests {
             ("tournament-spring-2026", StreamCategory::Tournament),
             ("player-Axis_Fan.1", StreamCategory::Player),
             ("ruleset-house-rules", StreamCategory::Ruleset),
+            ("dice-0123456789abcdef", StreamCategory::Dice),
         ] {
             let id = StreamId::try_from(raw).expect(raw);
             assert_eq!(id.category(), category, "{raw}");

@@ -151,3 +151,71 @@ fn an_audit_refuses_a_revealed_seed_that_is_not_the_committed_one() {
     let refused = audit(TABLE, &events).expect_err("another seed");
     assert!(refused.0.contains("is not the one committed"), "{refused}");
 }
+
+#[test]
+fn a_pair_of_addresses_names_one_table_in_either_order_and_case() {
+    let key = b"the service's key";
+    let one = DiceTableId::of(key, "Ann@Example.org", " bob@example.org").expect("a pair");
+    let other = DiceTableId::of(key, "bob@example.org", "ann@example.org").expect("a pair");
+    assert_eq!(one, other);
+    assert_eq!(one.as_str().len(), 32);
+    assert_eq!(one.stream().as_str(), format!("dice-{}", one.as_str()));
+    // The addresses cannot be read back from it, and another key names another table
+    assert!(!one.as_str().contains("ann"));
+    let keyed_apart = DiceTableId::of(b"another key", "ann@example.org", "bob@example.org");
+    assert_ne!(keyed_apart.expect("a pair"), one);
+}
+
+#[test]
+fn a_missing_or_implausible_address_is_refused_by_its_field() {
+    let key = b"k";
+    for (first, second, says) in [
+        ("", "bob@example.org", "email1 is missing"),
+        ("ann@example.org", "  ", "email2 is missing"),
+        ("ann", "bob@example.org", "email1 is not an e-mail address"),
+        (
+            "ann@example.org",
+            "bob@@example.org",
+            "email2 is not an e-mail address",
+        ),
+        (
+            "ann @example.org",
+            "bob@example.org",
+            "email1 is not an e-mail address",
+        ),
+    ] {
+        let refused = DiceTableId::of(key, first, second).expect_err("refused");
+        assert!(refused.starts_with(says), "{refused}");
+    }
+}
+
+#[test]
+fn every_event_reads_back_as_it_was_stored() {
+    let mut events = rolled(3);
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    events.extend(table.reveal(&seed(1), &seed(2), at(9)).expect("reveals"));
+    for event in &events {
+        let (event_type, version, payload) = event.encode().expect("encodes");
+        assert!(
+            payload.get("type").is_none(),
+            "the type is the event's, not the payload's"
+        );
+        let read = DiceTableEvent::decode(event_type.as_str(), version, &payload).expect("decodes");
+        assert_eq!(&read, event);
+    }
+    let names: Vec<String> = events
+        .iter()
+        .map(|e| e.encode().expect("encodes").0.as_str().to_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "SeedCommitted",
+            "DiceRolled",
+            "DiceRolled",
+            "DiceRolled",
+            "SeedRevealed",
+            "SeedCommitted"
+        ]
+    );
+}

@@ -253,7 +253,7 @@ pub async fn global_feed(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StreamListQuery {
-    /// Only streams of this category: game, tournament, player, league.
+    /// Only streams of this category: game, tournament, player, ruleset, dice, league.
     #[param(value_type = Option<String>)]
     pub category: Option<StreamCategory>,
     /// The last stream id of the previous page.
