@@ -52,8 +52,8 @@ impl DiceTableId {
     }
 
     /// The table's stream, `dice-<id>`.
-    pub fn stream(&self) -> StreamId {
-        StreamId::of(StreamCategory::Dice, &self.0).unwrap_or_else(|_| StreamId::league())
+    pub fn stream(&self) -> Result<StreamId, crate::IdError> {
+        StreamId::of(StreamCategory::Dice, &self.0)
     }
 }
 
@@ -189,7 +189,7 @@ impl std::fmt::Display for DiceTableError {
     }
 }
 
-/// The events that open table `table` under `seed`.
+/// The events that open a table under `seed`: its first epoch, committed.
 pub fn open(seed: &GameSeed, at: Moment) -> Vec<DiceTableEvent> {
     vec![DiceTableEvent::SeedCommitted {
         epoch: 1,

@@ -170,15 +170,23 @@ fn rule(at: &str, violation: RuleViolation) -> Refusal {
 /// against them; only an admin may create such a game, and the record names the admin as
 /// its creator (the event's actor).
 pub fn may_create(created: &GameCreated, creator: &Sender) -> Result<(), String> {
-    if !matches!(creator.role, Role::Admin | Role::Director | Role::Gm) {
-        return Err(format!(
-            "creating a game needs the role admin, director or gm; this token is a {}",
-            creator.role
-        ));
-    }
+    may_create_games(creator)?;
     match created.players.iter().find(|p| **p == created.game_master) {
         Some(player) => master_holds_no_seat(&created.game_master, player, creator),
         None => Ok(()),
+    }
+}
+
+/// Whether `creator` may create games at all: an admin, a director or a game master. Asked
+/// before anything of the game is read, so a role that may not create learns nothing more.
+pub fn may_create_games(creator: &Sender) -> Result<(), String> {
+    if matches!(creator.role, Role::Admin | Role::Director | Role::Gm) {
+        Ok(())
+    } else {
+        Err(format!(
+            "creating a game needs the role admin, director or gm; this token is a {}",
+            creator.role
+        ))
     }
 }
 

@@ -29,7 +29,8 @@ impl Write for NewGame {
     /// The new game, as the answer shows it.
     type Decided = GameView;
 
-    /// The ruleset with the options asked for; and a game counts in a tournament's results
+    /// Only a role that may create games reads anything; then the ruleset with the options
+    /// asked for; and a game counts in a tournament's results
     /// only if its director (or an admin) filed it there.
     async fn load(
         &self,
@@ -38,6 +39,8 @@ impl Write for NewGame {
         request: &WriteRequest,
         _: bool,
     ) -> Result<&'static Ruleset, ApiError> {
+        warlog_events::orders::may_create_games(&request.caller.sender())
+            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
         if let Some(id) = &self.tournament {
             let tournament = crate::tournaments::load_tournament(client, id).await?;
             crate::tournaments::require_director(&request.caller, &tournament)?;

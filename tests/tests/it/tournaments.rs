@@ -1054,6 +1054,38 @@ async fn bad_tournament_requests_name_what_is_wrong_and_append_nothing() {
     );
 }
 
+/// A role that may not create a game or a tournament is refused before anything it named is
+/// read: it learns nothing of which rulesets or tournaments exist, and nothing is appended.
+#[actix_web::test]
+async fn a_role_that_may_not_create_is_refused_before_what_it_names_is_read() {
+    let db = TestDb::new().await;
+    let (app, _clock) = app!(db, clock at START);
+    let player = token(&db, "p01", Role::Player).await;
+    let streams_before = stream_count(&db).await;
+    let game = call(
+        &app,
+        post(
+            "/v1/games",
+            &player,
+            &json!({"ruleset": "no-such-ruleset", "players": ["a", "b", "c", "d", "e"],
+                    "tournament": "0190a0a0a0a0a0a0a0a0a0a0a0a0a0a0"}),
+        ),
+    )
+    .await;
+    assert_problem(&game, StatusCode::FORBIDDEN, "forbidden");
+    let tournament = call(
+        &app,
+        post(
+            "/v1/tournaments",
+            &player,
+            &json!({"name": "x", "rounds": 1, "ruleset": "no-such-ruleset"}),
+        ),
+    )
+    .await;
+    assert_problem(&tournament, StatusCode::FORBIDDEN, "forbidden");
+    assert_eq!(stream_count(&db).await, streams_before, "nothing appended");
+}
+
 pub(crate) async fn stream_count(db: &TestDb) -> i64 {
     let client = db.pool.get().await.expect("connection");
     client

@@ -151,8 +151,7 @@ pub async fn create_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let JsonBody { value, raw } = body;
     let request = WriteRequest::of(&req, &caller, &raw, Expected::Unstated)?;
-    let (ruleset, settings) = value.settings()?;
-    let new_tournament = NewTournament { ruleset, settings };
+    let new_tournament = NewTournament(value);
     let written = write::run(&state, &request, &new_tournament).await?;
     let id = written
         .body
@@ -163,41 +162,39 @@ pub async fn create_tournament(
     Ok(written.respond(Some(format!("/v1/tournaments/{id}"))))
 }
 
-/// A tournament to create: its settings, checked against the tournament rules when it is
-/// created from a fresh seed.
-struct NewTournament {
-    ruleset: &'static Ruleset,
-    settings: TournamentSettings,
-}
+/// A tournament to create, as asked: its settings are read only for a caller who may create
+/// one, and checked against the tournament rules when it is created from a fresh seed.
+struct NewTournament(CreateTournament);
 
 impl Write for NewTournament {
-    type Loaded = ();
+    /// The ruleset and the settings asked for.
+    type Loaded = (&'static Ruleset, TournamentSettings);
     /// The new tournament, as the answer shows it.
     type Decided = TournamentView;
 
+    /// An admin or a director may create one, and directs it (the league's rule): asked
+    /// before the settings are read.
     async fn load(
         &self,
         _: &AppState,
         _: &PooledClient,
-        _: &WriteRequest,
+        request: &WriteRequest,
         _: bool,
-    ) -> Result<(), ApiError> {
-        Ok(())
+    ) -> Result<(&'static Ruleset, TournamentSettings), ApiError> {
+        TournamentCreated::may_create(&request.caller.sender()).map_err(refused)?;
+        self.0.settings()
     }
 
-    /// An admin or a director may create one, and directs it (the league's rule).
     fn decide(
         &self,
-        (): (),
+        (ruleset, settings): (&'static Ruleset, TournamentSettings),
         request: &WriteRequest,
     ) -> Result<WriteDecision<TournamentView>, ApiError> {
-        TournamentCreated::may_create(&request.caller.sender()).map_err(refused)?;
         let seed = fresh_seed()?;
         let id = new_id();
-        let created = self
-            .settings
+        let created = settings
             .created(
-                self.ruleset,
+                ruleset,
                 &id,
                 &request.caller.name,
                 request.moment(),
