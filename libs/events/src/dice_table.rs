@@ -6,11 +6,21 @@
 //! ([`GameSeed::dice_for`] with the table's id, then [`SeededDice::roll_sides`]); a reveal
 //! is `SeedRevealed`, after which anyone can recompute every die of the epoch
 //! ([`audit`]), and the table goes on under a new seed committed in the same append.
-//! Decisions take the seeds and the time as arguments; nothing here draws or reads a clock.
+//! Every roll is signed by the service ([`keys`]); its seed is revealed by a link only the
+//! table's two addresses are sent, or by anyone once the table has been idle long enough.
+//! Decisions take the seeds, the keys and the time as arguments; nothing here draws or
+//! reads a clock.
+
+mod keys;
+mod mail;
+
+pub use keys::{date_of, roll_statement, verify_roll, DiceKeys};
+pub use mail::{roll_mail, RollLinks};
 
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
+use std::collections::BTreeMap;
 use warlog_rules::dice::{GameSeed, SeededDice};
 use warlog_rules::game::Moment;
 
@@ -57,6 +67,22 @@ impl DiceTableId {
     }
 }
 
+impl TryFrom<&str> for DiceTableId {
+    type Error = String;
+
+    /// A table's id as its links give it: 32 hex digits, lower case.
+    fn try_from(text: &str) -> Result<Self, String> {
+        if text.len() == 32 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            Ok(DiceTableId(text.to_owned()))
+        } else {
+            Err(format!(
+                "{:?} is not a dice table's id (32 hex digits)",
+                text.chars().take(40).collect::<String>()
+            ))
+        }
+    }
+}
+
 /// An address as a table keys it: trimmed, lower-cased, plausible (one `@` with something
 /// on each side, no spaces or control characters, at most 254 characters).
 fn address(raw: &str, field: &str) -> Result<String, String> {
@@ -87,13 +113,16 @@ pub enum DiceTableEvent {
         commitment: String,
         at: Moment,
     },
-    /// A roll: `times` dice of `max` sides, each from 1 to `max`.
+    /// A roll: `times` dice of `max` sides, each from 1 to `max`. Its index is its place in
+    /// the stream; its signature, the service's over [`roll_statement`], in base64.
     DiceRolled {
         epoch: u32,
+        index: u64,
         times: u32,
         max: u32,
         dice: Vec<u32>,
         at: Moment,
+        signature: String,
     },
     /// An epoch's seed, in hex, revealed: every die of the epoch can be recomputed now.
     SeedRevealed {
@@ -175,18 +204,36 @@ pub struct DiceTable {
     /// The epoch in force, and the commitment to its seed.
     pub epoch: u32,
     pub commitment: String,
-    /// Rolls made, over every epoch.
+    /// Rolls made, over every epoch, and in the epoch in force.
     pub rolls: u64,
+    pub epoch_rolls: u64,
+    /// When the table last rolled (or its epoch began): its idle time runs from here.
+    pub last_at: Moment,
 }
 
-/// Why a decision or a fold was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiceTableError(pub String);
+/// Why a decision, a fold or an audit was refused, in words a player can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiceTableError {
+    /// The seed given is not the one committed: the service's fault, never the player's.
+    #[error("{0}")]
+    WrongSeed(String),
+    /// The reveal link is not this epoch's, and the table has not been idle long enough.
+    #[error("{0}")]
+    RevealRefused(String),
+    /// No roll since the last reveal: there is nothing to check yet.
+    #[error("{0}")]
+    NothingToReveal(String),
+    /// The record does not hold (a fold or an audit).
+    #[error("{0}")]
+    Record(String),
+}
 
-impl std::fmt::Display for DiceTableError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+/// How a reveal is asked for: with the secret of the link mailed to the table's addresses,
+/// or by anyone once the table has been idle for the stated time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RevealAsked {
+    ByLink(String),
+    AfterIdle,
 }
 
 /// The events that open a table under `seed`: its first epoch, committed.
@@ -208,7 +255,9 @@ impl DiceTable {
                 (
                     None,
                     DiceTableEvent::SeedCommitted {
-                        epoch, commitment, ..
+                        epoch,
+                        commitment,
+                        at,
                     },
                 ) => DiceTable {
                     table: table.to_owned(),
@@ -216,9 +265,11 @@ impl DiceTable {
                     epoch: *epoch,
                     commitment: commitment.clone(),
                     rolls: 0,
+                    epoch_rolls: 0,
+                    last_at: *at,
                 },
                 (None, _) => {
-                    return Err(DiceTableError(
+                    return Err(DiceTableError::Record(
                         "a dice table begins by committing a seed".to_owned(),
                     ))
                 }
@@ -228,7 +279,7 @@ impl DiceTable {
                 }
             });
         }
-        folded.ok_or_else(|| DiceTableError(format!("no dice table {table}")))
+        folded.ok_or_else(|| DiceTableError::Record(format!("no dice table {table}")))
     }
 
     /// Takes in the next event.
@@ -236,42 +287,91 @@ impl DiceTable {
         self.version += 1;
         match event {
             DiceTableEvent::SeedCommitted {
-                epoch, commitment, ..
+                epoch,
+                commitment,
+                at,
             } => {
                 self.epoch = *epoch;
                 self.commitment = commitment.clone();
+                self.epoch_rolls = 0;
+                self.last_at = *at;
             }
-            DiceTableEvent::DiceRolled { .. } => self.rolls += 1,
+            DiceTableEvent::DiceRolled { at, .. } => {
+                self.rolls += 1;
+                self.epoch_rolls += 1;
+                self.last_at = *at;
+            }
             DiceTableEvent::SeedRevealed { .. } => {}
         }
     }
 
     /// A roll of what was asked, its dice from `seed` (the epoch's) at the version it will
-    /// be recorded at.
+    /// be recorded at, signed with `keys`.
     pub fn roll(
         &self,
         asked: DiceAsked,
         seed: &GameSeed,
+        keys: &DiceKeys,
         at: Moment,
     ) -> Result<Vec<DiceTableEvent>, DiceTableError> {
         self.check_seed(seed)?;
-        let mut dice = seed.dice_for(&self.table, self.version + 1);
+        let index = self.version + 1;
+        let dice = draw(&mut seed.dice_for(&self.table, index), asked);
+        let signature = keys.sign(&roll_statement(&self.table, index, &dice, &date_of(at)));
         Ok(vec![DiceTableEvent::DiceRolled {
             epoch: self.epoch,
+            index,
             times: asked.times,
             max: asked.max,
-            dice: draw(&mut dice, asked),
+            dice,
             at,
+            signature,
         }])
     }
 
-    /// The epoch's seed revealed, and the next epoch begun under `next`.
+    /// When anyone may ask for the seed to be revealed: `idle_seconds` after the last roll.
+    pub fn idle_reveal_from(&self, idle_seconds: u64) -> Moment {
+        self.last_at.plus_seconds(idle_seconds)
+    }
+
+    /// The epoch's seed revealed, as `asked` (a link's secret must be this epoch's; without
+    /// one the table must have been idle `idle_seconds`), and the next epoch begun under
+    /// `next`.
     pub fn reveal(
         &self,
-        seed: &GameSeed,
-        next: &GameSeed,
+        asked: &RevealAsked,
+        keys: &DiceKeys,
+        idle_seconds: u64,
+        seeds: (&GameSeed, &GameSeed),
         at: Moment,
     ) -> Result<Vec<DiceTableEvent>, DiceTableError> {
+        let (seed, next) = seeds;
+        if self.epoch_rolls == 0 {
+            return Err(DiceTableError::NothingToReveal(format!(
+                "table {} has not rolled since its seed was last revealed: there is nothing \
+                 to check yet",
+                self.table
+            )));
+        }
+        match asked {
+            RevealAsked::ByLink(token) if keys.is_reveal_token(&self.table, self.epoch, token) => {}
+            RevealAsked::ByLink(_) => {
+                return Err(DiceTableError::RevealRefused(format!(
+                    "this reveal link is not the one for epoch {} of table {}: use the link \
+                     in the latest roll's e-mail",
+                    self.epoch, self.table
+                )))
+            }
+            RevealAsked::AfterIdle if at >= self.idle_reveal_from(idle_seconds) => {}
+            RevealAsked::AfterIdle => {
+                return Err(DiceTableError::RevealRefused(format!(
+                    "table {} rolled less than {} ago: until then only the link in a roll's \
+                     e-mail reveals its seed",
+                    self.table,
+                    idle_in_words(idle_seconds)
+                )))
+            }
+        }
         self.check_seed(seed)?;
         Ok(vec![
             DiceTableEvent::SeedRevealed {
@@ -291,7 +391,7 @@ impl DiceTable {
         if hex::encode(seed.commitment()) == self.commitment {
             Ok(())
         } else {
-            Err(DiceTableError(format!(
+            Err(DiceTableError::WrongSeed(format!(
                 "the seed given is not the one table {} committed to for epoch {}",
                 self.table, self.epoch
             )))
@@ -306,75 +406,67 @@ fn draw(dice: &mut SeededDice, asked: DiceAsked) -> Vec<u32> {
 }
 
 /// What an audit of a table found: the rolls checked die by die (those of revealed
-/// epochs), and those whose epoch's seed is not revealed yet.
+/// epochs), those whose epoch's seed is not revealed yet, and the signatures checked (every
+/// roll's, when the service's public key was given).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiceTableAudit {
     pub rolls_checked: u64,
     pub rolls_unrevealed: u64,
+    pub signatures_checked: u64,
 }
 
 /// Checks a table's events as an auditor holding its export: each revealed seed against
-/// its commitment, and every die of a revealed epoch recomputed. The first difference is
-/// named by the roll's stream version.
-pub fn audit(table: &str, events: &[DiceTableEvent]) -> Result<DiceTableAudit, DiceTableError> {
-    let mut commitments = std::collections::BTreeMap::new();
-    let mut seeds = std::collections::BTreeMap::new();
-    for (i, event) in events.iter().enumerate() {
-        let version = i as u64 + 1;
-        match event {
-            DiceTableEvent::SeedCommitted {
-                epoch, commitment, ..
-            } => {
-                if commitments.insert(*epoch, commitment.clone()).is_some() {
-                    return Err(DiceTableError(format!(
-                        "event {version} commits epoch {epoch} a second time"
-                    )));
-                }
-            }
-            DiceTableEvent::SeedRevealed { epoch, seed, .. } => {
-                let seed = parse_seed(seed)
-                    .ok_or_else(|| DiceTableError(format!("event {version}: not a seed")))?;
-                let committed = commitments.get(epoch).ok_or_else(|| {
-                    DiceTableError(format!(
-                        "event {version} reveals epoch {epoch}, never committed"
-                    ))
-                })?;
-                if &hex::encode(seed.commitment()) != committed {
-                    return Err(DiceTableError(format!(
-                        "event {version}: the seed revealed for epoch {epoch} is not the one committed"
-                    )));
-                }
-                seeds.insert(*epoch, seed);
-            }
-            DiceTableEvent::DiceRolled { .. } => {}
-        }
-    }
+/// its commitment, every roll's index against its place, every die of a revealed epoch
+/// recomputed, and, given the service's public key, every roll's signature. The first
+/// difference is named by the roll's place in the stream.
+pub fn audit(
+    table: &str,
+    events: &[DiceTableEvent],
+    public_key: Option<&[u8]>,
+) -> Result<DiceTableAudit, DiceTableError> {
+    let seeds = revealed_seeds(events)?;
     let mut found = DiceTableAudit {
         rolls_checked: 0,
         rolls_unrevealed: 0,
+        signatures_checked: 0,
     };
     for (i, event) in events.iter().enumerate() {
         let version = i as u64 + 1;
         let DiceTableEvent::DiceRolled {
             epoch,
+            index,
             times,
             max,
             dice,
-            ..
+            at,
+            signature,
         } = event
         else {
             continue;
         };
+        let wrong = |why: String| DiceTableError::Record(format!("roll at event {version}: {why}"));
+        if *index != version {
+            return Err(wrong(format!("its index is {index}, not its place")));
+        }
+        if let Some(key) = public_key {
+            let statement = roll_statement(table, *index, dice, &date_of(*at));
+            if !verify_roll(key, &statement, signature) {
+                return Err(wrong(
+                    "the signature is not the service's over its table, index, dice and date"
+                        .to_owned(),
+                ));
+            }
+            found.signatures_checked += 1;
+        }
         let Some(seed) = seeds.get(epoch) else {
             found.rolls_unrevealed += 1;
             continue;
         };
-        let asked = DiceAsked::try_from((*times, *max))
-            .map_err(|why| DiceTableError(format!("roll at event {version}: {why}")))?;
+        let asked = DiceAsked::try_from((*times, *max)).map_err(wrong)?;
         let expected = draw(&mut seed.dice_for(table, version), asked);
         if &expected != dice {
-            return Err(DiceTableError(format!(
-                "roll at event {version}: the record says {}, the seed gives {}",
+            return Err(wrong(format!(
+                "the record says {}, the seed gives {}",
                 listed(dice),
                 listed(&expected)
             )));
@@ -382,6 +474,50 @@ pub fn audit(table: &str, events: &[DiceTableEvent]) -> Result<DiceTableAudit, D
         found.rolls_checked += 1;
     }
     Ok(found)
+}
+
+/// The seeds revealed, by epoch, each checked against its epoch's commitment.
+fn revealed_seeds(events: &[DiceTableEvent]) -> Result<BTreeMap<u32, GameSeed>, DiceTableError> {
+    let mut commitments = BTreeMap::new();
+    let mut seeds = BTreeMap::new();
+    for (i, event) in events.iter().enumerate() {
+        let version = i as u64 + 1;
+        let wrong = |why: String| DiceTableError::Record(format!("event {version} {why}"));
+        match event {
+            DiceTableEvent::SeedCommitted {
+                epoch, commitment, ..
+            } => {
+                if commitments.insert(*epoch, commitment.clone()).is_some() {
+                    return Err(wrong(format!("commits epoch {epoch} a second time")));
+                }
+            }
+            DiceTableEvent::SeedRevealed { epoch, seed, .. } => {
+                let seed = parse_seed(seed).ok_or_else(|| wrong("reveals no seed".to_owned()))?;
+                let committed = commitments
+                    .get(epoch)
+                    .ok_or_else(|| wrong(format!("reveals epoch {epoch}, never committed")))?;
+                if &hex::encode(seed.commitment()) != committed {
+                    return Err(wrong(format!(
+                        "reveals a seed for epoch {epoch} that is not the one committed"
+                    )));
+                }
+                seeds.insert(*epoch, seed);
+            }
+            DiceTableEvent::DiceRolled { .. } => {}
+        }
+    }
+    Ok(seeds)
+}
+
+/// An idle time as people read it: `7 days`, `36 hours`, `15 minutes`.
+pub fn idle_in_words(seconds: u64) -> String {
+    let (count, unit) = match seconds {
+        s if s >= 2 * 86_400 && s % 86_400 == 0 => (s / 86_400, "day"),
+        s if s >= 3_600 && s % 3_600 == 0 => (s / 3_600, "hour"),
+        s if s >= 60 => (s.div_ceil(60), "minute"),
+        s => (s, "second"),
+    };
+    format!("{count} {unit}{}", if count == 1 { "" } else { "s" })
 }
 
 /// Dice as people read them: `3, 6, 1`.

@@ -3,6 +3,10 @@
 //! projection makes a mail row in the transaction that enqueues the webhook deliveries of
 //! the same event ([`enqueue_turn_mail`]); the mail sender claims due rows for a lease,
 //! sends them and records the outcome, as the webhook sender does.
+//!
+//! A dice table's roll is mailed to its pair of addresses, which are no player's: such a
+//! mail keeps its address on its row ([`enqueue_direct_mail`]) and forgets it once the mail
+//! is sent or given up on.
 
 use deadpool_postgres::{GenericClient, Transaction};
 use warlog_events::notices::TurnBegun;
@@ -132,11 +136,58 @@ pub async fn enqueue_turn_mail(
     Ok(made == 1)
 }
 
+/// A mail to an address kept on its own row (a dice table's roll, to each of its pair),
+/// made in the transaction that appends `event_id`, at `position` in the log.
+#[derive(Clone)]
+pub struct DirectMail {
+    pub mail_id: String,
+    pub email: String,
+    pub subject: String,
+    pub body: String,
+}
+
+impl std::fmt::Debug for DirectMail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirectMail")
+            .field("mail_id", &self.mail_id)
+            .field("subject", &self.subject)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Makes `mail`, about the event `event_id` at `position`; once per mail id, whatever
+/// retries.
+pub async fn enqueue_direct_mail(
+    client: &impl GenericClient,
+    mail: &DirectMail,
+    event_id: &uuid::Uuid,
+    position: i64,
+) -> Result<(), StoreError> {
+    client
+        .execute(
+            "INSERT INTO mail_outbox \
+                 (mail_id, event_id, position, email, subject, body, began_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, now()) \
+             ON CONFLICT (mail_id) DO NOTHING",
+            &[
+                &mail.mail_id,
+                event_id,
+                &position,
+                &mail.email,
+                &mail.subject,
+                &mail.body,
+            ],
+        )
+        .await?;
+    Ok(())
+}
+
 /// A mail the sender has claimed, with its recipient's address as it is now.
 #[derive(Clone)]
 pub struct ClaimedMail {
     pub mail_id: String,
-    pub handle: String,
+    /// The player's handle; none for a mail to an address kept on its row.
+    pub handle: Option<String>,
     pub email: String,
     pub subject: String,
     pub body: String,
@@ -155,7 +206,8 @@ impl std::fmt::Debug for ClaimedMail {
 }
 
 /// Gives up on the mails not yet sent whose turn began more than `max_age_seconds` ago
-/// (old news), and on those whose player has no address any more: how many.
+/// (old news), and on those whose player has no address any more: how many. An address
+/// kept on a row is forgotten with it.
 pub async fn expire_mail(
     client: &impl GenericClient,
     max_age_seconds: f64,
@@ -163,13 +215,14 @@ pub async fn expire_mail(
     Ok(client
         .execute(
             "UPDATE mail_outbox m \
-                SET dead_at = now(), \
-                    last_error = CASE WHEN NOT EXISTS ( \
+                SET dead_at = now(), email = NULL, \
+                    last_error = CASE WHEN m.email IS NULL AND NOT EXISTS ( \
                         SELECT 1 FROM player_emails e WHERE e.handle = m.handle) \
                       THEN 'no address' ELSE coalesce(last_error, 'expired') END \
               WHERE sent_at IS NULL AND dead_at IS NULL \
                 AND (began_at < now() - make_interval(secs => $1) \
-                     OR NOT EXISTS (SELECT 1 FROM player_emails e WHERE e.handle = m.handle))",
+                     OR (m.email IS NULL AND NOT EXISTS ( \
+                         SELECT 1 FROM player_emails e WHERE e.handle = m.handle)))",
             &[&max_age_seconds],
         )
         .await?)
@@ -193,10 +246,12 @@ pub async fn claim_due_mail(
              leased AS ( \
                  UPDATE mail_outbox m SET next_attempt_at = now() + make_interval(secs => $2) \
                    FROM picked p WHERE m.mail_id = p.mail_id \
-              RETURNING m.mail_id, m.handle, m.subject, m.body, m.attempts, \
+              RETURNING m.mail_id, m.handle, m.email, m.subject, m.body, m.attempts, \
                         extract(epoch FROM now() - m.began_at)::float8 AS age) \
-             SELECT l.mail_id, l.handle, e.email, l.subject, l.body, l.attempts, l.age \
-               FROM leased l JOIN player_emails e ON e.handle = l.handle",
+             SELECT l.mail_id, l.handle, coalesce(l.email, e.email), l.subject, l.body, \
+                    l.attempts, l.age \
+               FROM leased l LEFT JOIN player_emails e ON e.handle = l.handle \
+              WHERE coalesce(l.email, e.email) IS NOT NULL",
             &[&i64::from(limit), &lease_seconds],
         )
         .await?;
@@ -218,7 +273,8 @@ pub async fn claim_due_mail(
 pub async fn mark_mail_sent(client: &impl GenericClient, mail_id: &str) -> Result<(), StoreError> {
     client
         .execute(
-            "UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL \
+            "UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL, \
+                    email = NULL \
               WHERE mail_id = $1",
             &[&mail_id],
         )
@@ -239,7 +295,8 @@ pub async fn mark_mail_failed(
         .execute(
             "UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2, \
                     next_attempt_at = now() + make_interval(secs => $3), \
-                    dead_at = CASE WHEN $4 THEN now() END \
+                    dead_at = CASE WHEN $4 THEN now() END, \
+                    email = CASE WHEN $4 THEN NULL ELSE email END \
               WHERE mail_id = $1",
             &[&mail_id, &error, &retry_in_seconds, &dead],
         )

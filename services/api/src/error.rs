@@ -87,6 +87,10 @@ error_table! {
     WebhookAddressNotAllowed: UNPROCESSABLE_ENTITY, "webhook-address-not-allowed", "The webhook URL reaches an address this service does not send to (loopback, private, link-local, ...)";
     WebhookLimit: CONFLICT, "webhook-limit", "The owner has as many webhook subscriptions as this service allows";
     EmailNotSet: NOT_FOUND, "email-not-set", "The player has no e-mail address on file";
+    InvalidDiceRoll: BAD_REQUEST, "invalid-dice-roll", "The roll asks for dice beyond the bounds, or does not name its two addresses";
+    DiceTableNotFound: NOT_FOUND, "dice-table-not-found", "No such dice table";
+    RevealRefused: FORBIDDEN, "reveal-refused", "The reveal link is not this epoch's, and the table has not been idle long enough for anyone to reveal its seed";
+    NothingToReveal: CONFLICT, "nothing-to-reveal", "The dice table has not rolled since its seed was last revealed";
 }
 
 impl ErrorCode {

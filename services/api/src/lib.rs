@@ -10,6 +10,7 @@ pub mod charts;
 pub mod conditional;
 pub mod cors;
 pub mod cursor;
+pub mod dice_tables;
 pub mod error;
 pub mod games;
 pub mod input_guard;

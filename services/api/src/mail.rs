@@ -243,7 +243,7 @@ impl Mailer {
         let to = mail
             .email
             .parse()
-            .map(|address| Mailbox::new(Some(mail.handle.clone()), address))
+            .map(|address| Mailbox::new(mail.handle.clone(), address))
             .map_err(|_| MailFailure::Address)?;
         Message::builder()
             .from(self.settings.from.0.clone())

@@ -67,6 +67,7 @@ impl Write for NewPlayer {
             expected: ExpectedVersion::NoStream,
             events: request.encode_with(&[event], PlayerEvent::encode)?,
             seed: SeedDuty::None,
+            mails: Vec::new(),
         };
         Ok(Decision {
             appends: vec![append],

@@ -22,16 +22,17 @@ use crate::error::{ApiError, ErrorCode};
 /// Clients remembered at most; beyond it, those with a full bucket are forgotten.
 const MAX_CLIENTS: usize = 10_000;
 
-/// A limit of `per_minute` requests a minute per client, in bursts of up to `per_minute`.
+/// A limit of `per_minute` requests a minute per key (a client's address, or a dice
+/// table), in bursts of up to `per_minute`.
 #[derive(Debug)]
-pub struct RateLimit {
+pub struct RateLimit<K = Option<IpAddr>> {
     per_minute: u32,
-    buckets: Mutex<HashMap<Option<IpAddr>, (f64, Instant)>>,
+    buckets: Mutex<HashMap<K, (f64, Instant)>>,
 }
 
-impl RateLimit {
+impl<K: std::hash::Hash + Eq> RateLimit<K> {
     /// `0`: no limit.
-    pub fn per_minute(per_minute: u32) -> RateLimit {
+    pub fn per_minute(per_minute: u32) -> RateLimit<K> {
         RateLimit {
             per_minute,
             buckets: Mutex::new(HashMap::new()),
@@ -39,7 +40,13 @@ impl RateLimit {
     }
 
     /// Takes one request from `client`'s bucket, or refuses it with 429.
-    pub fn admit(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
+    pub fn admit(&self, client: K) -> Result<(), ApiError> {
+        self.admit_from(client, "from one client")
+    }
+
+    /// Takes one request from `key`'s bucket, or refuses it with 429 saying the limit is
+    /// `whose` (`from one client`, `at one table`).
+    pub fn admit_from(&self, client: K, whose: &str) -> Result<(), ApiError> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -62,10 +69,7 @@ impl RateLimit {
             *at = now;
             return Err(ApiError::new(
                 ErrorCode::TooManyRequests,
-                format!(
-                    "at most {} of these a minute from one client",
-                    self.per_minute
-                ),
+                format!("at most {} of these a minute {whose}", self.per_minute),
             ));
         }
         *tokens = refilled - 1.0;

@@ -96,6 +96,7 @@ impl Write for RulesetUpload<'_> {
                     expected: after.map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact),
                     events: request.encode_with(&[*event], RulesetPublished::encode)?,
                     seed: SeedDuty::None,
+                    mails: Vec::new(),
                 }],
                 status: StatusCode::CREATED,
                 decided: view(after.map_or(1, |a| a + 1)),

@@ -5,8 +5,8 @@ use warlog_store::{EventStore, Pool};
 
 use crate::error::ApiError;
 use crate::{
-    audit_cache, games, ladder_cache, page_cache, public_url, rate_limit, token_cache, webhooks,
-    Clock, Telemetry,
+    audit_cache, dice_tables, games, ladder_cache, page_cache, public_url, rate_limit, token_cache,
+    webhooks, Clock, Telemetry,
 };
 use actix_web::HttpRequest;
 
@@ -39,6 +39,8 @@ pub struct AppState {
     pub tokens: std::sync::Arc<token_cache::TokenCache>,
     /// Where webhooks may be sent, the key their secrets are sealed with, the cap.
     pub webhooks: std::sync::Arc<webhooks::WebhookPolicy>,
+    /// The dice tables' keys, settings and limits.
+    pub dice: std::sync::Arc<dice_tables::DiceTables>,
 }
 
 /// The header a write's answer carries and a later read may send back: the primary's WAL
@@ -113,6 +115,7 @@ impl AppState {
             reads: None,
             tokens: Default::default(),
             webhooks: Default::default(),
+            dice: Default::default(),
         }
     }
 

@@ -329,6 +329,7 @@ impl<T: TournamentOrder> Write for TournamentWrite<T> {
             } else {
                 SeedDuty::None
             },
+            mails: Vec::new(),
         }];
         for game in decision.new_games {
             appends.push(StreamAppend::new_with_seed(
@@ -343,6 +344,7 @@ impl<T: TournamentOrder> Write for TournamentWrite<T> {
                 stream: game.stream,
                 expected: ExpectedVersion::Exact(game.version),
                 seed: SeedDuty::None,
+                mails: Vec::new(),
             });
         }
         Ok(crate::write::Decision {

@@ -13,6 +13,26 @@ fn at(seconds: u64) -> Moment {
     Moment::from_unix_seconds(seconds)
 }
 
+fn keys() -> DiceKeys {
+    DiceKeys::from_secrets([3; 32], [4; 32]).expect("keys")
+}
+
+/// A day: the idle time after which anyone may have a table's seed revealed, in these tests.
+const IDLE: u64 = 86_400;
+
+/// `table`'s seed revealed by the link mailed with its rolls, the next epoch under `next`.
+fn revealed_by_link(
+    table: &DiceTable,
+    seed: &GameSeed,
+    next: &GameSeed,
+    now: u64,
+) -> Vec<DiceTableEvent> {
+    let link = RevealAsked::ByLink(keys().reveal_token(&table.table, table.epoch));
+    table
+        .reveal(&link, &keys(), IDLE, (seed, next), at(now))
+        .expect("reveals")
+}
+
 /// A table opened under `seed(1)`, rolled `rolls` times (2d6, 1d20, 3d12 in turn).
 fn rolled(rolls: usize) -> Vec<DiceTableEvent> {
     let mut events = open(&seed(1), at(0));
@@ -20,7 +40,11 @@ fn rolled(rolls: usize) -> Vec<DiceTableEvent> {
     for i in 0..rolls {
         let table = DiceTable::fold(TABLE, &events).expect("folds");
         let asked = DiceAsked::try_from(asked[i % asked.len()]).expect("in bounds");
-        events.extend(table.roll(asked, &seed(1), at(i as u64)).expect("rolls"));
+        events.extend(
+            table
+                .roll(asked, &seed(1), &keys(), at(i as u64))
+                .expect("rolls"),
+        );
     }
     events
 }
@@ -31,7 +55,7 @@ fn a_roll_gives_as_many_dice_as_asked_each_from_one_to_its_sides() {
     let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
     // When 50 dice of 20 sides are asked for
     let asked = DiceAsked::try_from((50, 20)).expect("in bounds");
-    let events = table.roll(asked, &seed(1), at(5)).expect("rolls");
+    let events = table.roll(asked, &seed(1), &keys(), at(5)).expect("rolls");
     // Then 50 dice fall, each 1 to 20
     let [DiceTableEvent::DiceRolled {
         dice,
@@ -82,10 +106,12 @@ fn a_roll_with_another_seed_than_the_one_committed_is_refused() {
     let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
     let asked = DiceAsked::try_from((1, 6)).expect("in bounds");
     let refused = table
-        .roll(asked, &seed(2), at(1))
+        .roll(asked, &seed(2), &keys(), at(1))
         .expect_err("not the seed");
     assert!(
-        refused.0.contains("not the one table c0ffee committed to"),
+        refused
+            .to_string()
+            .contains("not the one table c0ffee committed to"),
         "{refused}"
     );
 }
@@ -96,19 +122,19 @@ fn a_reveal_shows_the_seed_and_the_table_goes_on_under_a_new_one() {
     let mut events = rolled(3);
     let table = DiceTable::fold(TABLE, &events).expect("folds");
     // When its seed is revealed
-    events.extend(table.reveal(&seed(1), &seed(9), at(10)).expect("reveals"));
+    events.extend(revealed_by_link(&table, &seed(1), &seed(9), 10));
     // Then epoch 2 is committed to the new seed, and rolls go on under it
     let table = DiceTable::fold(TABLE, &events).expect("folds");
-    assert_eq!((table.epoch, table.rolls), (2, 3));
+    assert_eq!((table.epoch, table.rolls, table.epoch_rolls), (2, 3, 0));
     assert_eq!(table.commitment, hex::encode(seed(9).commitment()));
     let asked = DiceAsked::try_from((2, 6)).expect("in bounds");
     assert!(
-        table.roll(asked, &seed(1), at(11)).is_err(),
+        table.roll(asked, &seed(1), &keys(), at(11)).is_err(),
         "the old seed is spent"
     );
-    events.extend(table.roll(asked, &seed(9), at(11)).expect("rolls"));
+    events.extend(table.roll(asked, &seed(9), &keys(), at(11)).expect("rolls"));
     // And an audit checks the revealed epoch's rolls and counts the new one as unrevealed
-    let found = audit(TABLE, &events).expect("audits");
+    let found = audit(TABLE, &events, None).expect("audits");
     assert_eq!((found.rolls_checked, found.rolls_unrevealed), (3, 1));
 }
 
@@ -116,9 +142,17 @@ fn a_reveal_shows_the_seed_and_the_table_goes_on_under_a_new_one() {
 fn an_audit_of_a_hundred_revealed_rolls_recomputes_every_die() {
     let mut events = rolled(100);
     let table = DiceTable::fold(TABLE, &events).expect("folds");
-    events.extend(table.reveal(&seed(1), &seed(2), at(200)).expect("reveals"));
-    let found = audit(TABLE, &events).expect("every die as the seed gives it");
-    assert_eq!((found.rolls_checked, found.rolls_unrevealed), (100, 0));
+    events.extend(revealed_by_link(&table, &seed(1), &seed(2), 200));
+    let found = audit(TABLE, &events, Some(keys().public_key()))
+        .expect("every die as the seed gives it, every signature the service's");
+    assert_eq!(
+        (
+            found.rolls_checked,
+            found.rolls_unrevealed,
+            found.signatures_checked
+        ),
+        (100, 0, 100)
+    );
 }
 
 #[test]
@@ -126,16 +160,26 @@ fn an_audit_names_the_roll_whose_die_was_changed() {
     // Given a hundred revealed rolls, one die of the 57th changed
     let mut events = rolled(100);
     let table = DiceTable::fold(TABLE, &events).expect("folds");
-    events.extend(table.reveal(&seed(1), &seed(2), at(200)).expect("reveals"));
+    events.extend(revealed_by_link(&table, &seed(1), &seed(2), 200));
     let DiceTableEvent::DiceRolled { dice, max, .. } = &mut events[57] else {
         panic!("event 58 is a roll");
     };
     dice[0] = dice[0] % *max + 1;
     // When it is audited
-    let refused = audit(TABLE, &events).expect_err("a die changed");
+    let refused = audit(TABLE, &events, None).expect_err("a die changed");
     // Then the roll is named by its place in the stream
     assert!(
-        refused.0.starts_with("roll at event 58: the record says"),
+        refused
+            .to_string()
+            .starts_with("roll at event 58: the record says"),
+        "{refused}"
+    );
+    // And its signature no longer holds either
+    let refused = audit(TABLE, &events, Some(keys().public_key())).expect_err("signed otherwise");
+    assert!(
+        refused
+            .to_string()
+            .starts_with("roll at event 58: the signature is not the service's"),
         "{refused}"
     );
 }
@@ -148,8 +192,13 @@ fn an_audit_refuses_a_revealed_seed_that_is_not_the_committed_one() {
         seed: hex::encode([7u8; 32]),
         at: at(9),
     });
-    let refused = audit(TABLE, &events).expect_err("another seed");
-    assert!(refused.0.contains("is not the one committed"), "{refused}");
+    let refused = audit(TABLE, &events, None).expect_err("another seed");
+    assert!(
+        refused
+            .to_string()
+            .contains("that is not the one committed"),
+        "{refused}"
+    );
 }
 
 #[test]
@@ -194,7 +243,7 @@ fn a_missing_or_implausible_address_is_refused_by_its_field() {
 fn every_event_reads_back_as_it_was_stored() {
     let mut events = rolled(3);
     let table = DiceTable::fold(TABLE, &events).expect("folds");
-    events.extend(table.reveal(&seed(1), &seed(2), at(9)).expect("reveals"));
+    events.extend(revealed_by_link(&table, &seed(1), &seed(2), 9));
     for event in &events {
         let (event_type, version, payload) = event.encode().expect("encodes");
         assert!(
@@ -219,4 +268,114 @@ fn every_event_reads_back_as_it_was_stored() {
             "SeedCommitted"
         ]
     );
+}
+
+#[test]
+fn one_roll_is_checked_from_its_statement_signature_and_the_public_key_alone() {
+    // Given a roll
+    let events = rolled(1);
+    let DiceTableEvent::DiceRolled {
+        index,
+        dice,
+        at,
+        signature,
+        ..
+    } = &events[1]
+    else {
+        panic!("a roll");
+    };
+    // When a player rebuilds its statement from the e-mail
+    let statement = roll_statement(TABLE, *index, dice, &date_of(*at));
+    assert_eq!(
+        statement,
+        format!(
+            "warlog dice roll\ntable: c0ffee\nindex: 2\ndice: {}\ndate: 1970-01-01T00:00:00Z",
+            dice.iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    );
+    // Then the signature holds under the service's public key, and not for other dice
+    assert!(verify_roll(keys().public_key(), &statement, signature));
+    let other = roll_statement(TABLE, *index, &[7, 7], &date_of(*at));
+    assert!(!verify_roll(keys().public_key(), &other, signature));
+    let stranger = DiceKeys::from_secrets([3; 32], [5; 32]).expect("keys");
+    assert!(!verify_roll(stranger.public_key(), &statement, signature));
+    assert!(!verify_roll(keys().public_key(), &statement, "not base64!"));
+}
+
+#[test]
+fn a_reveal_without_the_epochs_link_waits_for_the_stated_idle_time() {
+    // Given a table that last rolled at second 2
+    let events = rolled(3);
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    assert_eq!(table.idle_reveal_from(IDLE), at(2 + IDLE));
+    let seeds = (&seed(1), &seed(2));
+    // When anyone asks before the idle time is up, it is refused saying how long
+    let refused = table
+        .reveal(&RevealAsked::AfterIdle, &keys(), IDLE, seeds, at(1 + IDLE))
+        .expect_err("too early");
+    assert!(matches!(refused, DiceTableError::RevealRefused(_)));
+    assert!(
+        refused.to_string().contains("less than 24 hours ago"),
+        "{refused}"
+    );
+    // And a link of another epoch or table does not open it
+    for token in [
+        keys().reveal_token(TABLE, 2),
+        keys().reveal_token("another", 1),
+        String::new(),
+    ] {
+        let refused = table
+            .reveal(&RevealAsked::ByLink(token), &keys(), IDLE, seeds, at(3))
+            .expect_err("not this epoch's link");
+        assert!(
+            refused.to_string().contains("not the one for epoch 1"),
+            "{refused}"
+        );
+    }
+    // Then once it is up, anyone may
+    let revealed = table
+        .reveal(&RevealAsked::AfterIdle, &keys(), IDLE, seeds, at(2 + IDLE))
+        .expect("idle long enough");
+    assert!(matches!(
+        revealed[0],
+        DiceTableEvent::SeedRevealed { epoch: 1, .. }
+    ));
+}
+
+#[test]
+fn an_epoch_with_no_roll_has_nothing_to_reveal() {
+    let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
+    let link = RevealAsked::ByLink(keys().reveal_token(TABLE, 1));
+    let refused = table
+        .reveal(&link, &keys(), IDLE, (&seed(1), &seed(2)), at(5))
+        .expect_err("no roll yet");
+    assert!(matches!(refused, DiceTableError::NothingToReveal(_)));
+}
+
+#[test]
+fn an_audit_refuses_a_roll_moved_from_its_place() {
+    let mut events = rolled(3);
+    let DiceTableEvent::DiceRolled { index, .. } = &mut events[2] else {
+        panic!("event 3 is a roll");
+    };
+    *index = 9;
+    let refused = audit(TABLE, &events, None).expect_err("moved");
+    assert!(
+        refused
+            .to_string()
+            .starts_with("roll at event 3: its index is 9"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn idle_times_read_in_the_largest_whole_unit() {
+    assert_eq!(idle_in_words(7 * 86_400), "7 days");
+    assert_eq!(idle_in_words(86_400), "24 hours");
+    assert_eq!(idle_in_words(3_600), "1 hour");
+    assert_eq!(idle_in_words(90), "2 minutes");
+    assert_eq!(idle_in_words(1), "1 second");
 }

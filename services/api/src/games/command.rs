@@ -105,6 +105,7 @@ impl<C: Commanding> Write for GameCommand<C> {
             } else {
                 SeedDuty::None
             },
+            mails: Vec::new(),
         };
         Ok(Decision {
             appends: vec![append],

@@ -26,6 +26,7 @@ use crate::{error, orders, respond, routes, unsigned_bounds, CONSISTENCY_TOKEN};
         (name = "rulesets", description = "Rulesets as data: the built-in ones, uploads checked whole with every problem named by its path, and the document format's JSON Schema"),
         (name = "games", description = "Games: orders checked by the rules engine, dice rolled by the server, battles, placements, audits"),
         (name = "events", description = "The event log: streams, heads and the global feed"),
+        (name = "dice", description = "A dice server TripleA's client can talk to: each pair of addresses has a table whose every roll is signed, mailed to both and recomputable by anyone once its seed is revealed"),
         (name = "webhooks", description = "Subscriptions for admins and directors: signed deliveries of games ended, rounds seated, tournaments finished and ladder changes, retried until accepted"),
         (name = "operations", description = "Health, readiness, metrics and this document"),
     )

@@ -78,4 +78,5 @@ resources!(
     indexes,
     tournaments,
     webhooks,
+    dice,
 );

@@ -25,7 +25,9 @@ pub use request::{Expected, WriteRequest};
 use actix_web::http::StatusCode;
 use warlog_events::{NewEvent, StreamId};
 use warlog_rules::dice::GameSeed;
+use warlog_store::dice_tables::{mark_epoch_revealed, save_epoch_seed};
 use warlog_store::idempotency::{record_response, recorded_response};
+use warlog_store::mail::{enqueue_direct_mail, DirectMail};
 use warlog_store::seeds::{mark_seed_revealed, save_seed};
 use warlog_store::{
     append_checking_token, stream_head, AppendOutcome, ExpectedVersion, GenericClient,
@@ -108,6 +110,20 @@ pub(crate) enum SeedDuty {
     Save(GameSeed),
     /// The events reveal the seed: note when.
     Revealed,
+    /// A dice table's epochs: the one whose seed the events reveal, and the one they begin
+    /// (its seed to keep secret until revealed).
+    Epochs {
+        revealed: Option<u32>,
+        begun: Option<(u32, GameSeed)>,
+    },
+}
+
+/// A mail about one of an append's events (its index among them), made in the append's
+/// transaction so that it is sent if and only if the event is recorded.
+#[derive(Debug, Clone)]
+pub(crate) struct EventMail {
+    pub event: usize,
+    pub mail: DirectMail,
 }
 
 /// One stream's part of a write.
@@ -117,6 +133,7 @@ pub(crate) struct StreamAppend {
     pub expected: ExpectedVersion,
     pub events: Vec<NewEvent>,
     pub seed: SeedDuty,
+    pub mails: Vec<EventMail>,
 }
 
 impl StreamAppend {
@@ -128,6 +145,7 @@ impl StreamAppend {
             expected: ExpectedVersion::NoStream,
             events,
             seed: SeedDuty::Save(seed),
+            mails: Vec::new(),
         }
     }
 }
@@ -219,8 +237,10 @@ async fn commit(
     decision: &Decision<impl Answer>,
 ) -> Result<Attempt, ApiError> {
     let appends = &decision.appends;
-    let alone =
-        appends.len() == 1 && request.key.is_none() && matches!(appends[0].seed, SeedDuty::None);
+    let alone = appends.len() == 1
+        && request.key.is_none()
+        && matches!(appends[0].seed, SeedDuty::None)
+        && appends[0].mails.is_empty();
     let body = if alone {
         let outcomes = match append_all(&*client, appends, request).await? {
             Ok(outcomes) => outcomes,
@@ -286,6 +306,14 @@ async fn append_all(
         match &append.seed {
             SeedDuty::Save(seed) => save_seed(client, &append.stream, seed).await?,
             SeedDuty::Revealed => mark_seed_revealed(client, &append.stream).await?,
+            SeedDuty::Epochs { revealed, begun } => {
+                if let Some(epoch) = revealed {
+                    mark_epoch_revealed(client, &append.stream, *epoch).await?;
+                }
+                if let Some((epoch, seed)) = begun {
+                    save_epoch_seed(client, &append.stream, *epoch, seed).await?;
+                }
+            }
             SeedDuty::None => {}
         }
         let token = request.token_to_check.as_ref();
@@ -298,7 +326,19 @@ async fn append_all(
         )
         .await
         {
-            Ok(outcome) => outcomes.push(outcome),
+            Ok(outcome) => {
+                for EventMail { event, mail } in &append.mails {
+                    let Some(recorded) = outcome.events.get(*event) else {
+                        return Err(ApiError::new(
+                            ErrorCode::Internal,
+                            "a mail names an event its append does not hold",
+                        ));
+                    };
+                    enqueue_direct_mail(client, mail, &recorded.event_id, recorded.position)
+                        .await?;
+                }
+                outcomes.push(outcome);
+            }
             Err(StoreError::Conflict { stream, .. }) => {
                 return Ok(Err(Attempt::Lost {
                     stream,

@@ -57,6 +57,9 @@ impl Expected {
 #[derive(Debug, Clone)]
 pub struct WriteRequest {
     pub caller: Identity,
+    /// Who the log records as the sender: the caller, or `anyone` for a write that needs no
+    /// token ([`WriteRequest::anonymous`]).
+    actor: String,
     pub key: Option<IdempotencyKey>,
     /// SHA-256 of caller, method, path and body: the same key with other content is 422.
     pub fingerprint: [u8; 32],
@@ -93,6 +96,7 @@ impl WriteRequest {
             .transpose()?;
         Ok(WriteRequest {
             caller: identity.clone(),
+            actor: identity.actor(),
             key,
             fingerprint: Self::fingerprint_of(identity, req.method().as_str(), req.path(), raw),
             expected,
@@ -101,6 +105,28 @@ impl WriteRequest {
                 .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
             token_to_check: caller.token_to_check(),
         })
+    }
+
+    /// A write anyone may ask for, with no token and no idempotency key (a dice table's roll
+    /// or reveal, whose protocol has neither): its log records `anyone` as the sender. Its
+    /// caller is a player named `anyone`, never a role that authorises anything: such a
+    /// write's decision reads no caller.
+    pub fn anonymous(req: &HttpRequest, raw: &[u8]) -> WriteRequest {
+        let caller = Identity {
+            name: "anyone".to_owned(),
+            role: warlog_events::sender::Role::Player,
+        };
+        WriteRequest {
+            fingerprint: Self::fingerprint_of(&caller, req.method().as_str(), req.path(), raw),
+            caller,
+            actor: "anyone".to_owned(),
+            key: None,
+            expected: Expected::Unstated,
+            now: req
+                .app_data::<web::Data<AppState>>()
+                .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
+            token_to_check: None,
+        }
     }
 
     pub fn fingerprint_of(caller: &Identity, method: &str, path: &str, body: &[u8]) -> [u8; 32] {
@@ -122,7 +148,7 @@ impl WriteRequest {
     }
 
     fn metadata(&self) -> Metadata {
-        let mut metadata = Metadata::recorded_at(self.now).with_actor(self.caller.actor());
+        let mut metadata = Metadata::recorded_at(self.now).with_actor(self.actor.clone());
         metadata.idempotency_key = self.key.clone();
         metadata.correlation_id = Some(Uuid::new_v4());
         metadata

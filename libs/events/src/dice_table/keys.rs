@@ -1,0 +1,127 @@
+//! The service's dice keys: the key a pair of addresses is hashed under to name its table,
+//! and the Ed25519 key every roll is signed with, whose public half anyone may fetch. A
+//! roll's signature is over its statement ([`roll_statement`]), so a player holding only
+//! the roll's e-mail and the public key can check it ([`verify_roll`]).
+
+use base64::Engine as _;
+use hmac::{Hmac, Mac};
+use ring::signature::{Ed25519KeyPair, KeyPair, UnparsedPublicKey, ED25519};
+use sha2::Sha256;
+use warlog_rules::game::Moment;
+
+use super::DiceTableId;
+
+/// The service's two dice secrets. Randomness comes from the caller: the keys are made from
+/// 32 bytes each, drawn once and kept by the store.
+pub struct DiceKeys {
+    table_key: [u8; 32],
+    signing: Ed25519KeyPair,
+}
+
+/// Kept out of logs: only the public key is shown.
+impl std::fmt::Debug for DiceKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiceKeys")
+            .field("public_key", &self.public_key_base64())
+            .finish_non_exhaustive()
+    }
+}
+
+impl DiceKeys {
+    /// The keys made from the table key and the signing key's seed.
+    pub fn from_secrets(table_key: [u8; 32], signing_seed: [u8; 32]) -> Result<Self, String> {
+        let signing = Ed25519KeyPair::from_seed_unchecked(&signing_seed)
+            .map_err(|_| "the dice signing key cannot be made from its seed".to_owned())?;
+        Ok(DiceKeys { table_key, signing })
+    }
+
+    /// The table of the pair `email1`, `email2` (either order, any case).
+    pub fn table_of(&self, email1: &str, email2: &str) -> Result<DiceTableId, String> {
+        DiceTableId::of(&self.table_key, email1, email2)
+    }
+
+    /// The public key rolls are checked with: 32 bytes.
+    pub fn public_key(&self) -> &[u8] {
+        self.signing.public_key().as_ref()
+    }
+
+    /// The public key in base64, as the well-known URL publishes it.
+    pub fn public_key_base64(&self) -> String {
+        base64::engine::general_purpose::STANDARD.encode(self.public_key())
+    }
+
+    /// The signature of `statement`, in base64.
+    pub fn sign(&self, statement: &str) -> String {
+        base64::engine::general_purpose::STANDARD
+            .encode(self.signing.sign(statement.as_bytes()).as_ref())
+    }
+
+    /// The secret of the link that reveals `table`'s epoch `epoch`: only the table's two
+    /// addresses are sent it, and it opens that epoch only.
+    pub fn reveal_token(&self, table: &str, epoch: u32) -> String {
+        hex::encode(&self.reveal_mac(table, epoch).finalize().into_bytes()[..16])
+    }
+
+    /// Whether `token` is the reveal link's secret for `table`'s epoch `epoch` (compared in
+    /// constant time).
+    pub fn is_reveal_token(&self, table: &str, epoch: u32, token: &str) -> bool {
+        match hex::decode(token) {
+            Ok(given) if given.len() == 16 => self
+                .reveal_mac(table, epoch)
+                .verify_truncated_left(&given)
+                .is_ok(),
+            _ => false,
+        }
+    }
+
+    fn reveal_mac(&self, table: &str, epoch: u32) -> Hmac<Sha256> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.table_key)
+            .unwrap_or_else(|_| unreachable!("HMAC accepts every key length"));
+        mac.update(b"warlog dice reveal\n");
+        mac.update(table.as_bytes());
+        mac.update(b"\n");
+        mac.update(&epoch.to_be_bytes());
+        mac
+    }
+}
+
+/// What a roll's signature covers, one field a line: the table, the roll's index (its place
+/// in the table's stream), the dice and the date.
+///
+/// ```text
+/// warlog dice roll
+/// table: 3f1c…
+/// index: 7
+/// dice: 3,6,1
+/// date: 2026-11-27T12:00:00Z
+/// ```
+pub fn roll_statement(table: &str, index: u64, dice: &[u32], date: &str) -> String {
+    let dice = dice
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    format!("warlog dice roll\ntable: {table}\nindex: {index}\ndice: {dice}\ndate: {date}")
+}
+
+/// Whether `signature` (base64) is the signature by `public_key` (32 bytes) of `statement`.
+pub fn verify_roll(public_key: &[u8], statement: &str, signature: &str) -> bool {
+    let Ok(signature) = base64::engine::general_purpose::STANDARD.decode(signature.trim()) else {
+        return false;
+    };
+    UnparsedPublicKey::new(&ED25519, public_key)
+        .verify(statement.as_bytes(), &signature)
+        .is_ok()
+}
+
+/// A moment as a roll's date: RFC 3339, UTC, to the second.
+pub fn date_of(at: Moment) -> String {
+    i64::try_from(at.unix_seconds())
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_else(|| "9999-12-31T23:59:59Z".to_owned())
+}

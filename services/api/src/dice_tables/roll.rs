@@ -1,0 +1,168 @@
+//! A roll through the one write path: the table's stream is opened (its first epoch
+//! committed) by its first roll, and each roll is mailed to both addresses in the
+//! transaction that records it, when the service sends mail.
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use serde::Serialize;
+use utoipa::ToSchema;
+use warlog_events::dice_table::{
+    open, roll_mail, DiceAsked, DiceKeys, DiceTable, DiceTableEvent, DiceTableId,
+};
+use warlog_rules::dice::GameSeed;
+use warlog_store::dice_tables::load_epoch_seed;
+use warlog_store::mail::DirectMail;
+use warlog_store::{ExpectedVersion, PooledClient};
+
+use super::{read_table, refused, RollMailing};
+use crate::error::{corrupt, ApiError};
+use crate::write::{fresh_seed, Decision, EventMail, SeedDuty, StreamAppend, Write, WriteRequest};
+use crate::AppState;
+
+/// A roll asked of a pair's table.
+pub struct DiceRoll {
+    pub table: DiceTableId,
+    pub asked: DiceAsked,
+    /// The two addresses, as given: the mail goes to them, and nothing else keeps them.
+    pub addresses: [String; 2],
+    pub keys: Arc<DiceKeys>,
+    /// How to mail the roll; none: it is not mailed.
+    pub mail: Option<RollMailing>,
+}
+
+/// Kept out of logs: the addresses are private.
+impl std::fmt::Debug for DiceRoll {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiceRoll")
+            .field("table", &self.table)
+            .field("asked", &self.asked)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The answer TripleA's client reads: `status`, and the dice in `result`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RollAnswer {
+    /// `OK`.
+    #[schema(example = "OK")]
+    pub status: &'static str,
+    pub result: RollResult,
+}
+
+/// A roll's dice, each from 1 to `max`, its signature and its date.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RollResult {
+    pub dice: Vec<u32>,
+    /// Ed25519, base64, over the table, the roll's index, the dice and the date (see
+    /// `/.well-known/warlog-dice-key`).
+    pub signature: String,
+    /// Milliseconds since 1970 (UTC); the signed statement gives the same instant in RFC 3339.
+    pub date: u64,
+}
+
+impl Write for DiceRoll {
+    /// The table and its epoch's seed; none for a table that has never rolled.
+    type Loaded = Option<(DiceTable, GameSeed)>;
+    type Decided = RollAnswer;
+
+    async fn load(
+        &self,
+        _: &AppState,
+        client: &PooledClient,
+        _: &WriteRequest,
+        _: bool,
+    ) -> Result<Self::Loaded, ApiError> {
+        let stream = self.table.stream().map_err(corrupt)?;
+        let events = read_table(client, &stream).await?;
+        if events.is_empty() {
+            return Ok(None);
+        }
+        let table = DiceTable::fold(self.table.as_str(), &events).map_err(corrupt)?;
+        let seed = load_epoch_seed(client, &stream, table.epoch)
+            .await?
+            .ok_or_else(|| corrupt(format!("{stream} keeps no seed for epoch {}", table.epoch)))?;
+        Ok(Some((table, seed)))
+    }
+
+    fn decide(
+        &self,
+        loaded: Self::Loaded,
+        request: &WriteRequest,
+    ) -> Result<Decision<RollAnswer>, ApiError> {
+        let at = request.moment();
+        let (mut events, table, seed, expected, duty) = match loaded {
+            None => {
+                let seed = fresh_seed()?;
+                let opened = open(&seed, at);
+                let table = DiceTable::fold(self.table.as_str(), &opened).map_err(corrupt)?;
+                let duty = SeedDuty::Epochs {
+                    revealed: None,
+                    begun: Some((table.epoch, seed.clone())),
+                };
+                (opened, table, seed, ExpectedVersion::NoStream, duty)
+            }
+            Some((table, seed)) => {
+                let expected = ExpectedVersion::Exact(table.version);
+                (Vec::new(), table, seed, expected, SeedDuty::None)
+            }
+        };
+        let rolled = table
+            .roll(self.asked, &seed, &self.keys, at)
+            .map_err(refused)?;
+        let roll = rolled
+            .first()
+            .cloned()
+            .ok_or_else(|| corrupt("a roll of no event"))?;
+        events.extend(rolled);
+        let DiceTableEvent::DiceRolled {
+            index,
+            dice,
+            signature,
+            ..
+        } = &roll
+        else {
+            return Err(corrupt("a roll that is not DiceRolled"));
+        };
+        let mails = match &self.mail {
+            Some(mailing) => {
+                let links = mailing.links(&self.keys, self.table.as_str(), table.epoch);
+                let (subject, body) = roll_mail(self.table.as_str(), &roll, &links, &mailing.idle)
+                    .ok_or_else(|| corrupt("a roll without its mail"))?;
+                self.addresses
+                    .iter()
+                    .enumerate()
+                    .map(|(n, email)| EventMail {
+                        event: events.len() - 1,
+                        mail: DirectMail {
+                            mail_id: format!("dice-{}.{index}.{}", self.table.as_str(), n + 1),
+                            email: email.trim().to_owned(),
+                            subject: subject.clone(),
+                            body: body.clone(),
+                        },
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let stream = self.table.stream().map_err(corrupt)?;
+        Ok(Decision {
+            appends: vec![StreamAppend {
+                stream,
+                expected,
+                events: request.encode_with(&events, DiceTableEvent::encode)?,
+                seed: duty,
+                mails,
+            }],
+            status: StatusCode::OK,
+            decided: RollAnswer {
+                status: "OK",
+                result: RollResult {
+                    dice: dice.clone(),
+                    signature: signature.clone(),
+                    date: at.unix_seconds().saturating_mul(1000),
+                },
+            },
+        })
+    }
+}

@@ -1,0 +1,162 @@
+//! A dice table as its page and `GET /v1/dice-tables/{table}` show it: the epochs, each
+//! with its commitment and, once revealed, its seed, and the rolls, newest first.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use warlog_events::dice_table::{date_of, DiceTable, DiceTableEvent, DiceTableId};
+use warlog_events::StreamId;
+use warlog_store::{read_stream, GenericClient};
+
+use crate::error::{corrupt, ApiError};
+
+/// Events read at a time.
+const PAGE: u32 = 1000;
+
+/// The events of `table`'s stream, read back; none when the table has never rolled.
+pub async fn read_table(
+    client: &impl GenericClient,
+    stream: &StreamId,
+) -> Result<Vec<DiceTableEvent>, ApiError> {
+    let mut events = Vec::new();
+    loop {
+        let page = read_stream(client, stream, events.len() as u64 + 1, PAGE).await?;
+        let full = page.len() == PAGE as usize;
+        for recorded in &page {
+            events.push(
+                DiceTableEvent::decode(
+                    recorded.event_type.as_str(),
+                    recorded.event_version,
+                    &recorded.payload,
+                )
+                .map_err(corrupt)?,
+            );
+        }
+        if !full {
+            return Ok(events);
+        }
+    }
+}
+
+/// A dice table: every roll is listed here and exported whole at `events_url`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DiceTableView {
+    /// The keyed hash of the table's two addresses (never the addresses).
+    pub table: String,
+    /// How many events the table's stream holds.
+    pub version: u64,
+    /// The epoch rolls are drawn under now, and its seed's SHA-256.
+    pub epoch: u32,
+    pub commitment: String,
+    pub rolls: u64,
+    /// Rolls since the seed in force was committed: what a reveal would let anyone check.
+    pub rolls_unrevealed: u64,
+    /// When anyone may have the seed in force revealed (RFC 3339), if it has rolled.
+    pub idle_reveal_from: Option<String>,
+    /// That idle time, in words.
+    pub idle_time: String,
+    pub epochs: Vec<EpochView>,
+    /// The latest rolls first (every roll is in the export).
+    pub latest_rolls: Vec<RollView>,
+    /// The table's whole stream as NDJSON, for `warlog audit`.
+    pub events_url: String,
+    /// The service's public key, which every roll's signature is checked with.
+    pub public_key_url: String,
+}
+
+/// One epoch: its commitment, published before its first roll, and its seed once revealed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EpochView {
+    pub epoch: u32,
+    pub commitment: String,
+    pub committed_at: String,
+    pub seed: Option<String>,
+    pub revealed_at: Option<String>,
+}
+
+/// One roll.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RollView {
+    /// Its place in the table's stream; the signature covers it.
+    pub index: u64,
+    pub epoch: u32,
+    pub times: u32,
+    pub max: u32,
+    pub dice: Vec<u32>,
+    /// RFC 3339, UTC: the date the signature covers.
+    pub date: String,
+    /// Ed25519, base64, over the table, index, dice and date.
+    pub signature: String,
+}
+
+/// Rolls a view lists.
+pub const LATEST_ROLLS: usize = 200;
+
+impl DiceTableView {
+    /// The view of `table` as `events` leave it.
+    pub fn of(
+        table: &DiceTableId,
+        events: &[DiceTableEvent],
+        idle_seconds: u64,
+        idle_time: String,
+    ) -> Result<DiceTableView, ApiError> {
+        let folded = DiceTable::fold(table.as_str(), events).map_err(corrupt)?;
+        let mut epochs: Vec<EpochView> = Vec::new();
+        let mut rolls = Vec::new();
+        for event in events {
+            match event {
+                DiceTableEvent::SeedCommitted {
+                    epoch,
+                    commitment,
+                    at,
+                } => epochs.push(EpochView {
+                    epoch: *epoch,
+                    commitment: commitment.clone(),
+                    committed_at: date_of(*at),
+                    seed: None,
+                    revealed_at: None,
+                }),
+                DiceTableEvent::SeedRevealed { epoch, seed, at } => {
+                    if let Some(view) = epochs.iter_mut().find(|e| e.epoch == *epoch) {
+                        view.seed = Some(seed.clone());
+                        view.revealed_at = Some(date_of(*at));
+                    }
+                }
+                DiceTableEvent::DiceRolled {
+                    epoch,
+                    index,
+                    times,
+                    max,
+                    dice,
+                    at,
+                    signature,
+                } => rolls.push(RollView {
+                    index: *index,
+                    epoch: *epoch,
+                    times: *times,
+                    max: *max,
+                    dice: dice.clone(),
+                    date: date_of(*at),
+                    signature: signature.clone(),
+                }),
+            }
+        }
+        rolls.reverse();
+        rolls.truncate(LATEST_ROLLS);
+        let stream = table.stream().map_err(corrupt)?;
+        Ok(DiceTableView {
+            table: table.as_str().to_owned(),
+            version: folded.version,
+            epoch: folded.epoch,
+            commitment: folded.commitment.clone(),
+            rolls: folded.rolls,
+            rolls_unrevealed: folded.epoch_rolls,
+            idle_reveal_from: (folded.epoch_rolls > 0)
+                .then(|| date_of(folded.idle_reveal_from(idle_seconds))),
+            idle_time,
+            epochs,
+            latest_rolls: rolls,
+            events_url: format!("/v1/streams/{stream}/events"),
+            public_key_url: super::PUBLIC_KEY_PATH.to_owned(),
+        })
+    }
+}

@@ -1,0 +1,341 @@
+//! The dice server TripleA's client talks to (`POST /api/roll`, its own protocol: a form in,
+//! `{"status": ...}` out), the service's public key, and each table's view and reveal.
+//! Rolls are limited per client and per table; a table's addresses are never read back.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use warlog_events::dice_table::{DiceAsked, RevealAsked};
+
+use crate::body::JsonBody;
+use crate::dice_tables::{
+    parse_table, read_table, DiceReveal, DiceRoll, DiceTableView, RevealAnswer, RollAnswer,
+    RollMailing,
+};
+use crate::error::{ApiError, ErrorCode};
+use crate::write::{self, WriteRequest};
+use crate::AppState;
+
+resource! {
+    roll_dice: [InvalidDiceRoll, TooManyRequests, UnsupportedMediaType],
+    dice_public_key: [],
+    dice_table: [DiceTableNotFound],
+    reveal_dice_table: [DiceTableNotFound, RevealRefused, NothingToReveal],
+}
+
+/// A roll, as TripleA's client sends it. Other fields are ignored.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct RollForm {
+    /// How many dice: 1 to 200.
+    #[schema(example = "3")]
+    pub times: Option<String>,
+    /// Their sides: 2 to 1000.
+    #[schema(example = "6")]
+    pub max: Option<String>,
+    /// The two players' addresses, in either order: they name the table, and each roll is
+    /// mailed to both.
+    #[schema(example = "ann@club.example")]
+    pub email1: Option<String>,
+    #[schema(example = "bob@club.example")]
+    pub email2: Option<String>,
+}
+
+/// A refused roll, as TripleA's client reads it: `status` and every reason.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RollRefused {
+    /// `Error`.
+    #[schema(example = "Error")]
+    pub status: &'static str,
+    #[schema(example = json!(["times is 0: a roll is 1 to 200 dice"]))]
+    pub errors: Vec<String>,
+}
+
+/// Rolls dice for the table of the pair `email1`, `email2`, as TripleA's dice-server
+/// client asks: the answer is `{"status":"OK","result":{"dice":[...],"signature":...,
+/// "date":...}}`, or `{"status":"Error","errors":[...]}` with every reason (and the
+/// status of the refusal). The table's page is in the answer's `Link` header.
+#[utoipa::path(post, path = "/api/roll", tag = "dice",
+    request_body(content = RollForm, content_type = "application/x-www-form-urlencoded"),
+    responses(
+        (status = 200, description = "The dice, each from 1 to max", body = RollAnswer),
+        (status = 400, description = "The roll was refused: every reason", body = RollRefused),
+        (status = 429, description = "Too many rolls from this client or at this table", body = RollRefused),
+        (status = 503, description = "The database is unavailable", body = RollRefused),
+    ))]
+#[post("/api/roll")]
+pub async fn roll_dice(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> HttpResponse {
+    match roll(&req, &state, &body).await {
+        Ok((table, answer)) => HttpResponse::Ok()
+            .insert_header((header::LINK, format!("</dice/{table}>; rel=\"dice-table\"")))
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .json(answer),
+        Err(errors) => refusal(errors),
+    }
+}
+
+async fn roll(
+    req: &HttpRequest,
+    state: &AppState,
+    body: &[u8],
+) -> Result<(String, serde_json::Value), Vec<ApiError>> {
+    let dice = &state.dice;
+    dice.per_client
+        .admit(state.rate_limits.proxies.client_of(req))
+        .map_err(|e| vec![e])?;
+    let form = read_form(req, body).map_err(|e| vec![e])?;
+    let client = state
+        .store
+        .pool()
+        .get()
+        .await
+        .map_err(|e| vec![warlog_store::StoreError::from(e).into()])?;
+    let keys = dice.keys(&client).await.map_err(|e| vec![e])?;
+    drop(client);
+    let asked = asked(&form);
+    let table = keys.table_of(
+        form.email1.as_deref().unwrap_or(""),
+        form.email2.as_deref().unwrap_or(""),
+    );
+    let (asked, table) = match (asked, table) {
+        (Ok(asked), Ok(table)) => (asked, table),
+        (asked, table) => {
+            return Err(asked
+                .err()
+                .into_iter()
+                .flatten()
+                .chain(table.err())
+                .map(|why| ApiError::new(ErrorCode::InvalidDiceRoll, why))
+                .collect())
+        }
+    };
+    dice.per_table
+        .admit_from(table.as_str().to_owned(), "at one dice table")
+        .map_err(|e| vec![e])?;
+    let mail = dice.settings.mail.then(|| RollMailing {
+        public_url: state.public_url.clone(),
+        idle: dice.idle_in_words(),
+    });
+    let roll = DiceRoll {
+        table: table.clone(),
+        asked,
+        addresses: [
+            form.email1.clone().unwrap_or_default(),
+            form.email2.clone().unwrap_or_default(),
+        ],
+        keys,
+        mail,
+    };
+    let request = WriteRequest::anonymous(req, body);
+    let written = write::run(state, &request, &roll)
+        .await
+        .map_err(|e| vec![e])?;
+    Ok((table.as_str().to_owned(), written.body))
+}
+
+/// The form, from a body sent as `application/x-www-form-urlencoded` (or with no type).
+fn read_form(req: &HttpRequest, body: &[u8]) -> Result<RollForm, ApiError> {
+    let form_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        });
+    if !form_type {
+        return Err(ApiError::new(
+            ErrorCode::UnsupportedMediaType,
+            "send the roll as a form (application/x-www-form-urlencoded): times, max, email1, email2",
+        ));
+    }
+    serde_urlencoded::from_bytes(body)
+        .map_err(|_| ApiError::new(ErrorCode::InvalidDiceRoll, "the form cannot be read"))
+}
+
+/// `times` and `max`, each named when missing or not a number, then checked together.
+fn asked(form: &RollForm) -> Result<DiceAsked, Vec<String>> {
+    let number = |field: &str, value: &Option<String>, what: &str| -> Result<u32, String> {
+        let text = value.as_deref().map(str::trim).unwrap_or("");
+        if text.is_empty() {
+            return Err(format!("{field} is missing: {what}"));
+        }
+        text.parse::<u32>()
+            .map_err(|_| format!("{field} is {text:?}: {what}, a whole number"))
+    };
+    let times = number("times", &form.times, "how many dice to roll");
+    let max = number("max", &form.max, "how many sides each die has");
+    match (times, max) {
+        (Ok(times), Ok(max)) => DiceAsked::try_from((times, max)).map_err(|why| vec![why]),
+        (times, max) => Err(times.err().into_iter().chain(max.err()).collect()),
+    }
+}
+
+/// A refusal as TripleA's client reads it, with the status of its first reason.
+fn refusal(errors: Vec<ApiError>) -> HttpResponse {
+    let status = errors
+        .first()
+        .map_or(StatusCode::BAD_REQUEST, |e| e.code.status());
+    let reasons = errors
+        .iter()
+        .map(|error| {
+            let problem = error.problem();
+            if error.code == ErrorCode::Internal {
+                let reference = uuid::Uuid::new_v4();
+                tracing::error!(%reference, detail = %problem.detail, "internal error");
+                format!("something went wrong inside the dice server; quote reference {reference} to its operators")
+            } else {
+                problem.detail
+            }
+        })
+        .collect();
+    let mut answer = HttpResponse::build(status);
+    if matches!(status.as_u16(), 429 | 503) {
+        answer.insert_header((
+            header::RETRY_AFTER,
+            crate::error::RETRY_AFTER_SECONDS.to_string(),
+        ));
+    }
+    answer.json(RollRefused {
+        status: "Error",
+        errors: reasons,
+    })
+}
+
+/// The key every roll's signature is checked with, and what it signs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DicePublicKey {
+    #[schema(example = "Ed25519")]
+    pub algorithm: &'static str,
+    /// The 32-byte public key, base64.
+    pub public_key: String,
+    /// What a roll's signature covers, a field a line (UTF-8, no final line break): the
+    /// template, with the roll's own values in place of the angle brackets.
+    pub statement: &'static str,
+}
+
+/// The service's public key: a roll's signature (base64) is its Ed25519 signature of the
+/// roll's statement, so a player can check one roll from its e-mail alone.
+#[utoipa::path(get, path = "/.well-known/warlog-dice-key", tag = "dice",
+    responses((status = 200, description = "The public key", body = DicePublicKey)))]
+#[get("/.well-known/warlog-dice-key")]
+pub async fn dice_public_key(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let client = state
+        .store
+        .pool()
+        .get()
+        .await
+        .map_err(warlog_store::StoreError::from)?;
+    let keys = state.dice.keys(&client).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .json(DicePublicKey {
+            algorithm: "Ed25519",
+            public_key: keys.public_key_base64(),
+            statement: STATEMENT_TEMPLATE,
+        }))
+}
+
+const STATEMENT_TEMPLATE: &str =
+    "warlog dice roll\ntable: <table>\nindex: <index>\ndice: <die>,<die>,...\ndate: <RFC 3339, UTC>";
+
+/// A dice table: its epochs (each seed's commitment, and the seed once revealed) and its
+/// latest rolls. The whole stream is at `events_url`, as NDJSON for `warlog audit`.
+#[utoipa::path(get, path = "/v1/dice-tables/{table}", tag = "dice",
+    params(("table" = String, Path, description = "The table's id: 32 hex digits")),
+    responses((status = 200, description = "The table", body = DiceTableView)))]
+#[get("/v1/dice-tables/{table}")]
+pub async fn dice_table(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    table: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let view = table_view(&req, &state, &table).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// The view of the table `raw` names.
+pub async fn table_view(
+    req: &HttpRequest,
+    state: &AppState,
+    raw: &str,
+) -> Result<DiceTableView, ApiError> {
+    let (table, stream) = parse_table(raw)?;
+    let client = state.reader(req).await?;
+    let events = read_table(&client, &stream).await?;
+    if events.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::DiceTableNotFound,
+            format!("no dice table {raw} (it has never rolled)"),
+        ));
+    }
+    DiceTableView::of(
+        &table,
+        &events,
+        state.dice.settings.idle_seconds,
+        state.dice.idle_in_words(),
+    )
+}
+
+/// How a reveal is asked for.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RevealRequest {
+    /// The secret of the link mailed with the epoch's rolls; without it the table must have
+    /// been idle for the stated time (`idle_reveal_from`).
+    pub token: Option<String>,
+}
+
+/// Reveals the seed of a table's epoch in force, so that every roll of it can be
+/// recomputed, and begins the next epoch under a new committed seed. Anyone with the link
+/// mailed to the table's addresses may, and anyone at all once the table has been idle.
+#[utoipa::path(post, path = "/v1/dice-tables/{table}/reveal", tag = "dice",
+    params(("table" = String, Path, description = "The table's id: 32 hex digits")),
+    request_body = RevealRequest,
+    responses((status = 200, description = "The seed, and the next epoch's commitment", body = RevealAnswer)))]
+#[post("/v1/dice-tables/{table}/reveal")]
+pub async fn reveal_dice_table(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    table: web::Path<String>,
+    body: JsonBody<RevealRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let answer = reveal(&req, &state, &table, body.value.token).await?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+/// Reveals `raw`'s seed, by the link's `token` or after the idle time.
+pub async fn reveal(
+    req: &HttpRequest,
+    state: &AppState,
+    raw: &str,
+    token: Option<String>,
+) -> Result<serde_json::Value, ApiError> {
+    let (table, _) = parse_table(raw)?;
+    let client = state
+        .store
+        .pool()
+        .get()
+        .await
+        .map_err(warlog_store::StoreError::from)?;
+    let keys = state.dice.keys(&client).await?;
+    drop(client);
+    let reveal = DiceReveal {
+        table,
+        asked: match token.filter(|t| !t.trim().is_empty()) {
+            Some(token) => RevealAsked::ByLink(token.trim().to_owned()),
+            None => RevealAsked::AfterIdle,
+        },
+        keys,
+        idle_seconds: state.dice.settings.idle_seconds,
+    };
+    let request = WriteRequest::anonymous(req, raw.as_bytes());
+    Ok(write::run(state, &request, &reveal).await?.body)
+}
