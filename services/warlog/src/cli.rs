@@ -314,6 +314,36 @@ pub struct ServeArgs {
     #[arg(long, env = "WARLOG_ODDS_AT_ONCE", global = true)]
     pub odds_at_once: Option<usize>,
 
+    /// Hours a dice table must not roll before anyone may have its seed revealed (with the
+    /// link mailed with its rolls, either player may at any time).
+    #[arg(
+        long,
+        env = "WARLOG_DICE_REVEAL_IDLE_H",
+        default_value_t = warlog_api::dice_tables::DEFAULT_IDLE_HOURS,
+        value_parser = clap::value_parser!(u64).range(1..=24 * 366),
+        global = true
+    )]
+    pub dice_reveal_idle_h: u64,
+
+    /// Dice rolls (`POST /api/roll`) a minute per client address, over every table; 0 for
+    /// no limit.
+    #[arg(
+        long,
+        env = "WARLOG_DICE_ROLLS_PER_MINUTE",
+        default_value_t = warlog_api::dice_tables::DEFAULT_ROLLS_PER_MINUTE,
+        global = true
+    )]
+    pub dice_rolls_per_minute: u32,
+
+    /// Dice rolls a minute at one table, whoever asks; 0 for no limit.
+    #[arg(
+        long,
+        env = "WARLOG_DICE_TABLE_ROLLS_PER_MINUTE",
+        default_value_t = warlog_api::dice_tables::DEFAULT_TABLE_ROLLS_PER_MINUTE,
+        global = true
+    )]
+    pub dice_table_rolls_per_minute: u32,
+
     /// Reverse proxies (addresses or networks, comma-separated) whose `X-Forwarded-For`
     /// names the client for the per-client limits; without them the client is the
     /// connection's peer.

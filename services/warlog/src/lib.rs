@@ -485,6 +485,19 @@ fn rate_limits(args: &ServeArgs) -> Result<warlog_api::rate_limit::RateLimits, C
     })
 }
 
+/// The dice tables' settings and limits; `mail`: whether the service sends mail.
+pub fn dice_tables(args: &ServeArgs, mail: bool) -> warlog_api::dice_tables::DiceTables {
+    use warlog_api::dice_tables::{DiceSettings, DiceTables};
+    DiceTables::new(
+        DiceSettings {
+            idle_seconds: args.dice_reveal_idle_h.saturating_mul(3600),
+            mail,
+        },
+        args.dice_rolls_per_minute,
+        args.dice_table_rolls_per_minute,
+    )
+}
+
 pub async fn serve(db: &DatabaseArgs, args: &ServeArgs, demo: bool) -> Result<(), CliError> {
     let (server, config) = open_database(db).await?;
     let result = serve_on(db, args, &config, demo).await;
@@ -526,6 +539,7 @@ async fn serve_on(
     ));
     let webhooks = webhook_policy(args)?;
     state.webhooks = std::sync::Arc::new(webhooks.clone());
+    state.dice = std::sync::Arc::new(dice_tables(args, outbox.mail));
 
     let wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());

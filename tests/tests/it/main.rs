@@ -2,6 +2,7 @@
 
 mod demo;
 mod deploy;
+mod dice;
 mod dice_oracle;
 mod directors;
 mod discovery;

@@ -32,16 +32,16 @@ const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
 
 /// One message the test's mail server accepted.
 #[derive(Debug, Clone, Default)]
-struct Delivered {
-    from: String,
-    to: Vec<String>,
+pub(crate) struct Delivered {
+    pub from: String,
+    pub to: Vec<String>,
     /// Headers and body, as sent (dot-stuffing undone).
-    data: String,
+    pub data: String,
 }
 
 impl Delivered {
     /// A header's value, continuation lines unfolded.
-    fn header(&self, name: &str) -> String {
+    pub fn header(&self, name: &str) -> String {
         let head = self.data.split("\r\n\r\n").next().unwrap_or_default();
         let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
         unfolded
@@ -55,7 +55,7 @@ impl Delivered {
     }
 
     /// The body as text (a quoted-printable one decoded).
-    fn body(&self) -> String {
+    pub fn body(&self) -> String {
         let body = self.data.split_once("\r\n\r\n").map_or("", |(_, b)| b);
         if !self
             .header("Content-Transfer-Encoding")
@@ -86,13 +86,13 @@ impl Delivered {
 /// What the mail server keeps, and how it answers each message's end of data (`250 OK`
 /// once the queue is empty).
 #[derive(Debug, Clone, Default)]
-struct MailServer {
+pub(crate) struct MailServer {
     delivered: Arc<Mutex<Vec<Delivered>>>,
     answers: Arc<Mutex<VecDeque<&'static str>>>,
 }
 
 impl MailServer {
-    fn delivered(&self) -> Vec<Delivered> {
+    pub fn delivered(&self) -> Vec<Delivered> {
         self.delivered.lock().expect("lock").clone()
     }
 
@@ -103,7 +103,7 @@ impl MailServer {
 }
 
 /// A mail server on 127.0.0.1 (any free port): its port and what it keeps.
-async fn mail_server() -> (u16, MailServer) {
+pub(crate) async fn mail_server() -> (u16, MailServer) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a port");

@@ -1,0 +1,565 @@
+//! Dice tables for TripleA players (issue 38): the dice-server protocol spoken as TripleA's
+//! client speaks it against a running `warlog serve`, each roll mailed to both addresses
+//! through a mail server in the test, the reveal by the mailed link or after the idle time,
+//! the limits, and the addresses kept out of every view, page and export.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::body::MessageBody;
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use base64::Engine as _;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use warlog_api::dice_tables::{DiceSettings, DiceTables};
+use warlog_api::mail::{MailFrom, MailSettings, Mailer, SmtpUrl};
+use warlog_api::{AppState, Telemetry};
+use warlog_events::dice_table::{date_of, roll_statement, verify_roll};
+use warlog_rules::game::Moment;
+use warlog_tests::{eventually, TestDb};
+
+use crate::kit::{assert_problem, call, get, Reply, TestApp};
+use crate::notices::mail_server;
+
+const ANN: &str = "ann@club.example";
+const BOB: &str = "bob@club.example";
+
+/// A form body, as TripleA's client encodes it (`@` percent-encoded).
+fn form(fields: &[(&str, &str)]) -> String {
+    fields
+        .iter()
+        .map(|(name, value)| format!("{name}={}", value.replace('@', "%40")))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn roll_request(body: &str) -> TestRequest {
+    TestRequest::post()
+        .uri("/api/roll")
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .set_payload(body.to_owned())
+}
+
+async fn roll<B: MessageBody>(app: &impl TestApp<B>, times: &str, max: &str) -> Reply {
+    let body = form(&[
+        ("times", times),
+        ("max", max),
+        ("email1", ANN),
+        ("email2", BOB),
+    ]);
+    call(app, roll_request(&body)).await
+}
+
+/// The table a roll's answer links to.
+fn table_of(reply: &Reply) -> String {
+    let link = reply.header("link");
+    link.strip_prefix("</dice/")
+        .and_then(|rest| rest.split_once('>'))
+        .map(|(table, _)| table.to_owned())
+        .unwrap_or_else(|| panic!("a Link to the table: {link:?}"))
+}
+
+/// The app on `db` with these dice settings and limits.
+macro_rules! dice_app {
+    ($db:expr, $telemetry:expr, $dice:expr) => {{
+        let mut state = AppState::without_notifier($db.pool.clone(), $telemetry);
+        state.dice = Arc::new($dice);
+        state.public_url = Some(
+            warlog_api::public_url::PublicUrl::try_from("https://league.example").expect("a URL"),
+        );
+        let clock = warlog_api::Clock::fixed(
+            time::OffsetDateTime::from_unix_timestamp(1_800_000_000).expect("a time"),
+        );
+        state.clock = clock.clone();
+        let keys_state = state.clone();
+        let app = actix_web::test::init_service(warlog_api::app(state, $telemetry)).await;
+        (app, clock, keys_state)
+    }};
+}
+
+/// One HTTP/1.1 exchange as TripleA's client makes it: its own connection, the form, and
+/// the answer read whole: the status, the headers and the JSON.
+async fn post_as_triplea(addr: std::net::SocketAddr, body: &str) -> (u16, String, Value) {
+    let mut socket = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let request = format!(
+        "POST /api/roll HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: Java-http-client/17\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    socket
+        .write_all(request.as_bytes())
+        .await
+        .expect("request sent");
+    let mut answer = Vec::new();
+    socket.read_to_end(&mut answer).await.expect("answer read");
+    let answer = String::from_utf8(answer).expect("UTF-8");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        unchunk(body)
+    } else {
+        body.to_owned()
+    };
+    let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("JSON ({e}): {body}"));
+    (status, head.to_owned(), json)
+}
+
+fn unchunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+    out
+}
+
+/// The dice of an answer as TripleA's client takes them: `status` must be `OK`, and every
+/// die of `result.dice` a number from 1 (a die of 0 is refused).
+fn dice_as_triplea_reads_them(answer: &Value) -> Result<Vec<u32>, String> {
+    if answer["status"] != "OK" {
+        return Err(format!(
+            "dice server said {}: {}",
+            answer["status"], answer["errors"]
+        ));
+    }
+    let dice = answer["result"]["dice"]
+        .as_array()
+        .ok_or("no dice in the result")?;
+    dice.iter()
+        .map(|die| match die.as_u64() {
+            Some(0) | None => Err(format!("not a die: {die}")),
+            Some(n) => Ok(n as u32),
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn tripleas_client_rolls_against_a_running_server_and_reads_its_dice_or_its_errors() {
+    let db = TestDb::new().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+    let cli = <warlog::cli::Cli as clap::Parser>::parse_from([
+        "warlog",
+        "serve",
+        "--database",
+        &db.name,
+        "--bind",
+        &addr.to_string(),
+    ]);
+    actix_web::rt::spawn(async move {
+        if let Err(e) = warlog::run(cli).await {
+            panic!("serve: {e}");
+        }
+    });
+    eventually(
+        "the service to be ready",
+        Duration::from_secs(30),
+        || async {
+            let mut connection = warlog::client::Connection::open(addr).await.ok()?;
+            let (status, _) = connection.send("GET", "/readyz", None, "").await.ok()?;
+            (status == 200).then_some(())
+        },
+    )
+    .await;
+
+    // Three six-sided dice for Ann and Bob
+    let body = form(&[
+        ("times", "3"),
+        ("max", "6"),
+        ("email1", ANN),
+        ("email2", BOB),
+    ]);
+    let (status, head, answer) = post_as_triplea(addr, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    let dice = dice_as_triplea_reads_them(&answer).expect("dice");
+    assert_eq!(dice.len(), 3);
+    assert!(dice.iter().all(|d| (1..=6).contains(d)), "{dice:?}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
+
+    // Twenty of two sides, the pair given the other way round: the same table
+    let body = form(&[
+        ("times", "20"),
+        ("max", "2"),
+        ("email1", BOB),
+        ("email2", ANN),
+    ]);
+    let (_, _, twenty) = post_as_triplea(addr, &body).await;
+    let dice = dice_as_triplea_reads_them(&twenty).expect("dice");
+    assert_eq!(dice.len(), 20);
+    assert!(dice.iter().all(|d| (1..=2).contains(d)), "{dice:?}");
+
+    // The signature holds under the published key, over the table, index, dice and date
+    let mut connection = warlog::client::Connection::open(addr)
+        .await
+        .expect("connects");
+    let key = connection
+        .json(
+            "GET",
+            "/.well-known/warlog-dice-key",
+            None,
+            &Value::Null,
+            200,
+        )
+        .await
+        .expect("the key");
+    assert_eq!(key["algorithm"], "Ed25519");
+    let public_key = base64::engine::general_purpose::STANDARD
+        .decode(key["public_key"].as_str().expect("base64"))
+        .expect("32 bytes");
+    let link = head
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("link: ")
+                .or_else(|| l.strip_prefix("Link: "))
+        })
+        .expect("a Link header");
+    let table = link
+        .trim_start_matches("</dice/")
+        .split('>')
+        .next()
+        .expect("a table");
+    let view = connection
+        .json(
+            "GET",
+            &format!("/v1/dice-tables/{table}"),
+            None,
+            &Value::Null,
+            200,
+        )
+        .await
+        .expect("the table");
+    assert_eq!(view["rolls"], 2);
+    let latest = &view["latest_rolls"][0];
+    let date_ms = twenty["result"]["date"].as_u64().expect("milliseconds");
+    let date = date_of(Moment::from_unix_seconds(date_ms / 1000));
+    assert_eq!(latest["date"], date.as_str());
+    let statement = roll_statement(
+        table,
+        latest["index"].as_u64().expect("an index"),
+        &dice,
+        &date,
+    );
+    assert!(verify_roll(
+        &public_key,
+        &statement,
+        twenty["result"]["signature"].as_str().expect("a signature")
+    ));
+
+    // A roll of no dice, and one with an address missing: errors the player can act on
+    let body = form(&[
+        ("times", "0"),
+        ("max", "6"),
+        ("email1", ANN),
+        ("email2", BOB),
+    ]);
+    let (status, _, refused) = post_as_triplea(addr, &body).await;
+    assert_eq!(status, 400);
+    assert_eq!(refused["status"], "Error");
+    assert!(dice_as_triplea_reads_them(&refused).is_err());
+    assert_eq!(
+        refused["errors"],
+        json!(["times is 0: a roll is 1 to 200 dice"])
+    );
+    let body = form(&[("times", "2"), ("max", "6"), ("email1", ANN)]);
+    let (status, _, refused) = post_as_triplea(addr, &body).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        refused["errors"],
+        json!(["email2 is missing: give both players' e-mail addresses"])
+    );
+    // Every reason at once
+    let body = form(&[("times", "many"), ("max", "1001"), ("email2", "bob")]);
+    let (_, _, refused) = post_as_triplea(addr, &body).await;
+    assert_eq!(
+        refused["errors"],
+        json!([
+            "times is \"many\": how many dice to roll, a whole number",
+            "email1 is missing: give both players' e-mail addresses"
+        ]),
+        "the bounds of max are told once times reads"
+    );
+    // Nothing was rolled for a refused roll
+    let view = connection
+        .json(
+            "GET",
+            &format!("/v1/dice-tables/{table}"),
+            None,
+            &Value::Null,
+            200,
+        )
+        .await
+        .expect("the table");
+    assert_eq!(view["rolls"], 2);
+}
+
+#[actix_web::test]
+async fn each_roll_is_mailed_to_both_addresses_with_the_table_and_the_reveal_link_then_forgotten() {
+    let db = TestDb::new().await;
+    let (port, server) = mail_server().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let settings = DiceSettings {
+        mail: true,
+        ..DiceSettings::default()
+    };
+    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
+    let first = roll(&app, "3", "6").await;
+    assert_eq!(first.status, StatusCode::OK, "{:?}", first.json());
+    let second = roll(&app, "1", "20").await;
+    let table = table_of(&first);
+
+    let mailer = Mailer::new(MailSettings::new(
+        SmtpUrl::try_from(format!("smtp://127.0.0.1:{port}").as_str()).expect("a URL"),
+        MailFrom::try_from("Club Dice <dice@club.example>").expect("an address"),
+    ))
+    .expect("a mailer");
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let sender = warlog_api::mail::spawn_mailer(db.pool.clone(), mailer, stopped);
+    eventually("four mails", Duration::from_secs(60), || async {
+        (server.delivered().len() >= 4).then_some(())
+    })
+    .await;
+    let _ = stop.send(true);
+    sender.await.expect("the mailer stops");
+
+    let delivered = server.delivered();
+    assert_eq!(delivered.len(), 4, "two rolls, two addresses each");
+    let mut recipients: Vec<String> = delivered.iter().flat_map(|m| m.to.clone()).collect();
+    recipients.sort();
+    assert_eq!(recipients, [ANN, ANN, BOB, BOB]);
+    for (mail, answer) in delivered.iter().zip([&first, &first, &second, &second]) {
+        let dice: Vec<String> = answer.json()["result"]["dice"]
+            .as_array()
+            .expect("dice")
+            .iter()
+            .map(Value::to_string)
+            .collect();
+        let listed = dice.join(", ");
+        assert!(
+            mail.header("Subject").ends_with(&listed),
+            "{}",
+            mail.header("Subject")
+        );
+        let body = mail.body();
+        assert!(body.contains(&format!("\r\n{listed}\r\n")), "{body}");
+        assert!(
+            body.contains(&format!("https://league.example/dice/{table}\r\n")),
+            "{body}"
+        );
+        assert!(
+            body.contains(&format!(
+                "https://league.example/dice/{table}/reveal?token="
+            )),
+            "{body}"
+        );
+        assert!(
+            body.contains("https://league.example/.well-known/warlog-dice-key"),
+            "{body}"
+        );
+        let signature = answer.json()["result"]["signature"]
+            .as_str()
+            .expect("a signature")
+            .to_owned();
+        assert!(body.contains(&format!("Signature: {signature}")), "{body}");
+        // Neither address is written in the mail: the envelope carries it
+        assert!(!body.contains(ANN) && !body.contains(BOB), "{body}");
+    }
+    // Once sent, the outbox keeps no address
+    let client = db.admin().await;
+    let kept: i64 = client
+        .query_one(
+            "SELECT count(*) FROM mail_outbox WHERE email IS NOT NULL",
+            &[],
+        )
+        .await
+        .expect("counted")
+        .get(0);
+    assert_eq!(kept, 0);
+}
+
+#[actix_web::test]
+async fn the_seed_is_revealed_by_the_mailed_link_at_once_or_by_anyone_after_the_idle_time() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let settings = DiceSettings {
+        idle_seconds: 3600,
+        mail: false,
+    };
+    let (app, clock, state) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
+    let rolled = roll(&app, "2", "6").await;
+    let table = table_of(&rolled);
+    let reveal = |token: Option<String>| {
+        TestRequest::post()
+            .uri(&format!("/v1/dice-tables/{table}/reveal"))
+            .set_json(json!({ "token": token }))
+    };
+
+    // Without the link, before the idle time: refused, saying how long
+    let early = call(&app, reveal(None)).await;
+    assert_problem(&early, StatusCode::FORBIDDEN, "reveal-refused");
+    assert!(
+        early.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("less than 1 hour ago")),
+        "{:?}",
+        early.json()
+    );
+    // A link of another epoch opens nothing
+    let client = db.pool.get().await.expect("a connection");
+    let keys = state.dice.keys(&client).await.expect("keys");
+    let wrong = call(&app, reveal(Some(keys.reveal_token(&table, 2)))).await;
+    assert_problem(&wrong, StatusCode::FORBIDDEN, "reveal-refused");
+
+    // With the link: revealed at once, and the table rolls on under epoch 2
+    let revealed = call(&app, reveal(Some(keys.reveal_token(&table, 1)))).await;
+    assert_eq!(revealed.status, StatusCode::OK, "{:?}", revealed.json());
+    assert_eq!(revealed.json()["epoch"], 1);
+    assert_eq!(revealed.json()["rolls_revealed"], 1);
+    assert_eq!(revealed.json()["next_epoch"], 2);
+    let again = call(&app, reveal(Some(keys.reveal_token(&table, 2)))).await;
+    assert_problem(&again, StatusCode::CONFLICT, "nothing-to-reveal");
+    let view = call(&app, get(&format!("/v1/dice-tables/{table}")))
+        .await
+        .json();
+    assert_eq!(view["epoch"], 2);
+    assert_eq!(view["epochs"][0]["seed"], revealed.json()["seed"]);
+    assert_eq!(
+        view["epochs"][1]["commitment"],
+        revealed.json()["next_commitment"]
+    );
+
+    // Without the link, once the table has not rolled for the idle time: anyone may
+    roll(&app, "1", "6").await;
+    clock.advance(time::Duration::minutes(59));
+    let early = call(&app, reveal(None)).await;
+    assert_problem(&early, StatusCode::FORBIDDEN, "reveal-refused");
+    clock.advance(time::Duration::minutes(1));
+    let idle = call(&app, reveal(None)).await;
+    assert_eq!(idle.status, StatusCode::OK, "{:?}", idle.json());
+    assert_eq!(idle.json()["epoch"], 2);
+
+    // An id that is no table's
+    let unknown = call(
+        &app,
+        reveal(None).uri("/v1/dice-tables/0123456789abcdef0123456789abcdef/reveal"),
+    )
+    .await;
+    assert_problem(&unknown, StatusCode::NOT_FOUND, "dice-table-not-found");
+    let bad = call(&app, get("/v1/dice-tables/not-a-table")).await;
+    assert_problem(&bad, StatusCode::NOT_FOUND, "dice-table-not-found");
+}
+
+#[actix_web::test]
+async fn rolls_are_limited_per_table_and_per_client_and_the_refusal_says_which() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let (app, _, _) = dice_app!(
+        &db,
+        &telemetry,
+        DiceTables::new(DiceSettings::default(), 0, 3)
+    );
+    for _ in 0..3 {
+        assert_eq!(roll(&app, "1", "6").await.status, StatusCode::OK);
+    }
+    let limited = roll(&app, "1", "6").await;
+    assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(limited.header("retry-after"), "2");
+    assert_eq!(
+        limited.json(),
+        json!({"status": "Error", "errors": ["at most 3 of these a minute at one dice table"]})
+    );
+    // Another pair's table is not held up by this one
+    let body = form(&[
+        ("times", "1"),
+        ("max", "6"),
+        ("email1", "cy@club.example"),
+        ("email2", BOB),
+    ]);
+    assert_eq!(call(&app, roll_request(&body)).await.status, StatusCode::OK);
+
+    let db = TestDb::new().await;
+    let (app, _, _) = dice_app!(
+        &db,
+        &telemetry,
+        DiceTables::new(DiceSettings::default(), 2, 0)
+    );
+    let peer =
+        |body: &str| roll_request(body).peer_addr("203.0.113.9:4000".parse().expect("an address"));
+    let body = form(&[
+        ("times", "1"),
+        ("max", "6"),
+        ("email1", ANN),
+        ("email2", BOB),
+    ]);
+    for _ in 0..2 {
+        assert_eq!(call(&app, peer(&body)).await.status, StatusCode::OK);
+    }
+    let limited = call(&app, peer(&body)).await;
+    assert_eq!(
+        limited.json()["errors"],
+        json!(["at most 2 of these a minute from one client"])
+    );
+}
+
+#[actix_web::test]
+async fn no_view_page_feed_or_export_shows_a_tables_addresses() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::default());
+    let rolled = roll(&app, "5", "6").await;
+    let table = table_of(&rolled);
+    let stream = format!("dice-{table}");
+    for uri in [
+        format!("/v1/dice-tables/{table}"),
+        format!("/v1/streams/{stream}/events"),
+        "/v1/events".to_owned(),
+        "/v1/streams".to_owned(),
+    ] {
+        let reply = call(&app, get(&uri)).await;
+        assert_eq!(reply.status, StatusCode::OK, "{uri}: {}", reply.text());
+        let text = reply.text();
+        assert!(
+            text.contains(&table) || uri.ends_with("streams"),
+            "{uri}: {text}"
+        );
+        assert!(!text.contains("club.example"), "{uri}: {text}");
+    }
+    let export = call(
+        &app,
+        get(&format!("/v1/streams/{stream}/events"))
+            .insert_header(("Accept", "application/x-ndjson")),
+    )
+    .await;
+    assert_eq!(export.status, StatusCode::OK);
+    assert_eq!(export.text().lines().count(), 2, "committed, then rolled");
+    assert!(!export.text().contains("club.example"));
+    // Nor does the outbox keep one when the service sends no mail
+    let client = db.admin().await;
+    let mails: i64 = client
+        .query_one("SELECT count(*) FROM mail_outbox", &[])
+        .await
+        .expect("counted")
+        .get(0);
+    assert_eq!(mails, 0);
+}
