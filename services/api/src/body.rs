@@ -228,3 +228,18 @@ impl<T: DeserializeOwned + 'static> FromRequest for FormBody<T> {
         })
     }
 }
+
+/// A body of any type, as bytes, read within the same limits of size and time: for a
+/// protocol that answers its own refusals (TripleA's dice server).
+#[derive(Debug)]
+pub struct RawBody(pub Bytes);
+
+impl FromRequest for RawBody {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let read = read_limited(req, payload);
+        Box::pin(async move { read.await.map(RawBody) })
+    }
+}

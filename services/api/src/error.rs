@@ -28,6 +28,9 @@ pub struct DeclaredErrors {
     pub keyed: bool,
     /// The codes its own path can answer with.
     pub codes: &'static [ErrorCode],
+    /// The schema its refusals are written in, when a protocol of its own says (TripleA's
+    /// dice server); none: a problem document.
+    pub refusal: Option<&'static str>,
 }
 
 impl ErrorCode {
@@ -78,7 +81,7 @@ error_table! {
     InvalidRuleset: UNPROCESSABLE_ENTITY, "invalid-ruleset", "The ruleset document has problems; `errors` lists each with its path";
     BoardRequired: UNPROCESSABLE_ENTITY, "board-required", "The ruleset has no board: a director uploads one before a game can start";
     RulesetNotPlayable: UNPROCESSABLE_ENTITY, "ruleset-not-playable", "The engine does not play this ruleset yet";
-    UnsupportedMediaType: UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "The body must be sent as application/json";
+    UnsupportedMediaType: UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "The body is not of the media type the operation takes: JSON, or a form where the operation says so";
     TooManyRequests: TOO_MANY_REQUESTS, "too-many-requests", "Too many requests from this client; try again after Retry-After seconds";
     ComputationTooLarge: UNPROCESSABLE_ENTITY, "computation-too-large", "The computation asked for is beyond this service's budget";
     RequestTimeout: REQUEST_TIMEOUT, "request-timeout", "The request body did not arrive in time";

@@ -32,7 +32,7 @@ impl utoipa::Modify for DeclaredResponses {
                     .push(idempotency_key());
             }
             for &code in declared.codes {
-                add_problem(&mut operation.responses, code);
+                add_refusal(&mut operation.responses, code, declared.refusal);
             }
         }
     }
@@ -66,6 +66,12 @@ fn idempotency_key() -> Parameter {
 
 /// Adds `code` to the problem answer of its status, making that answer if there is none.
 pub(crate) fn add_problem(responses: &mut Responses, code: ErrorCode) {
+    add_refusal(responses, code, None);
+}
+
+/// Adds `code` to the refusal of its status, written as a problem document or, for a
+/// protocol of its own, in the schema `refusal` names.
+fn add_refusal(responses: &mut Responses, code: ErrorCode, refusal: Option<&str>) {
     let status = code.status().as_u16().to_string();
     let mut codes = match responses.responses.get(&status) {
         Some(RefOr::T(response)) => codes_named(&response.description),
@@ -75,9 +81,38 @@ pub(crate) fn add_problem(responses: &mut Responses, code: ErrorCode) {
         return;
     }
     codes.push(code);
-    responses
-        .responses
-        .insert(status, problem_response(&describe(&codes)));
+    let mut answer = match refusal {
+        None => problem_response(&describe(&codes)),
+        Some(schema) => refusal_response(&describe(&codes), schema),
+    };
+    // A status answered both ways (a protocol's refusal, and a problem from the edge before
+    // the handler) keeps both bodies.
+    if let (Some(RefOr::T(before)), RefOr::T(after)) =
+        (responses.responses.get(&status), &mut answer)
+    {
+        for (media, content) in &before.content {
+            after
+                .content
+                .entry(media.clone())
+                .or_insert_with(|| content.clone());
+        }
+    }
+    responses.responses.insert(status, answer);
+}
+
+/// An answer in a protocol's own JSON, `schema`.
+fn refusal_response(description: &str, schema: &str) -> RefOr<utoipa::openapi::Response> {
+    RefOr::T(
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name(schema)))
+                    .build(),
+            )
+            .build(),
+    )
 }
 
 /// The description of an answer that may carry any of `codes`: each code with its title,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use warlog_events::dice_table::{DiceAsked, RevealAsked};
 
-use crate::body::JsonBody;
+use crate::body::{JsonBody, RawBody};
 use crate::dice_tables::{
     parse_table, read_table, DiceReveal, DiceRoll, DiceTableView, RevealAnswer, RollAnswer,
     RollMailing,
@@ -18,7 +18,14 @@ use crate::write::{self, WriteRequest};
 use crate::AppState;
 
 resource! {
-    roll_dice: [InvalidDiceRoll, TooManyRequests, UnsupportedMediaType],
+    roll_dice: [
+        InvalidDiceRoll,
+        TooManyRequests,
+        UnsupportedMediaType,
+        PayloadTooLarge,
+        RequestTimeout,
+        NotReady,
+    ] => RollRefused,
     dice_public_key: [],
     dice_table: [DiceTableNotFound],
     reveal_dice_table: [DiceTableNotFound, RevealRefused, NothingToReveal],
@@ -51,24 +58,26 @@ pub struct RollRefused {
     pub errors: Vec<String>,
 }
 
-/// Rolls dice for the table of the pair `email1`, `email2`, as TripleA's dice-server
-/// client asks: the answer is `{"status":"OK","result":{"dice":[...],"signature":...,
+/// Rolls dice for a pair of players, as TripleA's dice-server client asks.
+///
+/// The table is the pair `email1`, `email2`'s (in either order). The answer is `{"status":"OK","result":{"dice":[...],"signature":...,
 /// "date":...}}`, or `{"status":"Error","errors":[...]}` with every reason (and the
 /// status of the refusal). The table's page is in the answer's `Link` header.
 #[utoipa::path(post, path = "/api/roll", tag = "dice",
     request_body(content = RollForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 200, description = "The dice, each from 1 to max", body = RollAnswer),
-        (status = 400, description = "The roll was refused: every reason", body = RollRefused),
-        (status = 429, description = "Too many rolls from this client or at this table", body = RollRefused),
-        (status = 503, description = "The database is unavailable", body = RollRefused),
     ))]
 #[post("/api/roll")]
 pub async fn roll_dice(
     req: HttpRequest,
     state: web::Data<AppState>,
-    body: web::Bytes,
+    body: Result<RawBody, ApiError>,
 ) -> HttpResponse {
+    let body = match body {
+        Ok(RawBody(body)) => body,
+        Err(error) => return refusal(vec![error]),
+    };
     match roll(&req, &state, &body).await {
         Ok((table, answer)) => HttpResponse::Ok()
             .insert_header((header::LINK, format!("</dice/{table}>; rel=\"dice-table\"")))
@@ -221,8 +230,10 @@ pub struct DicePublicKey {
     pub statement: &'static str,
 }
 
-/// The service's public key: a roll's signature (base64) is its Ed25519 signature of the
-/// roll's statement, so a player can check one roll from its e-mail alone.
+/// The service's public key, which every roll's signature is checked with.
+///
+/// A roll's signature (base64) is the Ed25519 signature of the roll's statement, so a
+/// player can check one roll from its e-mail alone.
 #[utoipa::path(get, path = "/.well-known/warlog-dice-key", tag = "dice",
     responses((status = 200, description = "The public key", body = DicePublicKey)))]
 #[get("/.well-known/warlog-dice-key")]
@@ -246,8 +257,10 @@ pub async fn dice_public_key(state: web::Data<AppState>) -> Result<HttpResponse,
 const STATEMENT_TEMPLATE: &str =
     "warlog dice roll\ntable: <table>\nindex: <index>\ndice: <die>,<die>,...\ndate: <RFC 3339, UTC>";
 
-/// A dice table: its epochs (each seed's commitment, and the seed once revealed) and its
-/// latest rolls. The whole stream is at `events_url`, as NDJSON for `warlog audit`.
+/// A dice table: its epochs and its latest rolls.
+///
+/// Each epoch shows its seed's commitment, and the seed once revealed. The whole stream is
+/// at `events_url`, as NDJSON for `warlog audit`.
 #[utoipa::path(get, path = "/v1/dice-tables/{table}", tag = "dice",
     params(("table" = String, Path, description = "The table's id: 32 hex digits")),
     responses((status = 200, description = "The table", body = DiceTableView)))]
@@ -293,9 +306,10 @@ pub struct RevealRequest {
     pub token: Option<String>,
 }
 
-/// Reveals the seed of a table's epoch in force, so that every roll of it can be
-/// recomputed, and begins the next epoch under a new committed seed. Anyone with the link
-/// mailed to the table's addresses may, and anyone at all once the table has been idle.
+/// Reveals the seed of a table's epoch in force, so that every roll of it can be recomputed.
+///
+/// The next epoch begins under a new committed seed. Anyone with the link mailed to the
+/// table's addresses may reveal, and anyone at all once the table has been idle.
 #[utoipa::path(post, path = "/v1/dice-tables/{table}/reveal", tag = "dice",
     params(("table" = String, Path, description = "The table's id: 32 hex digits")),
     request_body = RevealRequest,

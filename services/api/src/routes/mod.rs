@@ -9,18 +9,22 @@
 /// is the order actix tries them), `Api` documents them, and `ERRORS` holds each one's
 /// error codes, the ones its own path can give (the ones every route of its kind gives, such
 /// as a 401 on a secured route, come from `CommonResponses`). `keyed` before the list: the
-/// operation takes an `Idempotency-Key`.
+/// operation takes an `Idempotency-Key`. `=> Schema` after it: the operation refuses in a
+/// protocol's own JSON (the schema named), not in a problem document.
 ///
 /// ```ignore
 /// resource! {
 ///     game_list: [],
 ///     end_game: keyed [Forbidden, GameNotFound, RuleViolation],
+///     roll_dice: [InvalidDiceRoll] => RollRefused,
 /// }
 /// ```
 macro_rules! resource {
     (@keyed) => { false };
     (@keyed keyed) => { true };
-    ($($handler:ident: $($keyed:ident)? [$($code:ident),* $(,)?]),* $(,)?) => {
+    (@refusal) => { None };
+    (@refusal $refusal:ident) => { Some(stringify!($refusal)) };
+    ($($handler:ident: $($keyed:ident)? [$($code:ident),* $(,)?] $(=> $refusal:ident)?),* $(,)?) => {
         /// This resource's part of the OpenAPI document.
         #[derive(Debug, utoipa::OpenApi)]
         #[openapi(paths($($handler),*))]
@@ -37,6 +41,7 @@ macro_rules! resource {
                 operation: stringify!($handler),
                 keyed: resource!(@keyed $($keyed)?),
                 codes: &[$(crate::error::ErrorCode::$code),*],
+                refusal: resource!(@refusal $($refusal)?),
             },
         )*];
     };
