@@ -78,16 +78,19 @@ macro_rules! dice_app {
     }};
 }
 
-/// One HTTP/1.1 exchange as TripleA's client makes it: its own connection, the form, and
-/// the answer read whole: the status, the headers and the JSON.
+/// One exchange as TripleA's client makes it (Apache HttpClient 4, as its
+/// `MartiDiceRoller` uses it): the path `/api/roll` on the configured URI's scheme, host and
+/// port, the form in UTF-8, its own `User-Agent`, gzip accepted; then the answer read whole,
+/// whatever its status, and parsed as JSON.
 async fn post_as_triplea(addr: std::net::SocketAddr, body: &str) -> (u16, String, Value) {
     let mut socket = tokio::net::TcpStream::connect(addr)
         .await
         .expect("connects");
     let request = format!(
-        "POST /api/roll HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: Java-http-client/17\r\n\
-         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
+        "POST /api/roll HTTP/1.1\r\nContent-Length: {}\r\n\
+         Content-Type: application/x-www-form-urlencoded; charset=UTF-8\r\n\
+         Host: {addr}\r\nConnection: close\r\nUser-Agent: triplea/2.7.15043\r\n\
+         Accept-Encoding: gzip,deflate\r\n\r\n{body}",
         body.len()
     );
     socket
@@ -96,33 +99,42 @@ async fn post_as_triplea(addr: std::net::SocketAddr, body: &str) -> (u16, String
         .expect("request sent");
     let mut answer = Vec::new();
     socket.read_to_end(&mut answer).await.expect("answer read");
-    let answer = String::from_utf8(answer).expect("UTF-8");
-    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let split = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head and a body");
+    let head = String::from_utf8(answer[..split].to_vec()).expect("UTF-8");
+    let mut body = answer[split + 4..].to_vec();
+    let lower = head.to_ascii_lowercase();
+    if lower.contains("transfer-encoding: chunked") {
+        body = unchunk(&body);
+    }
+    if lower.contains("content-encoding: gzip") {
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut plain)
+            .expect("gzip");
+        body = plain;
+    }
+    let body = String::from_utf8(body).expect("UTF-8");
     let status = head
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .expect("a status");
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        unchunk(body)
-    } else {
-        body.to_owned()
-    };
     let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("JSON ({e}): {body}"));
-    (status, head.to_owned(), json)
+    (status, head, json)
 }
 
-fn unchunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
+fn unchunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = body.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&body[..end]).expect("a chunk size");
         let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
         if size == 0 {
             break;
         }
-        out.push_str(&rest[..size]);
+        let rest = &body[end + 2..];
+        out.extend_from_slice(&rest[..size]);
         body = &rest[size + 2..];
     }
     out

@@ -67,6 +67,14 @@ impl Write for DiceReveal {
         Ok((table, seed))
     }
 
+    /// A roll or another reveal was recorded while this one was decided, twice over.
+    fn moved_on(&self, _current: u64) -> ApiError {
+        ApiError::new(
+            ErrorCode::VersionConflict,
+            "the table rolled or was revealed at the same moment: look at it again",
+        )
+    }
+
     fn decide(
         &self,
         (table, seed): Self::Loaded,

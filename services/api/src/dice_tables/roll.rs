@@ -16,7 +16,7 @@ use warlog_store::mail::DirectMail;
 use warlog_store::{ExpectedVersion, PooledClient};
 
 use super::{read_table, refused, RollMailing};
-use crate::error::{corrupt, ApiError};
+use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::write::{fresh_seed, Decision, EventMail, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 
@@ -83,6 +83,19 @@ impl Write for DiceRoll {
             .await?
             .ok_or_else(|| corrupt(format!("{stream} keeps no seed for epoch {}", table.epoch)))?;
         Ok(Some((table, seed)))
+    }
+
+    /// Two first rolls of a pair at once: the one that lost rolls on the table the other made.
+    fn onto_a_stream_made_meanwhile(&self) -> bool {
+        true
+    }
+
+    /// Another roll at the same table was recorded while this one was decided, twice over.
+    fn moved_on(&self, _current: u64) -> ApiError {
+        ApiError::new(
+            ErrorCode::VersionConflict,
+            "another roll at this table was made at the same moment: roll again",
+        )
     }
 
     fn decide(

@@ -25,10 +25,11 @@ resource! {
         PayloadTooLarge,
         RequestTimeout,
         NotReady,
+        VersionConflict,
     ] => RollRefused,
     dice_public_key: [],
     dice_table: [DiceTableNotFound],
-    reveal_dice_table: [DiceTableNotFound, RevealRefused, NothingToReveal],
+    reveal_dice_table: [DiceTableNotFound, RevealRefused, NothingToReveal, VersionConflict],
 }
 
 /// A roll, as TripleA's client sends it. Other fields are ignored.

@@ -67,6 +67,13 @@ pub(crate) trait Write {
         Expected::Unstated.mismatch(current)
     }
 
+    /// Whether a write that meant to make a new stream, made meanwhile by another, is
+    /// decided again on it (a dice table's first roll: the next roll goes on the table
+    /// made); else it is refused (a handle taken stays taken).
+    fn onto_a_stream_made_meanwhile(&self) -> bool {
+        false
+    }
+
     /// Done once the write committed (a fold kept in a cache).
     fn committed(&self, _state: &AppState, _decided: Self::Decided) {}
 }
@@ -175,9 +182,13 @@ pub(crate) async fn run<W: Write>(
                 write.committed(state, decision.decided);
                 return Ok(answer);
             }
-            Attempt::Lost {
-                retry_helps: true, ..
-            } if request.expected == Expected::Unstated && !fresh => fresh = true,
+            Attempt::Lost { retry_helps, .. }
+                if (retry_helps || write.onto_a_stream_made_meanwhile())
+                    && request.expected == Expected::Unstated
+                    && !fresh =>
+            {
+                fresh = true
+            }
             Attempt::Lost { stream, .. } => {
                 let current = stream_head(&client, &stream)
                     .await?
@@ -303,19 +314,6 @@ async fn append_all(
 ) -> Result<Result<Vec<AppendOutcome>, Attempt>, ApiError> {
     let mut outcomes = Vec::with_capacity(appends.len());
     for append in appends {
-        match &append.seed {
-            SeedDuty::Save(seed) => save_seed(client, &append.stream, seed).await?,
-            SeedDuty::Revealed => mark_seed_revealed(client, &append.stream).await?,
-            SeedDuty::Epochs { revealed, begun } => {
-                if let Some(epoch) = revealed {
-                    mark_epoch_revealed(client, &append.stream, *epoch).await?;
-                }
-                if let Some((epoch, seed)) = begun {
-                    save_epoch_seed(client, &append.stream, *epoch, seed).await?;
-                }
-            }
-            SeedDuty::None => {}
-        }
         let token = request.token_to_check.as_ref();
         match append_checking_token(
             client,
@@ -327,6 +325,9 @@ async fn append_all(
         .await
         {
             Ok(outcome) => {
+                // After the append, in its transaction: a stream another write made
+                // meanwhile is a lost race, never a seed or a mail kept twice.
+                keep_seeds(client, append).await?;
                 for EventMail { event, mail } in &append.mails {
                     let Some(recorded) = outcome.events.get(*event) else {
                         return Err(ApiError::new(
@@ -349,4 +350,22 @@ async fn append_all(
         }
     }
     Ok(Ok(outcomes))
+}
+
+/// What an append does with its stream's seeds: keeps a new one, notes a reveal.
+async fn keep_seeds(client: &impl GenericClient, append: &StreamAppend) -> Result<(), ApiError> {
+    match &append.seed {
+        SeedDuty::Save(seed) => save_seed(client, &append.stream, seed).await?,
+        SeedDuty::Revealed => mark_seed_revealed(client, &append.stream).await?,
+        SeedDuty::Epochs { revealed, begun } => {
+            if let Some(epoch) = revealed {
+                mark_epoch_revealed(client, &append.stream, *epoch).await?;
+            }
+            if let Some((epoch, seed)) = begun {
+                save_epoch_seed(client, &append.stream, *epoch, seed).await?;
+            }
+        }
+        SeedDuty::None => {}
+    }
+    Ok(())
 }
