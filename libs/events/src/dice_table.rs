@@ -415,6 +415,25 @@ pub struct DiceTableAudit {
     pub signatures_checked: u64,
 }
 
+/// What a finding of a table's audit is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiceTableCheck {
+    /// An epoch's commitment, or the seed revealed for it.
+    Commitments,
+    /// A roll's index or dice.
+    Dice,
+    /// A roll's signature.
+    Signatures,
+}
+
+/// One fault an audit found: the event, by its place in the stream, and why, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiceTableFinding {
+    pub check: DiceTableCheck,
+    pub event: u64,
+    pub message: String,
+}
+
 /// Checks a table's events as an auditor holding its export: each revealed seed against
 /// its commitment, every roll's index against its place, every die of a revealed epoch
 /// recomputed, and, given the service's public key, every roll's signature. The first
@@ -424,7 +443,23 @@ pub fn audit(
     events: &[DiceTableEvent],
     public_key: Option<&[u8]>,
 ) -> Result<DiceTableAudit, DiceTableError> {
-    let seeds = revealed_seeds(events)?;
+    let (found, findings) = audit_findings(table, events, public_key);
+    match findings.into_iter().next() {
+        Some(first) => Err(DiceTableError::Record(first.message)),
+        None => Ok(found),
+    }
+}
+
+/// The same checks as [`audit`], made to the end: every fault found, in the order
+/// [`audit`] would name the first (the seeds, then roll by roll its index, signature and
+/// dice), and what was checked. A roll at fault is still checked otherwise, so a changed
+/// die is named both by its signature and by its dice.
+pub fn audit_findings(
+    table: &str,
+    events: &[DiceTableEvent],
+    public_key: Option<&[u8]>,
+) -> (DiceTableAudit, Vec<DiceTableFinding>) {
+    let (seeds, mut findings) = revealed_seeds(events);
     let mut found = DiceTableAudit {
         rolls_checked: 0,
         rolls_unrevealed: 0,
@@ -444,69 +479,101 @@ pub fn audit(
         else {
             continue;
         };
-        let wrong = |why: String| DiceTableError::Record(format!("roll at event {version}: {why}"));
+        let wrong = |check, why: String| DiceTableFinding {
+            check,
+            event: version,
+            message: format!("roll at event {version}: {why}"),
+        };
         if *index != version {
-            return Err(wrong(format!("its index is {index}, not its place")));
+            findings.push(wrong(
+                DiceTableCheck::Dice,
+                format!("its index is {index}, not its place"),
+            ));
         }
         if let Some(key) = public_key {
             let statement = roll_statement(table, *index, dice, &date_of(*at));
-            if !verify_roll(key, &statement, signature) {
-                return Err(wrong(
+            if verify_roll(key, &statement, signature) {
+                found.signatures_checked += 1;
+            } else {
+                findings.push(wrong(
+                    DiceTableCheck::Signatures,
                     "the signature is not the service's over its table, index, dice and date"
                         .to_owned(),
                 ));
             }
-            found.signatures_checked += 1;
         }
         let Some(seed) = seeds.get(epoch) else {
             found.rolls_unrevealed += 1;
             continue;
         };
-        let asked = DiceAsked::try_from((*times, *max)).map_err(wrong)?;
+        let asked = match DiceAsked::try_from((*times, *max)) {
+            Ok(asked) => asked,
+            Err(why) => {
+                findings.push(wrong(DiceTableCheck::Dice, why));
+                continue;
+            }
+        };
         let expected = draw(&mut seed.dice_for(table, version), asked);
-        if &expected != dice {
-            return Err(wrong(format!(
-                "the record says {}, the seed gives {}",
-                listed(dice),
-                listed(&expected)
-            )));
+        if &expected == dice {
+            found.rolls_checked += 1;
+        } else {
+            findings.push(wrong(
+                DiceTableCheck::Dice,
+                format!(
+                    "the record says {}, the seed gives {}",
+                    listed(dice),
+                    listed(&expected)
+                ),
+            ));
         }
-        found.rolls_checked += 1;
     }
-    Ok(found)
+    (found, findings)
 }
 
-/// The seeds revealed, by epoch, each checked against its epoch's commitment.
-fn revealed_seeds(events: &[DiceTableEvent]) -> Result<BTreeMap<u32, GameSeed>, DiceTableError> {
+/// The seeds revealed, by epoch, each checked against its epoch's commitment; a seed that
+/// does not hold is named and left out.
+fn revealed_seeds(events: &[DiceTableEvent]) -> (BTreeMap<u32, GameSeed>, Vec<DiceTableFinding>) {
     let mut commitments = BTreeMap::new();
     let mut seeds = BTreeMap::new();
+    let mut findings = Vec::new();
     for (i, event) in events.iter().enumerate() {
         let version = i as u64 + 1;
-        let wrong = |why: String| DiceTableError::Record(format!("event {version} {why}"));
+        let mut wrong = |why: String| {
+            findings.push(DiceTableFinding {
+                check: DiceTableCheck::Commitments,
+                event: version,
+                message: format!("event {version} {why}"),
+            })
+        };
         match event {
             DiceTableEvent::SeedCommitted {
                 epoch, commitment, ..
             } => {
-                if commitments.insert(*epoch, commitment.clone()).is_some() {
-                    return Err(wrong(format!("commits epoch {epoch} a second time")));
+                if commitments.contains_key(epoch) {
+                    wrong(format!("commits epoch {epoch} a second time"));
+                } else {
+                    commitments.insert(*epoch, commitment.clone());
                 }
             }
             DiceTableEvent::SeedRevealed { epoch, seed, .. } => {
-                let seed = parse_seed(seed).ok_or_else(|| wrong("reveals no seed".to_owned()))?;
-                let committed = commitments
-                    .get(epoch)
-                    .ok_or_else(|| wrong(format!("reveals epoch {epoch}, never committed")))?;
-                if &hex::encode(seed.commitment()) != committed {
-                    return Err(wrong(format!(
-                        "reveals a seed for epoch {epoch} that is not the one committed"
-                    )));
+                let Some(seed) = parse_seed(seed) else {
+                    wrong("reveals no seed".to_owned());
+                    continue;
+                };
+                match commitments.get(epoch) {
+                    None => wrong(format!("reveals epoch {epoch}, never committed")),
+                    Some(committed) if &hex::encode(seed.commitment()) != committed => wrong(
+                        format!("reveals a seed for epoch {epoch} that is not the one committed"),
+                    ),
+                    Some(_) => {
+                        seeds.insert(*epoch, seed);
+                    }
                 }
-                seeds.insert(*epoch, seed);
             }
             DiceTableEvent::DiceRolled { .. } => {}
         }
     }
-    Ok(seeds)
+    (seeds, findings)
 }
 
 /// An idle time as people read it: `7 days`, `36 hours`, `15 minutes`.

@@ -1,5 +1,6 @@
-//! `warlog audit FILE... [--seed HEX] [--head VERSION:HASH] [--json]`: the offline auditor.
-//! It reads exports, runs the same checks as the server's `/audit`
+//! `warlog audit FILE... [--seed HEX] [--head VERSION:HASH] [--dice-key BASE64] [--json]`:
+//! the offline auditor. It reads exports (a game's, a tournament's with its games', a dice
+//! table's), runs the same checks as the server's `/audit`
 //! ([`warlog_events::audit`]), prints one line per check and per finding, and exits with
 //! 0 (passed), 1 (failed), 2 (the files or arguments could not be read, as for any usage
 //! error) or 3 (partial). No database,
@@ -8,7 +9,8 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use warlog_events::audit::{audit_game, AuditReport, Outcome};
+use warlog_events::audit::dice_table::public_key_from_base64;
+use warlog_events::audit::{audit_dice_table, audit_game, AuditReport, Outcome};
 use warlog_events::{ChainHead, Hash, RecordedEvent, StreamCategory};
 use warlog_league::audit::audit_tournament;
 use warlog_league::ladder_audit::{audit_ladder, PublishedLadder};
@@ -46,6 +48,17 @@ pub fn parse_seed(hex_seed: &str) -> Result<GameSeed, CliError> {
         .ok_or_else(|| CliError::Other("--seed takes 64 hex digits (32 bytes)".to_owned()))
 }
 
+/// Parses the dice service's public key, base64 as `GET /.well-known/warlog-dice-key` gives
+/// it.
+pub fn parse_dice_key(text: &str) -> Result<[u8; 32], CliError> {
+    public_key_from_base64(text).map_err(|why| {
+        CliError::Other(format!(
+            "--dice-key takes the service's Ed25519 public key, 32 bytes in base64 as \
+             `public_key` in GET /.well-known/warlog-dice-key: {why}"
+        ))
+    })
+}
+
 /// Parses a published head, `VERSION:HASH` (as `GET /v1/streams/{stream}/head` gives them).
 pub fn parse_head(text: &str) -> Result<ChainHead, CliError> {
     let bad = || {
@@ -78,6 +91,8 @@ pub struct AuditInput {
     pub head: Option<String>,
     /// The pages of a published points ladder.
     pub ladder: Vec<PathBuf>,
+    /// The dice service's public key, base64.
+    pub dice_key: Option<String>,
 }
 
 impl AuditInput {
@@ -111,6 +126,7 @@ pub fn run(input: &AuditInput, json: bool) -> Result<(), CliError> {
 pub fn audit_files(input: &AuditInput) -> Result<AuditReport, CliError> {
     let seed = input.seed.as_deref().map(parse_seed).transpose()?;
     let head = input.head.as_deref().map(parse_head).transpose()?;
+    let dice_key = input.dice_key.as_deref().map(parse_dice_key).transpose()?;
     if !input.ladder.is_empty() {
         let pages = input
             .ladder
@@ -143,9 +159,17 @@ pub fn audit_files(input: &AuditInput) -> Result<AuditReport, CliError> {
         Some(StreamCategory::Game) | None => Err(CliError::Other(
             "a game is audited from its one export; give one file".to_owned(),
         )),
+        Some(StreamCategory::Dice) if rest.is_empty() => Ok(audit_dice_table(
+            &events,
+            head.as_ref(),
+            dice_key.as_ref().map(|key| key.as_slice()),
+        )),
+        Some(StreamCategory::Dice) => Err(CliError::Other(
+            "a dice table is audited from its one export; give one file".to_owned(),
+        )),
         Some(other) => Err(CliError::Other(format!(
-            "{}: a {} stream; warlog audit reads a game's export, or a tournament's \
-             followed by its games'",
+            "{}: a {} stream; warlog audit reads a game's export, a tournament's \
+             followed by its games', or a dice table's",
             first.display(),
             other.as_str()
         ))),
@@ -237,6 +261,72 @@ mod tests {
         let error = audit_files(&AuditInput::default()).expect_err("no file");
         assert!(error.to_string().contains("give the export"), "{error}");
         let _ = std::fs::remove_file(garbage);
+    }
+
+    /// `events` as the export's NDJSON, in a file.
+    fn export_file(events: &[RecordedEvent]) -> PathBuf {
+        let lines: Vec<String> = events
+            .iter()
+            .map(|e| serde_json::to_string(e).expect("an event as JSON"))
+            .collect();
+        temp_file(&(lines.join("\n") + "\n"))
+    }
+
+    #[test]
+    fn a_dice_tables_export_is_audited_with_the_dice_key_and_partly_without_it() {
+        use warlog_events::audit::dice_table::sample::{change_first_die, SampleTable};
+        // Given a dice table's export: a hundred rolls, then its seed revealed
+        let mut table = SampleTable::open();
+        table.roll(100).reveal();
+        let events = table.recorded();
+        let file = export_file(&events);
+        let input = |dice_key: Option<String>| AuditInput {
+            dice_key,
+            ..AuditInput::files(std::slice::from_ref(&file))
+        };
+        // When it is audited with the key the service publishes, it passes
+        let key = table.keys.public_key_base64();
+        let report = audit_files(&input(Some(key.clone()))).expect("the file reads");
+        assert_eq!(report.outcome, Outcome::Passed, "{}", report.render());
+        let text = report.render();
+        assert!(
+            text.contains("PASS dice: 100 rolls recomputed die by die from the revealed seeds\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("PASS signatures: 100 signatures are"),
+            "{text}"
+        );
+        // And without it the signatures are not checked: partial, not failed
+        let report = audit_files(&input(None)).expect("the file reads");
+        assert_eq!(report.outcome, Outcome::Partial, "{}", report.render());
+        assert!(report
+            .render()
+            .contains("SKIP signatures: no public key was given"));
+        // And a key that is not one is refused naming the option
+        let error = audit_files(&input(Some("not a key".to_owned()))).expect_err("refused");
+        assert!(error.to_string().starts_with("--dice-key takes"), "{error}");
+        // And with a die changed (the chain hashed again) it fails naming the roll
+        let mut forged = events.clone();
+        change_first_die(&mut forged, 58);
+        let forged_file = export_file(&forged);
+        let report = audit_files(&AuditInput {
+            dice_key: Some(key),
+            ..AuditInput::files(std::slice::from_ref(&forged_file))
+        })
+        .expect("the file reads");
+        assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
+        let text = report.render();
+        assert!(
+            text.contains("FAIL dice: 1 finding\n  event 58: roll at event 58: the record says"),
+            "{text}"
+        );
+        // And a second file is refused: a table is audited from its one export
+        let error = audit_files(&AuditInput::files(&[file.clone(), forged_file.clone()]))
+            .expect_err("two files");
+        assert!(error.to_string().contains("its one export"), "{error}");
+        let _ = std::fs::remove_file(file);
+        let _ = std::fs::remove_file(forged_file);
     }
 
     #[test]

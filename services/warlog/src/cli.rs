@@ -369,6 +369,10 @@ standings computed from the games' results.
 The league's audit (--ladder, with the exports of the games it ranks) audits each game,
 recomputes every player's points, games, wins and title, and names the first row of the
 published ladder that differs.
+A dice table's audit (its one export, dice-<id>): every revealed seed is the one its
+epoch committed to; every roll's index is its place and every die of a revealed epoch is
+the seed's (the rolls of an epoch not revealed yet are not checked); with --dice-key,
+every roll is signed by the service over its table, index, dice and date.
 
 One line per check, one line per finding (with the event's version), then the verdict.
 
@@ -403,12 +407,12 @@ pub enum Command {
         token: TokenCommand,
     },
     /// Audit exported logs offline, with no database: a game's, a tournament's with its
-    /// games', or a published points ladder with the games it ranks.
+    /// games', a published points ladder with the games it ranks, or a dice table's.
     #[command(after_help = AUDIT_HELP)]
     Audit {
         /// NDJSON exports (`GET /v1/streams/{stream}/events` with
-        /// `Accept: application/x-ndjson`): one game's, a tournament's and its games', or
-        /// (with --ladder) the games a ladder ranks.
+        /// `Accept: application/x-ndjson`): one game's, a tournament's and its games', one
+        /// dice table's, or (with --ladder) the games a ladder ranks.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The game's seed (64 hex digits), if not revealed in the log.
@@ -422,6 +426,10 @@ pub enum Command {
         /// JSON, every page in order: repeat the flag) to recompute from the game files.
         #[arg(long)]
         ladder: Vec<PathBuf>,
+        /// The dice service's public key, to check a dice table's signatures: the 32-byte
+        /// Ed25519 key in base64, as `public_key` in `GET /.well-known/warlog-dice-key`.
+        #[arg(long, value_name = "BASE64")]
+        dice_key: Option<String>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,

@@ -163,6 +163,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             seed,
             head,
             ladder,
+            dice_key,
             json,
         } => audit::run(
             &audit::AuditInput {
@@ -170,6 +171,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
                 seed,
                 head,
                 ladder,
+                dice_key,
             },
             json,
         ),

@@ -19,8 +19,10 @@
 //! - **placements**: places and points from the final counts.
 //!
 //! What is not checked is listed in the report, and the verdict is then *partial*.
+//! A dice table's export is checked by [`audit_dice_table`], with the same chain check.
 
 mod commands;
+pub mod dice_table;
 mod legacy;
 #[cfg(test)]
 mod standing_orders_tests;
@@ -35,6 +37,8 @@ use warlog_rules::game::GameEvent;
 use crate::game::{decode_recorded, GameCreated, GameLog, GameStreamEvent, PlacementRow};
 use crate::sender::Sender;
 use crate::{verify_chain, ChainHead, RecordedEvent};
+
+pub use dice_table::audit_dice_table;
 
 /// What one check found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
