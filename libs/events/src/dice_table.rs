@@ -431,7 +431,20 @@ pub enum DiceTableCheck {
 pub struct DiceTableFinding {
     pub check: DiceTableCheck,
     pub event: u64,
+    /// Why, without the event's place (a report names it beside).
     pub message: String,
+}
+
+impl std::fmt::Display for DiceTableFinding {
+    /// The finding with its place: `roll at event 58: ...`, `event 3 ...`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.check {
+            DiceTableCheck::Commitments => write!(f, "event {}: {}", self.event, self.message),
+            DiceTableCheck::Dice | DiceTableCheck::Signatures => {
+                write!(f, "roll at event {}: {}", self.event, self.message)
+            }
+        }
+    }
 }
 
 /// Checks a table's events as an auditor holding its export: each revealed seed against
@@ -445,7 +458,7 @@ pub fn audit(
 ) -> Result<DiceTableAudit, DiceTableError> {
     let (found, findings) = audit_findings(table, events, public_key);
     match findings.into_iter().next() {
-        Some(first) => Err(DiceTableError::Record(first.message)),
+        Some(first) => Err(DiceTableError::Record(first.to_string())),
         None => Ok(found),
     }
 }
@@ -465,8 +478,12 @@ pub fn audit_findings(
         rolls_unrevealed: 0,
         signatures_checked: 0,
     };
+    let mut in_force = 0;
     for (i, event) in events.iter().enumerate() {
         let version = i as u64 + 1;
+        if let DiceTableEvent::SeedCommitted { epoch, .. } = event {
+            in_force = *epoch;
+        }
         let DiceTableEvent::DiceRolled {
             epoch,
             index,
@@ -482,8 +499,17 @@ pub fn audit_findings(
         let wrong = |check, why: String| DiceTableFinding {
             check,
             event: version,
-            message: format!("roll at event {version}: {why}"),
+            message: why,
         };
+        // A roll is drawn from the seed in force when it is made: one that names another
+        // epoch (one already revealed, whose dice anyone could pick) is no roll of it.
+        if *epoch != in_force {
+            findings.push(wrong(
+                DiceTableCheck::Dice,
+                format!("it names epoch {epoch}, but epoch {in_force} is in force there"),
+            ));
+            continue;
+        }
         if *index != version {
             findings.push(wrong(
                 DiceTableCheck::Dice,
@@ -536,26 +562,48 @@ fn revealed_seeds(events: &[DiceTableEvent]) -> (BTreeMap<u32, GameSeed>, Vec<Di
     let mut commitments = BTreeMap::new();
     let mut seeds = BTreeMap::new();
     let mut findings = Vec::new();
+    // The epoch in force, and whether its seed is revealed: epochs follow one another, each
+    // committed once its forerunner is revealed.
+    let mut in_force: Option<(u32, bool)> = None;
     for (i, event) in events.iter().enumerate() {
         let version = i as u64 + 1;
         let mut wrong = |why: String| {
             findings.push(DiceTableFinding {
                 check: DiceTableCheck::Commitments,
                 event: version,
-                message: format!("event {version} {why}"),
+                message: why,
             })
         };
         match event {
             DiceTableEvent::SeedCommitted {
                 epoch, commitment, ..
             } => {
+                match in_force {
+                    None if *epoch != 1 => wrong(format!("commits epoch {epoch} first, not 1")),
+                    Some((before, _)) if *epoch != before + 1 => {
+                        wrong(format!("commits epoch {epoch} after epoch {before}"))
+                    }
+                    Some((before, false)) => wrong(format!(
+                        "commits epoch {epoch} while epoch {before}'s seed is not revealed"
+                    )),
+                    _ => {}
+                }
                 if commitments.contains_key(epoch) {
                     wrong(format!("commits epoch {epoch} a second time"));
                 } else {
                     commitments.insert(*epoch, commitment.clone());
                 }
+                in_force = Some((*epoch, false));
+            }
+            DiceTableEvent::SeedRevealed { epoch, .. }
+                if in_force.is_none_or(|(current, revealed)| current != *epoch || revealed) =>
+            {
+                wrong(format!(
+                    "reveals epoch {epoch}, which is not the epoch in force"
+                ));
             }
             DiceTableEvent::SeedRevealed { epoch, seed, .. } => {
+                in_force = Some((*epoch, true));
                 let Some(seed) = parse_seed(seed) else {
                     wrong("reveals no seed".to_owned());
                     continue;

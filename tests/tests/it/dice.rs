@@ -545,7 +545,6 @@ async fn no_view_page_feed_or_export_shows_a_tables_addresses() {
     for uri in [
         format!("/v1/dice-tables/{table}"),
         format!("/v1/streams/{stream}/events"),
-        "/v1/events".to_owned(),
         "/v1/streams".to_owned(),
     ] {
         let reply = call(&app, get(&uri)).await;
@@ -557,6 +556,13 @@ async fn no_view_page_feed_or_export_shows_a_tables_addresses() {
         );
         assert!(!text.contains("club.example"), "{uri}: {text}");
     }
+    // The feed shows the events once no transaction begun before them is open
+    let feed = eventually("the roll in the feed", Duration::from_secs(30), || async {
+        let feed = call(&app, get("/v1/events")).await.text();
+        feed.contains(&table).then_some(feed)
+    })
+    .await;
+    assert!(!feed.contains("club.example"), "{feed}");
     let export = call(
         &app,
         get(&format!("/v1/streams/{stream}/events"))
@@ -574,4 +580,112 @@ async fn no_view_page_feed_or_export_shows_a_tables_addresses() {
         .expect("counted")
         .get(0);
     assert_eq!(mails, 0);
+}
+
+#[actix_web::test]
+async fn a_tables_export_of_a_hundred_rolls_passes_warlog_audit_after_the_reveal_and_fails_naming_a_changed_die(
+) {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let (app, _, state) = dice_app!(
+        &db,
+        &telemetry,
+        DiceTables::new(DiceSettings::default(), 0, 0)
+    );
+    // A hundred rolls of every size TripleA asks for
+    let asked = [
+        ("1", "6"),
+        ("3", "6"),
+        ("12", "6"),
+        ("2", "20"),
+        ("200", "2"),
+    ];
+    let mut table = String::new();
+    for n in 0..100 {
+        let (times, max) = asked[n % asked.len()];
+        let rolled = roll(&app, times, max).await;
+        assert_eq!(rolled.status, StatusCode::OK, "{:?}", rolled.json());
+        table = table_of(&rolled);
+    }
+    // Revealed by the link mailed with them
+    let client = db.pool.get().await.expect("a connection");
+    let keys = state.dice.keys(&client).await.expect("keys");
+    let revealed = call(
+        &app,
+        TestRequest::post()
+            .uri(&format!("/v1/dice-tables/{table}/reveal"))
+            .set_json(json!({"token": keys.reveal_token(&table, 1)})),
+    )
+    .await;
+    assert_eq!(revealed.status, StatusCode::OK, "{:?}", revealed.json());
+    assert_eq!(revealed.json()["rolls_revealed"], 100);
+
+    // The export, and the key, as anyone fetches them
+    let export = call(
+        &app,
+        get(&format!("/v1/streams/dice-{table}/events"))
+            .insert_header(("Accept", "application/x-ndjson")),
+    )
+    .await;
+    assert_eq!(export.status, StatusCode::OK);
+    let key = call(&app, get("/.well-known/warlog-dice-key")).await.json();
+    let public_key = key["public_key"].as_str().expect("a key").to_owned();
+    let dir = std::env::temp_dir().join(format!("warlog-dice-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("table.ndjson");
+    std::fs::write(&file, &export.body).expect("written");
+    let audit = |file: &std::path::Path| {
+        warlog::audit::audit_files(&warlog::audit::AuditInput {
+            files: vec![file.to_owned()],
+            dice_key: Some(public_key.clone()),
+            ..warlog::audit::AuditInput::default()
+        })
+        .expect("an export")
+    };
+    let report = audit(&file);
+    assert_eq!(
+        report.outcome,
+        warlog_events::audit::Outcome::Passed,
+        "{}",
+        report.render()
+    );
+    let rendered = report.render();
+    assert!(
+        rendered.contains("PASS dice: 100 rolls recomputed die by die"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("PASS signatures: 100 signatures"),
+        "{rendered}"
+    );
+
+    // One die changed, the chain hashed again over it: the audit names the roll
+    let mut events =
+        warlog::audit::read_export(std::io::Cursor::new(&export.body[..])).expect("an export");
+    let payload = &mut events[57].payload;
+    assert_eq!(payload["index"], 58);
+    let die = payload["dice"][0].as_u64().expect("a die");
+    let max = payload["max"].as_u64().expect("sides");
+    payload["dice"][0] = json!(die % max + 1);
+    warlog_events::relink(&mut events);
+    let forged = dir.join("forged.ndjson");
+    let lines: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_string(e).expect("a line"))
+        .collect();
+    std::fs::write(&forged, lines.join("\n")).expect("written");
+    let report = audit(&forged);
+    assert_eq!(
+        report.outcome,
+        warlog_events::audit::Outcome::Failed,
+        "{}",
+        report.render()
+    );
+    let rendered = report.render();
+    assert!(rendered.contains("PASS chain"), "re-hashed: {rendered}");
+    assert!(
+        rendered.contains("FAIL dice: 1 finding\n  event 58: the record says"),
+        "{rendered}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -436,16 +436,14 @@ mod tests {
         };
         assert_eq!(finding("dice").event, 58);
         assert!(
-            finding("dice")
-                .message
-                .starts_with("roll at event 58: the record says"),
+            finding("dice").message.starts_with("the record says"),
             "{}",
             report.render()
         );
         assert!(
             finding("signatures")
                 .message
-                .starts_with("roll at event 58: the signature is not the service's"),
+                .starts_with("the signature is not the service's"),
             "{}",
             report.render()
         );
@@ -454,9 +452,7 @@ mod tests {
         let report = audit_dice_table(&events, None, None);
         assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
         assert_eq!(report.findings.len(), 1, "{}", report.render());
-        assert!(report.findings[0]
-            .message
-            .starts_with("roll at event 58: the record says"));
+        assert!(report.findings[0].message.starts_with("the record says"));
     }
 
     #[test]
@@ -542,6 +538,44 @@ mod tests {
         assert!(report.findings[0]
             .message
             .contains("reveals a seed for epoch 1 that is not the one committed"));
+    }
+
+    #[test]
+    fn a_roll_that_names_an_epoch_no_longer_in_force_fails_the_dice() {
+        // Given a table revealed after 3 rolls, then rolled under epoch 2, whose last roll
+        // is relabelled as epoch 1's (whose seed anyone knows now)
+        let mut table = SampleTable::open();
+        table.roll(3).reveal().roll(2);
+        let mut events = table.recorded();
+        let last = events.len() - 1;
+        events[last].payload["epoch"] = serde_json::json!(1);
+        crate::relink(&mut events);
+        // When it is audited
+        let report = audit_dice_table(&events, None, None);
+        // Then that roll is refused for its epoch
+        assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
+        let finding = &report.findings[0];
+        assert_eq!((finding.check, finding.event), ("dice", 8));
+        assert_eq!(
+            finding.message,
+            "it names epoch 1, but epoch 2 is in force there"
+        );
+    }
+
+    #[test]
+    fn epochs_follow_one_another_each_after_its_forerunner_is_revealed() {
+        let mut events = hundred_revealed().recorded();
+        // The next epoch committed as epoch 3
+        let last = events.len() - 1;
+        events[last].payload["epoch"] = serde_json::json!(3);
+        crate::relink(&mut events);
+        let report = audit_dice_table(&events, None, None);
+        assert_eq!(
+            report.findings[0].message,
+            "commits epoch 3 after epoch 1",
+            "{}",
+            report.render()
+        );
     }
 
     #[test]
