@@ -397,6 +397,8 @@ async fn each_roll_is_mailed_to_both_addresses_with_the_table_and_the_reveal_lin
         // Neither address is written in the mail: the envelope carries it
         assert!(!body.contains(ANN) && !body.contains(BOB), "{body}");
     }
+    // One roll checked from its mail alone, with openssl and the published key
+    check_with_openssl(&app, &delivered[0].body()).await;
     // Once sent, the outbox keeps no address
     let client = db.admin().await;
     let kept: i64 = client
@@ -408,6 +410,73 @@ async fn each_roll_is_mailed_to_both_addresses_with_the_table_and_the_reveal_lin
         .expect("counted")
         .get(0);
     assert_eq!(kept, 0);
+}
+
+/// Checks the roll a mail carries as its reader would, with nothing but the mail, the
+/// published key (as PEM) and `openssl pkeyutl -verify`; skipped without openssl.
+async fn check_with_openssl<B: MessageBody>(app: &impl TestApp<B>, mail: &str) {
+    if std::process::Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        eprintln!("no openssl on PATH: the check of one roll with it is skipped");
+        return;
+    }
+    let mail = mail.replace("\r\n", "\n");
+    let statement = mail
+        .split_once("The service signed this statement (Ed25519):\n\n")
+        .and_then(|(_, rest)| rest.split_once("\n\nSignature: "))
+        .map(|(statement, _)| statement.to_owned())
+        .expect("the statement in the mail");
+    let signature = mail
+        .split_once("Signature: ")
+        .and_then(|(_, rest)| rest.lines().next())
+        .expect("the signature in the mail");
+    let key = call(app, get("/.well-known/warlog-dice-key")).await.json();
+    let dir = std::env::temp_dir().join(format!("warlog-roll-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(
+        dir.join("key.pem"),
+        key["public_key_pem"].as_str().expect("PEM"),
+    )
+    .expect("key");
+    std::fs::write(
+        dir.join("signature.bin"),
+        base64::engine::general_purpose::STANDARD
+            .decode(signature)
+            .expect("base64"),
+    )
+    .expect("signature");
+    let verify = |statement: &str| {
+        std::fs::write(dir.join("statement.txt"), statement).expect("statement");
+        std::process::Command::new("openssl")
+            .current_dir(&dir)
+            .args([
+                "pkeyutl",
+                "-verify",
+                "-pubin",
+                "-inkey",
+                "key.pem",
+                "-rawin",
+                "-in",
+                "statement.txt",
+                "-sigfile",
+                "signature.bin",
+            ])
+            .output()
+            .expect("openssl runs")
+    };
+    let checked = verify(&statement);
+    assert!(
+        checked.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let forged = statement.replacen("dice: ", "dice: 1", 1);
+    assert!(!verify(&forged).status.success(), "another die fails");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[actix_web::test]

@@ -50,6 +50,20 @@ impl DiceKeys {
         base64::engine::general_purpose::STANDARD.encode(self.public_key())
     }
 
+    /// The public key as PEM (SubjectPublicKeyInfo, RFC 8410), for tools such as
+    /// `openssl pkeyutl -verify`.
+    pub fn public_key_pem(&self) -> String {
+        // The DER of an Ed25519 SubjectPublicKeyInfo is this fixed prefix and the 32 bytes.
+        const PREFIX: [u8; 12] = [
+            0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
+        ];
+        let der = [&PREFIX[..], self.public_key()].concat();
+        format!(
+            "-----BEGIN PUBLIC KEY-----\n{}\n-----END PUBLIC KEY-----\n",
+            base64::engine::general_purpose::STANDARD.encode(der)
+        )
+    }
+
     /// The signature of `statement`, in base64.
     pub fn sign(&self, statement: &str) -> String {
         base64::engine::general_purpose::STANDARD

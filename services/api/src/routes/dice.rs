@@ -226,6 +226,8 @@ pub struct DicePublicKey {
     pub algorithm: &'static str,
     /// The 32-byte public key, base64.
     pub public_key: String,
+    /// The same key as PEM, for `openssl pkeyutl -verify -pubin -inkey key.pem -rawin`.
+    pub public_key_pem: String,
     /// What a roll's signature covers, a field a line (UTF-8, no final line break): the
     /// template, with the roll's own values in place of the angle brackets.
     pub statement: &'static str,
@@ -251,6 +253,7 @@ pub async fn dice_public_key(state: web::Data<AppState>) -> Result<HttpResponse,
         .json(DicePublicKey {
             algorithm: "Ed25519",
             public_key: keys.public_key_base64(),
+            public_key_pem: keys.public_key_pem(),
             statement: STATEMENT_TEMPLATE,
         }))
 }
