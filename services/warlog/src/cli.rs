@@ -335,6 +335,26 @@ pub struct ServeArgs {
     )]
     pub dice_rolls_per_minute: u32,
 
+    /// The domains whose addresses dice rolls are mailed to (comma-separated; `*` for any;
+    /// a domain allows its subdomains). Anyone may ask for a roll naming any two addresses,
+    /// so none is mailed unless allowed here. Needs `--smtp-url`.
+    #[arg(
+        long,
+        env = "WARLOG_DICE_MAIL_DOMAINS",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub dice_mail_domains: Vec<String>,
+
+    /// Dice roll mails a minute to one address, over every table; 0 for no limit.
+    #[arg(
+        long,
+        env = "WARLOG_DICE_MAILS_PER_ADDRESS",
+        default_value_t = warlog_api::dice_tables::DEFAULT_MAILS_PER_ADDRESS_PER_MINUTE,
+        global = true
+    )]
+    pub dice_mails_per_address: u32,
+
     /// Dice rolls a minute at one table, whoever asks; 0 for no limit.
     #[arg(
         long,

@@ -488,16 +488,29 @@ fn rate_limits(args: &ServeArgs) -> Result<warlog_api::rate_limit::RateLimits, C
 }
 
 /// The dice tables' settings and limits; `mail`: whether the service sends mail.
-pub fn dice_tables(args: &ServeArgs, mail: bool) -> warlog_api::dice_tables::DiceTables {
-    use warlog_api::dice_tables::{DiceSettings, DiceTables};
-    DiceTables::new(
+pub fn dice_tables(
+    args: &ServeArgs,
+    mail: bool,
+) -> Result<warlog_api::dice_tables::DiceTables, CliError> {
+    use warlog_api::dice_tables::{DiceSettings, DiceTables, MailDomains};
+    let mail_domains = MailDomains::try_from(args.dice_mail_domains.as_slice())
+        .map_err(|e| CliError::Other(format!("--dice-mail-domains: {e}")))?;
+    if mail && mail_domains == MailDomains::None {
+        tracing::info!("dice rolls are not mailed: no --dice-mail-domains allows an address");
+    }
+    if !mail && mail_domains != MailDomains::None {
+        tracing::warn!("--dice-mail-domains without --smtp-url: no dice roll is mailed");
+    }
+    Ok(DiceTables::new(
         DiceSettings {
             idle_seconds: args.dice_reveal_idle_h.saturating_mul(3600),
             mail,
+            mail_domains,
         },
         args.dice_rolls_per_minute,
         args.dice_table_rolls_per_minute,
     )
+    .mails_per_address(args.dice_mails_per_address))
 }
 
 pub async fn serve(db: &DatabaseArgs, args: &ServeArgs, demo: bool) -> Result<(), CliError> {
@@ -541,7 +554,7 @@ async fn serve_on(
     ));
     let webhooks = webhook_policy(args)?;
     state.webhooks = std::sync::Arc::new(webhooks.clone());
-    state.dice = std::sync::Arc::new(dice_tables(args, outbox.mail));
+    state.dice = std::sync::Arc::new(dice_tables(args, outbox.mail)?);
 
     let wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());

@@ -12,7 +12,7 @@ use actix_web::test::TestRequest;
 use base64::Engine as _;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use warlog_api::dice_tables::{DiceSettings, DiceTables};
+use warlog_api::dice_tables::{DiceSettings, DiceTables, MailDomains};
 use warlog_api::mail::{MailFrom, MailSettings, Mailer, SmtpUrl};
 use warlog_api::{AppState, Telemetry};
 use warlog_events::dice_table::{date_of, roll_statement, verify_roll};
@@ -333,6 +333,7 @@ async fn each_roll_is_mailed_to_both_addresses_with_the_table_and_the_reveal_lin
     let telemetry = Telemetry::new().expect("metrics");
     let settings = DiceSettings {
         mail: true,
+        mail_domains: MailDomains::try_from(&["club.example".to_owned()][..]).expect("a domain"),
         ..DiceSettings::default()
     };
     let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
@@ -479,13 +480,64 @@ async fn check_with_openssl<B: MessageBody>(app: &impl TestApp<B>, mail: &str) {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// How many mails the outbox holds for each address (while they are unsent).
+async fn outbox_by_address(db: &TestDb) -> Vec<(String, i64)> {
+    let client = db.admin().await;
+    client
+        .query(
+            "SELECT email, count(*) FROM mail_outbox GROUP BY email ORDER BY email",
+            &[],
+        )
+        .await
+        .expect("read")
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_roll_is_mailed_only_where_the_operator_allows_and_to_one_address_at_most_so_often() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let settings = DiceSettings {
+        mail: true,
+        mail_domains: MailDomains::try_from(&["club.example".to_owned()][..]).expect("a domain"),
+        ..DiceSettings::default()
+    };
+    let dice = DiceTables::new(settings, 0, 0).mails_per_address(2);
+    let (app, _, _) = dice_app!(&db, &telemetry, dice);
+    // Ann is at an allowed domain; a stranger's address is not mailed
+    for _ in 0..3 {
+        let body = form(&[
+            ("times", "1"),
+            ("max", "6"),
+            ("email1", ANN),
+            ("email2", "victim@elsewhere.example"),
+        ]);
+        let rolled = call(&app, roll_request(&body)).await;
+        assert_eq!(rolled.status, StatusCode::OK, "{:?}", rolled.json());
+    }
+    // And Ann gets at most two a minute, however many tables name her
+    assert_eq!(outbox_by_address(&db).await, [(ANN.to_owned(), 2)]);
+
+    // Without an allowed domain, nothing is mailed (nor kept) at all
+    let db = TestDb::new().await;
+    let settings = DiceSettings {
+        mail: true,
+        ..DiceSettings::default()
+    };
+    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
+    assert_eq!(roll(&app, "2", "6").await.status, StatusCode::OK);
+    assert!(outbox_by_address(&db).await.is_empty());
+}
+
 #[actix_web::test]
 async fn the_seed_is_revealed_by_the_mailed_link_at_once_or_by_anyone_after_the_idle_time() {
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
     let settings = DiceSettings {
         idle_seconds: 3600,
-        mail: false,
+        ..DiceSettings::default()
     };
     let (app, clock, state) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
     let rolled = roll(&app, "2", "6").await;

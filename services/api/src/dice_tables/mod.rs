@@ -29,6 +29,8 @@ pub const DEFAULT_IDLE_HOURS: u64 = 7 * 24;
 pub const DEFAULT_ROLLS_PER_MINUTE: u32 = 120;
 /// Rolls a minute at one table, whoever asks.
 pub const DEFAULT_TABLE_ROLLS_PER_MINUTE: u32 = 60;
+/// Roll mails a minute to one address, over every table.
+pub const DEFAULT_MAILS_PER_ADDRESS_PER_MINUTE: u32 = 60;
 
 /// Where the service's public key is published.
 pub const PUBLIC_KEY_PATH: &str = "/.well-known/warlog-dice-key";
@@ -40,6 +42,70 @@ pub struct DiceSettings {
     pub idle_seconds: u64,
     /// Whether rolls are mailed (the service has a mail server to send through).
     pub mail: bool,
+    /// The addresses a roll may be mailed to: the operator's choice.
+    pub mail_domains: MailDomains,
+}
+
+/// The domains whose addresses a roll may be mailed to (`--dice-mail-domains`): anyone may
+/// ask for a roll naming any two addresses, so the service mails only where its operator
+/// allows. None by default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum MailDomains {
+    #[default]
+    None,
+    /// `*`: any address.
+    Any,
+    /// These domains and their subdomains (`club.example` allows `ann@mail.club.example`).
+    Listed(Vec<String>),
+}
+
+impl TryFrom<&[String]> for MailDomains {
+    type Error = String;
+
+    fn try_from(entries: &[String]) -> Result<Self, String> {
+        let entries: Vec<String> = entries
+            .iter()
+            .map(|e| e.trim().trim_start_matches('.').to_ascii_lowercase())
+            .filter(|e| !e.is_empty())
+            .collect();
+        if entries.iter().any(|e| e == "*") {
+            return Ok(MailDomains::Any);
+        }
+        if entries.is_empty() {
+            return Ok(MailDomains::None);
+        }
+        for entry in &entries {
+            let domain = entry.split('.').all(|label| {
+                !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            });
+            if !domain {
+                return Err(format!(
+                    "{entry:?} is not a domain (club.example), nor `*` for any"
+                ));
+            }
+        }
+        Ok(MailDomains::Listed(entries))
+    }
+}
+
+impl MailDomains {
+    /// Whether `address` may be mailed.
+    pub fn allows(&self, address: &str) -> bool {
+        let Some((_, domain)) = address.trim().rsplit_once('@') else {
+            return false;
+        };
+        let domain = domain.to_ascii_lowercase();
+        match self {
+            MailDomains::None => false,
+            MailDomains::Any => true,
+            MailDomains::Listed(allowed) => allowed.iter().any(|allowed| {
+                domain == *allowed
+                    || domain
+                        .strip_suffix(allowed.as_str())
+                        .is_some_and(|sub| sub.ends_with('.'))
+            }),
+        }
+    }
 }
 
 impl Default for DiceSettings {
@@ -47,6 +113,7 @@ impl Default for DiceSettings {
         DiceSettings {
             idle_seconds: DEFAULT_IDLE_HOURS * 3600,
             mail: false,
+            mail_domains: MailDomains::None,
         }
     }
 }
@@ -59,6 +126,9 @@ pub struct DiceTables {
     pub per_client: RateLimit,
     /// Rolls per table, whoever asks.
     pub per_table: RateLimit<String>,
+    /// Roll mails per address, over every table: one address paired with many others
+    /// cannot be flooded.
+    pub per_address: RateLimit<String>,
     keys: OnceCell<Arc<DiceKeys>>,
 }
 
@@ -79,8 +149,15 @@ impl DiceTables {
             settings,
             per_client: RateLimit::per_minute(per_client),
             per_table: RateLimit::per_minute(per_table),
+            per_address: RateLimit::per_minute(DEFAULT_MAILS_PER_ADDRESS_PER_MINUTE),
             keys: OnceCell::new(),
         }
+    }
+
+    /// The limit on roll mails to one address, a minute (`0`: none).
+    pub fn mails_per_address(mut self, per_minute: u32) -> Self {
+        self.per_address = RateLimit::per_minute(per_minute);
+        self
     }
 
     /// The service's keys: read from the store the first time (drawn and kept there if no
@@ -96,6 +173,22 @@ impl DiceTables {
             })
             .await
             .cloned()
+    }
+
+    /// Of the two addresses, those this roll is mailed to: none without a mail server;
+    /// else those the operator allows, each while under its own limit.
+    pub fn recipients(&self, addresses: [&str; 2]) -> Vec<String> {
+        if !self.settings.mail {
+            return Vec::new();
+        }
+        let mut recipients: Vec<String> = addresses
+            .iter()
+            .map(|a| a.trim().to_owned())
+            .filter(|a| self.settings.mail_domains.allows(a))
+            .collect();
+        recipients.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        recipients.retain(|a| self.per_address.admit(a.to_lowercase()).is_ok());
+        recipients
     }
 
     /// The idle time, in words (`7 days`).
@@ -155,4 +248,53 @@ pub(crate) fn refused(error: DiceTableError) -> ApiError {
         DiceTableError::WrongSeed(_) | DiceTableError::Record(_) => ErrorCode::Internal,
     };
     ApiError::new(code, error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn domains(list: &[&str]) -> Result<MailDomains, String> {
+        let list: Vec<String> = list.iter().map(|s| (*s).to_owned()).collect();
+        MailDomains::try_from(list.as_slice())
+    }
+
+    #[test]
+    fn a_listed_domain_allows_its_addresses_and_its_subdomains_and_nothing_else() {
+        let allowed = domains(&["Club.Example", " .league.example "]).expect("domains");
+        for yes in [
+            "ann@club.example",
+            "Bob@MAIL.club.example",
+            "cy@league.example",
+        ] {
+            assert!(allowed.allows(yes), "{yes}");
+        }
+        for no in [
+            "eve@evilclub.example",
+            "eve@club.example.evil",
+            "eve@elsewhere.example",
+            "club.example",
+        ] {
+            assert!(!allowed.allows(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn no_domain_allows_none_and_a_star_any() {
+        assert_eq!(domains(&[]).expect("none"), MailDomains::None);
+        assert!(!MailDomains::None.allows("ann@club.example"));
+        assert_eq!(
+            domains(&["club.example", "*"]).expect("any"),
+            MailDomains::Any
+        );
+        assert!(MailDomains::Any.allows("ann@anywhere.example"));
+    }
+
+    #[test]
+    fn an_entry_that_is_not_a_domain_is_refused_saying_so() {
+        for bad in ["ann@club.example", "club..example", "club example"] {
+            let refused = domains(&[bad]).expect_err(bad);
+            assert!(refused.contains("is not a domain"), "{refused}");
+        }
+    }
 }

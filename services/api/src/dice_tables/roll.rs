@@ -24,11 +24,10 @@ use crate::AppState;
 pub struct DiceRoll {
     pub table: DiceTableId,
     pub asked: DiceAsked,
-    /// The two addresses, as given: the mail goes to them, and nothing else keeps them.
-    pub addresses: [String; 2],
     pub keys: Arc<DiceKeys>,
-    /// How to mail the roll; none: it is not mailed.
-    pub mail: Option<RollMailing>,
+    /// How to mail the roll, and to whom (of its two addresses, those the operator allows):
+    /// none, it is not mailed. Nothing else keeps the addresses.
+    pub mail: Option<(RollMailing, Vec<String>)>,
 }
 
 /// Kept out of logs: the addresses are private.
@@ -138,11 +137,11 @@ impl Write for DiceRoll {
             return Err(corrupt("a roll that is not DiceRolled"));
         };
         let mails = match &self.mail {
-            Some(mailing) => {
+            Some((mailing, recipients)) => {
                 let links = mailing.links(&self.keys, self.table.as_str(), table.epoch);
                 let (subject, body) = roll_mail(self.table.as_str(), &roll, &links, &mailing.idle)
                     .ok_or_else(|| corrupt("a roll without its mail"))?;
-                self.addresses
+                recipients
                     .iter()
                     .enumerate()
                     .map(|(n, email)| EventMail {

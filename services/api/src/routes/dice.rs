@@ -126,17 +126,20 @@ async fn roll(
     dice.per_table
         .admit_from(table.as_str().to_owned(), "at one dice table")
         .map_err(|e| vec![e])?;
-    let mail = dice.settings.mail.then(|| RollMailing {
-        public_url: state.public_url.clone(),
-        idle: dice.idle_in_words(),
+    let recipients = dice.recipients([
+        form.email1.as_deref().unwrap_or_default(),
+        form.email2.as_deref().unwrap_or_default(),
+    ]);
+    let mail = (!recipients.is_empty()).then(|| {
+        let mailing = RollMailing {
+            public_url: state.public_url.clone(),
+            idle: dice.idle_in_words(),
+        };
+        (mailing, recipients)
     });
     let roll = DiceRoll {
         table: table.clone(),
         asked,
-        addresses: [
-            form.email1.clone().unwrap_or_default(),
-            form.email2.clone().unwrap_or_default(),
-        ],
         keys,
         mail,
     };
