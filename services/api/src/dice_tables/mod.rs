@@ -3,9 +3,12 @@
 //! the two writes, a roll ([`DiceRoll`]) and a reveal ([`DiceReveal`]). What a table is and
 //! what it may do is decided in `warlog_events::dice_table`.
 
+mod folds;
 mod reveal;
 mod roll;
 mod view;
+
+pub use folds::TableFolds;
 
 pub use reveal::{DiceReveal, RevealAnswer};
 pub use roll::{DiceRoll, RollAnswer, RollResult};
@@ -129,6 +132,8 @@ pub struct DiceTables {
     /// Roll mails per address, over every table: one address paired with many others
     /// cannot be flooded.
     pub per_address: RateLimit<String>,
+    /// Tables folded lately, so a roll reads only what is new.
+    pub folds: TableFolds,
     keys: OnceCell<Arc<DiceKeys>>,
 }
 
@@ -150,6 +155,7 @@ impl DiceTables {
             per_client: RateLimit::per_minute(per_client),
             per_table: RateLimit::per_minute(per_table),
             per_address: RateLimit::per_minute(DEFAULT_MAILS_PER_ADDRESS_PER_MINUTE),
+            folds: TableFolds::default(),
             keys: OnceCell::new(),
         }
     }

@@ -11,7 +11,7 @@ use warlog_rules::dice::GameSeed;
 use warlog_store::dice_tables::load_epoch_seed;
 use warlog_store::{ExpectedVersion, PooledClient};
 
-use super::{read_table, refused};
+use super::refused;
 use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::write::{fresh_seed, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
@@ -44,14 +44,13 @@ impl Write for DiceReveal {
 
     async fn load(
         &self,
-        _: &AppState,
+        state: &AppState,
         client: &PooledClient,
         _: &WriteRequest,
         _: bool,
     ) -> Result<Self::Loaded, ApiError> {
         let stream = self.table.stream().map_err(corrupt)?;
-        let events = read_table(client, &stream).await?;
-        if events.is_empty() {
+        let Some(table) = state.dice.folds.load(client, &self.table).await? else {
             return Err(ApiError::new(
                 ErrorCode::DiceTableNotFound,
                 format!(
@@ -59,8 +58,7 @@ impl Write for DiceReveal {
                     self.table.as_str()
                 ),
             ));
-        }
-        let table = DiceTable::fold(self.table.as_str(), &events).map_err(corrupt)?;
+        };
         let seed = load_epoch_seed(client, &stream, table.epoch)
             .await?
             .ok_or_else(|| corrupt(format!("{stream} keeps no seed for epoch {}", table.epoch)))?;

@@ -15,7 +15,7 @@ use warlog_store::dice_tables::load_epoch_seed;
 use warlog_store::mail::DirectMail;
 use warlog_store::{ExpectedVersion, PooledClient};
 
-use super::{read_table, refused, RollMailing};
+use super::{refused, RollMailing};
 use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::write::{fresh_seed, Decision, EventMail, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
@@ -67,17 +67,15 @@ impl Write for DiceRoll {
 
     async fn load(
         &self,
-        _: &AppState,
+        state: &AppState,
         client: &PooledClient,
         _: &WriteRequest,
         _: bool,
     ) -> Result<Self::Loaded, ApiError> {
         let stream = self.table.stream().map_err(corrupt)?;
-        let events = read_table(client, &stream).await?;
-        if events.is_empty() {
+        let Some(table) = state.dice.folds.load(client, &self.table).await? else {
             return Ok(None);
-        }
-        let table = DiceTable::fold(self.table.as_str(), &events).map_err(corrupt)?;
+        };
         let seed = load_epoch_seed(client, &stream, table.epoch)
             .await?
             .ok_or_else(|| corrupt(format!("{stream} keeps no seed for epoch {}", table.epoch)))?;

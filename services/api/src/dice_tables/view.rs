@@ -17,9 +17,18 @@ pub async fn read_table(
     client: &impl GenericClient,
     stream: &StreamId,
 ) -> Result<Vec<DiceTableEvent>, ApiError> {
+    read_table_from(client, stream, 1).await
+}
+
+/// The events of `table`'s stream from version `from` on, read back.
+pub async fn read_table_from(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    from: u64,
+) -> Result<Vec<DiceTableEvent>, ApiError> {
     let mut events = Vec::new();
     loop {
-        let page = read_stream(client, stream, events.len() as u64 + 1, PAGE).await?;
+        let page = read_stream(client, stream, from + events.len() as u64, PAGE).await?;
         let full = page.len() == PAGE as usize;
         for recorded in &page {
             events.push(
