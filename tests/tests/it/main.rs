@@ -3,6 +3,7 @@
 mod demo;
 mod deploy;
 mod dice_oracle;
+mod dice_pages;
 mod directors;
 mod discovery;
 mod edge;
