@@ -70,6 +70,9 @@ pub fn app(
         .service(pages::turn_page)
         .service(pages::turn_form)
         .service(pages::game)
+        .service(pages::dice_table_page)
+        .service(pages::dice_reveal_page)
+        .service(pages::dice_reveal_form)
         .default_service(web::to(route_not_found))
 }
 

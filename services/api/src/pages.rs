@@ -12,6 +12,7 @@ use crate::error::ApiError;
 pub(crate) use crate::number_words as words;
 
 mod dates;
+mod dice_page;
 mod game_page;
 mod indexes;
 mod ladder;
@@ -20,6 +21,7 @@ mod odds;
 mod player_page;
 mod tournament_page;
 mod turn;
+pub use dice_page::{dice_reveal_form, dice_reveal_page, dice_table_page};
 pub use game_page::game;
 pub use indexes::{games, players, tournaments};
 pub use ladder::{embedded_leaderboard, leaderboard};

@@ -36,7 +36,7 @@ fn segments(path: &str) -> std::str::Split<'_, char> {
 }
 
 /// Pages served besides the API (the OpenAPI document lists the API's own routes).
-const PAGE_ROUTES: [&str; 14] = [
+const PAGE_ROUTES: [&str; 15] = [
     "/",
     "/odds",
     "/games",
@@ -51,7 +51,11 @@ const PAGE_ROUTES: [&str; 14] = [
     "/assets/warlog.css",
     "/favicon.ico",
     "/docs",
+    "/dice/{table}",
 ];
+
+/// Pages whose form posts back to them: they answer GET and POST.
+const PAGE_FORMS: [&str; 1] = ["/dice/{table}/reveal"];
 
 /// One method at one route, and whether the OpenAPI document says it needs a token.
 #[derive(Debug, Clone, Copy)]
@@ -97,6 +101,16 @@ fn known_routes() -> &'static [(Template, Vec<Answered>)] {
                 needs_token: false,
             };
             (Template::new(path), vec![get])
+        }));
+        routes.extend(PAGE_FORMS.iter().map(|path| {
+            let methods = ["GET", "POST"]
+                .into_iter()
+                .map(|method| Answered {
+                    method,
+                    needs_token: false,
+                })
+                .collect();
+            (Template::new(path), methods)
         }));
         routes
     })
@@ -158,5 +172,13 @@ mod tests {
         assert_eq!(methods_at("/v1/games/abc/orders"), ["POST"]);
         assert_eq!(methods_at("/v1/games"), ["GET", "HEAD", "POST"]);
         assert!(methods_at("/v1/nothing").is_empty());
+    }
+
+    #[test]
+    fn a_page_with_a_form_answers_get_and_post_without_a_token() {
+        let post = actix_web::http::Method::POST;
+        assert_eq!(methods_at("/dice/abc/reveal"), ["GET", "HEAD", "POST"]);
+        assert!(!needs_token(&post, "/dice/abc/reveal"));
+        assert_eq!(methods_at("/dice/abc"), ["GET", "HEAD"]);
     }
 }

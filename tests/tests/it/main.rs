@@ -4,6 +4,7 @@ mod demo;
 mod deploy;
 mod dice;
 mod dice_oracle;
+mod dice_pages;
 mod directors;
 mod discovery;
 mod edge;

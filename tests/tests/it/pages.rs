@@ -385,6 +385,10 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     let ladder = call(&app, get("/v1/leaderboards/points")).await.json();
     assert_eq!(ladder["rows"][0]["player"], json!(german));
 
+    // A dice table with a roll (issue 38), and the link its e-mail would carry.
+    let (_, dice_table) = crate::dice_pages::roll(&app).await;
+    let reveal_token = crate::dice_pages::reveal_token(&state, &dice_table, 1).await;
+
     let (addr, handle) = listen(state, &telemetry);
     let base = format!("http://{addr}");
 
@@ -694,6 +698,28 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     }
     let empty_form = pages.render(&format!("{base}/odds"), "odds-form").await;
     assert!(empty_form.contains("Compute the odds") && !empty_form.contains("Expected losses"));
+
+    // A dice table's page and its reveal link's page, which changes nothing.
+    for (width, name) in [(1280, "dice-table"), (390, "dice-table-phone")] {
+        let table = pages
+            .render_at(&format!("{base}/dice/{dice_table}"), name, width)
+            .await;
+        assert!(table.contains("Epoch 1, in force"), "{table}");
+        assert!(table.contains("3 dice of 6 sides"), "{table}");
+        assert!(table.contains("Reveal the seed"), "{table}");
+        assert!(!table.contains("club.example"), "no address: {table}");
+    }
+    let confirm = pages
+        .render(
+            &format!("{base}/dice/{dice_table}/reveal?token={reveal_token}"),
+            "dice-reveal",
+        )
+        .await;
+    assert!(
+        confirm.contains("everyone can recompute every roll of this epoch"),
+        "{confirm}"
+    );
+    assert!(confirm.contains("Reveal the seed"), "{confirm}");
 
     // The API reference renders with every other host unreachable (as every page here):
     // nothing it needs comes from elsewhere. Its markup is Redoc's, not ours: Redoc puts an
