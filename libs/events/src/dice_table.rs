@@ -201,9 +201,10 @@ pub struct DiceTable {
     pub table: String,
     /// How many events the stream holds.
     pub version: u64,
-    /// The epoch in force, and the commitment to its seed.
+    /// The epoch in force, the commitment to its seed, and when it was committed.
     pub epoch: u32,
     pub commitment: String,
+    pub committed_at: Moment,
     /// Rolls made, over every epoch, and in the epoch in force.
     pub rolls: u64,
     pub epoch_rolls: u64,
@@ -264,6 +265,7 @@ impl DiceTable {
                     version,
                     epoch: *epoch,
                     commitment: commitment.clone(),
+                    committed_at: *at,
                     rolls: 0,
                     epoch_rolls: 0,
                     last_at: *at,
@@ -293,6 +295,7 @@ impl DiceTable {
             } => {
                 self.epoch = *epoch;
                 self.commitment = commitment.clone();
+                self.committed_at = *at;
                 self.epoch_rolls = 0;
                 self.last_at = *at;
             }

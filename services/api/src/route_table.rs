@@ -55,7 +55,7 @@ const PAGE_ROUTES: [&str; 15] = [
 ];
 
 /// Pages whose form posts back to them: they answer GET and POST.
-const PAGE_FORMS: [&str; 1] = ["/dice/{table}/reveal"];
+const PAGE_FORMS: [&str; 2] = ["/games/{id}/turn", "/dice/{table}/reveal"];
 
 /// One method at one route, and whether the OpenAPI document says it needs a token.
 #[derive(Debug, Clone, Copy)]

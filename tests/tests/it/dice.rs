@@ -810,3 +810,35 @@ async fn a_tables_export_of_a_hundred_rolls_passes_warlog_audit_after_the_reveal
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[actix_web::test]
+async fn a_view_reads_the_latest_rolls_and_the_epoch_in_force_whatever_the_tables_size() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let (app, _, _) = dice_app!(
+        &db,
+        &telemetry,
+        DiceTables::new(DiceSettings::default(), 0, 0)
+    );
+    let mut table = String::new();
+    for _ in 0..450 {
+        table = table_of(&roll(&app, "1", "6").await);
+    }
+    let view = call(&app, get(&format!("/v1/dice-tables/{table}")))
+        .await
+        .json();
+    assert_eq!(view["rolls"], 450);
+    assert_eq!(view["version"], 451);
+    assert_eq!(view["latest_rolls"].as_array().map(Vec::len), Some(200));
+    assert_eq!(view["latest_rolls"][0]["index"], 451);
+    assert_eq!(view["older_in_export"], true);
+    // The epoch in force was committed before the events a view reads: it is shown all the same
+    assert_eq!(view["epochs"].as_array().map(Vec::len), Some(1));
+    assert_eq!(view["epochs"][0]["epoch"], 1);
+    assert_eq!(view["epochs"][0]["commitment"], view["commitment"]);
+    let page = call(&app, get(&format!("/dice/{table}"))).await.text();
+    assert!(
+        page.contains("Older epochs and rolls are in the table"),
+        "{page}"
+    );
+}

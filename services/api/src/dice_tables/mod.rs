@@ -12,7 +12,7 @@ pub use folds::TableFolds;
 
 pub use reveal::{DiceReveal, RevealAnswer};
 pub use roll::{DiceRoll, RollAnswer, RollResult};
-pub use view::{read_table, DiceTableView, EpochView, RollView};
+pub use view::{read_table_between, DiceTableView, EpochView, RollView, VIEW_EVENTS};
 
 use std::sync::Arc;
 

@@ -12,12 +12,25 @@ use crate::error::{corrupt, ApiError};
 /// Events read at a time.
 const PAGE: u32 = 1000;
 
-/// The events of `table`'s stream, read back; none when the table has never rolled.
-pub async fn read_table(
+/// The events of `table`'s stream from version `from` to version `to`, read back.
+pub async fn read_table_between(
     client: &impl GenericClient,
     stream: &StreamId,
+    from: u64,
+    to: u64,
 ) -> Result<Vec<DiceTableEvent>, ApiError> {
-    read_table_from(client, stream, 1).await
+    let count = u32::try_from(to.saturating_sub(from) + 1).unwrap_or(u32::MAX);
+    let page = read_stream(client, stream, from, count.min(PAGE)).await?;
+    page.iter()
+        .map(|recorded| {
+            DiceTableEvent::decode(
+                recorded.event_type.as_str(),
+                recorded.event_version,
+                &recorded.payload,
+            )
+            .map_err(corrupt)
+        })
+        .collect()
 }
 
 /// The events of `table`'s stream from version `from` on, read back.
@@ -66,6 +79,9 @@ pub struct DiceTableView {
     pub epochs: Vec<EpochView>,
     /// The latest rolls first (every roll is in the export).
     pub latest_rolls: Vec<RollView>,
+    /// Whether older events than those shown (older epochs, older rolls) are in the export
+    /// only: a view reads the table's latest events, never all of them.
+    pub older_in_export: bool,
     /// The table's whole stream as NDJSON, for `warlog audit`.
     pub events_url: String,
     /// The service's public key, which every roll's signature is checked with.
@@ -100,18 +116,22 @@ pub struct RollView {
 /// Rolls a view lists.
 pub const LATEST_ROLLS: usize = 200;
 
+/// Events a view reads: the latest, whatever the table's size, so a view's cost is bounded.
+pub const VIEW_EVENTS: u64 = 400;
+
 impl DiceTableView {
-    /// The view of `table` as `events` leave it.
+    /// The view of `folded` with `latest`, its latest events, from version `from` on.
     pub fn of(
-        table: &DiceTableId,
-        events: &[DiceTableEvent],
+        folded: &DiceTable,
+        latest: &[DiceTableEvent],
+        from: u64,
         idle_seconds: u64,
         idle_time: String,
     ) -> Result<DiceTableView, ApiError> {
-        let folded = DiceTable::fold(table.as_str(), events).map_err(corrupt)?;
+        let table = DiceTableId::try_from(folded.table.as_str()).map_err(corrupt)?;
         let mut epochs: Vec<EpochView> = Vec::new();
         let mut rolls = Vec::new();
-        for event in events {
+        for event in latest {
             match event {
                 DiceTableEvent::SeedCommitted {
                     epoch,
@@ -149,6 +169,16 @@ impl DiceTableView {
                 }),
             }
         }
+        // The epoch in force began before the events read: the fold knows it.
+        if !epochs.iter().any(|e| e.epoch == folded.epoch) {
+            epochs.push(EpochView {
+                epoch: folded.epoch,
+                commitment: folded.commitment.clone(),
+                committed_at: date_of(folded.committed_at),
+                seed: None,
+                revealed_at: None,
+            });
+        }
         rolls.reverse();
         rolls.truncate(LATEST_ROLLS);
         let stream = table.stream().map_err(corrupt)?;
@@ -164,6 +194,7 @@ impl DiceTableView {
             idle_time,
             epochs,
             latest_rolls: rolls,
+            older_in_export: from > 1,
             events_url: format!("/v1/streams/{stream}/events"),
             public_key_url: super::PUBLIC_KEY_PATH.to_owned(),
         })

@@ -233,6 +233,9 @@ fn table_page(view: &DiceTableView, export: &str, mailed: bool, revealed: Option
                 "beside it, and the seed gives every die of the epoch."
             }
             (epochs_table(&view.epochs))
+            @if view.older_in_export {
+                p.note { "Older epochs and rolls are in the table's export (below)." }
+            }
             h2 #rolls { "Latest rolls" }
             (rolls_table(view))
             h2 #check { "Check it yourself" }

@@ -10,8 +10,8 @@ use warlog_events::dice_table::{DiceAsked, RevealAsked};
 
 use crate::body::{JsonBody, RawBody};
 use crate::dice_tables::{
-    parse_table, read_table, DiceReveal, DiceRoll, DiceTableView, RevealAnswer, RollAnswer,
-    RollMailing,
+    parse_table, read_table_between, DiceReveal, DiceRoll, DiceTableView, RevealAnswer, RollAnswer,
+    RollMailing, VIEW_EVENTS,
 };
 use crate::error::{ApiError, ErrorCode};
 use crate::write::{self, WriteRequest};
@@ -289,16 +289,18 @@ pub async fn table_view(
 ) -> Result<DiceTableView, ApiError> {
     let (table, stream) = parse_table(raw)?;
     let client = state.reader(req).await?;
-    let events = read_table(&client, &stream).await?;
-    if events.is_empty() {
+    let Some(folded) = state.dice.folds.load(&client, &table).await? else {
         return Err(ApiError::new(
             ErrorCode::DiceTableNotFound,
             format!("no dice table {raw} (it has never rolled)"),
         ));
-    }
+    };
+    let from = folded.version.saturating_sub(VIEW_EVENTS - 1).max(1);
+    let latest = read_table_between(&client, &stream, from, folded.version).await?;
     DiceTableView::of(
-        &table,
-        &events,
+        &folded,
+        &latest,
+        from,
         state.dice.settings.idle_seconds,
         state.dice.idle_in_words(),
     )
