@@ -11,7 +11,7 @@ use warlog_rules::ruleset::Ruleset;
 use crate::game::{GameLog, GameStreamEvent};
 use crate::orders::{Command, DiceSupply, OrdersGiven, Refusal};
 use crate::sender::{Role, Sender};
-use crate::{relink, Hash, RecordedEvent, StreamId};
+use crate::{relink, EventType, Hash, RecordedEvent, StreamId};
 
 /// A game being played and recorded.
 #[derive(Debug)]
@@ -163,12 +163,24 @@ fn next_choice(state: &mut u64, n: usize) -> usize {
 /// Records events (with their actors) as stream `game-<id>`, chained.
 pub fn record(stream: &[(GameStreamEvent, String)], game_id: &str) -> Vec<RecordedEvent> {
     let stream_id = StreamId::try_from(format!("game-{game_id}")).expect("a game stream id");
-    let mut recorded: Vec<RecordedEvent> = stream
-        .iter()
+    record_encoded(
+        &stream_id,
+        stream
+            .iter()
+            .map(|(event, actor)| (event.encode().expect("encodes"), actor.as_str())),
+    )
+}
+
+/// Records encoded events (each with its actor) as `stream_id` holds them: versions, ids,
+/// metadata and the hash chain.
+pub fn record_encoded<'a>(
+    stream_id: &StreamId,
+    events: impl Iterator<Item = ((EventType, u32, serde_json::Value), &'a str)>,
+) -> Vec<RecordedEvent> {
+    let mut recorded: Vec<RecordedEvent> = events
         .enumerate()
-        .map(|(i, (event, actor))| {
-            let (event_type, event_version, payload) = event.encode().expect("encodes");
-            RecordedEvent {
+        .map(
+            |(i, ((event_type, event_version, payload), actor))| RecordedEvent {
                 position: i as i64 + 1,
                 stream_id: stream_id.clone(),
                 stream_version: i as u64 + 1,
@@ -181,10 +193,10 @@ pub fn record(stream: &[(GameStreamEvent, String)], game_id: &str) -> Vec<Record
                     "recorded_at": "2027-01-15T12:00:00Z"
                 }),
                 tx_id: 0,
-                prev_hash: Hash::genesis(&stream_id),
-                hash: Hash::genesis(&stream_id),
-            }
-        })
+                prev_hash: Hash::genesis(stream_id),
+                hash: Hash::genesis(stream_id),
+            },
+        )
         .collect();
     relink(&mut recorded);
     recorded

@@ -6,7 +6,7 @@
 //! games' results. `warlog audit TOURNAMENT.ndjson GAME.ndjson...` runs it.
 
 use warlog_events::audit::{
-    audit_game, check_chain, field_difference, AuditReport, Check, Ledger, Outcome, Verdict,
+    audit_after_chain, audit_game, field_difference, AuditReport, Check, Ledger, Outcome, Verdict,
 };
 use warlog_events::game::{decode_recorded, GameCreated, GameLog, GameStreamEvent};
 use warlog_events::orders::Command;
@@ -30,22 +30,13 @@ pub fn audit_tournament(
     games: &[Vec<RecordedEvent>],
     published_head: Option<&ChainHead>,
 ) -> AuditReport {
-    let mut report = AuditReport::of(events);
-    let mut ledger = Ledger::default();
-    let mut checks: Vec<Check> = Vec::new();
-    let mut not_checked = Vec::new();
-    if check_chain(events, published_head, &mut ledger, &mut checks) {
-        audit_stream(
-            events,
-            games,
-            &mut ledger,
-            &mut checks,
-            &mut not_checked,
-            &mut report,
-        );
-    }
-    report.finish(ledger, checks, not_checked);
-    report
+    audit_after_chain(
+        events,
+        published_head,
+        |ledger, checks, not_checked, report| {
+            audit_stream(events, games, ledger, checks, not_checked, report);
+        },
+    )
 }
 
 fn audit_stream(

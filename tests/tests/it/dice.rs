@@ -559,8 +559,7 @@ async fn the_seed_is_revealed_by_the_mailed_link_at_once_or_by_anyone_after_the_
         early.json()
     );
     // A link of another epoch opens nothing
-    let client = db.pool.get().await.expect("a connection");
-    let keys = state.dice.keys(&client).await.expect("keys");
+    let keys = state.dice.keys(&db.pool).await.expect("keys");
     let wrong = call(&app, reveal(Some(keys.reveal_token(&table, 2)))).await;
     assert_problem(&wrong, StatusCode::FORBIDDEN, "reveal-refused");
 
@@ -729,8 +728,7 @@ async fn a_tables_export_of_a_hundred_rolls_passes_warlog_audit_after_the_reveal
         table = table_of(&rolled);
     }
     // Revealed by the link mailed with them
-    let client = db.pool.get().await.expect("a connection");
-    let keys = state.dice.keys(&client).await.expect("keys");
+    let keys = state.dice.keys(&db.pool).await.expect("keys");
     let revealed = call(
         &app,
         TestRequest::post()

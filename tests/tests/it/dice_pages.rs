@@ -97,8 +97,11 @@ fn read(reply: &Reply) -> String {
 
 /// The reveal token mailed with epoch `epoch`'s rolls.
 pub(crate) async fn reveal_token(state: &AppState, table: &str, epoch: u32) -> String {
-    let client = state.store.pool().get().await.expect("a connection");
-    let keys = state.dice.keys(&client).await.expect("the dice keys");
+    let keys = state
+        .dice
+        .keys(state.store.pool())
+        .await
+        .expect("the dice keys");
     keys.reveal_token(table, epoch)
 }
 

@@ -19,7 +19,7 @@ use base64::Engine as _;
 use std::collections::BTreeSet;
 use warlog_rules::words::counted;
 
-use super::{check_chain, AuditReport, Check, Ledger, Verdict};
+use super::{audit_after_chain, AuditReport, Check, Ledger, Verdict};
 use crate::dice_table::{self, DiceTable, DiceTableCheck, DiceTableEvent};
 use crate::{ChainHead, RecordedEvent, StreamCategory};
 
@@ -31,21 +31,9 @@ pub fn audit_dice_table(
     published_head: Option<&ChainHead>,
     public_key: Option<&[u8]>,
 ) -> AuditReport {
-    let mut report = AuditReport::of(events);
-    let mut ledger = Ledger::default();
-    let mut checks: Vec<Check> = Vec::new();
-    let mut not_checked = Vec::new();
-    if check_chain(events, published_head, &mut ledger, &mut checks) {
-        audit_table(
-            events,
-            public_key,
-            &mut ledger,
-            &mut checks,
-            &mut not_checked,
-        );
-    }
-    report.finish(ledger, checks, not_checked);
-    report
+    audit_after_chain(events, published_head, |ledger, checks, not_checked, _| {
+        audit_table(events, public_key, ledger, checks, not_checked);
+    })
 }
 
 /// The service's public key as `GET /.well-known/warlog-dice-key` publishes it
@@ -254,7 +242,7 @@ pub mod sample {
     use warlog_rules::game::Moment;
 
     use crate::dice_table::{open, DiceAsked, DiceKeys, DiceTable, DiceTableEvent, RevealAsked};
-    use crate::{relink, Hash, RecordedEvent, StreamCategory, StreamId};
+    use crate::{relink, RecordedEvent, StreamCategory, StreamId};
 
     /// When the sample table opens (late 2026), and the time between its events.
     const OPENED: u64 = 1_790_000_000;
@@ -332,29 +320,12 @@ pub mod sample {
         /// The stream as an export holds it: versions, ids, metadata and the hash chain.
         pub fn recorded(&self) -> Vec<RecordedEvent> {
             let stream_id = StreamId::of(StreamCategory::Dice, &self.table).expect("a stream id");
-            let mut recorded: Vec<RecordedEvent> = self
-                .events
-                .iter()
-                .enumerate()
-                .map(|(i, event)| {
-                    let (event_type, event_version, payload) = event.encode().expect("encodes");
-                    RecordedEvent {
-                        position: i as i64 + 1,
-                        stream_id: stream_id.clone(),
-                        stream_version: i as u64 + 1,
-                        event_id: uuid::Uuid::from_u128(i as u128 + 1),
-                        event_type,
-                        event_version,
-                        payload,
-                        metadata: serde_json::json!({ "actor": "dice" }),
-                        tx_id: 0,
-                        prev_hash: Hash::genesis(&stream_id),
-                        hash: Hash::genesis(&stream_id),
-                    }
-                })
-                .collect();
-            relink(&mut recorded);
-            recorded
+            crate::sample::record_encoded(
+                &stream_id,
+                self.events
+                    .iter()
+                    .map(|event| (event.encode().expect("encodes"), "anyone")),
+            )
         }
     }
 

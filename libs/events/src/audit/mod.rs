@@ -370,6 +370,25 @@ pub fn audit_game(
     report
 }
 
+/// Audits a stream's export: its chain (reaching `published_head`, if given), then, if the
+/// chain holds, the stream's own checks (`own`: a tournament's, a dice table's), which
+/// write to the ledger, the checks, what could not be checked and the report.
+pub fn audit_after_chain(
+    events: &[RecordedEvent],
+    published_head: Option<&ChainHead>,
+    own: impl FnOnce(&mut Ledger, &mut Vec<Check>, &mut Vec<String>, &mut AuditReport),
+) -> AuditReport {
+    let mut report = AuditReport::of(events);
+    let mut ledger = Ledger::default();
+    let mut checks: Vec<Check> = Vec::new();
+    let mut not_checked = Vec::new();
+    if check_chain(events, published_head, &mut ledger, &mut checks) {
+        own(&mut ledger, &mut checks, &mut not_checked, &mut report);
+    }
+    report.finish(ledger, checks, not_checked);
+    report
+}
+
 /// The chain and the head of any stream's export: the file is a whole stream from version
 /// 1, every link holds, and it reaches the head published earlier, if one is given.
 /// `false` when the file is not a stream the other checks can read.

@@ -17,12 +17,15 @@ pub use view::{read_table_between, DiceTableView, EpochView, RollView, VIEW_EVEN
 use std::sync::Arc;
 
 use tokio::sync::OnceCell;
+use warlog_events::dice_table::DiceTable;
 use warlog_events::dice_table::{idle_in_words, DiceKeys, DiceTableError, DiceTableId, RollLinks};
 use warlog_events::StreamId;
+use warlog_rules::dice::GameSeed;
+use warlog_store::dice_tables::load_epoch_seed;
 use warlog_store::dice_tables::{service_secret, SIGNING_SEED, TABLE_KEY};
-use warlog_store::GenericClient;
+use warlog_store::{GenericClient, Pool, StoreError};
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::public_url::PublicUrl;
 use crate::rate_limit::RateLimit;
 
@@ -167,10 +170,12 @@ impl DiceTables {
     }
 
     /// The service's keys: read from the store the first time (drawn and kept there if no
-    /// replica drew them before), then from memory.
-    pub async fn keys(&self, client: &impl GenericClient) -> Result<Arc<DiceKeys>, ApiError> {
+    /// replica drew them before), then from memory, with no connection taken.
+    pub async fn keys(&self, pool: &Pool) -> Result<Arc<DiceKeys>, ApiError> {
         self.keys
             .get_or_try_init(|| async {
+                let client = pool.get().await.map_err(StoreError::from)?;
+                let client = &client;
                 let table_key = service_secret(client, TABLE_KEY, random_bytes()?).await?;
                 let signing = service_secret(client, SIGNING_SEED, random_bytes()?).await?;
                 DiceKeys::from_secrets(table_key, signing)
@@ -244,6 +249,22 @@ pub fn parse_table(raw: &str) -> Result<(DiceTableId, StreamId), ApiError> {
         .stream()
         .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?;
     Ok((table, stream))
+}
+
+/// `table` folded and the seed of its epoch in force; none when it has never rolled.
+pub(crate) async fn table_and_seed(
+    dice: &DiceTables,
+    client: &impl GenericClient,
+    table: &DiceTableId,
+) -> Result<Option<(DiceTable, GameSeed)>, ApiError> {
+    let Some(folded) = dice.folds.load(client, table).await? else {
+        return Ok(None);
+    };
+    let stream = table.stream().map_err(corrupt)?;
+    let seed = load_epoch_seed(client, &stream, folded.epoch)
+        .await?
+        .ok_or_else(|| corrupt(format!("{stream} keeps no seed for epoch {}", folded.epoch)))?;
+    Ok(Some((folded, seed)))
 }
 
 /// A table's refusal, answered with its code.

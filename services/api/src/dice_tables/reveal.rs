@@ -8,10 +8,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::dice_table::{DiceKeys, DiceTable, DiceTableEvent, DiceTableId, RevealAsked};
 use warlog_rules::dice::GameSeed;
-use warlog_store::dice_tables::load_epoch_seed;
 use warlog_store::{ExpectedVersion, PooledClient};
 
-use super::refused;
+use super::{refused, table_and_seed};
 use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::write::{fresh_seed, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
@@ -49,20 +48,17 @@ impl Write for DiceReveal {
         _: &WriteRequest,
         _: bool,
     ) -> Result<Self::Loaded, ApiError> {
-        let stream = self.table.stream().map_err(corrupt)?;
-        let Some(table) = state.dice.folds.load(client, &self.table).await? else {
-            return Err(ApiError::new(
-                ErrorCode::DiceTableNotFound,
-                format!(
-                    "no dice table {} (it has never rolled)",
-                    self.table.as_str()
-                ),
-            ));
-        };
-        let seed = load_epoch_seed(client, &stream, table.epoch)
+        table_and_seed(&state.dice, client, &self.table)
             .await?
-            .ok_or_else(|| corrupt(format!("{stream} keeps no seed for epoch {}", table.epoch)))?;
-        Ok((table, seed))
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::DiceTableNotFound,
+                    format!(
+                        "no dice table {} (it has never rolled)",
+                        self.table.as_str()
+                    ),
+                )
+            })
     }
 
     /// A roll or another reveal was recorded while this one was decided, twice over.

@@ -11,11 +11,10 @@ use warlog_events::dice_table::{
     open, roll_mail, DiceAsked, DiceKeys, DiceTable, DiceTableEvent, DiceTableId,
 };
 use warlog_rules::dice::GameSeed;
-use warlog_store::dice_tables::load_epoch_seed;
 use warlog_store::mail::DirectMail;
 use warlog_store::{ExpectedVersion, PooledClient};
 
-use super::{refused, RollMailing};
+use super::{refused, table_and_seed, RollMailing};
 use crate::error::{corrupt, ApiError, ErrorCode};
 use crate::write::{fresh_seed, Decision, EventMail, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
@@ -72,14 +71,7 @@ impl Write for DiceRoll {
         _: &WriteRequest,
         _: bool,
     ) -> Result<Self::Loaded, ApiError> {
-        let stream = self.table.stream().map_err(corrupt)?;
-        let Some(table) = state.dice.folds.load(client, &self.table).await? else {
-            return Ok(None);
-        };
-        let seed = load_epoch_seed(client, &stream, table.epoch)
-            .await?
-            .ok_or_else(|| corrupt(format!("{stream} keeps no seed for epoch {}", table.epoch)))?;
-        Ok(Some((table, seed)))
+        table_and_seed(&state.dice, client, &self.table).await
     }
 
     /// Two first rolls of a pair at once: the one that lost rolls on the table the other made.

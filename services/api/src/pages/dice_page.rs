@@ -145,13 +145,7 @@ async fn link_epoch(
     view: &DiceTableView,
     token: &str,
 ) -> Result<LinkEpoch, ApiError> {
-    let client = state
-        .store
-        .pool()
-        .get()
-        .await
-        .map_err(warlog_store::StoreError::from)?;
-    let keys = state.dice.keys(&client).await?;
+    let keys = state.dice.keys(state.store.pool()).await?;
     Ok((1..=view.epoch)
         .rev()
         .find(|epoch| keys.is_reveal_token(&view.table, *epoch, token))

@@ -98,14 +98,10 @@ async fn roll(
         .admit(state.rate_limits.proxies.client_of(req))
         .map_err(|e| vec![e])?;
     let form = read_form(req, body).map_err(|e| vec![e])?;
-    let client = state
-        .store
-        .pool()
-        .get()
+    let keys = dice
+        .keys(state.store.pool())
         .await
-        .map_err(|e| vec![warlog_store::StoreError::from(e).into()])?;
-    let keys = dice.keys(&client).await.map_err(|e| vec![e])?;
-    drop(client);
+        .map_err(|e| vec![e])?;
     let asked = asked(&form);
     let table = keys.table_of(
         form.email1.as_deref().unwrap_or(""),
@@ -244,13 +240,7 @@ pub struct DicePublicKey {
     responses((status = 200, description = "The public key", body = DicePublicKey)))]
 #[get("/.well-known/warlog-dice-key")]
 pub async fn dice_public_key(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let client = state
-        .store
-        .pool()
-        .get()
-        .await
-        .map_err(warlog_store::StoreError::from)?;
-    let keys = state.dice.keys(&client).await?;
+    let keys = state.dice.keys(state.store.pool()).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .json(DicePublicKey {
@@ -342,14 +332,7 @@ pub async fn reveal(
     token: Option<String>,
 ) -> Result<serde_json::Value, ApiError> {
     let (table, _) = parse_table(raw)?;
-    let client = state
-        .store
-        .pool()
-        .get()
-        .await
-        .map_err(warlog_store::StoreError::from)?;
-    let keys = state.dice.keys(&client).await?;
-    drop(client);
+    let keys = state.dice.keys(state.store.pool()).await?;
     let reveal = DiceReveal {
         table,
         asked: match token.filter(|t| !t.trim().is_empty()) {
