@@ -318,7 +318,7 @@ mod tests {
         assert_eq!(report.outcome, Outcome::Failed, "{}", report.render());
         let text = report.render();
         assert!(
-            text.contains("FAIL dice: 1 finding\n  event 58: roll at event 58: the record says"),
+            text.contains("FAIL dice: 1 finding\n  event 58: the record says"),
             "{text}"
         );
         // And a second file is refused: a table is audited from its one export
