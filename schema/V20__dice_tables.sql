@@ -15,6 +15,12 @@ CREATE TABLE dice_table_seeds (
 );
 
 GRANT SELECT, INSERT ON dice_table_seeds TO warlog_app;
+
+-- A table's epochs, found without reading its rolls (a table may hold many thousands): the
+-- latest `SeedCommitted` of a stream is where a fold resumes. (Games' `SeedRevealed`
+-- events are few and ride along.)
+CREATE INDEX events_seed_events_idx ON events (stream_id, event_type, stream_version)
+    WHERE event_type IN ('SeedCommitted', 'SeedRevealed');
 GRANT UPDATE (revealed_at) ON dice_table_seeds TO warlog_app;
 
 -- The service's own secrets, drawn at its first start and kept here so that every replica

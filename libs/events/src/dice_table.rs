@@ -14,7 +14,7 @@
 mod keys;
 mod mail;
 
-pub use keys::{date_of, roll_statement, verify_roll, DiceKeys};
+pub use keys::{date_of, roll_statement, verify_roll, DiceKeys, RollSigned};
 pub use mail::{roll_mail, RollLinks};
 
 use hmac::{Hmac, Mac};
@@ -44,11 +44,14 @@ const MAX_ADDRESS: usize = 254;
 
 impl DiceTableId {
     /// The table of `first` and `second`, under `key`.
-    pub fn of(key: &[u8], first: &str, second: &str) -> Result<DiceTableId, String> {
-        let mut pair = [address(first, "email1")?, address(second, "email2")?];
+    pub fn of(key: &[u8], first: &str, second: &str) -> Result<DiceTableId, Vec<String>> {
+        let mut pair = match (address(first, "email1"), address(second, "email2")) {
+            (Ok(first), Ok(second)) => [first, second],
+            (first, second) => return Err(first.err().into_iter().chain(second.err()).collect()),
+        };
         pair.sort();
         let mut mac = Hmac::<Sha256>::new_from_slice(key)
-            .map_err(|_| "the dice tables' key cannot be used".to_owned())?;
+            .map_err(|_| vec!["the dice tables' key cannot be used".to_owned()])?;
         for address in &pair {
             mac.update(&(address.len() as u64).to_be_bytes());
             mac.update(address.as_bytes());
@@ -76,8 +79,8 @@ impl TryFrom<&str> for DiceTableId {
             Ok(DiceTableId(text.to_owned()))
         } else {
             Err(format!(
-                "{:?} is not a dice table's id (32 hex digits)",
-                text.chars().take(40).collect::<String>()
+                "\"{}\" is not a dice table's id (32 hex digits)",
+                shown(text)
             ))
         }
     }
@@ -130,6 +133,41 @@ pub enum DiceTableEvent {
         seed: String,
         at: Moment,
     },
+}
+
+impl DiceTableEvent {
+    /// When the event happened.
+    pub fn at(&self) -> Moment {
+        match self {
+            DiceTableEvent::SeedCommitted { at, .. }
+            | DiceTableEvent::DiceRolled { at, .. }
+            | DiceTableEvent::SeedRevealed { at, .. } => *at,
+        }
+    }
+
+    /// A roll's statement at `table`, the text its signature is over ([`roll_statement`]);
+    /// none for an event that is not a roll.
+    pub fn statement(&self, table: &str) -> Option<String> {
+        let DiceTableEvent::DiceRolled {
+            epoch,
+            index,
+            max,
+            dice,
+            at,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        Some(roll_statement(&RollSigned {
+            table,
+            epoch: *epoch,
+            index: *index,
+            sides: *max,
+            dice,
+            date: &date_of(*at),
+        }))
+    }
 }
 
 /// Every dice table event type is at version 1 so far.
@@ -284,6 +322,46 @@ impl DiceTable {
         folded.ok_or_else(|| DiceTableError::Record(format!("no dice table {table}")))
     }
 
+    /// The table as a stream the service wrote leaves it, known from three of its events
+    /// rather than all: its latest `SeedCommitted` (at `committed_version`), its last event
+    /// and its version. Every epoch but the one in force was revealed, each reveal in the
+    /// append that committed the next epoch, so the rest is counting.
+    pub fn resume(
+        table: &str,
+        committed: &DiceTableEvent,
+        committed_version: u64,
+        last: &DiceTableEvent,
+        version: u64,
+    ) -> Result<DiceTable, DiceTableError> {
+        let DiceTableEvent::SeedCommitted {
+            epoch,
+            commitment,
+            at,
+        } = committed
+        else {
+            return Err(DiceTableError::Record(format!(
+                "table {table}: resumed from an event that commits no seed"
+            )));
+        };
+        // Epochs 1 to `epoch` committed, 1 to `epoch - 1` revealed: the rest are rolls.
+        let seed_events = 2 * u64::from(*epoch) - 1;
+        if version < committed_version || version < seed_events {
+            return Err(DiceTableError::Record(format!(
+                "table {table}: version {version} cannot hold epoch {epoch}"
+            )));
+        }
+        Ok(DiceTable {
+            table: table.to_owned(),
+            version,
+            epoch: *epoch,
+            commitment: commitment.clone(),
+            committed_at: *at,
+            rolls: version - seed_events,
+            epoch_rolls: version - committed_version,
+            last_at: last.at(),
+        })
+    }
+
     /// Takes in the next event.
     pub fn apply(&mut self, event: &DiceTableEvent) {
         self.version += 1;
@@ -319,17 +397,20 @@ impl DiceTable {
     ) -> Result<Vec<DiceTableEvent>, DiceTableError> {
         self.check_seed(seed)?;
         let index = self.version + 1;
-        let dice = draw(&mut seed.dice_for(&self.table, index), asked);
-        let signature = keys.sign(&roll_statement(&self.table, index, &dice, &date_of(at)));
-        Ok(vec![DiceTableEvent::DiceRolled {
+        let mut roll = DiceTableEvent::DiceRolled {
             epoch: self.epoch,
             index,
             times: asked.times,
             max: asked.max,
-            dice,
+            dice: draw(&mut seed.dice_for(&self.table, index), asked),
             at,
-            signature,
-        }])
+            signature: String::new(),
+        };
+        let statement = roll.statement(&self.table).unwrap_or_default();
+        if let DiceTableEvent::DiceRolled { signature, .. } = &mut roll {
+            *signature = keys.sign(&statement);
+        }
+        Ok(vec![roll])
     }
 
     /// When anyone may ask for the seed to be revealed: `idle_seconds` after the last roll.
@@ -481,11 +562,16 @@ pub fn audit_findings(
         rolls_unrevealed: 0,
         signatures_checked: 0,
     };
+    // The epoch in force, and whether its seed is public already (then no roll may follow
+    // until the next epoch is committed: its dice would be anyone's to pick).
     let mut in_force = 0;
+    let mut public = false;
     for (i, event) in events.iter().enumerate() {
         let version = i as u64 + 1;
-        if let DiceTableEvent::SeedCommitted { epoch, .. } = event {
-            in_force = *epoch;
+        match event {
+            DiceTableEvent::SeedCommitted { epoch, .. } => (in_force, public) = (*epoch, false),
+            DiceTableEvent::SeedRevealed { epoch, .. } if *epoch == in_force => public = true,
+            _ => {}
         }
         let DiceTableEvent::DiceRolled {
             epoch,
@@ -493,8 +579,8 @@ pub fn audit_findings(
             times,
             max,
             dice,
-            at,
             signature,
+            ..
         } = event
         else {
             continue;
@@ -513,6 +599,13 @@ pub fn audit_findings(
             ));
             continue;
         }
+        if public {
+            findings.push(wrong(
+                DiceTableCheck::Dice,
+                format!("it was made after epoch {epoch}'s seed was revealed, before a new one was committed"),
+            ));
+            continue;
+        }
         if *index != version {
             findings.push(wrong(
                 DiceTableCheck::Dice,
@@ -520,7 +613,7 @@ pub fn audit_findings(
             ));
         }
         if let Some(key) = public_key {
-            let statement = roll_statement(table, *index, dice, &date_of(*at));
+            let statement = event.statement(table).unwrap_or_default();
             if verify_roll(key, &statement, signature) {
                 found.signatures_checked += 1;
             } else {
@@ -620,6 +713,15 @@ fn revealed_seeds(events: &[DiceTableEvent]) -> (BTreeMap<u32, GameSeed>, Vec<Di
                         seeds.insert(*epoch, seed);
                     }
                 }
+                // The service commits the next epoch in the append that reveals one.
+                if !matches!(
+                    events.get(i + 1),
+                    Some(DiceTableEvent::SeedCommitted { .. })
+                ) {
+                    wrong(format!(
+                        "reveals epoch {epoch}, and no new epoch is committed right after it"
+                    ));
+                }
             }
             DiceTableEvent::DiceRolled { .. } => {}
         }
@@ -636,6 +738,16 @@ pub fn idle_in_words(seconds: u64) -> String {
         s => (s, "second"),
     };
     format!("{count} {unit}{}", if count == 1 { "" } else { "s" })
+}
+
+/// A value a refusal quotes back: its first 40 characters, control characters left out.
+pub fn shown(text: &str) -> String {
+    let kept: String = text.chars().filter(|c| !c.is_control()).take(40).collect();
+    if text.chars().count() > 40 {
+        format!("{kept}...")
+    } else {
+        kept
+    }
 }
 
 /// Dice as people read them: `3, 6, 1`.

@@ -313,6 +313,24 @@ pub async fn read_stream(
     .await
 }
 
+/// The latest event of `stream` of type `event_type` (`SeedCommitted` or `SeedRevealed`,
+/// which an index keeps apart from the rest), if any.
+pub async fn latest_seed_event(
+    client: &impl GenericClient,
+    stream: &StreamId,
+    event_type: &str,
+) -> Result<Option<RecordedEvent>, StoreError> {
+    Ok(select_events(
+        client,
+        "WHERE stream_id = $1 AND event_type = $2 \
+           AND event_type IN ('SeedCommitted', 'SeedRevealed') \
+         ORDER BY stream_version DESC LIMIT 1",
+        &[&stream.as_str(), &event_type],
+    )
+    .await?
+    .pop())
+}
+
 /// The events a statement selects, `filter` being what follows `FROM events`.
 async fn select_events(
     client: &impl GenericClient,

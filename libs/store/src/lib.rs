@@ -30,8 +30,9 @@ pub mod webhooks;
 pub use deadpool_postgres::{Client as PooledClient, GenericClient, Pool};
 pub use error::{describe_pg, StoreError};
 pub use events::{
-    append, append_checking_token, read_all, read_stream, stream_head, verify_stream,
-    AppendOutcome, AppendedEvent, EventStore, ExpectedVersion, FeedPosition, MAX_EVENTS_PER_APPEND,
+    append, append_checking_token, latest_seed_event, read_all, read_stream, stream_head,
+    verify_stream, AppendOutcome, AppendedEvent, EventStore, ExpectedVersion, FeedPosition,
+    MAX_EVENTS_PER_APPEND,
 };
 pub use metrics::StoreMetrics;
 pub use migrate::{migrate, schema_status, SchemaStatus};

@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use warlog_api::dice_tables::{DiceSettings, DiceTables, MailDomains};
 use warlog_api::mail::{MailFrom, MailSettings, Mailer, SmtpUrl};
 use warlog_api::{AppState, Telemetry};
-use warlog_events::dice_table::{date_of, roll_statement, verify_roll};
+use warlog_events::dice_table::{date_of, roll_statement, verify_roll, RollSigned};
 use warlog_rules::game::Moment;
 use warlog_tests::{eventually, TestDb};
 
@@ -267,12 +267,14 @@ async fn tripleas_client_rolls_against_a_running_server_and_reads_its_dice_or_it
     let date_ms = twenty["result"]["date"].as_u64().expect("milliseconds");
     let date = date_of(Moment::from_unix_seconds(date_ms / 1000));
     assert_eq!(latest["date"], date.as_str());
-    let statement = roll_statement(
+    let statement = roll_statement(&RollSigned {
         table,
-        latest["index"].as_u64().expect("an index"),
-        &dice,
-        &date,
-    );
+        epoch: 1,
+        index: latest["index"].as_u64().expect("an index"),
+        sides: 2,
+        dice: &dice,
+        date: &date,
+    });
     assert!(verify_roll(
         &public_key,
         &statement,
@@ -308,7 +310,8 @@ async fn tripleas_client_rolls_against_a_running_server_and_reads_its_dice_or_it
         refused["errors"],
         json!([
             "times is \"many\": how many dice to roll, a whole number",
-            "email1 is missing: give both players' e-mail addresses"
+            "email1 is missing: give both players' e-mail addresses",
+            "email2 is not an e-mail address"
         ]),
         "the bounds of max are told once times reads"
     );
@@ -813,7 +816,7 @@ async fn a_tables_export_of_a_hundred_rolls_passes_warlog_audit_after_the_reveal
 async fn a_view_reads_the_latest_rolls_and_the_epoch_in_force_whatever_the_tables_size() {
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
-    let (app, _, _) = dice_app!(
+    let (app, _, state) = dice_app!(
         &db,
         &telemetry,
         DiceTables::new(DiceSettings::default(), 0, 0)
@@ -839,4 +842,56 @@ async fn a_view_reads_the_latest_rolls_and_the_epoch_in_force_whatever_the_table
         page.contains("Older epochs and rolls are in the table"),
         "{page}"
     );
+
+    // Its seed revealed: epoch 1 began before the events a view reads, and is shown all the
+    // same, by its seed
+    let keys = state.dice.keys(&db.pool).await.expect("keys");
+    let revealed = call(
+        &app,
+        TestRequest::post()
+            .uri(&format!("/v1/dice-tables/{table}/reveal"))
+            .set_json(json!({"token": keys.reveal_token(&table, 1)})),
+    )
+    .await;
+    assert_eq!(revealed.status, StatusCode::OK, "{:?}", revealed.json());
+    let view = call(&app, get(&format!("/v1/dice-tables/{table}")))
+        .await
+        .json();
+    assert_eq!(view["epoch"], 2);
+    assert_eq!(view["epochs"][0]["epoch"], 1);
+    assert_eq!(view["epochs"][0]["seed"], revealed.json()["seed"]);
+    assert_eq!(view["epochs"][0]["committed_at"], Value::Null);
+    assert_eq!(view["epochs"][0]["commitment"], commitment_of(&revealed));
+    assert_eq!(
+        view["epochs"][1]["commitment"],
+        revealed.json()["next_commitment"]
+    );
+
+    // A service that has folded nothing yet (a restart, another replica) resumes the table
+    // from its latest commitment, and rolls on it
+    let (fresh, _, _) = dice_app!(
+        &db,
+        &telemetry,
+        DiceTables::new(DiceSettings::default(), 0, 0)
+    );
+    assert_eq!(roll(&fresh, "2", "6").await.status, StatusCode::OK);
+    let view = call(&fresh, get(&format!("/v1/dice-tables/{table}")))
+        .await
+        .json();
+    assert_eq!(
+        (
+            &view["rolls"],
+            &view["version"],
+            &view["epoch"],
+            &view["rolls_unrevealed"]
+        ),
+        (&json!(451), &json!(454), &json!(2), &json!(1))
+    );
+}
+
+/// The commitment a revealed seed answers to: its SHA-256.
+fn commitment_of(revealed: &Reply) -> String {
+    let seed = hex::decode(revealed.json()["seed"].as_str().expect("a seed")).expect("hex");
+    let seed: [u8; 32] = seed.try_into().expect("32 bytes");
+    hex::encode(warlog_rules::dice::GameSeed::from_bytes(seed).commitment())
 }

@@ -36,7 +36,7 @@ impl DiceKeys {
     }
 
     /// The table of the pair `email1`, `email2` (either order, any case).
-    pub fn table_of(&self, email1: &str, email2: &str) -> Result<DiceTableId, String> {
+    pub fn table_of(&self, email1: &str, email2: &str) -> Result<DiceTableId, Vec<String>> {
         DiceTableId::of(&self.table_key, email1, email2)
     }
 
@@ -99,23 +99,42 @@ impl DiceKeys {
     }
 }
 
-/// What a roll's signature covers, one field a line: the table, the roll's index (its place
-/// in the table's stream), the dice and the date.
+/// What a roll's signature covers.
+#[derive(Debug, Clone, Copy)]
+pub struct RollSigned<'a> {
+    pub table: &'a str,
+    pub epoch: u32,
+    /// The roll's place in the table's stream.
+    pub index: u64,
+    pub sides: u32,
+    pub dice: &'a [u32],
+    /// RFC 3339, UTC ([`date_of`]).
+    pub date: &'a str,
+}
+
+/// A roll's statement, the text its signature is over: one field a line, each line ending
+/// with a line feed but the last.
 ///
 /// ```text
 /// warlog dice roll
 /// table: 3f1c…
+/// epoch: 1
 /// index: 7
+/// sides: 6
 /// dice: 3,6,1
 /// date: 2026-11-27T12:00:00Z
 /// ```
-pub fn roll_statement(table: &str, index: u64, dice: &[u32], date: &str) -> String {
-    let dice = dice
+pub fn roll_statement(roll: &RollSigned) -> String {
+    let dice = roll
+        .dice
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    format!("warlog dice roll\ntable: {table}\nindex: {index}\ndice: {dice}\ndate: {date}")
+    format!(
+        "warlog dice roll\ntable: {}\nepoch: {}\nindex: {}\nsides: {}\ndice: {dice}\ndate: {}",
+        roll.table, roll.epoch, roll.index, roll.sides, roll.date
+    )
 }
 
 /// Whether `signature` (base64) is the signature by `public_key` (32 bytes) of `statement`.

@@ -3,7 +3,7 @@
 //! (the signed statement, the signature and where the public key is) and the link that
 //! reveals the table's seed.
 
-use super::{date_of, roll_statement};
+use super::date_of;
 use crate::dice_table::DiceTableEvent;
 
 /// Where a roll's mail points: the table's page, the public key, and the reveal link
@@ -42,7 +42,7 @@ pub fn roll_mail(
         .join(", ");
     let date = date_of(*at);
     let subject = format!("Dice: {times}d{max} rolled {listed}");
-    let statement = roll_statement(table, *index, dice, &date);
+    let statement = roll.statement(table)?;
     let body = format!(
         "Rolled for the two addresses this mail went to: {times} {dice_word} of {max} sides.\r\n\
          \r\n\

@@ -235,8 +235,18 @@ fn a_missing_or_implausible_address_is_refused_by_its_field() {
         ),
     ] {
         let refused = DiceTableId::of(key, first, second).expect_err("refused");
-        assert!(refused.starts_with(says), "{refused}");
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(refused[0].starts_with(says), "{refused:?}");
     }
+    // Both wrong: both named
+    let refused = DiceTableId::of(key, "", "bob").expect_err("refused");
+    assert_eq!(
+        refused,
+        [
+            "email1 is missing: give both players' e-mail addresses",
+            "email2 is not an e-mail address"
+        ]
+    );
 }
 
 #[test]
@@ -285,11 +295,19 @@ fn one_roll_is_checked_from_its_statement_signature_and_the_public_key_alone() {
         panic!("a roll");
     };
     // When a player rebuilds its statement from the e-mail
-    let statement = roll_statement(TABLE, *index, dice, &date_of(*at));
+    let signed = RollSigned {
+        table: TABLE,
+        epoch: 1,
+        index: *index,
+        sides: 6,
+        dice,
+        date: &date_of(*at),
+    };
+    let statement = roll_statement(&signed);
     assert_eq!(
         statement,
         format!(
-            "warlog dice roll\ntable: c0ffee\nindex: 2\ndice: {}\ndate: 1970-01-01T00:00:00Z",
+            "warlog dice roll\ntable: c0ffee\nepoch: 1\nindex: 2\nsides: 6\ndice: {}\ndate: 1970-01-01T00:00:00Z",
             dice.iter()
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
@@ -298,8 +316,15 @@ fn one_roll_is_checked_from_its_statement_signature_and_the_public_key_alone() {
     );
     // Then the signature holds under the service's public key, and not for other dice
     assert!(verify_roll(keys().public_key(), &statement, signature));
-    let other = roll_statement(TABLE, *index, &[7, 7], &date_of(*at));
+    let other = roll_statement(&RollSigned {
+        dice: &[6, 6],
+        ..signed
+    });
     assert!(!verify_roll(keys().public_key(), &other, signature));
+    let other_sides = roll_statement(&RollSigned { sides: 8, ..signed });
+    assert!(!verify_roll(keys().public_key(), &other_sides, signature));
+    let other_epoch = roll_statement(&RollSigned { epoch: 2, ..signed });
+    assert!(!verify_roll(keys().public_key(), &other_epoch, signature));
     let stranger = DiceKeys::from_secrets([3; 32], [5; 32]).expect("keys");
     assert!(!verify_roll(stranger.public_key(), &statement, signature));
     assert!(!verify_roll(keys().public_key(), &statement, "not base64!"));
@@ -378,4 +403,83 @@ fn idle_times_read_in_the_largest_whole_unit() {
     assert_eq!(idle_in_words(3_600), "1 hour");
     assert_eq!(idle_in_words(90), "2 minutes");
     assert_eq!(idle_in_words(1), "1 second");
+}
+
+#[test]
+fn an_audit_refuses_a_roll_made_after_its_epochs_seed_was_revealed() {
+    // Given two rolls, the seed revealed with no new epoch committed, and a roll after it:
+    // its dice were anyone's to pick, though the service signed them
+    let mut events = rolled(2);
+    events.push(DiceTableEvent::SeedRevealed {
+        epoch: 1,
+        seed: hex::encode(seed(1).expose()),
+        at: at(5),
+    });
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    let asked = DiceAsked::try_from((2, 6)).expect("in bounds");
+    events.extend(table.roll(asked, &seed(1), &keys(), at(6)).expect("rolls"));
+    // When it is audited with every signature checked
+    let (_, findings) = audit_findings(TABLE, &events, Some(keys().public_key()));
+    // Then the bare reveal and the roll after it are both named
+    let named: Vec<String> = findings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        named,
+        [
+            "event 4: reveals epoch 1, and no new epoch is committed right after it",
+            "roll at event 5: it was made after epoch 1's seed was revealed, before a new one was committed",
+        ]
+    );
+}
+
+#[test]
+fn a_table_resumed_from_its_latest_commitment_and_last_event_is_the_table_folded_whole() {
+    // Given a table with two reveals and rolls in between and after
+    let mut events = rolled(3);
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    events.extend(revealed_by_link(&table, &seed(1), &seed(2), 10));
+    for (n, next) in [(4, seed(3)), (2, seed(4))] {
+        for i in 0..n {
+            let table = DiceTable::fold(TABLE, &events).expect("folds");
+            let asked = DiceAsked::try_from((2, 6)).expect("in bounds");
+            let current = if next == seed(3) { seed(2) } else { seed(3) };
+            events.extend(
+                table
+                    .roll(asked, &current, &keys(), at(20 + i))
+                    .expect("rolls"),
+            );
+        }
+        let table = DiceTable::fold(TABLE, &events).expect("folds");
+        let current = if next == seed(3) { seed(2) } else { seed(3) };
+        events.extend(revealed_by_link(&table, &current, &next, 30));
+    }
+    let table = DiceTable::fold(TABLE, &events).expect("folds");
+    events.extend(
+        table
+            .roll(
+                DiceAsked::try_from((1, 6)).expect("in bounds"),
+                &seed(4),
+                &keys(),
+                at(40),
+            )
+            .expect("rolls"),
+    );
+    // When it is resumed from its latest commitment, its last event and its version
+    let whole = DiceTable::fold(TABLE, &events).expect("folds");
+    let (at_version, committed) = events
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, e)| matches!(e, DiceTableEvent::SeedCommitted { .. }))
+        .expect("a commitment");
+    let resumed = DiceTable::resume(
+        TABLE,
+        committed,
+        at_version as u64 + 1,
+        events.last().expect("an event"),
+        events.len() as u64,
+    )
+    .expect("resumes");
+    // Then it is the same table
+    assert_eq!(resumed, whole);
+    assert_eq!((whole.epoch, whole.rolls, whole.epoch_rolls), (4, 10, 1));
 }

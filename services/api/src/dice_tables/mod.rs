@@ -86,7 +86,7 @@ impl TryFrom<&[String]> for MailDomains {
             });
             if !domain {
                 return Err(format!(
-                    "{entry:?} is not a domain (club.example), nor `*` for any"
+                    "\"{entry}\" is not a domain (club.example), nor `*` for any"
                 ));
             }
         }

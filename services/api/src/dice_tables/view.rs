@@ -7,56 +7,20 @@ use warlog_events::dice_table::{date_of, DiceTable, DiceTableEvent, DiceTableId}
 use warlog_events::StreamId;
 use warlog_store::{read_stream, GenericClient};
 
+use super::folds::decoded;
 use crate::error::{corrupt, ApiError};
 
-/// Events read at a time.
-const PAGE: u32 = 1000;
-
-/// The events of `table`'s stream from version `from` to version `to`, read back.
+/// The events of `table`'s stream from version `from` to version `to` (at most
+/// [`VIEW_EVENTS`] of them), read back.
 pub async fn read_table_between(
     client: &impl GenericClient,
     stream: &StreamId,
     from: u64,
     to: u64,
 ) -> Result<Vec<DiceTableEvent>, ApiError> {
-    let count = u32::try_from(to.saturating_sub(from) + 1).unwrap_or(u32::MAX);
-    let page = read_stream(client, stream, from, count.min(PAGE)).await?;
-    page.iter()
-        .map(|recorded| {
-            DiceTableEvent::decode(
-                recorded.event_type.as_str(),
-                recorded.event_version,
-                &recorded.payload,
-            )
-            .map_err(corrupt)
-        })
-        .collect()
-}
-
-/// The events of `table`'s stream from version `from` on, read back.
-pub async fn read_table_from(
-    client: &impl GenericClient,
-    stream: &StreamId,
-    from: u64,
-) -> Result<Vec<DiceTableEvent>, ApiError> {
-    let mut events = Vec::new();
-    loop {
-        let page = read_stream(client, stream, from + events.len() as u64, PAGE).await?;
-        let full = page.len() == PAGE as usize;
-        for recorded in &page {
-            events.push(
-                DiceTableEvent::decode(
-                    recorded.event_type.as_str(),
-                    recorded.event_version,
-                    &recorded.payload,
-                )
-                .map_err(corrupt)?,
-            );
-        }
-        if !full {
-            return Ok(events);
-        }
-    }
+    let count = to.saturating_sub(from).saturating_add(1).min(VIEW_EVENTS);
+    let page = read_stream(client, stream, from, u32::try_from(count).unwrap_or(0)).await?;
+    page.iter().map(decoded).collect()
 }
 
 /// A dice table: every roll is listed here and exported whole at `events_url`.
@@ -93,7 +57,9 @@ pub struct DiceTableView {
 pub struct EpochView {
     pub epoch: u32,
     pub commitment: String,
-    pub committed_at: String,
+    /// When it was committed; none when that is older than the events a view reads (the
+    /// export has it).
+    pub committed_at: Option<String>,
     pub seed: Option<String>,
     pub revealed_at: Option<String>,
 }
@@ -140,11 +106,22 @@ impl DiceTableView {
                 } => epochs.push(EpochView {
                     epoch: *epoch,
                     commitment: commitment.clone(),
-                    committed_at: date_of(*at),
+                    committed_at: Some(date_of(*at)),
                     seed: None,
                     revealed_at: None,
                 }),
                 DiceTableEvent::SeedRevealed { epoch, seed, at } => {
+                    // An epoch committed before the events read is shown by its seed, whose
+                    // SHA-256 is its commitment.
+                    if !epochs.iter().any(|e| e.epoch == *epoch) {
+                        epochs.push(EpochView {
+                            epoch: *epoch,
+                            commitment: commitment_of(seed),
+                            committed_at: None,
+                            seed: None,
+                            revealed_at: None,
+                        });
+                    }
                     if let Some(view) = epochs.iter_mut().find(|e| e.epoch == *epoch) {
                         view.seed = Some(seed.clone());
                         view.revealed_at = Some(date_of(*at));
@@ -174,7 +151,7 @@ impl DiceTableView {
             epochs.push(EpochView {
                 epoch: folded.epoch,
                 commitment: folded.commitment.clone(),
-                committed_at: date_of(folded.committed_at),
+                committed_at: Some(date_of(folded.committed_at)),
                 seed: None,
                 revealed_at: None,
             });
@@ -199,4 +176,11 @@ impl DiceTableView {
             public_key_url: super::PUBLIC_KEY_PATH.to_owned(),
         })
     }
+}
+
+/// The SHA-256 of a seed given in hex, in hex.
+fn commitment_of(seed: &str) -> String {
+    hex::decode(seed)
+        .map(|bytes| hex::encode(<sha2::Sha256 as sha2::Digest>::digest(bytes)))
+        .unwrap_or_default()
 }

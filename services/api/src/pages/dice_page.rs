@@ -146,7 +146,8 @@ async fn link_epoch(
     token: &str,
 ) -> Result<LinkEpoch, ApiError> {
     let keys = state.dice.keys(state.store.pool()).await?;
-    Ok((1..=view.epoch)
+    // The latest hundred epochs at most: a link older than that is told apart from none.
+    Ok((view.epoch.saturating_sub(99).max(1)..=view.epoch)
         .rev()
         .find(|epoch| keys.is_reveal_token(&view.table, *epoch, token))
         .map_or(LinkEpoch::Unknown, |epoch| {
@@ -305,7 +306,10 @@ fn epochs_table(epochs: &[EpochView]) -> Markup {
             tbody { @for e in epochs.iter().rev() { tr {
                 td.num { (e.epoch) }
                 td { code { (breakable(&e.commitment)) } }
-                td { (dates::moment(&e.committed_at)) }
+                td { @match &e.committed_at {
+                    Some(at) => (dates::moment(at)),
+                    None => "earlier (in the export)",
+                } }
                 @match (&e.seed, &e.revealed_at) {
                     (Some(seed), revealed) => {
                         td { code { (breakable(seed)) } }

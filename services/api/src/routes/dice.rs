@@ -6,7 +6,7 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use warlog_events::dice_table::{DiceAsked, RevealAsked};
+use warlog_events::dice_table::{shown, DiceAsked, RevealAsked};
 
 use crate::body::{JsonBody, RawBody};
 use crate::dice_tables::{
@@ -33,7 +33,7 @@ resource! {
 }
 
 /// A roll, as TripleA's client sends it. Other fields are ignored.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Default, Deserialize, ToSchema)]
 pub struct RollForm {
     /// How many dice: 1 to 200.
     #[schema(example = "3")]
@@ -47,6 +47,16 @@ pub struct RollForm {
     pub email1: Option<String>,
     #[schema(example = "bob@club.example")]
     pub email2: Option<String>,
+}
+
+/// Kept out of logs: the addresses are private.
+impl std::fmt::Debug for RollForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollForm")
+            .field("times", &self.times)
+            .field("max", &self.max)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A refused roll, as TripleA's client reads it: `status` and every reason.
@@ -114,7 +124,7 @@ async fn roll(
                 .err()
                 .into_iter()
                 .flatten()
-                .chain(table.err())
+                .chain(table.err().into_iter().flatten())
                 .map(|why| ApiError::new(ErrorCode::InvalidDiceRoll, why))
                 .collect())
         }
@@ -177,7 +187,7 @@ fn asked(form: &RollForm) -> Result<DiceAsked, Vec<String>> {
             return Err(format!("{field} is missing: {what}"));
         }
         text.parse::<u32>()
-            .map_err(|_| format!("{field} is {text:?}: {what}, a whole number"))
+            .map_err(|_| format!("{field} is \"{}\": {what}, a whole number", shown(text)))
     };
     let times = number("times", &form.times, "how many dice to roll");
     let max = number("max", &form.max, "how many sides each die has");
