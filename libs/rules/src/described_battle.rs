@@ -383,6 +383,28 @@ mod tests {
     }
 
     #[test]
+    fn an_order_for_a_round_beyond_the_exact_odds_is_estimated_and_one_within_is_exact() {
+        // Given guerrillas that blend in after a round no battle reaches, and one near
+        let far = |round: u32| -> DescribedBattle {
+            serde_json::from_value(serde_json::json!({
+                "attacker": "3 inf, 1 arm", "defender": "2 inf",
+                "attacker_power": "ccp", "defender_power": "japan",
+                "defender_blend_in": {"after_round": round},
+            }))
+            .expect("a description")
+        };
+        // When their odds are asked
+        let beyond = far(u32::MAX).odds(None).expect("odds");
+        let within = far(crate::battle::MAX_EXACT_ROUNDS - 1)
+            .odds(None)
+            .expect("odds");
+        // Then the far one is estimated (its round alone would exhaust the exact budget),
+        // the near one exact
+        assert_eq!(beyond.method, "estimate");
+        assert_eq!(within.method, "exact");
+    }
+
+    #[test]
     fn an_unknown_ruleset_unit_order_or_too_large_a_side_is_refused_by_kind() {
         let mut no_ruleset = described("1 inf", "1 inf");
         no_ruleset.ruleset = Some("chess".into());

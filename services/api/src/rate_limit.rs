@@ -39,6 +39,11 @@ impl<K: std::hash::Hash + Eq> RateLimit<K> {
         }
     }
 
+    /// The requests a minute allowed (`0`: no limit).
+    pub fn limit(&self) -> u32 {
+        self.per_minute
+    }
+
     /// Takes one request from `client`'s bucket, or refuses it with 429.
     pub fn admit(&self, client: K) -> Result<(), ApiError> {
         self.admit_from(client, "from one client")

@@ -499,7 +499,7 @@ async fn outbox_by_address(db: &TestDb) -> Vec<(String, i64)> {
 }
 
 #[actix_web::test]
-async fn a_roll_is_mailed_only_where_the_operator_allows_and_to_one_address_at_most_so_often() {
+async fn a_roll_is_mailed_only_where_the_operator_allows_and_refused_past_an_addresss_limit() {
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
     let settings = DiceSettings {
@@ -510,7 +510,7 @@ async fn a_roll_is_mailed_only_where_the_operator_allows_and_to_one_address_at_m
     let dice = DiceTables::new(settings, 0, 0).mails_per_address(2);
     let (app, _, _) = dice_app!(&db, &telemetry, dice);
     // Ann is at an allowed domain; a stranger's address is not mailed
-    for _ in 0..3 {
+    for _ in 0..2 {
         let body = form(&[
             ("times", "1"),
             ("max", "6"),
@@ -520,7 +520,22 @@ async fn a_roll_is_mailed_only_where_the_operator_allows_and_to_one_address_at_m
         let rolled = call(&app, roll_request(&body)).await;
         assert_eq!(rolled.status, StatusCode::OK, "{:?}", rolled.json());
     }
-    // And Ann gets at most two a minute, however many tables name her
+    assert_eq!(outbox_by_address(&db).await, [(ANN.to_owned(), 2)]);
+    // And Ann is mailed at most twice a minute, however many tables name her: a roll
+    // that would go unmailed is refused instead, so no one can silence her mail
+    let body = form(&[
+        ("times", "1"),
+        ("max", "6"),
+        ("email1", BOB),
+        ("email2", ANN),
+    ]);
+    let refused = call(&app, roll_request(&body)).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        refused.json()["errors"][0],
+        "the dice server has mailed one of these addresses as often as it may this minute \
+         (at most 2 a minute to one address): roll again in a minute"
+    );
     assert_eq!(outbox_by_address(&db).await, [(ANN.to_owned(), 2)]);
 
     // Without an allowed domain, nothing is mailed (nor kept) at all

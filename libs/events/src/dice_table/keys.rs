@@ -40,6 +40,16 @@ impl DiceKeys {
         DiceTableId::of(&self.table_key, email1, email2)
     }
 
+    /// A key for `address` (trimmed, lower-cased) that does not show it: for limits kept
+    /// in memory, which must not hold addresses.
+    pub fn address_key(&self, address: &str) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.table_key)
+            .unwrap_or_else(|_| unreachable!("HMAC accepts every key length"));
+        mac.update(b"warlog dice address\n");
+        mac.update(address.trim().to_lowercase().as_bytes());
+        hex::encode(&mac.finalize().into_bytes()[..16])
+    }
+
     /// The public key rolls are checked with: 32 bytes.
     pub fn public_key(&self) -> &[u8] {
         self.signing.public_key().as_ref()

@@ -33,7 +33,10 @@ use crate::violation::ViolationCode;
 pub use bombing::{bombing_raid, BombingRaid};
 
 pub use casualties::{HitRules, LossOrder};
-pub use odds::{describe, estimated_odds, exact_odds, exact_odds_within, Odds, Survivors, Work};
+pub use odds::{
+    describe, estimated_odds, exact_odds, exact_odds_within, Odds, Survivors, Work,
+    MAX_EXACT_ROUNDS,
+};
 
 /// A battle on land (including amphibious assaults) or at sea.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -236,6 +236,9 @@ pub fn estimated_odds(
     Ok(odds)
 }
 
+/// The last round an order may name and still have exact odds; beyond it, an estimate.
+pub const MAX_EXACT_ROUNDS: u32 = 100;
+
 /// [`exact_odds`], doing at most what `work` allows.
 pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, BattleError> {
     let initial = Fight::new(battle)?;
@@ -269,6 +272,13 @@ pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, Battl
         None => 2,
     }
     .max(battle.saac_from_round.unwrap_or(0));
+    // Each round before the steady one is a state of its own even when no die hits, so an
+    // order for a far round ("after 4,294,967,295 rounds") would spend the whole budget on
+    // rounds alone before giving up: such a battle is beyond the exact odds at once.
+    if steady_round > MAX_EXACT_ROUNDS {
+        work.spend(u64::MAX);
+        return Err(work.refusal());
+    }
     let mut template = initial;
     canonical(&mut template);
     let mut armies = [Armies::default(), Armies::default()];

@@ -187,10 +187,18 @@ impl DiceTables {
     }
 
     /// Of the two addresses, those this roll is mailed to: none without a mail server;
-    /// else those the operator allows, each while under its own limit.
-    pub fn recipients(&self, addresses: [&str; 2]) -> Vec<String> {
+    /// else those the operator allows. An address mailed as often as its limit allows
+    /// refuses the roll (429) rather than let it go unmailed: the mail is what keeps a
+    /// player from rolling again until the dice suit, and one who named the other player
+    /// at other tables must not silence it. The limit is kept by the address's keyed hash,
+    /// never the address.
+    pub fn recipients(
+        &self,
+        keys: &DiceKeys,
+        addresses: [&str; 2],
+    ) -> Result<Vec<String>, ApiError> {
         if !self.settings.mail {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut recipients: Vec<String> = addresses
             .iter()
@@ -198,8 +206,22 @@ impl DiceTables {
             .filter(|a| self.settings.mail_domains.allows(a))
             .collect();
         recipients.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        recipients.retain(|a| self.per_address.admit(a.to_lowercase()).is_ok());
-        recipients
+        for address in &recipients {
+            self.per_address
+                .admit_from(keys.address_key(address), "to one address")
+                .map_err(|_| {
+                    ApiError::new(
+                        ErrorCode::TooManyRequests,
+                        format!(
+                            "the dice server has mailed one of these addresses as often as it \
+                             may this minute (at most {} a minute to one address): roll again \
+                             in a minute",
+                            self.per_address.limit()
+                        ),
+                    )
+                })?;
+        }
+        Ok(recipients)
     }
 
     /// The idle time, in words (`7 days`).

@@ -132,10 +132,15 @@ async fn roll(
     dice.per_table
         .admit_from(table.as_str().to_owned(), "at one dice table")
         .map_err(|e| vec![e])?;
-    let recipients = dice.recipients([
-        form.email1.as_deref().unwrap_or_default(),
-        form.email2.as_deref().unwrap_or_default(),
-    ]);
+    let recipients = dice
+        .recipients(
+            &keys,
+            [
+                form.email1.as_deref().unwrap_or_default(),
+                form.email2.as_deref().unwrap_or_default(),
+            ],
+        )
+        .map_err(|e| vec![e])?;
     let mail = (!recipients.is_empty()).then(|| {
         let mailing = RollMailing {
             public_url: state.public_url.clone(),
