@@ -144,6 +144,28 @@ pub fn conditional_with(
 
 /// Whether `If-None-Match` names `etag` (or `*`): the weak comparison RFC 9110 §13.1.2
 /// asks for, so a tag a compressed answer carried (`W/"…"`) matches too.
+/// 200 with a `body` streamed as it is made, of `content_type`, under `etag` (known before
+/// the body: a whole export's, from the head it ends at), or 304: an answer too large to
+/// hold in memory at once.
+pub fn streamed<S>(req: &HttpRequest, content_type: &str, etag: String, body: S) -> HttpResponse
+where
+    S: futures_util::Stream<Item = Result<Bytes, ApiError>> + 'static,
+{
+    let matches = if_none_match(req.headers(), &etag);
+    let mut builder = if matches {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    builder.insert_header((header::ETAG, etag));
+    builder.insert_header((header::CACHE_CONTROL, "no-cache"));
+    builder.insert_header((header::VARY, "Accept"));
+    if matches {
+        return builder.finish();
+    }
+    builder.content_type(content_type).streaming(body)
+}
+
 pub fn if_none_match(headers: &header::HeaderMap, etag: &str) -> bool {
     let etag = etag.trim_start_matches("W/");
     headers

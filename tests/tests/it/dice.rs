@@ -837,16 +837,16 @@ async fn a_view_reads_the_latest_rolls_and_the_epoch_in_force_whatever_the_table
         DiceTables::new(DiceSettings::default(), 0, 0)
     );
     let mut table = String::new();
-    for _ in 0..450 {
+    for _ in 0..1_001 {
         table = table_of(&roll(&app, "1", "6").await);
     }
     let view = call(&app, get(&format!("/v1/dice-tables/{table}")))
         .await
         .json();
-    assert_eq!(view["rolls"], 450);
-    assert_eq!(view["version"], 451);
+    assert_eq!(view["rolls"], 1_001);
+    assert_eq!(view["version"], 1_002);
     assert_eq!(view["latest_rolls"].as_array().map(Vec::len), Some(200));
-    assert_eq!(view["latest_rolls"][0]["index"], 451);
+    assert_eq!(view["latest_rolls"][0]["index"], 1_002);
     assert_eq!(view["older_in_export"], true);
     // The epoch in force was committed before the events a view reads: it is shown all the same
     assert_eq!(view["epochs"].as_array().map(Vec::len), Some(1));
@@ -882,6 +882,33 @@ async fn a_view_reads_the_latest_rolls_and_the_epoch_in_force_whatever_the_table
         revealed.json()["next_commitment"]
     );
 
+    // The export is every event, sent a page at a time, and revalidates by its tag
+    let export = call(
+        &app,
+        get(&format!("/v1/streams/dice-{table}/events"))
+            .insert_header(("Accept", "application/x-ndjson")),
+    )
+    .await;
+    assert_eq!(export.status, StatusCode::OK);
+    let lines: Vec<Value> = export
+        .text()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("an event"))
+        .collect();
+    assert_eq!(lines.len(), 1_004);
+    assert!(lines
+        .iter()
+        .enumerate()
+        .all(|(i, e)| e["stream_version"] == i as u64 + 1));
+    let again = call(
+        &app,
+        get(&format!("/v1/streams/dice-{table}/events"))
+            .insert_header(("Accept", "application/x-ndjson"))
+            .insert_header(("If-None-Match", export.header("etag"))),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+
     // A service that has folded nothing yet (a restart, another replica) resumes the table
     // from its latest commitment, and rolls on it
     let (fresh, _, _) = dice_app!(
@@ -900,7 +927,7 @@ async fn a_view_reads_the_latest_rolls_and_the_epoch_in_force_whatever_the_table
             &view["epoch"],
             &view["rolls_unrevealed"]
         ),
-        (&json!(451), &json!(454), &json!(2), &json!(1))
+        (&json!(1_002), &json!(1_005), &json!(2), &json!(1))
     );
 }
 

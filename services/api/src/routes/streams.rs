@@ -73,9 +73,7 @@ pub async fn stream_events(
         .ok_or_else(|| not_found(&stream))?;
     if format == Format::Ndjson && query.limit.is_none() {
         // An export: the whole stream up to the head read above, for `warlog audit`.
-        let client = state.store.pool().get().await.map_err(StoreError::from)?;
-        let events = crate::games::read_events(&client, &stream, from..=head.version).await?;
-        return respond::ndjson(&req, &views_of(events), None);
+        return Ok(export(&req, &state, stream, from, head));
     }
     let events = state.store.read_stream(&stream, from, limit.get()).await?;
     let next = next_page(&stream, &events, head.version, limit);
@@ -122,6 +120,52 @@ fn next_page(
                 limit.get()
             )
         })
+}
+
+/// Events an export reads and sends at a time.
+const EXPORT_PAGE: u32 = 1000;
+
+/// `stream`'s events from `from` to `head`, as NDJSON, read and sent a page at a time, so
+/// that no export (a dice table may hold many thousands of rolls) is held whole in memory.
+/// Its tag is the head's: the same events, the same bytes.
+fn export(
+    req: &HttpRequest,
+    state: &AppState,
+    stream: StreamId,
+    from: u64,
+    head: warlog_events::ChainHead,
+) -> HttpResponse {
+    let etag = respond::etag_of(
+        format!("export {stream} {from} {} {}", head.version, head.hash.to_hex()).as_bytes(),
+    );
+    let pool = state.store.pool().clone();
+    let pages = futures_util::stream::unfold(from, move |next| {
+        let (pool, stream) = (pool.clone(), stream.clone());
+        async move {
+            if next > head.version {
+                return None;
+            }
+            let page = async {
+                let client = pool.get().await.map_err(StoreError::from)?;
+                let events = warlog_store::read_stream(&client, &stream, next, EXPORT_PAGE).await?;
+                let mut bytes = Vec::with_capacity(events.len() * 256);
+                let mut last = head.version;
+                for event in events.into_iter().take_while(|e| e.stream_version <= head.version) {
+                    last = event.stream_version;
+                    serde_json::to_writer(&mut bytes, &EventView::from(event))
+                        .map_err(crate::error::corrupt)?;
+                    bytes.push(b'\n');
+                }
+                Ok::<_, ApiError>((actix_web::web::Bytes::from(bytes), last + 1))
+            };
+            Some(match page.await {
+                Ok((bytes, after)) => (Ok(bytes), after),
+                // An error ends the stream (the client sees it cut short).
+                Err(error) => (Err(error), u64::MAX),
+            })
+        }
+    });
+    respond::streamed(req, respond::NDJSON, etag, pages)
 }
 
 fn views_of(events: Vec<RecordedEvent>) -> Vec<EventView> {
