@@ -937,3 +937,41 @@ fn commitment_of(revealed: &Reply) -> String {
     let seed: [u8; 32] = seed.try_into().expect("32 bytes");
     hex::encode(warlog_rules::dice::GameSeed::from_bytes(seed).commitment())
 }
+
+#[actix_web::test]
+async fn two_first_rolls_of_a_pair_at_once_both_land_on_one_table() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let (app, _, _) = dice_app!(
+        &db,
+        &telemetry,
+        DiceTables::new(DiceSettings::default(), 0, 0)
+    );
+    for pair in 0..10 {
+        let first = format!("p{pair}@club.example");
+        let body = form(&[
+            ("times", "2"),
+            ("max", "6"),
+            ("email1", &first),
+            ("email2", BOB),
+        ]);
+        let (one, two) = futures_util::future::join(
+            call(&app, roll_request(&body)),
+            call(&app, roll_request(&body)),
+        )
+        .await;
+        // Whichever lost the race to open the table rolls on the table the other opened
+        assert_eq!(
+            (one.status, two.status),
+            (StatusCode::OK, StatusCode::OK),
+            "{:?} {:?}",
+            one.json(),
+            two.json()
+        );
+        assert_eq!(table_of(&one), table_of(&two));
+        let view = call(&app, get(&format!("/v1/dice-tables/{}", table_of(&one))))
+            .await
+            .json();
+        assert_eq!((&view["rolls"], &view["version"]), (&json!(2), &json!(3)));
+    }
+}
