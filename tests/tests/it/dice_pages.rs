@@ -33,6 +33,11 @@ macro_rules! dice_app {
         let mut state = AppState::without_notifier($db.pool.clone(), &telemetry);
         let settings = DiceSettings {
             mail: $mail,
+            mail_domains: if $mail {
+                warlog_api::dice_tables::MailDomains::Any
+            } else {
+                warlog_api::dice_tables::MailDomains::None
+            },
             ..DiceSettings::default()
         };
         state.dice = std::sync::Arc::new(DiceTables::new(

@@ -224,6 +224,11 @@ impl DiceTables {
         Ok(recipients)
     }
 
+    /// Whether rolls are mailed at all: the service sends mail, and to some domain.
+    pub fn mails_rolls(&self) -> bool {
+        self.settings.mail && self.settings.mail_domains != MailDomains::None
+    }
+
     /// The idle time, in words (`7 days`).
     pub fn idle_in_words(&self) -> String {
         idle_in_words(self.settings.idle_seconds)

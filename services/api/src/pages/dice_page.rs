@@ -55,7 +55,7 @@ pub async fn dice_table_page(
                 Some(base) => base.join(&view.events_url),
                 None => format!("<this site>{}", view.events_url),
             };
-            let mailed = state.dice.settings.mail;
+            let mailed = state.dice.mails_rolls();
             Ok(table_page(&view, &export, mailed, query.revealed))
         }
         .await,
@@ -86,7 +86,7 @@ pub async fn dice_reveal_page(
                 &view,
                 token.as_deref(),
                 link,
-                state.dice.settings.mail,
+                state.dice.mails_rolls(),
             ))
         }
         .await,
