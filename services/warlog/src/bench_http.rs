@@ -47,6 +47,7 @@ pub struct Request {
     pub method: &'static str,
     pub path: String,
     pub token: Option<String>,
+    pub content_type: &'static str,
     pub body: String,
 }
 
@@ -56,7 +57,17 @@ impl Request {
             method: "GET",
             path: path.into(),
             token: None,
+            content_type: crate::client::JSON,
             body: String::new(),
+        }
+    }
+
+    /// A form posted to `path` (its body to be given).
+    pub fn form(path: impl Into<String>) -> Request {
+        Request {
+            method: "POST",
+            content_type: crate::client::FORM,
+            ..Request::get(path)
         }
     }
 }
@@ -90,10 +101,11 @@ pub async fn workload(
                 i += 1;
                 let sent = Instant::now();
                 let (status, body) = connection
-                    .send(
+                    .send_as(
                         request.method,
                         &request.path,
                         request.token.as_deref(),
+                        request.content_type,
                         &request.body,
                     )
                     .await?;
@@ -223,6 +235,7 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
                 method: "POST",
                 path: format!("/v1/games/{game}/orders"),
                 token: Some(token.clone()),
+                content_type: crate::client::JSON,
                 body: r#"{"orders":[{"type":"end_phase"}]}"#.to_owned(),
             })
             .collect()

@@ -529,6 +529,14 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 30_000)]
         events: usize,
     },
+    /// Dice rolls per second through `POST /api/roll` (TripleA's form), each client at a
+    /// table of its own, against `GET /healthz`; and a table's view once it holds 5,000
+    /// rolls against its view at 1,000.
+    Dice {
+        /// Seconds each workload runs.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
     /// Drawing the Classic board as the map (SVG) against the same board view as JSON.
     Map {
         /// Seconds of one slice: each workload runs 5 slices and keeps its best.

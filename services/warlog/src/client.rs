@@ -10,6 +10,10 @@ fn fail(e: impl std::fmt::Display) -> CliError {
     CliError::Other(e.to_string())
 }
 
+/// The body types the tools send.
+pub const JSON: &str = "application/json";
+pub const FORM: &str = "application/x-www-form-urlencoded";
+
 /// One HTTP/1.1 keep-alive connection: just enough client for the benchmark.
 #[derive(Debug)]
 pub struct Connection {
@@ -25,7 +29,7 @@ impl Connection {
         })
     }
 
-    /// Sends a request and returns the status and body.
+    /// Sends a request with a JSON body and returns the status and body.
     pub async fn send(
         &mut self,
         method: &str,
@@ -33,11 +37,23 @@ impl Connection {
         token: Option<&str>,
         body: &str,
     ) -> Result<(u16, String), CliError> {
+        self.send_as(method, path, token, JSON, body).await
+    }
+
+    /// Sends a request with a body of `content_type` and returns the status and body.
+    pub async fn send_as(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        content_type: &str,
+        body: &str,
+    ) -> Result<(u16, String), CliError> {
         let auth = token
             .map(|t| format!("Authorization: Bearer {t}\r\n"))
             .unwrap_or_default();
         let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: bench\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: bench\r\n{auth}Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         );
         self.stream.get_mut().write_all(request.as_bytes()).await?;

@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod bench;
+pub mod bench_dice;
 pub mod bench_game;
 pub mod bench_http;
 pub mod bench_ladder;
@@ -197,6 +198,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
                 }
                 cli::BenchCommand::Orders { seconds } => {
                     bench_http::orders(&server, Duration::from_secs_f64(seconds)).await
+                }
+                cli::BenchCommand::Dice { seconds } => {
+                    bench_dice::dice(&server, Duration::from_secs_f64(seconds)).await
                 }
                 cli::BenchCommand::GamePage { seconds, events } => {
                     bench_game::game_page(&server, Duration::from_secs_f64(seconds), events).await
