@@ -531,25 +531,10 @@ impl std::fmt::Display for DiceTableFinding {
     }
 }
 
-/// Checks a table's events as an auditor holding its export: each revealed seed against
-/// its commitment, every roll's index against its place, every die of a revealed epoch
-/// recomputed, and, given the service's public key, every roll's signature. The first
-/// difference is named by the roll's place in the stream.
-pub fn audit(
-    table: &str,
-    events: &[DiceTableEvent],
-    public_key: Option<&[u8]>,
-) -> Result<DiceTableAudit, DiceTableError> {
-    let (found, findings) = audit_findings(table, events, public_key);
-    match findings.into_iter().next() {
-        Some(first) => Err(DiceTableError::Record(first.to_string())),
-        None => Ok(found),
-    }
-}
-
-/// The same checks as [`audit`], made to the end: every fault found, in the order
-/// [`audit`] would name the first (the seeds, then roll by roll its index, signature and
-/// dice), and what was checked. A roll at fault is still checked otherwise, so a changed
+/// Checks a table's events as an auditor holding its export, to the end: each revealed
+/// seed against its commitment, epochs in order, every roll's epoch, index and signature
+/// (given the service's public key) and every die of a revealed epoch recomputed. Every
+/// fault found, in order (the seeds, then roll by roll), and what was checked. A roll at fault is still checked otherwise, so a changed
 /// die is named both by its signature and by its dice.
 pub fn audit_findings(
     table: &str,
@@ -751,7 +736,7 @@ pub fn shown(text: &str) -> String {
 }
 
 /// Dice as people read them: `3, 6, 1`.
-fn listed(dice: &[u32]) -> String {
+pub(crate) fn listed(dice: &[u32]) -> String {
     dice.iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()

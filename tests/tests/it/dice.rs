@@ -19,7 +19,7 @@ use warlog_events::dice_table::{date_of, roll_statement, verify_roll, RollSigned
 use warlog_rules::game::Moment;
 use warlog_tests::{eventually, TestDb};
 
-use crate::kit::{assert_problem, call, get, Reply, TestApp};
+use crate::kit::{assert_problem, call, get, serve, Reply, TestApp};
 use crate::notices::mail_server;
 
 const ANN: &str = "ann@club.example";
@@ -163,34 +163,7 @@ fn dice_as_triplea_reads_them(answer: &Value) -> Result<Vec<u32>, String> {
 #[actix_web::test]
 async fn tripleas_client_rolls_against_a_running_server_and_reads_its_dice_or_its_errors() {
     let db = TestDb::new().await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
-    let cli = <warlog::cli::Cli as clap::Parser>::parse_from([
-        "warlog",
-        "serve",
-        "--database",
-        &db.name,
-        "--bind",
-        &addr.to_string(),
-    ]);
-    actix_web::rt::spawn(async move {
-        if let Err(e) = warlog::run(cli).await {
-            panic!("serve: {e}");
-        }
-    });
-    eventually(
-        "the service to be ready",
-        Duration::from_secs(30),
-        || async {
-            let mut connection = warlog::client::Connection::open(addr).await.ok()?;
-            let (status, _) = connection.send("GET", "/readyz", None, "").await.ok()?;
-            (status == 200).then_some(())
-        },
-    )
-    .await;
+    let addr = serve(&db, &[]).await;
 
     // Three six-sided dice for Ann and Bob
     let body = form(&[
@@ -974,4 +947,46 @@ async fn two_first_rolls_of_a_pair_at_once_both_land_on_one_table() {
             .json();
         assert_eq!((&view["rolls"], &view["version"]), (&json!(2), &json!(3)));
     }
+}
+
+#[actix_web::test]
+async fn a_roll_not_sent_as_a_form_and_a_reveal_body_not_understood_are_refused_changing_nothing() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::default());
+    // A roll sent as JSON: refused in the protocol's words, nothing rolled
+    let json_roll = TestRequest::post()
+        .uri("/api/roll")
+        .set_json(json!({"times": 3, "max": 6, "email1": ANN, "email2": BOB}));
+    let refused = call(&app, json_roll).await;
+    assert_eq!(refused.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        refused.json(),
+        json!({"status": "Error", "errors": [
+            "send the roll as a form (application/x-www-form-urlencoded): times, max, email1, email2"
+        ]})
+    );
+    let rolled = roll(&app, "1", "6").await;
+    let table = table_of(&rolled);
+    let before = call(&app, get(&format!("/v1/dice-tables/{table}")))
+        .await
+        .json();
+    assert_eq!(before["version"], 2, "only the form's roll: {before}");
+    // A reveal whose body names a field it does not take: a problem, nothing revealed
+    let reveal = TestRequest::post()
+        .uri(&format!("/v1/dice-tables/{table}/reveal"))
+        .set_json(json!({"tokens": "abc"}));
+    let refused = call(&app, reveal).await;
+    assert_problem(&refused, StatusCode::BAD_REQUEST, "malformed-request");
+    assert!(
+        refused.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("tokens")),
+        "{:?}",
+        refused.json()
+    );
+    let after = call(&app, get(&format!("/v1/dice-tables/{table}")))
+        .await
+        .json();
+    assert_eq!(after, before);
 }

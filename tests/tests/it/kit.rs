@@ -110,3 +110,33 @@ pub(crate) async fn token(db: &TestDb, name: &str, role: Role) -> String {
     let client = db.admin_pool.get().await.expect("connection");
     issue_token(&client, name, role).await.expect("token")
 }
+
+/// `warlog serve` on `db`, as an operator starts it, on a free port with `options` added;
+/// its address once it answers `/readyz`.
+pub(crate) async fn serve(db: &TestDb, options: &[&str]) -> std::net::SocketAddr {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+    let bind = addr.to_string();
+    let mut args = vec!["warlog", "serve", "--database", &db.name, "--bind", &bind];
+    args.extend_from_slice(options);
+    let cli = <warlog::cli::Cli as clap::Parser>::parse_from(args);
+    actix_web::rt::spawn(async move {
+        if let Err(e) = warlog::run(cli).await {
+            panic!("serve: {e}");
+        }
+    });
+    warlog_tests::eventually(
+        "the service to be ready",
+        std::time::Duration::from_secs(30),
+        || async {
+            let mut connection = warlog::client::Connection::open(addr).await.ok()?;
+            let (status, _) = connection.send("GET", "/readyz", None, "").await.ok()?;
+            (status == 200).then_some(())
+        },
+    )
+    .await;
+    addr
+}

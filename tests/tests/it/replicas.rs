@@ -15,7 +15,7 @@ use warlog_store::StoreMetrics;
 use warlog_tests::{eventually, TestDb};
 
 use crate::games::{create_game, order};
-use crate::kit::{call, get, post, token};
+use crate::kit::{call, get, post, serve, token};
 use crate::league::{caught_up, ladder_rows};
 use crate::tournaments::{deadlines, enter, names, register, seat, START};
 
@@ -196,39 +196,7 @@ async fn two_warlog_serve_instances_on_one_database_share_its_games_and_ladders(
     // listener, on the same database.
     let mut addrs = Vec::new();
     for _ in 0..2 {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
-        let cli = <warlog::cli::Cli as clap::Parser>::parse_from([
-            "warlog",
-            "serve",
-            "--database",
-            &db.name,
-            "--bind",
-            &addr.to_string(),
-            "--projector-poll-ms",
-            "50",
-        ]);
-        actix_web::rt::spawn(async move {
-            if let Err(e) = warlog::run(cli).await {
-                panic!("serve: {e}");
-            }
-        });
-        addrs.push(addr);
-    }
-    for addr in &addrs {
-        eventually(
-            "the service to be ready",
-            Duration::from_secs(30),
-            || async {
-                let mut connection = warlog::client::Connection::open(*addr).await.ok()?;
-                let (status, _) = connection.send("GET", "/readyz", None, "").await.ok()?;
-                (status == 200).then_some(())
-            },
-        )
-        .await;
+        addrs.push(serve(&db, &["--projector-poll-ms", "50"]).await);
     }
     let (a, b) = (addrs[0], addrs[1]);
     let body = json!({"ruleset": "cutthroat", "players": ["ann", "bob", "cy", "di", "ed"]});

@@ -3,7 +3,7 @@
 //! (the signed statement, the signature and where the public key is) and the link that
 //! reveals the table's seed.
 
-use super::date_of;
+use super::{date_of, listed};
 use crate::dice_table::DiceTableEvent;
 
 /// Where a roll's mail points: the table's page, the public key, and the reveal link
@@ -35,11 +35,7 @@ pub fn roll_mail(
     else {
         return None;
     };
-    let listed = dice
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let listed = listed(dice);
     let date = date_of(*at);
     let subject = format!("Dice: {times}d{max} rolled {listed}");
     let statement = roll.statement(table)?;

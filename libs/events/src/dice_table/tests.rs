@@ -13,6 +13,19 @@ fn at(seconds: u64) -> Moment {
     Moment::from_unix_seconds(seconds)
 }
 
+/// The first fault an audit of `events` finds, in words, or what it checked.
+fn audit(
+    table: &str,
+    events: &[DiceTableEvent],
+    public_key: Option<&[u8]>,
+) -> Result<DiceTableAudit, String> {
+    let (found, findings) = audit_findings(table, events, public_key);
+    match findings.first() {
+        Some(first) => Err(first.to_string()),
+        None => Ok(found),
+    }
+}
+
 fn keys() -> DiceKeys {
     DiceKeys::from_secrets([3; 32], [4; 32]).expect("keys")
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use warlog_events::game::GameStatus;
 use warlog_league::players::{DisplayName, Handle};
+use warlog_league::rating::Rating;
 use warlog_rules::scoring::Title;
 use warlog_store::league::{
     find_player, player_history, player_standings, points_of,
@@ -242,7 +243,7 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
                 rating: RatingView {
                     mu: s.mu,
                     sigma: s.sigma,
-                    ordinal: s.mu - 3.0 * s.sigma,
+                    ordinal: Rating { mu: s.mu, sigma: s.sigma }.ordinal(),
                 },
             }
         })
@@ -272,7 +273,7 @@ pub async fn player_view(state: &AppState, handle: &str) -> Result<PlayerView, A
             league_game: step.seq,
             mu: step.mu,
             sigma: step.sigma,
-            ordinal: step.mu - 3.0 * step.sigma,
+            ordinal: Rating { mu: step.mu, sigma: step.sigma }.ordinal(),
         })
         .collect();
     let unrated_games = unrated
