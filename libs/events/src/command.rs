@@ -31,6 +31,63 @@ pub struct OrdersGiven {
     /// command; the auditor requires it where, and only where, the sender was a proxy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proxy_for: Option<String>,
+    /// Set on a command that came by mail (issue 51): which message, when the service took
+    /// it in and what the sender's domain said of it; never the address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_mail: Option<ByMail>,
+}
+
+/// How a command that came by mail reached the service, for the record: the export shows the
+/// channel, and the auditor checks that a message gave one command at most, and before it
+/// was decided.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByMail {
+    /// The SHA-256 of the message's Message-ID, in lowercase hex: the message, named
+    /// without anything that identifies its sender.
+    pub message: String,
+    /// When the service took the message in.
+    pub received_at: Moment,
+    /// What the sender's domain said of the message (DMARC), as far as it was checked.
+    pub dmarc: DmarcVerdict,
+}
+
+/// DMARC's verdict on a message, as the receiving mail server recorded it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DmarcVerdict {
+    /// The sender's domain vouches for the message.
+    Pass,
+    /// The sender's domain says the message is not its.
+    Fail,
+    /// The sender's domain publishes no policy.
+    None,
+    /// No check could be made (no authentication results from a trusted server).
+    #[default]
+    NotChecked,
+}
+
+impl DmarcVerdict {
+    /// A stable word for the record: `pass`, `fail`, `none`, `not-checked`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DmarcVerdict::Pass => "pass",
+            DmarcVerdict::Fail => "fail",
+            DmarcVerdict::None => "none",
+            DmarcVerdict::NotChecked => "not-checked",
+        }
+    }
+}
+
+impl std::fmt::Display for DmarcVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DmarcVerdict::Pass => "passed",
+            DmarcVerdict::Fail => "failed",
+            DmarcVerdict::None => "no policy published",
+            DmarcVerdict::NotChecked => "could not be checked",
+        })
+    }
 }
 
 /// An order a rule refused after dice were rolled earlier in its command, kept on the
@@ -59,6 +116,7 @@ impl OrdersGiven {
             command,
             cut_off: None,
             proxy_for: None,
+            by_mail: None,
         }
     }
 
@@ -87,6 +145,7 @@ impl OrdersGiven {
         };
         same_cut
             && self.proxy_for == other.proxy_for
+            && self.by_mail == other.by_mail
             && self.sender == other.sender
             && self.expected_version == other.expected_version
             && self.at == other.at

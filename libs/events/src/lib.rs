@@ -5,6 +5,7 @@
 //! (event ids are handed in by the caller).
 
 pub mod audit;
+pub mod by_mail;
 /// The canonical encoding lives with the rules (ruleset documents hash by it too); the log
 /// encodes its events by the same.
 pub use warlog_rules::canonical;

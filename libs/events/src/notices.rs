@@ -91,21 +91,31 @@ impl TurnBegun {
         format!("Your move: {} in {}", self.power.name(), self.title)
     }
 
-    /// A mail's text to the seated player, with the link to the turn page. Lines stay short
-    /// (a mail travels as 7-bit text when every line does) and end in `\n` (the mailer
-    /// sends them as CRLF).
-    pub fn mail_text(&self, link: &str) -> String {
+    /// A mail's text to the seated player, with the link to the turn page, and (when the
+    /// mail carries the turn's reply address) how to send the turn by replying. Lines stay
+    /// short (a mail travels as 7-bit text when every line does) and end in `\n` (the
+    /// mailer sends them as CRLF).
+    pub fn mail_text(&self, link: &str, by_reply: bool) -> String {
         let greeting = match &self.player {
             Some(player) => format!("Hello {player},"),
             None => "Hello,".to_owned(),
         };
         let handle = self.player.as_deref().unwrap_or("<your handle>");
+        let reply = if by_reply {
+            "Or reply to this mail with your turn, one order per line, as you\n\
+             would write it to a game master. Write \"preview\" as the subject\n\
+             (or the first line) to see what it would do first: nothing counts\n\
+             until you send it without. Every player gets the turn's report.\n\n"
+        } else {
+            ""
+        };
         format!(
             "{greeting}\n\n\
              It is your move: {power}'s turn has begun, round {round} of\n\
              {title}.\n\n\
              Play your turn here:\n\
              {link}\n\n\
+             {reply}\
              You get this mail because your e-mail address is on file with the\n\
              league. To stop these mails, remove it, or ask an admin to:\n\
              DELETE /v1/players/{handle}/email\n",
@@ -229,7 +239,7 @@ mod tests {
         };
         assert_eq!(turn.subject(), "Your move: Germany in Cut-Throat: ann, bob");
         assert_eq!(turn.turn_path(), "/games/g1/turn");
-        let text = turn.mail_text("https://league.example/games/g1/turn");
+        let text = turn.mail_text("https://league.example/games/g1/turn", false);
         assert!(text.starts_with("Hello ann,\n\n"), "{text}");
         assert!(
             text.contains("Germany's turn has begun, round 3 of\nCut-Throat: ann, bob."),

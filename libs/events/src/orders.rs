@@ -16,7 +16,7 @@ use warlog_rules::game::{decide, DirectorOrder, GameEvent, Moment, Order, RuleVi
 use warlog_rules::ruleset::Ruleset;
 use warlog_rules::violation::ViolationCode;
 
-pub use crate::command::{Command, OrderCutOff, OrdersGiven};
+pub use crate::command::{ByMail, Command, DmarcVerdict, OrderCutOff, OrdersGiven};
 use crate::game::{GameCreated, GameLog, GameStreamEvent, SeedRevealed};
 use crate::sealed;
 use crate::sender::{Role, Sender};

@@ -38,6 +38,32 @@ pub fn plan_turn(log: &GameLog, text: &str) -> Result<Vec<Planned>, NotationErro
     Ok(planned)
 }
 
+/// Whether every order a text makes may be given outside its power's own turn: diplomacy,
+/// going passive, lending and recalling, and standing orders ("These orders end no phase:
+/// write them anywhere in your text, or send them on their own"). A mail holding only such
+/// orders is taken from a reply address of any turn of the power (issue 51).
+pub fn only_any_time_orders(planned: &[Planned]) -> bool {
+    use warlog_rules::game::named::NamedOrder as O;
+    !planned.is_empty()
+        && planned.iter().all(|p| {
+            matches!(
+                p.order,
+                O::OfferAgreement { .. }
+                    | O::AcceptAgreement { .. }
+                    | O::GrantPermission { .. }
+                    | O::RevokePermission { .. }
+                    | O::BreakAgreement { .. }
+                    | O::GoPassive
+                    | O::Lend { .. }
+                    | O::Recall { .. }
+                    | O::SetOrderOfLoss { .. }
+                    | O::SetBreakOff { .. }
+                    | O::SetStandingOrders { .. }
+                    | O::SealedStandingOrders { .. }
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +98,15 @@ mod tests {
         let text = "end phase\n".repeat(MAX_ORDERS + 5);
         let error = plan_turn(&game().log, &text).expect_err("too many");
         assert_eq!(error.line, MAX_ORDERS + 1);
+    }
+
+    #[test]
+    fn standing_orders_alone_may_be_given_out_of_turn_and_a_purchase_may_not() {
+        let log = &game().log;
+        let standing = plan_turn(log, "standing orders; loss INF, ARM\n").expect("plans");
+        assert!(only_any_time_orders(&standing));
+        let purchase = plan_turn(log, "standing orders; loss INF\nbuy 2 INF\n").expect("plans");
+        assert!(!only_any_time_orders(&purchase));
     }
 
     #[test]

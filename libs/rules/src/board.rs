@@ -201,6 +201,41 @@ pub(crate) fn normalise(name: &str) -> String {
         .to_lowercase()
 }
 
+/// The board data keeps the seed's spelling "Mediteranean" (the board's names, and so the
+/// record's, never change); players write "Mediterranean", or "Med" for short, and often
+/// leave out "Sea Zone" or write "SZ". The names a `normalised` name may stand for, in
+/// both spellings (an uploaded board may spell it right), or none without the word.
+/// So "West Med", "West Mediterranean" and "West Mediterranean SZ" are the board's "West
+/// Mediteranean Sea Zone"; a bare "Mediterranean" names none of the three.
+pub(crate) fn respellings(normalised: &str) -> Vec<String> {
+    let words: Vec<&str> = normalised.split(' ').collect();
+    let Some(at) = words.iter().position(|w| {
+        matches!(
+            *w,
+            "med" | "med." | "mediterranean" | "mediteranean" | "mediterranian"
+        )
+    }) else {
+        return Vec::new();
+    };
+    let before = &words[..at];
+    let after = match &words[at + 1..] {
+        [] | ["sz"] | ["sea"] => &["sea", "zone"][..],
+        rest => rest,
+    };
+    ["mediteranean", "mediterranean"]
+        .into_iter()
+        .map(|spelling| {
+            before
+                .iter()
+                .copied()
+                .chain(std::iter::once(spelling))
+                .chain(after.iter().copied())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
 impl Board {
     /// The Classic board.
     pub fn classic() -> Result<&'static Board, BoardError> {
@@ -306,10 +341,17 @@ impl Board {
         })
     }
 
-    /// A territory by its name or any alias (case and spacing do not matter).
+    /// A territory by its name or any alias (case and spacing do not matter), or by the
+    /// dictionary's spelling of the board's "Mediteranean" (see [`respellings`]).
     pub fn id(&self, name: &str) -> Result<TerritoryId, BoardError> {
+        let normalised = normalise(name);
         self.names
-            .get(&normalise(name))
+            .get(&normalised)
+            .or_else(|| {
+                respellings(&normalised)
+                    .iter()
+                    .find_map(|other| self.names.get(other))
+            })
             .copied()
             .ok_or_else(|| BoardError::UnknownName(name.to_owned()))
     }
@@ -426,6 +468,40 @@ mod tests {
             b.id("Atlantis"),
             Err(BoardError::UnknownName("Atlantis".into()))
         );
+    }
+
+    #[test]
+    fn mediterranean_spelled_right_or_short_names_the_boards_mediteranean_zones() {
+        let b = board();
+        for (written, board_name) in [
+            ("West Mediterranean Sea Zone", "West Mediteranean Sea Zone"),
+            ("west mediterranean", "West Mediteranean Sea Zone"),
+            ("West Med", "West Mediteranean Sea Zone"),
+            ("Central Mediterranean SZ", "Central Mediteranean Sea Zone"),
+            ("central  med sz", "Central Mediteranean Sea Zone"),
+            ("East Mediterranean Sea", "East Mediteranean Sea Zone"),
+            ("East Mediteranean", "East Mediteranean Sea Zone"),
+            ("EAST MED", "East Mediteranean Sea Zone"),
+            // The board's own spelling, as always.
+            ("East Mediteranean Sea Zone", "East Mediteranean Sea Zone"),
+        ] {
+            let id = b.id(written).unwrap_or_else(|e| panic!("{written}: {e}"));
+            // The board's name, as the record writes it, is unchanged.
+            assert_eq!(b.get(id).name, board_name, "{written}");
+        }
+        // Three zones share the sea: alone, its name is none of them.
+        for alone in [
+            "Mediterranean",
+            "Med",
+            "Mediterranean Sea Zone",
+            "North Med",
+        ] {
+            assert_eq!(
+                b.id(alone),
+                Err(BoardError::UnknownName(alone.into())),
+                "{alone}"
+            );
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod error;
 mod events;
 pub mod games;
 pub mod idempotency;
+pub mod inbox;
 pub mod league;
 pub mod mail;
 mod metrics;

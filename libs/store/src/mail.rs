@@ -109,6 +109,7 @@ pub async fn enqueue_turn_mail(
     event: &RecordedEvent,
     turn: &TurnBegun,
     link: &str,
+    reply_to: Option<&str>,
 ) -> Result<bool, StoreError> {
     let Some(player) = &turn.player else {
         return Ok(false);
@@ -117,8 +118,8 @@ pub async fn enqueue_turn_mail(
     let made = tx
         .execute(
             "INSERT INTO mail_outbox \
-                 (mail_id, event_id, position, handle, subject, body, began_at) \
-             SELECT $1, $2, $7, e.handle, $3, $4, ($6::text)::timestamptz \
+                 (mail_id, event_id, position, handle, subject, body, began_at, reply_to) \
+             SELECT $1, $2, $7, e.handle, $3, $4, ($6::text)::timestamptz, $8 \
                FROM player_emails e \
               WHERE e.handle = $5 AND e.set_at <= ($6::text)::timestamptz \
              ON CONFLICT (mail_id) DO NOTHING",
@@ -126,24 +127,68 @@ pub async fn enqueue_turn_mail(
                 &mail_id,
                 &event.event_id,
                 &turn.subject(),
-                &turn.mail_text(link),
+                &turn.mail_text(link, reply_to.is_some()),
                 player,
                 &recorded_at(event),
                 &event.position,
+                &reply_to,
             ],
         )
         .await?;
     Ok(made == 1)
 }
 
-/// A mail to an address kept on its own row (a dice table's roll, to each of its pair),
-/// made in the transaction that appends `event_id`, at `position` in the log.
+/// Who a mail made in a write goes to.
+#[derive(Clone)]
+pub enum Recipient {
+    /// An address kept on the mail's row (a dice table's pair), forgotten once sent.
+    Address(String),
+    /// A player, at the address on file when the mail is sent; none is made for a player
+    /// with no address.
+    Player(String),
+}
+
+/// A mail made in the transaction that appends `event_id`, at `position` in the log: a
+/// dice table's roll to each of its pair, a turn's report to each player at the table, an
+/// answer to a player's mail.
 #[derive(Clone)]
 pub struct DirectMail {
     pub mail_id: String,
-    pub email: String,
+    pub to: Recipient,
     pub subject: String,
     pub body: String,
+    /// Where a reply goes (a turn's reply address).
+    pub reply_to: Option<String>,
+    /// The Message-ID this mail answers.
+    pub in_reply_to: Option<String>,
+    /// An answer to a person's mail (RFC 3834 `auto-replied`) rather than a notice
+    /// (`auto-generated`).
+    pub answer: bool,
+}
+
+impl DirectMail {
+    /// A notice to `to`, with no reply address.
+    pub fn notice(mail_id: String, to: Recipient, subject: String, body: String) -> Self {
+        DirectMail {
+            mail_id,
+            to,
+            subject,
+            body,
+            reply_to: None,
+            in_reply_to: None,
+            answer: false,
+        }
+    }
+}
+
+/// Kept out of logs: an address is private.
+impl std::fmt::Debug for Recipient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Recipient::Address(_) => f.write_str("Address(..)"),
+            Recipient::Player(handle) => write!(f, "Player({handle})"),
+        }
+    }
 }
 
 impl std::fmt::Debug for DirectMail {
@@ -156,30 +201,94 @@ impl std::fmt::Debug for DirectMail {
 }
 
 /// Makes `mail`, about the event `event_id` at `position`; once per mail id, whatever
-/// retries.
+/// retries. A mail to a player with no address on file is not made.
 pub async fn enqueue_direct_mail(
     client: &impl GenericClient,
     mail: &DirectMail,
     event_id: &uuid::Uuid,
     position: i64,
 ) -> Result<(), StoreError> {
+    let (email, handle) = match &mail.to {
+        Recipient::Address(email) => (Some(email.as_str()), None),
+        Recipient::Player(handle) => (None, Some(handle.as_str())),
+    };
+    let auto = if mail.answer {
+        "auto-replied"
+    } else {
+        "auto-generated"
+    };
     client
         .execute(
             "INSERT INTO mail_outbox \
-                 (mail_id, event_id, position, email, subject, body, began_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, now()) \
+                 (mail_id, event_id, position, email, handle, subject, body, began_at, \
+                  reply_to, in_reply_to, auto_submitted) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, now(), $8, $9, $10 \
+              WHERE $5::text IS NULL \
+                 OR EXISTS (SELECT 1 FROM player_emails e WHERE e.handle = $5) \
              ON CONFLICT (mail_id) DO NOTHING",
             &[
                 &mail.mail_id,
                 event_id,
                 &position,
-                &mail.email,
+                &email,
+                &handle,
                 &mail.subject,
                 &mail.body,
+                &mail.reply_to,
+                &mail.in_reply_to,
+                &auto,
             ],
         )
         .await?;
     Ok(())
+}
+
+/// The player whose address on file is `email` (compared without case), if one is.
+pub async fn player_of_address(
+    client: &impl GenericClient,
+    email: &str,
+) -> Result<Option<String>, StoreError> {
+    let row = client
+        .query_opt(
+            "SELECT handle FROM player_emails WHERE lower(email) = lower($1) \
+              ORDER BY set_at DESC LIMIT 1",
+            &[&email.trim()],
+        )
+        .await?;
+    Ok(row.map(|row| row.get(0)))
+}
+
+/// The addresses on file of `handles`, by handle (for deciding who wrote a mail; never
+/// shown).
+pub async fn addresses_of(
+    client: &impl GenericClient,
+    handles: &[String],
+) -> Result<std::collections::BTreeMap<String, String>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT handle, email FROM player_emails WHERE handle = ANY($1)",
+            &[&handles],
+        )
+        .await?;
+    Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+}
+
+/// How many answers to players' mails were made for `handle` in the last `seconds`: the
+/// intake answers one address only so often.
+pub async fn answers_made_lately(
+    client: &impl GenericClient,
+    handle: &str,
+    seconds: f64,
+) -> Result<i64, StoreError> {
+    let row = client
+        .query_one(
+            "SELECT count(*) FROM mail_outbox \
+              WHERE handle = $1 AND auto_submitted = 'auto-replied' \
+                AND created_at > now() - make_interval(secs => $2)",
+            &[&handle, &seconds],
+        )
+        .await?;
+    Ok(row.get(0))
 }
 
 /// A mail the sender has claimed, with its recipient's address as it is now.
@@ -191,6 +300,12 @@ pub struct ClaimedMail {
     pub email: String,
     pub subject: String,
     pub body: String,
+    /// Where a reply goes, if anywhere.
+    pub reply_to: Option<String>,
+    /// The Message-ID the mail answers, if it answers one.
+    pub in_reply_to: Option<String>,
+    /// RFC 3834's kind: `auto-generated` or `auto-replied`.
+    pub auto_submitted: String,
     pub attempts: i32,
     /// Seconds since the turn began.
     pub age_seconds: f64,
@@ -247,9 +362,10 @@ pub async fn claim_due_mail(
                  UPDATE mail_outbox m SET next_attempt_at = now() + make_interval(secs => $2) \
                    FROM picked p WHERE m.mail_id = p.mail_id \
               RETURNING m.mail_id, m.handle, m.email, m.subject, m.body, m.attempts, \
-                        extract(epoch FROM now() - m.began_at)::float8 AS age) \
+                        extract(epoch FROM now() - m.began_at)::float8 AS age, \
+                        m.reply_to, m.in_reply_to, m.auto_submitted) \
              SELECT l.mail_id, l.handle, coalesce(l.email, e.email), l.subject, l.body, \
-                    l.attempts, l.age \
+                    l.attempts, l.age, l.reply_to, l.in_reply_to, l.auto_submitted \
                FROM leased l LEFT JOIN player_emails e ON e.handle = l.handle \
               WHERE coalesce(l.email, e.email) IS NOT NULL",
             &[&i64::from(limit), &lease_seconds],
@@ -265,6 +381,9 @@ pub async fn claim_due_mail(
             body: row.get(4),
             attempts: row.get(5),
             age_seconds: row.get(6),
+            reply_to: row.get(7),
+            in_reply_to: row.get(8),
+            auto_submitted: row.get(9),
         })
         .collect())
 }

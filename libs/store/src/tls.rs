@@ -157,16 +157,22 @@ pub fn connector_for(settings: &TlsSettings) -> Result<MakeRustlsConnect, String
 }
 
 fn roots(file: Option<&Path>) -> Result<RootCertStore, String> {
+    trust_roots(file, "sslrootcert")
+}
+
+/// The roots a TLS client trusts: those of the PEM `file` (named `label` in errors), or
+/// the Mozilla roots without one. The IMAP reader trusts its server's by the same.
+pub fn trust_roots(file: Option<&Path>, label: &str) -> Result<RootCertStore, String> {
     let mut store = RootCertStore::empty();
     match file {
         Some(path) => {
             for cert in CertificateDer::pem_file_iter(path)
-                .map_err(|e| format!("sslrootcert {}: {e}", path.display()))?
+                .map_err(|e| format!("{label} {}: {e}", path.display()))?
             {
-                let cert = cert.map_err(|e| format!("sslrootcert {}: {e}", path.display()))?;
+                let cert = cert.map_err(|e| format!("{label} {}: {e}", path.display()))?;
                 store
                     .add(cert)
-                    .map_err(|e| format!("sslrootcert {}: {e}", path.display()))?;
+                    .map_err(|e| format!("{label} {}: {e}", path.display()))?;
             }
         }
         None => store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),

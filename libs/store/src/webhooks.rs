@@ -585,6 +585,40 @@ pub struct WebhookOutbox {
     pub public_url: Option<String>,
     /// Whether the service sends mail: without it no mail row is made, so none piles up.
     pub mail: bool,
+    /// Where replies to "your move" mails go, when the service takes turns by mail.
+    pub replies: Option<std::sync::Arc<TurnReplies>>,
+}
+
+/// How a "your move" mail's reply address is made (issue 51): `turn+TOKEN@domain`, the
+/// token a keyed MAC of the game, the power, the seat's player and the round.
+pub struct TurnReplies {
+    pub key: warlog_events::by_mail::token::ReplyKey,
+    pub domain: String,
+}
+
+impl std::fmt::Debug for TurnReplies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TurnReplies")
+            .field("domain", &self.domain)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TurnReplies {
+    /// The reply address for `turn`'s player, if the game's id can carry one.
+    pub fn address_for(&self, turn: &TurnBegun) -> Option<String> {
+        use warlog_events::by_mail::token::{issue, reply_address, TurnRef};
+        let token = issue(
+            &self.key,
+            &TurnRef {
+                game_id: turn.game_id.clone(),
+                round: turn.round,
+                power: turn.power,
+                player: turn.player.clone()?,
+            },
+        )?;
+        Some(reply_address(&token, &self.domain))
+    }
 }
 
 impl WebhookOutbox {
@@ -692,8 +726,15 @@ impl Projection for WebhookOutbox {
         }
         if self.mail && kinds_of(event).contains(&"turn.started") {
             if let Some(begun) = turn_begun(tx, event, &mut turn).await? {
-                crate::mail::enqueue_turn_mail(tx, event, &begun, &self.link(&begun.turn_path()))
-                    .await?;
+                let reply_to = self.replies.as_ref().and_then(|r| r.address_for(&begun));
+                crate::mail::enqueue_turn_mail(
+                    tx,
+                    event,
+                    &begun,
+                    &self.link(&begun.turn_path()),
+                    reply_to.as_deref(),
+                )
+                .await?;
             }
         }
         Ok(())

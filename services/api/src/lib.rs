@@ -16,6 +16,8 @@ pub mod games;
 pub mod input_guard;
 pub mod ladder_cache;
 pub mod mail;
+pub mod mail_desk;
+pub mod mail_in;
 pub mod map;
 pub mod metrics;
 pub mod networks;

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use lettre::message::header::ContentType;
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::Mailbox;
 use lettre::transport::smtp::Error as SmtpError;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -91,6 +91,13 @@ impl TryFrom<&str> for MailFrom {
             "--mail-from: an address (`warlog@club.example` or `League <warlog@club.example>`)"
                 .to_owned()
         })
+    }
+}
+
+impl MailFrom {
+    /// The domain of the sender's address: where replies go unless told otherwise.
+    pub fn domain(&self) -> &str {
+        self.0.email.domain()
     }
 }
 
@@ -206,6 +213,25 @@ fn refused(error: &SmtpError) -> bool {
     false
 }
 
+/// RFC 3834's `Auto-Submitted` header: `auto-generated` (a notice, a report) or
+/// `auto-replied` (an answer to a player's mail).
+#[derive(Debug, Clone)]
+struct AutoSubmitted(String);
+
+impl Header for AutoSubmitted {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(AutoSubmitted(s.trim().to_owned()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
 /// The mailer: a transport to the operator's server and the settings.
 #[derive(Clone)]
 pub struct Mailer {
@@ -245,13 +271,26 @@ impl Mailer {
             .parse()
             .map(|address| Mailbox::new(mail.handle.clone(), address))
             .map_err(|_| MailFailure::Address)?;
-        Message::builder()
+        let mut builder = Message::builder()
             .from(self.settings.from.0.clone())
             .to(to)
             .subject(mail.subject.clone())
             // The same id on every attempt: a repeat after a lost acknowledgement is known.
             .message_id(Some(format!("<{}@warlog>", mail.mail_id)))
-            .header(ContentType::TEXT_PLAIN)
+            // Every mail the service sends is automatic: a mail system or an
+            // autoresponder that honours RFC 3834 never answers it, so no loop starts.
+            .header(AutoSubmitted(mail.auto_submitted.clone()))
+            .header(ContentType::TEXT_PLAIN);
+        if let Some(reply_to) = &mail.reply_to {
+            let reply_to = reply_to.parse().map_err(|_| MailFailure::Address)?;
+            builder = builder.reply_to(reply_to);
+        }
+        if let Some(answered) = &mail.in_reply_to {
+            builder = builder
+                .in_reply_to(answered.clone())
+                .references(answered.clone());
+        }
+        builder
             .body(mail.body.clone())
             .map_err(|_| MailFailure::Address)
     }

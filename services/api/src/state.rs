@@ -41,6 +41,8 @@ pub struct AppState {
     pub webhooks: std::sync::Arc<webhooks::WebhookPolicy>,
     /// The dice tables' keys, settings and limits.
     pub dice: std::sync::Arc<dice_tables::DiceTables>,
+    /// Turns by mail: reports to the table, and how players' mails are decided.
+    pub mail_desk: std::sync::Arc<crate::mail_desk::MailDesk>,
 }
 
 /// The header a write's answer carries and a later read may send back: the primary's WAL
@@ -116,6 +118,7 @@ impl AppState {
             tokens: Default::default(),
             webhooks: Default::default(),
             dice: Default::default(),
+            mail_desk: Default::default(),
         }
     }
 

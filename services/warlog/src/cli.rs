@@ -294,6 +294,52 @@ pub struct ServeArgs {
     )]
     pub mail_max_age_h: u64,
 
+    /// Turns by mail: the domain of the reply address each "your move" mail and turn report
+    /// carries (`turn+TOKEN@domain`). Default: the domain of `--mail-from`. Replies reach
+    /// warlog through `--imap-url` or `--mail-listen`.
+    #[arg(long, env = "WARLOG_MAIL_REPLY_DOMAIN", global = true)]
+    pub mail_reply_domain: Option<String>,
+
+    /// Turns by mail: the mailbox players' replies arrive in, read over IMAP
+    /// (`imaps://user:password@host/INBOX`; `imap://` only for a server on this host).
+    #[arg(
+        long,
+        env = "WARLOG_IMAP_URL",
+        global = true,
+        hide_env_values = true,
+        conflicts_with = "imap_url_file"
+    )]
+    pub imap_url: Option<String>,
+
+    /// A file holding the IMAP URL (a mounted secret).
+    #[arg(long, env = "WARLOG_IMAP_URL_FILE", global = true)]
+    pub imap_url_file: Option<PathBuf>,
+
+    /// A PEM file of the roots the IMAP server's certificate is checked against (a private
+    /// server's own); without it, the Mozilla roots.
+    #[arg(long, env = "WARLOG_IMAP_CA_FILE", global = true)]
+    pub imap_ca_file: Option<PathBuf>,
+
+    /// Seconds between looks at the mailbox when the server offers no IDLE (and the
+    /// longest an IDLE lasts).
+    #[arg(long, env = "WARLOG_IMAP_POLL_S", default_value_t = 60, global = true)]
+    pub imap_poll_s: u64,
+
+    /// Turns by mail: listen for the operator's mail server on this address, speaking LMTP
+    /// and SMTP (`127.0.0.1:2424`), so Postfix or Exim can deliver replies to it.
+    #[arg(long, env = "WARLOG_MAIL_LISTEN", global = true)]
+    pub mail_listen: Option<String>,
+
+    /// The receiving mail server whose `Authentication-Results` headers are trusted for
+    /// DMARC (its authserv-id, e.g. `mx.club.example`). Without it no DMARC check is made,
+    /// and the record says so.
+    #[arg(long, env = "WARLOG_MAIL_AUTHSERV_ID", global = true)]
+    pub mail_authserv_id: Option<String>,
+
+    /// The largest mail taken, in kB; a larger one is refused in words.
+    #[arg(long, env = "WARLOG_MAIL_MAX_KB", default_value_t = 256, global = true)]
+    pub mail_max_kb: usize,
+
     /// The address the service is reached at from outside (`https://league.example`):
     /// calendar events link to their games with it, and "your move" mails and webhooks to
     /// the turn page. Without it calendars carry no link, and mails a path only.

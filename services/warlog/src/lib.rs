@@ -559,6 +559,63 @@ async fn serve_on(
     let webhooks = webhook_policy(args)?;
     state.webhooks = std::sync::Arc::new(webhooks.clone());
     state.dice = std::sync::Arc::new(dice_tables(args, outbox.mail)?);
+    let mut outbox = outbox;
+    let intake = mail_intake(args, mailer.as_ref())?;
+    let replies = match &intake {
+        Some(intake) => Some(std::sync::Arc::new(warlog_store::webhooks::TurnReplies {
+            key: warlog_api::mail_in::reply_key(&pool).await?,
+            domain: intake.reply_domain.clone(),
+        })),
+        None => None,
+    };
+    outbox.replies = replies.clone();
+    state.mail_desk = std::sync::Arc::new(warlog_api::mail_desk::MailDesk {
+        reports: mailer.is_some(),
+        replies,
+        public_url: public_url.as_ref().map(|u| u.to_string()),
+        authserv_id: args.mail_authserv_id.clone(),
+        max_message_bytes: args.mail_max_kb.max(1).saturating_mul(1024),
+        ..Default::default()
+    });
+    let doorbell = std::sync::Arc::new(warlog_api::mail_in::Doorbell::default());
+    let mut mail_tasks = Vec::new();
+    if let Some(intake) = intake {
+        mail_tasks.push(warlog_api::mail_in::spawn_intake(
+            state.clone(),
+            doorbell.clone(),
+            Duration::from_secs(2),
+            shutdown_rx.clone(),
+        ));
+        if let Some(listen) = &intake.listen {
+            let listener = tokio::net::TcpListener::bind(listen)
+                .await
+                .map_err(|e| CliError::Other(format!("--mail-listen {listen}: {e}")))?;
+            tracing::info!(
+                "taking mail (LMTP and SMTP) on {}",
+                listener
+                    .local_addr()
+                    .map_or_else(|_| listen.clone(), |a| a.to_string())
+            );
+            mail_tasks.push(warlog_api::mail_in::listener::spawn_listener(
+                listener,
+                pool.clone(),
+                doorbell.clone(),
+                warlog_api::mail_in::listener::ListenerSettings {
+                    max_message_bytes: state.mail_desk.max_message_bytes,
+                    ..Default::default()
+                },
+                shutdown_rx.clone(),
+            ));
+        }
+        if let Some(imap) = intake.imap {
+            mail_tasks.push(warlog_api::mail_in::imap::spawn_imap(
+                pool.clone(),
+                doorbell.clone(),
+                imap,
+                shutdown_rx.clone(),
+            ));
+        }
+    }
 
     let wake = spawn_listener(login.clone(), shutdown_rx.clone());
     let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
@@ -658,6 +715,9 @@ async fn serve_on(
     if let Some(mail_sender) = mail_sender {
         let _ = mail_sender.await;
     }
+    for task in mail_tasks {
+        let _ = task.await;
+    }
     let _ = league_projector.await;
     pool.close();
     tracing::info!("warlog stopped");
@@ -688,9 +748,71 @@ pub fn notices(args: &ServeArgs) -> Result<Notices, CliError> {
         outbox: WebhookOutbox {
             public_url: public_url(args)?.map(|url| url.to_string()),
             mail: mailer.is_some(),
+            replies: None,
         },
         mailer,
     })
+}
+
+/// Turns by mail, as the options configure them: where replies come from (IMAP, the
+/// listener) and the domain of their address.
+#[derive(Debug)]
+pub struct MailIntake {
+    pub reply_domain: String,
+    pub listen: Option<String>,
+    pub imap: Option<warlog_api::mail_in::imap::ImapSettings>,
+}
+
+/// The intake the options configure: none without `--imap-url` or `--mail-listen`; with
+/// either, the service must send mail (the reply address comes with its mails).
+pub fn mail_intake(
+    args: &ServeArgs,
+    mailer: Option<&warlog_api::mail::Mailer>,
+) -> Result<Option<MailIntake>, CliError> {
+    use warlog_api::mail_in::imap::{ImapSettings, ImapUrl};
+    let imap = secret(args.imap_url.as_deref(), args.imap_url_file.as_deref())?;
+    if imap.is_none() && args.mail_listen.is_none() {
+        return Ok(None);
+    }
+    let Some(mailer) = mailer else {
+        return Err(CliError::Other(
+            "--imap-url and --mail-listen need --smtp-url and --mail-from: players reply to \
+             the service's mails"
+                .to_owned(),
+        ));
+    };
+    let reply_domain = match &args.mail_reply_domain {
+        Some(domain) => {
+            let domain = domain.trim().trim_start_matches('@').to_ascii_lowercase();
+            if domain.is_empty()
+                || !domain.contains('.') && domain != "localhost"
+                || domain
+                    .chars()
+                    .any(|c| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+            {
+                return Err(CliError::Other(
+                    "--mail-reply-domain: a domain name, such as league.example".to_owned(),
+                ));
+            }
+            domain
+        }
+        None => mailer.settings().from.domain().to_ascii_lowercase(),
+    };
+    let imap = imap
+        .map(|url| -> Result<ImapSettings, CliError> {
+            let url = ImapUrl::try_from(url.trim()).map_err(CliError::Other)?;
+            let mut settings = ImapSettings::new(url);
+            settings.ca_file = args.imap_ca_file.clone();
+            settings.poll = Duration::from_secs(args.imap_poll_s.max(1));
+            settings.max_message_bytes = args.mail_max_kb.max(1).saturating_mul(1024);
+            Ok(settings)
+        })
+        .transpose()?;
+    Ok(Some(MailIntake {
+        reply_domain,
+        listen: args.mail_listen.clone(),
+        imap,
+    }))
 }
 
 /// The mailer the options configure: none without `--smtp-url` (no mail is sent, and none

@@ -390,6 +390,7 @@ async fn a_mail_put_off_is_sent_again_and_one_refused_for_good_is_given_up() {
     let outbox = WebhookOutbox {
         public_url: None,
         mail: true,
+        replies: None,
     };
     let projector = Projector::new(db.pool.clone(), outbox, StoreMetrics::unregistered());
     let telemetry = Telemetry::new().expect("metrics");
@@ -471,6 +472,7 @@ async fn a_mail_about_a_turn_begun_long_ago_is_given_up_not_sent() {
     let outbox = WebhookOutbox {
         public_url: None,
         mail: true,
+        replies: None,
     };
     project(&db, outbox).await;
     assert_eq!(mailer.send_due(&db.pool).await.expect("a pass"), 0);

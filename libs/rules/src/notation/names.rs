@@ -3,7 +3,7 @@
 
 use super::text::{column, Text};
 use super::NotationError;
-use crate::board::Power;
+use crate::board::{normalise, respellings, Power};
 use crate::game::named::{UnitCount, UnitList};
 use crate::ruleset::Ruleset;
 
@@ -48,13 +48,29 @@ impl Names<'_> {
                     std::iter::once((t.name.as_str(), t.name.as_str()))
                         .chain(t.aliases.iter().map(|a| (a.as_str(), t.name.as_str())))
                 });
+                // "Mediterranean" alone: the zones of that sea, for the player to choose.
+                let respelled = respellings(&normalise(text.s));
+                let zones: Vec<String> = board
+                    .territories()
+                    .filter(|(_, t)| {
+                        let name = normalise(&t.name);
+                        respelled.iter().any(|r| name.ends_with(&format!(" {r}")))
+                    })
+                    .map(|(_, t)| t.name.clone())
+                    .take(3)
+                    .collect();
+                let suggestions = if zones.is_empty() {
+                    closest(text.s, candidates)
+                } else {
+                    zones
+                };
                 Err(self.suggest(
                     text,
                     format!(
                         "no territory or sea zone \"{}\" on the {} board",
                         text.s, self.ruleset.id
                     ),
-                    closest(text.s, candidates),
+                    suggestions,
                 ))
             }
         }

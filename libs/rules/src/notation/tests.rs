@@ -448,3 +448,169 @@ fn every_example_line_of_the_players_guide_reads_with_its_ruleset() {
         );
     }
 }
+
+/// The text of the box in `docs/playing.md` whose first line is `first`.
+fn example(first: &str) -> String {
+    let text: Vec<&str> = PLAYING
+        .lines()
+        .skip_while(|l| l.trim() != first)
+        .take_while(|l| !l.trim_start().starts_with("```"))
+        .collect();
+    assert!(
+        !text.is_empty(),
+        "docs/playing.md has no box beginning {first:?}"
+    );
+    text.join("\n")
+}
+
+/// Plays `text` for the power to play, as the server takes a turn (read, planned, each
+/// order resolved, decided and applied): the events it made, or the first refusal and its
+/// line (the orders before it stay applied).
+fn try_play(
+    ruleset: &Ruleset,
+    state: &mut crate::game::GameState,
+    text: &str,
+) -> Result<Vec<crate::game::GameEvent>, (usize, crate::game::RuleViolation)> {
+    let rules = ruleset.rules();
+    let power = state.power(rules.board);
+    let lines = parse(text, ruleset).unwrap_or_else(|e| panic!("{e}"));
+    let planned = plan(&lines, state.phase, true).unwrap_or_else(|e| panic!("{e}"));
+    let seed = crate::dice::GameSeed::from_bytes([5; 32]);
+    let mut events = Vec::new();
+    for (step, p) in planned.iter().enumerate() {
+        let order = p
+            .order
+            .resolve(ruleset, "turn")
+            .unwrap_or_else(|e| panic!("line {}: {}: {e}", p.line, render_order(&p.order)));
+        let mut dice = seed.dice_for("transports", step as u64);
+        let made = decide(rules, state, power, &order, Moment::default(), &mut dice)
+            .map_err(|v| (p.line, v))?;
+        for event in &made {
+            apply(rules, state, event);
+        }
+        events.extend(made);
+    }
+    Ok(events)
+}
+
+/// [`try_play`], every order accepted.
+fn play(
+    ruleset: &Ruleset,
+    state: &mut crate::game::GameState,
+    text: &str,
+) -> Vec<crate::game::GameEvent> {
+    try_play(ruleset, state, text).unwrap_or_else(|(line, v)| panic!("line {line}: {v:?}"))
+}
+
+/// A new Cut-Throat game at the United Kingdom's turn of round 2 (round 1 has no combat:
+/// every power ends its turn; then Russia and Germany theirs).
+fn united_kingdom_in_round_two() -> crate::game::GameState {
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let mut state = ruleset.start();
+    for _ in 0..7 {
+        play(ruleset, &mut state, "end turn\n");
+    }
+    assert_eq!(
+        (state.round, state.power(ruleset.rules().board)),
+        (2, crate::board::Power::UnitedKingdom)
+    );
+    state
+}
+
+#[test]
+fn the_guides_transport_example_plays_on_the_cut_throat_board_from_the_standard_setup() {
+    use crate::board::Power;
+    use crate::game::GameEvent;
+
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let rules = ruleset.rules();
+    let place = |name: &str| rules.board.id(name).expect(name);
+    let mut state = united_kingdom_in_round_two();
+
+    let text = example("# United Kingdom, round 2: an amphibious assault on West Europe");
+    let events = play(ruleset, &mut state, &text);
+
+    let moves: Vec<(Vec<_>, Option<_>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::UnitsMoved {
+                path, contested, ..
+            } => Some((path.clone(), *contested)),
+            _ => None,
+        })
+        .collect();
+    let (uk, north_sea, west_spain, west_europe) = (
+        place("United Kingdom"),
+        place("North Sea Zone"),
+        place("West Spain Sea Zone"),
+        place("West Europe"),
+    );
+    assert_eq!(
+        moves,
+        [
+            (vec![uk, north_sea], None),
+            (vec![north_sea, west_spain], None),
+            (vec![west_spain, west_europe], Some(west_europe)),
+        ],
+        "load, sail, land"
+    );
+    let fought = events
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::BattleFought(fought) => Some(fought),
+            _ => None,
+        })
+        .expect("the amphibious assault is fought");
+    assert_eq!(fought.territory, west_europe);
+    assert_eq!(fought.bombarded_from, [(north_sea, 1)]);
+    // The turn ended: Japan plays next.
+    assert_eq!(state.power(rules.board), Power::Japan);
+}
+
+#[test]
+fn a_battleship_that_sailed_this_turn_does_not_bombard_as_the_guide_says() {
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let mut state = united_kingdom_in_round_two();
+    let text = "move 2 INF, 1 ARM: United Kingdom > North Sea Zone\n\
+                move 2 TRN, 2 INF, 1 ARM: North Sea Zone > West Spain Sea Zone\n\
+                move 1 BB: North Sea Zone > West Spain Sea Zone\n\
+                move 2 INF, 1 ARM: West Spain Sea Zone > West Europe\n\
+                battle West Europe; bombard from West Spain Sea Zone\n";
+    let (line, refused) = try_play(ruleset, &mut state, text).expect_err("spent");
+    assert_eq!(line, 5);
+    assert_eq!(refused.code, crate::game::ViolationCode::NoBattleship);
+    // Nor from a zone not next to the battle.
+    let (line, refused) = try_play(
+        ruleset,
+        &mut state,
+        "battle West Europe; bombard from East Canada Sea Zone\n",
+    )
+    .expect_err("too far");
+    assert_eq!(line, 1);
+    assert_eq!(refused.code, crate::game::ViolationCode::BadBombardment);
+}
+
+#[test]
+fn mediterranean_spelled_right_or_short_reads_as_the_boards_mediteranean() {
+    let ruleset = Ruleset::builtin("cutthroat").expect("cutthroat");
+    let line = "move 1 BB: Central Mediterranean > East Med";
+    let Ok(Some(Step::Order(order))) = parse_line(line, 1, ruleset) else {
+        panic!("{line} does not read");
+    };
+    // The record keeps the board's spelling.
+    assert_eq!(
+        render_order(&order),
+        "move 1 BB: Central Mediteranean Sea Zone > East Mediteranean Sea Zone"
+    );
+    // The sea alone is three zones: the refusal names them.
+    let error =
+        parse_line("move 1 BB: Mediterranean > East Med", 1, ruleset).expect_err("which zone?");
+    assert_eq!(
+        error.suggestions,
+        [
+            "Central Mediteranean Sea Zone",
+            "East Mediteranean Sea Zone",
+            "West Mediteranean Sea Zone"
+        ]
+    );
+}

@@ -11,7 +11,7 @@ use warlog_events::dice_table::{
     open, roll_mail, DiceAsked, DiceKeys, DiceTable, DiceTableEvent, DiceTableId,
 };
 use warlog_rules::dice::GameSeed;
-use warlog_store::mail::DirectMail;
+use warlog_store::mail::{DirectMail, Recipient};
 use warlog_store::{ExpectedVersion, PooledClient};
 
 use super::{refused, table_and_seed, RollMailing};
@@ -136,12 +136,12 @@ impl Write for DiceRoll {
                     .enumerate()
                     .map(|(n, email)| EventMail {
                         event: events.len() - 1,
-                        mail: DirectMail {
-                            mail_id: format!("dice-{}.{index}.{}", self.table.as_str(), n + 1),
-                            email: email.trim().to_owned(),
-                            subject: subject.clone(),
-                            body: body.clone(),
-                        },
+                        mail: DirectMail::notice(
+                            format!("dice-{}.{index}.{}", self.table.as_str(), n + 1),
+                            Recipient::Address(email.trim().to_owned()),
+                            subject.clone(),
+                            body.clone(),
+                        ),
                     })
                     .collect()
             }

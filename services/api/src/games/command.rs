@@ -11,7 +11,9 @@ use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
 
 use super::accepted::{accepted, summary_of};
 use super::fold::load_for_command;
+use super::reports::report_mails;
 use crate::error::{ApiError, ErrorCode};
+use crate::mail_desk::MailDesk;
 use crate::write::{Answer, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
 
@@ -57,7 +59,7 @@ pub struct GameDecided {
 }
 
 impl<C: Commanding> Write for GameCommand<C> {
-    type Loaded = (GameLog, GameSeed);
+    type Loaded = (GameLog, GameSeed, std::sync::Arc<MailDesk>);
     type Decided = GameDecided;
 
     async fn load(
@@ -66,26 +68,29 @@ impl<C: Commanding> Write for GameCommand<C> {
         client: &PooledClient,
         request: &WriteRequest,
         fresh: bool,
-    ) -> Result<(GameLog, GameSeed), ApiError> {
+    ) -> Result<Self::Loaded, ApiError> {
         let log =
             load_for_command(client, &state.games, &self.stream, request.expected, fresh).await?;
         request.expected.check(log.version)?;
         let seed = state.games.seed(client, &self.stream).await?;
-        Ok((log, seed))
+        Ok((log, seed, state.mail_desk.clone()))
     }
 
     fn decide(
         &self,
-        (log, seed): (GameLog, GameSeed),
+        (log, seed, desk): Self::Loaded,
         request: &WriteRequest,
     ) -> Result<Decision<GameDecided>, ApiError> {
         let Commanded { command, lines } = self.commanding.command(&log)?;
-        let record = OrdersGiven::new(
-            request.caller.sender(),
-            log.version,
-            request.moment(),
-            command,
-        );
+        let record = OrdersGiven {
+            by_mail: request.by_mail.clone(),
+            ..OrdersGiven::new(
+                request.caller.sender(),
+                log.version,
+                request.moment(),
+                command,
+            )
+        };
         let Decided {
             events,
             after,
@@ -105,7 +110,7 @@ impl<C: Commanding> Write for GameCommand<C> {
             } else {
                 SeedDuty::None
             },
-            mails: Vec::new(),
+            mails: report_mails(&desk, &log, &events, &after),
         };
         Ok(Decision {
             appends: vec![append],

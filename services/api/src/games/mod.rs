@@ -10,6 +10,7 @@ mod cache;
 mod chronicle;
 mod command;
 mod fold;
+mod reports;
 
 pub use accepted::{RefusedAfterDice, WriteAccepted};
 pub use cache::GameCache;

@@ -5,6 +5,7 @@ use actix_web::{web, HttpRequest};
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use uuid::Uuid;
+use warlog_events::orders::ByMail;
 use warlog_events::{EventDecodeError, EventType, IdempotencyKey, Metadata, NewEvent};
 use warlog_rules::game::Moment;
 
@@ -68,6 +69,8 @@ pub struct WriteRequest {
     /// The hash of the caller's token when the caller was remembered, not looked up: the
     /// write checks it in the statement that writes (see [`Caller`]).
     pub token_to_check: Option<[u8; 32]>,
+    /// For a command that came by mail: how, for its record.
+    pub by_mail: Option<ByMail>,
 }
 
 impl WriteRequest {
@@ -104,6 +107,32 @@ impl WriteRequest {
                 .app_data::<web::Data<AppState>>()
                 .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
             token_to_check: caller.token_to_check(),
+            by_mail: None,
+        })
+    }
+
+    /// A command that came by mail from `caller` (whom the intake found to be the seat's
+    /// player or a proxy in force): keyed by the message, so a message decided twice is
+    /// written once; its record says how it came.
+    pub fn by_mail(
+        caller: Identity,
+        game_path: &str,
+        text: &str,
+        now: OffsetDateTime,
+        by_mail: ByMail,
+    ) -> Result<WriteRequest, ApiError> {
+        let key = IdempotencyKey::try_from(format!("mail-{}", by_mail.message))
+            .map_err(|e| ApiError::malformed(format!("a message's key: {e}")))?
+            .for_caller(&caller.actor());
+        Ok(WriteRequest {
+            fingerprint: Self::fingerprint_of(&caller, "MAIL", game_path, text.as_bytes()),
+            actor: caller.actor(),
+            caller,
+            key: Some(key),
+            expected: Expected::Unstated,
+            now,
+            token_to_check: None,
+            by_mail: Some(by_mail),
         })
     }
 
@@ -126,6 +155,7 @@ impl WriteRequest {
                 .app_data::<web::Data<AppState>>()
                 .map_or_else(OffsetDateTime::now_utc, |state| state.clock.now()),
             token_to_check: None,
+            by_mail: None,
         }
     }
 

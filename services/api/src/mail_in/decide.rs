@@ -1,0 +1,254 @@
+//! Deciding one message of the inbox: read it, find its reply address and the game, take
+//! the turn out of the reply, have the domain decide who is writing
+//! (`warlog_events::by_mail::intake::who_is_writing`), then preview the turn or write it
+//! through the one write path, keyed by the message so that deciding it twice writes it
+//! once. Every refusal is a sentence for the sender; nothing is appended for one.
+
+use time::OffsetDateTime;
+use warlog_events::by_mail::intake::{who_is_writing, Letter, MailRefusal};
+use warlog_events::by_mail::reply_text::turn_of_reply;
+use warlog_events::by_mail::token::{token_in_address, ReplyToken};
+use warlog_events::orders::ByMail;
+use warlog_events::sender::Role;
+use warlog_events::turn::{only_any_time_orders, plan_turn};
+use warlog_events::StreamId;
+use warlog_rules::game::Moment;
+use warlog_store::inbox::InboxMessage;
+use warlog_store::mail::{addresses_of, player_of_address};
+use warlog_store::StoreError;
+
+use super::answers::{self, Answer};
+use super::incoming::{self, Incoming};
+use crate::auth::Identity;
+use crate::error::{ApiError, ErrorCode};
+use crate::games::{self, GameCommand};
+use crate::turns::{self, TurnText};
+use crate::write::{self, WriteRequest};
+use crate::AppState;
+
+/// What became of a message.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Decided: the outcome in coarse words for the inbox, and the answer to send its
+    /// sender (a player on file), if it gets one.
+    Decided {
+        outcome: String,
+        answer: Option<(String, Answer)>,
+    },
+    /// Not decided now (the database is away): the message waits for the next pass.
+    PutOff,
+}
+
+/// Decides `message`.
+pub async fn decide(state: &AppState, message: &InboxMessage) -> Verdict {
+    match decide_or_fail(state, message).await {
+        Ok(verdict) => verdict,
+        Err(error) => {
+            tracing::warn!(inbox = message.inbox_id, %error, "a mail could not be decided now; trying again");
+            Verdict::PutOff
+        }
+    }
+}
+
+/// The sender of a refused mail, and the refusal.
+struct Refusing<'a> {
+    handle: Option<String>,
+    subject: &'a str,
+}
+
+impl Refusing<'_> {
+    fn refuse(&self, code: &str, answer: Answer) -> Verdict {
+        Verdict::Decided {
+            outcome: format!("refused {code}"),
+            answer: self.handle.clone().map(|handle| (handle, answer)),
+        }
+    }
+
+    fn because(&self, code: &str, why: &str) -> Verdict {
+        self.refuse(code, answers::refused(self.subject, why, None))
+    }
+}
+
+fn ignored(why: &str) -> Verdict {
+    Verdict::Decided {
+        outcome: format!("ignored {why}"),
+        answer: None,
+    }
+}
+
+/// Whether an error may pass by itself (the database away, the service busy): the message
+/// is then decided later rather than refused.
+fn passes(error: &ApiError) -> bool {
+    error.code.status().as_u16() == 503 || error.code == ErrorCode::Internal
+}
+
+async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verdict, ApiError> {
+    let desk = &state.mail_desk;
+    let Some(incoming) = incoming::read(&message.raw, desk.authserv_id.as_deref()) else {
+        return Ok(ignored("unreadable"));
+    };
+    if incoming.automatic {
+        return Ok(ignored("automatic"));
+    }
+    let client = state.store.pool().get().await.map_err(StoreError::from)?;
+    // Answers go only to an address on file: a stranger's mail is refused in silence, so
+    // the service never mails an address nobody gave it.
+    let handle = match &incoming.from {
+        Some(from) => player_of_address(&client, from).await?,
+        None => None,
+    };
+    let refusing = Refusing {
+        handle,
+        subject: &incoming.subject,
+    };
+    if message.oversized || message.raw.len() > desk.max_message_bytes {
+        return Ok(refusing.because(
+            "too-large",
+            &format!(
+                "it is larger than {} kB, the most warlog takes: send the turn as plain \
+                 text, without attachments",
+                desk.max_message_bytes / 1024
+            ),
+        ));
+    }
+    let Some(replies) = desk.replies.clone() else {
+        return Ok(refusing.because("no-intake", "this service does not take turns by mail"));
+    };
+    let token = match reply_token(message, &incoming) {
+        None => {
+            return Ok(refusing.because(
+                "no-token",
+                "warlog takes a turn only as a reply to one of its mails (\"your move\" or a \
+                 turn's report), whose reply address carries your seat's key: reply to the \
+                 latest one",
+            ))
+        }
+        Some(Err(refusal)) => return Ok(refusing.because(refusal.code(), &refusal.to_string())),
+        Some(Ok(token)) => token,
+    };
+    let stream = match StreamId::of(warlog_events::StreamCategory::Game, &token.game_id()) {
+        Ok(stream) => stream,
+        Err(_) => {
+            return Ok(refusing.because("another-game", &MailRefusal::AnotherGame.to_string()))
+        }
+    };
+    let log = match games::load(&client, &state.games, &stream).await {
+        Ok(log) => log,
+        Err(error) if error.code == ErrorCode::GameNotFound => {
+            return Ok(refusing.because("another-game", &MailRefusal::AnotherGame.to_string()))
+        }
+        Err(error) => return Err(error),
+    };
+    let Some(body) = incoming.text.as_deref().filter(|t| !t.trim().is_empty()) else {
+        let why = if incoming.attachments_only {
+            "it holds attachments and no text: write the turn in the mail itself, as plain text"
+        } else {
+            "it holds no text: write the turn in the mail itself"
+        };
+        return Ok(refusing.because("no-text", why));
+    };
+    let reply = turn_of_reply(&incoming.subject, body);
+    let text = reply.text;
+    let planned = match plan_turn(&log, &text) {
+        Ok(planned) => planned,
+        Err(error) => {
+            let error = ApiError::unreadable_turn(error);
+            return Ok(refusing.refuse(
+                "turn-unreadable",
+                answers::refused_turn(&incoming.subject, &error, &text),
+            ));
+        }
+    };
+    let handles: Vec<String> = log
+        .state
+        .seats
+        .values()
+        .map(|seat| seat.player.clone())
+        .chain(log.proxies.values().map(|p| p.proxy.clone()))
+        .collect();
+    let addresses = addresses_of(&client, &handles).await?;
+    drop(client);
+    let now = state.clock.now();
+    let at = moment_of(now);
+    let from = incoming.from.clone().unwrap_or_default();
+    let letter = Letter {
+        token: &token,
+        from: &from,
+        dmarc: incoming.dmarc,
+        anytime_only: only_any_time_orders(&planned),
+    };
+    let writer = match who_is_writing(&log, &replies.key, &letter, &addresses, at) {
+        Ok(writer) => writer,
+        Err(refusal) => return Ok(refusing.because(refusal.code(), &refusal.to_string())),
+    };
+    let caller = Identity {
+        name: writer.sender.name.clone(),
+        role: Role::Player,
+    };
+    if reply.preview {
+        let (sender, power, previewed_text) = (caller.sender(), writer.power, text.clone());
+        let previewed = tokio::task::spawn_blocking(move || {
+            turns::preview(&log, sender, at, &previewed_text, Some(power), None)
+        })
+        .await
+        .map_err(|_| ApiError::new(ErrorCode::Internal, "a preview stopped"))?;
+        let answer = match previewed {
+            Ok(preview) => answers::preview(&incoming.subject, &preview, &text),
+            Err(error) if passes(&error) => return Err(error),
+            Err(error) => answers::refused_turn(&incoming.subject, &error, &text),
+        };
+        return Ok(Verdict::Decided {
+            outcome: "previewed".to_owned(),
+            answer: refusing.handle.clone().map(|h| (h, answer)),
+        });
+    }
+    let by_mail = ByMail {
+        message: hex::encode(message.message_key),
+        received_at: received_at(&message.received_at).unwrap_or(at),
+        dmarc: incoming.dmarc,
+    };
+    let path = format!("/v1/games/{}/turn", log.created.game_id);
+    let request = WriteRequest::by_mail(caller, &path, &text, now, by_mail)?;
+    let command = GameCommand {
+        stream,
+        commanding: TurnText {
+            text: &text,
+            power: Some(writer.power),
+        },
+    };
+    match write::run(state, &request, &command).await {
+        Ok(_) => Ok(Verdict::Decided {
+            outcome: "recorded".to_owned(),
+            answer: None,
+        }),
+        Err(error) if passes(&error) => Err(error),
+        Err(error) => Ok(refusing.refuse(
+            error.code.as_str(),
+            answers::refused_turn(&incoming.subject, &error, &text),
+        )),
+    }
+}
+
+/// The token of the reply address the message was sent to: the envelope's recipients
+/// first (they are where the mail server delivered it), then the headers'.
+fn reply_token(
+    message: &InboxMessage,
+    incoming: &Incoming,
+) -> Option<Result<ReplyToken, MailRefusal>> {
+    message
+        .recipients
+        .iter()
+        .chain(&incoming.to)
+        .find_map(|address| token_in_address(address))
+        .map(|found| found.map_err(MailRefusal::from))
+}
+
+fn moment_of(now: OffsetDateTime) -> Moment {
+    Moment::from_unix_seconds(u64::try_from(now.unix_timestamp()).unwrap_or(0))
+}
+
+/// The inbox's time (RFC 3339) as a moment.
+fn received_at(rfc3339: &str) -> Option<Moment> {
+    let at = OffsetDateTime::parse(rfc3339, &time::format_description::well_known::Rfc3339).ok()?;
+    Some(moment_of(at))
+}

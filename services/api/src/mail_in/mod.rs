@@ -1,0 +1,169 @@
+//! Turns by mail (issue 51): mail in, two ways, one intake.
+//!
+//! A message reaches the service from a mailbox the operator has, read over IMAP
+//! ([`imap`]), or from the operator's mail server over LMTP or SMTP ([`listener`]). Either
+//! way it is kept whole in the inbox table before anything is decided, and acknowledged
+//! (the listener's 250, the IMAP flag once decided) only after that. The intake
+//! ([`spawn_intake`]) claims kept messages, decides each ([`decide`]), and marks it decided
+//! with its answer in one transaction, after the decision is on the record: a crash in
+//! between decides it again, and the message's idempotency key makes that second decision
+//! the first one's answer.
+
+mod answers;
+mod decide;
+pub mod imap;
+pub mod incoming;
+pub mod listener;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{watch, Notify};
+use warlog_store::inbox::{claim_messages, mark_decided, put_off, InboxMessage};
+use warlog_store::mail::{answers_made_lately, enqueue_direct_mail, DirectMail, Recipient};
+use warlog_store::StoreError;
+
+pub use decide::Verdict;
+
+use crate::AppState;
+
+/// How many messages one pass claims, and how long a claim lasts.
+const BATCH: u32 = 8;
+const LEASE_SECONDS: f64 = 300.0;
+
+/// The intake's doorbell: the listener and the IMAP reader ring it when they keep a
+/// message, and the intake rings the IMAP reader when it has decided one.
+#[derive(Debug, Default)]
+pub struct Doorbell {
+    kept: Notify,
+    decided: Notify,
+}
+
+impl Doorbell {
+    pub fn message_kept(&self) {
+        self.kept.notify_one();
+    }
+
+    pub fn message_decided(&self) {
+        self.decided.notify_one();
+    }
+
+    pub async fn wait_for_decisions(&self) {
+        self.decided.notified().await
+    }
+}
+
+/// Decides every message kept and due, one after another: how many were claimed.
+pub async fn decide_due(state: &AppState, doorbell: &Doorbell) -> Result<usize, StoreError> {
+    let claimed = {
+        let client = state.store.pool().get().await?;
+        claim_messages(&client, BATCH, LEASE_SECONDS).await?
+    };
+    let count = claimed.len();
+    for message in claimed {
+        match decide::decide(state, &message).await {
+            Verdict::Decided { outcome, answer } => {
+                close(state, &message, &outcome, answer).await?;
+                tracing::info!(inbox = message.inbox_id, channel = message.channel.as_str(), %outcome, "a mail was decided");
+                doorbell.message_decided();
+            }
+            Verdict::PutOff => {
+                let client = state.store.pool().get().await?;
+                let wait = crate::retry::backoff(
+                    Duration::from_secs(5),
+                    Duration::from_secs(600),
+                    message.attempts,
+                );
+                put_off(&client, message.inbox_id, wait.as_secs_f64()).await?;
+            }
+        }
+    }
+    Ok(count)
+}
+
+/// Marks `message` decided and makes its answer, in one transaction: the answer is made
+/// once, whatever retries, and only with the decision. An address answered as often as the
+/// desk allows in the last hour gets no more answers.
+async fn close(
+    state: &AppState,
+    message: &InboxMessage,
+    outcome: &str,
+    answer: Option<(String, answers::Answer)>,
+) -> Result<(), StoreError> {
+    let mut client = state.store.pool().get().await?;
+    let tx = client.transaction().await?;
+    let mut outcome = outcome.to_owned();
+    if let Some((handle, answer)) = answer {
+        let lately = answers_made_lately(&tx, &handle, 3600.0).await?;
+        if lately < state.mail_desk.answers_per_hour {
+            let key = hex::encode(message.message_key);
+            let mail = DirectMail {
+                in_reply_to: incoming::read(&message.raw, None)
+                    .and_then(|m| m.message_id)
+                    .map(|id| format!("<{id}>")),
+                answer: true,
+                ..DirectMail::notice(
+                    format!("answer-{key}"),
+                    Recipient::Player(handle),
+                    answer.subject,
+                    answer.body,
+                )
+            };
+            // An answer is about no event: it is filed under the message's own id.
+            let id = uuid::Uuid::from_slice(&message.message_key[..16]).unwrap_or_default();
+            enqueue_direct_mail(&tx, &mail, &id, 0).await?;
+        } else {
+            outcome.push_str(" (not answered: the hour's answers were sent)");
+        }
+    }
+    mark_decided(&tx, message.inbox_id, &outcome).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The key reply tokens are made with: read from the store (drawn and kept there the first
+/// time, so every replica and every restart makes and checks the same tokens).
+pub async fn reply_key(
+    pool: &warlog_store::Pool,
+) -> Result<warlog_events::by_mail::token::ReplyKey, StoreError> {
+    let mut drawn = [0u8; 32];
+    getrandom::fill(&mut drawn)
+        .map_err(|e| StoreError::Corrupt(format!("no OS randomness: {e}")))?;
+    let client = pool.get().await?;
+    let key = warlog_store::dice_tables::service_secret(&client, REPLY_KEY, drawn).await?;
+    Ok(warlog_events::by_mail::token::ReplyKey::from_bytes(key))
+}
+
+/// The service secret reply tokens are keyed with.
+const REPLY_KEY: &str = "mail-reply-key";
+
+/// Runs the intake until `stop` turns true: a pass whenever a message is kept, and every
+/// `poll` in any case (another replica's listener may have kept one).
+pub fn spawn_intake(
+    state: AppState,
+    doorbell: Arc<Doorbell>,
+    poll: Duration,
+    mut stop: watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            if *stop.borrow() {
+                break;
+            }
+            let busy = match decide_due(&state, &doorbell).await {
+                Ok(claimed) => claimed > 0,
+                Err(error) => {
+                    tracing::warn!(%error, "the mail inbox could not be read; trying again");
+                    false
+                }
+            };
+            if !busy {
+                tokio::select! {
+                    _ = doorbell.kept.notified() => {}
+                    _ = tokio::time::sleep(poll) => {}
+                    _ = stop.changed() => {}
+                }
+            }
+        }
+    })
+}
