@@ -752,4 +752,38 @@ mod tests {
                 >= 5_000
         );
     }
+
+    /// The SMTP client against the notices' mail catcher: the message arrives as built
+    /// (dot-stuffing undone), and no server is an error, not a panic.
+    #[actix_web::test]
+    async fn smtp_send_hands_the_message_over_as_built() {
+        let (port, server) = crate::notices::mail_server().await;
+        let mail = reply("Karelia → Archangel\n.\n..two dots\nend");
+        smtp_send(
+            port,
+            "ann@players.example",
+            &["turn+abc@league.example"],
+            &mail.to_bytes(),
+        )
+        .await
+        .expect("accepted");
+        let delivered = server.delivered();
+        assert_eq!(delivered.len(), 1, "{delivered:?}");
+        assert_eq!(delivered[0].to, ["turn+abc@league.example"]);
+        assert_eq!(delivered[0].header("Message-ID"), mail.message_id());
+        assert_eq!(
+            format!("{}\r\n", delivered[0].data).into_bytes(),
+            mail.to_bytes()
+        );
+
+        let closed = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let refused = smtp_send(closed, "ann@players.example", &["x@y.example"], b"x\r\n").await;
+        assert!(
+            refused.is_err_and(|e| e.contains("Connection")),
+            "nobody listens"
+        );
+    }
 }

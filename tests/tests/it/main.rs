@@ -26,6 +26,7 @@ mod pacific;
 mod pacific_board;
 mod page_words;
 mod pages;
+mod play_by_mail;
 mod projector;
 mod proxies;
 mod replicas;

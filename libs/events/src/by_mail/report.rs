@@ -295,7 +295,7 @@ fn battles(text: &mut Text, before: &GameLog, events: &[GameStreamEvent]) {
         for line in fight.listing.lines() {
             text.line(line);
         }
-        text.prose("", &fight.result.join(" "));
+        text.prose("", &format!("Result: {}", fight.result.join(" ")));
     }
     text.blank();
 }
@@ -472,7 +472,6 @@ mod tests {
         let mut game = a_new_game(9);
         let (report, events) = a_battles_report(&mut game);
         let text = &report.text;
-        eprintln!("TEMPSUBJECT {}\n{text}TEMPEND", report.subject);
         let mut listing_lines = BTreeSet::new();
         for event in &events {
             let GameStreamEvent::Played(GameEvent::BattleFought(fought)) = event else {
@@ -599,7 +598,6 @@ mod tests {
         };
         assert!(matches!(orders[0], NamedOrder::SealedStandingOrders { .. }));
         let text = &report.text;
-        eprintln!("TEMPSUBJECT {}\n{text}TEMPEND", report.subject);
         assert!(text.contains("  sealed standing orders\n"), "{text}");
         assert!(!text.contains("BMB"), "{text}");
         assert!(!text.contains("submerge"), "{text}");
