@@ -466,3 +466,480 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
     })
     .await;
 }
+
+/// The inbox's outcome for the message `raw`, once decided.
+async fn outcome_of(league: &League, raw: &RawMail) -> String {
+    let key = warlog_api::mail_in::incoming::key_of_id(&raw.message_id());
+    eventually("the mail decided", WAIT, || async {
+        let client = league.db.pool.get().await.ok()?;
+        let row = client
+            .query_opt(
+                "SELECT outcome FROM mail_inbox WHERE message_key = $1 AND decided_at IS NOT NULL",
+                &[&key.as_slice()],
+            )
+            .await
+            .ok()??;
+        row.get::<_, Option<String>>(0)
+    })
+    .await
+}
+
+#[actix_web::test]
+async fn spoofed_forged_replayed_and_stale_mails_are_refused_in_words_and_append_nothing() {
+    let Some(league) = a_league_playing_by_mail().await else {
+        return;
+    };
+    let mail = league.your_move("russia", 1).await;
+    let russia = league.seats["russia"].clone();
+    let other = league.seats["germany"].clone();
+    let reply_address = mail.header("Reply-To");
+    let start = league.version().await;
+
+    // Another player's address with Russia's reply address.
+    let spoofed = reply_to(&other, &mail, "Re: Your move", "end turn");
+    league
+        .send(
+            Via::Lmtp,
+            &format!("{other}@club.example"),
+            &reply_address,
+            &spoofed,
+        )
+        .await;
+    let answer = league.answer(&other, &spoofed).await.body();
+    assert!(
+        answer.contains("did not come from the address on file for Russia's player"),
+        "{answer}"
+    );
+    assert!(
+        !answer.contains("@club.example"),
+        "no address in an answer: {answer}"
+    );
+
+    // A forged token: one digit of the reply address changed.
+    let (local, domain) = reply_address.split_once('@').expect("an address");
+    let last = local.chars().last().expect("a digit");
+    let changed = if last == '0' { '1' } else { '0' };
+    let forged_address = format!("{}{changed}@{domain}", &local[..local.len() - 1]);
+    let forged = RawMail::reply(
+        &format!("{russia}@club.example"),
+        &forged_address,
+        "Re: Your move",
+        &format!("{}@club.example", uuid::Uuid::new_v4().simple()),
+        None,
+        "end turn\n",
+    );
+    league
+        .send(
+            Via::Smtp,
+            &format!("{russia}@club.example"),
+            &forged_address,
+            &forged,
+        )
+        .await;
+    let answer = league.answer(&russia, &forged).await.body();
+    assert!(answer.contains("forged or not yours"), "{answer}");
+    assert_eq!(
+        league.version().await,
+        start,
+        "nothing appended for a refusal"
+    );
+
+    // The real turn, then the same message delivered again through the mailbox: one turn.
+    let played = league
+        .reply(Via::Lmtp, "russia", &mail, "Re: Your move", "end turn")
+        .await;
+    let after = league.moved_past(start).await;
+    league.mailbox.deliver(MAILBOX.0, &played.to_bytes()).await;
+    let id = played.message_id();
+    eventually("the repeat marked as decided", WAIT, || async {
+        let inbox = league.mailbox.inbox(MAILBOX.0).await;
+        inbox
+            .iter()
+            .any(|(message, flags)| *message == id && flags.iter().any(|f| f == "$WarlogDecided"))
+            .then_some(())
+    })
+    .await;
+    assert_eq!(
+        league.version().await,
+        after,
+        "a message delivered twice is one turn"
+    );
+
+    // Russia's reply address of round 1, used again after its turn: refused in words.
+    let stale = reply_to(&russia, &mail, "Re: Your move", "buy 1 INF\nend turn");
+    league
+        .send(
+            Via::Lmtp,
+            &format!("{russia}@club.example"),
+            &reply_address,
+            &stale,
+        )
+        .await;
+    let answer = league.answer(&russia, &stale).await.body();
+    assert!(
+        answer.contains("this was your turn of round 1 (Russia); it is now Germany's move"),
+        "{answer}"
+    );
+    // A line that cannot be read is named with its column, and nothing is appended.
+    let germany = league.your_move("germany", 1).await;
+    let typo = league
+        .reply(
+            Via::Smtp,
+            "germany",
+            &germany,
+            "Re: Your move",
+            "buy 2 INF\nmove 1 INF: Germny > East Europe",
+        )
+        .await;
+    let answer = league.answer(&other, &typo).await.body();
+    assert!(answer.contains("Line 2, column"), "{answer}");
+    assert!(answer.contains("Nothing was recorded"), "{answer}");
+    // An automatic reply and a bounce are never answered nor decided as turns.
+    let vacation =
+        reply_to(&other, &germany, "Out of office", "I am away until Monday.").auto_submitted();
+    league
+        .send(
+            Via::Lmtp,
+            &format!("{other}@club.example"),
+            &germany.header("Reply-To"),
+            &vacation,
+        )
+        .await;
+    assert_eq!(outcome_of(&league, &vacation).await, "ignored automatic");
+    let bounce = reply_to(&other, &germany, "Re: Your move", "end turn").bounce();
+    league
+        .send(Via::Lmtp, "", &germany.header("Reply-To"), &bounce)
+        .await;
+    assert_eq!(outcome_of(&league, &bounce).await, "ignored automatic");
+    assert_eq!(
+        league.version().await,
+        after,
+        "nothing appended for any of them"
+    );
+    assert!(
+        league.mails_to(&other).iter().all(|m| !m
+            .header("In-Reply-To")
+            .contains(vacation.message_id().trim_matches(['<', '>']))),
+        "an automatic mail gets no answer"
+    );
+}
+
+#[actix_web::test]
+async fn turns_arrive_in_every_charset_and_encoding_mail_clients_use() {
+    let Some(league) = a_league_playing_by_mail().await else {
+        return;
+    };
+    // Each power's round 1 turn in another dress: HTML only, Latin-1 quoted-printable,
+    // base64, format=flowed, and a reply with attachments only (refused, then sent right).
+    let dressed: [(&str, fn(RawMail) -> RawMail); 4] = [
+        ("russia", |m| {
+            m.html_only(
+                "<html><body><p>end turn</p><blockquote>Your move</blockquote></body></html>",
+            )
+        }),
+        ("germany", |m| {
+            m.latin1_quoted_printable("# à bientôt, café\nend turn\n")
+        }),
+        ("united-kingdom", |m| {
+            m.base64_utf8("# Großbritannien\nend turn\n")
+        }),
+        ("japan", |m| {
+            m.flowed("# a comment long enough to be wrapped by the mail program at forty columns\nend turn\n")
+        }),
+    ];
+    for (power, dress) in dressed {
+        let mail = league.your_move(power, 1).await;
+        let player = league.seats[power].clone();
+        let before = league.version().await;
+        let raw = dress(reply_to(&player, &mail, "Re: Your move", "end turn"));
+        league
+            .send(
+                Via::Lmtp,
+                &format!("{player}@club.example"),
+                &mail.header("Reply-To"),
+                &raw,
+            )
+            .await;
+        assert_eq!(outcome_of(&league, &raw).await, "recorded", "{power}");
+        league.moved_past(before).await;
+    }
+    let mail = league.your_move("united-states", 1).await;
+    let player = league.seats["united-states"].clone();
+    let attachment = reply_to(&player, &mail, "Re: Your move", "end turn").with_attachment_only();
+    league
+        .send(
+            Via::Imap,
+            &format!("{player}@club.example"),
+            &mail.header("Reply-To"),
+            &attachment,
+        )
+        .await;
+    let answer = league.answer(&player, &attachment).await.body();
+    assert!(answer.contains("attachments and no text"), "{answer}");
+    let big = reply_to(&player, &mail, "Re: Your move", "end turn").oversized(300 * 1024);
+    let refused = smtp_send(
+        league.listener,
+        &format!("{player}@club.example"),
+        &[&mail.header("Reply-To")],
+        &big.to_bytes(),
+    )
+    .await
+    .expect_err("over the limit");
+    assert!(
+        refused.starts_with("552") && refused.contains("limit"),
+        "{refused}"
+    );
+    let view = league.view().await;
+    assert_eq!(
+        view["turn"].as_str(),
+        Some("united-states"),
+        "nothing appended"
+    );
+}
+
+/// The `warlog` binary beside this test's (built by `cargo test --workspace`).
+fn warlog_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test binary");
+    let bin = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/debug")
+        .join("warlog");
+    assert!(
+        bin.exists(),
+        "{} is missing: `cargo test --workspace` builds it (or `cargo build -p warlog`)",
+        bin.display()
+    );
+    bin
+}
+
+/// `db`'s address as `DATABASE_URL`, for a `warlog` process of the test's own.
+fn database_url(db: &TestDb) -> String {
+    use tokio_postgres::config::Host;
+    let user = db.config.get_user().unwrap_or("postgres");
+    let port = db.config.get_ports().first().copied().unwrap_or(5432);
+    let password = db
+        .config
+        .get_password()
+        .map(|p| format!(":{}", String::from_utf8_lossy(p)))
+        .unwrap_or_default();
+    match db.config.get_hosts().first() {
+        Some(Host::Unix(path)) => format!(
+            "postgres://{user}{password}@/{}?host={}&port={port}",
+            db.name,
+            path.display()
+        ),
+        Some(Host::Tcp(host)) => format!("postgres://{user}{password}@{host}:{port}/{}", db.name),
+        None => format!("postgres://{user}{password}@127.0.0.1:{port}/{}", db.name),
+    }
+}
+
+/// How many commands the game's log holds.
+async fn orders_given(client: &tokio_postgres::Client, game: &str) -> i64 {
+    client
+        .query_one(
+            "SELECT count(*) FROM events WHERE stream_id = $1 AND event_type = 'OrdersGiven'",
+            &[&format!("game-{game}")],
+        )
+        .await
+        .expect("the log")
+        .get(0)
+}
+
+/// A `warlog serve` process, killed (SIGKILL) when dropped.
+struct Process(std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `warlog serve` on `db` with mail in through a listener on `listener`, and waits
+/// for it to be ready.
+async fn start_warlog(db: &TestDb, port: u16, smtp: u16, listener: u16) -> Process {
+    let child = std::process::Command::new(warlog_binary())
+        .args([
+            "serve",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+            "--smtp-url",
+            &format!("smtp://127.0.0.1:{smtp}"),
+            "--mail-from",
+            "warlog@league.example",
+            "--mail-listen",
+            &format!("127.0.0.1:{listener}"),
+        ])
+        .env("DATABASE_URL", database_url(db))
+        .env("WARLOG_WORKERS", "1")
+        .env("WARLOG_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("warlog starts");
+    let process = Process(child);
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("an address");
+    eventually("warlog to be ready", WAIT, || async {
+        let mut connection = warlog::client::Connection::open(addr).await.ok()?;
+        let (status, _) = connection.send("GET", "/readyz", None, "").await.ok()?;
+        (status == 200).then_some(())
+    })
+    .await;
+    process
+}
+
+#[actix_web::test]
+async fn a_server_killed_between_keeping_a_mail_and_deciding_it_records_the_turn_once_after_restart(
+) {
+    let db = TestDb::new().await;
+    let (smtp_port, outgoing) = mail_server().await;
+    let (port, listener) = (free_port(), free_port());
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("an address");
+    let first = start_warlog(&db, port, smtp_port, listener).await;
+    let admin = token(&db, "root", Role::Admin).await;
+    for player in PLAYERS {
+        http(
+            addr,
+            "POST",
+            "/v1/players",
+            Some(&admin),
+            json!({"handle": player}),
+            201,
+        )
+        .await;
+        let email = json!({"email": format!("{player}@club.example")});
+        http(
+            addr,
+            "PUT",
+            &format!("/v1/players/{player}/email"),
+            Some(&admin),
+            email,
+            200,
+        )
+        .await;
+    }
+    let gm = token(&db, "alice", Role::Gm).await;
+    let body = json!({"ruleset": "cutthroat", "players": PLAYERS});
+    let game = http(addr, "POST", "/v1/games", Some(&gm), body, 201).await["game_id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let view = http(
+        addr,
+        "GET",
+        &format!("/v1/games/{game}"),
+        None,
+        Value::Null,
+        200,
+    )
+    .await;
+    let start = view["version"].as_u64().expect("a version");
+    let player = view["seats"]
+        .as_array()
+        .and_then(|seats| seats.iter().find(|s| s["power"] == "russia"))
+        .and_then(|s| s["player"].as_str())
+        .expect("Russia's player")
+        .to_owned();
+    let address = format!("{player}@club.example");
+    let mail = eventually("Russia's \"your move\"", WAIT, || async {
+        outgoing
+            .delivered()
+            .into_iter()
+            .find(|m| m.to.contains(&address) && m.header("Subject").starts_with("Your move"))
+    })
+    .await;
+
+    // The log is held (as by a long transaction) so the decision cannot reach it: the mail
+    // is kept and claimed, and the server is killed while its decision waits.
+    let mut holder = db.admin().await;
+    let hold = holder.transaction().await.expect("a transaction");
+    hold.batch_execute("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE")
+        .await
+        .expect("the log held");
+    let raw = reply_to(&player, &mail, "Re: Your move", "end turn");
+    let replies = lmtp_send(
+        listener,
+        &address,
+        &[&mail.header("Reply-To")],
+        &raw.to_bytes(),
+    )
+    .await
+    .expect("LMTP");
+    assert!(
+        replies.iter().all(|(_, code, _)| *code == 250),
+        "{replies:?}"
+    );
+    let client = db.admin().await;
+    eventually("the kept mail claimed by the intake", WAIT, || async {
+        let row = client
+            .query_one("SELECT count(*) FROM mail_inbox WHERE attempts > 0", &[])
+            .await
+            .ok()?;
+        (row.get::<_, i64>(0) == 1).then_some(())
+    })
+    .await;
+    drop(first);
+    hold.rollback().await.expect("the log released");
+    let undecided: i64 = client
+        .query_one(
+            "SELECT count(*) FROM mail_inbox WHERE decided_at IS NULL",
+            &[],
+        )
+        .await
+        .expect("the inbox")
+        .get(0);
+    assert_eq!(undecided, 1, "the mail is kept, not decided");
+    assert_eq!(
+        orders_given(&client, &game).await,
+        0,
+        "nothing appended before the kill"
+    );
+
+    // Restarted, the intake takes the mail up once its claim runs out (made to run out now
+    // rather than waited for), and the turn is recorded once.
+    client
+        .execute("UPDATE mail_inbox SET next_attempt_at = now()", &[])
+        .await
+        .expect("the claim ended");
+    let second = start_warlog(&db, port, smtp_port, listener).await;
+    eventually("the turn on the record", WAIT, || async {
+        let view = http(
+            addr,
+            "GET",
+            &format!("/v1/games/{game}"),
+            None,
+            Value::Null,
+            200,
+        )
+        .await;
+        (view["version"].as_u64()? > start).then_some(())
+    })
+    .await;
+    assert_eq!(orders_given(&client, &game).await, 1);
+
+    // Killed again after the decision but before the message was marked: decided again, it
+    // is the first decision's answer, and nothing more is appended.
+    drop(second);
+    client
+        .execute(
+            "UPDATE mail_inbox SET decided_at = NULL, outcome = NULL, raw = $1, \
+                    next_attempt_at = now()",
+            &[&raw.to_bytes()],
+        )
+        .await
+        .expect("the mark undone");
+    let _third = start_warlog(&db, port, smtp_port, listener).await;
+    eventually("the mail decided again", WAIT, || async {
+        let row = client
+            .query_one("SELECT outcome FROM mail_inbox", &[])
+            .await
+            .ok()?;
+        row.get::<_, Option<String>>(0)
+    })
+    .await;
+    assert_eq!(
+        orders_given(&client, &game).await,
+        1,
+        "recorded exactly once"
+    );
+}
