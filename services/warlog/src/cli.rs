@@ -583,6 +583,9 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
     },
+    /// Turns by mail through the listener (LMTP, kept, decided by the intake) against the
+    /// same turn texts over HTTP, in the same run: 20 games, 10 turns each on each path.
+    Mail,
     /// Drawing the Classic board as the map (SVG) against the same board view as JSON.
     Map {
         /// Seconds of one slice: each workload runs 5 slices and keeps its best.

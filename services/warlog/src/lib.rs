@@ -7,6 +7,7 @@ pub mod bench_dice;
 pub mod bench_game;
 pub mod bench_http;
 pub mod bench_ladder;
+pub mod bench_mail;
 pub mod bench_map;
 pub mod bench_turn;
 pub mod cli;
@@ -202,6 +203,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
                 cli::BenchCommand::Dice { seconds } => {
                     bench_dice::dice(&server, Duration::from_secs_f64(seconds)).await
                 }
+                cli::BenchCommand::Mail => bench_mail::mail(&server).await,
                 cli::BenchCommand::GamePage { seconds, events } => {
                     bench_game::game_page(&server, Duration::from_secs_f64(seconds), events).await
                 }

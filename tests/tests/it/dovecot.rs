@@ -8,7 +8,7 @@
 //! Run as root (as CI is), its processes and mail belong to `nobody`; else to the user.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -25,10 +25,21 @@ const START_LIMIT: Duration = Duration::from_secs(60);
 
 static INSTANCES: AtomicUsize = AtomicUsize::new(0);
 
+/// Runs `$1 -F -c $2` (Dovecot in the foreground, in this shell's place, so its process is
+/// the child) and stops it (SIGTERM) once its standard input ends: when the `Dovecot` is
+/// dropped, or when the tests' process ends however it ends, so no Dovecot outlives them.
+const KEPT_BY_THE_TESTS: &str = r#"exec 3<&0
+{ cat <&3 >/dev/null; kill -TERM $$ 2>/dev/null; } &
+exec "$1" -F -c "$2" 3<&- </dev/null"#;
+
 /// A running Dovecot of the test's own; see the module's comment.
+#[derive(Debug)]
 pub(crate) struct Dovecot {
     dir: PathBuf,
+    /// Dovecot's master process.
     child: Child,
+    /// Its end closed, Dovecot is stopped (see `KEPT_BY_THE_TESTS`).
+    lifeline: Option<ChildStdin>,
     imap_port: u16,
     imaps_port: u16,
     lmtp_port: Option<u16>,
@@ -36,6 +47,7 @@ pub(crate) struct Dovecot {
 }
 
 /// The account Dovecot's processes and the users' mail run as.
+#[derive(Debug)]
 struct Account {
     user: String,
     group: String,
@@ -107,6 +119,7 @@ pub(crate) async fn start(users: &[(&str, &str)]) -> Option<Dovecot> {
             "a password a passwd-file can hold: {password:?}"
         );
     }
+    remove_left_behind();
     let account = Account::for_dovecot();
     // A port taken between its choice and Dovecot's start is chosen again.
     let mut failures = Vec::new();
@@ -117,6 +130,29 @@ pub(crate) async fn start(users: &[(&str, &str)]) -> Option<Dovecot> {
         }
     }
     panic!("dovecot did not start:\n{}", failures.join("\n---\n"));
+}
+
+/// The directories of Dovecots whose tests' process was killed (its own Dovecot stopped
+/// then, but the directory stayed).
+fn remove_left_behind() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix("warlog-dovecot-")
+            .and_then(|rest| rest.split('-').next())
+        else {
+            continue;
+        };
+        if !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && !Path::new("/proc").join(pid).exists()
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 async fn launch(users: &[(&str, &str)], account: &Account) -> Result<Dovecot, String> {
@@ -195,18 +231,22 @@ async fn launch(users: &[(&str, &str)], account: &Account) -> Result<Dovecot, St
     std::fs::write(dir.join("dovecot.conf"), conf).expect("dovecot.conf");
 
     let stderr = std::fs::File::create(dir.join("dovecot.stderr")).expect("a stderr file");
-    let child = Command::new(DOVECOT)
-        .arg("-F")
+    let mut child = Command::new("sh")
         .arg("-c")
+        .arg(KEPT_BY_THE_TESTS)
+        .arg("sh")
+        .arg(DOVECOT)
         .arg(dir.join("dovecot.conf"))
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(stderr)
         .spawn()
         .expect("dovecot starts");
+    let lifeline = child.stdin.take();
     let mut dovecot = Dovecot {
         dir,
         child,
+        lifeline,
         imap_port,
         imaps_port,
         lmtp_port,
@@ -486,10 +526,13 @@ impl Drop for Dovecot {
     /// Dovecot asked to stop (SIGTERM: its master ends its services), killed if it has not
     /// within ten seconds; then its directory removed.
     fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .arg("-TERM")
-            .arg(self.child.id().to_string())
-            .status();
+        self.lifeline.take();
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = Command::new("kill")
+                .arg("-TERM")
+                .arg(self.child.id().to_string())
+                .status();
+        }
         let asked = Instant::now();
         while matches!(self.child.try_wait(), Ok(None)) && asked.elapsed() < Duration::from_secs(10)
         {

@@ -67,6 +67,8 @@ pub fn spawn_listener(
                 _ = stop.changed() => break,
             };
             let Ok((socket, _)) = accepted else { continue };
+            // Replies are whole lines, each a write of its own: none waits for more.
+            let _ = socket.set_nodelay(true);
             let Ok(place) = places.clone().acquire_owned().await else {
                 break;
             };
@@ -301,8 +303,9 @@ async fn keep(
     Ok(())
 }
 
+/// Writes one reply whole, in one write: a reply in pieces would wait on the client's
+/// delayed acknowledgement.
 async fn reply<W: AsyncWrite + Unpin>(write: &mut W, text: &str) -> std::io::Result<()> {
-    write.write_all(text.as_bytes()).await?;
-    write.write_all(b"\r\n").await?;
+    write.write_all(format!("{text}\r\n").as_bytes()).await?;
     write.flush().await
 }
