@@ -94,14 +94,19 @@ pub fn read(raw: &[u8], authserv_id: Option<&str>) -> Option<Incoming> {
                 .is_some_and(|d| d.eq_ignore_ascii_case("yes"))
         })
     });
-    let text = message
-        .body_text(0)
-        .map(|t| t.into_owned())
-        .filter(|_| message.text_body_count() + message.html_body_count() > 0)
-        .map(|text| match flowed {
+    let plain = text_part.is_some_and(|part| !part.is_text_html());
+    let text = if plain {
+        message.body_text(0).map(|text| match flowed {
             Some(delsp) => warlog_events::by_mail::reply_text::unflow(&text, delsp),
-            None => text,
-        });
+            None => text.into_owned(),
+        })
+    } else {
+        // An HTML-only mail: the quoted mail (its blockquotes) left out, the rest as text.
+        message.body_html(0).map(|html| {
+            let html = with_line_breaks(&without_quotes(&html));
+            mail_parser::decoders::html::html_to_text(&html)
+        })
+    };
     let attachments_only =
         text.as_deref().is_none_or(|t| t.trim().is_empty()) && message.attachment_count() > 0;
     Some(Incoming {
@@ -114,6 +119,69 @@ pub fn read(raw: &[u8], authserv_id: Option<&str>) -> Option<Incoming> {
         text,
         attachments_only,
     })
+}
+
+/// `html` with a line break after each block that ends a line (a `div`, a list item, a
+/// table row, a heading), as a mail program shows it: each order on its own line.
+fn with_line_breaks(html: &str) -> String {
+    const BLOCKS: [&str; 10] = [
+        "</div", "</li", "</tr", "</h1", "</h2", "</h3", "</h4", "</h5", "</h6", "</pre",
+    ];
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::with_capacity(html.len() + 64);
+    let mut at = 0;
+    while let Some(offset) = lower[at..].find("</") {
+        let start = at + offset;
+        let end = lower[start..]
+            .find('>')
+            .map_or(html.len(), |e| start + e + 1);
+        out.push_str(&html[at..end]);
+        if BLOCKS.iter().any(|b| lower[start..].starts_with(b)) {
+            out.push_str("<br>");
+        }
+        at = end;
+    }
+    out.push_str(&html[at..]);
+    out
+}
+
+/// `html` without its `<blockquote>` elements, where mail programs put the mail replied to
+/// (nested ones included): what remains is what the player wrote.
+fn without_quotes(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let mut kept = String::with_capacity(html.len());
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < html.len() {
+        let rest = &lower[at..];
+        let open = rest.find("<blockquote");
+        let close = rest.find("</blockquote");
+        let next = match (open, close) {
+            (Some(o), Some(c)) => Some((o.min(c), o < c)),
+            (Some(o), None) => Some((o, true)),
+            (None, Some(c)) => Some((c, false)),
+            (None, None) => None,
+        };
+        let Some((offset, opening)) = next else {
+            if depth == 0 {
+                kept.push_str(&html[at..]);
+            }
+            break;
+        };
+        if depth == 0 {
+            kept.push_str(&html[at..at + offset]);
+        }
+        let tag_end = lower[at + offset..]
+            .find('>')
+            .map_or(html.len(), |e| at + offset + e + 1);
+        if opening {
+            depth += 1;
+        } else {
+            depth = depth.saturating_sub(1);
+        }
+        at = tag_end;
+    }
+    kept
 }
 
 /// RFC 3834: a message that is itself automatic gets no automatic answer. Bounces (a
@@ -209,6 +277,22 @@ mod tests {
             "move 1 INF: Germany > Caucasus # caf=E9\n",
         );
         assert!(read(&raw, None).unwrap().text.unwrap().contains("café"));
+    }
+
+    #[test]
+    fn an_html_only_reply_is_read_without_the_mail_it_quotes() {
+        let raw = mail(
+            "From: a@b.example\nContent-Type: text/html; charset=utf-8",
+            "<div>end turn</div><div class=\"gmail_quote\">On Sat wrote:<blockquote>Your move<blockquote>older</blockquote>still quoted</blockquote></div>",
+        );
+        let text = read(&raw, None).unwrap().text.unwrap();
+        assert!(text.contains("end turn"), "{text}");
+        assert!(
+            !text.contains("Your move")
+                && !text.contains("older")
+                && !text.contains("still quoted"),
+            "{text}"
+        );
     }
 
     #[test]
