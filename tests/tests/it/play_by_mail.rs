@@ -624,6 +624,9 @@ async fn spoofed_forged_replayed_and_stale_mails_are_refused_in_words_and_append
     );
 }
 
+/// How a mail program dresses a reply.
+type Dress = fn(RawMail) -> RawMail;
+
 #[actix_web::test]
 async fn turns_arrive_in_every_charset_and_encoding_mail_clients_use() {
     let Some(league) = a_league_playing_by_mail().await else {
@@ -631,7 +634,7 @@ async fn turns_arrive_in_every_charset_and_encoding_mail_clients_use() {
     };
     // Each power's round 1 turn in another dress: HTML only, Latin-1 quoted-printable,
     // base64, format=flowed, and a reply with attachments only (refused, then sent right).
-    let dressed: [(&str, fn(RawMail) -> RawMail); 4] = [
+    let dressed: [(&str, Dress); 4] = [
         ("russia", |m| {
             m.html_only(
                 "<html><body><p>end turn</p><blockquote>Your move</blockquote></body></html>",

@@ -190,6 +190,14 @@ async fn connect_and_read(
     read_mailbox(tls, pool, doorbell, settings, stop).await
 }
 
+/// A message found in the mailbox: its size, its key when its Message-ID gives it, and its
+/// header.
+struct Found {
+    size: usize,
+    key: Option<[u8; 32]>,
+    header: Vec<u8>,
+}
+
 /// How decided messages are marked.
 struct Marks {
     /// The search for messages not yet marked.
@@ -300,7 +308,7 @@ where
         .collect::<Vec<_>>()
         .join(",");
     // Each message's size and header: its key, and whether it is taken whole.
-    let mut found: BTreeMap<u32, (u32, Option<[u8; 32]>, Vec<u8>)> = BTreeMap::new();
+    let mut found: BTreeMap<u32, Found> = BTreeMap::new();
     {
         let fetches: Vec<_> = session
             .uid_fetch(&set, "(UID RFC822.SIZE RFC822.HEADER)")
@@ -314,18 +322,26 @@ where
             let id = mail_parser::MessageParser::default()
                 .parse_headers(header)
                 .and_then(|m| m.message_id().map(key_of_id));
-            found.insert(uid, (fetch.size.unwrap_or(0), id, header.to_vec()));
+            let size = fetch.size.unwrap_or(0) as usize;
+            found.insert(
+                uid,
+                Found {
+                    size,
+                    key: id,
+                    header: header.to_vec(),
+                },
+            );
         }
     }
     let client = pool.get().await?;
-    let known_keys: Vec<[u8; 32]> = found.values().filter_map(|(_, key, _)| *key).collect();
+    let known_keys: Vec<[u8; 32]> = found.values().filter_map(|f| f.key).collect();
     let kept = kept_messages(&client, &known_keys).await?;
     let mut decided = Vec::new();
-    for (uid, (size, key, header)) in found {
+    for (uid, Found { size, key, header }) in found {
         match key.and_then(|k| kept.get(&k)) {
             Some(true) => decided.push(uid),
             Some(false) => {}
-            None if size as usize > settings.max_message_bytes => {
+            None if size > settings.max_message_bytes => {
                 let key = key.unwrap_or_else(|| message_key(&header));
                 if keep_oversized(&client, &key, Channel::Imap, &header).await? {
                     doorbell.message_kept();
@@ -340,8 +356,12 @@ where
                 let Some(raw) = whole.first().and_then(|f| f.body()) else {
                     continue;
                 };
-                if keep_message(&client, &message_key(raw), Channel::Imap, &[], raw).await? {
+                let key = message_key(raw);
+                if keep_message(&client, &key, Channel::Imap, &[], raw).await? {
                     doorbell.message_kept();
+                } else if kept_messages(&client, &[key]).await?.get(&key) == Some(&true) {
+                    // A message with no Message-ID is known by its whole text only.
+                    decided.push(uid);
                 }
             }
         }
