@@ -30,6 +30,20 @@ pub enum Power {
 }
 
 impl Power {
+    /// Every power, in a fixed order: the Classic five in their turn order, then AAP's and
+    /// the War rules'. A reply token carries a power as its place here, so a new power is
+    /// added at the end and none is ever moved.
+    pub const ALL: [Power; 8] = [
+        Power::Russia,
+        Power::Germany,
+        Power::UnitedKingdom,
+        Power::Japan,
+        Power::UnitedStates,
+        Power::Ccp,
+        Power::Kmt,
+        Power::Npn,
+    ];
+
     /// The Classic board's five, in its turn order.
     pub const CLASSIC: [Power; 5] = [
         Power::Russia,

@@ -286,18 +286,7 @@ async fn launch(users: &[(&str, &str)], account: &Account) -> Result<Dovecot, St
 /// ca.crt, a test authority, and server.crt (with server.key) it signed for 127.0.0.1 and
 /// localhost, as a hosted mailbox's certificate is signed by an authority its clients trust.
 fn certificates(dir: &Path) {
-    let openssl = |args: &[&str]| {
-        let out = Command::new("openssl")
-            .current_dir(dir)
-            .args(args)
-            .output()
-            .expect("openssl runs");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let openssl = |args: &[&str]| crate::tls::openssl(dir, args);
     let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"];
     openssl(
         &[

@@ -233,13 +233,9 @@ async fn player_tokens(db: &TestDb) -> BTreeMap<String, String> {
     tokens
 }
 
-/// The game's view: whose turn it is, and who sits for each power.
-async fn seats_and_turn<B: MessageBody>(
-    app: &impl TestApp<B>,
-    game: &str,
-) -> (BTreeMap<String, String>, String, Value) {
-    let view = call(app, get(&format!("/v1/games/{game}"))).await.json();
-    let seats = view["seats"]
+/// Who sits for each power, by a game's view.
+pub(crate) fn seats_of(view: &Value) -> BTreeMap<String, String> {
+    view["seats"]
         .as_array()
         .expect("seats")
         .iter()
@@ -249,7 +245,16 @@ async fn seats_and_turn<B: MessageBody>(
                 s["player"].as_str().expect("a player").to_owned(),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The game's view: whose turn it is, and who sits for each power.
+async fn seats_and_turn<B: MessageBody>(
+    app: &impl TestApp<B>,
+    game: &str,
+) -> (BTreeMap<String, String>, String, Value) {
+    let view = call(app, get(&format!("/v1/games/{game}"))).await.json();
+    let seats = seats_of(&view);
     let turn = view["turn"].as_str().expect("a turn").to_owned();
     (seats, turn, view)
 }

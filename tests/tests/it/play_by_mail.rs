@@ -19,7 +19,8 @@ use crate::dovecot::Dovecot;
 use crate::games::{offline_audit, write_export};
 use crate::kit::{serve, token};
 use crate::mail_clients::{lmtp_send, smtp_send, RawMail};
-use crate::notices::{mail_server, Delivered, MailServer};
+use crate::notices::{mail_server, seats_of, Delivered, MailServer};
+use crate::turns::ORDER;
 
 const PLAYERS: [&str; 5] = ["ann", "bob", "cy", "di", "ed"];
 const MAILBOX: (&str, &str) = ("turns", "turns-secret");
@@ -74,6 +75,26 @@ async fn http(
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Five players registered with their addresses on file, and a new Cut-Throat game among
+/// them, through the API at `addr`: the game, the game master's token and the game's view.
+async fn players_and_a_game(db: &TestDb, addr: SocketAddr) -> (String, String, Value) {
+    let admin = token(db, "root", Role::Admin).await;
+    for player in PLAYERS {
+        let handle = json!({"handle": player});
+        http(addr, "POST", "/v1/players", Some(&admin), handle, 201).await;
+        let email = json!({"email": format!("{player}@club.example")});
+        let path = format!("/v1/players/{player}/email");
+        http(addr, "PUT", &path, Some(&admin), email, 200).await;
+    }
+    let gm = token(db, "alice", Role::Gm).await;
+    let body = json!({"ruleset": "cutthroat", "players": PLAYERS});
+    let created = http(addr, "POST", "/v1/games", Some(&gm), body, 201).await;
+    let game = created["game_id"].as_str().expect("an id").to_owned();
+    let path = format!("/v1/games/{game}");
+    let view = http(addr, "GET", &path, None, Value::Null, 200).await;
+    (game, gm, view)
+}
+
 /// The service with mail in both ways, five players with addresses on file and a new
 /// Cut-Throat game among them; none when Dovecot is not installed (and not required).
 async fn a_league_playing_by_mail() -> Option<League> {
@@ -105,59 +126,8 @@ async fn a_league_playing_by_mail() -> Option<League> {
         ],
     )
     .await;
-    let admin = token(&db, "root", Role::Admin).await;
-    for player in PLAYERS {
-        http(
-            addr,
-            "POST",
-            "/v1/players",
-            Some(&admin),
-            json!({"handle": player}),
-            201,
-        )
-        .await;
-        let email = json!({"email": format!("{player}@club.example")});
-        http(
-            addr,
-            "PUT",
-            &format!("/v1/players/{player}/email"),
-            Some(&admin),
-            email,
-            200,
-        )
-        .await;
-    }
-    let gm = token(&db, "alice", Role::Gm).await;
-    let created = http(
-        addr,
-        "POST",
-        "/v1/games",
-        Some(&gm),
-        json!({"ruleset": "cutthroat", "players": PLAYERS}),
-        201,
-    )
-    .await;
-    let game = created["game_id"].as_str().expect("an id").to_owned();
-    let view = http(
-        addr,
-        "GET",
-        &format!("/v1/games/{game}"),
-        None,
-        Value::Null,
-        200,
-    )
-    .await;
-    let seats = view["seats"]
-        .as_array()
-        .expect("seats")
-        .iter()
-        .map(|s| {
-            (
-                s["power"].as_str().expect("a power").to_owned(),
-                s["player"].as_str().expect("a player").to_owned(),
-            )
-        })
-        .collect();
+    let (game, gm, view) = players_and_a_game(&db, addr).await;
+    let seats = seats_of(&view);
     Some(League {
         gm,
         db,
@@ -303,14 +273,6 @@ fn reply_to(player: &str, mail: &Delivered, subject: &str, text: &str) -> RawMai
         &body,
     )
 }
-
-const ORDER: [&str; 5] = [
-    "russia",
-    "germany",
-    "united-kingdom",
-    "japan",
-    "united-states",
-];
 
 /// Each power's turn of round 2: Russia fights in Ukraine with its order of loss.
 fn round_two(power: &str) -> &'static str {
@@ -799,43 +761,7 @@ async fn a_server_killed_between_keeping_a_mail_and_deciding_it_records_the_turn
     let (port, listener) = (free_port(), free_port());
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("an address");
     let first = start_warlog(&db, port, smtp_port, listener).await;
-    let admin = token(&db, "root", Role::Admin).await;
-    for player in PLAYERS {
-        http(
-            addr,
-            "POST",
-            "/v1/players",
-            Some(&admin),
-            json!({"handle": player}),
-            201,
-        )
-        .await;
-        let email = json!({"email": format!("{player}@club.example")});
-        http(
-            addr,
-            "PUT",
-            &format!("/v1/players/{player}/email"),
-            Some(&admin),
-            email,
-            200,
-        )
-        .await;
-    }
-    let gm = token(&db, "alice", Role::Gm).await;
-    let body = json!({"ruleset": "cutthroat", "players": PLAYERS});
-    let game = http(addr, "POST", "/v1/games", Some(&gm), body, 201).await["game_id"]
-        .as_str()
-        .expect("an id")
-        .to_owned();
-    let view = http(
-        addr,
-        "GET",
-        &format!("/v1/games/{game}"),
-        None,
-        Value::Null,
-        200,
-    )
-    .await;
+    let (game, _, view) = players_and_a_game(&db, addr).await;
     let start = view["version"].as_u64().expect("a version");
     let player = view["seats"]
         .as_array()

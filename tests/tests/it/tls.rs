@@ -8,7 +8,8 @@ use std::process::Command;
 use warlog_store::discover::{discover, DiscoveryOptions};
 use warlog_store::tls::{connector_for, parse_database_url};
 
-fn openssl(dir: &Path, args: &[&str]) {
+/// Runs `openssl` with `args` in `dir`; its complaint fails the test.
+pub(crate) fn openssl(dir: &Path, args: &[&str]) {
     let out = Command::new("openssl")
         .current_dir(dir)
         .args(args)
@@ -16,7 +17,7 @@ fn openssl(dir: &Path, args: &[&str]) {
         .expect("openssl runs");
     assert!(
         out.status.success(),
-        "{}",
+        "openssl {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
 }

@@ -58,7 +58,7 @@ async fn version<B: MessageBody>(app: &impl TestApp<B>, game: &str) -> u64 {
         .expect("a version")
 }
 
-const ORDER: [&str; 5] = [
+pub(crate) const ORDER: [&str; 5] = [
     "russia",
     "germany",
     "united-kingdom",

@@ -36,18 +36,9 @@ pub const TOKEN_DIGITS: usize = TOKEN_BYTES * 2;
 /// The local part's prefix of a reply address.
 const PREFIX: &str = "turn+";
 
-/// Every power, by its code in a token: its index here. Codes are on the wire in tokens
-/// already mailed, so a new power is added at the end and none is ever moved.
-const POWERS: [Power; 8] = [
-    Power::Russia,
-    Power::Germany,
-    Power::UnitedKingdom,
-    Power::Japan,
-    Power::UnitedStates,
-    Power::Ccp,
-    Power::Kmt,
-    Power::Npn,
-];
+/// Every power, by its code in a token: its index here ([`Power::ALL`], whose order never
+/// changes: codes are on the wire in tokens already mailed).
+const POWERS: [Power; 8] = Power::ALL;
 
 /// A power's code in a token. The match has no catch-all, so a new power does not compile
 /// until it has a code (and `POWERS` is checked against it in the tests).

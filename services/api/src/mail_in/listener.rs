@@ -128,18 +128,12 @@ where
         }
         let request = Request::parse(&mut line.iter()).map(|r| r.into_owned());
         match request {
-            Ok(Request::Lhlo { .. }) => {
-                channel = Some(Channel::Lmtp);
-                envelope = Envelope::default();
-                let size = settings.max_message_bytes;
-                reply(
-                    &mut write,
-                    &format!("250-{host}\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-ENHANCEDSTATUSCODES\r\n250 SIZE {size}"),
-                )
-                .await?;
-            }
-            Ok(Request::Ehlo { .. }) => {
-                channel = Some(Channel::Smtp);
+            Ok(request @ (Request::Lhlo { .. } | Request::Ehlo { .. })) => {
+                channel = Some(if matches!(request, Request::Lhlo { .. }) {
+                    Channel::Lmtp
+                } else {
+                    Channel::Smtp
+                });
                 envelope = Envelope::default();
                 let size = settings.max_message_bytes;
                 reply(

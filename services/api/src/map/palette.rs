@@ -24,16 +24,7 @@ pub fn colour(power: Option<Power>) -> &'static str {
 }
 
 /// The powers in the legend's order.
-pub const POWERS: [Power; 8] = [
-    Power::Russia,
-    Power::Germany,
-    Power::UnitedKingdom,
-    Power::Japan,
-    Power::UnitedStates,
-    Power::Ccp,
-    Power::Kmt,
-    Power::Npn,
-];
+pub const POWERS: [Power; 8] = Power::ALL;
 
 /// Open water behind everything, and a sea zone's own fill and edge.
 pub const WATER: &str = "#cfe3f0";
