@@ -8,10 +8,11 @@ use warlog_rules::game::named::NamedOrder;
 use warlog_rules::game::Moment;
 use warlog_rules::ruleset::Ruleset;
 
+use crate::command::{ByMail, DmarcVerdict};
 use crate::game::{GameLog, GameStreamEvent};
 use crate::orders::{Command, DiceSupply, OrdersGiven, Refusal};
 use crate::sender::{Role, Sender};
-use crate::{relink, EventType, Hash, RecordedEvent, StreamId};
+use crate::{relink, EventType, Hash, IdempotencyKey, RecordedEvent, StreamId};
 
 /// A game being played and recorded.
 #[derive(Debug)]
@@ -71,8 +72,37 @@ impl SampleGame {
     /// Sends `command` as `sender` a minute after the last, as the server would: recorded
     /// if accepted, the refusal if not.
     pub fn try_send(&mut self, sender: Sender, command: Command) -> Result<(), Refusal> {
+        self.try_send_as(sender, command, None)
+    }
+
+    /// Sends `command` as `sender` by mail, as the server would decide a reply: the message
+    /// is named by `message` (the SHA-256 of its Message-ID, in lowercase hex) and taken in
+    /// half a minute before the command is decided; whether it was accepted.
+    pub fn send_by_mail(&mut self, sender: Sender, command: Command, message: &str) -> bool {
+        let by_mail = ByMail {
+            message: message.to_owned(),
+            received_at: self.now.plus_seconds(30),
+            dmarc: DmarcVerdict::NotChecked,
+        };
+        let sent = self.try_send_as(sender, command, Some(by_mail));
+        if sent.is_err() {
+            self.refused += 1;
+        }
+        sent.is_ok()
+    }
+
+    /// Sends `command` as `sender` a minute after the last, by mail if `by_mail` says how.
+    fn try_send_as(
+        &mut self,
+        sender: Sender,
+        command: Command,
+        by_mail: Option<ByMail>,
+    ) -> Result<(), Refusal> {
         self.now = self.now.plus_seconds(60);
-        let given = OrdersGiven::new(sender.clone(), self.log.version, self.now, command);
+        let given = OrdersGiven {
+            by_mail,
+            ..OrdersGiven::new(sender.clone(), self.log.version, self.now, command)
+        };
         let decided = self
             .log
             .decide_command(&given, DiceSupply::Seed(&self.seed))?;
@@ -85,6 +115,19 @@ impl SampleGame {
 
     /// One random order from the player whose order it is; whether it was accepted.
     pub fn play_random_order(&mut self) -> bool {
+        let (sender, command) = self.random_order();
+        self.send(sender, command)
+    }
+
+    /// One random order from the player whose order it is, sent by mail as the message
+    /// `message` names (see [`SampleGame::send_by_mail`]); whether it was accepted.
+    pub fn play_random_order_by_mail(&mut self, message: &str) -> bool {
+        let (sender, command) = self.random_order();
+        self.send_by_mail(sender, command, message)
+    }
+
+    /// A random order and the player whose order it is, as they would send it.
+    fn random_order(&mut self) -> (Sender, Command) {
         let rules = self.log.ruleset.rules();
         let mut choice = self.choice;
         let (power, order) =
@@ -98,7 +141,7 @@ impl SampleGame {
             .map(|s| s.player.clone())
             .unwrap_or_default();
         let orders = vec![NamedOrder::of(&order, self.log.ruleset)];
-        self.send(
+        (
             Sender {
                 role: Role::Player,
                 name: player,
@@ -160,15 +203,38 @@ fn next_choice(state: &mut u64, n: usize) -> usize {
     ((*state >> 33) % n.max(1) as u64) as usize
 }
 
-/// Records events (with their actors) as stream `game-<id>`, chained.
+/// Records events (with their actors) as stream `game-<id>`, chained. The events of a
+/// command that came by mail carry its message's idempotency key, as the server writes
+/// them (`mail-` and the message's hash, as its sender's).
 pub fn record(stream: &[(GameStreamEvent, String)], game_id: &str) -> Vec<RecordedEvent> {
     let stream_id = StreamId::try_from(format!("game-{game_id}")).expect("a game stream id");
-    record_encoded(
+    let mut recorded = record_encoded(
         &stream_id,
         stream
             .iter()
             .map(|(event, actor)| (event.encode().expect("encodes"), actor.as_str())),
-    )
+    );
+    // A command's key is on every event of its append, up to the next command's record.
+    let mut key: Option<IdempotencyKey> = None;
+    let mut keyed = false;
+    for ((event, actor), recorded) in stream.iter().zip(&mut recorded) {
+        if let GameStreamEvent::Orders(given) = event {
+            key = given.by_mail.as_ref().map(|mail| {
+                IdempotencyKey::try_from(format!("mail-{}", mail.message))
+                    .expect("a message's hash is a key")
+                    .for_caller(actor)
+            });
+        }
+        if let Some(key) = &key {
+            recorded.metadata["idempotency_key"] = serde_json::json!(key.as_str());
+            keyed = true;
+        }
+    }
+    // The metadata is hashed: the chain is made again over the keys.
+    if keyed {
+        relink(&mut recorded);
+    }
+    recorded
 }
 
 /// Records encoded events (each with its actor) as `stream_id` holds them: versions, ids,

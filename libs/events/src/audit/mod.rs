@@ -16,11 +16,17 @@
 //!   other event must be explained by a command;
 //! - **dice**: every die is the seed's for the version of the event that records it;
 //! - **final board**: the final IPC counts in `GameEnded` are the board's;
-//! - **placements**: places and points from the final counts.
+//! - **placements**: places and points from the final counts;
+//! - **by mail**: every command that came by mail names its message by a SHA-256 in hex,
+//!   was taken in before it was decided, is the only command of its message, was sent by
+//!   a player, and was written under its message's idempotency key.
 //!
 //! What is not checked is listed in the report, and the verdict is then *partial*.
 //! A dice table's export is checked by [`audit_dice_table`], with the same chain check.
 
+mod by_mail;
+#[cfg(test)]
+mod by_mail_tests;
 mod commands;
 pub mod dice_table;
 mod legacy;
@@ -364,6 +370,8 @@ pub fn audit_game(
     if check_chain(events, published_head, &mut audit.ledger, &mut audit.checks) {
         if let Some((log, seed)) = audit.created(&mut report, given_seed) {
             audit.replay(log, seed.as_ref(), &mut report);
+            let by_mail = by_mail::check_by_mail(&mut audit.ledger, &audit.decoded, audit.raw);
+            audit.checks.push(by_mail);
         }
     }
     report.finish(audit.ledger, audit.checks, audit.not_checked);

@@ -159,15 +159,23 @@ struct Fight {
 
 /// `event`'s battle or raid, if it is one: every event that rolls dice in a fight.
 fn fight_of(rules: Rules<'_>, event: &GameEvent) -> Option<Fight> {
+    /// A sentence ends in one full stop, even after a name that ends in one ("S.S.R.").
+    fn sentence(text: String) -> String {
+        if text.ends_with('.') {
+            text
+        } else {
+            text + "."
+        }
+    }
     let place = |id| rules.board.get(id).name.clone();
     match event {
         GameEvent::BattleFought(fought) => {
             let place = place(fought.territory);
             let mut result = vec![format!("{}.", fought.outcome.describe())];
             result.push(if fought.captured {
-                format!("{} took {place}.", fought.attacker.name())
+                sentence(format!("{} took {place}", fought.attacker.name()))
             } else {
-                format!("{place} did not change hands.")
+                sentence(format!("{place} did not change hands"))
             });
             if let Some(partner) = fought.liberated_for {
                 result.push(format!("It was liberated for {}.", partner.name()));
@@ -242,9 +250,9 @@ fn fight_of(rules: Rules<'_>, event: &GameEvent) -> Option<Fight> {
                 result: vec![
                     format!("{}.", battle.outcome.describe()),
                     if moved.taken {
-                        format!("{} took {place}.", battle.attacker.name())
+                        sentence(format!("{} took {place}", battle.attacker.name()))
                     } else {
-                        format!("{place} did not change hands.")
+                        sentence(format!("{place} did not change hands"))
                     },
                 ],
                 place,
