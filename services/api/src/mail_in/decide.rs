@@ -204,7 +204,9 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
     }
     let by_mail = ByMail {
         message: hex::encode(message.message_key),
-        received_at: received_at(&message.received_at).unwrap_or(at),
+        // Taken in by the database's clock, decided by the service's: a record never says a
+        // message arrived after it was decided, whatever the two clocks make of it.
+        received_at: received_at(&message.received_at).map_or(at, |r| r.min(at)),
         dmarc: incoming.dmarc,
     };
     let path = format!("/v1/games/{}/turn", log.created.game_id);
