@@ -210,6 +210,24 @@ pub async fn put_off(
     Ok(())
 }
 
+/// Whether a command on `stream` came by the message whose key is `message_hex` (its record's
+/// `by_mail.message`): the message was decided and its turn recorded.
+pub async fn message_recorded(
+    client: &impl GenericClient,
+    stream: &warlog_events::StreamId,
+    message_hex: &str,
+) -> Result<bool, StoreError> {
+    let row = client
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM events \
+                WHERE stream_id = $1 AND event_type = 'OrdersGiven' \
+                  AND payload -> 'by_mail' ->> 'message' = $2)",
+            &[&stream.as_str(), &message_hex],
+        )
+        .await?;
+    Ok(row.get(0))
+}
+
 /// A message as the operator's checks see it: no text, no address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InboxStatus {

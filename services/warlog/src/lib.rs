@@ -579,6 +579,9 @@ async fn serve_on(
         max_message_bytes: args.mail_max_kb.max(1).saturating_mul(1024),
         ..Default::default()
     });
+    if intake.is_some() && args.mail_authserv_id.is_none() {
+        tracing::warn!("no --mail-authserv-id: DMARC is not checked, and a turn by mail is taken on its reply address and its sender's address alone (docs/operations.md, \"Turns by mail\")");
+    }
     let doorbell = std::sync::Arc::new(warlog_api::mail_in::Doorbell::default());
     let mut mail_tasks = Vec::new();
     if let Some(intake) = intake {

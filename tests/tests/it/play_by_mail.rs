@@ -858,7 +858,7 @@ async fn a_server_killed_between_keeping_a_mail_and_deciding_it_records_the_turn
         .await
         .expect("the mark undone");
     let _third = start_warlog(&db, port, smtp_port, listener).await;
-    eventually("the mail decided again", WAIT, || async {
+    let outcome = eventually("the mail decided again", WAIT, || async {
         let row = client
             .query_one("SELECT outcome FROM mail_inbox", &[])
             .await
@@ -866,9 +866,19 @@ async fn a_server_killed_between_keeping_a_mail_and_deciding_it_records_the_turn
         row.get::<_, Option<String>>(0)
     })
     .await;
+    assert_eq!(outcome, "recorded", "the record is the decision");
     assert_eq!(
         orders_given(&client, &game).await,
         1,
         "recorded exactly once"
     );
+    let answers: i64 = client
+        .query_one(
+            "SELECT count(*) FROM mail_outbox WHERE auto_submitted = 'auto-replied'",
+            &[],
+        )
+        .await
+        .expect("the outbox")
+        .get(0);
+    assert_eq!(answers, 0, "no answer says the recorded turn was refused");
 }

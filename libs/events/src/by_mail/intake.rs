@@ -145,12 +145,26 @@ fn comparable(address: &str) -> String {
     bare_address(address).to_lowercase()
 }
 
-/// Who wrote `letter` and for which power, or why the mail may not give orders; checked
-/// in this order: the token's game, the token for the seated player, the game running,
-/// the turn (unless the mail gives only orders for any time), the sender's address (the
-/// seated player's on file, or their proxy's in force at `at`), DMARC. `addresses` are the
+/// Who wrote `letter` and for which power, or why the mail may not give orders: the mail
+/// is [`authenticated`], then its turn checked ([`in_turn`]). `addresses` are the
 /// addresses on file by handle, for the seated players and the proxies.
 pub fn who_is_writing(
+    log: &GameLog,
+    key: &ReplyKey,
+    letter: &Letter<'_>,
+    addresses: &BTreeMap<String, String>,
+    at: Moment,
+) -> Result<Writer, MailRefusal> {
+    let writer = authenticated(log, key, letter, addresses, at)?;
+    in_turn(log, letter)?;
+    Ok(writer)
+}
+
+/// Who wrote `letter`, checked in this order: the token's game, the token for the seated
+/// player, the game running, the sender's address (the seated player's on file, or their
+/// proxy's in force at `at`), DMARC. Until a mail passes these nothing of it is read or
+/// quoted back, so a stranger learns nothing from an answer.
+pub fn authenticated(
     log: &GameLog,
     key: &ReplyKey,
     letter: &Letter<'_>,
@@ -171,16 +185,6 @@ pub fn who_is_writing(
     let status = log.status();
     if status != GameStatus::Running {
         return Err(MailRefusal::GameOver(status));
-    }
-    if !letter.anytime_only {
-        let now = log.turn_under_way().map(|(round, _, power)| (round, power));
-        if now != Some((token.round(), power)) {
-            return Err(MailRefusal::EarlierTurn {
-                round: token.round(),
-                power,
-                now,
-            });
-        }
     }
     let from = comparable(letter.from);
     // An empty address on file matches no mail, even one with an empty From.
@@ -208,6 +212,30 @@ pub fn who_is_writing(
         },
         power,
     })
+}
+
+/// Whether `letter`'s token is of the turn now in play: the round and the power to move.
+/// A mail of orders for any time (standing orders, diplomacy) may come on another power's
+/// turn, but still only with a token of the round now in play, so an old mail's address
+/// stops working when the round is over.
+pub fn in_turn(log: &GameLog, letter: &Letter<'_>) -> Result<(), MailRefusal> {
+    let token = letter.token;
+    let power = token.power();
+    let now = log.turn_under_way().map(|(round, _, power)| (round, power));
+    let current = if letter.anytime_only {
+        now.is_some_and(|(round, _)| round == token.round())
+    } else {
+        now == Some((token.round(), power))
+    };
+    if current {
+        Ok(())
+    } else {
+        Err(MailRefusal::EarlierTurn {
+            round: token.round(),
+            power,
+            now,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,10 @@ fn re(subject: &str) -> String {
     let subject = subject.trim();
     if subject.is_empty() {
         "Re: your mail to warlog".to_owned()
-    } else if subject.len() >= 3 && subject[..3].eq_ignore_ascii_case("re:") {
+    } else if subject
+        .get(..3)
+        .is_some_and(|re| re.eq_ignore_ascii_case("re:"))
+    {
         subject.to_owned()
     } else {
         format!("Re: {subject}")
@@ -148,5 +151,7 @@ mod tests {
         assert_eq!(re("preview"), "Re: preview");
         assert_eq!(re("RE: preview"), "RE: preview");
         assert_eq!(re(""), "Re: your mail to warlog");
+        assert_eq!(re("Ход конём"), "Re: Ход конём", "a subject in any script");
+        assert_eq!(re("ÉÉ"), "Re: ÉÉ");
     }
 }

@@ -5,7 +5,7 @@
 //! once. Every refusal is a sentence for the sender; nothing is appended for one.
 
 use time::OffsetDateTime;
-use warlog_events::by_mail::intake::{who_is_writing, Letter, MailRefusal};
+use warlog_events::by_mail::intake::{authenticated, in_turn, Letter, MailRefusal};
 use warlog_events::by_mail::reply_text::turn_of_reply;
 use warlog_events::by_mail::token::{token_in_address, ReplyToken};
 use warlog_events::orders::ByMail;
@@ -13,7 +13,7 @@ use warlog_events::sender::Role;
 use warlog_events::turn::{only_any_time_orders, plan_turn};
 use warlog_events::StreamId;
 use warlog_rules::game::Moment;
-use warlog_store::inbox::InboxMessage;
+use warlog_store::inbox::{message_recorded, InboxMessage};
 use warlog_store::mail::{addresses_of, player_of_address};
 use warlog_store::StoreError;
 
@@ -115,14 +115,9 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
         return Ok(refusing.because("no-intake", "this service does not take turns by mail"));
     };
     let token = match reply_token(message, &incoming) {
-        None => {
-            return Ok(refusing.because(
-                "no-token",
-                "warlog takes a turn only as a reply to one of its mails (\"your move\" or a \
-                 turn's report), whose reply address carries your seat's key: reply to the \
-                 latest one",
-            ))
-        }
+        // Not a reply to any of the service's mails: not answered, so a mailbox that also
+        // receives other mail (an autoresponder's, say) starts no exchange.
+        None => return Ok(ignored("no-token")),
         Some(Err(refusal)) => return Ok(refusing.because(refusal.code(), &refusal.to_string())),
         Some(Ok(token)) => token,
     };
@@ -139,6 +134,15 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
         }
         Err(error) => return Err(error),
     };
+    // Decided before, and its turn recorded, but not marked (a crash in between): the
+    // record is the decision, and its report the answer.
+    let message_hex = hex::encode(message.message_key);
+    if message_recorded(&client, &stream, &message_hex).await? {
+        return Ok(Verdict::Decided {
+            outcome: "recorded".to_owned(),
+            answer: None,
+        });
+    }
     let Some(body) = incoming.text.as_deref().filter(|t| !t.trim().is_empty()) else {
         let why = if incoming.attachments_only {
             "it holds attachments and no text: write the turn in the mail itself, as plain text"
@@ -146,18 +150,6 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
             "it holds no text: write the turn in the mail itself"
         };
         return Ok(refusing.because("no-text", why));
-    };
-    let reply = turn_of_reply(&incoming.subject, body);
-    let text = reply.text;
-    let planned = match plan_turn(&log, &text) {
-        Ok(planned) => planned,
-        Err(error) => {
-            let error = ApiError::unreadable_turn(error);
-            return Ok(refusing.refuse(
-                "turn-unreadable",
-                answers::refused_turn(&incoming.subject, &error, &text),
-            ));
-        }
     };
     let handles: Vec<String> = log
         .state
@@ -171,16 +163,33 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
     let now = state.clock.now();
     let at = moment_of(now);
     let from = incoming.from.clone().unwrap_or_default();
-    let letter = Letter {
+    let mut letter = Letter {
         token: &token,
         from: &from,
         dmarc: incoming.dmarc,
-        anytime_only: only_any_time_orders(&planned),
+        anytime_only: false,
     };
-    let writer = match who_is_writing(&log, &replies.key, &letter, &addresses, at) {
+    // Nothing the mail says is read, nor quoted back, before its sender is known.
+    let writer = match authenticated(&log, &replies.key, &letter, &addresses, at) {
         Ok(writer) => writer,
         Err(refusal) => return Ok(refusing.because(refusal.code(), &refusal.to_string())),
     };
+    let reply = turn_of_reply(&incoming.subject, body);
+    let text = reply.text;
+    let planned = match plan_turn(&log, &text) {
+        Ok(planned) => planned,
+        Err(error) => {
+            let error = ApiError::unreadable_turn(error);
+            return Ok(refusing.refuse(
+                "turn-unreadable",
+                answers::refused_turn(&incoming.subject, &error, &text),
+            ));
+        }
+    };
+    letter.anytime_only = only_any_time_orders(&planned);
+    if let Err(refusal) = in_turn(&log, &letter) {
+        return Ok(refusing.because(refusal.code(), &refusal.to_string()));
+    }
     let caller = Identity {
         name: writer.sender.name.clone(),
         role: Role::Player,
@@ -203,7 +212,7 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
         });
     }
     let by_mail = ByMail {
-        message: hex::encode(message.message_key),
+        message: message_hex,
         // Taken in by the database's clock, decided by the service's: a record never says a
         // message arrived after it was decided, whatever the two clocks make of it.
         received_at: received_at(&message.received_at).map_or(at, |r| r.min(at)),

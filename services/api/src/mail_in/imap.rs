@@ -53,6 +53,17 @@ impl TryFrom<&str> for ImapUrl {
             .ok_or("--imap-url: it names no host")?
             .trim_matches(['[', ']'])
             .to_owned();
+        let loopback = host == "localhost"
+            || host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        if !tls && !loopback {
+            return Err(
+                "--imap-url: imap:// would send the password in the clear; use imaps:// \
+                 (imap:// is for a server on this host)"
+                    .to_owned(),
+            );
+        }
         let decode = |s: &str| {
             percent_encoding::percent_decode_str(s)
                 .decode_utf8_lossy()
@@ -397,7 +408,12 @@ mod tests {
         let plain = ImapUrl::try_from("imap://turns:pw@127.0.0.1:1143").expect("valid");
         assert_eq!(plain.mailbox, "INBOX");
         assert_eq!(plain.port, 1143);
-        for bad in ["http://x@host", "imaps://host/INBOX", "not a url"] {
+        for bad in [
+            "http://x@host",
+            "imaps://host/INBOX",
+            "not a url",
+            "imap://turns:pw@mail.club.example/INBOX",
+        ] {
             assert!(ImapUrl::try_from(bad).is_err(), "{bad}");
         }
     }

@@ -193,8 +193,12 @@ fn is_automatic(message: &mail_parser::Message<'_>, from: Option<&str>) -> bool 
             .map(|v| v.trim().to_ascii_lowercase())
     };
     let auto_submitted = header("Auto-Submitted").is_some_and(|v| !v.starts_with("no"));
-    let precedence =
-        header("Precedence").is_some_and(|v| matches!(v.as_str(), "bulk" | "list" | "junk"));
+    // Autoresponders that predate RFC 3834 say so in headers of their own.
+    let responder = ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"]
+        .iter()
+        .any(|name| header(name).is_some());
+    let precedence = header("Precedence")
+        .is_some_and(|v| matches!(v.as_str(), "bulk" | "list" | "junk" | "auto_reply"));
     let listed = header("List-Id").is_some();
     let report = message.content_type().is_some_and(|ct| {
         ct.ctype().eq_ignore_ascii_case("multipart")
@@ -207,7 +211,7 @@ fn is_automatic(message: &mail_parser::Message<'_>, from: Option<&str>) -> bool 
         matches!(local, "mailer-daemon" | "postmaster")
     });
     let null_sender = header("Return-Path").is_some_and(|v| v == "<>");
-    auto_submitted || precedence || listed || report || daemon || null_sender
+    auto_submitted || responder || precedence || listed || report || daemon || null_sender
 }
 
 /// DMARC's verdict as the trusted receiving server wrote it (RFC 8601): the first
@@ -227,18 +231,19 @@ fn dmarc_of(message: &mail_parser::Message<'_>, authserv_id: Option<&str>) -> Dm
         if !server.is_some_and(|s| s.eq_ignore_ascii_case(trusted)) {
             continue;
         }
-        for part in parts {
-            let Some(result) = part.trim().strip_prefix("dmarc=") else {
-                continue;
-            };
-            let result = result.split_whitespace().next().unwrap_or_default();
-            return match result.to_ascii_lowercase().as_str() {
-                "pass" => DmarcVerdict::Pass,
-                "fail" => DmarcVerdict::Fail,
-                "none" => DmarcVerdict::None,
-                _ => DmarcVerdict::NotChecked,
-            };
-        }
+        // The topmost header of the trusted server is its own (RFC 8601, 5): one below it
+        // with the same name was written before the mail reached it, by anyone.
+        return parts
+            .find_map(|part| part.trim().strip_prefix("dmarc="))
+            .map_or(DmarcVerdict::NotChecked, |result| {
+                let result = result.split_whitespace().next().unwrap_or_default();
+                match result.to_ascii_lowercase().as_str() {
+                    "pass" => DmarcVerdict::Pass,
+                    "fail" => DmarcVerdict::Fail,
+                    "none" => DmarcVerdict::None,
+                    _ => DmarcVerdict::NotChecked,
+                }
+            });
     }
     DmarcVerdict::NotChecked
 }
@@ -323,6 +328,14 @@ mod tests {
         assert_eq!(read(&raw, None).unwrap().dmarc, DmarcVerdict::NotChecked);
         assert_eq!(
             read(&raw, Some("mx.other.example")).unwrap().dmarc,
+            DmarcVerdict::NotChecked
+        );
+        // A header below the trusted server's own, claiming its name, is the sender's.
+        let forged = "From: a@b.example\nAuthentication-Results: mx.league.example; spf=pass\nAuthentication-Results: mx.league.example; dmarc=pass";
+        assert_eq!(
+            read(&mail(forged, "x"), Some("mx.league.example"))
+                .unwrap()
+                .dmarc,
             DmarcVerdict::NotChecked
         );
     }

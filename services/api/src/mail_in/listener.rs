@@ -31,6 +31,10 @@ pub struct ListenerSettings {
     pub max_recipients: usize,
     /// How long the listener waits for a command, or for the next part of a message.
     pub idle: Duration,
+    /// How long one message's DATA may take, however it trickles in.
+    pub data_time: Duration,
+    /// How long one conversation may last.
+    pub conversation_time: Duration,
     /// The name the listener greets with.
     pub hostname: String,
 }
@@ -42,6 +46,8 @@ impl Default for ListenerSettings {
             max_connections: 32,
             max_recipients: 20,
             idle: Duration::from_secs(120),
+            data_time: Duration::from_secs(600),
+            conversation_time: Duration::from_secs(1800),
             hostname: "warlog".to_owned(),
         }
     }
@@ -69,15 +75,27 @@ pub fn spawn_listener(
             let Ok((socket, _)) = accepted else { continue };
             // Replies are whole lines, each a write of its own: none waits for more.
             let _ = socket.set_nodelay(true);
-            let Ok(place) = places.clone().acquire_owned().await else {
-                break;
+            let Ok(place) = places.clone().try_acquire_owned() else {
+                // Every place taken: the mail server is told to come back, not kept waiting.
+                tokio::spawn(async move {
+                    let mut socket = socket;
+                    let _ = reply(
+                        &mut socket,
+                        "421 4.3.2 too many conversations; try again later",
+                    )
+                    .await;
+                });
+                continue;
             };
             let (pool, doorbell, settings) = (pool.clone(), doorbell.clone(), settings.clone());
             tokio::spawn(async move {
                 let _place = place;
                 let (read, write) = socket.into_split();
-                if let Err(error) = converse(read, write, &pool, &doorbell, &settings).await {
-                    tracing::debug!(%error, "a mail conversation ended early");
+                let conversation = converse(read, write, &pool, &doorbell, &settings);
+                match tokio::time::timeout(settings.conversation_time, conversation).await {
+                    Ok(Err(error)) => tracing::debug!(%error, "a mail conversation ended early"),
+                    Err(_) => tracing::debug!("a mail conversation went on too long; closed"),
+                    Ok(Ok(())) => {}
                 }
             });
         }
@@ -147,6 +165,12 @@ where
                 envelope = Envelope::default();
                 reply(&mut write, &format!("250 {host}")).await?;
             }
+            Ok(Request::Rset) => {
+                envelope = Envelope::default();
+                reply(&mut write, "250 2.0.0 reset").await?;
+            }
+            Ok(Request::Noop { .. }) => reply(&mut write, "250 2.0.0 ok").await?,
+            Ok(Request::Quit) => return reply(&mut write, "221 2.0.0 bye").await,
             Ok(_) if channel.is_none() => {
                 reply(&mut write, "503 5.5.1 say LHLO (or EHLO) first").await?;
             }
@@ -180,6 +204,7 @@ where
                 }
                 reply(&mut write, "354 end the message with a dot alone on a line").await?;
                 let received = receive(&mut read, settings).await?;
+                let return_path = envelope.from.clone().unwrap_or_default();
                 let answer = match received {
                     Received::TooLarge => format!(
                         "552 5.3.4 the message is over warlog's limit of {} bytes: send the turn as plain text",
@@ -188,7 +213,18 @@ where
                     Received::Idle => {
                         return reply(&mut write, "421 4.4.2 idle too long; closing").await
                     }
-                    Received::Message(raw) => {
+                    Received::Endless => {
+                        return reply(&mut write, &format!(
+                            "552 5.3.4 the message is far over warlog's limit of {} bytes; closing",
+                            settings.max_message_bytes
+                        ))
+                        .await
+                    }
+                    Received::Message(message) => {
+                        // Final delivery records the envelope's sender (RFC 5321, 4.4): a
+                        // bounce's null sender is how it is known for one.
+                        let mut raw = format!("Return-Path: <{return_path}>\r\n").into_bytes();
+                        raw.extend_from_slice(&message);
                         let channel = channel.unwrap_or(Channel::Smtp);
                         match keep(pool, channel, &envelope.recipients, &raw).await {
                             Ok(()) => {
@@ -212,15 +248,9 @@ where
                 reply(&mut write, &answers).await?;
                 envelope = Envelope::default();
             }
-            Ok(Request::Rset) => {
-                envelope = Envelope::default();
-                reply(&mut write, "250 2.0.0 reset").await?;
-            }
-            Ok(Request::Noop { .. }) => reply(&mut write, "250 2.0.0 ok").await?,
             Ok(Request::Vrfy { .. }) => {
                 reply(&mut write, "252 2.1.5 cannot verify; send the mail").await?
             }
-            Ok(Request::Quit) => return reply(&mut write, "221 2.0.0 bye").await,
             Ok(Request::StartTls) => {
                 reply(
                     &mut write,
@@ -242,20 +272,29 @@ enum Received {
     Message(Vec<u8>),
     /// Over the limit: read to its end and dropped.
     TooLarge,
+    /// So far over the limit that reading it to its end is not worth it: the conversation
+    /// ends.
+    Endless,
     Idle,
 }
 
 /// Reads a message up to its ending dot, undoing the dot-stuffing; past the size limit the
-/// rest is read and dropped, so the conversation can go on.
+/// rest is read and dropped (up to four times the limit), so the conversation can go on.
+/// The whole message must come within the DATA time, however slowly it trickles.
 async fn receive<R: AsyncRead + Unpin>(
     read: &mut BufReader<R>,
     settings: &ListenerSettings,
 ) -> std::io::Result<Received> {
     let mut receiver = DataReceiver::new();
+    // DATA's reply ended a line: the receiver is told so, so that a first line that is a
+    // lone dot (an empty message) ends it and a first line's stuffed dot is undone.
+    receiver.ingest(&mut b"\r\n".iter(), &mut Vec::new());
+    let deadline = tokio::time::Instant::now() + settings.data_time;
     let mut message = Vec::new();
-    let mut too_large = false;
+    let mut dropped = 0usize;
     loop {
-        let chunk = match tokio::time::timeout(settings.idle, read.fill_buf()).await {
+        let wait = (tokio::time::Instant::now() + settings.idle).min(deadline);
+        let chunk = match tokio::time::timeout_at(wait, read.fill_buf()).await {
             Err(_) => return Ok(Received::Idle),
             Ok(chunk) => chunk?,
         };
@@ -267,11 +306,14 @@ async fn receive<R: AsyncRead + Unpin>(
         let used = chunk.len() - bytes.as_slice().len();
         read.consume(used);
         if message.len() > settings.max_message_bytes {
-            too_large = true;
+            dropped += message.len();
             message.clear();
+            if dropped > settings.max_message_bytes.saturating_mul(4) {
+                return Ok(Received::Endless);
+            }
         }
         if done {
-            return Ok(if too_large {
+            return Ok(if dropped > 0 {
                 Received::TooLarge
             } else {
                 Received::Message(message)
@@ -283,7 +325,10 @@ async fn receive<R: AsyncRead + Unpin>(
 /// Whether `address` is one the service takes: a turn's reply address.
 fn is_reply_address(address: &str) -> bool {
     let local = address.split('@').next().unwrap_or_default();
-    local.len() > 5 && local[..5].eq_ignore_ascii_case("turn+")
+    local.len() > 5
+        && local
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("turn+"))
 }
 
 async fn keep(

@@ -30,6 +30,9 @@ use crate::AppState;
 /// How many messages one pass claims, and how long a claim lasts.
 const BATCH: u32 = 8;
 const LEASE_SECONDS: f64 = 300.0;
+/// Attempts after which a message that cannot be decided is given up on (its outcome says
+/// so; it is not answered).
+const MAX_ATTEMPTS: i32 = 12;
 
 /// The intake's doorbell: the listener and the IMAP reader ring it when they keep a
 /// message, and the intake rings the IMAP reader when it has decided one.
@@ -61,7 +64,27 @@ pub async fn decide_due(state: &AppState, doorbell: &Doorbell) -> Result<usize, 
     };
     let count = claimed.len();
     for message in claimed {
-        match decide::decide(state, &message).await {
+        // Each decision runs as a task of its own: a message no one foresaw can stop only
+        // its own decision, never the intake.
+        let deciding = {
+            let (state, message) = (state.clone(), message.clone());
+            tokio::spawn(async move { decide::decide(&state, &message).await })
+        };
+        let verdict = deciding.await.unwrap_or_else(|_| {
+            tracing::error!(
+                inbox = message.inbox_id,
+                "deciding a mail failed unexpectedly"
+            );
+            Verdict::PutOff
+        });
+        let verdict = match verdict {
+            Verdict::PutOff if message.attempts >= MAX_ATTEMPTS => Verdict::Decided {
+                outcome: "failed: given up after repeated attempts".to_owned(),
+                answer: None,
+            },
+            verdict => verdict,
+        };
+        match verdict {
             Verdict::Decided { outcome, answer } => {
                 close(state, &message, &outcome, answer).await?;
                 tracing::info!(inbox = message.inbox_id, channel = message.channel.as_str(), %outcome, "a mail was decided");
