@@ -882,3 +882,139 @@ async fn a_server_killed_between_keeping_a_mail_and_deciding_it_records_the_turn
         .get(0);
     assert_eq!(answers, 0, "no answer says the recorded turn was refused");
 }
+
+/// One line a reply, read from the listener.
+async fn replies(
+    read: &mut tokio::io::BufReader<tokio::net::tcp::OwnedReadHalf>,
+    count: usize,
+) -> Vec<String> {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = Vec::new();
+    while lines.len() < count {
+        let mut line = String::new();
+        read.read_line(&mut line).await.expect("a reply");
+        assert!(
+            !line.is_empty(),
+            "the listener closed early after {lines:?}"
+        );
+        // A multi-line reply counts once, at its last line.
+        if line.as_bytes().get(3) != Some(&b'-') {
+            lines.push(line.trim_end().to_owned());
+        }
+    }
+    lines
+}
+
+#[actix_web::test]
+async fn the_listener_speaks_lmtp_as_a_mail_server_expects_pipelined_and_dot_stuffed() {
+    use tokio::io::AsyncWriteExt;
+    let db = TestDb::new().await;
+    let (smtp_port, _outgoing) = mail_server().await;
+    let listener = free_port();
+    let (smtp, listen) = (
+        format!("smtp://127.0.0.1:{smtp_port}"),
+        format!("127.0.0.1:{listener}"),
+    );
+    serve(
+        &db,
+        &[
+            "--smtp-url",
+            &smtp,
+            "--mail-from",
+            "warlog@league.example",
+            "--mail-listen",
+            &listen,
+        ],
+    )
+    .await;
+    let open = || async {
+        let socket = tokio::net::TcpStream::connect(("127.0.0.1", listener))
+            .await
+            .expect("the listener answers");
+        let (read, write) = socket.into_split();
+        let mut read = tokio::io::BufReader::new(read);
+        assert!(replies(&mut read, 1).await[0].starts_with("220 "));
+        (read, write)
+    };
+
+    // QUIT before any greeting is answered and closes.
+    let (mut read, mut write) = open().await;
+    write.write_all(b"QUIT\r\n").await.expect("sent");
+    assert!(replies(&mut read, 1).await[0].starts_with("221 "));
+
+    // A whole transaction sent at once (pipelined): one reply a command, in order; a
+    // recipient that is no reply address refused; the message kept with its stuffed dot
+    // undone and its envelope's sender recorded; then an empty message, a lone dot.
+    let (mut read, mut write) = open().await;
+    let to = "turn+00112233445566778899aabbccddeeff000100aabbccddeeff001122@league.example";
+    let pipelined = format!(
+        "LHLO mx.league.example\r\nMAIL FROM:<ann@club.example>\r\nRCPT TO:<someone@league.example>\r\n\
+         RCPT TO:<{to}>\r\nDATA\r\n"
+    );
+    write.write_all(pipelined.as_bytes()).await.expect("sent");
+    let got = replies(&mut read, 5).await;
+    let codes: Vec<&str> = got.iter().map(|l| &l[..3]).collect();
+    assert_eq!(codes, ["250", "250", "550", "250", "354"], "{got:?}");
+    write
+        .write_all(
+            b"Message-ID: <dots@club.example>\r\nSubject: dots\r\n\r\n..a line that began with a dot\r\nend turn\r\n.\r\n",
+        )
+        .await
+        .expect("sent");
+    assert!(
+        replies(&mut read, 1).await[0].starts_with("250 "),
+        "one reply for one recipient"
+    );
+    let client = db.admin().await;
+    let raw: Vec<u8> = client
+        .query_one(
+            "SELECT raw FROM mail_inbox WHERE channel = 'lmtp' ORDER BY inbox_id LIMIT 1",
+            &[],
+        )
+        .await
+        .expect("the message kept")
+        .get(0);
+    let raw = String::from_utf8(raw).expect("text");
+    assert!(
+        raw.starts_with("Return-Path: <ann@club.example>\r\n"),
+        "{raw}"
+    );
+    assert!(
+        raw.contains("\r\n.a line that began with a dot\r\nend turn\r\n"),
+        "{raw}"
+    );
+    assert!(!raw.contains(".."), "{raw}");
+    write
+        .write_all(format!("MAIL FROM:<>\r\nRCPT TO:<{to}>\r\nDATA\r\n.\r\n").as_bytes())
+        .await
+        .expect("sent");
+    let got = replies(&mut read, 4).await;
+    let codes: Vec<&str> = got.iter().map(|l| &l[..3]).collect();
+    assert_eq!(
+        codes,
+        ["250", "250", "354", "250"],
+        "an empty message ends at its dot: {got:?}"
+    );
+
+    // More recipients than a message may have are put off (452), not taken.
+    write
+        .write_all(b"MAIL FROM:<ann@club.example>\r\n")
+        .await
+        .expect("sent");
+    replies(&mut read, 1).await;
+    let mut last = String::new();
+    for n in 0..21 {
+        write
+            .write_all(format!("RCPT TO:<turn+{n:058}@league.example>\r\n").as_bytes())
+            .await
+            .expect("sent");
+        last = replies(&mut read, 1).await.remove(0);
+    }
+    assert!(last.starts_with("452 "), "{last}");
+    write.write_all(b"RSET\r\nQUIT\r\n").await.expect("sent");
+    let got = replies(&mut read, 2).await;
+    assert!(
+        got[0].starts_with("250 ") && got[1].starts_with("221 "),
+        "{got:?}"
+    );
+}
