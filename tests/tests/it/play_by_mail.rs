@@ -121,6 +121,8 @@ async fn a_league_playing_by_mail() -> Option<League> {
             &ca,
             "--imap-poll-s",
             "3",
+            "--mail-authserv-id",
+            "mx.league.example",
             "--public-url",
             "https://league.example",
         ],
@@ -299,8 +301,24 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
         return;
     };
     let channels = [Via::Lmtp, Via::Imap, Via::Smtp, Via::Lmtp, Via::Imap];
-    // Round 1: no combat in Cut-Throat; each power ends its turn, by reply.
+    // Round 1: no combat in Cut-Throat; each power ends its turn, by reply. Before the US's
+    // turn, Germany's player gives standing orders for Ukraine by replying to a report.
     for (power, via) in ORDER.iter().zip(channels) {
+        if *power == "united-states" {
+            let germany = league.seats["germany"].clone();
+            let report = eventually("the report of Japan's turn", WAIT, || async {
+                report_mails(&league, &germany)
+                    .into_iter()
+                    .rfind(|r| r.header("Subject").starts_with("Round 1, Japan"))
+            })
+            .await;
+            let before = league.version().await;
+            let text = "standing orders for Ukraine; loss ARM, INF";
+            league
+                .reply(Via::Imap, "germany", &report, "Re: my orders", text)
+                .await;
+            league.moved_past(before).await;
+        }
         let mail = league.your_move(power, 1).await;
         assert_eq!(mail.header("Auto-Submitted"), "auto-generated");
         assert!(
@@ -363,16 +381,25 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
             listing["listing"].as_str().expect("a listing").to_owned(),
         )
     };
+    assert!(
+        battle.1.contains("lose ARM, INF first"),
+        "Germany's standing orders, sent by mail, were followed: {}",
+        battle.1
+    );
     for player in PLAYERS {
-        let reports = eventually(&format!("{player}'s ten reports"), WAIT, || async {
+        let reports = eventually(&format!("{player}'s eleven reports"), WAIT, || async {
             let reports = report_mails(&league, player);
-            (reports.len() >= 10).then_some(reports)
+            (reports.len() >= 11).then_some(reports)
         })
         .await;
-        assert_eq!(reports.len(), 10, "{player}: one report a turn");
+        assert_eq!(
+            reports.len(),
+            11,
+            "{player}: one report a command of orders"
+        );
         let fought = reports
             .iter()
-            .find(|r| r.body().contains("Ukraine"))
+            .find(|r| r.header("Subject").starts_with("Round 2, Russia"))
             .unwrap_or_else(|| panic!("{player} got Russia's report"));
         for line in battle.1.lines().filter(|l| !l.trim().is_empty()) {
             assert!(
@@ -397,6 +424,16 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
         200,
     )
     .await;
+    // The game over, a reply to its last report is refused in words.
+    let russia = league.seats["russia"].clone();
+    let last = report_mails(&league, &russia)
+        .pop()
+        .expect("Russia's player's last report");
+    let late = league
+        .reply(Via::Lmtp, "russia", &last, "Re: one more", "buy 1 INF")
+        .await;
+    let answer = league.answer(&russia, &late).await.body();
+    assert!(answer.contains("the game is over"), "{answer}");
     let recorded = league.export().await;
     let text: String = recorded
         .iter()
@@ -404,8 +441,8 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
         .collect();
     assert_eq!(
         text.matches("\"by_mail\"").count(),
-        10,
-        "each turn came by mail"
+        11,
+        "each command came by mail"
     );
     assert!(
         text.contains("\"dmarc\":\"not-checked\""),
@@ -420,7 +457,7 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
     // The mailbox's messages are marked once decided.
     eventually("the mailbox's replies marked decided", WAIT, || async {
         let inbox = league.mailbox.inbox(MAILBOX.0).await;
-        (inbox.len() == 4
+        (inbox.len() == 5
             && inbox
                 .iter()
                 .all(|(_, flags)| flags.iter().any(|f| f == "$WarlogDecided")))
@@ -500,6 +537,22 @@ async fn spoofed_forged_replayed_and_stale_mails_are_refused_in_words_and_append
         .await;
     let answer = league.answer(&russia, &forged).await.body();
     assert!(answer.contains("forged or not yours"), "{answer}");
+    // The seat's own address and reply address, but the sender's domain disowns the mail
+    // (as the league's receiving server found and wrote).
+    let disowned = reply_to(&russia, &mail, "Re: Your move", "end turn").with_header(
+        "Authentication-Results",
+        "mx.league.example; spf=fail smtp.mailfrom=club.example; dmarc=fail header.from=club.example",
+    );
+    league
+        .send(
+            Via::Lmtp,
+            &format!("{russia}@club.example"),
+            &reply_address,
+            &disowned,
+        )
+        .await;
+    let answer = league.answer(&russia, &disowned).await.body();
+    assert!(answer.contains("(DMARC)"), "{answer}");
     assert_eq!(
         league.version().await,
         start,
@@ -908,25 +961,20 @@ async fn replies(
 #[actix_web::test]
 async fn the_listener_speaks_lmtp_as_a_mail_server_expects_pipelined_and_dot_stuffed() {
     use tokio::io::AsyncWriteExt;
+    // The listener alone, with no intake behind it: what it keeps stays as it kept it.
     let db = TestDb::new().await;
-    let (smtp_port, _outgoing) = mail_server().await;
-    let listener = free_port();
-    let (smtp, listen) = (
-        format!("smtp://127.0.0.1:{smtp_port}"),
-        format!("127.0.0.1:{listener}"),
+    let socket = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let listener = socket.local_addr().expect("an address").port();
+    let (_stop, stop) = tokio::sync::watch::channel(false);
+    warlog_api::mail_in::listener::spawn_listener(
+        socket,
+        db.pool.clone(),
+        std::sync::Arc::new(warlog_api::mail_in::Doorbell::default()),
+        warlog_api::mail_in::listener::ListenerSettings::default(),
+        stop,
     );
-    serve(
-        &db,
-        &[
-            "--smtp-url",
-            &smtp,
-            "--mail-from",
-            "warlog@league.example",
-            "--mail-listen",
-            &listen,
-        ],
-    )
-    .await;
     let open = || async {
         let socket = tokio::net::TcpStream::connect(("127.0.0.1", listener))
             .await
