@@ -14,6 +14,7 @@ pub struct Telemetry {
     pub store: StoreMetrics,
     pub http: HttpMetrics,
     pub webhooks: webhooks::WebhookMetrics,
+    pub mail: crate::mail_in::MailMetrics,
 }
 
 impl Telemetry {
@@ -23,11 +24,13 @@ impl Telemetry {
         let store = StoreMetrics::new(&registry)?;
         let http = HttpMetrics::new(&registry)?;
         let webhooks = webhooks::WebhookMetrics::new(&registry)?;
+        let mail = crate::mail_in::MailMetrics::new(&registry)?;
         Ok(Telemetry {
             registry,
             store,
             http,
             webhooks,
+            mail,
         })
     }
 }

@@ -582,7 +582,9 @@ async fn serve_on(
     if intake.is_some() && args.mail_authserv_id.is_none() {
         tracing::warn!("no --mail-authserv-id: DMARC is not checked, and a turn by mail is taken on its reply address and its sender's address alone (docs/operations.md, \"Turns by mail\")");
     }
-    let doorbell = std::sync::Arc::new(warlog_api::mail_in::Doorbell::default());
+    let doorbell = std::sync::Arc::new(warlog_api::mail_in::Doorbell::counting(
+        telemetry.mail.clone(),
+    ));
     let mut mail_tasks = Vec::new();
     if let Some(intake) = intake {
         mail_tasks.push(warlog_api::mail_in::spawn_intake(

@@ -424,6 +424,28 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
         200,
     )
     .await;
+    // The game's page says which orders came by mail.
+    let mut connection = warlog::client::Connection::open(league.addr)
+        .await
+        .expect("connects");
+    let page = format!("/games/{}", league.game);
+    let (status, page) = connection
+        .send("GET", &page, None, "")
+        .await
+        .expect("the page");
+    assert_eq!(status, 200);
+    assert!(page.contains(", by mail"), "the channel on the game's page");
+    // The operator counts what the intake decided.
+    let (_, metrics) = connection
+        .send("GET", "/metrics", None, "")
+        .await
+        .expect("metrics");
+    let recorded_by_imap = metrics
+        .lines()
+        .find(|l| l.starts_with("warlog_mail_decided_total{channel=\"imap\",outcome=\"recorded\"}"))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse::<f64>().ok());
+    assert!(recorded_by_imap >= Some(5.0), "{recorded_by_imap:?}");
     // The game over, a reply to its last report is refused in words.
     let russia = league.seats["russia"].clone();
     let last = report_mails(&league, &russia)

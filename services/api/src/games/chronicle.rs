@@ -32,7 +32,8 @@ pub struct OrdersWritten {
     /// The record's version.
     pub version: u64,
     pub power: warlog_rules::board::Power,
-    /// Who sent them: `ann`, `cy, ann's proxy`, or `the game master alice`.
+    /// Who sent them: `ann`, `cy, ann's proxy`, or `the game master alice`, followed by
+    /// `, by mail` for orders that came by mail.
     pub by: String,
     /// One line an order ([`warlog_rules::notation::render_order`]).
     pub lines: Vec<String>,
@@ -51,6 +52,12 @@ impl OrdersWritten {
             }
             (warlog_events::sender::Role::Player, None) => given.sender.name.clone(),
             (role, _) => format!("{} {}", role.describe(), given.sender.name),
+        };
+        // The channel is on the record too: a turn that came by mail says so.
+        let by = if given.by_mail.is_some() {
+            format!("{by}, by mail")
+        } else {
+            by
         };
         Some(OrdersWritten {
             version,

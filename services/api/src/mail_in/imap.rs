@@ -355,7 +355,7 @@ where
             None if size > settings.max_message_bytes => {
                 let key = key.unwrap_or_else(|| message_key(&header));
                 if keep_oversized(&client, &key, Channel::Imap, &header).await? {
-                    doorbell.message_kept();
+                    doorbell.message_kept(Channel::Imap);
                 }
             }
             None => {
@@ -369,7 +369,7 @@ where
                 };
                 let key = message_key(raw);
                 if keep_message(&client, &key, Channel::Imap, &[], raw).await? {
-                    doorbell.message_kept();
+                    doorbell.message_kept(Channel::Imap);
                 } else if kept_messages(&client, &[key]).await?.get(&key) == Some(&true) {
                     // A message with no Message-ID is known by its whole text only.
                     decided.push(uid);

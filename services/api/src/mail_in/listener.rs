@@ -228,7 +228,7 @@ where
                         let channel = channel.unwrap_or(Channel::Smtp);
                         match keep(pool, channel, &envelope.recipients, &raw).await {
                             Ok(()) => {
-                                doorbell.message_kept();
+                                doorbell.message_kept(channel);
                                 "250 2.0.0 kept; the turn is decided next".to_owned()
                             }
                             Err(error) => {

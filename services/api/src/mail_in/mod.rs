@@ -14,6 +14,9 @@ mod decide;
 pub mod imap;
 pub mod incoming;
 pub mod listener;
+mod metrics;
+
+pub use metrics::MailMetrics;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,14 +39,32 @@ const MAX_ATTEMPTS: i32 = 12;
 
 /// The intake's doorbell: the listener and the IMAP reader ring it when they keep a
 /// message, and the intake rings the IMAP reader when it has decided one.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Doorbell {
     kept: Notify,
     decided: Notify,
+    metrics: MailMetrics,
+}
+
+impl Default for Doorbell {
+    fn default() -> Self {
+        Doorbell::counting(MailMetrics::unregistered())
+    }
 }
 
 impl Doorbell {
-    pub fn message_kept(&self) {
+    /// A doorbell that counts in `metrics` what rings it.
+    pub fn counting(metrics: MailMetrics) -> Self {
+        Doorbell {
+            kept: Notify::new(),
+            decided: Notify::new(),
+            metrics,
+        }
+    }
+
+    /// A message came `channel`'s way and was kept.
+    pub fn message_kept(&self, channel: warlog_store::inbox::Channel) {
+        self.metrics.kept(channel.as_str());
         self.kept.notify_one();
     }
 
@@ -88,6 +109,7 @@ pub async fn decide_due(state: &AppState, doorbell: &Doorbell) -> Result<usize, 
             Verdict::Decided { outcome, answer } => {
                 close(state, &message, &outcome, answer).await?;
                 tracing::info!(inbox = message.inbox_id, channel = message.channel.as_str(), %outcome, "a mail was decided");
+                doorbell.metrics.decided(message.channel.as_str(), &outcome);
                 doorbell.message_decided();
             }
             Verdict::PutOff => {
