@@ -729,6 +729,18 @@ async fn turns_arrive_in_every_charset_and_encoding_mail_clients_use() {
         refused.starts_with("552") && refused.contains("limit"),
         "{refused}"
     );
+    // Over the limit in the mailbox: only its header is kept, and it is answered in words.
+    let large = reply_to(&player, &mail, "Re: Your move", "end turn").oversized(300 * 1024);
+    league
+        .send(
+            Via::Imap,
+            &format!("{player}@club.example"),
+            &mail.header("Reply-To"),
+            &large,
+        )
+        .await;
+    let answer = league.answer(&player, &large).await.body();
+    assert!(answer.contains("larger than 256 kB"), "{answer}");
     let view = league.view().await;
     assert_eq!(
         view["turn"].as_str(),
