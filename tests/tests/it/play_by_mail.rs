@@ -559,6 +559,19 @@ async fn spoofed_forged_replayed_and_stale_mails_are_refused_in_words_and_append
         .await;
     let answer = league.answer(&russia, &forged).await.body();
     assert!(answer.contains("forged or not yours"), "{answer}");
+    // One mail to two reply addresses is two turns the service cannot tell apart.
+    let doubled = reply_to(&russia, &mail, "Re: Your move", "end turn");
+    let replies = lmtp_send(
+        league.listener,
+        &format!("{russia}@club.example"),
+        &[&reply_address, &forged_address],
+        &doubled.to_bytes(),
+    )
+    .await
+    .expect("LMTP");
+    assert_eq!(replies.len(), 2, "one reply a recipient: {replies:?}");
+    let answer = league.answer(&russia, &doubled).await.body();
+    assert!(answer.contains("more than one reply address"), "{answer}");
     // The seat's own address and reply address, but the sender's domain disowns the mail
     // (as the league's receiving server found and wrote).
     let disowned = reply_to(&russia, &mail, "Re: Your move", "end turn").with_header(

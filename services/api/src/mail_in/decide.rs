@@ -118,7 +118,7 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
         // Not a reply to any of the service's mails: not answered, so a mailbox that also
         // receives other mail (an autoresponder's, say) starts no exchange.
         None => return Ok(ignored("no-token")),
-        Some(Err(refusal)) => return Ok(refusing.because(refusal.code(), &refusal.to_string())),
+        Some(Err(why)) => return Ok(refusing.because("bad-token", &why)),
         Some(Ok(token)) => token,
     };
     let stream = match StreamId::of(warlog_events::StreamCategory::Game, &token.game_id()) {
@@ -241,17 +241,33 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
 }
 
 /// The token of the reply address the message was sent to: the envelope's recipients
-/// first (they are where the mail server delivered it), then the headers'.
-fn reply_token(
-    message: &InboxMessage,
-    incoming: &Incoming,
-) -> Option<Result<ReplyToken, MailRefusal>> {
-    message
-        .recipients
-        .iter()
-        .chain(&incoming.to)
-        .find_map(|address| token_in_address(address))
-        .map(|found| found.map_err(MailRefusal::from))
+/// where there was an envelope (they are where the mail server delivered it), else the
+/// headers'. A mail to two seats' reply addresses is one mail for two turns, which the
+/// service cannot tell apart: it is refused, so that neither is taken by chance.
+fn reply_token(message: &InboxMessage, incoming: &Incoming) -> Option<Result<ReplyToken, String>> {
+    let addresses = if message.recipients.is_empty() {
+        &incoming.to
+    } else {
+        &message.recipients
+    };
+    let mut found: Vec<Result<ReplyToken, MailRefusal>> = Vec::new();
+    for token in addresses.iter().filter_map(|a| token_in_address(a)) {
+        let token = token.map_err(MailRefusal::from);
+        if !found.contains(&token) {
+            found.push(token);
+        }
+    }
+    match found.len() {
+        0 => None,
+        1 => found
+            .pop()
+            .map(|token| token.map_err(|refusal| refusal.to_string())),
+        _ => Some(Err(
+            "it was sent to more than one reply address: send each power's turn as a reply \
+             to that power's own mail"
+                .to_owned(),
+        )),
+    }
 }
 
 fn moment_of(now: OffsetDateTime) -> Moment {
