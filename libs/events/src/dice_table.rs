@@ -14,7 +14,9 @@
 mod keys;
 mod mail;
 
-pub use keys::{date_of, roll_statement, verify_roll, DiceKeys, RollSigned};
+pub use keys::{
+    date_of, example_roll, roll_statement, statement_template, verify_roll, DiceKeys, RollSigned,
+};
 pub use mail::{roll_mail, RollLinks};
 
 use hmac::{Hmac, Mac};

@@ -453,6 +453,39 @@ async fn check_with_openssl<B: MessageBody>(app: &impl TestApp<B>, mail: &str) {
     );
     let forged = statement.replacen("dice: ", "dice: 1", 1);
     assert!(!verify(&forged).status.success(), "another die fails");
+    // The key page states exactly what is signed: its template, filled with this roll's
+    // values line by line, is the mailed statement.
+    let template = key["statement"].as_str().expect("the statement's form");
+    assert_eq!(template.lines().count(), 7, "{template}");
+    let filled: Vec<String> = template
+        .lines()
+        .zip(statement.lines())
+        .map(|(form, line)| match form.split_once(": <") {
+            Some((name, _)) => {
+                let value = line
+                    .strip_prefix(&format!("{name}: "))
+                    .unwrap_or_else(|| panic!("{line:?} is not the template's {name:?}"));
+                format!("{name}: {value}")
+            }
+            None => form.to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        filled.join("\n"),
+        statement,
+        "the template describes the statement"
+    );
+    // And its worked example verifies with the published key.
+    let example = &key["example"];
+    std::fs::write(
+        dir.join("signature.bin"),
+        base64::engine::general_purpose::STANDARD
+            .decode(example["signature"].as_str().expect("a signature"))
+            .expect("base64"),
+    )
+    .expect("signature");
+    let checked = verify(example["statement"].as_str().expect("a statement"));
+    assert!(checked.status.success(), "the key page's example verifies");
     let _ = std::fs::remove_dir_all(dir);
 }
 

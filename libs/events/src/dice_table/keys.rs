@@ -141,10 +141,50 @@ pub fn roll_statement(roll: &RollSigned) -> String {
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    format!(
-        "warlog dice roll\ntable: {}\nepoch: {}\nindex: {}\nsides: {}\ndice: {dice}\ndate: {}",
-        roll.table, roll.epoch, roll.index, roll.sides, roll.date
-    )
+    statement(&[
+        &roll.table,
+        &roll.epoch,
+        &roll.index,
+        &roll.sides,
+        &dice,
+        &roll.date,
+    ])
+}
+
+/// The statement's form, as the key page publishes it: each value in angle brackets. Made
+/// by the same lines as every signed statement, so the two cannot drift apart.
+pub fn statement_template() -> String {
+    statement(&[
+        &"<table>",
+        &"<epoch>",
+        &"<index>",
+        &"<sides>",
+        &"<die>,<die>,...",
+        &"<date: RFC 3339, UTC>",
+    ])
+}
+
+/// The statement's lines: its title, then the fields in their order, each `name: value`.
+fn statement(values: &[&dyn std::fmt::Display; 6]) -> String {
+    const FIELDS: [&str; 6] = ["table", "epoch", "index", "sides", "dice", "date"];
+    let mut text = "warlog dice roll".to_owned();
+    for (field, value) in FIELDS.iter().zip(values) {
+        text.push_str(&format!("\n{field}: {value}"));
+    }
+    text
+}
+
+/// A roll made up for the key page's worked example: any reader can check its signature
+/// with the published key before trusting it with a real roll.
+pub fn example_roll() -> RollSigned<'static> {
+    RollSigned {
+        table: "0123456789abcdef0123456789abcdef",
+        epoch: 1,
+        index: 2,
+        sides: 6,
+        dice: &[3, 6, 1],
+        date: "2026-12-05T12:00:00Z",
+    }
 }
 
 /// Whether `signature` (base64) is the signature by `public_key` (32 bytes) of `statement`.

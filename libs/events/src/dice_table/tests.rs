@@ -496,3 +496,17 @@ fn a_table_resumed_from_its_latest_commitment_and_last_event_is_the_table_folded
     assert_eq!(resumed, whole);
     assert_eq!((whole.epoch, whole.rolls, whole.epoch_rolls), (4, 10, 1));
 }
+
+#[test]
+fn the_published_statement_template_has_the_signed_statements_lines_in_order() {
+    let template = statement_template();
+    let example = roll_statement(&example_roll());
+    let names = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split(": ").next().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&template), names(&example));
+    assert_eq!(template.lines().count(), 7, "{template}");
+    assert!(template.contains("sides: <sides>") && template.contains("epoch: <epoch>"));
+}

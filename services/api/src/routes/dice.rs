@@ -6,6 +6,7 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use warlog_events::dice_table::{example_roll, roll_statement, statement_template};
 use warlog_events::dice_table::{shown, DiceAsked, RevealAsked};
 
 use crate::body::{JsonBody, RawBody};
@@ -244,7 +245,18 @@ pub struct DicePublicKey {
     pub public_key_pem: String,
     /// What a roll's signature covers, a field a line (UTF-8, no final line break): the
     /// template, with the roll's own values in place of the angle brackets.
-    pub statement: &'static str,
+    pub statement: String,
+    /// A worked example: a made-up roll's statement and its signature by this key, which
+    /// any reader can check before trusting the key with a real roll.
+    pub example: SignedExample,
+}
+
+/// A statement and its signature.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SignedExample {
+    pub statement: String,
+    /// Base64 of the Ed25519 signature.
+    pub signature: String,
 }
 
 /// The service's public key, which every roll's signature is checked with.
@@ -262,12 +274,16 @@ pub async fn dice_public_key(state: web::Data<AppState>) -> Result<HttpResponse,
             algorithm: "Ed25519",
             public_key: keys.public_key_base64(),
             public_key_pem: keys.public_key_pem(),
-            statement: STATEMENT_TEMPLATE,
+            statement: statement_template(),
+            example: {
+                let statement = roll_statement(&example_roll());
+                SignedExample {
+                    signature: keys.sign(&statement),
+                    statement,
+                }
+            },
         }))
 }
-
-const STATEMENT_TEMPLATE: &str =
-    "warlog dice roll\ntable: <table>\nindex: <index>\ndice: <die>,<die>,...\ndate: <RFC 3339, UTC>";
 
 /// A dice table: its epochs and its latest rolls.
 ///
