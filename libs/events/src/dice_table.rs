@@ -28,11 +28,13 @@ use warlog_rules::game::Moment;
 
 use crate::{EventDecodeError, EventType, StreamCategory, StreamId};
 
-/// The most dice one roll may ask for.
-pub const MAX_TIMES: u32 = 200;
-/// The fewest and the most sides a die may have.
-pub const MIN_SIDES: u32 = 2;
-pub const MAX_SIDES: u32 = 1000;
+/// The most dice one roll may ask for: the bounds of TripleA's official dice server, whose
+/// client sends a whole fire step as one roll, and a random start on a map of N
+/// territories as N dice of N sides.
+pub const MAX_TIMES: u32 = 5000;
+/// The fewest and the most sides a die may have (a one-sided die always shows 1).
+pub const MIN_SIDES: u32 = 1;
+pub const MAX_SIDES: u32 = 5000;
 
 /// A dice table's id: the keyed hash (HMAC-SHA-256 under the service's key) of its pair
 /// of addresses, each trimmed and lower-cased, in either order. Who holds the key can find

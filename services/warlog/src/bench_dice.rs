@@ -1,8 +1,9 @@
 //! `warlog bench dice`: dice rolls per second through `POST /api/roll`, as TripleA's client
 //! sends them, each client at its own table, next to `GET /healthz` measured in the same
 //! run; and a table's view at 5,000 rolls against its view at 1,000 (both past the latest
-//! 400 events a view reads), to show a view's cost does not grow with the table. No limits,
-//! no mail.
+//! 400 events a view reads), to show a view's cost does not grow with the table; and the
+//! largest roll the official server's bounds allow (5,000 dice of 5,000 sides) against a
+//! roll of one die. No limits, no mail.
 
 use std::time::Duration;
 
@@ -59,6 +60,17 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
     rolls_at(&mut setup, &first, GROWN - FIRST).await?;
     let grown = workload(addr, std::slice::from_ref(&view), 1, slice).await?;
 
+    // The largest roll the official server's bounds allow against the smallest, one client
+    // each at a table of its own, in the same run.
+    let sized = |times: u32, max: u32, who: &str| Request {
+        body: format!(
+            "times={times}&max={max}&email1={who}%40club.example&email2=opponent%40club.example"
+        ),
+        ..Request::form("/api/roll")
+    };
+    let one_die = workload(addr, &[sized(1, 6, "one")], 1, slice).await?;
+    let five_thousand = workload(addr, &[sized(5000, 5000, "many")], 1, slice).await?;
+
     let rolls: Vec<Request> = (0..CLIENTS).map(roll).collect();
     let healthz = workload(addr, &[Request::get("/healthz")], CLIENTS, slice).await?;
     let rolled = workload(addr, &rolls, CLIENTS, slice).await?;
@@ -103,6 +115,13 @@ async fn run(server: &Server, database: &str, slice: Duration) -> Result<(), Cli
         &small,
     );
     row(&format!("a table's view, {GROWN} rolls"), 1, &grown, &small);
+    row("POST /api/roll, 1 die (baseline)", 1, &one_die, &one_die);
+    row(
+        "POST /api/roll, 5,000 dice of 5,000 sides",
+        1,
+        &five_thousand,
+        &one_die,
+    );
     server.stop().await;
     pool.close();
     Ok(())

@@ -267,7 +267,7 @@ async fn tripleas_client_rolls_against_a_running_server_and_reads_its_dice_or_it
     assert!(dice_as_triplea_reads_them(&refused).is_err());
     assert_eq!(
         refused["errors"],
-        json!(["times is 0: a roll is 1 to 200 dice"])
+        json!(["times is 0: a roll is 1 to 5000 dice"])
     );
     let body = form(&[("times", "2"), ("max", "6"), ("email1", ANN)]);
     let (status, _, refused) = post_as_triplea(addr, &body).await;
@@ -1022,4 +1022,35 @@ async fn a_roll_not_sent_as_a_form_and_a_reveal_body_not_understood_are_refused_
         .await
         .json();
     assert_eq!(after, before);
+}
+
+#[actix_web::test]
+async fn the_official_servers_bounds_are_answered_from_one_die_of_one_side_to_five_thousand_of_five_thousand(
+) {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::default());
+    for (times, max) in [("1", "1"), ("5000", "5000")] {
+        let reply = roll(&app, times, max).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{times}d{max}: {}",
+            reply.text()
+        );
+        let dice = dice_as_triplea_reads_them(&reply.json()).expect("dice TripleA reads");
+        let (count, sides): (usize, u32) = (times.parse().unwrap(), max.parse().unwrap());
+        assert_eq!(dice.len(), count);
+        assert!(
+            dice.iter().all(|d| (1..=sides).contains(d)),
+            "{times}d{max}"
+        );
+    }
+    let over = roll(&app, "5001", "6").await;
+    assert_eq!(over.status, StatusCode::BAD_REQUEST);
+    assert!(
+        over.text().contains("a roll is 1 to 5000 dice"),
+        "{}",
+        over.text()
+    );
 }

@@ -104,13 +104,34 @@ fn the_same_seed_table_and_place_give_the_same_dice_and_the_next_roll_others() {
 #[test]
 fn a_roll_outside_the_bounds_is_refused_saying_the_bounds() {
     for (times, max, says) in [
-        (0, 6, "a roll is 1 to 200 dice"),
-        (201, 6, "a roll is 1 to 200 dice"),
-        (2, 1, "a die has 2 to 1000 sides"),
-        (2, 1001, "a die has 2 to 1000 sides"),
+        (0, 6, "a roll is 1 to 5000 dice"),
+        (5001, 6, "a roll is 1 to 5000 dice"),
+        (2, 0, "a die has 1 to 5000 sides"),
+        (2, 5001, "a die has 1 to 5000 sides"),
     ] {
         let refused = DiceAsked::try_from((times, max)).expect_err("out of bounds");
         assert!(refused.contains(says), "{refused}");
+    }
+    for bound in [(1, 1), (5000, 5000)] {
+        assert!(
+            DiceAsked::try_from(bound).is_ok(),
+            "{bound:?}: the official server's bounds"
+        );
+    }
+}
+
+#[test]
+fn the_official_servers_largest_and_smallest_rolls_fall_within_their_sides() {
+    let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
+    for (times, max) in [(5000, 5000), (1, 1)] {
+        let asked = DiceAsked::try_from((times, max)).expect("in bounds");
+        let events = table.roll(asked, &seed(1), &keys(), at(1)).expect("rolls");
+        let dice = match events.last() {
+            Some(DiceTableEvent::DiceRolled { dice, .. }) => dice.clone(),
+            _ => panic!("a roll"),
+        };
+        assert_eq!(dice.len(), times as usize);
+        assert!(dice.iter().all(|d| (1..=max).contains(d)), "{max} sides");
     }
 }
 

@@ -36,10 +36,10 @@ resource! {
 /// A roll, as TripleA's client sends it. Other fields are ignored.
 #[derive(Default, Deserialize, ToSchema)]
 pub struct RollForm {
-    /// How many dice: 1 to 200.
+    /// How many dice: 1 to 5,000.
     #[schema(example = "3")]
     pub times: Option<String>,
-    /// Their sides: 2 to 1000.
+    /// Their sides: 1 to 5,000.
     #[schema(example = "6")]
     pub max: Option<String>,
     /// The two players' addresses, in either order: they name the table, and each roll is
@@ -66,7 +66,7 @@ pub struct RollRefused {
     /// `Error`.
     #[schema(example = "Error")]
     pub status: &'static str,
-    #[schema(example = json!(["times is 0: a roll is 1 to 200 dice"]))]
+    #[schema(example = json!(["times is 0: a roll is 1 to 5000 dice"]))]
     pub errors: Vec<String>,
 }
 
