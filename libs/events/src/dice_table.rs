@@ -49,7 +49,10 @@ const MAX_ADDRESS: usize = 254;
 impl DiceTableId {
     /// The table of `first` and `second`, under `key`.
     pub fn of(key: &[u8], first: &str, second: &str) -> Result<DiceTableId, Vec<String>> {
-        let mut pair = match (address(first, "email1"), address(second, "email2")) {
+        let mut pair = match (
+            canonical_address(first, "email1"),
+            canonical_address(second, "email2"),
+        ) {
             (Ok(first), Ok(second)) => [first, second],
             (first, second) => return Err(first.err().into_iter().chain(second.err()).collect()),
         };
@@ -90,24 +93,68 @@ impl TryFrom<&str> for DiceTableId {
     }
 }
 
-/// An address as a table keys it: trimmed, lower-cased, plausible (one `@` with something
-/// on each side, no spaces or control characters, at most 254 characters).
-fn address(raw: &str, field: &str) -> Result<String, String> {
-    let address = raw.trim().to_lowercase();
-    let plausible = address.len() <= MAX_ADDRESS
-        && !address.chars().any(|c| c.is_whitespace() || c.is_control())
-        && address.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty() && !domain.is_empty() && !domain.contains('@')
-        });
-    if plausible {
-        Ok(address)
-    } else if address.is_empty() {
-        Err(format!(
+/// An address as a table keys it and its mail is sent to: one mailbox, one spelling (issue
+/// 52). Trimmed; in Unicode's compatibility form (NFKC: the Kelvin sign is a K, a
+/// full-width letter its plain one) and lower case; the domain in its IDNA (ASCII) form
+/// without a trailing dot; plausible (one `@` with something on each side, no spaces or
+/// control characters, at most 254 characters). A name mixing scripts (a Cyrillic "о" among
+/// Latin letters) is refused: it is another mailbox that looks like someone's. Each refusal
+/// names `field`.
+pub fn canonical_address(raw: &str, field: &str) -> Result<String, String> {
+    use unicode_normalization::UnicodeNormalization;
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err(format!(
             "{field} is missing: give both players' e-mail addresses"
-        ))
-    } else {
-        Err(format!("{field} is not an e-mail address"))
+        ));
     }
+    let address: String = trimmed.nfkc().collect::<String>().to_lowercase();
+    let not_an_address = || format!("{field} is not an e-mail address");
+    if address.len() > MAX_ADDRESS || address.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(not_an_address());
+    }
+    let Some((local, domain)) = address.split_once('@') else {
+        return Err(not_an_address());
+    };
+    let domain = domain.strip_suffix('.').unwrap_or(domain);
+    if local.is_empty() || domain.is_empty() || domain.contains('@') {
+        return Err(not_an_address());
+    }
+    let domain = idna::domain_to_ascii(domain)
+        .ok()
+        .filter(|d| !d.is_empty() && d.len() <= MAX_ADDRESS)
+        .ok_or_else(|| format!("{field}'s domain is not a domain name"))?;
+    let scripts = scripts_of(local);
+    if scripts.len() > 1 {
+        return Err(format!(
+            "{field} mixes scripts in its name ({}): a look-alike of an address is another \
+             mailbox; write the address as its owner does",
+            scripts.join(" and ")
+        ));
+    }
+    let canonical = format!("{local}@{domain}");
+    if canonical.len() > MAX_ADDRESS {
+        return Err(not_an_address());
+    }
+    Ok(canonical)
+}
+
+/// The scripts of `text`'s letters, by name, in the order first met (digits and
+/// punctuation belong to none).
+fn scripts_of(text: &str) -> Vec<&'static str> {
+    use unicode_script::{Script, UnicodeScript};
+    let mut scripts: Vec<&'static str> = Vec::new();
+    for c in text.chars() {
+        let script = c.script();
+        if matches!(script, Script::Common | Script::Inherited | Script::Unknown) {
+            continue;
+        }
+        let name = script.full_name();
+        if !scripts.contains(&name) {
+            scripts.push(name);
+        }
+    }
+    scripts
 }
 
 /// One event of a dice table's stream.

@@ -1054,3 +1054,49 @@ async fn the_official_servers_bounds_are_answered_from_one_die_of_one_side_to_fi
         over.text()
     );
 }
+
+#[actix_web::test]
+async fn a_kelvin_sign_spelling_rolls_at_the_players_table_mailed_as_the_table_spells_it() {
+    let db = TestDb::new().await;
+    let telemetry = Telemetry::new().expect("metrics");
+    let settings = DiceSettings {
+        mail: true,
+        mail_domains: MailDomains::try_from(&["club.example".to_owned()][..]).expect("a domain"),
+        ..DiceSettings::default()
+    };
+    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
+    let kim = "kim@club.example";
+    let roll_for = |email1: &str, email2: &str| {
+        roll_request(&form(&[
+            ("times", "1"),
+            ("max", "6"),
+            ("email1", email1),
+            ("email2", email2),
+        ]))
+    };
+    let plain = call(&app, roll_for(kim, BOB)).await;
+    assert_eq!(plain.status, StatusCode::OK, "{:?}", plain.json());
+    // The Kelvin sign (U+212A) for "K", other cases, a trailing dot: the same mailboxes.
+    let spelled = call(&app, roll_for("\u{212A}IM@Club.Example.", BOB)).await;
+    assert_eq!(spelled.status, StatusCode::OK, "{:?}", spelled.json());
+    assert_eq!(
+        table_of(&spelled),
+        table_of(&plain),
+        "the players' own table"
+    );
+    // Every mail goes to the spelling the table is keyed by.
+    let mailed: Vec<(String, i64)> = outbox_by_address(&db).await;
+    assert_eq!(
+        mailed,
+        [(BOB.to_owned(), 2), (kim.to_owned(), 2)],
+        "both rolls to both players' own addresses"
+    );
+    // A look-alike made of two scripts ("bob" with a Cyrillic "о") is refused by its field.
+    let refused = call(&app, roll_for(kim, &BOB.replacen('o', "\u{43e}", 1))).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(
+        refused.text().contains("email2 mixes scripts"),
+        "{}",
+        refused.text()
+    );
+}

@@ -531,3 +531,43 @@ fn the_published_statement_template_has_the_signed_statements_lines_in_order() {
     assert_eq!(template.lines().count(), 7, "{template}");
     assert!(template.contains("sides: <sides>") && template.contains("epoch: <epoch>"));
 }
+
+#[test]
+fn an_address_is_kept_and_mailed_in_one_spelling_of_its_mailbox() {
+    for (given, canonical) in [
+        ("Ann@Club.Example", "ann@club.example"),
+        ("  ann@club.example.  ", "ann@club.example"),
+        // The Kelvin sign (U+212A) is a K; a full-width letter its plain one.
+        ("\u{212A}im@club.example", "kim@club.example"),
+        ("ｂob@club.example", "bob@club.example"),
+        // An internationalised domain in its IDNA form.
+        ("ann@bücher.example", "ann@xn--bcher-kva.example"),
+        // A name all in one script stands.
+        ("борис@club.example", "борис@club.example"),
+    ] {
+        assert_eq!(
+            canonical_address(given, "email1").as_deref(),
+            Ok(canonical),
+            "{given}"
+        );
+    }
+}
+
+#[test]
+fn a_look_alike_made_of_two_scripts_is_refused_by_its_field() {
+    // "bob" with a Cyrillic "о" in the middle.
+    let refused = canonical_address("b\u{43e}b@club.example", "email2").expect_err("mixed");
+    assert!(refused.starts_with("email2 mixes scripts"), "{refused}");
+    assert!(refused.contains("Latin and Cyrillic"), "{refused}");
+    assert!(canonical_address("ann@", "email1").is_err());
+    assert!(canonical_address("ann@exa mple.org", "email1").is_err());
+}
+
+#[test]
+fn a_pair_spelled_with_the_kelvin_sign_sits_at_its_players_table() {
+    let key = [7u8; 32];
+    let plain = DiceTableId::of(&key, "kim@club.example", "lee@club.example").expect("a table");
+    let kelvin =
+        DiceTableId::of(&key, "\u{212A}im@club.example", "LEE@club.example.").expect("a table");
+    assert_eq!(plain, kelvin);
+}

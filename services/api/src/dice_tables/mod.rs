@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 use tokio::sync::OnceCell;
 use warlog_events::dice_table::DiceTable;
-use warlog_events::dice_table::{idle_in_words, DiceKeys, DiceTableError, DiceTableId, RollLinks};
+use warlog_events::dice_table::{
+    canonical_address, idle_in_words, DiceKeys, DiceTableError, DiceTableId, RollLinks,
+};
 use warlog_events::StreamId;
 use warlog_rules::dice::GameSeed;
 use warlog_store::dice_tables::load_epoch_seed;
@@ -200,12 +202,16 @@ impl DiceTables {
         if !self.settings.mail {
             return Ok(Vec::new());
         }
+        // Mailed in the one spelling the table is keyed by, never as the roll spelled it.
         let mut recipients: Vec<String> = addresses
             .iter()
-            .map(|a| a.trim().to_owned())
+            .zip(["email1", "email2"])
+            .map(|(a, field)| canonical_address(a, field).map_err(ApiError::malformed))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
             .filter(|a| self.settings.mail_domains.allows(a))
             .collect();
-        recipients.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        recipients.dedup();
         for address in &recipients {
             self.per_address
                 .admit_from(keys.address_key(address), "to one address")
