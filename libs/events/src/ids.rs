@@ -17,7 +17,7 @@ pub enum IdError {
     IdempotencyKey,
 }
 
-/// The kind of aggregate a stream belongs to (DESIGN.md, "One stream per aggregate").
+/// The kind of aggregate a stream belongs to (docs/design.md, "One stream per aggregate").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StreamCategory {

@@ -382,7 +382,7 @@ impl GameLog {
                         "reveal",
                         RuleViolation {
                             code: ViolationCode::GameRunning,
-                            rule: "DESIGN.md, The dice",
+                            rule: "docs/design.md, The dice",
                             message: "the seed is revealed when the game ends (end, or void): \
                                       while it runs, it would tell every die still to come"
                                 .to_owned(),
@@ -394,7 +394,7 @@ impl GameLog {
                         "reveal",
                         RuleViolation {
                             code: ViolationCode::AlreadyRevealed,
-                            rule: "DESIGN.md, The dice",
+                            rule: "docs/design.md, The dice",
                             message: "the seed is revealed already".to_owned(),
                         },
                     ));

@@ -1,4 +1,4 @@
-//! Dice a game master nobody has to trust (DESIGN.md, "The dice").
+//! Dice a game master nobody has to trust (docs/design.md, "The dice").
 //!
 //! A game's 256-bit seed stays secret until the game ends; its commitment
 //! `SHA-256(seed)` is published when the game is created. Each batch of rolls comes from a

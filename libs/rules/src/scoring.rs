@@ -1,4 +1,4 @@
-//! Scoring (DESIGN.md, "Scoring"; seed cutthroat-rules-2000.txt, "Victory" and "Ranking
+//! Scoring (docs/design.md, "Scoring"; seed cutthroat-rules-2000.txt, "Victory" and "Ranking
 //! system"): IPC counts, percent gain, places with ties, ranking points and titles.
 //!
 //! Everything is exact. A percent gain is the fraction (final - initial) / initial, compared

@@ -363,7 +363,7 @@ impl fmt::Display for Catalogue {
     }
 }
 
-/// The IAAPA default orders of loss (reference/rules-facts.md), by unit code: land attacker,
+/// The IAAPA default orders of loss (docs/rule-facts.md), by unit code: land attacker,
 /// land defender, sea attacker, sea defender. Units a ruleset adds (heavy armour,
 /// artillery, destroyers ...) sit next to their kin; any unit not listed goes after the
 /// listed ones, cheapest first. Kept with the catalogue, which resolves them once.

@@ -1,4 +1,4 @@
-//! Finding a PostgreSQL to use, with no set-up (DESIGN.md, "Running and testing"):
+//! Finding a PostgreSQL to use, with no set-up (docs/design.md, "Running and testing"):
 //!
 //! 1. `DATABASE_URL`, when set;
 //! 2. else a PostgreSQL answering on 127.0.0.1:5432 as user `postgres`;

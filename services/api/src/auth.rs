@@ -1,4 +1,4 @@
-//! Bearer tokens and roles (DESIGN.md, "HTTP conventions"). A token is shown once when it
+//! Bearer tokens and roles (docs/design.md, "HTTP conventions"). A token is shown once when it
 //! is made; the database keeps only its SHA-256, so a leaked table grants nothing.
 //!
 //! Roles: `admin` may do everything; `director` and `gm` create games and act on the games

@@ -1226,7 +1226,7 @@ async fn the_board_at_version_n_is_the_board_folded_from_the_first_n_events() {
         (odds["attacker_win"].as_f64().unwrap_or_default() - 0.25).abs() < 1e-12,
         "{odds}"
     );
-    // Cut-Throat's defaults: SAAC from round 2 on land (rules-facts.md), 48.7%.
+    // Cut-Throat's defaults: SAAC from round 2 on land (docs/rule-facts.md), 48.7%.
     let saac = call(
         &app,
         TestRequest::post()

@@ -161,7 +161,7 @@ const SHARED_SECOND: Fifteenths = 4 * 5;
 /// All five tied: (5 + 3 + 2 - 1 - 2) / 5.
 const ALL_TIED: Fifteenths = 7 * 3;
 
-/// The Cut-Throat titles by total points (DESIGN.md, "Scoring"; nobody here reaches 23).
+/// The Cut-Throat titles by total points (docs/design.md, "Scoring"; nobody here reaches 23).
 fn title_for(points: Fifteenths) -> &'static str {
     let whole = points.div_euclid(15);
     match whole {

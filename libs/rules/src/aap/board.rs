@@ -1,6 +1,6 @@
 //! AAP Historical's built-in board and setup: the Axis & Allies Pacific board and its
-//! standard setup (`data/pacific-map.json`, a copy of `shared/reference/pacific-map.json`,
-//! kept verbatim so that anyone can compare it with its source), with the seed's changes
+//! standard setup (`data/pacific-map.json`, TripleA's `pacific` map read into JSON and
+//! kept as read, docs/rule-facts.md "The boards"), with the seed's changes
 //! (1. Placement) and the decisions the seed leaves open (docs/rulesets.md, "AAP
 //! Historical's board"):
 //!

@@ -172,7 +172,7 @@ pub(crate) struct Fight<'b, 'c> {
     pub(crate) attacker_order: LossOrder<'c>,
     pub(crate) defender_order: LossOrder<'c>,
     /// The defender's order when only aircraft attack and cannot retreat: its submarines
-    /// first (reference/rules-facts.md); only for attackers whose aircraft cannot retreat.
+    /// first (docs/rule-facts.md); only for attackers whose aircraft cannot retreat.
     pub(crate) defender_subs_first: Option<LossOrder<'c>>,
     /// The technologies that change a die, looked up once.
     pub(crate) jet_fighters: bool,

@@ -195,7 +195,7 @@ pub struct Battle<'c> {
     pub attacker_uncounted: bool,
     /// The attacking aircraft have nowhere to retreat to (known from the board): when only
     /// they remain, defending submarines are lost before other defending units
-    /// (reference/rules-facts.md, the exception to the default orders of loss).
+    /// (docs/rule-facts.md, the exception to the default orders of loss).
     pub attacker_air_cannot_retreat: bool,
     /// The attacker has somewhere to withdraw to. Where is settled before the first die
     /// (a refusal after the dice would tell the player how they fell), so with nowhere to
@@ -207,7 +207,7 @@ pub struct Battle<'c> {
     /// Weapons the defender has developed (jet fighters ...).
     pub defender_technologies: Vec<Technology>,
     /// IAAPA's land default: from this round on, an attacker who gave no combat order
-    /// fights Save Air At All Costs (rules-facts.md: SAAC, "default from round 2");
+    /// fights Save Air At All Costs (docs/rule-facts.md: SAAC, "default from round 2");
     /// `None`: Save Air throughout.
     pub saac_from_round: Option<u32>,
     /// Part 13, step 5: the defender's hits are taken column by column from the 1s up,

@@ -710,7 +710,7 @@ mod exact {
 
     #[test]
     fn a_land_attack_without_orders_switches_to_save_air_at_all_costs_from_round_two() {
-        // rules-facts.md: SA is "the land default"; SAAC, "aircraft are never taken as
+        // docs/rule-facts.md: SA is "the land default"; SAAC, "aircraft are never taken as
         // casualties; retreat when only air would be lost (default from round 2)".
         let cat = catalogue("cutthroat");
         let plain = battle(&cat, BattleKind::Land, "2 inf, 1 ftr, 1 bmb", "3 inf");

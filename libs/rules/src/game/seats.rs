@@ -288,7 +288,7 @@ fn one_seat_each(state: &GameState, power: Power, player: &str) -> Result<(), Ru
 
 /// Seats `players` (in the order given) at the powers by a random draw: a Fisher-Yates
 /// shuffle of the powers, each pick one die rolled until it shows no more than the powers
-/// left to pick from. These are the first dice of a game's seed (DESIGN.md, "The dice"), so
+/// left to pick from. These are the first dice of a game's seed (docs/design.md, "The dice"), so
 /// an auditor can draw them again.
 pub fn draw_seats(
     powers: &[Power],

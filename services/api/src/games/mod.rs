@@ -1,4 +1,4 @@
-//! Games in the service (DESIGN.md, "The dice"; issue 5): their folds and the cache that
+//! Games in the service (docs/design.md, "The dice"; issue 5): their folds and the cache that
 //! keeps them, what the game page reads from a whole log, and the writes to a game through
 //! the one write path ([`crate::write::run`]): [`GameCommand`] for a command to an existing
 //! game (a new one is [`crate::new_game::NewGame`]).

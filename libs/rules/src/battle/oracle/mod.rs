@@ -1,5 +1,5 @@
 //! An independent oracle for the exact odds (issue 37): the same battles worked out another
-//! way, written from the rules (`reference/rules-facts.md`, Part 13) and the catalogue's
+//! way, written from the rules (docs/rule-facts.md, Part 13) and the catalogue's
 //! profiles, sharing nothing with the engine's steps (`fight.rs`, `casualties.rs`) or the
 //! odds' chain (`odds.rs`) but the plain types (units, battles, outcomes).
 //!

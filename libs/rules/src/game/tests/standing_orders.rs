@@ -46,7 +46,7 @@ fn lose_armour_first(territory: Option<&str>) -> Order {
 
 #[test]
 fn without_standing_orders_the_defender_loses_by_the_default_order() {
-    // rules-facts.md: on land the defender loses "INF, ARM, BMB, FTR" first to last.
+    // docs/rule-facts.md: on land the defender loses "INF, ARM, BMB, FTR" first to last.
     let (mut state, fight) = karelia_attacked();
     ordered_with_dice(&mut state, Power::Germany, fight, &ONE_HIT).expect("fought");
     assert_eq!(count(&state, "Karelia", Power::Russia, "INF"), 0);

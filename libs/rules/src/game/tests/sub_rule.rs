@@ -1,6 +1,6 @@
 //! The IAAPA sub rule: "After any round where only aircraft face only subs, the battle ends
 //! and surviving subs withdraw to an adjacent friendly or empty sea zone"
-//! (reference/rules-facts.md). Cut-Throat revision 4 plays it; earlier revisions ended
+//! (docs/rule-facts.md). Cut-Throat revision 4 plays it; earlier revisions ended
 //! such a battle with the submarines staying where they were.
 
 use super::*;
