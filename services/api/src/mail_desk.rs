@@ -16,7 +16,7 @@ pub struct MailDesk {
     /// taken by mail (no reply address is given).
     pub replies: Option<Arc<TurnReplies>>,
     /// The service's public address, for links (`--public-url`); paths without it.
-    pub public_url: Option<String>,
+    pub public_url: Option<crate::public_url::PublicUrl>,
     /// The operator's receiving server, whose `Authentication-Results` headers (RFC 8601)
     /// the intake trusts for DMARC (`--mail-authserv-id`); none: no check can be made.
     pub authserv_id: Option<String>,
@@ -43,7 +43,7 @@ impl MailDesk {
     /// The address of a page on the site: absolute when the public address is known.
     pub fn link(&self, path: &str) -> String {
         match &self.public_url {
-            Some(base) => format!("{}{path}", base.trim_end_matches('/')),
+            Some(base) => base.join(path),
             None => path.to_owned(),
         }
     }

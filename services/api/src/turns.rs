@@ -307,7 +307,8 @@ fn render(log: &GameLog, planned: &[Planned], preview: Preview) -> TurnPreview {
     }
 }
 
-fn capitalised(text: &str) -> String {
+/// `text` with its first letter a capital (a refusal's words begin a sentence).
+pub(crate) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

@@ -574,7 +574,7 @@ async fn serve_on(
     state.mail_desk = std::sync::Arc::new(warlog_api::mail_desk::MailDesk {
         reports: mailer.is_some(),
         replies,
-        public_url: public_url.as_ref().map(|u| u.to_string()),
+        public_url: public_url.clone(),
         authserv_id: args.mail_authserv_id.clone(),
         max_message_bytes: args.mail_max_kb.max(1).saturating_mul(1024),
         ..Default::default()
@@ -941,11 +941,75 @@ mod secrets {
 mod notice_options {
     use clap::Parser;
 
-    use super::notices;
+    use super::{mail_intake, notices};
     use crate::cli::Cli;
 
     fn parse(args: &[&str]) -> Cli {
         Cli::parse_from(std::iter::once("warlog").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn turns_by_mail_need_mail_going_out_a_domain_and_imap_over_tls_elsewhere() {
+        let intake = |args: &[&str]| {
+            let cli = parse(args);
+            let mailer = notices(&cli.serve).expect("notices").mailer;
+            mail_intake(&cli.serve, mailer.as_ref())
+        };
+        let out = [
+            "--smtp-url",
+            "smtp://127.0.0.1:2525",
+            "--mail-from",
+            "League <warlog@league.example>",
+        ];
+        assert!(intake(&[]).expect("no intake").is_none());
+        let alone = intake(&["--mail-listen", "127.0.0.1:2424"]).expect_err("no mail out");
+        assert!(alone.to_string().contains("--smtp-url"), "{alone}");
+        let listening = intake(&[&out[..], &["--mail-listen", "127.0.0.1:2424"]].concat())
+            .expect("an intake")
+            .expect("on");
+        assert_eq!(
+            listening.reply_domain, "league.example",
+            "--mail-from's domain"
+        );
+        let domain = intake(
+            &[
+                &out[..],
+                &[
+                    "--mail-listen",
+                    "x:1",
+                    "--mail-reply-domain",
+                    "not a domain",
+                ],
+            ]
+            .concat(),
+        )
+        .expect_err("a bad domain");
+        assert!(
+            domain.to_string().starts_with("--mail-reply-domain"),
+            "{domain}"
+        );
+        let plain = intake(
+            &[
+                &out[..],
+                &["--imap-url", "imap://turn:pw@mail.club.example/INBOX"],
+            ]
+            .concat(),
+        )
+        .expect_err("a password in the clear");
+        assert!(plain.to_string().contains("imaps://"), "{plain}");
+        let imap = intake(
+            &[
+                &out[..],
+                &[
+                    "--imap-url",
+                    "imaps://turn%40club.example:pw@mail.club.example",
+                ],
+            ]
+            .concat(),
+        )
+        .expect("an intake")
+        .expect("on");
+        assert!(imap.imap.is_some() && imap.listen.is_none());
     }
 
     #[test]

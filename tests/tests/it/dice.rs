@@ -60,6 +60,15 @@ fn table_of(reply: &Reply) -> String {
         .unwrap_or_else(|| panic!("a Link to the table: {link:?}"))
 }
 
+/// Dice settings that mail rolls to addresses at `club.example`.
+fn mailing_to_the_club() -> DiceSettings {
+    DiceSettings {
+        mail: true,
+        mail_domains: MailDomains::try_from(&["club.example".to_owned()][..]).expect("a domain"),
+        ..DiceSettings::default()
+    }
+}
+
 /// The app on `db` with these dice settings and limits.
 macro_rules! dice_app {
     ($db:expr, $telemetry:expr, $dice:expr) => {{
@@ -307,11 +316,7 @@ async fn each_roll_is_mailed_to_both_addresses_with_the_table_and_the_reveal_lin
     let db = TestDb::new().await;
     let (port, server) = mail_server().await;
     let telemetry = Telemetry::new().expect("metrics");
-    let settings = DiceSettings {
-        mail: true,
-        mail_domains: MailDomains::try_from(&["club.example".to_owned()][..]).expect("a domain"),
-        ..DiceSettings::default()
-    };
+    let settings = mailing_to_the_club();
     let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
     let first = roll(&app, "3", "6").await;
     assert_eq!(first.status, StatusCode::OK, "{:?}", first.json());
@@ -508,11 +513,7 @@ async fn outbox_by_address(db: &TestDb) -> Vec<(String, i64)> {
 async fn a_roll_is_mailed_only_where_the_operator_allows_and_refused_past_an_addresss_limit() {
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
-    let settings = DiceSettings {
-        mail: true,
-        mail_domains: MailDomains::try_from(&["club.example".to_owned()][..]).expect("a domain"),
-        ..DiceSettings::default()
-    };
+    let settings = mailing_to_the_club();
     let dice = DiceTables::new(settings, 0, 0).mails_per_address(2);
     let (app, _, _) = dice_app!(&db, &telemetry, dice);
     // Ann is at an allowed domain; a stranger's address is not mailed
@@ -1059,11 +1060,7 @@ async fn the_official_servers_bounds_are_answered_from_one_die_of_one_side_to_fi
 async fn a_kelvin_sign_spelling_rolls_at_the_players_table_mailed_as_the_table_spells_it() {
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
-    let settings = DiceSettings {
-        mail: true,
-        mail_domains: MailDomains::try_from(&["club.example".to_owned()][..]).expect("a domain"),
-        ..DiceSettings::default()
-    };
+    let settings = mailing_to_the_club();
     let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
     let kim = "kim@club.example";
     let roll_for = |email1: &str, email2: &str| {

@@ -3,7 +3,7 @@
 //! would use. A recorded turn needs no answer of its own: its report goes to the table.
 
 use crate::error::ApiError;
-use crate::turns::TurnPreview;
+use crate::turns::{capitalised, TurnPreview};
 
 /// An answer to a player's mail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,14 +110,6 @@ pub fn preview(subject: &str, preview: &TurnPreview, text: &str) -> Answer {
     Answer {
         subject: re(subject),
         body,
-    }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

@@ -1,6 +1,7 @@
-//! Deciding one message of the inbox: read it, find its reply address and the game, take
-//! the turn out of the reply, have the domain decide who is writing
-//! (`warlog_events::by_mail::intake::who_is_writing`), then preview the turn or write it
+//! Deciding one message of the inbox: read it, find its reply address and the game, have
+//! the domain decide who is writing (`warlog_events::by_mail::intake::authenticated`) before
+//! anything the mail says is read, take the turn out of the reply and check it is of the
+//! turn in play (`intake::in_turn`), then preview the turn or write it
 //! through the one write path, keyed by the message so that deciding it twice writes it
 //! once. Every refusal is a sentence for the sender; nothing is appended for one.
 
@@ -33,7 +34,7 @@ pub enum Verdict {
     /// sender (a player on file), if it gets one.
     Decided {
         outcome: String,
-        answer: Option<(String, Answer)>,
+        answer: Option<Reply>,
     },
     /// Not decided now (the database is away): the message waits for the next pass.
     PutOff,
@@ -50,18 +51,38 @@ pub async fn decide(state: &AppState, message: &InboxMessage) -> Verdict {
     }
 }
 
-/// The sender of a refused mail, and the refusal.
+/// An answer to a player's mail: to whom (a handle on file), in reply to which message.
+#[derive(Debug)]
+pub struct Reply {
+    pub handle: String,
+    pub in_reply_to: Option<String>,
+    pub answer: Answer,
+}
+
+/// The sender of a mail being decided, as far as answering it goes.
 struct Refusing<'a> {
     handle: Option<String>,
+    /// The mail's Message-ID, in angle brackets.
+    message_id: Option<String>,
     subject: &'a str,
 }
 
 impl Refusing<'_> {
-    fn refuse(&self, code: &str, answer: Answer) -> Verdict {
+    /// A decision whose outcome is `outcome`, answered with `answer` where the sender is
+    /// on file.
+    fn answered(&self, outcome: String, answer: Answer) -> Verdict {
         Verdict::Decided {
-            outcome: format!("refused {code}"),
-            answer: self.handle.clone().map(|handle| (handle, answer)),
+            outcome,
+            answer: self.handle.clone().map(|handle| Reply {
+                handle,
+                in_reply_to: self.message_id.clone(),
+                answer,
+            }),
         }
+    }
+
+    fn refuse(&self, code: &str, answer: Answer) -> Verdict {
+        self.answered(format!("refused {code}"), answer)
     }
 
     fn because(&self, code: &str, why: &str) -> Verdict {
@@ -99,6 +120,7 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
     };
     let refusing = Refusing {
         handle,
+        message_id: incoming.message_id.as_ref().map(|id| format!("<{id}>")),
         subject: &incoming.subject,
     };
     if message.oversized || message.raw.len() > desk.max_message_bytes {
@@ -206,10 +228,7 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
             Err(error) if passes(&error) => return Err(error),
             Err(error) => answers::refused_turn(&incoming.subject, &error, &text),
         };
-        return Ok(Verdict::Decided {
-            outcome: "previewed".to_owned(),
-            answer: refusing.handle.clone().map(|h| (h, answer)),
-        });
+        return Ok(refusing.answered("previewed".to_owned(), answer));
     }
     let by_mail = ByMail {
         message: message_hex,

@@ -133,19 +133,22 @@ async fn close(
     state: &AppState,
     message: &InboxMessage,
     outcome: &str,
-    answer: Option<(String, answers::Answer)>,
+    reply: Option<decide::Reply>,
 ) -> Result<(), StoreError> {
     let mut client = state.store.pool().get().await?;
     let tx = client.transaction().await?;
     let mut outcome = outcome.to_owned();
-    if let Some((handle, answer)) = answer {
+    if let Some(decide::Reply {
+        handle,
+        in_reply_to,
+        answer,
+    }) = reply
+    {
         let lately = answers_made_lately(&tx, &handle, 3600.0).await?;
         if lately < state.mail_desk.answers_per_hour {
             let key = hex::encode(message.message_key);
             let mail = DirectMail {
-                in_reply_to: incoming::read(&message.raw, None)
-                    .and_then(|m| m.message_id)
-                    .map(|id| format!("<{id}>")),
+                in_reply_to,
                 answer: true,
                 ..DirectMail::notice(
                     format!("answer-{key}"),
