@@ -11,13 +11,21 @@
 //! Decisions take the seeds, the keys and the time as arguments; nothing here draws or
 //! reads a clock.
 
+mod asked;
 mod keys;
+mod lookalike;
 mod mail;
+mod registration;
 
+pub use asked::{RollFields, RollRead, API_ROLL_FIELDS, MARTI_FIELDS};
 pub use keys::{
     date_of, example_roll, roll_statement, statement_template, verify_roll, DiceKeys, RollSigned,
 };
+pub use lookalike::lookalike_form;
 pub use mail::{roll_mail, RollLinks};
+pub use registration::{
+    check_registered, AddressLink, LinkedAddress, CONFIRM_LINK_HOURS, TABLES_LINK_HOURS,
+};
 
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
@@ -177,6 +185,11 @@ pub enum DiceTableEvent {
         dice: Vec<u32>,
         at: Moment,
         signature: String,
+        /// Which client asked ([`DiceKeys::client_tag`]): the same tag for every roll one
+        /// client makes at this table, so the players can tell theirs from anyone else's.
+        /// Not signed; rolls recorded before clients were tagged have none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client: Option<String>,
     },
     /// An epoch's seed, in hex, revealed: every die of the epoch can be recomputed now.
     SeedRevealed {
@@ -445,6 +458,7 @@ impl DiceTable {
         seed: &GameSeed,
         keys: &DiceKeys,
         at: Moment,
+        client: Option<String>,
     ) -> Result<Vec<DiceTableEvent>, DiceTableError> {
         self.check_seed(seed)?;
         let index = self.version + 1;
@@ -456,6 +470,7 @@ impl DiceTable {
             dice: draw(&mut seed.dice_for(&self.table, index), asked),
             at,
             signature: String::new(),
+            client,
         };
         let statement = roll.statement(&self.table).unwrap_or_default();
         if let DiceTableEvent::DiceRolled { signature, .. } = &mut roll {

@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod catalog;
+pub mod dice_addresses;
 pub mod dice_tables;
 pub mod discover;
 mod error;

@@ -70,6 +70,12 @@ pub fn app(
         .service(pages::turn_page)
         .service(pages::turn_form)
         .service(pages::game)
+        // Before the table's page: `/dice/register` is no table.
+        .service(pages::dice_register_page)
+        .service(pages::dice_register_form)
+        .service(pages::dice_confirm_page)
+        .service(pages::dice_confirm_form)
+        .service(pages::dice_register_tables)
         .service(pages::dice_table_page)
         .service(pages::dice_reveal_page)
         .service(pages::dice_reveal_form)

@@ -94,6 +94,10 @@ error_table! {
     DiceTableNotFound: NOT_FOUND, "dice-table-not-found", "No such dice table";
     RevealRefused: FORBIDDEN, "reveal-refused", "The reveal link is not this epoch's, and the table has not been idle long enough for anyone to reveal its seed";
     NothingToReveal: CONFLICT, "nothing-to-reveal", "The dice table has not rolled since its seed was last revealed";
+    DiceAddressNotRegistered: FORBIDDEN, "dice-address-not-registered", "The roll names an address not registered with this dice server: its owner registers it at /dice/register";
+    DiceRegistrationUnavailable: NOT_FOUND, "dice-registration-unavailable", "This dice server sends no mail, so it registers no address";
+    DiceAddressNotMailed: UNPROCESSABLE_ENTITY, "dice-address-not-mailed", "This dice server mails no address of that domain";
+    AddressLinkRefused: FORBIDDEN, "address-link-refused", "The link is not one this dice server mailed, or it has expired";
 }
 
 impl ErrorCode {

@@ -13,6 +13,7 @@ pub(crate) use crate::number_words as words;
 
 mod dates;
 mod dice_page;
+mod dice_register;
 mod game_page;
 mod indexes;
 mod ladder;
@@ -22,6 +23,10 @@ mod player_page;
 mod tournament_page;
 mod turn;
 pub use dice_page::{dice_reveal_form, dice_reveal_page, dice_table_page};
+pub use dice_register::{
+    dice_confirm_form, dice_confirm_page, dice_register_form, dice_register_page,
+    dice_register_tables,
+};
 pub use game_page::game;
 pub use indexes::{games, players, tournaments};
 pub use ladder::{embedded_leaderboard, leaderboard};
@@ -73,6 +78,12 @@ fn percent(value: f64) -> String {
 }
 
 fn layout(title: &str, body: Markup) -> Markup {
+    framed(title, html! {}, body)
+}
+
+/// [`layout`], with `head` added to the document's head (a page whose address holds a
+/// secret adds `<meta name="referrer" content="no-referrer">`).
+fn framed(title: &str, head: Markup, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -82,6 +93,7 @@ fn layout(title: &str, body: Markup) -> Markup {
                 title { (title) " · warlog" }
                 link rel="stylesheet" href=(crate::assets::stylesheet_href());
                 link rel="icon" type="image/svg+xml" href=(crate::assets::icon_href());
+                (head)
             }
             body {
                 header.site {

@@ -68,6 +68,7 @@ impl Write for NewPlayer {
             events: request.encode_with(&[event], PlayerEvent::encode)?,
             seed: SeedDuty::None,
             mails: Vec::new(),
+            private: Vec::new(),
         };
         Ok(Decision {
             appends: vec![append],

@@ -23,10 +23,12 @@ use crate::error::{ApiError, ErrorCode};
 const MAX_CLIENTS: usize = 10_000;
 
 /// A limit of `per_minute` requests a minute per key (a client's address, or a dice
-/// table), in bursts of up to `per_minute`.
+/// table), in bursts of up to `per_minute` (or so many an hour, for what is asked rarely).
 #[derive(Debug)]
 pub struct RateLimit<K = Option<IpAddr>> {
     per_minute: u32,
+    /// The window the limit is counted over, in seconds: a minute, or an hour.
+    window: f64,
     buckets: Mutex<HashMap<K, (f64, Instant)>>,
 }
 
@@ -35,11 +37,20 @@ impl<K: std::hash::Hash + Eq> RateLimit<K> {
     pub fn per_minute(per_minute: u32) -> RateLimit<K> {
         RateLimit {
             per_minute,
+            window: 60.0,
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
-    /// The requests a minute allowed (`0`: no limit).
+    /// `per_hour` requests an hour per key, in bursts of up to `per_hour`; `0`: no limit.
+    pub fn per_hour(per_hour: u32) -> RateLimit<K> {
+        RateLimit {
+            window: 3600.0,
+            ..RateLimit::per_minute(per_hour)
+        }
+    }
+
+    /// The requests allowed a window, a minute or an hour (`0`: no limit).
     pub fn limit(&self) -> u32 {
         self.per_minute
     }
@@ -61,20 +72,28 @@ impl<K: std::hash::Hash + Eq> RateLimit<K> {
             return Ok(());
         };
         if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(&client) {
-            let per_second = capacity / 60.0;
+            let per_second = capacity / self.window;
             buckets.retain(|_, (tokens, at)| {
                 *tokens + now.duration_since(*at).as_secs_f64() * per_second < capacity
             });
         }
         let (tokens, at) = buckets.entry(client).or_insert((capacity, now));
-        let refilled =
-            (*tokens + now.duration_since(*at).as_secs_f64() * capacity / 60.0).min(capacity);
+        let refilled = (*tokens + now.duration_since(*at).as_secs_f64() * capacity / self.window)
+            .min(capacity);
         if refilled < 1.0 {
             *tokens = refilled;
             *at = now;
             return Err(ApiError::new(
                 ErrorCode::TooManyRequests,
-                format!("at most {} of these a minute {whose}", self.per_minute),
+                format!(
+                    "at most {} of these {} {whose}",
+                    self.per_minute,
+                    if self.window > 60.0 {
+                        "an hour"
+                    } else {
+                        "a minute"
+                    }
+                ),
             ));
         }
         *tokens = refilled - 1.0;

@@ -36,7 +36,7 @@ fn segments(path: &str) -> std::str::Split<'_, char> {
 }
 
 /// Pages served besides the API (the OpenAPI document lists the API's own routes).
-const PAGE_ROUTES: [&str; 15] = [
+const PAGE_ROUTES: [&str; 16] = [
     "/",
     "/odds",
     "/games",
@@ -52,10 +52,17 @@ const PAGE_ROUTES: [&str; 15] = [
     "/favicon.ico",
     "/docs",
     "/dice/{table}",
+    "/dice/register/tables",
 ];
 
 /// Pages whose form posts back to them: they answer GET and POST.
-const PAGE_FORMS: [&str; 2] = ["/games/{id}/turn", "/dice/{table}/reveal"];
+const PAGE_FORMS: [&str; 4] = [
+    "/games/{id}/turn",
+    "/dice/{table}/reveal",
+    // `/dice/{table}` matches it too, and answers GET alone: a table's id is never `register`.
+    "/dice/register",
+    "/dice/register/confirm",
+];
 
 /// One method at one route, and whether the OpenAPI document says it needs a token.
 #[derive(Debug, Clone, Copy)]
@@ -180,5 +187,18 @@ mod tests {
         assert_eq!(methods_at("/dice/abc/reveal"), ["GET", "HEAD", "POST"]);
         assert!(!needs_token(&post, "/dice/abc/reveal"));
         assert_eq!(methods_at("/dice/abc"), ["GET", "HEAD"]);
+    }
+
+    #[test]
+    fn the_dice_registration_pages_are_not_taken_for_a_table() {
+        let post = actix_web::http::Method::POST;
+        assert_eq!(methods_at("/dice/register"), ["GET", "HEAD", "POST"]);
+        assert_eq!(
+            methods_at("/dice/register/confirm"),
+            ["GET", "HEAD", "POST"]
+        );
+        assert_eq!(methods_at("/dice/register/tables"), ["GET", "HEAD"]);
+        assert!(!needs_token(&post, "/dice/register"));
+        assert!(!needs_token(&post, "/dice/register/confirm"));
     }
 }

@@ -97,6 +97,7 @@ impl Write for RulesetUpload<'_> {
                     events: request.encode_with(&[*event], RulesetPublished::encode)?,
                     seed: SeedDuty::None,
                     mails: Vec::new(),
+                    private: Vec::new(),
                 }],
                 status: StatusCode::CREATED,
                 decided: view(after.map_or(1, |a| a + 1)),

@@ -39,10 +39,13 @@ pub async fn headers(
             );
             headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
         }
-        headers.insert(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("same-origin"),
-        );
+        // A page that holds a secret in its address asks for less, and keeps it.
+        if !headers.contains_key(header::REFERRER_POLICY) {
+            headers.insert(
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("same-origin"),
+            );
+        }
     }
     Ok(response)
 }

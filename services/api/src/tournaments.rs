@@ -330,6 +330,7 @@ impl<T: TournamentOrder> Write for TournamentWrite<T> {
                 SeedDuty::None
             },
             mails: Vec::new(),
+            private: Vec::new(),
         }];
         for game in decision.new_games {
             appends.push(StreamAppend::new_with_seed(
@@ -345,6 +346,7 @@ impl<T: TournamentOrder> Write for TournamentWrite<T> {
                 expected: ExpectedVersion::Exact(game.version),
                 seed: SeedDuty::None,
                 mails: Vec::new(),
+                private: Vec::new(),
             });
         }
         Ok(crate::write::Decision {

@@ -392,7 +392,19 @@ pub struct ServeArgs {
     )]
     pub dice_mail_domains: Vec<String>,
 
-    /// Dice roll mails a minute to one address, over every table; 0 for no limit.
+    /// Whether a roll may name only addresses registered (and confirmed by a mailed link)
+    /// at /dice/register: `auto` (on whenever rolls are mailed, as on TripleA's official
+    /// dice server), `on` (needs --smtp-url) or `off`.
+    #[arg(
+        long,
+        env = "WARLOG_DICE_REGISTRATION",
+        default_value = "auto",
+        global = true
+    )]
+    pub dice_registration: String,
+
+    /// Dice roll mails a minute to one address from one client, over every table; 0 for
+    /// no limit.
     #[arg(
         long,
         env = "WARLOG_DICE_MAILS_PER_ADDRESS",
@@ -401,7 +413,8 @@ pub struct ServeArgs {
     )]
     pub dice_mails_per_address: u32,
 
-    /// Dice rolls a minute at one table, whoever asks; 0 for no limit.
+    /// Dice rolls a minute from one client at one table (a stranger naming the players
+    /// spends only their own); 0 for no limit.
     #[arg(
         long,
         env = "WARLOG_DICE_TABLE_ROLLS_PER_MINUTE",

@@ -498,7 +498,14 @@ pub fn dice_tables(
     args: &ServeArgs,
     mail: bool,
 ) -> Result<warlog_api::dice_tables::DiceTables, CliError> {
-    use warlog_api::dice_tables::{DiceSettings, DiceTables, MailDomains};
+    use warlog_api::dice_tables::{DiceSettings, DiceTables, MailDomains, Registration};
+    let registration = Registration::try_from(args.dice_registration.as_str())
+        .map_err(|e| CliError::Other(format!("--dice-registration: {e}")))?;
+    if registration == Registration::On && !mail {
+        return Err(CliError::Other(
+            "--dice-registration on needs --smtp-url: addresses are confirmed by mail".to_owned(),
+        ));
+    }
     let mail_domains = MailDomains::try_from(args.dice_mail_domains.as_slice())
         .map_err(|e| CliError::Other(format!("--dice-mail-domains: {e}")))?;
     if mail && mail_domains == MailDomains::None {
@@ -516,7 +523,8 @@ pub fn dice_tables(
         args.dice_rolls_per_minute,
         args.dice_table_rolls_per_minute,
     )
-    .mails_per_address(args.dice_mails_per_address))
+    .mails_per_address(args.dice_mails_per_address)
+    .with_registration(registration))
 }
 
 pub async fn serve(db: &DatabaseArgs, args: &ServeArgs, demo: bool) -> Result<(), CliError> {

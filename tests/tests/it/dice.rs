@@ -12,10 +12,12 @@ use actix_web::test::TestRequest;
 use base64::Engine as _;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use warlog_api::dice_tables::{DiceSettings, DiceTables, MailDomains};
+use warlog_api::dice_tables::{DiceSettings, DiceTables, MailDomains, Registration};
 use warlog_api::mail::{MailFrom, MailSettings, Mailer, SmtpUrl};
 use warlog_api::{AppState, Telemetry};
-use warlog_events::dice_table::{date_of, roll_statement, verify_roll, RollSigned};
+use warlog_events::dice_table::{
+    canonical_address, date_of, roll_statement, verify_roll, RollSigned,
+};
 use warlog_rules::game::Moment;
 use warlog_tests::{eventually, TestDb};
 
@@ -69,6 +71,19 @@ fn mailing_to_the_club() -> DiceSettings {
     }
 }
 
+/// Confirms `addresses` as their owners would by the mailed link, straight in the store:
+/// for tests of what follows registration.
+pub(crate) async fn confirmed(state: &AppState, addresses: &[&str]) {
+    let keys = state.dice.keys(state.store.pool()).await.expect("keys");
+    let db = state.store.pool().get().await.expect("a connection");
+    for address in addresses {
+        let canonical = canonical_address(address, "address").expect("an address");
+        warlog_store::dice_addresses::confirm(&db, &keys.address_key(&canonical))
+            .await
+            .expect("confirmed");
+    }
+}
+
 /// The app on `db` with these dice settings and limits.
 macro_rules! dice_app {
     ($db:expr, $telemetry:expr, $dice:expr) => {{
@@ -91,14 +106,32 @@ macro_rules! dice_app {
 /// `MartiDiceRoller` uses it): the path `/api/roll` on the configured URI's scheme, host and
 /// port, the form in UTF-8, its own `User-Agent`, gzip accepted; then the answer read whole,
 /// whatever its status, and parsed as JSON.
-async fn post_as_triplea(addr: std::net::SocketAddr, body: &str) -> (u16, String, Value) {
+pub(crate) async fn post_as_triplea(
+    addr: std::net::SocketAddr,
+    body: &str,
+) -> (u16, String, Value) {
+    let (status, head, body) =
+        post_form_as_java(addr, "/api/roll", "triplea/2.7.15043", body).await;
+    let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("JSON ({e}): {body}"));
+    (status, head, json)
+}
+
+/// A form posted to `path` as TripleA's Java clients post one (HttpClient 4): UTF-8,
+/// `user_agent`, gzip accepted, the connection closed after one answer so that the answer
+/// can be read to its end; the answer's status, head and body as text, whatever the status.
+pub(crate) async fn post_form_as_java(
+    addr: std::net::SocketAddr,
+    path: &str,
+    user_agent: &str,
+    body: &str,
+) -> (u16, String, String) {
     let mut socket = tokio::net::TcpStream::connect(addr)
         .await
         .expect("connects");
     let request = format!(
-        "POST /api/roll HTTP/1.1\r\nContent-Length: {}\r\n\
+        "POST {path} HTTP/1.1\r\nContent-Length: {}\r\n\
          Content-Type: application/x-www-form-urlencoded; charset=UTF-8\r\n\
-         Host: {addr}\r\nConnection: close\r\nUser-Agent: triplea/2.7.15043\r\n\
+         Host: {addr}\r\nConnection: close\r\nUser-Agent: {user_agent}\r\n\
          Accept-Encoding: gzip,deflate\r\n\r\n{body}",
         body.len()
     );
@@ -124,14 +157,14 @@ async fn post_as_triplea(addr: std::net::SocketAddr, body: &str) -> (u16, String
             .expect("gzip");
         body = plain;
     }
+    // The answer says UTF-8, which the client then decodes it as.
     let body = String::from_utf8(body).expect("UTF-8");
     let status = head
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .expect("a status");
-    let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("JSON ({e}): {body}"));
-    (status, head, json)
+    (status, head, body)
 }
 
 fn unchunk(mut body: &[u8]) -> Vec<u8> {
@@ -151,7 +184,7 @@ fn unchunk(mut body: &[u8]) -> Vec<u8> {
 
 /// The dice of an answer as TripleA's client takes them: `status` must be `OK`, and every
 /// die of `result.dice` a number from 1 (a die of 0 is refused).
-fn dice_as_triplea_reads_them(answer: &Value) -> Result<Vec<u32>, String> {
+pub(crate) fn dice_as_triplea_reads_them(answer: &Value) -> Result<Vec<u32>, String> {
     if answer["status"] != "OK" {
         return Err(format!(
             "dice server said {}: {}",
@@ -317,7 +350,8 @@ async fn each_roll_is_mailed_to_both_addresses_with_the_table_and_the_reveal_lin
     let (port, server) = mail_server().await;
     let telemetry = Telemetry::new().expect("metrics");
     let settings = mailing_to_the_club();
-    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
+    let (app, _, state) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
+    confirmed(&state, &[ANN, BOB]).await;
     let first = roll(&app, "3", "6").await;
     assert_eq!(first.status, StatusCode::OK, "{:?}", first.json());
     let second = roll(&app, "1", "20").await;
@@ -514,7 +548,11 @@ async fn a_roll_is_mailed_only_where_the_operator_allows_and_refused_past_an_add
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
     let settings = mailing_to_the_club();
-    let dice = DiceTables::new(settings, 0, 0).mails_per_address(2);
+    // Registration off: any address may be named, and the operator's domains decide which
+    // are mailed.
+    let dice = DiceTables::new(settings, 0, 0)
+        .mails_per_address(2)
+        .with_registration(Registration::Off);
     let (app, _, _) = dice_app!(&db, &telemetry, dice);
     // Ann is at an allowed domain; a stranger's address is not mailed
     for _ in 0..2 {
@@ -528,8 +566,9 @@ async fn a_roll_is_mailed_only_where_the_operator_allows_and_refused_past_an_add
         assert_eq!(rolled.status, StatusCode::OK, "{:?}", rolled.json());
     }
     assert_eq!(outbox_by_address(&db).await, [(ANN.to_owned(), 2)]);
-    // And Ann is mailed at most twice a minute, however many tables name her: a roll
-    // that would go unmailed is refused instead, so no one can silence her mail
+    // And Ann is mailed at most twice a minute for one client, however many tables it names
+    // her at: a roll that would go unmailed is refused instead, so no one can silence her
+    // mail
     let body = form(&[
         ("times", "1"),
         ("max", "6"),
@@ -541,9 +580,16 @@ async fn a_roll_is_mailed_only_where_the_operator_allows_and_refused_past_an_add
     assert_eq!(
         refused.json()["errors"][0],
         "the dice server has mailed one of these addresses as often as it may this minute \
-         (at most 2 a minute to one address): roll again in a minute"
+         for you (at most 2 a minute to one address): roll again in a minute"
     );
     assert_eq!(outbox_by_address(&db).await, [(ANN.to_owned(), 2)]);
+    // That client spent its own limit: Bob, rolling from elsewhere, is mailed with Ann
+    let elsewhere = roll_request(&body).peer_addr("198.51.100.7:4000".parse().expect("an address"));
+    assert_eq!(call(&app, elsewhere).await.status, StatusCode::OK);
+    assert_eq!(
+        outbox_by_address(&db).await,
+        [(ANN.to_owned(), 3), (BOB.to_owned(), 1)]
+    );
 
     // Without an allowed domain, nothing is mailed (nor kept) at all
     let db = TestDb::new().await;
@@ -644,8 +690,17 @@ async fn rolls_are_limited_per_table_and_per_client_and_the_refusal_says_which()
     assert_eq!(limited.header("retry-after"), "2");
     assert_eq!(
         limited.json(),
-        json!({"status": "Error", "errors": ["at most 3 of these a minute at one dice table"]})
+        json!({"status": "Error", "errors": ["at most 3 of these a minute from one client at one dice table"]})
     );
+    // The limit is that client's: another client rolls at the same table
+    let pair = form(&[
+        ("times", "1"),
+        ("max", "6"),
+        ("email1", ANN),
+        ("email2", BOB),
+    ]);
+    let elsewhere = roll_request(&pair).peer_addr("198.51.100.7:4000".parse().expect("an address"));
+    assert_eq!(call(&app, elsewhere).await.status, StatusCode::OK);
     // Another pair's table is not held up by this one
     let body = form(&[
         ("times", "1"),
@@ -1061,8 +1116,9 @@ async fn a_kelvin_sign_spelling_rolls_at_the_players_table_mailed_as_the_table_s
     let db = TestDb::new().await;
     let telemetry = Telemetry::new().expect("metrics");
     let settings = mailing_to_the_club();
-    let (app, _, _) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
+    let (app, _, state) = dice_app!(&db, &telemetry, DiceTables::new(settings, 0, 0));
     let kim = "kim@club.example";
+    confirmed(&state, &[kim, BOB]).await;
     let roll_for = |email1: &str, email2: &str| {
         roll_request(&form(&[
             ("times", "1"),

@@ -17,6 +17,8 @@ use warlog_tests::TestDb;
 use crate::kit::{call, get, Reply, TestApp};
 use crate::tournaments::START;
 
+const ANN: &str = "ann@club.example";
+const BOB: &str = "bob@club.example";
 const PAIR: &str = "email1=ann@club.example&email2=bob@club.example";
 
 /// The app on a test's database at [`START`], mailing each roll (or not: `without mail`),
@@ -47,6 +49,9 @@ macro_rules! dice_app {
         ));
         let clock = Clock::fixed(time::OffsetDateTime::from_unix_timestamp(START).expect("a time"));
         state.clock = clock.clone();
+        if $mail {
+            crate::dice::confirmed(&state, &[ANN, BOB]).await;
+        }
         let app =
             actix_web::test::init_service(warlog_api::app(state.clone(), &telemetry)).await;
         (app, state, clock)

@@ -3,8 +3,11 @@
 mod demo;
 mod deploy;
 mod dice;
+mod dice_older_clients;
 mod dice_oracle;
 mod dice_pages;
+mod dice_register_pages;
+mod dice_registration;
 mod directors;
 mod discovery;
 mod dovecot;

@@ -297,7 +297,13 @@ pub mod sample {
                 let asked = DiceAsked::try_from(asked[i % asked.len()]).expect("in bounds");
                 let roll = self
                     .folded()
-                    .roll(asked, &Self::seed(self.epoch), &self.keys, self.next_at())
+                    .roll(
+                        asked,
+                        &Self::seed(self.epoch),
+                        &self.keys,
+                        self.next_at(),
+                        None,
+                    )
                     .expect("rolls");
                 self.events.extend(roll);
             }

@@ -9,7 +9,7 @@ use ring::signature::{Ed25519KeyPair, KeyPair, UnparsedPublicKey, ED25519};
 use sha2::Sha256;
 use warlog_rules::game::Moment;
 
-use super::DiceTableId;
+use super::{lookalike_form, DiceTableId};
 
 /// The service's two dice secrets. Randomness comes from the caller: the keys are made from
 /// 32 bytes each, drawn once and kept by the store.
@@ -43,11 +43,37 @@ impl DiceKeys {
     /// A key for `address` (trimmed, lower-cased) that does not show it: for limits kept
     /// in memory, which must not hold addresses.
     pub fn address_key(&self, address: &str) -> String {
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.table_key)
-            .unwrap_or_else(|_| unreachable!("HMAC accepts every key length"));
-        mac.update(b"warlog dice address\n");
+        let mut mac = self.keyed(b"warlog dice address\n");
         mac.update(address.trim().to_lowercase().as_bytes());
         hex::encode(&mac.finalize().into_bytes()[..16])
+    }
+
+    /// A key for what `address` (canonical) looks like ([`lookalike_form`]): every address a
+    /// reader could take for it has the same, and none shows it.
+    pub fn lookalike_key(&self, address: &str) -> String {
+        let mut mac = self.keyed(b"warlog dice look-alike\n");
+        mac.update(lookalike_form(address).as_bytes());
+        hex::encode(&mac.finalize().into_bytes()[..16])
+    }
+
+    /// The short tag a table's page shows for the client that made a roll there (its
+    /// network, `client`, in bytes): the same for every roll that client makes at that
+    /// table, another at every other table, and no way back to the network. Eight hex
+    /// digits tell apart the few clients a table sees.
+    pub fn client_tag(&self, table: &str, client: &[u8]) -> String {
+        let mut mac = self.keyed(b"warlog dice client\n");
+        mac.update(table.as_bytes());
+        mac.update(b"\n");
+        mac.update(client);
+        hex::encode(&mac.finalize().into_bytes()[..4])
+    }
+
+    /// An HMAC under the table key, begun with `label` so that no two uses share a value.
+    pub(super) fn keyed(&self, label: &[u8]) -> Hmac<Sha256> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.table_key)
+            .unwrap_or_else(|_| unreachable!("HMAC accepts every key length"));
+        mac.update(label);
+        mac
     }
 
     /// The public key rolls are checked with: 32 bytes.
@@ -99,9 +125,7 @@ impl DiceKeys {
     }
 
     fn reveal_mac(&self, table: &str, epoch: u32) -> Hmac<Sha256> {
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.table_key)
-            .unwrap_or_else(|_| unreachable!("HMAC accepts every key length"));
-        mac.update(b"warlog dice reveal\n");
+        let mut mac = self.keyed(b"warlog dice reveal\n");
         mac.update(table.as_bytes());
         mac.update(b"\n");
         mac.update(&epoch.to_be_bytes());

@@ -15,13 +15,20 @@ pub struct RollLinks {
     pub reveal: String,
 }
 
+/// Dice a subject line lists at most: a 5,000-die roll's are in the body.
+const SUBJECT_DICE: usize = 20;
+/// The longest note a mail carries, in characters (the 2.x clients send at most 200).
+const NOTE_CHARS: usize = 200;
+
 /// The subject and body of `roll`'s mail, for table `table`; none for an event that is not
-/// a roll. `idle` says, in words, after how long anyone may reveal the seed.
+/// a roll. `idle` says, in words, after how long anyone may reveal the seed; `note` is what
+/// the client said the roll is for (a 2.x client's subject: game and battle), unchecked.
 pub fn roll_mail(
     table: &str,
     roll: &DiceTableEvent,
     links: &RollLinks,
     idle: &str,
+    note: Option<&str>,
 ) -> Option<(String, String)> {
     let DiceTableEvent::DiceRolled {
         index,
@@ -37,11 +44,35 @@ pub fn roll_mail(
     };
     let listed = listed(dice);
     let date = date_of(*at);
-    let subject = format!("Dice: {times}d{max} rolled {listed}");
+    let in_subject = if dice.len() > SUBJECT_DICE {
+        format!("{}, ...", super::listed(&dice[..SUBJECT_DICE]))
+    } else {
+        listed.clone()
+    };
+    // A note is the client's words: one line, no control characters, bounded.
+    let note: Option<String> = note
+        .map(|n| {
+            n.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .take(NOTE_CHARS)
+                .collect::<String>()
+                .trim()
+                .to_owned()
+        })
+        .filter(|n| !n.is_empty());
+    let subject = match &note {
+        Some(note) => format!("Dice: {note}: {times}d{max} rolled {in_subject}"),
+        None => format!("Dice: {times}d{max} rolled {in_subject}"),
+    };
+    let said = match &note {
+        Some(note) => format!("The client said the roll is for: {note}\r\n\r\n"),
+        None => String::new(),
+    };
     let statement = roll.statement(table)?;
     let body = format!(
         "Rolled for the two addresses this mail went to: {times} {dice_word} of {max} sides.\r\n\
          \r\n\
+         {said}\
          {listed}\r\n\
          \r\n\
          Roll {index} of dice table {table}, on {date}.\r\n\

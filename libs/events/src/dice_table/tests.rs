@@ -55,7 +55,7 @@ fn rolled(rolls: usize) -> Vec<DiceTableEvent> {
         let asked = DiceAsked::try_from(asked[i % asked.len()]).expect("in bounds");
         events.extend(
             table
-                .roll(asked, &seed(1), &keys(), at(i as u64))
+                .roll(asked, &seed(1), &keys(), at(i as u64), None)
                 .expect("rolls"),
         );
     }
@@ -68,7 +68,9 @@ fn a_roll_gives_as_many_dice_as_asked_each_from_one_to_its_sides() {
     let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
     // When 50 dice of 20 sides are asked for
     let asked = DiceAsked::try_from((50, 20)).expect("in bounds");
-    let events = table.roll(asked, &seed(1), &keys(), at(5)).expect("rolls");
+    let events = table
+        .roll(asked, &seed(1), &keys(), at(5), None)
+        .expect("rolls");
     // Then 50 dice fall, each 1 to 20
     let [DiceTableEvent::DiceRolled {
         dice,
@@ -125,7 +127,9 @@ fn the_official_servers_largest_and_smallest_rolls_fall_within_their_sides() {
     let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
     for (times, max) in [(5000, 5000), (1, 1)] {
         let asked = DiceAsked::try_from((times, max)).expect("in bounds");
-        let events = table.roll(asked, &seed(1), &keys(), at(1)).expect("rolls");
+        let events = table
+            .roll(asked, &seed(1), &keys(), at(1), None)
+            .expect("rolls");
         let dice = match events.last() {
             Some(DiceTableEvent::DiceRolled { dice, .. }) => dice.clone(),
             _ => panic!("a roll"),
@@ -140,7 +144,7 @@ fn a_roll_with_another_seed_than_the_one_committed_is_refused() {
     let table = DiceTable::fold(TABLE, &open(&seed(1), at(0))).expect("folds");
     let asked = DiceAsked::try_from((1, 6)).expect("in bounds");
     let refused = table
-        .roll(asked, &seed(2), &keys(), at(1))
+        .roll(asked, &seed(2), &keys(), at(1), None)
         .expect_err("not the seed");
     assert!(
         refused
@@ -163,10 +167,14 @@ fn a_reveal_shows_the_seed_and_the_table_goes_on_under_a_new_one() {
     assert_eq!(table.commitment, hex::encode(seed(9).commitment()));
     let asked = DiceAsked::try_from((2, 6)).expect("in bounds");
     assert!(
-        table.roll(asked, &seed(1), &keys(), at(11)).is_err(),
+        table.roll(asked, &seed(1), &keys(), at(11), None).is_err(),
         "the old seed is spent"
     );
-    events.extend(table.roll(asked, &seed(9), &keys(), at(11)).expect("rolls"));
+    events.extend(
+        table
+            .roll(asked, &seed(9), &keys(), at(11), None)
+            .expect("rolls"),
+    );
     // And an audit checks the revealed epoch's rolls and counts the new one as unrevealed
     let found = audit(TABLE, &events, None).expect("audits");
     assert_eq!((found.rolls_checked, found.rolls_unrevealed), (3, 1));
@@ -451,7 +459,11 @@ fn an_audit_refuses_a_roll_made_after_its_epochs_seed_was_revealed() {
     });
     let table = DiceTable::fold(TABLE, &events).expect("folds");
     let asked = DiceAsked::try_from((2, 6)).expect("in bounds");
-    events.extend(table.roll(asked, &seed(1), &keys(), at(6)).expect("rolls"));
+    events.extend(
+        table
+            .roll(asked, &seed(1), &keys(), at(6), None)
+            .expect("rolls"),
+    );
     // When it is audited with every signature checked
     let (_, findings) = audit_findings(TABLE, &events, Some(keys().public_key()));
     // Then the bare reveal and the roll after it are both named
@@ -478,7 +490,7 @@ fn a_table_resumed_from_its_latest_commitment_and_last_event_is_the_table_folded
             let current = if next == seed(3) { seed(2) } else { seed(3) };
             events.extend(
                 table
-                    .roll(asked, &current, &keys(), at(20 + i))
+                    .roll(asked, &current, &keys(), at(20 + i), None)
                     .expect("rolls"),
             );
         }
@@ -494,6 +506,7 @@ fn a_table_resumed_from_its_latest_commitment_and_last_event_is_the_table_folded
                 &seed(4),
                 &keys(),
                 at(40),
+                None,
             )
             .expect("rolls"),
     );

@@ -3,12 +3,21 @@
 //! the two writes, a roll ([`DiceRoll`]) and a reveal ([`DiceReveal`]). What a table is and
 //! what it may do is decided in `warlog_events::dice_table`.
 
+mod client;
+mod client_roll;
 mod folds;
+mod registration;
 mod reveal;
 mod roll;
 mod view;
 
+pub use client::DiceClient;
+pub use client_roll::{roll_for_client, ClientRoll, Rolled, REGISTER_PATH};
 pub use folds::TableFolds;
+pub use registration::{
+    confirm_address, mail_address_link, tables_naming, NamingView, TableNamingView, CONFIRM_PAGE,
+    TABLES_PAGE,
+};
 
 pub use reveal::{DiceReveal, RevealAnswer};
 pub use roll::{DiceRoll, RollAnswer, RollResult};
@@ -18,9 +27,7 @@ use std::sync::Arc;
 
 use tokio::sync::OnceCell;
 use warlog_events::dice_table::DiceTable;
-use warlog_events::dice_table::{
-    canonical_address, idle_in_words, DiceKeys, DiceTableError, DiceTableId, RollLinks,
-};
+use warlog_events::dice_table::{idle_in_words, DiceKeys, DiceTableError, DiceTableId, RollLinks};
 use warlog_events::StreamId;
 use warlog_rules::dice::GameSeed;
 use warlog_store::dice_tables::load_epoch_seed;
@@ -35,10 +42,40 @@ use crate::rate_limit::RateLimit;
 pub const DEFAULT_IDLE_HOURS: u64 = 7 * 24;
 /// Rolls a minute from one client, over every table.
 pub const DEFAULT_ROLLS_PER_MINUTE: u32 = 120;
-/// Rolls a minute at one table, whoever asks.
+/// Rolls a minute from one client at one table: a stranger naming the players spends only
+/// their own.
 pub const DEFAULT_TABLE_ROLLS_PER_MINUTE: u32 = 60;
-/// Roll mails a minute to one address, over every table.
+/// Roll mails a minute to one address from one client, over every table.
 pub const DEFAULT_MAILS_PER_ADDRESS_PER_MINUTE: u32 = 60;
+/// Registration mails (a confirmation, a list of tables) an hour to one address.
+pub const LINK_MAILS_PER_ADDRESS_PER_HOUR: u32 = 3;
+/// Registration mails an hour asked by one client, to any address.
+pub const LINK_MAILS_PER_CLIENT_PER_HOUR: u32 = 10;
+
+/// Whether a roll may name only registered addresses (`--dice-registration`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Registration {
+    /// Required whenever rolls are mailed: then naming an address sends it mail.
+    #[default]
+    Auto,
+    On,
+    Off,
+}
+
+impl TryFrom<&str> for Registration {
+    type Error = String;
+
+    fn try_from(text: &str) -> Result<Self, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Registration::Auto),
+            "on" => Ok(Registration::On),
+            "off" => Ok(Registration::Off),
+            other => Err(format!(
+                "\"{other}\" is not a choice: auto (on whenever rolls are mailed), on or off"
+            )),
+        }
+    }
+}
 
 /// Where the service's public key is published.
 pub const PUBLIC_KEY_PATH: &str = "/.well-known/warlog-dice-key";
@@ -131,12 +168,17 @@ impl Default for DiceSettings {
 pub struct DiceTables {
     pub settings: DiceSettings,
     /// Rolls per client, over every table.
-    pub per_client: RateLimit,
-    /// Rolls per table, whoever asks.
+    pub per_client: RateLimit<DiceClient>,
+    /// Rolls per client at one table: a stranger naming the players spends their own.
     pub per_table: RateLimit<String>,
-    /// Roll mails per address, over every table: one address paired with many others
-    /// cannot be flooded.
+    /// Roll mails per client to one address, over every table: one address paired with
+    /// many others cannot be flooded by one client, nor silenced for another.
     pub per_address: RateLimit<String>,
+    /// Whether rolls may name only registered addresses.
+    pub registration: Registration,
+    /// Registration mails per address, and per client.
+    pub link_mails_per_address: RateLimit<String>,
+    pub link_mails_per_client: RateLimit<DiceClient>,
     /// Tables folded lately, so a roll reads only what is new.
     pub folds: TableFolds,
     keys: OnceCell<Arc<DiceKeys>>,
@@ -160,15 +202,33 @@ impl DiceTables {
             per_client: RateLimit::per_minute(per_client),
             per_table: RateLimit::per_minute(per_table),
             per_address: RateLimit::per_minute(DEFAULT_MAILS_PER_ADDRESS_PER_MINUTE),
+            registration: Registration::default(),
+            link_mails_per_address: RateLimit::per_hour(LINK_MAILS_PER_ADDRESS_PER_HOUR),
+            link_mails_per_client: RateLimit::per_hour(LINK_MAILS_PER_CLIENT_PER_HOUR),
             folds: TableFolds::default(),
             keys: OnceCell::new(),
         }
     }
 
-    /// The limit on roll mails to one address, a minute (`0`: none).
+    /// The limit on roll mails to one address from one client, a minute (`0`: none).
     pub fn mails_per_address(mut self, per_minute: u32) -> Self {
         self.per_address = RateLimit::per_minute(per_minute);
         self
+    }
+
+    /// Whether rolls may name only registered addresses.
+    pub fn with_registration(mut self, registration: Registration) -> Self {
+        self.registration = registration;
+        self
+    }
+
+    /// Whether a roll must name registered addresses: on, or on whenever rolls are mailed.
+    pub fn requires_registration(&self) -> bool {
+        match self.registration {
+            Registration::On => true,
+            Registration::Off => false,
+            Registration::Auto => self.mails_rolls(),
+        }
     }
 
     /// The service's keys: read from the store the first time (drawn and kept there if no
@@ -192,36 +252,38 @@ impl DiceTables {
     /// else those the operator allows. An address mailed as often as its limit allows
     /// refuses the roll (429) rather than let it go unmailed: the mail is what keeps a
     /// player from rolling again until the dice suit, and one who named the other player
-    /// at other tables must not silence it. The limit is kept by the address's keyed hash,
-    /// never the address.
+    /// at other tables must not silence it. The limit is kept per client (a stranger who
+    /// mails a player as often as it allows is refused, not the player) and by the
+    /// address's keyed hash, never the address. `addresses` are canonical, the spelling the
+    /// table is keyed by.
     pub fn recipients(
         &self,
         keys: &DiceKeys,
-        addresses: [&str; 2],
+        addresses: &[String; 2],
+        client: &DiceClient,
     ) -> Result<Vec<String>, ApiError> {
         if !self.settings.mail {
             return Ok(Vec::new());
         }
-        // Mailed in the one spelling the table is keyed by, never as the roll spelled it.
         let mut recipients: Vec<String> = addresses
             .iter()
-            .zip(["email1", "email2"])
-            .map(|(a, field)| canonical_address(a, field).map_err(ApiError::malformed))
-            .collect::<Result<Vec<_>, _>>()?
-            .into_iter()
             .filter(|a| self.settings.mail_domains.allows(a))
+            .cloned()
             .collect();
         recipients.dedup();
         for address in &recipients {
             self.per_address
-                .admit_from(keys.address_key(address), "to one address")
+                .admit_from(
+                    client.limit_key(keys, &keys.address_key(address)),
+                    "to one address",
+                )
                 .map_err(|_| {
                     ApiError::new(
                         ErrorCode::TooManyRequests,
                         format!(
                             "the dice server has mailed one of these addresses as often as it \
-                             may this minute (at most {} a minute to one address): roll again \
-                             in a minute",
+                             may this minute for you (at most {} a minute to one address): \
+                             roll again in a minute",
                             self.per_address.limit()
                         ),
                     )
@@ -247,6 +309,8 @@ impl DiceTables {
 pub struct RollMailing {
     pub public_url: Option<PublicUrl>,
     pub idle: String,
+    /// What the client said the roll is for (the 2.x clients' subject), if anything.
+    pub note: Option<String>,
 }
 
 impl RollMailing {

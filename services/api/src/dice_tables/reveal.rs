@@ -104,6 +104,7 @@ impl Write for DiceReveal {
                     begun: Some((committed.0, next)),
                 },
                 mails: Vec::new(),
+                private: Vec::new(),
             }],
             status: StatusCode::OK,
             decided: RevealAnswer {

@@ -16,7 +16,9 @@ use warlog_store::{ExpectedVersion, PooledClient};
 
 use super::{refused, table_and_seed, RollMailing};
 use crate::error::{corrupt, ApiError, ErrorCode};
-use crate::write::{fresh_seed, Decision, EventMail, SeedDuty, StreamAppend, Write, WriteRequest};
+use crate::write::{
+    fresh_seed, Decision, EventMail, PrivateRow, SeedDuty, StreamAppend, Write, WriteRequest,
+};
 use crate::AppState;
 
 /// A roll asked of a pair's table.
@@ -27,6 +29,11 @@ pub struct DiceRoll {
     /// How to mail the roll, and to whom (of its two addresses, those the operator allows):
     /// none, it is not mailed. Nothing else keeps the addresses.
     pub mail: Option<(RollMailing, Vec<String>)>,
+    /// The tag of the client asking, recorded with the roll.
+    pub client_tag: String,
+    /// The keyed hashes of the two addresses and of their look-alike forms, kept so that
+    /// each address's owner can list the tables naming it.
+    pub names: Vec<(String, String)>,
 }
 
 /// Kept out of logs: the addresses are private.
@@ -110,7 +117,13 @@ impl Write for DiceRoll {
             }
         };
         let rolled = table
-            .roll(self.asked, &seed, &self.keys, at)
+            .roll(
+                self.asked,
+                &seed,
+                &self.keys,
+                at,
+                Some(self.client_tag.clone()),
+            )
             .map_err(refused)?;
         let roll = rolled
             .first()
@@ -129,8 +142,14 @@ impl Write for DiceRoll {
         let mails = match &self.mail {
             Some((mailing, recipients)) => {
                 let links = mailing.links(&self.keys, self.table.as_str(), table.epoch);
-                let (subject, body) = roll_mail(self.table.as_str(), &roll, &links, &mailing.idle)
-                    .ok_or_else(|| corrupt("a roll without its mail"))?;
+                let (subject, body) = roll_mail(
+                    self.table.as_str(),
+                    &roll,
+                    &links,
+                    &mailing.idle,
+                    mailing.note.as_deref(),
+                )
+                .ok_or_else(|| corrupt("a roll without its mail"))?;
                 recipients
                     .iter()
                     .enumerate()
@@ -155,6 +174,15 @@ impl Write for DiceRoll {
                 events: request.encode_with(&events, DiceTableEvent::encode)?,
                 seed: duty,
                 mails,
+                private: self
+                    .names
+                    .iter()
+                    .map(|(address_key, lookalike_key)| PrivateRow::DiceTableNames {
+                        table: self.table.as_str().to_owned(),
+                        address_key: address_key.clone(),
+                        lookalike_key: lookalike_key.clone(),
+                    })
+                    .collect(),
             }],
             status: StatusCode::OK,
             decided: RollAnswer {

@@ -77,6 +77,12 @@ pub struct RollView {
     pub date: String,
     /// Ed25519, base64, over the table, index, dice and date.
     pub signature: String,
+    /// Which client asked for the roll: a short tag, the same for every roll one client
+    /// (one network) makes at this table, so the players can tell their own and each
+    /// other's rolls from a stranger's. Never the client's address. None for rolls made
+    /// before rolls were tagged.
+    #[schema(example = "3f9a0c21")]
+    pub client: Option<String>,
 }
 
 /// Rolls a view lists.
@@ -135,7 +141,9 @@ impl DiceTableView {
                     dice,
                     at,
                     signature,
+                    client,
                 } => rolls.push(RollView {
+                    client: client.clone(),
                     index: *index,
                     epoch: *epoch,
                     times: *times,

@@ -111,6 +111,7 @@ impl<C: Commanding> Write for GameCommand<C> {
                 SeedDuty::None
             },
             mails: report_mails(&desk, &log, &events, &after),
+            private: Vec::new(),
         };
         Ok(Decision {
             appends: vec![append],

@@ -335,12 +335,14 @@ fn rolls_table(view: &DiceTableView) -> Markup {
                 "Newest first"
                 @if shown < view.rolls { ": the latest " (shown) " of " (view.rolls) "; every roll is in the export" }
                 ". A roll's number is its place in the table's record; its signature covers the "
-                "table, that number, the dice and the date."
+                "table, that number, the dice and the date. The client is a tag for the network "
+                "the roll was asked from, the same for every roll it asks at this table: the "
+                "players can tell their own rolls and each other's from anyone else's."
             }
             // Focusable: it scrolls on a phone.
             table.rolls tabindex="0" {
                 thead { tr {
-                    th.num { "Roll" } th.num { "Epoch" } th { "Dice" } th { "Date" } th { "Signature" }
+                    th.num { "Roll" } th.num { "Epoch" } th { "Dice" } th { "Date" } th { "Client" } th { "Signature" }
                 } }
                 tbody { @for roll in &view.latest_rolls { (roll_row(roll)) } }
             }
@@ -360,6 +362,12 @@ fn roll_row(roll: &RollView) -> Markup {
                 small { (words::count(roll.times, "die", "dice")) " of " (roll.max) " sides" }
             }
             td { (dates::moment(&roll.date)) }
+            td {
+                @match &roll.client {
+                    Some(tag) => code { (tag) },
+                    None => small { "not recorded" },
+                }
+            }
             td { small { code.signature { (breakable(&roll.signature)) } } }
         }
     }

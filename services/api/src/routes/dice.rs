@@ -7,12 +7,12 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use warlog_events::dice_table::{example_roll, roll_statement, statement_template};
-use warlog_events::dice_table::{shown, DiceAsked, RevealAsked};
+use warlog_events::dice_table::{RevealAsked, API_ROLL_FIELDS};
 
 use crate::body::{JsonBody, RawBody};
 use crate::dice_tables::{
-    parse_table, read_table_between, DiceReveal, DiceRoll, DiceTableView, RevealAnswer, RollAnswer,
-    RollMailing, VIEW_EVENTS,
+    parse_table, read_table_between, roll_for_client, ClientRoll, DiceReveal, DiceTableView,
+    RevealAnswer, RollAnswer, VIEW_EVENTS,
 };
 use crate::error::{ApiError, ErrorCode};
 use crate::write::{self, WriteRequest};
@@ -21,6 +21,7 @@ use crate::AppState;
 resource! {
     roll_dice: [
         InvalidDiceRoll,
+        DiceAddressNotRegistered,
         TooManyRequests,
         UnsupportedMediaType,
         PayloadTooLarge,
@@ -104,66 +105,31 @@ async fn roll(
     state: &AppState,
     body: &[u8],
 ) -> Result<(String, serde_json::Value), Vec<ApiError>> {
-    let dice = &state.dice;
-    dice.per_client
-        .admit(state.rate_limits.proxies.client_of(req))
-        .map_err(|e| vec![e])?;
-    let form = read_form(req, body).map_err(|e| vec![e])?;
-    let keys = dice
-        .keys(state.store.pool())
-        .await
-        .map_err(|e| vec![e])?;
-    let asked = asked(&form);
-    let table = keys.table_of(
-        form.email1.as_deref().unwrap_or(""),
-        form.email2.as_deref().unwrap_or(""),
-    );
-    let (asked, table) = match (asked, table) {
-        (Ok(asked), Ok(table)) => (asked, table),
-        (asked, table) => {
-            return Err(asked
-                .err()
-                .into_iter()
-                .flatten()
-                .chain(table.err().into_iter().flatten())
-                .map(|why| ApiError::new(ErrorCode::InvalidDiceRoll, why))
-                .collect())
-        }
-    };
-    dice.per_table
-        .admit_from(table.as_str().to_owned(), "at one dice table")
-        .map_err(|e| vec![e])?;
-    let recipients = dice
-        .recipients(
-            &keys,
-            [
-                form.email1.as_deref().unwrap_or_default(),
-                form.email2.as_deref().unwrap_or_default(),
-            ],
-        )
-        .map_err(|e| vec![e])?;
-    let mail = (!recipients.is_empty()).then(|| {
-        let mailing = RollMailing {
-            public_url: state.public_url.clone(),
-            idle: dice.idle_in_words(),
-        };
-        (mailing, recipients)
-    });
-    let roll = DiceRoll {
-        table: table.clone(),
-        asked,
-        keys,
-        mail,
-    };
-    let request = WriteRequest::anonymous(req, body);
-    let written = write::run(state, &request, &roll)
-        .await
-        .map_err(|e| vec![e])?;
-    Ok((table.as_str().to_owned(), written.body))
+    let form: RollForm = read_form(req, body, "times, max, email1, email2").map_err(|e| vec![e])?;
+    let rolled = roll_for_client(
+        req,
+        state,
+        body,
+        ClientRoll {
+            fields: API_ROLL_FIELDS,
+            times: form.times.as_deref(),
+            max: form.max.as_deref(),
+            first: form.email1.as_deref(),
+            second: form.email2.as_deref(),
+            note: None,
+        },
+    )
+    .await?;
+    Ok((rolled.table, rolled.answer))
 }
 
-/// The form, from a body sent as `application/x-www-form-urlencoded` (or with no type).
-fn read_form(req: &HttpRequest, body: &[u8]) -> Result<RollForm, ApiError> {
+/// The form, from a body sent as `application/x-www-form-urlencoded` (or with no type);
+/// `fields` names what it should hold.
+pub(crate) fn read_form<T: serde::de::DeserializeOwned>(
+    req: &HttpRequest,
+    body: &[u8],
+    fields: &str,
+) -> Result<T, ApiError> {
     let form_type = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -178,33 +144,27 @@ fn read_form(req: &HttpRequest, body: &[u8]) -> Result<RollForm, ApiError> {
     if !form_type {
         return Err(ApiError::new(
             ErrorCode::UnsupportedMediaType,
-            "send the roll as a form (application/x-www-form-urlencoded): times, max, email1, email2",
+            format!("send the roll as a form (application/x-www-form-urlencoded): {fields}"),
         ));
     }
     serde_urlencoded::from_bytes(body)
         .map_err(|_| ApiError::new(ErrorCode::InvalidDiceRoll, "the form cannot be read"))
 }
 
-/// `times` and `max`, each named when missing or not a number, then checked together.
-fn asked(form: &RollForm) -> Result<DiceAsked, Vec<String>> {
-    let number = |field: &str, value: &Option<String>, what: &str| -> Result<u32, String> {
-        let text = value.as_deref().map(str::trim).unwrap_or("");
-        if text.is_empty() {
-            return Err(format!("{field} is missing: {what}"));
-        }
-        text.parse::<u32>()
-            .map_err(|_| format!("{field} is \"{}\": {what}, a whole number", shown(text)))
-    };
-    let times = number("times", &form.times, "how many dice to roll");
-    let max = number("max", &form.max, "how many sides each die has");
-    match (times, max) {
-        (Ok(times), Ok(max)) => DiceAsked::try_from((times, max)).map_err(|why| vec![why]),
-        (times, max) => Err(times.err().into_iter().chain(max.err()).collect()),
-    }
-}
-
 /// A refusal as TripleA's client reads it, with the status of its first reason.
 fn refusal(errors: Vec<ApiError>) -> HttpResponse {
+    let (mut answer, reasons) = refusal_parts(&errors);
+    answer.json(RollRefused {
+        status: "Error",
+        errors: reasons,
+    })
+}
+
+/// A refused roll's status (its first reason's, with `Retry-After` where waiting helps),
+/// and every reason in words (an internal error by the reference it is logged under).
+pub(crate) fn refusal_parts(
+    errors: &[ApiError],
+) -> (actix_web::HttpResponseBuilder, Vec<String>) {
     let status = errors
         .first()
         .map_or(StatusCode::BAD_REQUEST, |e| e.code.status());
@@ -228,10 +188,7 @@ fn refusal(errors: Vec<ApiError>) -> HttpResponse {
             crate::error::RETRY_AFTER_SECONDS.to_string(),
         ));
     }
-    answer.json(RollRefused {
-        status: "Error",
-        errors: reasons,
-    })
+    (answer, reasons)
 }
 
 /// The key every roll's signature is checked with, and what it signs.

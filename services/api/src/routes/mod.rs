@@ -84,4 +84,6 @@ resources!(
     tournaments,
     webhooks,
     dice,
+    dice_marti,
+    dice_addresses,
 );

@@ -25,6 +25,7 @@ pub use request::{Expected, WriteRequest};
 use actix_web::http::StatusCode;
 use warlog_events::{NewEvent, StreamId};
 use warlog_rules::dice::GameSeed;
+use warlog_store::dice_addresses::name_table;
 use warlog_store::dice_tables::{mark_epoch_revealed, save_epoch_seed};
 use warlog_store::idempotency::{record_response, recorded_response};
 use warlog_store::mail::{enqueue_direct_mail, DirectMail};
@@ -133,6 +134,19 @@ pub(crate) struct EventMail {
     pub mail: DirectMail,
 }
 
+/// A row the service keeps beside an append's events, private to it (never shown or
+/// exported), written in the append's transaction.
+#[derive(Debug, Clone)]
+pub(crate) enum PrivateRow {
+    /// A dice table names an address (by its keyed hashes), so that the address's owner
+    /// can list the tables naming it.
+    DiceTableNames {
+        table: String,
+        address_key: String,
+        lookalike_key: String,
+    },
+}
+
 /// One stream's part of a write.
 #[derive(Debug, Clone)]
 pub(crate) struct StreamAppend {
@@ -141,6 +155,7 @@ pub(crate) struct StreamAppend {
     pub events: Vec<NewEvent>,
     pub seed: SeedDuty,
     pub mails: Vec<EventMail>,
+    pub private: Vec<PrivateRow>,
 }
 
 impl StreamAppend {
@@ -153,6 +168,7 @@ impl StreamAppend {
             events,
             seed: SeedDuty::Save(seed),
             mails: Vec::new(),
+            private: Vec::new(),
         }
     }
 }
@@ -251,7 +267,8 @@ async fn commit(
     let alone = appends.len() == 1
         && request.key.is_none()
         && matches!(appends[0].seed, SeedDuty::None)
-        && appends[0].mails.is_empty();
+        && appends[0].mails.is_empty()
+        && appends[0].private.is_empty();
     let body = if alone {
         let outcomes = match append_all(&*client, appends, request).await? {
             Ok(outcomes) => outcomes,
@@ -338,6 +355,9 @@ async fn append_all(
                     enqueue_direct_mail(client, mail, &recorded.event_id, recorded.position)
                         .await?;
                 }
+                for row in &append.private {
+                    keep_private(client, row).await?;
+                }
                 outcomes.push(outcome);
             }
             Err(StoreError::Conflict { stream, .. }) => {
@@ -350,6 +370,18 @@ async fn append_all(
         }
     }
     Ok(Ok(outcomes))
+}
+
+/// Keeps a private row.
+async fn keep_private(client: &impl GenericClient, row: &PrivateRow) -> Result<(), ApiError> {
+    match row {
+        PrivateRow::DiceTableNames {
+            table,
+            address_key,
+            lookalike_key,
+        } => name_table(client, table, address_key, lookalike_key).await?,
+    }
+    Ok(())
 }
 
 /// What an append does with its stream's seeds: keeps a new one, notes a reveal.
