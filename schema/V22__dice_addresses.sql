@@ -7,7 +7,8 @@ CREATE TABLE dice_addresses (
     confirmed_at timestamptz NOT NULL DEFAULT now()
 );
 
-GRANT SELECT, INSERT ON dice_addresses TO warlog_app;
+-- An owner ends a registration by the link in every roll's mail (DELETE).
+GRANT SELECT, INSERT, DELETE ON dice_addresses TO warlog_app;
 
 -- Which tables name which addresses, so that an address's owner can list every table
 -- naming it or an address that looks like it (`bob+x@`, `b.ob@`, Cyrillic letters): by

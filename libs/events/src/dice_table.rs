@@ -24,7 +24,8 @@ pub use keys::{
 pub use lookalike::lookalike_form;
 pub use mail::{roll_mail, RollLinks};
 pub use registration::{
-    check_registered, AddressLink, LinkedAddress, CONFIRM_LINK_HOURS, TABLES_LINK_HOURS,
+    check_registered, AddressLink, LinkedAddress, CONFIRM_LINK_HOURS, STOP_LINK_DAYS,
+    TABLES_LINK_HOURS,
 };
 
 use hmac::{Hmac, Mac};
@@ -51,8 +52,8 @@ pub const MAX_SIDES: u32 = 5000;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DiceTableId(String);
 
-/// The longest address taken (RFC 5321's path limit).
-const MAX_ADDRESS: usize = 254;
+/// The longest address taken (RFC 5321's path limit), in bytes.
+pub const MAX_ADDRESS: usize = 254;
 
 impl DiceTableId {
     /// The table of `first` and `second`, under `key`.

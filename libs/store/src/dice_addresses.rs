@@ -56,6 +56,17 @@ pub async fn confirm(client: &impl GenericClient, address_key: &str) -> Result<b
     Ok(inserted == 1)
 }
 
+/// Ends the registration of the address keyed `address_key`; whether it was registered.
+pub async fn forget(client: &impl GenericClient, address_key: &str) -> Result<bool, StoreError> {
+    let deleted = client
+        .execute(
+            "DELETE FROM dice_addresses WHERE address_key = $1",
+            &[&key_bytes(address_key)?],
+        )
+        .await?;
+    Ok(deleted == 1)
+}
+
 /// Notes that `table` names the address keyed `address_key`, whose look-alike key is
 /// `lookalike_key` (once; again is nothing). Call it in the transaction of the roll.
 pub async fn name_table(
@@ -75,7 +86,9 @@ pub async fn name_table(
 }
 
 /// The tables naming the address keyed `address_key` or one that looks like it
-/// (`lookalike_key`), the most recently named first, at most [`MAX_TABLES_LISTED`].
+/// (`lookalike_key`), the most recently named first, at most [`MAX_TABLES_LISTED`]. A
+/// look-alike confirmed by its owner is another person's mailbox: its tables are theirs,
+/// and are not listed.
 pub async fn tables_naming(
     client: &impl GenericClient,
     address_key: &str,
@@ -86,7 +99,9 @@ pub async fn tables_naming(
         .query(
             "SELECT table_id, bool_or(address_key = $2), \
                     extract(epoch FROM min(named_at))::bigint AS named \
-             FROM dice_table_names WHERE lookalike_key = $1 \
+             FROM dice_table_names n WHERE lookalike_key = $1 \
+               AND (address_key = $2 OR NOT EXISTS \
+                    (SELECT 1 FROM dice_addresses a WHERE a.address_key = n.address_key)) \
              GROUP BY table_id ORDER BY named DESC, table_id LIMIT $3",
             &[&key_bytes(lookalike_key)?, &address, &MAX_TABLES_LISTED],
         )
@@ -99,4 +114,23 @@ pub async fn tables_naming(
             named_at: r.get(2),
         })
         .collect())
+}
+
+/// How many tables name an address that looks like the one keyed `address_key`
+/// (`lookalike_key`) and that its own owner confirmed: another person's mailbox, whose
+/// tables are not listed, only counted, so that a look-alike in use is known.
+pub async fn tables_naming_confirmed_lookalikes(
+    client: &impl GenericClient,
+    address_key: &str,
+    lookalike_key: &str,
+) -> Result<i64, StoreError> {
+    let row = client
+        .query_one(
+            "SELECT count(DISTINCT table_id) FROM dice_table_names n \
+             WHERE lookalike_key = $1 AND address_key <> $2 \
+               AND EXISTS (SELECT 1 FROM dice_addresses a WHERE a.address_key = n.address_key)",
+            &[&key_bytes(lookalike_key)?, &key_bytes(address_key)?],
+        )
+        .await?;
+    Ok(row.get(0))
 }

@@ -76,6 +76,8 @@ pub fn app(
         .service(pages::dice_confirm_page)
         .service(pages::dice_confirm_form)
         .service(pages::dice_register_tables)
+        .service(pages::dice_stop_page)
+        .service(pages::dice_stop_form)
         .service(pages::dice_table_page)
         .service(pages::dice_reveal_page)
         .service(pages::dice_reveal_form)

@@ -28,9 +28,10 @@ pub struct DeclaredErrors {
     pub keyed: bool,
     /// The codes its own path can answer with.
     pub codes: &'static [ErrorCode],
-    /// The schema its refusals are written in, when a protocol of its own says (TripleA's
-    /// dice server); none: a problem document.
-    pub refusal: Option<&'static str>,
+    /// The schema its refusals are written in and their media type, when a protocol of its
+    /// own says (TripleA's dice clients read their own JSON, or a line of text); else
+    /// problem documents.
+    pub refusal: Option<(&'static str, &'static str)>,
 }
 
 impl ErrorCode {

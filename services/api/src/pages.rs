@@ -25,7 +25,7 @@ mod turn;
 pub use dice_page::{dice_reveal_form, dice_reveal_page, dice_table_page};
 pub use dice_register::{
     dice_confirm_form, dice_confirm_page, dice_register_form, dice_register_page,
-    dice_register_tables,
+    dice_register_tables, dice_stop_form, dice_stop_page,
 };
 pub use game_page::game;
 pub use indexes::{games, players, tournaments};

@@ -56,12 +56,13 @@ const PAGE_ROUTES: [&str; 16] = [
 ];
 
 /// Pages whose form posts back to them: they answer GET and POST.
-const PAGE_FORMS: [&str; 4] = [
+const PAGE_FORMS: [&str; 5] = [
     "/games/{id}/turn",
     "/dice/{table}/reveal",
     // `/dice/{table}` matches it too, and answers GET alone: a table's id is never `register`.
     "/dice/register",
     "/dice/register/confirm",
+    "/dice/register/stop",
 ];
 
 /// One method at one route, and whether the OpenAPI document says it needs a token.
@@ -198,6 +199,7 @@ mod tests {
             ["GET", "HEAD", "POST"]
         );
         assert_eq!(methods_at("/dice/register/tables"), ["GET", "HEAD"]);
+        assert_eq!(methods_at("/dice/register/stop"), ["GET", "HEAD", "POST"]);
         assert!(!needs_token(&post, "/dice/register"));
         assert!(!needs_token(&post, "/dice/register/confirm"));
     }

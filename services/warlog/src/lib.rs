@@ -511,6 +511,13 @@ pub fn dice_tables(
     if mail && mail_domains == MailDomains::None {
         tracing::info!("dice rolls are not mailed: no --dice-mail-domains allows an address");
     }
+    if registration == Registration::On && mail_domains == MailDomains::None {
+        return Err(CliError::Other(
+            "--dice-registration on needs --dice-mail-domains: an address is registered by \
+             a link mailed to it, and no domain is mailed"
+                .to_owned(),
+        ));
+    }
     if !mail && mail_domains != MailDomains::None {
         tracing::warn!("--dice-mail-domains without --smtp-url: no dice roll is mailed");
     }

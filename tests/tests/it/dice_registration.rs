@@ -195,7 +195,12 @@ async fn an_unconfirmed_address_is_refused_as_triplea_reads_it_until_its_owner_o
     )
     .await;
     assert_eq!(confirmed.status, StatusCode::OK, "{}", confirmed.text());
-    assert_eq!(confirmed.json(), json!({"confirmed": true, "tables": []}));
+    assert_eq!(
+        confirmed.json(),
+        json!({"confirmed": true, "tables": [], "confirmed_lookalike_tables": 0})
+    );
+    // The mail names no address: the outbox keeps bodies
+    assert!(!mails[0].1.contains(ANN), "{}", mails[0].1);
     let half = call(&app, roll_from(PLAYERS, ANN, BOB)).await;
     assert_eq!(half.status, StatusCode::FORBIDDEN);
     assert_eq!(half.json()["errors"].as_array().map(Vec::len), Some(1));
@@ -230,6 +235,26 @@ async fn an_unconfirmed_address_is_refused_as_triplea_reads_it_until_its_owner_o
             .count()
     };
     assert_eq!(dice_mails(mails_to(&db, ANN).await), 1);
+    assert_eq!(dice_mails(mails_to(&db, BOB).await), 1);
+
+    // An address the operator never mails needs no registration: the roll goes to Ann alone
+    let unmailed = call(&app, roll_from(PLAYERS, ANN, "cy@elsewhere.example")).await;
+    assert_eq!(unmailed.status, StatusCode::OK, "{}", unmailed.text());
+    assert_eq!(dice_mails(mails_to(&db, ANN).await), 2);
+
+    // Every roll's mail says how to stop the dice mail; Bob stops it, and is named no more
+    let stop = mailed_token(&db, BOB, "https://league.example/dice/register/stop").await;
+    let stopped = call(
+        &app,
+        TestRequest::post()
+            .uri("/v1/dice-addresses/stop")
+            .set_json(json!({ "token": stop })),
+    )
+    .await;
+    assert_eq!(stopped.status, StatusCode::OK, "{}", stopped.text());
+    assert_eq!(stopped.json()["status"], "stopped");
+    let after = call(&app, roll_from(PLAYERS, ANN, BOB)).await;
+    assert_eq!(after.status, StatusCode::FORBIDDEN, "{}", after.text());
     assert_eq!(dice_mails(mails_to(&db, BOB).await), 1);
 
     // A whole-Cyrillic look-alike of an address is another mailbox, never confirmed
@@ -369,6 +394,23 @@ async fn an_owner_lists_every_table_naming_their_address_or_one_that_looks_like_
     }
     assert_eq!(exactly(&unrelated), None, "rob is not bob");
     assert_eq!(tables.len(), 4);
+    assert_eq!(listed["confirmed_lookalike_tables"], 0);
+
+    // Whoever owns and confirms a look-alike sees its own tables, never Bob's; Bob's list
+    // then counts that look-alike's table without listing it (another person's mailbox)
+    let theirs = register(&app, &db, "b0b@club.example").await;
+    let their_tables: Vec<&str> = theirs["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| t["table"].as_str().expect("an id"))
+        .collect();
+    assert!(!their_tables.contains(&real.as_str()), "{theirs}");
+    assert!(their_tables.contains(&lookalikes[2].as_str()), "{theirs}");
+    assert_eq!(
+        theirs["confirmed_lookalike_tables"], 1,
+        "Bob's own table, counted"
+    );
 
     // Later, asking again mails the list's link instead of a confirmation
     assert_eq!(
@@ -385,7 +427,22 @@ async fn an_owner_lists_every_table_naming_their_address_or_one_that_looks_like_
     )
     .await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text());
-    assert_eq!(again.json()["tables"], listed["tables"]);
+    let now_listed = again.json();
+    assert_eq!(now_listed["confirmed_lookalike_tables"], 1, "{now_listed}");
+    let still: Vec<&Value> = listed["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .filter(|t| t["table"] != lookalikes[2].as_str())
+        .collect();
+    assert_eq!(
+        now_listed["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .collect::<Vec<_>>(),
+        still
+    );
     assert_eq!(again.header("cache-control"), "no-store");
     // The list names tables, never an address
     assert!(!again.text().contains("bob"), "{}", again.text());

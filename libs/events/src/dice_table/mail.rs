@@ -61,11 +61,12 @@ pub fn roll_mail(
         })
         .filter(|n| !n.is_empty());
     let subject = match &note {
-        Some(note) => format!("Dice: {note}: {times}d{max} rolled {in_subject}"),
+        // After the dice, quoted: the client's words, never the mail's own.
+        Some(note) => format!("Dice: {times}d{max} rolled {in_subject}, for \"{note}\""),
         None => format!("Dice: {times}d{max} rolled {in_subject}"),
     };
     let said = match &note {
-        Some(note) => format!("The client said the roll is for: {note}\r\n\r\n"),
+        Some(note) => format!("The client said the roll is for (its words): {note}\r\n\r\n"),
         None => String::new(),
     };
     let statement = roll.statement(table)?;

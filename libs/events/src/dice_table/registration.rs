@@ -14,6 +14,9 @@ use super::{DiceKeys, RollFields};
 pub const CONFIRM_LINK_HOURS: u64 = 48;
 /// How long a link listing an address's tables holds.
 pub const TABLES_LINK_HOURS: u64 = 24;
+/// How long the link in every roll's mail that stops the dice mail holds: long enough that
+/// an old mail still stops a flood.
+pub const STOP_LINK_DAYS: u64 = 365;
 
 /// What a link mailed to an address lets its holder do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +25,9 @@ pub enum AddressLink {
     Confirm,
     /// See the tables that name the address, or one that looks like it.
     ListTables,
+    /// End the address's registration: no more dice mail, and no roll may name it until
+    /// it is confirmed again.
+    Stop,
 }
 
 impl AddressLink {
@@ -29,6 +35,7 @@ impl AddressLink {
         match self {
             AddressLink::Confirm => b"warlog dice address confirm\n",
             AddressLink::ListTables => b"warlog dice address tables\n",
+            AddressLink::Stop => b"warlog dice address stop\n",
         }
     }
 
@@ -37,6 +44,7 @@ impl AddressLink {
         3600 * match self {
             AddressLink::Confirm => CONFIRM_LINK_HOURS,
             AddressLink::ListTables => TABLES_LINK_HOURS,
+            AddressLink::Stop => STOP_LINK_DAYS * 24,
         }
     }
 }

@@ -7,7 +7,7 @@ use actix_web::HttpRequest;
 use warlog_events::dice_table::{check_registered, RollFields, RollRead};
 use warlog_store::dice_addresses::confirmed;
 
-use super::{DiceClient, DiceRoll, RollMailing};
+use super::{stop_link, DiceClient, DiceRoll, RollMailing, RollRecipient};
 use crate::error::{ApiError, ErrorCode};
 use crate::write::{self, WriteRequest};
 use crate::AppState;
@@ -74,12 +74,33 @@ pub async fn roll_for_client(
             Some(base) => base.join(REGISTER_PATH),
             None => REGISTER_PATH.to_owned(),
         };
-        check_registered(&roll.fields, &addresses, [found[0], found[1]], &register_at)
-            .map_err(|why| invalid(why, ErrorCode::DiceAddressNotRegistered))?;
+        // Registration is consent to the dice mail: an address the service never mails
+        // (its domain is not the operator's choice) needs none.
+        let mailed = |n: usize| dice.settings.mail_domains.allows(&addresses[n]);
+        check_registered(
+            &roll.fields,
+            &addresses,
+            [found[0] || !mailed(0), found[1] || !mailed(1)],
+            &register_at,
+        )
+        .map_err(|why| invalid(why, ErrorCode::DiceAddressNotRegistered))?;
     }
     let recipients = dice
         .recipients(&keys, &addresses, &client)
         .map_err(|e| vec![e])?;
+    // Where registration made the mail, every mail says how to stop it.
+    let now = warlog_rules::game::Moment::from_unix_seconds(
+        u64::try_from(state.clock.now().unix_timestamp()).unwrap_or(0),
+    );
+    let recipients: Vec<RollRecipient> = recipients
+        .into_iter()
+        .map(|address| RollRecipient {
+            stop_link: dice
+                .requires_registration()
+                .then(|| stop_link(&state.public_url, &keys, &address, now)),
+            address,
+        })
+        .collect();
     let mail = (!recipients.is_empty()).then(|| {
         let mailing = RollMailing {
             public_url: state.public_url.clone(),

@@ -15,12 +15,12 @@ pub use client::DiceClient;
 pub use client_roll::{roll_for_client, ClientRoll, Rolled, REGISTER_PATH};
 pub use folds::TableFolds;
 pub use registration::{
-    confirm_address, mail_address_link, tables_naming, NamingView, TableNamingView, CONFIRM_PAGE,
-    TABLES_PAGE,
+    confirm_address, mail_address_link, stop_address, stop_link, tables_naming, NamingView,
+    TableNamingView, CONFIRM_PAGE, STOP_PAGE, TABLES_PAGE,
 };
 
 pub use reveal::{DiceReveal, RevealAnswer};
-pub use roll::{DiceRoll, RollAnswer, RollResult};
+pub use roll::{DiceRoll, RollAnswer, RollRecipient, RollResult};
 pub use view::{read_table_between, DiceTableView, EpochView, RollView, VIEW_EVENTS};
 
 use std::sync::Arc;

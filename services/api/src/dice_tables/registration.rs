@@ -9,7 +9,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::dice_table::{canonical_address, date_of, AddressLink, LinkedAddress};
 use warlog_rules::game::Moment;
-use warlog_store::dice_addresses::{self, confirm, confirmed, TableNaming};
+use warlog_store::dice_addresses::{self, confirm, confirmed, forget, TableNaming};
 use warlog_store::mail::{enqueue_direct_mail, DirectMail, Recipient};
 use warlog_store::StoreError;
 
@@ -21,6 +21,7 @@ use crate::AppState;
 /// Where a mailed link is opened.
 pub const CONFIRM_PAGE: &str = "/dice/register/confirm";
 pub const TABLES_PAGE: &str = "/dice/register/tables";
+pub const STOP_PAGE: &str = "/dice/register/stop";
 
 /// The tables naming a registered address, or one that looks like it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -29,6 +30,10 @@ pub struct NamingView {
     pub confirmed: bool,
     /// Most recently named first; at most 500.
     pub tables: Vec<TableNamingView>,
+    /// Tables naming an address that looks like this one and that its owner confirmed
+    /// (this owner under a `+tag`, or someone else): listed at that address's own link,
+    /// only counted here.
+    pub confirmed_lookalike_tables: i64,
 }
 
 /// A table naming the address, or an address that looks like it.
@@ -87,7 +92,17 @@ pub async fn mail_address_link(
     dice.link_mails_per_client
         .admit_from(client.clone(), "from one client")?;
     dice.link_mails_per_address
-        .admit_from(address_key.clone(), "to one address")?;
+        .admit_from(address_key.clone(), "to one address")
+        .map_err(|_| {
+            ApiError::new(
+                ErrorCode::TooManyRequests,
+                format!(
+                    "this address has been mailed {} links this hour, the most it may be: \
+                     the links mailed already still work; ask again in an hour",
+                    dice.link_mails_per_address.limit()
+                ),
+            )
+        })?;
     let db = state.store.pool().get().await.map_err(StoreError::from)?;
     let is_confirmed = confirmed(&db, &[&address_key])
         .await?
@@ -102,7 +117,7 @@ pub async fn mail_address_link(
     };
     let expires = now.plus_seconds(link.lifetime_seconds());
     let token = keys.address_link_token(link, &linked, expires);
-    let (subject, body) = link_mail(&state.public_url, link, &token, &address, expires);
+    let (subject, body) = link_mail(&state.public_url, link, &token, expires);
     let mail = DirectMail::notice(
         format!("dice-address-{}", uuid::Uuid::new_v4()),
         Recipient::Address(address),
@@ -112,6 +127,39 @@ pub async fn mail_address_link(
     // A mail about no event: filed under an id of its own.
     enqueue_direct_mail(&db, &mail, &uuid::Uuid::new_v4(), 0).await?;
     Ok(())
+}
+
+/// Where a link with `token` opens `page`: absolute with the service's public address.
+fn link_url(public_url: &Option<PublicUrl>, page: &str, token: &str) -> String {
+    let path = format!("{page}?token={token}");
+    match public_url {
+        Some(base) => base.join(&path),
+        None => path,
+    }
+}
+
+/// The link in a roll's mail to `address` (canonical) that stops the dice mail to it.
+pub fn stop_link(
+    public_url: &Option<PublicUrl>,
+    keys: &warlog_events::dice_table::DiceKeys,
+    address: &str,
+    now: Moment,
+) -> String {
+    let expires = now.plus_seconds(AddressLink::Stop.lifetime_seconds());
+    let token = keys.address_link_token(AddressLink::Stop, &keys.linked_address(address), expires);
+    link_url(public_url, STOP_PAGE, &token)
+}
+
+/// Ends the registration of the address a stop link's `token` is for: no more dice mail
+/// to it, and no roll may name it until it is confirmed again. Whether it was registered.
+pub async fn stop_address(state: &AppState, token: &str) -> Result<bool, ApiError> {
+    state.dice.registers()?;
+    let keys = state.dice.keys(state.store.pool()).await?;
+    let linked = keys
+        .read_address_link(AddressLink::Stop, token, now(state))
+        .map_err(refused_link)?;
+    let db = state.store.pool().get().await.map_err(StoreError::from)?;
+    Ok(forget(&db, &linked.address_key).await?)
 }
 
 /// Confirms the address a confirmation link's `token` is for; its tables.
@@ -146,6 +194,7 @@ pub async fn tables_naming(state: &AppState, token: &str) -> Result<NamingView, 
         return Ok(NamingView {
             confirmed: false,
             tables: Vec::new(),
+            confirmed_lookalike_tables: 0,
         });
     }
     naming_view(&db, &linked, true).await
@@ -158,9 +207,16 @@ async fn naming_view(
 ) -> Result<NamingView, ApiError> {
     let tables =
         dice_addresses::tables_naming(db, &linked.address_key, &linked.lookalike_key).await?;
+    let others = dice_addresses::tables_naming_confirmed_lookalikes(
+        db,
+        &linked.address_key,
+        &linked.lookalike_key,
+    )
+    .await?;
     Ok(NamingView {
         confirmed: is_confirmed,
         tables: tables.into_iter().map(naming).collect(),
+        confirmed_lookalike_tables: others,
     })
 }
 
@@ -192,22 +248,15 @@ fn link_mail(
     public_url: &Option<PublicUrl>,
     link: AddressLink,
     token: &str,
-    address: &str,
     expires: Moment,
 ) -> (String, String) {
-    let url = |page: &str| {
-        let path = format!("{page}?token={token}");
-        match public_url {
-            Some(base) => base.join(&path),
-            None => path,
-        }
-    };
+    let url = |page: &str| link_url(public_url, page, token);
     let until = date_of(expires);
     match link {
         AddressLink::Confirm => (
             "Dice: confirm your address".to_owned(),
             format!(
-                "Someone asked this dice server to register {address}, so that TripleA \
+                "Someone asked this dice server to register this address, so that TripleA \
                  players may name it\r\n\
                  in their rolls and have the dice mailed here. To confirm, open this link \
                  before {until}:\r\n\
@@ -219,11 +268,12 @@ fn link_mail(
                 link = url(CONFIRM_PAGE),
             ),
         ),
-        AddressLink::ListTables => (
+        // A stop link is put in the roll mails, never mailed alone.
+        AddressLink::ListTables | AddressLink::Stop => (
             "Dice: the tables naming your address".to_owned(),
             format!(
-                "Every dice table that names {address}, or an address that looks like it \
-                 (a +tag, dots,\r\n\
+                "Every dice table that names this address, or an address that looks like \
+                 it (a +tag, dots,\r\n\
                  letters of another script), is listed at this link until {until}:\r\n\
                  \r\n\
                  {link}\r\n\

@@ -26,14 +26,29 @@ pub struct DiceRoll {
     pub table: DiceTableId,
     pub asked: DiceAsked,
     pub keys: Arc<DiceKeys>,
-    /// How to mail the roll, and to whom (of its two addresses, those the operator allows):
-    /// none, it is not mailed. Nothing else keeps the addresses.
-    pub mail: Option<(RollMailing, Vec<String>)>,
+    /// How to mail the roll, and to whom (of its two addresses, those the operator allows),
+    /// each with the link that stops the dice mail to it where registration made it: none,
+    /// it is not mailed. Nothing else keeps the addresses.
+    pub mail: Option<(RollMailing, Vec<RollRecipient>)>,
     /// The tag of the client asking, recorded with the roll.
     pub client_tag: String,
     /// The keyed hashes of the two addresses and of their look-alike forms, kept so that
     /// each address's owner can list the tables naming it.
     pub names: Vec<(String, String)>,
+}
+
+/// An address a roll is mailed to, and the link in its mail that stops the dice mail to it
+/// (where registration made the mail).
+pub struct RollRecipient {
+    pub address: String,
+    pub stop_link: Option<String>,
+}
+
+/// Kept out of logs: the address is private, and the link is its secret.
+impl std::fmt::Debug for RollRecipient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RollRecipient").finish_non_exhaustive()
+    }
 }
 
 /// Kept out of logs: the addresses are private.
@@ -153,13 +168,19 @@ impl Write for DiceRoll {
                 recipients
                     .iter()
                     .enumerate()
-                    .map(|(n, email)| EventMail {
+                    .map(|(n, RollRecipient { address, stop_link })| EventMail {
                         event: events.len() - 1,
                         mail: DirectMail::notice(
                             format!("dice-{}.{index}.{}", self.table.as_str(), n + 1),
-                            Recipient::Address(email.trim().to_owned()),
+                            Recipient::Address(address.trim().to_owned()),
                             subject.clone(),
-                            body.clone(),
+                            match stop_link {
+                                Some(stop) => format!(
+                                    "{body}\r\nTo stop all dice mail to this address (no roll \
+                                     may name it until it is registered again):\r\n{stop}\r\n"
+                                ),
+                                None => body.clone(),
+                            },
                         ),
                     })
                     .collect()

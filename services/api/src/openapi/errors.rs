@@ -71,7 +71,7 @@ pub(crate) fn add_problem(responses: &mut Responses, code: ErrorCode) {
 
 /// Adds `code` to the refusal of its status, written as a problem document or, for a
 /// protocol of its own, in the schema `refusal` names.
-fn add_refusal(responses: &mut Responses, code: ErrorCode, refusal: Option<&str>) {
+fn add_refusal(responses: &mut Responses, code: ErrorCode, refusal: Option<(&str, &str)>) {
     let status = code.status().as_u16().to_string();
     let mut codes = match responses.responses.get(&status) {
         Some(RefOr::T(response)) => codes_named(&response.description),
@@ -83,7 +83,7 @@ fn add_refusal(responses: &mut Responses, code: ErrorCode, refusal: Option<&str>
     codes.push(code);
     let mut answer = match refusal {
         None => problem_response(&describe(&codes)),
-        Some(schema) => refusal_response(&describe(&codes), schema),
+        Some((schema, media)) => refusal_response(&describe(&codes), schema, media),
     };
     // A status answered both ways (a protocol's refusal, and a problem from the edge before
     // the handler) keeps both bodies.
@@ -100,13 +100,17 @@ fn add_refusal(responses: &mut Responses, code: ErrorCode, refusal: Option<&str>
     responses.responses.insert(status, answer);
 }
 
-/// An answer in a protocol's own JSON, `schema`.
-fn refusal_response(description: &str, schema: &str) -> RefOr<utoipa::openapi::Response> {
+/// An answer in a protocol's own form: `schema`, as `media`.
+fn refusal_response(
+    description: &str,
+    schema: &str,
+    media: &str,
+) -> RefOr<utoipa::openapi::Response> {
     RefOr::T(
         ResponseBuilder::new()
             .description(description)
             .content(
-                "application/json",
+                media,
                 ContentBuilder::new()
                     .schema(Some(Ref::from_schema_name(schema)))
                     .build(),

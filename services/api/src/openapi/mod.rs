@@ -19,7 +19,7 @@ use crate::{error, orders, respond, routes, unsigned_bounds, CONSISTENCY_TOKEN};
     // Each association runs its own service: paths are relative to where this document
     // was read from, so a client pointed at it finds the API there.
     servers((url = "/", description = "The service that serves this document")),
-    components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame, routes::dice::RollRefused)),
+    components(schemas(error::Problem, orders::OrderInput, orders::RetreatInput, routes::games::VoidGame, routes::dice::RollRefused, routes::dice_marti::MartiRefusal)),
     tags(
         (name = "league", description = "Players and the ladders: Cut-Throat points with titles, and the skill rating"),
         (name = "tournaments", description = "Tournaments for directors: entries and the waiting list, seated rounds, substitutes, standings, calendars"),

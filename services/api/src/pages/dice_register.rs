@@ -8,23 +8,18 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
 use serde::Deserialize;
-use warlog_events::dice_table::{CONFIRM_LINK_HOURS, TABLES_LINK_HOURS};
+use warlog_events::dice_table::{CONFIRM_LINK_HOURS, MAX_ADDRESS, TABLES_LINK_HOURS};
+use warlog_store::dice_addresses::MAX_TABLES_LISTED;
 
-use super::{dates, error_page, framed, layout, page};
+use super::{dates, error_page, framed, layout, page, words};
 use crate::body::FormBody;
 use crate::dice_tables::{
-    confirm_address, mail_address_link, tables_naming, NamingView, CONFIRM_PAGE,
-    LINK_MAILS_PER_ADDRESS_PER_HOUR, REGISTER_PATH,
+    confirm_address, mail_address_link, stop_address, tables_naming, NamingView, CONFIRM_PAGE,
+    LINK_MAILS_PER_ADDRESS_PER_HOUR, REGISTER_PATH, STOP_PAGE,
 };
 use crate::error::{ApiError, ErrorCode};
 use crate::query::parse_query;
 use crate::AppState;
-
-/// The longest address a roll may name (RFC 5321's path, less its brackets).
-const MAX_ADDRESS: usize = 254;
-
-/// The most tables a list shows ([`NamingView::tables`]).
-const MAX_LISTED: usize = 500;
 
 /// The registration form as a browser sends it.
 #[derive(Debug, Default, Deserialize)]
@@ -97,9 +92,14 @@ pub async fn dice_register_form(
 /// Opening it changes nothing (a mail scanner may open every link).
 #[get("/dice/register/confirm")]
 pub async fn dice_confirm_page(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    button_page(&req, &state, confirm_page)
+}
+
+/// The page a mailed link opens before its button: `asking`, with the link's token.
+fn button_page(req: &HttpRequest, state: &AppState, asking: fn(&str) -> Markup) -> HttpResponse {
     let answer = if state.dice.settings.mail {
         match link_token(req.query_string()) {
-            Ok(token) => page(confirm_page(&token)),
+            Ok(token) => page(asking(&token)),
             Err(error) => link_refused(&error),
         }
     } else {
@@ -118,6 +118,29 @@ pub async fn dice_confirm_form(
         Err(error) => link_refused(&error),
         Ok(form) => match confirm_address(&state, &form.value.token).await {
             Ok(view) => page(confirmed_page(&view)),
+            Err(error) => link_refused(&error),
+        },
+    };
+    private(answer)
+}
+
+/// The page the stop link of a roll's mail opens: what stopping does, and the button that
+/// does it. Opening it changes nothing.
+#[get("/dice/register/stop")]
+pub async fn dice_stop_page(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    button_page(&req, &state, stop_page)
+}
+
+/// A press of "Stop the dice mail": the address's registration ended.
+#[post("/dice/register/stop")]
+pub async fn dice_stop_form(
+    state: web::Data<AppState>,
+    form: Result<FormBody<ConfirmForm>, ApiError>,
+) -> HttpResponse {
+    let answer = match form {
+        Err(error) => link_refused(&error),
+        Ok(form) => match stop_address(&state, &form.value.token).await {
+            Ok(_) => page(stopped_page()),
             Err(error) => link_refused(&error),
         },
     };
@@ -252,7 +275,8 @@ fn register_page(typed: &str, refused: Option<&ApiError>) -> Markup {
                 "mailed to both, so that neither can roll in secret until the dice suit. As on "
                 "TripleA's official dice server, a roll may name an address only once its "
                 "owner has confirmed it, by a link mailed to it: no one can have dice mailed "
-                "to a stranger, or roll in a stranger's name."
+                "to an address whose owner did not ask for them. Every roll's mail carries a "
+                "link that stops the dice mail to its address."
             }
             p {
                 "TripleA's own Register button opens the official dice server's site, which "
@@ -277,9 +301,9 @@ fn register_page(typed: &str, refused: Option<&ApiError>) -> Markup {
             }
             (register_form(typed, refused))
             p.note {
-                "The answer is the same whether or not an address is registered, so it tells "
-                "no one anything about yours. At most " (LINK_MAILS_PER_ADDRESS_PER_HOUR)
-                " links an hour are mailed to one address."
+                "The answer to this form is the same whether or not an address is registered. "
+                "At most " (LINK_MAILS_PER_ADDRESS_PER_HOUR) " links an hour are mailed to one "
+                "address."
             }
         },
     )
@@ -314,9 +338,9 @@ fn mailed_page(typed: &str) -> Markup {
             section.answer {
                 p { "A link was mailed to " strong { (typed) } "." }
                 p {
-                    "Open it within " (CONFIRM_LINK_HOURS) " hours. If the address is not "
-                    "confirmed yet, the link confirms it; if it is, the link lists the dice "
-                    "tables naming it."
+                    "If the address is not confirmed yet, the link confirms it (open it within "
+                    (CONFIRM_LINK_HOURS) " hours); if it is, the link lists the dice tables "
+                    "naming it (open it within " (TABLES_LINK_HOURS) " hours)."
                 }
             }
             p.note {
@@ -345,6 +369,41 @@ fn confirm_page(token: &str) -> Markup {
             p.note {
                 "If you did not ask to register it, close this page: nothing is changed until "
                 "the button is pressed, and the address stays unregistered."
+            }
+        },
+    )
+}
+
+fn stop_page(token: &str) -> Markup {
+    secret_layout(
+        "Stop the dice mail",
+        html! {
+            h1 { "Stop the dice mail to your address" }
+            p.lead {
+                "Stopping ends the registration of the address this link was mailed to: no "
+                "more rolls are mailed to it, and a roll naming it is refused until it is "
+                "registered again."
+            }
+            form.reveal method="post" action=(STOP_PAGE) {
+                input type="hidden" name="token" value=(token);
+                button type="submit" { "Stop the dice mail" }
+            }
+            p.note { "Nothing is changed until the button is pressed." }
+        },
+    )
+}
+
+fn stopped_page() -> Markup {
+    secret_layout(
+        "The dice mail is stopped",
+        html! {
+            h1 { "The dice mail is stopped" }
+            section.answer {
+                p {
+                    "No more rolls are mailed to this address, and no roll may name it. To "
+                    "play again, register it again from "
+                    a href=(REGISTER_PATH) { "the registration page" } "."
+                }
             }
         },
     )
@@ -398,7 +457,7 @@ fn tables_list(view: &NamingView) -> Markup {
         } @else {
             p.note {
                 "Most recently named first"
-                @if view.tables.len() >= MAX_LISTED { ": the latest " (MAX_LISTED) }
+                @if view.tables.len() as i64 >= MAX_TABLES_LISTED { ": the latest " (MAX_TABLES_LISTED) }
                 "."
             }
             @if lookalikes {
@@ -416,6 +475,15 @@ fn tables_list(view: &NamingView) -> Markup {
                     td { @if t.exactly { "this address" } @else { "a look-alike" } }
                     td { (dates::moment(&t.named_at)) }
                 } } }
+            }
+        }
+        @if view.confirmed_lookalike_tables > 0 {
+            p.note {
+                (words::count(view.confirmed_lookalike_tables as f64, "table names", "tables name"))
+                " an address that looks like yours and that its owner registered (you, under a "
+                "+tag, or someone else): they are listed at that address's own link, not here. "
+                "If you registered no such address, a player may be rolling under a name "
+                "passed off as yours."
             }
         }
     }

@@ -7,10 +7,12 @@ use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use warlog_events::dice_table::CONFIRM_LINK_HOURS;
+use warlog_events::dice_table::{CONFIRM_LINK_HOURS, TABLES_LINK_HOURS};
 
 use crate::body::JsonBody;
-use crate::dice_tables::{confirm_address, mail_address_link, tables_naming, NamingView};
+use crate::dice_tables::{
+    confirm_address, mail_address_link, stop_address, tables_naming, NamingView,
+};
 use crate::error::ApiError;
 use crate::query::ValidQuery;
 use crate::AppState;
@@ -30,6 +32,12 @@ resource! {
         PayloadTooLarge,
     ],
     dice_address_tables: [DiceRegistrationUnavailable, AddressLinkRefused],
+    stop_dice_address: [
+        DiceRegistrationUnavailable,
+        AddressLinkRefused,
+        UnsupportedMediaType,
+        PayloadTooLarge,
+    ],
 }
 
 /// An address to register, or whose tables to list.
@@ -74,8 +82,9 @@ pub async fn register_dice_address(
     Ok(HttpResponse::build(StatusCode::ACCEPTED).json(LinkMailed {
         status: "mailed",
         detail: format!(
-            "a link was mailed to the address: open it within {CONFIRM_LINK_HOURS} hours to \
-             confirm the address, or, if it is confirmed already, to see the tables naming it"
+            "a link was mailed to the address: if it is not confirmed yet, the link confirms it \
+             (open it within {CONFIRM_LINK_HOURS} hours); if it is, the link lists the tables \
+             naming it (open it within {TABLES_LINK_HOURS} hours)"
         ),
     }))
 }
@@ -114,4 +123,35 @@ pub async fn dice_address_tables(
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .json(view))
+}
+
+/// What a stop link did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MailStopped {
+    /// `stopped`.
+    #[schema(example = "stopped")]
+    pub status: &'static str,
+    pub detail: String,
+}
+
+/// Stops the dice mail to the address a roll's mail was sent to.
+///
+/// The token is the `token` of the stop link in every roll's mail (it holds a year). The
+/// address's registration ends: no more rolls are mailed to it, and a roll naming it is
+/// refused until it is registered again.
+#[utoipa::path(post, path = "/v1/dice-addresses/stop", tag = "dice",
+    request_body = LinkToken,
+    responses((status = 200, description = "The dice mail is stopped", body = MailStopped)))]
+#[post("/v1/dice-addresses/stop")]
+pub async fn stop_dice_address(
+    state: web::Data<AppState>,
+    body: JsonBody<LinkToken>,
+) -> Result<HttpResponse, ApiError> {
+    stop_address(&state, &body.value.token).await?;
+    Ok(HttpResponse::Ok().json(MailStopped {
+        status: "stopped",
+        detail: "no more rolls are mailed to this address, and a roll naming it is refused \
+                 until it is registered again"
+            .to_owned(),
+    }))
 }

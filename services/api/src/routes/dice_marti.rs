@@ -1,7 +1,7 @@
 //! The dice server as TripleA's 2.x clients speak to it (2.6 and 2.7, which most players
 //! still run): `POST /MARTI.php` with the form fields `numdice`, `numsides`, `subject`,
-//! `roller` and `gm`, answered with a page the client reads with two patterns, `fatal
-//! error: ...!` for a refusal and `your dice are: 1,2,3<p>` for the dice. The same tables,
+//! `roller` and `gm`, answered with what the client reads with two patterns: a page with
+//! `your dice are: 1,2,3<p>` for the dice, a line of text `fatal error: ...!` for a refusal. The same tables,
 //! limits, registration, signatures and mails as `/api/roll`.
 
 use actix_web::http::header;
@@ -26,7 +26,7 @@ resource! {
         RequestTimeout,
         NotReady,
         VersionConflict,
-    ],
+    ] => MartiRefusal as "text/plain",
     roll_dice_marti_lower_case: [
         InvalidDiceRoll,
         DiceAddressNotRegistered,
@@ -36,8 +36,14 @@ resource! {
         RequestTimeout,
         NotReady,
         VersionConflict,
-    ],
+    ] => MartiRefusal as "text/plain",
 }
+
+/// A refused roll, as TripleA's 2.x clients read it: one line, `fatal error: ` then every
+/// reason, separated by `; `, then `!`.
+#[derive(Debug, ToSchema)]
+#[schema(value_type = String, example = "fatal error: numdice is 0: a roll is 1 to 5000 dice!")]
+pub struct MartiRefusal(pub String);
 
 /// A roll as TripleA's 2.x clients send it. Other fields are ignored.
 #[derive(Default, Deserialize, ToSchema)]
@@ -71,8 +77,9 @@ impl std::fmt::Debug for MartiForm {
 
 /// Rolls dice for a pair of players, as TripleA's 2.x clients ask.
 ///
-/// The answer is a page: `your dice are: 4,1,6<p>` (each from 1 to `numsides`), or
-/// `fatal error: <every reason, separated by "; ">!` with the status of the refusal. The
+/// The answer is a page: `your dice are: 4,1,6<p>` (each from 1 to `numsides`), or a line
+/// of text, `fatal error: <every reason, separated by "; ">!`, with the status of the
+/// refusal. The
 /// table is the same as `/api/roll`'s for the same two addresses; its page is in the
 /// answer's `Link` header.
 #[utoipa::path(post, path = "/MARTI.php", tag = "dice",
@@ -141,20 +148,22 @@ async fn answer(
         }
         Err(errors) => {
             let (mut answer, reasons) = refusal_parts(&errors);
-            // The client's pattern reads to the last "!" of a line: one line, ending there.
-            let reasons: Vec<String> = reasons
-                .iter()
-                .map(|r| escaped(&r.replace(['\r', '\n', '!'], " ")))
-                .collect();
             answer
                 .insert_header((header::CACHE_CONTROL, "no-store"))
-                .content_type("text/html; charset=utf-8")
-                .body(page(&format!(
-                    "<p>fatal error: {}!</p>",
-                    reasons.join("; ")
-                )))
+                .content_type("text/plain; charset=utf-8")
+                .body(fatal_error(&reasons).0)
         }
     }
+}
+
+/// The refusal's line. The client's pattern reads to the last `!` before a line ends, and
+/// Java ends a line at any of `\r`, `\n`, U+0085, U+2028 and U+2029: none is left inside.
+fn fatal_error(reasons: &[String]) -> MartiRefusal {
+    let one_line = |reason: &String| {
+        reason.replace(['\r', '\n', '\u{85}', '\u{2028}', '\u{2029}', '!'], " ")
+    };
+    let reasons: Vec<String> = reasons.iter().map(one_line).collect();
+    MartiRefusal(format!("fatal error: {}!\n", reasons.join("; ")))
 }
 
 async fn roll(req: &HttpRequest, state: &AppState, body: &[u8]) -> Result<Rolled, Vec<ApiError>> {
@@ -183,19 +192,25 @@ fn page(content: &str) -> String {
     )
 }
 
-/// Text for the page: the three characters that could open markup, escaped.
-fn escaped(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn text_put_on_the_page_cannot_open_markup() {
-        assert_eq!(escaped("a<b>&c"), "a&lt;b&gt;&amp;c");
+    fn a_refusal_is_one_line_the_older_clients_pattern_reads_whole() {
+        let reasons = vec![
+            "numdice is \"1\u{2028}2!\": how many dice to roll".to_owned(),
+            "gm is missing\r\nnow".to_owned(),
+        ];
+        let line = fatal_error(&reasons).0;
+        assert_eq!(
+            line,
+            "fatal error: numdice is \"1 2 \": how many dice to roll; gm is missing  now!\n"
+        );
+        let first_break = line
+            .find(['\r', '\n', '\u{85}', '\u{2028}', '\u{2029}'])
+            .expect("the final line break");
+        assert_eq!(line[..first_break].matches('!').count(), 1);
+        assert!(line[..first_break].ends_with('!'));
     }
 }

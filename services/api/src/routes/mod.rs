@@ -23,8 +23,9 @@ macro_rules! resource {
     (@keyed) => { false };
     (@keyed keyed) => { true };
     (@refusal) => { None };
-    (@refusal $refusal:ident) => { Some(stringify!($refusal)) };
-    ($($handler:ident: $($keyed:ident)? [$($code:ident),* $(,)?] $(=> $refusal:ident)?),* $(,)?) => {
+    (@refusal $refusal:ident) => { Some((stringify!($refusal), "application/json")) };
+    (@refusal $refusal:ident as $media:literal) => { Some((stringify!($refusal), $media)) };
+    ($($handler:ident: $($keyed:ident)? [$($code:ident),* $(,)?] $(=> $refusal:ident $(as $media:literal)?)?),* $(,)?) => {
         /// This resource's part of the OpenAPI document.
         #[derive(Debug, utoipa::OpenApi)]
         #[openapi(paths($($handler),*))]
@@ -41,7 +42,7 @@ macro_rules! resource {
                 operation: stringify!($handler),
                 keyed: resource!(@keyed $($keyed)?),
                 codes: &[$(crate::error::ErrorCode::$code),*],
-                refusal: resource!(@refusal $($refusal)?),
+                refusal: resource!(@refusal $($refusal $(as $media)?)?),
             },
         )*];
     };
