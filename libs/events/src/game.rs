@@ -86,6 +86,12 @@ pub struct GameCreated {
     /// created before have `false`: their orders stand in the open, as decided then.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub standing_orders_sealed: bool,
+    /// Every power's share of the record is bounded ([`crate::shares`]): a few orders per
+    /// turn while another power is on turn, and an agreement's terms of at most 2,000
+    /// characters. Games created before have `false` and are unbounded: their records
+    /// audit as they were decided.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shares_bounded: bool,
 }
 
 impl GameCreated {
@@ -433,6 +439,9 @@ pub struct GameLog {
     /// Each power's proxy named and not ended (early, or by a change of the seat): in force
     /// until its time ([`GameLog::proxy_in_force`]).
     pub proxies: BTreeMap<Power, ProxyNamed>,
+    /// The orders each power has on the record since the turn began, given while it was
+    /// not its turn ([`crate::shares`]); cleared when the turn passes.
+    pub out_of_turn_orders: BTreeMap<Power, u32>,
 }
 
 /// A stream that is not a sound game log, naming the event at fault.
@@ -478,6 +487,7 @@ impl GameLog {
             orders_by_power: BTreeMap::new(),
             turns_played: BTreeMap::new(),
             proxies: BTreeMap::new(),
+            out_of_turn_orders: BTreeMap::new(),
         })
     }
 
@@ -513,6 +523,7 @@ impl GameLog {
             orders_recorded: true,
             seed_secret_while_running: true,
             standing_orders_sealed: true,
+            shares_bounded: true,
         })
     }
 
@@ -548,6 +559,7 @@ impl GameLog {
             orders_recorded: true,
             seed_secret_while_running: true,
             standing_orders_sealed: true,
+            shares_bounded: true,
         }
     }
 
@@ -655,6 +667,7 @@ impl GameLog {
                 .or_default()
                 .add(hand, orders);
         }
+        self.count_out_of_turn(record);
     }
 
     /// Where play stands: the round, the place in the turn order and whose turn it is.
@@ -664,10 +677,14 @@ impl GameLog {
     }
 
     /// A phase's end that moved play on to another turn completes the turn of the power
-    /// whose turn it was (`before`, where play stood before the event).
+    /// whose turn it was (`before`, where play stood before the event). Any move to another
+    /// turn starts every power's out-of-turn count again.
     fn count_turn(&mut self, before: (u32, usize, Power), event: &GameEvent) {
         let (round, turn, power) = before;
         let moved_on = (self.state.round, self.state.turn) != (round, turn);
+        if moved_on {
+            self.out_of_turn_orders.clear();
+        }
         if moved_on && matches!(event, GameEvent::PhaseEnded { .. }) {
             *self.turns_played.entry(power).or_default() += 1;
         }
@@ -1212,6 +1229,7 @@ mod tests {
             orders_recorded: true,
             seed_secret_while_running: true,
             standing_orders_sealed: true,
+            shares_bounded: true,
         }
     }
 

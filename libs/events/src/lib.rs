@@ -26,6 +26,7 @@ pub mod ruleset;
 pub mod sample;
 pub mod sealed;
 pub mod sender;
+pub mod shares;
 pub mod turn;
 pub mod upcast;
 pub mod variant;

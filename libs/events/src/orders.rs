@@ -20,6 +20,7 @@ pub use crate::command::{ByMail, Command, DmarcVerdict, OrderCutOff, OrdersGiven
 use crate::game::{GameCreated, GameLog, GameStreamEvent, SeedRevealed};
 use crate::sealed;
 use crate::sender::{Role, Sender};
+use crate::shares::{self, Exceeded};
 
 /// Where an order's dice come from.
 #[derive(Clone, Copy)]
@@ -146,6 +147,17 @@ pub(crate) fn resolve_orders<'a>(
         .map(|(i, named)| named.resolve(ruleset, &order_at(i)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(resolved)
+}
+
+/// A power's share of the record exceeded: refused by its rule, naming the order at fault
+/// (`orders[3]`) or the command's orders as a whole (`orders`).
+impl From<Exceeded> for Refusal {
+    fn from(exceeded: Exceeded) -> Self {
+        Refusal::Rule {
+            at: exceeded.order.map_or_else(|| "orders".to_owned(), order_at),
+            violation: exceeded.violation,
+        }
+    }
 }
 
 impl Refusal {
@@ -343,6 +355,10 @@ impl GameLog {
                 expected: given.expected_version,
                 actual: self.version,
             });
+        }
+        // Every power's share of the record is bounded: checked before anything is decided.
+        if let Command::Orders { power, .. } = &given.command {
+            shares::check(self, *power, &given.orders_sent())?;
         }
         // Orders given by a proxy are marked so on their record.
         let given = &OrdersGiven {

@@ -74,8 +74,9 @@ pub struct Preview {
 
 impl GameLog {
     /// What `given` (a power's orders) would do, decided without the game's dice: the same
-    /// checks of the sender and the version as [`GameLog::decide_command`], then each
-    /// order in turn. Nothing here is recorded.
+    /// checks of the sender, the version and the power's share of the record
+    /// ([`crate::shares`]) as [`GameLog::decide_command`], then each order in turn. Nothing
+    /// here is recorded.
     ///
     /// The exact odds of all its battles share one budget of work, and stop when
     /// `cancelled` is set (the asker went away).
@@ -96,6 +97,7 @@ impl GameLog {
                 "a preview is of a power's orders".to_owned(),
             ));
         };
+        crate::shares::check(self, *power, &orders.iter().collect::<Vec<_>>())?;
         let resolved = crate::orders::resolve_orders(self.ruleset, orders.iter())?;
         let rules = self.ruleset.rules();
         let mut state = self.state.clone();

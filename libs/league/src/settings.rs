@@ -119,6 +119,17 @@ impl TournamentSettings {
         if name.is_empty() || name.chars().count() > 120 {
             return Err(refused("name", "1 to 120 characters".to_owned()));
         }
+        // A name is one line of printable text: no C0 control (a tab or a line break
+        // among them), DEL, nor C1 control (U+0080 to U+009F).
+        if let Some(c) = name.chars().find(|c| c.is_control()) {
+            return Err(refused(
+                "name",
+                format!(
+                    "holds the control character U+{:04X}; a name is one line of printable text",
+                    u32::from(c)
+                ),
+            ));
+        }
         let table_size = u32::try_from(ruleset.powers().len()).unwrap_or(u32::MAX);
         if self.table_size.is_some_and(|t| t != table_size) {
             return Err(refused(
@@ -305,10 +316,33 @@ mod tests {
     }
 
     #[test]
+    fn a_control_character_in_the_name_is_refused_by_its_code_point() {
+        let named = |name: &str| TournamentSettings {
+            name: name.into(),
+            ..settings()
+        };
+        assert_eq!(
+            refusal(&named("Cup\u{9f}")),
+            "`name`: holds the control character U+009F; a name is one line of printable text"
+        );
+        assert_eq!(
+            refusal(&named("Cup\u{0}")),
+            "`name`: holds the control character U+0000; a name is one line of printable text"
+        );
+        assert_eq!(
+            create(&named("Coupe d'Été ✓")).expect("created").name,
+            "Coupe d'Été ✓"
+        );
+    }
+
+    #[test]
     fn each_broken_setting_is_refused_by_its_name() {
         type Breaking = Box<dyn Fn(&mut TournamentSettings)>;
         let cases: Vec<(&str, Breaking)> = vec![
             ("name", Box::new(|s| s.name = " ".into())),
+            ("name", Box::new(|s| s.name = "Autumn\u{85}Cup".into())),
+            ("name", Box::new(|s| s.name = "Autumn\nCup".into())),
+            ("name", Box::new(|s| s.name = "Autumn\u{7f}".into())),
             ("rounds", Box::new(|s| s.rounds = 21)),
             (
                 "deadlines",

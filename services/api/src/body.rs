@@ -11,6 +11,7 @@ use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::input_guard;
 
 /// A body must say it is JSON (`application/json`, or a `+json` type): a page on another
 /// site can send `text/plain` without asking the browser's permission, and such bodies
@@ -60,8 +61,13 @@ fn too_large() -> ApiError {
     )
 }
 
-/// Parses JSON, naming the path of what does not fit.
+/// Parses JSON, naming the path of what does not fit. A string or key holding a NUL,
+/// which no text the service keeps may hold, is refused first, by its path: every JSON
+/// body is read here, so this is the one place it is checked.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if let Some(problem) = input_guard::json_problem(bytes) {
+        return Err(ApiError::malformed(problem));
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
         let path = e.path().to_string();
@@ -133,9 +139,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
     }
 }
 
-/// A body sent as plain text (`text/plain`, UTF-8) or as JSON: what a person writes, or a
-/// tool. Plain text is safe to take only where a bearer token is required: a page on
-/// another site cannot send the `Authorization` header without the browser asking.
+/// A body sent as plain text (`text/plain`, UTF-8, no NUL: the line holding one is named)
+/// or as JSON: what a person writes, or a tool. Plain text is safe to take only where a
+/// bearer token is required: a page on another site cannot send the `Authorization` header
+/// without the browser asking.
 #[derive(Debug, Clone)]
 pub enum TextOrJson<T> {
     Text(String),
@@ -176,10 +183,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for TextOrJsonBody<T> {
             })?;
             let raw = read.await?;
             let value = if text {
-                TextOrJson::Text(
-                    String::from_utf8(raw.to_vec())
-                        .map_err(|_| ApiError::malformed("the text is not valid UTF-8"))?,
-                )
+                let text = String::from_utf8(raw.to_vec())
+                    .map_err(|_| ApiError::malformed("the text is not valid UTF-8"))?;
+                if let Some(problem) = input_guard::text_problem(&text) {
+                    return Err(ApiError::malformed(problem));
+                }
+                TextOrJson::Text(text)
             } else {
                 TextOrJson::Json(parse_json(&raw)?)
             };
@@ -189,7 +198,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for TextOrJsonBody<T> {
 }
 
 /// A form a page posts (`application/x-www-form-urlencoded`), within the same limits as
-/// any body; a field that does not fit is named.
+/// any body; a field that does not fit, or that holds a control other than a tab or a line
+/// break, is named.
 #[derive(Debug, Clone)]
 pub struct FormBody<T> {
     pub value: T,
@@ -220,10 +230,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for FormBody<T> {
                 ));
             }
             let raw = read.await?;
-            let value = crate::query::parse_query(
-                std::str::from_utf8(&raw)
-                    .map_err(|_| ApiError::malformed("the form is not valid UTF-8"))?,
-            )?;
+            let form = std::str::from_utf8(&raw)
+                .map_err(|_| ApiError::malformed("the form is not valid UTF-8"))?;
+            if let Some(problem) = input_guard::form_problem(form) {
+                return Err(ApiError::malformed(problem));
+            }
+            let value = crate::query::parse_query(form)?;
             Ok(FormBody { value })
         })
     }

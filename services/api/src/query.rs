@@ -43,6 +43,51 @@ pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
     })
 }
 
+/// A season as a filter takes it: a calendar year, [`Season::MIN`] to [`Season::MAX`].
+/// The document declares these very bounds (its schema is made from the constants), so a
+/// value the document refuses is refused here too, with a 400 naming the parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "i32")]
+pub struct Season(i32);
+
+impl Season {
+    pub const MIN: i32 = 1900;
+    pub const MAX: i32 = 9999;
+
+    pub fn get(self) -> i32 {
+        self.0
+    }
+}
+
+impl TryFrom<i32> for Season {
+    type Error = String;
+    fn try_from(value: i32) -> Result<Self, Self::Error> {
+        if (Self::MIN..=Self::MAX).contains(&value) {
+            Ok(Season(value))
+        } else {
+            Err(format!(
+                "{value} is not a year from {} to {}",
+                Self::MIN,
+                Self::MAX
+            ))
+        }
+    }
+}
+
+impl utoipa::PartialSchema for Season {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+            .minimum(Some(Self::MIN))
+            .maximum(Some(Self::MAX))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Season {}
+
 /// A page size: 1 to 200, 100 when not given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "u32")]

@@ -215,7 +215,8 @@ async fn listed<B: MessageBody>(app: &impl TestApp<B>, path: &str, key: &str) ->
         .unwrap_or_else(|| panic!("no {key} in {answer}"))
 }
 
-async fn event_count(db: &TestDb) -> i64 {
+/// Every event of every stream.
+pub(crate) async fn event_count(db: &TestDb) -> i64 {
     let client = db.pool.get().await.expect("connection");
     client
         .query_one("SELECT count(*) FROM events", &[])

@@ -1,5 +1,6 @@
 //! warlog's integration tests: one binary, real PostgreSQL, one fresh database per test.
 
+mod control_characters;
 mod demo;
 mod deploy;
 mod dice;
@@ -32,6 +33,7 @@ mod pages;
 mod play_by_mail;
 mod projector;
 mod proxies;
+mod record_share;
 mod replicas;
 mod restore;
 mod rulesets;

@@ -28,7 +28,7 @@ const WAIT: Duration = Duration::from_secs(60);
 
 /// How a reply reaches warlog.
 #[derive(Debug, Clone, Copy)]
-enum Via {
+pub(crate) enum Via {
     /// The operator's mail server delivers it to warlog's listener over LMTP.
     Lmtp,
     /// Over SMTP to the same listener.
@@ -38,7 +38,7 @@ enum Via {
 }
 
 /// A league playing by mail: the service, its mail server, its mailbox and one game.
-struct League {
+pub(crate) struct League {
     db: TestDb,
     addr: SocketAddr,
     outgoing: MailServer,
@@ -48,7 +48,7 @@ struct League {
     /// The game master's token.
     gm: String,
     /// Power (as the API names it) to player.
-    seats: BTreeMap<String, String>,
+    pub(crate) seats: BTreeMap<String, String>,
 }
 
 fn free_port() -> u16 {
@@ -97,7 +97,7 @@ async fn players_and_a_game(db: &TestDb, addr: SocketAddr) -> (String, String, V
 
 /// The service with mail in both ways, five players with addresses on file and a new
 /// Cut-Throat game among them; none when Dovecot is not installed (and not required).
-async fn a_league_playing_by_mail() -> Option<League> {
+pub(crate) async fn a_league_playing_by_mail() -> Option<League> {
     let mailbox = crate::dovecot::start(&[MAILBOX]).await?;
     let db = TestDb::new().await;
     let (smtp_port, outgoing) = mail_server().await;
@@ -165,7 +165,7 @@ impl League {
             .expect("the events")
     }
 
-    async fn version(&self) -> u64 {
+    pub(crate) async fn version(&self) -> u64 {
         self.view().await["version"].as_u64().expect("a version")
     }
 
@@ -180,7 +180,7 @@ impl League {
     }
 
     /// The "your move" mail of `power`'s turn in `round`, once sent.
-    async fn your_move(&self, power: &str, round: u32) -> Delivered {
+    pub(crate) async fn your_move(&self, power: &str, round: u32) -> Delivered {
         let player = self.seats[power].clone();
         eventually(
             &format!("{player}'s \"your move\" for round {round}"),
@@ -196,7 +196,7 @@ impl League {
     }
 
     /// Sends `raw` to warlog as `via` says, from `from` to `to`.
-    async fn send(&self, via: Via, from: &str, to: &str, raw: &RawMail) {
+    pub(crate) async fn send(&self, via: Via, from: &str, to: &str, raw: &RawMail) {
         let bytes = raw.to_bytes();
         match via {
             Via::Lmtp => {
@@ -217,7 +217,7 @@ impl League {
 
     /// `power`'s player replies to `to_mail` (its Reply-To) with `text` above the quoted
     /// mail, as a mail program writes a reply.
-    async fn reply(
+    pub(crate) async fn reply(
         &self,
         via: Via,
         power: &str,
@@ -238,7 +238,7 @@ impl League {
     }
 
     /// Waits until the game is past `version`.
-    async fn moved_past(&self, version: u64) -> u64 {
+    pub(crate) async fn moved_past(&self, version: u64) -> u64 {
         eventually("the turn on the record", WAIT, || async {
             let now = self.version().await;
             (now > version).then_some(now)
@@ -247,7 +247,7 @@ impl League {
     }
 
     /// The answer to `player`'s mail whose subject ends with `subject`, once sent.
-    async fn answer(&self, player: &str, about: &RawMail) -> Delivered {
+    pub(crate) async fn answer(&self, player: &str, about: &RawMail) -> Delivered {
         let id = about.message_id();
         eventually(&format!("the answer to {player}'s mail"), WAIT, || async {
             self.mails_to(player).into_iter().find(|m| {
@@ -261,7 +261,7 @@ impl League {
 
 /// A reply from `player` to `mail`: its own Message-ID, the original quoted under an
 /// attribution line, and a signature, as mail programs write them.
-fn reply_to(player: &str, mail: &Delivered, subject: &str, text: &str) -> RawMail {
+pub(crate) fn reply_to(player: &str, mail: &Delivered, subject: &str, text: &str) -> RawMail {
     let quoted: String = mail.body().lines().map(|l| format!("> {l}\n")).collect();
     let body = format!(
         "{text}\nOn Sat, 5 Dec 2026 at 10:00, League <warlog@league.example> wrote:\n{quoted}\n-- \n{player}, sent from my phone\n"
@@ -489,7 +489,7 @@ async fn five_players_play_two_rounds_of_cut_throat_by_mail_and_every_player_get
 }
 
 /// The inbox's outcome for the message `raw`, once decided.
-async fn outcome_of(league: &League, raw: &RawMail) -> String {
+pub(crate) async fn outcome_of(league: &League, raw: &RawMail) -> String {
     let key = warlog_api::mail_in::incoming::key_of_id(&raw.message_id());
     eventually("the mail decided", WAIT, || async {
         let client = league.db.pool.get().await.ok()?;

@@ -54,6 +54,8 @@ impl Parts<'_> {
         if let Some(name) = self.name {
             if name.trim().is_empty() || name.len() > 100 {
                 r.push("/name", "a name of 1 to 100 characters");
+            } else if let Some(problem) = control_in_name(name) {
+                r.push("/name", problem);
             }
         }
         if let Some(order) = self.turn_order {
@@ -384,6 +386,8 @@ impl Parts<'_> {
                 };
                 if name.trim().is_empty() {
                     r.push(place, "a name may not be empty");
+                } else if let Some(problem) = control_in_name(name) {
+                    r.push(place, problem);
                 } else if names
                     .insert(normalise(name), t.kind == TerritoryKind::Sea)
                     .is_some()
@@ -652,6 +656,18 @@ pub(crate) fn army_parts(text: &str) -> impl Iterator<Item = (&str, Option<u32>,
             let (count, code) = part.split_once(char::is_whitespace).unwrap_or(("1", part));
             (part, count.trim().parse().ok(), code.trim())
         })
+}
+
+/// What is wrong with a name, if it holds a control character: a name is one line of
+/// printable text, without C0 controls (a tab or a line break among them), DEL or C1
+/// controls (U+0080 to U+009F).
+fn control_in_name(name: &str) -> Option<String> {
+    name.chars().find(|c| c.is_control()).map(|c| {
+        format!(
+            "holds the control character U+{:04X}; a name is one line of printable text",
+            u32::from(c)
+        )
+    })
 }
 
 pub(crate) fn check_units(r: &mut Reader, units: &BTreeMap<String, UnitDocument>) {

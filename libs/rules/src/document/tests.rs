@@ -71,6 +71,23 @@ fn unknown_and_missing_fields_are_named() {
 }
 
 #[test]
+fn a_control_character_in_the_name_or_a_territorys_is_refused_by_its_path() {
+    let mut upload = cut_throat();
+    upload["name"] = json!("House\u{85}rules");
+    upload["board"]["territories"][0]["name"] = json!("Germany\t");
+    let problems = RulesetDocument::parse(&upload).expect_err("controls");
+    let found = paths(&problems);
+    assert!(found.contains(&"/name"), "{problems:#?}");
+    assert!(
+        found.contains(&"/board/territories/0/name"),
+        "{problems:#?}"
+    );
+    assert!(problems
+        .iter()
+        .any(|p| p.path == "/name" && p.message.contains("U+0085")));
+}
+
+#[test]
 fn a_later_format_and_a_bad_id_are_refused() {
     let mut upload = cut_throat();
     upload["format"] = json!(2);

@@ -198,6 +198,17 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
     };
     let reply = turn_of_reply(&incoming.subject, body);
     let text = reply.text;
+    // A NUL (a quoted-printable `=00`, say) is refused as an HTTP body's is: no text the
+    // service keeps may hold one.
+    if let Some(line) = crate::input_guard::nul_line(&text) {
+        return Ok(refusing.because(
+            "nul-character",
+            &format!(
+                "line {line} of the turn {}: write the turn as plain text",
+                crate::input_guard::NUL_REFUSED
+            ),
+        ));
+    }
     let planned = match plan_turn(&log, &text) {
         Ok(planned) => planned,
         Err(error) => {

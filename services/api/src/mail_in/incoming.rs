@@ -12,7 +12,8 @@ use warlog_events::orders::DmarcVerdict;
 pub struct Incoming {
     /// The Message-ID, without its angle brackets, when it has one.
     pub message_id: Option<String>,
-    /// The From address, trimmed and in lower case.
+    /// The From address, trimmed and in lower case; none when it holds a control character
+    /// (a NUL above all, which no address on file holds and no query may carry).
     pub from: Option<String>,
     /// Every address the message was sent to, as its headers say (To, Cc, Delivered-To,
     /// X-Original-To).
@@ -67,7 +68,8 @@ pub fn read(raw: &[u8], authserv_id: Option<&str>) -> Option<Incoming> {
         .from()
         .and_then(|a| a.first())
         .and_then(|a| a.address())
-        .map(|a| a.trim().to_lowercase());
+        .map(|a| a.trim().to_lowercase())
+        .filter(|a| !a.chars().any(char::is_control));
     let mut to: Vec<String> = Vec::new();
     for address in message.to().into_iter().chain(message.cc()) {
         to.extend(
@@ -115,7 +117,14 @@ pub fn read(raw: &[u8], authserv_id: Option<&str>) -> Option<Incoming> {
         dmarc: dmarc_of(&message, authserv_id),
         from,
         to,
-        subject: message.subject().unwrap_or_default().to_owned(),
+        // One line, as an answer's subject repeats it: a control (a NUL above all, which
+        // the outbox could not keep) reads as a space.
+        subject: message
+            .subject()
+            .unwrap_or_default()
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect(),
         text,
         attachments_only,
     })
@@ -273,6 +282,27 @@ mod tests {
         assert!(!read.automatic);
         assert_eq!(read.dmarc, DmarcVerdict::NotChecked);
         assert_eq!(message_key(&raw), key_of_id("<m1@club.example>"));
+    }
+
+    #[test]
+    fn a_from_address_holding_a_nul_is_no_address() {
+        let raw = mail(
+            "From: <ann\u{0}@club.example>\nTo: turn+abc@league.example\nSubject: Re: x",
+            "end turn\n",
+        );
+        assert_eq!(read(&raw, None).expect("a message").from, None);
+    }
+
+    #[test]
+    fn a_subject_holding_a_nul_reads_it_as_a_space() {
+        let raw = mail(
+            "From: ann@club.example\nSubject: =?utf-8?q?Re:_Your=00move?=",
+            "end turn\n",
+        );
+        assert_eq!(
+            read(&raw, None).expect("a message").subject,
+            "Re: Your move"
+        );
     }
 
     #[test]

@@ -325,7 +325,10 @@ async fn receive<R: AsyncRead + Unpin>(
 /// Whether `address` is one the service takes: a turn's reply address.
 fn is_reply_address(address: &str) -> bool {
     let local = address.split('@').next().unwrap_or_default();
-    local.len() > 5
+    // A control character (a NUL above all) is in no address the service gave, and the
+    // inbox keeps recipients as text, which cannot hold a NUL.
+    !address.chars().any(char::is_control)
+        && local.len() > 5
         && local
             .get(..5)
             .is_some_and(|p| p.eq_ignore_ascii_case("turn+"))

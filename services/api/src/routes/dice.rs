@@ -124,7 +124,8 @@ async fn roll(
 }
 
 /// The form, from a body sent as `application/x-www-form-urlencoded` (or with no type);
-/// `fields` names what it should hold.
+/// `fields` names what it should hold. A field holding a control character (a tab or a
+/// line break aside) is refused by its name, as a page's form is.
 pub(crate) fn read_form<T: serde::de::DeserializeOwned>(
     req: &HttpRequest,
     body: &[u8],
@@ -146,6 +147,9 @@ pub(crate) fn read_form<T: serde::de::DeserializeOwned>(
             ErrorCode::UnsupportedMediaType,
             format!("send the roll as a form (application/x-www-form-urlencoded): {fields}"),
         ));
+    }
+    if let Some(problem) = crate::input_guard::lenient_form_problem(body) {
+        return Err(ApiError::malformed(problem));
     }
     serde_urlencoded::from_bytes(body)
         .map_err(|_| ApiError::new(ErrorCode::InvalidDiceRoll, "the form cannot be read"))

@@ -488,6 +488,13 @@ pub(crate) fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expect
 /// Orders written for a version the game is not at are refused: 412 when `If-Match` named
 /// it, 409 (with `current_version`) when `expected_version` did. An order naming a unit or
 /// a place the ruleset does not know is refused (422) with the closest names.
+///
+/// Every power's share of the record is bounded (games created before these limits have
+/// none): while another power is on turn, a power may have at most 20 orders on the record
+/// per turn (standing orders, diplomacy, a kamikaze run, each order of a request counting
+/// one); a request that would bring it past that is refused whole (422 `rule-violation`,
+/// `violation` `out-of-turn-limit`, nothing appended), and the count starts again when the
+/// turn passes. An agreement's terms are at most 2,000 characters (422, `terms-too-long`).
 #[utoipa::path(post, path = "/v1/games/{id}/orders", tag = "games",
     params(("id" = String, Path, description = "Game id"),
         ("If-Match" = Option<String>, Header, description = "The game version (its ETag) the orders were written for")),

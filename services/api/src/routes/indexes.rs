@@ -11,8 +11,7 @@ use warlog_store::tournaments::{list_tournaments, TournamentFilter, TournamentSu
 use warlog_store::StoreError;
 
 use crate::error::ApiError;
-use crate::query::PageLimit;
-use crate::query::ValidQuery;
+use crate::query::{PageLimit, Season, ValidQuery};
 use crate::respond;
 use crate::AppState;
 
@@ -50,8 +49,8 @@ pub struct TournamentListQuery {
     pub state: Option<TournamentState>,
     pub ruleset: Option<String>,
     /// The calendar year the tournament was created in.
-    #[param(minimum = 1900, maximum = 9999)]
-    pub season: Option<i32>,
+    #[param(inline)]
+    pub season: Option<Season>,
     /// The last tournament id of the previous page.
     pub after: Option<String>,
     #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
@@ -150,7 +149,7 @@ pub async fn tournament_page(
     let filter = TournamentFilter {
         state: query.state.map(|s| s.as_str().to_owned()),
         ruleset: query.ruleset.clone(),
-        season: query.season,
+        season: query.season.map(Season::get),
         after: query.after.clone(),
     };
     let client = state.store.pool().get().await.map_err(StoreError::from)?;

@@ -97,7 +97,7 @@ pub async fn stream_events(
 fn first_version(from: Option<u64>) -> Result<u64, ApiError> {
     match from {
         Some(0) => Err(ApiError::malformed(
-            "from: stream versions start at 1, so from is 1 or more",
+            "query parameter `from`: stream versions start at 1, so from is 1 or more",
         )),
         from => Ok(from.unwrap_or(1)),
     }

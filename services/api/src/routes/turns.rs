@@ -49,7 +49,9 @@ pub struct TurnQuery {
 /// whole turn and nothing is appended; the error names the line (and, for a line that
 /// cannot be read, the column and the closest names). Once a line has rolled dice, a later
 /// refusal cuts the turn off there (`refused`, with its line). The answer leads with the
-/// new version and what the turn did in words.
+/// new version and what the turn did in words. A turn's lines count against the
+/// power's share of the record as orders do (`POST /v1/games/{id}/orders`: at most 20 out
+/// of turn per turn, terms of at most 2,000 characters).
 ///
 /// With `dry_run`, nothing is appended and no die is rolled: each battle comes with its
 /// exact odds instead, the lines after a battle are checked as if it went its even way

@@ -29,12 +29,14 @@ use super::DEFAULT_RULESET;
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardParams {
     /// A calendar year (the year the games ended); lifetime when absent.
+    #[param(minimum = 1, maximum = 65535)]
     pub season: Option<u16>,
     /// Default `cutthroat`.
     pub ruleset: Option<String>,
     /// The `next` cursor of the previous page.
     pub after: Option<String>,
     /// 1 to 200; default 50.
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
     /// `json` or `csv`, for a link, which cannot set `Accept`; without it, `Accept` decides.
     #[param(value_type = Option<String>, pattern = "^(json|csv)$")]
