@@ -357,8 +357,12 @@ impl GameLog {
             });
         }
         // Every power's share of the record is bounded: checked before anything is decided.
-        if let Command::Orders { power, .. } = &given.command {
-            shares::check(self, *power, &given.orders_sent())?;
+        match &given.command {
+            Command::Orders { power, .. } => shares::check(self, *power, &given.orders_sent())?,
+            Command::NameProxy { power, .. } | Command::EndProxy { power } => {
+                shares::check_count(self, *power, 1)?
+            }
+            _ => {}
         }
         // Orders given by a proxy are marked so on their record.
         let given = &OrdersGiven {

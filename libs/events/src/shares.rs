@@ -90,11 +90,17 @@ pub fn check(log: &GameLog, power: Power, orders: &[&NamedOrder]) -> Result<(), 
             }
         }
     }
-    if on_turn(log, power) {
+    check_count(log, power, u32::try_from(orders.len()).unwrap_or(u32::MAX))
+}
+
+/// Whether `power` may put `sent` more commands on the record now, while another power is
+/// on turn (a proxy named or ended counts as one, as an order does); always, on a game
+/// created before.
+pub fn check_count(log: &GameLog, power: Power, sent: u32) -> Result<(), Exceeded> {
+    if !log.created.shares_bounded || on_turn(log, power) {
         return Ok(());
     }
     let given = log.out_of_turn_orders.get(&power).copied().unwrap_or(0);
-    let sent = u32::try_from(orders.len()).unwrap_or(u32::MAX);
     if given.saturating_add(sent) <= MAX_ORDERS_OUT_OF_TURN {
         return Ok(());
     }
@@ -122,13 +128,19 @@ impl GameLog {
     /// is on turn: every order the record holds (those carried out, and any cut off with
     /// the ones after it), so the count is the same decided or folded.
     pub(crate) fn count_out_of_turn(&mut self, record: &OrdersGiven) {
-        let Command::Orders { power, .. } = &record.command else {
-            return;
+        let (power, orders) = match &record.command {
+            Command::Orders { power, .. } => (
+                power,
+                u32::try_from(record.orders_sent().len()).unwrap_or(u32::MAX),
+            ),
+            // A proxy named or ended is a record too: naming one again and again must not
+            // go round the share.
+            Command::NameProxy { power, .. } | Command::EndProxy { power } => (power, 1),
+            _ => return,
         };
         if on_turn(self, *power) {
             return;
         }
-        let orders = u32::try_from(record.orders_sent().len()).unwrap_or(u32::MAX);
         let count = self.out_of_turn_orders.entry(*power).or_default();
         *count = count.saturating_add(orders);
     }

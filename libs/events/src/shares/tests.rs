@@ -233,3 +233,43 @@ fn the_limits_are_written_as_the_docs_state_them() {
     assert_eq!(left_this_turn(&game().log, Power::Japan), Some(20));
     assert_eq!(left_this_turn(&game_from_before().log, Power::Japan), None);
 }
+
+#[test]
+fn naming_a_proxy_again_and_again_out_of_turn_counts_against_the_share() {
+    // Given Japan, not on turn, with another player to name as its proxy,
+    let mut game = game();
+    let japan = Power::Japan;
+    let ally = game.log.state.seats[&Power::Germany].player.clone();
+    let until = game.now.plus_seconds(86_400);
+    // when Japan's player names the proxy, and names it again, twenty times in all,
+    for _ in 0..MAX_ORDERS_OUT_OF_TURN {
+        let sender = player(&game, japan);
+        game.try_send(
+            sender,
+            Command::NameProxy {
+                power: japan,
+                proxy: ally.clone(),
+                until,
+            },
+        )
+        .expect("a proxy named");
+    }
+    // then the twenty-first is refused, and nothing is appended;
+    let version = game.log.version;
+    let sender = player(&game, japan);
+    let refused = game
+        .try_send(
+            sender,
+            Command::NameProxy {
+                power: japan,
+                proxy: ally,
+                until,
+            },
+        )
+        .expect_err("past the share");
+    assert_eq!(refused_code(&refused), Some(ViolationCode::OutOfTurnLimit));
+    assert_eq!(game.log.version, version);
+    // and the record still passes its audit.
+    let report = audit_game(&game.recorded(), None, None);
+    assert_ne!(report.outcome, Outcome::Failed, "{:?}", report.findings);
+}

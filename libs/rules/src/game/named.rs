@@ -257,6 +257,8 @@ pub enum NamedOrder {
     OfferAgreement {
         #[cfg_attr(feature = "openapi", schema(value_type = String, example = "germany"))]
         with: Power,
+        /// At most 2,000 characters, in games created since the limit.
+        #[cfg_attr(feature = "openapi", schema(max_length = 2000))]
         terms: String,
     },
     AcceptAgreement {

@@ -112,7 +112,12 @@ pub fn read(raw: &[u8], authserv_id: Option<&str>) -> Option<Incoming> {
     let attachments_only =
         text.as_deref().is_none_or(|t| t.trim().is_empty()) && message.attachment_count() > 0;
     Some(Incoming {
-        message_id: message.message_id().map(str::to_owned),
+        // Kept as the answer's In-Reply-To: an id holding a control (a NUL, which no text
+        // column takes) is no id.
+        message_id: message
+            .message_id()
+            .filter(|id| !id.chars().any(char::is_control))
+            .map(str::to_owned),
         automatic: is_automatic(&message, from.as_deref()),
         dmarc: dmarc_of(&message, authserv_id),
         from,
@@ -282,6 +287,15 @@ mod tests {
         assert!(!read.automatic);
         assert_eq!(read.dmarc, DmarcVerdict::NotChecked);
         assert_eq!(message_key(&raw), key_of_id("<m1@club.example>"));
+    }
+
+    #[test]
+    fn a_message_id_holding_a_control_is_no_id_so_no_answer_carries_it() {
+        let raw = mail(
+            "From: <ann@club.example>\nTo: turn+abc@league.example\nSubject: Re: x\nMessage-ID: <m\u{0}1@club.example>",
+            "end turn\n",
+        );
+        assert_eq!(read(&raw, None).expect("a message").message_id, None);
     }
 
     #[test]
