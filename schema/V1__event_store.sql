@@ -76,7 +76,7 @@ CREATE TABLE projector_checkpoints (
     updated_at  timestamptz NOT NULL DEFAULT now()
 );
 
--- Dice seeds live outside the event log until they are revealed (DESIGN.md, "The dice").
+-- Dice seeds live outside the event log until they are revealed (docs/design.md, "The dice").
 CREATE TABLE dice_seeds (
     stream_id    text        PRIMARY KEY,
     seed         bytea       NOT NULL CHECK (length(seed) = 32),

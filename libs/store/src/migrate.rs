@@ -13,6 +13,11 @@ mod embedded {
 /// them starting together apply the migrations one after the other.
 const MIGRATION_LOCK: i64 = 0x7761_726c_6f67; // "warlog"
 
+/// The first migration's checksum as databases made before its one comment was changed
+/// recorded it: the comment cited a file outside the repository, and now cites
+/// `docs/design.md`. Its statements are unchanged.
+const V1_CHECKSUM_BEFORE_ITS_COMMENT: u64 = 2_942_637_973_760_330_086;
+
 /// Applies every migration not yet applied, under an advisory lock. Returns the versions
 /// applied by this call.
 pub async fn migrate(client: &mut Client) -> Result<Vec<u32>, StoreError> {
@@ -24,6 +29,7 @@ pub async fn migrate(client: &mut Client) -> Result<Vec<u32>, StoreError> {
     client
         .batch_execute("SET client_min_messages TO warning")
         .await?;
+    restate_comment_only_change(client).await?;
     let result = embedded::migrations::runner()
         .set_abort_divergent(true)
         .run_async(client)
@@ -38,6 +44,37 @@ pub async fn migrate(client: &mut Client) -> Result<Vec<u32>, StoreError> {
         .iter()
         .map(|m| m.version())
         .collect())
+}
+
+/// A database that applied the first migration before its comment changed records the old
+/// checksum; the runner would call that divergent. Only that exact old checksum is
+/// replaced by the new one: any other difference still aborts.
+async fn restate_comment_only_change(client: &Client) -> Result<(), StoreError> {
+    let Some(first) = embedded::migrations::runner()
+        .get_migrations()
+        .iter()
+        .find(|m| m.version() == 1)
+        .map(|m| m.checksum())
+    else {
+        return Ok(());
+    };
+    let history = client
+        .query_one("SELECT to_regclass('refinery_schema_history') IS NOT NULL", &[])
+        .await?
+        .get::<_, bool>(0);
+    if history {
+        client
+            .execute(
+                "UPDATE refinery_schema_history SET checksum = $1 \
+                 WHERE version = 1 AND checksum = $2",
+                &[
+                    &first.to_string(),
+                    &V1_CHECKSUM_BEFORE_ITS_COMMENT.to_string(),
+                ],
+            )
+            .await?;
+    }
+    Ok(())
 }
 
 /// How far a database's schema is from this build's.

@@ -513,3 +513,42 @@ async fn every_event_of_a_played_game_is_hashed_by_the_database_as_by_the_servic
     assert_eq!(stored.len(), events.len());
     warlog_events::verify_chain(&s, &stored).expect("the stored chain verifies");
 }
+
+#[tokio::test]
+async fn a_database_that_applied_the_first_migration_before_its_comment_changed_migrates_on() {
+    let db = TestDb::new().await;
+    let admin = db.admin().await;
+    let recorded = || async {
+        admin
+            .query_one(
+                "SELECT checksum FROM refinery_schema_history WHERE version = 1",
+                &[],
+            )
+            .await
+            .expect("the history")
+            .get::<_, String>(0)
+    };
+    let current = recorded().await;
+    // Given the checksum the first migration had before its comment was changed,
+    admin
+        .execute(
+            "UPDATE refinery_schema_history SET checksum = '2942637973760330086' \
+             WHERE version = 1",
+            &[],
+        )
+        .await
+        .expect("set back");
+    // then migrating again passes, and records the checksum of the migration as it stands;
+    warlog::migrate(&db.config).await.expect("migrated");
+    assert_eq!(recorded().await, current);
+    // any other difference is still divergent.
+    admin
+        .execute(
+            "UPDATE refinery_schema_history SET checksum = '1' WHERE version = 1",
+            &[],
+        )
+        .await
+        .expect("changed");
+    let divergent = warlog::migrate(&db.config).await;
+    assert!(divergent.is_err(), "a changed migration is refused");
+}
