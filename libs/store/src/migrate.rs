@@ -59,7 +59,10 @@ async fn restate_comment_only_change(client: &Client) -> Result<(), StoreError> 
         return Ok(());
     };
     let history = client
-        .query_one("SELECT to_regclass('refinery_schema_history') IS NOT NULL", &[])
+        .query_one(
+            "SELECT to_regclass('refinery_schema_history') IS NOT NULL",
+            &[],
+        )
         .await?
         .get::<_, bool>(0);
     if history {

@@ -21,6 +21,13 @@ impl Clock {
         }
     }
 
+    /// Now, to the second, as decisions take the time.
+    pub fn moment(&self) -> warlog_rules::game::Moment {
+        warlog_rules::game::Moment::from_unix_seconds(
+            u64::try_from(self.now().unix_timestamp()).unwrap_or(0),
+        )
+    }
+
     /// Moves a fixed clock on (a system clock moves by itself).
     pub fn advance(&self, by: time::Duration) {
         if let Some(at) = &self.0 {

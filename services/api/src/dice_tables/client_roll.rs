@@ -89,9 +89,7 @@ pub async fn roll_for_client(
         .recipients(&keys, &addresses, &client)
         .map_err(|e| vec![e])?;
     // Where registration made the mail, every mail says how to stop it.
-    let now = warlog_rules::game::Moment::from_unix_seconds(
-        u64::try_from(state.clock.now().unix_timestamp()).unwrap_or(0),
-    );
+    let now = state.clock.moment();
     let recipients: Vec<RollRecipient> = recipients
         .into_iter()
         .map(|address| RollRecipient {

@@ -109,7 +109,7 @@ pub async fn mail_address_link(
         .first()
         .copied()
         .unwrap_or(false);
-    let now = now(state);
+    let now = state.clock.moment();
     let link = if is_confirmed {
         AddressLink::ListTables
     } else {
@@ -156,7 +156,7 @@ pub async fn stop_address(state: &AppState, token: &str) -> Result<bool, ApiErro
     state.dice.registers()?;
     let keys = state.dice.keys(state.store.pool()).await?;
     let linked = keys
-        .read_address_link(AddressLink::Stop, token, now(state))
+        .read_address_link(AddressLink::Stop, token, state.clock.moment())
         .map_err(refused_link)?;
     let db = state.store.pool().get().await.map_err(StoreError::from)?;
     Ok(forget(&db, &linked.address_key).await?)
@@ -167,7 +167,7 @@ pub async fn confirm_address(state: &AppState, token: &str) -> Result<NamingView
     state.dice.registers()?;
     let keys = state.dice.keys(state.store.pool()).await?;
     let linked = keys
-        .read_address_link(AddressLink::Confirm, token, now(state))
+        .read_address_link(AddressLink::Confirm, token, state.clock.moment())
         .map_err(refused_link)?;
     let db = state.store.pool().get().await.map_err(StoreError::from)?;
     confirm(&db, &linked.address_key).await?;
@@ -179,7 +179,7 @@ pub async fn confirm_address(state: &AppState, token: &str) -> Result<NamingView
 pub async fn tables_naming(state: &AppState, token: &str) -> Result<NamingView, ApiError> {
     state.dice.registers()?;
     let keys = state.dice.keys(state.store.pool()).await?;
-    let now = now(state);
+    let now = state.clock.moment();
     let linked = keys
         .read_address_link(AddressLink::ListTables, token, now)
         .or_else(|_| keys.read_address_link(AddressLink::Confirm, token, now))
@@ -233,10 +233,6 @@ fn naming(found: TableNaming) -> TableNamingView {
 
 fn refused_link(why: String) -> ApiError {
     ApiError::new(ErrorCode::AddressLinkRefused, why)
-}
-
-fn now(state: &AppState) -> Moment {
-    Moment::from_unix_seconds(u64::try_from(state.clock.now().unix_timestamp()).unwrap_or(0))
 }
 
 fn domain_of(address: &str) -> &str {
