@@ -309,6 +309,11 @@ pub enum GameStatus {
     /// Ended before every seated power had played a turn of its own: not rated, so no
     /// placements, no points and no rating change ([`GameLog::unplayed`] says who had not).
     Aborted,
+    /// Ended with a seated power whose player never acted in person (the game master, a
+    /// director or an admin gave every one of its orders): not rated, as an aborted game
+    /// ([`GameLog::not_played_in_person`] says whose).
+    #[serde(rename = "master-only")]
+    MasterOnly,
 }
 
 impl GameStatus {
@@ -319,6 +324,7 @@ impl GameStatus {
             GameStatus::Ended => "ended",
             GameStatus::Voided => "voided",
             GameStatus::Aborted => "aborted",
+            GameStatus::MasterOnly => "master-only",
         }
     }
 
@@ -329,6 +335,7 @@ impl GameStatus {
             GameStatus::Ended => "ended",
             GameStatus::Voided => "voided, not rated",
             GameStatus::Aborted => "aborted, not rated",
+            GameStatus::MasterOnly => "played by its game master alone, not rated",
         }
     }
 
@@ -351,10 +358,13 @@ impl std::str::FromStr for GameStatus {
             GameStatus::Ended,
             GameStatus::Voided,
             GameStatus::Aborted,
+            GameStatus::MasterOnly,
         ]
         .into_iter()
         .find(|s| s.as_str() == text)
-        .ok_or_else(|| format!("no game status \"{text}\": running, ended, voided or aborted"))
+        .ok_or_else(|| {
+            format!("no game status \"{text}\": running, ended, voided, aborted or master-only")
+        })
     }
 }
 
@@ -717,10 +727,12 @@ impl GameLog {
             GameStatus::Voided
         } else if self.state.ended.is_none() {
             GameStatus::Running
-        } else if self.unplayed().is_empty() {
-            GameStatus::Ended
-        } else {
+        } else if !self.unplayed().is_empty() {
             GameStatus::Aborted
+        } else if !self.not_played_in_person().is_empty() {
+            GameStatus::MasterOnly
+        } else {
+            GameStatus::Ended
         }
     }
 
@@ -740,12 +752,21 @@ impl GameLog {
             .collect()
     }
 
-    /// The seated powers none of whose orders their player gave (the game master gave
-    /// every one, or nobody gave any), in turn order.
-    pub fn without_orders_of_their_own(&self) -> Vec<Power> {
+    /// The seated powers whose player never acted in person: none of the power's orders
+    /// came from its player's own token or mail, nor from a proxy the player named. Empty
+    /// for a game recorded before orders were counted by hand (`orders_recorded` false):
+    /// its record cannot say, and it keeps its rating.
+    pub fn not_played_in_person(&self) -> Vec<Power> {
+        if !self.created.orders_recorded {
+            return Vec::new();
+        }
         self.seated()
             .into_iter()
-            .filter(|p| self.orders_by_power.get(p).is_none_or(|c| c.by_player == 0))
+            .filter(|p| {
+                self.orders_by_power
+                    .get(p)
+                    .is_none_or(|c| c.by_player == 0 && c.by_proxy == 0)
+            })
             .collect()
     }
 
@@ -763,7 +784,7 @@ impl GameLog {
                 self.state.voided.as_deref().unwrap_or_default()
             )),
             GameStatus::Aborted => {
-                let names: Vec<&str> = self.unplayed().iter().map(|p| p.name()).collect();
+                let names = power_names(&self.unplayed());
                 Some(format!(
                     "aborted, not rated: the game ended before {} had played a turn of {}",
                     join_names(&names),
@@ -774,8 +795,26 @@ impl GameLog {
                     }
                 ))
             }
+            GameStatus::MasterOnly => {
+                let names = power_names(&self.not_played_in_person());
+                Some(format!(
+                    "played by its game master alone, not rated: the {} of {} gave no order in \
+                     person, by their own token, by mail or through a proxy they named",
+                    if names.len() == 1 {
+                        "player"
+                    } else {
+                        "players"
+                    },
+                    join_names(&names)
+                ))
+            }
         }
     }
+}
+
+/// The powers' names, in their order.
+pub fn power_names(powers: &[Power]) -> Vec<&'static str> {
+    powers.iter().map(|p| p.name()).collect()
 }
 
 /// Names as a sentence lists them: "Germany", "Germany and Japan", "Russia, Germany and Japan".
@@ -1030,14 +1069,15 @@ mod rated {
     }
 
     #[test]
-    fn turns_the_game_master_played_for_the_players_count_as_turns_and_are_counted_as_his_orders() {
+    fn a_game_the_game_master_played_for_four_of_its_players_is_not_rated_and_names_them() {
         let mut game = a_new_game();
         plays_its_turn(&mut game, player_of); // Russia, by its player
         for _ in 1..5 {
             plays_its_turn(&mut game, |_, _| game_master());
         }
         ends(&mut game);
-        assert_eq!(game.log.status(), GameStatus::Ended);
+        assert_eq!(game.log.status(), GameStatus::MasterOnly);
+        assert!(game.log.placements().is_none());
         let counts = &game.log.orders_by_power;
         assert_eq!(
             counts[&Power::Russia],
@@ -1057,7 +1097,7 @@ mod rated {
         );
         assert_eq!(game.log.orders_given, 5, "five commands");
         assert_eq!(
-            game.log.without_orders_of_their_own(),
+            game.log.not_played_in_person(),
             vec![
                 Power::Germany,
                 Power::UnitedKingdom,
@@ -1066,6 +1106,48 @@ mod rated {
             ],
             "the powers whose player gave none of their orders"
         );
+        assert_eq!(
+            game.log.why_not_rated().as_deref(),
+            Some(
+                "played by its game master alone, not rated: the players of Germany, United \
+                 Kingdom, Japan and United States gave no order in person, by their own token, \
+                 by mail or through a proxy they named"
+            )
+        );
+    }
+
+    #[test]
+    fn one_order_of_each_player_in_person_rates_a_game_the_game_master_played_otherwise() {
+        let mut game = a_new_game();
+        // Given each power's first phase ended by its player, the rest by the game master,
+        for _ in 0..5 {
+            let power = game.log.state.power(&game.log.ruleset.board);
+            let one = Command::Orders {
+                power,
+                orders: vec![NamedOrder::EndPhase],
+            };
+            assert!(game.send(player_of(&game, power), one));
+            let rest = Command::Orders {
+                power,
+                orders: vec![NamedOrder::EndPhase; Phase::ALL.len() - 1],
+            };
+            assert!(game.send(game_master(), rest));
+        }
+        // when the game ends, then it is rated.
+        ends(&mut game);
+        assert_eq!(game.log.status(), GameStatus::Ended);
+        assert!(game.log.not_played_in_person().is_empty());
+    }
+
+    #[test]
+    fn a_game_recorded_before_orders_were_counted_by_hand_keeps_its_rating() {
+        let mut game = a_new_game();
+        game.log.created.orders_recorded = false;
+        for _ in 0..5 {
+            plays_its_turn(&mut game, |_, _| game_master());
+        }
+        ends(&mut game);
+        assert_eq!(game.log.status(), GameStatus::Ended);
     }
 
     #[test]

@@ -4,8 +4,8 @@
 
 use warlog_rules::ruleset::Ruleset;
 
+use crate::game::{power_names, GameLog, GameStatus};
 pub use crate::game::{seated_by, seating_of};
-use crate::game::{GameLog, GameStatus};
 
 /// A game's name: its ruleset's name and its players (`Cut-Throat: ann, bob, cy, di, ed`).
 /// `ruleset` is an id; a built-in one is shown by its name.
@@ -68,10 +68,18 @@ impl GameLog {
                 self.state.voided.as_deref().unwrap_or("no reason given")
             ),
             GameStatus::Aborted => {
-                let unplayed: Vec<&str> = self.unplayed().iter().map(|p| p.name()).collect();
+                let unplayed = power_names(&self.unplayed());
                 format!(
                     "aborted in round {round}, before {} had played a turn",
                     join_words(&unplayed)
+                )
+            }
+            GameStatus::MasterOnly => {
+                let silent = power_names(&self.not_played_in_person());
+                format!(
+                    "ended in round {round}, played by its game master alone: {} never \
+                     played in person; not rated",
+                    join_words(&silent)
                 )
             }
             GameStatus::Ended => {

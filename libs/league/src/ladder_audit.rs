@@ -9,16 +9,16 @@
 //!
 //! A game counts by its own rule ([`GameLog::status`]): one that ended before every seated
 //! power had played a turn of its own is aborted and rated for nobody, so its points on a
-//! ladder are a discrepancy. Games in which a seated power's player gave none of its orders
-//! (the game master gave them all) are listed, naming the powers, for a reader to look at:
-//! that is not a failure.
+//! ladder are a discrepancy. So is one in which a seated power's player never gave an
+//! order in person (the game master gave them all): played by its game master alone, it
+//! is rated for nobody, and a ladder that counts it fails, naming the game.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use warlog_events::audit::{audit_game, AuditReport, Check, Ledger, Outcome, Verdict};
 use warlog_events::game::{
-    join_names, placed_twice, GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow,
+    placed_twice, GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow,
 };
 use warlog_events::RecordedEvent;
 use warlog_rules::game::GameEvent;
@@ -112,10 +112,11 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
     // input if the game ended in this ruleset and season.
     let mut finished: Vec<(u64, String, Vec<PlacementRow>)> = Vec::new();
     let mut failed = 0;
-    // The ladder's aborted games by player, and games whose players gave no orders.
+    // The ladder's games not rated (aborted, or played by the game master alone), by
+    // player, and how many of each.
     let mut aborted: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut aborted_games = 0;
-    let mut unplayed_by_players: Vec<String> = Vec::new();
+    let mut master_only_games = 0;
     for game in games {
         let audit = audit_game(game, None, None);
         let id = audit.stream_id.clone().unwrap_or_default();
@@ -145,29 +146,10 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         let Ok(log) = GameLog::fold(game) else {
             continue;
         };
-        // One accomplice's order does not hide the powers the game master played alone.
-        let silent = log.without_orders_of_their_own();
-        if created.orders_recorded && !silent.is_empty() {
-            let counts = || silent.iter().filter_map(|p| log.orders_by_power.get(p));
-            let by_master: u32 = counts().map(|c| c.by_game_master).sum();
-            // A proxy's orders are not the player's own: said, where there are any.
-            let by_proxy: u32 = counts().map(|c| c.by_proxy).sum();
-            let gave = match by_proxy {
-                0 => format!("the game master gave {by_master}"),
-                _ => format!("the game master gave {by_master}, proxies {by_proxy}"),
-            };
-            unplayed_by_players.push(if silent.len() == log.state.seats.len() {
-                format!("{id}: its players gave none of its orders ({gave})")
-            } else {
-                let names: Vec<&str> = silent.iter().map(|p| p.name()).collect();
-                format!(
-                    "{id}: the players of {} gave none of their orders ({gave} for them)",
-                    join_names(&names)
-                )
-            });
-        }
         match (log.status(), audit.placements) {
-            (GameStatus::Aborted, _) => {
+            // Not rated by the game's own rule: aborted, or played by its game master
+            // alone (a seated player never gave an order in person).
+            (GameStatus::Aborted | GameStatus::MasterOnly, _) => {
                 for seat in log.state.seats.values() {
                     aborted
                         .entry(seat.player.clone())
@@ -177,7 +159,11 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
                 report
                     .notes
                     .push(format!("{id}: {}", log.why_not_rated().unwrap_or_default()));
-                aborted_games += 1;
+                if log.status() == GameStatus::Aborted {
+                    aborted_games += 1;
+                } else {
+                    master_only_games += 1;
+                }
             }
             // The game's own audit checked its placements; the ladder takes them as
             // players are scored (results follow play), as the league's projection does,
@@ -200,25 +186,12 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         Verdict::Pass,
         format!(
             "{} given pass their own audits; {} ended rated in this ladder's ruleset and \
-             season, {aborted_games} aborted (not rated)",
+             season, {aborted_games} aborted and {master_only_games} played by the game \
+             master alone (neither rated)",
             counted((games.len() - failed) as u64, "game", "games"),
             finished.len()
         ),
     ));
-    checks.push(ledger.verdict(
-        "players' own orders",
-        Verdict::Pass,
-        if unplayed_by_players.is_empty() {
-            "in every game of this ladder, players gave orders of their own".to_owned()
-        } else {
-            format!(
-                "{} to look at (not a failure): {}",
-                counted(unplayed_by_players.len() as u64, "game", "games"),
-                unplayed_by_players.join("; ")
-            )
-        },
-    ));
-
     // The ladder, recomputed in the order the games ended.
     finished.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     let mut lines: BTreeMap<String, Line> = BTreeMap::new();
@@ -305,11 +278,11 @@ fn compare(
     leader: Option<&str>,
     aborted: &BTreeMap<String, Vec<String>>,
 ) {
-    // Points that came from an aborted game are the likeliest cause of a difference.
+    // Points that came from a game not rated are the likeliest cause of a difference.
     let unrated = |player: &str| {
         aborted.get(player).map_or_else(String::new, |games| {
             format!(
-                " (aborted games count for nothing: {} sat in {})",
+                " (games not rated count for nothing: {} sat in {})",
                 player,
                 games.join(", ")
             )
@@ -493,6 +466,19 @@ mod tests {
         }
     }
 
+    /// The report fails at the first row, ann's two games' points where the games give
+    /// one's, naming the game not rated she sat in.
+    fn fails_at_anns_row_naming(report: &AuditReport, game: &str) {
+        assert_eq!(report.outcome, Outcome::Failed);
+        let finding = &report.findings[0];
+        assert_eq!(finding.event, 1, "the first row");
+        let says = format!(
+            "ann has 2.80 points in the ladder, 1.40 (7/5) from the games (games not rated \
+             count for nothing: ann sat in {game})"
+        );
+        assert!(finding.message.contains(&says), "{}", finding.message);
+    }
+
     #[test]
     fn an_aborted_game_counts_for_nothing_and_its_points_on_the_ladder_are_named() {
         // Given a game played for a round and ended (a five-way tie: 7/5 each), and a game
@@ -514,61 +500,51 @@ mod tests {
         );
         // when it counts the aborted game's points too, the first row is a discrepancy.
         let farmed = audit_ladder(&[five_level("14/5", 2)], &games);
-        assert_eq!(farmed.outcome, Outcome::Failed);
-        let finding = &farmed.findings[0];
-        assert_eq!(finding.event, 1, "the first row");
-        assert!(
-            finding
-                .message
-                .contains("ann has 2.80 points in the ladder, 1.40 (7/5)")
-                && finding
-                    .message
-                    .contains("aborted games count for nothing: ann sat in farmed"),
-            "{}",
-            finding.message
-        );
+        fails_at_anns_row_naming(&farmed, "farmed");
     }
 
     #[test]
-    fn games_whose_players_gave_no_orders_of_their_own_are_listed_to_look_at_not_failed() {
+    fn a_ladder_that_rates_a_game_its_game_master_played_alone_fails_naming_the_game() {
         // Given a round the game master played for every power, and a round the players
         // played themselves,
         let games = vec![
             a_quiet_round_then_the_end("by-the-master", |_| false),
             a_quiet_round_then_the_end("by-the-players", |_| true),
         ];
-        // when the ladder counts both (rated: every power played a turn),
-        let report = audit_ladder(&[five_level("14/5", 2)], &games);
-        // then it passes, and the master's game is listed to look at.
-        assert_ne!(report.outcome, Outcome::Failed, "{:?}", report.findings);
-        let check = report.check("players' own orders").expect("the check");
-        assert_eq!(check.verdict, Verdict::Pass);
+        // when the ladder counts only the players' game, it passes, the other noted;
+        let honest = audit_ladder(&[five_level("7/5", 1)], &games);
+        assert_ne!(honest.outcome, Outcome::Failed, "{:?}", honest.findings);
         assert!(
-            check.detail.contains("1 game to look at")
-                && check.detail.contains("game-by-the-master: its players gave none of its orders (the game master gave 40)")
-                && !check.detail.contains("game-by-the-players"),
-            "{}",
-            check.detail
+            honest.notes.iter().any(|n| n.contains("game-by-the-master")
+                && n.contains("played by its game master alone, not rated")),
+            "{:?}",
+            honest.notes
         );
+        // when a forged ladder counts both, the first row fails, naming the game.
+        let forged = audit_ladder(&[five_level("14/5", 2)], &games);
+        fails_at_anns_row_naming(&forged, "by-the-master");
     }
 
     #[test]
-    fn a_game_one_player_played_and_the_game_master_played_for_the_rest_is_listed_by_power() {
+    fn one_accomplice_does_not_rate_a_game_the_game_master_played_for_the_rest() {
         // Given a round in which only Russia's player gave orders, the game master the
-        // other four powers' (rated: every power played a turn),
+        // other four powers',
         let games = vec![a_quiet_round_then_the_end("accomplice", |power| {
             power == Power::Russia
         })];
-        // when the ladder counts it,
-        let report = audit_ladder(&[five_level("7/5", 1)], &games);
-        // then it passes, and the game is listed with the powers whose players gave none.
-        assert_ne!(report.outcome, Outcome::Failed, "{:?}", report.findings);
-        let check = report.check("players' own orders").expect("the check");
-        assert_eq!(
-            check.detail,
-            "1 game to look at (not a failure): game-accomplice: the players of Germany, \
-             United Kingdom, Japan and United States gave none of their orders (the game \
-             master gave 32 for them)"
+        // when the ladder is empty, it passes, and the game is noted by power;
+        let report = audit_ladder(&[five_level("0", 0)], &games);
+        assert!(
+            report.notes.iter().any(|n| n
+                == "game-accomplice: played by its game master alone, not rated: the \
+                    players of Germany, United Kingdom, Japan and United States gave no \
+                    order in person, by their own token, by mail or through a proxy they \
+                    named"),
+            "{:?}",
+            report.notes
         );
+        // when the ladder counts it, it fails.
+        let forged = audit_ladder(&[five_level("7/5", 1)], &games);
+        assert_eq!(forged.outcome, Outcome::Failed, "{:?}", forged.notes);
     }
 }

@@ -119,7 +119,7 @@ pub async fn unrated_games(
     let statement = client
         .prepare_cached(concat!(
             summary_select!(),
-            "WHERE players @> ARRAY[$1::text] AND status IN ('aborted', 'voided') \
+            "WHERE players @> ARRAY[$1::text] AND status IN ('aborted', 'master-only', 'voided') \
                  ORDER BY updated_at DESC, game_id DESC LIMIT $2"
         ))
         .await?;

@@ -73,7 +73,7 @@ error_table! {
     UnknownUnit: UNPROCESSABLE_ENTITY, "unknown-unit", "No such unit in this ruleset";
     PayloadTooLarge: PAYLOAD_TOO_LARGE, "payload-too-large", "The request body is too large";
     GameNotEnded: CONFLICT, "game-not-ended", "The game has not ended";
-    GameNotRated: CONFLICT, "game-not-rated", "The game ended without counting (voided, or aborted before every power had played a turn): it has no placements";
+    GameNotRated: CONFLICT, "game-not-rated", "The game ended without counting (voided, aborted before every power had played a turn, or played by its game master alone): it has no placements";
     PlayerNotFound: NOT_FOUND, "player-not-found", "No such player";
     PlayerExists: CONFLICT, "player-exists", "The handle is already registered";
     LadderNotFound: NOT_FOUND, "ladder-not-found", "No such ladder";

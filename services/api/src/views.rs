@@ -81,13 +81,14 @@ pub struct GameView {
     /// Where it stands, in words: whose turn while it runs, how it ended once over.
     pub standing: String,
     pub ruleset: String,
-    /// `running`, `ended`, `voided` or `aborted` (ended before every seated power had
-    /// played a turn of its own: not rated).
+    /// `running`, `ended`, `voided`, `aborted` (ended before every seated power had
+    /// played a turn of its own: not rated) or `master-only` (a seated player never gave
+    /// an order in person, by token, mail or a proxy they named: not rated).
     pub status: String,
     /// Why the game was voided (only then).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub void_reason: Option<String>,
-    /// Why an ended game is not rated, in a sentence (voided or aborted); absent while it
+    /// Why an ended game is not rated, in a sentence (voided, aborted or master-only); absent while it
     /// runs and once it ended rated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_rated: Option<String>,

@@ -124,10 +124,10 @@ async fn an_all_tied_game_is_no_ones_win_on_the_ladder_player_pages_csv_and_stan
     // Two tables: one ended after a quiet first round (all five tie), one won by Germany.
     let (tournament, round) = seated(&app, &director, 10).await;
     let games = game_ids(&round);
-    plays_the_first_round(&app, &director, &games[0]).await;
+    plays_the_first_round(&app, &db, &games[0]).await;
     let ended = act(&app, &director, &games[0], "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
-    germany_takes_moscow(&app, &director, &games[1]).await;
+    germany_takes_moscow(&app, &db, &director, &games[1]).await;
     project_league(&db).await;
     let tables = tables_of(&round);
     let tied = &tables[0][0].1;
@@ -174,7 +174,7 @@ async fn an_aborted_tournament_game_gives_its_players_no_points_and_the_standing
     let games = game_ids(&round);
     let ended = act(&app, &director, &games[0], "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
-    germany_takes_moscow(&app, &director, &games[1]).await;
+    germany_takes_moscow(&app, &db, &director, &games[1]).await;
     let tables = tables_of(&round);
 
     let standings = call(

@@ -238,7 +238,7 @@ async fn a_csv_cell_starting_with_an_equals_sign_is_neutralised_and_the_file_is_
     .await;
     assert_eq!(reply.status, StatusCode::CREATED, "{:?}", reply.json());
     let gm = token(&db, "gus", Role::Gm).await;
-    crate::league::finished_game(&app, &gm, &["eve", "fay", "gil", "hal", "ivy"]).await;
+    crate::league::finished_game(&app, &db, &gm, &["eve", "fay", "gil", "hal", "ivy"]).await;
     crate::league::project_league(&db).await;
     let csv = call(&app, get("/v1/leaderboards/points?format=csv")).await;
     assert_eq!(csv.status, StatusCode::OK);
@@ -267,7 +267,7 @@ async fn a_game_is_named_by_its_ruleset_and_players_and_an_ended_one_says_how_it
     let app = app!(db);
     let gm = token(&db, "gus", Role::Gm).await;
     let players = ["ann", "bob", "cy", "di", "ed"];
-    let game = crate::league::finished_game(&app, &gm, &players).await;
+    let game = crate::league::finished_game(&app, &db, &gm, &players).await;
     let view = call(&app, get(&format!("/v1/games/{game}"))).await.json();
     let title = view["title"].as_str().expect("a title").to_owned();
     assert!(

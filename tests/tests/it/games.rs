@@ -149,15 +149,55 @@ pub(crate) const PHASES: [&str; 8] = [
 ];
 
 /// Each power whose turn is still to come in round 1 ends the phases left of it, in one
-/// command of `token`'s (a game master's orders for every power), until round 2 begins:
+/// command of its own player's (each seated player acts in person), until round 2 begins:
 /// a quiet first round, so that the game counts once ended (a game ended before every
-/// power has played a turn of its own is aborted, not rated).
+/// power has played a turn of its own is aborted, and one a player never gave an order in
+/// is played by its game master alone: neither is rated).
 pub(crate) async fn plays_the_first_round<B: MessageBody>(
     app: &impl TestApp<B>,
-    token: &str,
+    db: &TestDb,
     game: &str,
 ) {
-    plays_the_first_round_as(app, |_| token.to_owned(), game).await;
+    let tokens = seat_tokens(app, db, game).await;
+    plays_the_first_round_as(app, |power| tokens[power].clone(), game).await;
+}
+
+/// Each seated player gives one order of their own: standing orders equal to the
+/// defaults, which change nothing on the board. A game its master played for the players
+/// from the first order to the last is not rated; tests that play a game with the master's
+/// token have each player act once this way, after the game's dice are rolled (the dice
+/// follow the record's versions), before it ends.
+pub(crate) async fn each_player_gives_an_order<B: MessageBody>(
+    app: &impl TestApp<B>,
+    db: &TestDb,
+    game: &str,
+) {
+    for (power, player) in seat_tokens(app, db, game).await {
+        order(
+            app,
+            &player,
+            game,
+            &power,
+            json!([{"type": "set_standing_orders"}]),
+        )
+        .await;
+    }
+}
+
+/// Each seated power (as the game view names it) to a token of the player seated there.
+pub(crate) async fn seat_tokens<B: MessageBody>(
+    app: &impl TestApp<B>,
+    db: &TestDb,
+    game: &str,
+) -> std::collections::BTreeMap<String, String> {
+    let view = call(app, get(&format!("/v1/games/{game}"))).await.json();
+    let mut tokens = std::collections::BTreeMap::new();
+    for seat in view["seats"].as_array().expect("seats") {
+        let power = seat["power"].as_str().expect("a power").to_owned();
+        let player = seat["player"].as_str().expect("a player");
+        tokens.insert(power, token(db, player, Role::Player).await);
+    }
+    tokens
 }
 
 /// The same, each power's orders sent with the token `token_of` gives for it.
@@ -398,6 +438,7 @@ async fn a_cut_throat_game_over_http_ends_in_placements_and_its_export_passes_th
     // Not over yet: no placements; then the end, which reveals the seed.
     let early = call(&app, get(&format!("/v1/games/{game}/placements"))).await;
     assert_problem(&early, StatusCode::CONFLICT, "game-not-ended");
+    each_player_gives_an_order(&app, &db, &game).await;
     let ended = act(&app, &gm, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     let ended = ended.json();

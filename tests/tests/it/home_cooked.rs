@@ -137,7 +137,7 @@ async fn reinforce<B: actix_web::body::MessageBody>(
 /// soldiers at a base it still holds.
 async fn spend<B: actix_web::body::MessageBody>(
     app: &impl TestApp<B>,
-    gm: &str,
+    token: &str,
     game: &str,
     active: &str,
 ) {
@@ -169,7 +169,7 @@ async fn spend<B: actix_web::body::MessageBody>(
         }
     }
     orders.push(json!({"type": "end_phase"}));
-    order(app, gm, game, active, Value::Array(orders)).await;
+    order(app, token, game, active, Value::Array(orders)).await;
 }
 
 /// The active player's moves: each tank two zones through a non-player zone (a parley)
@@ -294,6 +294,9 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
         }
     }
 
+    // Each player spends their own money (the game master does the rest): a game its master
+    // played alone would not be rated.
+    let players = crate::games::seat_tokens(&app, &db, &game).await;
     let mut moves = 0;
     for round in 1..=3 {
         order(
@@ -429,7 +432,7 @@ async fn a_war_game_over_http_rolls_every_table_from_the_seed_and_its_export_pas
             } else {
                 reinforce(&app, &gm, &game, &map).await;
             }
-            spend(&app, &gm, &game, active).await;
+            spend(&app, &players[active], &game, active).await;
             moves += advance(&app, &gm, &game, active, &map).await;
         }
     }

@@ -105,10 +105,30 @@ macro_rules! app {
 }
 pub(crate) use app;
 
+/// A live token of `role` named `name` on `db`. Asked again for the same name and role,
+/// it gives the same token: the service keeps one live token per name, and a test, its
+/// kit and its helpers may each need a seated player's.
 pub(crate) async fn token(db: &TestDb, name: &str, role: Role) -> String {
+    type Issued = std::collections::HashMap<(String, String, &'static str), String>;
+    static ISSUED: std::sync::Mutex<Option<Issued>> = std::sync::Mutex::new(None);
+    let key = (db.name.clone(), name.to_owned(), role.as_str());
+    if let Some(token) = ISSUED
+        .lock()
+        .expect("tokens")
+        .as_ref()
+        .and_then(|issued| issued.get(&key))
+    {
+        return token.clone();
+    }
     // Tokens are an administrator's to make: the service's role may only read them.
     let client = db.admin_pool.get().await.expect("connection");
-    issue_token(&client, name, role).await.expect("token")
+    let token = issue_token(&client, name, role).await.expect("token");
+    ISSUED
+        .lock()
+        .expect("tokens")
+        .get_or_insert_with(Default::default)
+        .insert(key, token.clone());
+    token
 }
 
 /// `warlog serve` on `db`, as an operator starts it, on a free port with `options` added;

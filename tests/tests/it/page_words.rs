@@ -42,7 +42,7 @@ async fn a_tie_is_written_one_way_on_every_page_and_times_and_counts_read_as_wor
     let round = seat(&app, &director, &tournament).await;
     let games = game_ids(&round);
     let tied_game = &games[0];
-    plays_the_first_round(&app, &director, tied_game).await;
+    plays_the_first_round(&app, &db, tied_game).await;
     let ended = act(&app, &director, tied_game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     project_league(&db).await;

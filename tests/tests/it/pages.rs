@@ -372,7 +372,7 @@ async fn every_public_page_renders_in_headless_chromium_with_its_key_content() {
     enter(&app, &director, &tournament, &players).await;
     let round = seat(&app, &director, &tournament).await;
     let game = game_ids(&round).remove(0);
-    germany_takes_moscow(&app, &director, &game).await;
+    germany_takes_moscow(&app, &db, &director, &game).await;
     project_league(&db).await;
     let german = round["tables"][0]["seats"]
         .as_array()

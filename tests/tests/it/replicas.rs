@@ -85,11 +85,12 @@ async fn two_replicas_on_one_database_agree_on_every_game_ladder_and_tournament(
     ] {
         let other = crate::games::create_game_for(replica, &gm, &players).await;
         // A quiet first round: a game ended before every power has played is not rated.
-        crate::games::plays_the_first_round(replica, &gm, &other).await;
+        crate::games::plays_the_first_round(replica, &db, &other).await;
         let ended = crate::games::act(replica, &gm, &other, "end").await;
         assert_eq!(ended.status, StatusCode::OK);
     }
-    crate::games::plays_the_first_round(&b, &gm, &game).await;
+    crate::games::plays_the_first_round(&b, &db, &game).await;
+    crate::games::each_player_gives_an_order(&b, &db, &game).await;
     let ended = crate::games::act(&b, &gm, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
 
@@ -228,8 +229,9 @@ async fn two_warlog_serve_instances_on_one_database_share_its_games_and_ladders(
     )
     .await;
     assert_eq!(status, 409);
-    // The rest of a quiet first round, through either: a game ended before every power
-    // has played a turn is not rated.
+    // The rest of a quiet first round, through either, each power's by its own player: a
+    // game ended before every power has played a turn, or one its master played alone,
+    // is not rated.
     for turn in 0..5 {
         let through = [a, b][turn % 2];
         let (_, view) = ask(through, "GET", &format!("/v1/games/{game}"), None, "").await;
@@ -241,7 +243,15 @@ async fn two_warlog_serve_instances_on_one_database_share_its_games_and_ladders(
         let left = vec![json!({"type": "end_phase"}); crate::games::PHASES.len() - at];
         let body = json!({"power": power, "orders": left});
         let path = format!("/v1/games/{game}/orders");
-        let (status, ordered) = ask(through, "POST", &path, Some(&gm), &body.to_string()).await;
+        let player = view["seats"]
+            .as_array()
+            .and_then(|seats| seats.iter().find(|s| s["power"] == power.as_str()))
+            .and_then(|seat| seat["player"].as_str())
+            .expect("a seat");
+        let own = warlog::owner_token(&db.config, player, Role::Player)
+            .await
+            .expect("token");
+        let (status, ordered) = ask(through, "POST", &path, Some(&own), &body.to_string()).await;
         assert_eq!(status, 200, "{ordered}");
     }
     let (status, _) = ask(a, "POST", &format!("/v1/games/{game}/end"), Some(&gm), "{}").await;

@@ -226,7 +226,7 @@ async fn a_game_keeps_the_ruleset_revision_it_was_created_with() {
         json!([{"type": "place", "territory": "Russia", "units": {"INF": 4}}]),
     )
     .await;
-    plays_the_first_round(&app, &gm, &old).await;
+    plays_the_first_round(&app, &db, &old).await;
     act(&app, &gm, &old, "end").await;
     let events = export(&app, &old).await;
     warlog::audit::run(&AuditInput::files(&[write_export(&events)]), false)
@@ -453,6 +453,7 @@ async fn enhanced_realism_refuses_placements_beyond_capacity_and_ends_in_audited
     )
     .await;
 
+    crate::games::each_player_gives_an_order(&app, &db, &game).await;
     let ended = act(&app, &gm, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
@@ -744,6 +745,7 @@ async fn aap_historical_with_an_uploaded_board_plays_to_placements_by_survival_a
 
     // Ended in round 3, before Japan has lasted through round 12: the Allies win, sharing
     // the first four places.
+    crate::games::each_player_gives_an_order(&app, &db, &game).await;
     let ended = act(&app, &gm, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     let placements = call(&app, get(&format!("/v1/games/{game}/placements")))
@@ -883,6 +885,7 @@ async fn aap_historical_plays_out_of_the_box_from_creation_to_japans_survival_an
     for round in 3..=12 {
         pass_until(&app, &gm, &game, round, "japan", "Repairs").await;
     }
+    crate::games::each_player_gives_an_order(&app, &db, &game).await;
     let ended = act(&app, &gm, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     let placements = call(&app, get(&format!("/v1/games/{game}/placements")))

@@ -138,6 +138,7 @@ pub(crate) fn names(prefix: &str, n: usize) -> Vec<String> {
 /// first, Russia fifth, and the three powers whose IPCs did not move share 2nd to 4th.
 pub(crate) async fn germany_takes_moscow<B: MessageBody>(
     app: &impl TestApp<B>,
+    db: &TestDb,
     gm: &str,
     game: &str,
 ) {
@@ -148,6 +149,7 @@ pub(crate) async fn germany_takes_moscow<B: MessageBody>(
     ]))
     .await;
     german_armour_takes(app, gm, game, 2, &["East Europe", "Karelia", "Russia"]).await;
+    crate::games::each_player_gives_an_order(app, db, game).await;
     let ended = act(app, gm, game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
 }
@@ -274,7 +276,7 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
 
     let games1: Vec<String> = game_ids(&round1);
     for game in &games1 {
-        germany_takes_moscow(&app, &director, game).await;
+        germany_takes_moscow(&app, &db, &director, game).await;
     }
 
     // Round 2: 15 players at 3 tables cannot avoid every repeat. Each round-1 table's five
@@ -353,7 +355,7 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     assert_problem(&again, StatusCode::UNPROCESSABLE_ENTITY, "tournament-rule");
 
     for game in &games2 {
-        germany_takes_moscow(&app, &director, game).await;
+        germany_takes_moscow(&app, &db, &director, game).await;
     }
 
     // Round 3: the substitute plays on; the replaced player does not. As played, round 2's
@@ -392,7 +394,7 @@ async fn a_fifteen_player_three_round_tournament_is_seated_scored_and_ranked_as_
     }
     // Round 3 ends after a quiet first round: all five tied at every table.
     for game in game_ids(&round3) {
-        plays_the_first_round(&app, &director, &game).await;
+        plays_the_first_round(&app, &db, &game).await;
         assert_eq!(
             act(&app, &director, &game, "end").await.status,
             StatusCode::OK
@@ -1166,7 +1168,7 @@ async fn the_tie_break_draw_is_unknown_until_the_finish_reveals_it_and_the_audit
     .await;
     let round = seat(&app, &director, &tournament).await;
     for game in game_ids(&round) {
-        germany_takes_moscow(&app, &director, &game).await;
+        germany_takes_moscow(&app, &db, &director, &game).await;
     }
     // when the standings are read before the finish, then the ties are shown as ties: the
     // two Germanys share 1st, the six sharing places share 3rd, the two Russias 9th, and no
@@ -1388,6 +1390,7 @@ async fn a_player_who_goes_idle_keeps_the_seats_losing_result_and_the_substitute
         &["East Europe", "Karelia", "Russia"],
     )
     .await;
+    crate::games::each_player_gives_an_order(&app, &db, &game).await;
     let ended = act(&app, &director, &game, "end").await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     // and the game ends with Russia last, kim having played one turn of it, not the two

@@ -131,11 +131,12 @@ pub(crate) async fn deliver_until(
 
 async fn end_a_game<B: actix_web::body::MessageBody>(
     app: &impl crate::kit::TestApp<B>,
+    db: &TestDb,
     gm: &str,
 ) -> String {
     let game = create_game(app, gm).await;
     // A quiet first round: a game ended before every power has played moves no ladder.
-    crate::games::plays_the_first_round(app, gm, &game).await;
+    crate::games::plays_the_first_round(app, db, &game).await;
     let ended = call(app, post(&format!("/v1/games/{game}/end"), gm, &json!({}))).await;
     assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.json());
     game
@@ -183,7 +184,7 @@ async fn a_receiver_that_was_down_gets_every_delivery_once_signed_when_it_comes_
 
     let settings = quick_settings();
     // One game ends while the receiver is up: two deliveries (game.ended, ladder.changed).
-    let first = end_a_game(&app, &gm).await;
+    let first = end_a_game(&app, &db, &gm).await;
     deliver_until(
         &db,
         &settings,
@@ -195,7 +196,10 @@ async fn a_receiver_that_was_down_gets_every_delivery_once_signed_when_it_comes_
 
     // The receiver goes down; two more games end; the attempts fail and are retried.
     receiving.stop(true).await;
-    let later = [end_a_game(&app, &gm).await, end_a_game(&app, &gm).await];
+    let later = [
+        end_a_game(&app, &db, &gm).await,
+        end_a_game(&app, &db, &gm).await,
+    ];
     let client = http_client(&settings);
     let outbox = Projector::new(
         db.pool.clone(),
@@ -329,7 +333,7 @@ async fn a_receiver_that_was_down_gets_every_delivery_once_signed_when_it_comes_
     )
     .await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT);
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     outbox.catch_up().await.expect("projected");
     assert_eq!(
         deliver_due(&db.pool, &client, &settings, None)
@@ -592,7 +596,7 @@ async fn a_name_allowed_at_registration_and_not_at_send_time_is_not_delivered_to
     let received: Received = Arc::default();
     let (port, receiving) = receiver(0, received.clone());
     let subscription = register(&app, &director, &format!("http://localhost:{port}/hook")).await;
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 2).await;
 
     // ...and not any more when it is sent: the name resolves to loopback, and the
@@ -715,7 +719,7 @@ async fn rows_from_before_the_guard_reach_no_internal_address_and_their_clear_se
     let mine = listed(&app, &director, "/v1/webhooks").await;
     let text = mine.to_string();
     assert!(!text.contains("pass@") && !text.contains(SECRET), "{text}");
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 8).await;
     passes(
         &db,
@@ -775,7 +779,7 @@ async fn rows_from_before_the_guard_reach_no_internal_address_and_their_clear_se
         "{stored:?}"
     );
     received.lock().expect("lock").clear();
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 16).await;
     let sealed = SenderSettings {
         policy: WebhookPolicy {
@@ -874,7 +878,7 @@ async fn a_hanging_receiver_does_not_delay_another_subscriptions_delivery_beyond
         WebhookOutbox::default(),
         StoreMetrics::unregistered(),
     );
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     eventually(
         "each hanging subscription's first delivery in flight",
         timeout / 4,
@@ -887,7 +891,7 @@ async fn a_hanging_receiver_does_not_delay_another_subscriptions_delivery_beyond
 
     // While they hang, another director's subscription gets both its deliveries.
     let theirs = register(&app, &otto, &format!("http://127.0.0.1:{port}/hook")).await;
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     eventually(
         "the other subscription's deliveries",
         timeout / 2,
@@ -950,8 +954,8 @@ async fn a_subscription_failing_in_a_row_is_paused_until_its_owner_resumes_it() 
     let gm = token(&db, "gus", Role::Gm).await;
     let port = closed_port();
     let subscription = register(&app, &dora, &format!("http://127.0.0.1:{port}/hook")).await;
-    end_a_game(&app, &gm).await;
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 4).await;
     let settings = SenderSettings {
         pause_after: 3,
@@ -1024,7 +1028,7 @@ async fn deliveries_are_dead_lettered_after_their_maximum_age_or_their_last_atte
 
     // Older than the maximum age (here: any age): given up on, never sent, though the
     // receiver is up.
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 2).await;
     let expiring = SenderSettings {
         max_age: Duration::ZERO,
@@ -1042,7 +1046,7 @@ async fn deliveries_are_dead_lettered_after_their_maximum_age_or_their_last_atte
 
     // Tried as often as allowed: given up on after the last attempt, and not tried again.
     receiving.stop(true).await;
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 4).await;
     let settings = SenderSettings {
         max_attempts: 2,
@@ -1140,13 +1144,13 @@ async fn deleting_a_subscription_removes_its_undelivered_deliveries() {
     let (port, receiving) = receiver(0, received.clone());
     let subscription = register(&app, &dora, &format!("http://127.0.0.1:{port}/hook")).await;
     let settings = quick_settings();
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     deliver_until(&db, &settings, &received, "the first deliveries", |r| {
         r.len() == 2
     })
     .await;
     receiving.stop(true).await;
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 4).await;
     passes(&db, &settings, 2).await;
     let rows = |delivered: bool| {
@@ -1194,7 +1198,7 @@ async fn listings_show_neither_secrets_nor_what_an_internal_port_answered() {
         received.clone(),
     );
     let subscription = register(&app, &dora, &format!("http://127.0.0.1:{port}/hook")).await;
-    end_a_game(&app, &gm).await;
+    end_a_game(&app, &db, &gm).await;
     enqueued(&db, 2).await;
     passes(&db, &quick_settings(), 2).await;
     let deliveries = listed(

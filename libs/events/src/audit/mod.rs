@@ -827,7 +827,10 @@ impl Audit<'_> {
             Verdict::Pass,
             "the final IPC counts are the board's",
         ));
-        if log.status() == crate::game::GameStatus::Aborted {
+        if matches!(
+            log.status(),
+            crate::game::GameStatus::Aborted | crate::game::GameStatus::MasterOnly
+        ) {
             let why = log.why_not_rated().unwrap_or_default();
             self.checks.push(self.ledger.verdict(
                 "placements",

@@ -30,7 +30,7 @@ pub struct GameResult {
 /// An ended game that counts for nobody.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotRated {
-    /// [`GameStatus::Voided`] or [`GameStatus::Aborted`].
+    /// [`GameStatus::Voided`], [`GameStatus::Aborted`] or [`GameStatus::MasterOnly`].
     pub status: GameStatus,
     pub seats: Vec<(Power, String)>,
 }
@@ -98,7 +98,7 @@ pub fn result_of(log: &GameLog) -> Result<GameResult, String> {
                 not_rated: None,
             })
         }
-        GameStatus::Voided | GameStatus::Aborted => {
+        GameStatus::Voided | GameStatus::Aborted | GameStatus::MasterOnly => {
             // Over, and counted for nobody: no rows, no points.
             return Ok(GameResult {
                 game_id,

@@ -30,6 +30,7 @@ pub async fn games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                         a href="/games?status=running" { "running" } " · "
                         a href="/games?status=ended" { "ended" } " · "
                         a href="/games?status=aborted" { "aborted" } " · "
+                        a href="/games?status=master-only" { "played by the game master alone" } " · "
                         a href="/games" { "all" } " · "
                         a href="/v1/games" { "JSON" }
                     }

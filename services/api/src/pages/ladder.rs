@@ -142,7 +142,7 @@ pub async fn leaderboard(state: web::Data<AppState>, req: HttpRequest) -> HttpRe
                     }
                 }
                 p.lead {
-                    "A game ended before every power had played a turn of its own is aborted, not rated. "
+                    "A game ended before every power had played a turn of its own is aborted, not rated; so is one in which a player never gave an order in person (by their own token, by mail or through a proxy they named). "
                     a href={ "/v1/leaderboards/" (page.ladder) } { "JSON" } " · "
                     a href={ "/embed/leaderboard?ladder=" (page.ladder) } { "embeddable" }
                 }

@@ -22,7 +22,7 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
                 (player_games(&view.games))
                 @if !view.unrated_games.is_empty() {
                     h2 { "Games not rated" }
-                    p.note { "Ended before every power had played a turn of its own (aborted), or voided: no places, no points, no rating change." }
+                    p.note { "Ended before every power had played a turn of its own (aborted), played by the game master alone (a player never gave an order in person), or voided: no places, no points, no rating change." }
                     table.unrated {
                         thead { tr { th { "Ended" } th { "Game" } th { "Result" } } }
                         tbody { @for g in &view.unrated_games { tr {

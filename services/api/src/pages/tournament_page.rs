@@ -72,7 +72,7 @@ pub async fn tournament(state: web::Data<AppState>, id: web::Path<String>) -> Ht
                 (standings_table(&standings))
                 @let unrated = unrated_tables(&standings);
                 @if !unrated.is_empty() {
-                    p.note { "A game ended before every power had played a turn of its own is aborted, not rated: its players get no points for it and it is not among their games." }
+                    p.note { "A game ended before every power had played a turn of its own is aborted, and one in which a player never gave an order in person was played by its game master alone: neither is rated, its players get no points for it and it is not among their games." }
                 }
                 (rounds_seated(&view.seated, &unrated))
                 @if !view.waiting.is_empty() { p.note { "Waiting list: " (view.waiting.join(", ")) } }

@@ -126,7 +126,7 @@ pub async fn create_game(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GameListQuery {
-    /// `running`, `ended`, `voided` or `aborted`.
+    /// `running`, `ended`, `voided`, `aborted` or `master-only`.
     #[param(value_type = Option<String>)]
     pub status: Option<GameStatus>,
     pub ruleset: Option<String>,
@@ -525,7 +525,9 @@ pub async fn submit_orders(
 ///
 /// An admin or the game's master ends it: the final IPC counts go on the record, then the
 /// dice seed is revealed, so anyone can check every die. A game whose every seated power
-/// has played a turn of its own is rated and placed; one ended sooner is aborted.
+/// has played a turn of its own is rated and placed; one ended sooner is aborted, and one
+/// in which a seated player never gave an order in person (by their own token, by mail or
+/// through a proxy they named) was played by its game master alone: neither is rated.
 ///
 /// A game already over is refused (422).
 #[utoipa::path(post, path = "/v1/games/{id}/end", tag = "games",
@@ -826,7 +828,7 @@ pub async fn game_battle(
 ///
 /// Each power's final IPC count and percent gain, the place it earned, the points that
 /// place gives, and the policy that broke ties. Only a game that ended rated has them:
-/// one still running, voided or aborted is refused (409).
+/// one still running, voided, aborted or played by its game master alone is refused (409).
 #[utoipa::path(get, path = "/v1/games/{id}/placements", tag = "games",
     params(("id" = String, Path, description = "Game id")),
     responses(

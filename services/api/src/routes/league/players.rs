@@ -131,8 +131,8 @@ pub struct UnratedGame {
     pub game_id: String,
     pub ruleset: String,
     pub tournament: Option<String>,
-    /// `aborted` (ended before every seated power had played a turn of its own) or
-    /// `voided`.
+    /// `aborted` (ended before every seated power had played a turn of its own),
+    /// `master-only` (a seated player never gave an order in person) or `voided`.
     pub status: String,
     /// The same in plain words: `aborted, not rated`.
     pub status_words: String,
@@ -149,7 +149,8 @@ pub struct PlayerView {
     pub standings: Vec<PlayerStanding>,
     /// Newest first.
     pub games: Vec<PlayerGame>,
-    /// The games the player sat down to that ended without counting (aborted or voided),
+    /// The games the player sat down to that ended without counting (aborted, played by the game
+    /// master alone, or voided),
     /// newest first: no points, no rating change, not among `games`.
     pub unrated_games: Vec<UnratedGame>,
     /// The lifetime skill rating after each game that moved it, per ruleset, oldest first.

@@ -338,7 +338,7 @@ pub struct RoundResultView {
     pub percent_gain: f64,
     /// The same, exact, as a fraction of the starting IPC (`"-5/24"`).
     pub percent_gain_exact: String,
-    /// `aborted` or `voided` when the game ended without counting: shown here for no
+    /// `aborted`, `master-only` or `voided` when the game ended without counting: shown here for no
     /// points, and not among the player's games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_rated: Option<String>,
