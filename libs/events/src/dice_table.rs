@@ -35,6 +35,7 @@ use std::collections::BTreeMap;
 use warlog_rules::dice::{GameSeed, SeededDice};
 use warlog_rules::game::Moment;
 
+use crate::refusal::RefusalKind;
 use crate::{EventDecodeError, EventType, StreamCategory, StreamId};
 
 /// The most dice one roll may ask for: the bounds of TripleA's official dice server, whose
@@ -330,6 +331,16 @@ pub enum DiceTableError {
     /// The record does not hold (a fold or an audit).
     #[error("{0}")]
     Record(String),
+}
+
+impl crate::refusal::Refusal for DiceTableError {
+    fn kind(&self) -> RefusalKind {
+        match self {
+            DiceTableError::RevealRefused(_) => RefusalKind::RevealRefused,
+            DiceTableError::NothingToReveal(_) => RefusalKind::NothingToReveal,
+            DiceTableError::WrongSeed(_) | DiceTableError::Record(_) => RefusalKind::Fault,
+        }
+    }
 }
 
 /// How a reveal is asked for: with the secret of the link mailed to the table's addresses,

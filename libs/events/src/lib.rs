@@ -21,6 +21,7 @@ pub mod notices;
 pub mod orders;
 pub mod preview;
 pub mod proxy;
+pub mod refusal;
 pub mod ruleset;
 #[cfg(any(test, feature = "samples"))]
 pub mod sample;

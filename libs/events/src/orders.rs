@@ -10,7 +10,7 @@
 
 use warlog_rules::board::Power;
 use warlog_rules::dice::{CountingDice, DiceSource, Die, GameSeed, RecordedDice};
-use warlog_rules::game::named::{NameError, NamedOrder};
+use warlog_rules::game::named::{NameError, NameErrorKind, NamedOrder};
 use warlog_rules::game::standing::{self, SealedOrders, StandingOrders, ToReveal};
 use warlog_rules::game::{decide, DirectorOrder, GameEvent, Moment, Order, RuleViolation};
 use warlog_rules::ruleset::Ruleset;
@@ -18,6 +18,7 @@ use warlog_rules::violation::ViolationCode;
 
 pub use crate::command::{ByMail, Command, DmarcVerdict, OrderCutOff, OrdersGiven};
 use crate::game::{GameCreated, GameLog, GameStreamEvent, SeedRevealed};
+use crate::refusal::{Forbidden, RefusalKind};
 use crate::sealed;
 use crate::sender::{Role, Sender};
 use crate::shares::{self, Exceeded};
@@ -74,7 +75,7 @@ impl DiceSupply<'_> {
 pub enum Refusal {
     /// The sender may not give this command.
     #[error("{0}")]
-    Forbidden(String),
+    Forbidden(Forbidden),
     /// A name the ruleset does not know.
     #[error("{0}")]
     Name(#[from] NameError),
@@ -170,6 +171,56 @@ impl Refusal {
     }
 }
 
+/// A name the ruleset does not know is answered as the kind of name it is.
+impl crate::refusal::Refusal for NameError {
+    fn kind(&self) -> RefusalKind {
+        match self.kind {
+            NameErrorKind::UnknownTerritory => RefusalKind::UnknownTerritory,
+            NameErrorKind::UnknownUnit => RefusalKind::UnknownUnit,
+            NameErrorKind::Malformed => RefusalKind::Malformed,
+        }
+    }
+}
+
+impl crate::refusal::Refusal for Refusal {
+    fn kind(&self) -> RefusalKind {
+        match self {
+            Refusal::Forbidden(forbidden) => forbidden.kind(),
+            Refusal::Name(error) => error.kind(),
+            Refusal::Rule { .. } => RefusalKind::RuleViolation,
+            Refusal::Version { .. } => RefusalKind::VersionConflict,
+            Refusal::Malformed(_) => RefusalKind::Malformed,
+        }
+    }
+
+    /// A client is told of the request it wrote; the display's words ("decided on") are
+    /// the auditor's, who reads a record.
+    fn detail(&self) -> String {
+        match self {
+            Refusal::Version { expected, actual } => format!(
+                "the request was written for version {expected}; the game is at version {actual}"
+            ),
+            refusal => refusal.to_string(),
+        }
+    }
+
+    fn violation(&self) -> Option<(&'static str, Option<&'static str>)> {
+        match self {
+            Refusal::Rule { violation, .. } => {
+                Some((violation.code.as_str(), Some(violation.rule)))
+            }
+            _ => None,
+        }
+    }
+
+    fn current_version(&self) -> Option<u64> {
+        match self {
+            Refusal::Version { actual, .. } => Some(*actual),
+            _ => None,
+        }
+    }
+}
+
 fn rule(at: &str, violation: RuleViolation) -> Refusal {
     Refusal::Rule {
         at: at.to_owned(),
@@ -181,7 +232,7 @@ fn rule(at: &str, violation: RuleViolation) -> Refusal {
 /// game master may create games, and the game's master holds no seat in it. A master seated in their own game would give orders for the powers playing
 /// against them; only an admin may create such a game, and the record names the admin as
 /// its creator (the event's actor).
-pub fn may_create(created: &GameCreated, creator: &Sender) -> Result<(), String> {
+pub fn may_create(created: &GameCreated, creator: &Sender) -> Result<(), Forbidden> {
     may_create_games(creator)?;
     match created.players.iter().find(|p| **p == created.game_master) {
         Some(player) => master_holds_no_seat(&created.game_master, player, creator),
@@ -191,26 +242,26 @@ pub fn may_create(created: &GameCreated, creator: &Sender) -> Result<(), String>
 
 /// Whether `creator` may create games at all: an admin, a director or a game master. Asked
 /// before anything of the game is read, so a role that may not create learns nothing more.
-pub fn may_create_games(creator: &Sender) -> Result<(), String> {
+pub fn may_create_games(creator: &Sender) -> Result<(), Forbidden> {
     if matches!(creator.role, Role::Admin | Role::Director | Role::Gm) {
         Ok(())
     } else {
-        Err(format!(
+        Err(Forbidden::new(format!(
             "creating a game needs the role admin, director or gm; this token is a {}",
             creator.role
-        ))
+        )))
     }
 }
 
 /// A seat given to `player` in a game `game_master` masters: refused when they are the
 /// same, unless an admin gives it.
-fn master_holds_no_seat(game_master: &str, player: &str, sender: &Sender) -> Result<(), String> {
+fn master_holds_no_seat(game_master: &str, player: &str, sender: &Sender) -> Result<(), Forbidden> {
     if player == game_master && sender.role != Role::Admin {
-        return Err(format!(
+        return Err(Forbidden::new(format!(
             "{player} is this game's master and may not also hold a seat in it: a master \
              seated in their own game would give orders for their opponents (only an admin \
              may allow it)"
-        ));
+        )));
     }
     Ok(())
 }
@@ -225,17 +276,17 @@ impl GameLog {
         sender: &Sender,
         power: Option<Power>,
         at: Moment,
-    ) -> Result<(), String> {
+    ) -> Result<(), Forbidden> {
         match sender.role {
             Role::Admin => Ok(()),
             Role::Gm | Role::Director if self.created.game_master == sender.name => Ok(()),
-            Role::Gm | Role::Director => Err(format!(
+            Role::Gm | Role::Director => Err(Forbidden::new(format!(
                 "{} is not the game master of this game ({} is)",
                 sender.name, self.created.game_master
-            )),
+            ))),
             Role::Player => {
                 let Some(power) = power else {
-                    return Err("a player acts only for a power".to_owned());
+                    return Err(Forbidden::new("a player acts only for a power"));
                 };
                 let in_force = self
                     .proxy_in_force(power, at)
@@ -245,7 +296,7 @@ impl GameLog {
                 match self.state.seats.get(&power) {
                     Some(seat) if seat.player == sender.name => Ok(()),
                     Some(_) if in_force => Ok(()),
-                    Some(seat) => Err(format!(
+                    Some(seat) => Err(Forbidden::new(format!(
                         "{} plays {}, not {}{}",
                         seat.player,
                         power.name(),
@@ -256,28 +307,31 @@ impl GameLog {
                             p.player,
                             crate::proxy::moment_in_words(p.until)
                         ))
-                    )),
-                    None => Err(format!("nobody is seated at {}", power.name())),
+                    ))),
+                    None => Err(Forbidden::new(format!(
+                        "nobody is seated at {}",
+                        power.name()
+                    ))),
                 }
             }
-            Role::Auditor => Err("an auditor reads and never acts".to_owned()),
+            Role::Auditor => Err(Forbidden::new("an auditor reads and never acts")),
         }
     }
 
     /// Whether the sender of `given` may give its command on this game now.
-    pub fn may_command(&self, given: &OrdersGiven) -> Result<(), String> {
+    pub fn may_command(&self, given: &OrdersGiven) -> Result<(), Forbidden> {
         let (sender, command) = (&given.sender, &given.command);
         let one_of = |roles: &[Role], what: &str| {
             if roles.contains(&sender.role) {
                 Ok(())
             } else {
                 let allowed: Vec<&str> = roles.iter().map(|r| r.as_str()).collect();
-                Err(format!(
+                Err(Forbidden::new(format!(
                     "{what} needs the role {}; {} is a {}",
                     allowed.join(" or "),
                     sender.name,
                     sender.role
-                ))
+                )))
             }
         };
         // A director acts on the games it masters (a tournament's games have their
@@ -285,11 +339,11 @@ impl GameLog {
         let of_this_game = |what: &str| {
             one_of(&[Role::Admin, Role::Director], what)?;
             if sender.role == Role::Director && self.created.game_master != sender.name {
-                return Err(format!(
+                return Err(Forbidden::new(format!(
                     "{what} is for this game's director: {} directs neither this game nor its \
                      tournament ({} does)",
                     sender.name, self.created.game_master
-                ));
+                )));
             }
             Ok(())
         };
@@ -305,12 +359,12 @@ impl GameLog {
                         .iter()
                         .any(|o| matches!(o, NamedOrder::GoPassive))
                 {
-                    return Err(format!(
+                    return Err(Forbidden::new(format!(
                         "{} may not declare {} passive: the game master or a director \
                          declares a clearly defeated power passive",
                         sender.name,
                         power.name()
-                    ));
+                    )));
                 }
                 self.authorize(sender, Some(*power), given.at)
             }
@@ -391,34 +445,7 @@ impl GameLog {
                 "void",
             )),
             Command::RevealSeed => {
-                // The seed decides every die still to come: known while the game runs, it
-                // would let anyone foresee them. The end (or a void) reveals it.
-                if after.created.seed_secret_while_running
-                    && after.revealed_seed.is_none()
-                    && after.state.ended.is_none()
-                    && after.state.voided.is_none()
-                {
-                    return Err(rule(
-                        "reveal",
-                        RuleViolation {
-                            code: ViolationCode::GameRunning,
-                            rule: "docs/design.md, The dice",
-                            message: "the seed is revealed when the game ends (end, or void): \
-                                      while it runs, it would tell every die still to come"
-                                .to_owned(),
-                        },
-                    ));
-                }
-                if after.revealed_seed.is_some() {
-                    return Err(rule(
-                        "reveal",
-                        RuleViolation {
-                            code: ViolationCode::AlreadyRevealed,
-                            rule: "docs/design.md, The dice",
-                            message: "the seed is revealed already".to_owned(),
-                        },
-                    ));
-                }
+                may_reveal_seed(&after)?;
                 push(&mut after, &mut events, reveal(&dice)?);
                 None
             }
@@ -427,19 +454,7 @@ impl GameLog {
                 player,
                 reason,
             } => {
-                if self.orders_given > 0 {
-                    return Err(rule(
-                        "seat",
-                        RuleViolation {
-                            code: ViolationCode::GameBegun,
-                            rule: "tournament seating",
-                            message: format!(
-                                "the game has begun ({} orders are on its record): its seats stand",
-                                self.orders_given
-                            ),
-                        },
-                    ));
-                }
+                seats_stand_once_begun(self)?;
                 Some((
                     DirectorOrder::TakeSeat {
                         power: *power,
@@ -497,6 +512,57 @@ impl GameLog {
             cut_off,
         })
     }
+}
+
+/// The seed decides every die still to come: known while the game runs, it would let
+/// anyone foresee them. The end (or a void) reveals it, once.
+fn may_reveal_seed(log: &GameLog) -> Result<(), Refusal> {
+    if log.created.seed_secret_while_running
+        && log.revealed_seed.is_none()
+        && log.state.ended.is_none()
+        && log.state.voided.is_none()
+    {
+        return Err(rule(
+            "reveal",
+            RuleViolation {
+                code: ViolationCode::GameRunning,
+                rule: "docs/design.md, The dice",
+                message: "the seed is revealed when the game ends (end, or void): while it \
+                          runs, it would tell every die still to come"
+                    .to_owned(),
+            },
+        ));
+    }
+    if log.revealed_seed.is_some() {
+        return Err(rule(
+            "reveal",
+            RuleViolation {
+                code: ViolationCode::AlreadyRevealed,
+                rule: "docs/design.md, The dice",
+                message: "the seed is revealed already".to_owned(),
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// A seat is changed by the director only before the first order: once the game has
+/// begun, its seats stand (a player leaves it by substitution).
+fn seats_stand_once_begun(log: &GameLog) -> Result<(), Refusal> {
+    if log.orders_given > 0 {
+        return Err(rule(
+            "seat",
+            RuleViolation {
+                code: ViolationCode::GameBegun,
+                rule: "tournament seating",
+                message: format!(
+                    "the game has begun ({} orders are on its record): its seats stand",
+                    log.orders_given
+                ),
+            },
+        ));
+    }
+    Ok(())
 }
 
 fn push(after: &mut GameLog, events: &mut Vec<GameStreamEvent>, event: GameStreamEvent) {
@@ -952,7 +1018,7 @@ pub(crate) mod tests {
             .decide_command(&void(Role::Director, "dave"), DiceSupply::Seed(&game.seed))
             .expect_err("not dave's game");
         assert!(
-            matches!(&foreign, Refusal::Forbidden(why) if why.contains("dave directs neither")),
+            matches!(&foreign, Refusal::Forbidden(why) if why.to_string().contains("dave directs neither")),
             "{foreign}"
         );
         // and its own director, or an admin, may.
@@ -1120,7 +1186,10 @@ pub(crate) mod tests {
         // when a gm or a director of that name creates it, then it is refused;
         for role in [Role::Gm, Role::Director] {
             let refused = may_create(&created, &sender(role, "gm")).expect_err("seated master");
-            assert!(refused.contains("may not also hold a seat"), "{refused}");
+            assert!(
+                refused.to_string().contains("may not also hold a seat"),
+                "{refused}"
+            );
         }
         // when an admin does, then it stands, the admin named on the record as its creator.
         assert_eq!(may_create(&created, &sender(Role::Admin, "gm")), Ok(()));
@@ -1153,7 +1222,10 @@ pub(crate) mod tests {
                 .log
                 .may_command(&given(sender(Role::Director, "dora"), command))
                 .expect_err("the master seated");
-            assert!(refused.contains("may not also hold a seat"), "{refused}");
+            assert!(
+                refused.to_string().contains("may not also hold a seat"),
+                "{refused}"
+            );
         }
         // when she seats another, or an admin seats her, then allowed.
         for (by, command) in [
@@ -1163,6 +1235,123 @@ pub(crate) mod tests {
         ] {
             assert_eq!(game.log.may_command(&given(by, command)), Ok(()));
         }
+    }
+
+    #[test]
+    fn only_an_admin_a_director_or_a_game_master_creates_games() {
+        // Given each role, when it asks to create a game, then the league's officers and
+        // game masters may, and a player or an auditor is told which roles may
+        for role in [Role::Admin, Role::Director, Role::Gm] {
+            assert_eq!(may_create_games(&sender(role, "ann")), Ok(()), "{role}");
+        }
+        for role in [Role::Player, Role::Auditor] {
+            let refused = may_create_games(&sender(role, "ann")).expect_err("may not");
+            assert_eq!(
+                refused.to_string(),
+                format!(
+                    "creating a game needs the role admin, director or gm; this token is a {role}"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_game_is_acted_on_by_its_master_an_admin_or_the_player_of_a_power_and_no_one_else() {
+        // Given a game, its master and the player seated at Russia
+        let game = game();
+        let at = Moment::from_unix_seconds(1_800_000_100);
+        let authorize = |by: Sender, power| game.log.authorize(&by, power, at);
+        let master = crate::sample::GAME_MASTER;
+        let russia = player_of(&game, Power::Russia);
+        // When they act, then they may
+        assert_eq!(authorize(sender(Role::Gm, master), None), Ok(()));
+        assert_eq!(authorize(sender(Role::Admin, "root"), None), Ok(()));
+        assert_eq!(authorize(russia.clone(), Some(Power::Russia)), Ok(()));
+        // When anyone else acts, then each is forbidden, in words that say why
+        let refusals = [
+            (
+                authorize(sender(Role::Gm, "gus"), None),
+                format!("gus is not the game master of this game ({master} is)"),
+            ),
+            (
+                authorize(russia.clone(), None),
+                "a player acts only for a power".to_owned(),
+            ),
+            (
+                authorize(russia.clone(), Some(Power::Germany)),
+                format!(
+                    "{} plays {}, not {}",
+                    game.log.state.seats[&Power::Germany].player,
+                    Power::Germany.name(),
+                    russia.name
+                ),
+            ),
+            (
+                authorize(sender(Role::Auditor, "audrey"), None),
+                "an auditor reads and never acts".to_owned(),
+            ),
+        ];
+        for (refused, words) in refusals {
+            assert_eq!(refused.map_err(|why| why.to_string()), Err(words));
+        }
+    }
+
+    #[test]
+    fn a_refused_command_is_answered_by_its_kind_with_its_rule_or_the_games_version() {
+        use crate::refusal::Refusal as _;
+        let game = game();
+        // Given a player ordering another's power, and a command on an old version
+        let foreign = orders(
+            &game,
+            player_of(&game, Power::Germany),
+            vec![NamedOrder::EndPhase],
+        );
+        let mut stale = orders(
+            &game,
+            player_of(&game, Power::Russia),
+            vec![NamedOrder::EndPhase],
+        );
+        stale.expected_version += 1;
+        // When each is decided
+        let decide = |given: &OrdersGiven| {
+            game.log
+                .decide_command(given, DiceSupply::Seed(&game.seed))
+                .expect_err("refused")
+        };
+        let (forbidden, version) = (decide(&foreign), decide(&stale));
+        // Then the first is forbidden in its own words, naming no rule
+        assert_eq!(forbidden.kind(), RefusalKind::Forbidden);
+        assert_eq!(forbidden.detail(), forbidden.to_string());
+        assert_eq!(forbidden.violation(), None);
+        // and the second is a conflict telling the client the game's version
+        assert_eq!(version.kind(), RefusalKind::VersionConflict);
+        assert_eq!(version.current_version(), Some(game.log.version));
+        assert_eq!(
+            version.detail(),
+            format!(
+                "the request was written for version {}; the game is at version {}",
+                game.log.version + 1,
+                game.log.version
+            )
+        );
+        // and a rule's refusal names the rule's code and the rule
+        let rule = rule(
+            "orders[0]",
+            RuleViolation {
+                code: ViolationCode::GameRunning,
+                rule: "docs/design.md, The dice",
+                message: "not yet".to_owned(),
+            },
+        );
+        assert_eq!(rule.kind(), RefusalKind::RuleViolation);
+        assert_eq!(
+            rule.violation(),
+            Some(("game-running", Some("docs/design.md, The dice")))
+        );
+        assert_eq!(
+            rule.detail(),
+            "orders[0]: not yet (docs/design.md, The dice)"
+        );
     }
 
     fn sender(role: Role, name: &str) -> Sender {

@@ -19,6 +19,7 @@ use warlog_rules::violation::ViolationCode;
 
 use crate::game::{GameLog, GameStreamEvent};
 pub use crate::game::{ProxyEnded, ProxyNamed};
+use crate::refusal::Forbidden;
 use crate::sender::{Role, Sender};
 
 /// The rule proxies come from.
@@ -68,7 +69,7 @@ impl GameLog {
         power: Power,
         at: Moment,
         the_proxy_too: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), Forbidden> {
         if sender.role != Role::Player {
             return self.authorize(sender, None, at);
         }
@@ -89,14 +90,14 @@ impl GameLog {
             ),
             None => format!("nobody is seated at {}", power.name()),
         };
-        Err(format!(
+        Err(Forbidden::new(format!(
             "{whose}: a power's proxy is named by its player, the game master or an admin{}",
             if the_proxy_too {
                 ", and ended by them or the proxy"
             } else {
                 ""
             }
-        ))
+        )))
     }
 
     /// Names `proxy` for `power` from `at` until `until`, or says why not. A proxy in

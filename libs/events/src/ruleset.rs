@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use warlog_rules::document::RulesetDocument;
 
+use crate::refusal::Forbidden;
 use crate::{EventDecodeError, EventType};
 
 /// The event type of a revision.
@@ -47,13 +48,13 @@ pub enum Publication {
 
 /// Whether `sender` may upload rulesets: an admin or a director (a ruleset decides every
 /// game created with it, so the league's officers publish them).
-pub fn may_publish(sender: &crate::sender::Sender) -> Result<(), String> {
+pub fn may_publish(sender: &crate::sender::Sender) -> Result<(), Forbidden> {
     use crate::sender::Role;
     match sender.role {
         Role::Admin | Role::Director => Ok(()),
-        role => Err(format!(
+        role => Err(Forbidden::new(format!(
             "uploading a ruleset needs the role admin or director; this token is a {role}"
-        )),
+        ))),
     }
 }
 
@@ -127,5 +128,28 @@ mod tests {
     fn a_first_upload_starts_the_stream() {
         let decided = publish(&document(), "abc", None);
         assert!(matches!(decided, Publication::Revision { after: None, .. }));
+    }
+
+    #[test]
+    fn only_the_leagues_officers_publish_a_ruleset_and_anyone_else_is_told_which_roles_may() {
+        use crate::sender::{Role, Sender};
+        let token = |role| Sender {
+            role,
+            name: "ann".to_owned(),
+        };
+        // Given an admin and a director, when they publish, then they may
+        for role in [Role::Admin, Role::Director] {
+            assert_eq!(may_publish(&token(role)), Ok(()), "{role}");
+        }
+        // Given any other role, when it publishes, then it is forbidden in plain words
+        for role in [Role::Gm, Role::Player, Role::Auditor] {
+            let refused = may_publish(&token(role)).expect_err("not an officer");
+            assert_eq!(
+                refused.to_string(),
+                format!(
+                    "uploading a ruleset needs the role admin or director; this token is a {role}"
+                )
+            );
+        }
     }
 }

@@ -20,8 +20,8 @@ use warlog_rules::words::counted;
 
 use crate::tournament::standings::{result_of, standings, GameResult};
 use crate::tournament::{
-    hex_of, Context, Decided, RoundSeated, Tournament, TournamentCommand, TournamentEvent,
-    TournamentViolation,
+    hex_of, Context, Decided, RoundSeated, Tournament, TournamentCommand, TournamentCreated,
+    TournamentEvent, TournamentViolation,
 };
 
 /// Audits a tournament stream's events with its games' exports (each a whole game stream).
@@ -47,6 +47,69 @@ fn audit_stream(
     not_checked: &mut Vec<String>,
     report: &mut AuditReport,
 ) {
+    let Some(decoded) = decoded_events(events, ledger, checks) else {
+        return;
+    };
+    let Some((_, TournamentEvent::TournamentCreated(created))) = decoded.first() else {
+        ledger.fail(
+            "replay",
+            1,
+            "a tournament's log starts with TournamentCreated",
+        );
+        checks.push(ledger.verdict("replay", Verdict::Fail, ""));
+        return;
+    };
+    check_creator(ledger, events, created);
+    let seed = revealed_seed(ledger, checks, not_checked, &decoded, created);
+    let mut logs = games_given(ledger, games);
+    let CommandsDecided {
+        tournament,
+        seatings,
+        decided_again,
+    } = decide_commands_again(
+        ledger,
+        not_checked,
+        &decoded,
+        events,
+        created,
+        seed.as_ref(),
+        &mut logs,
+    );
+    checks.push(ledger.verdict(
+        "commands",
+        Verdict::Pass,
+        format!(
+            "{} commands, each given by a sender allowed to give it; {decided_again} decided \
+             again give the recorded events and the games' records",
+            decoded.len()
+        ),
+    ));
+    checks.push(ledger.verdict(
+        "replay",
+        Verdict::Pass,
+        format!("{} events fold", decoded.len()),
+    ));
+    if seed.is_some() {
+        checks.push(ledger.verdict(
+            "seating",
+            Verdict::Pass,
+            format!(
+                "{seatings} rounds seated again from the seed give the same tables, byes and draw"
+            ),
+        ));
+    } else {
+        checks.push(ledger.verdict("seating", Verdict::Skipped, "the seed is not revealed"));
+    }
+    check_games(ledger, checks, not_checked, events, &tournament, &logs);
+    note_standings(report, &tournament, &logs);
+}
+
+/// The tournament's events decoded, or `None` (a failed replay) at the first that is not.
+fn decoded_events(
+    events: &[RecordedEvent],
+    ledger: &mut Ledger,
+    checks: &mut Vec<Check>,
+) -> Option<Vec<(u64, TournamentEvent)>> {
     let mut decoded = Vec::with_capacity(events.len());
     for event in events {
         match TournamentEvent::decode(
@@ -58,20 +121,15 @@ fn audit_stream(
             Err(e) => {
                 ledger.fail("replay", event.stream_version, e.to_string());
                 checks.push(ledger.verdict("replay", Verdict::Fail, ""));
-                return;
+                return None;
             }
         }
     }
-    let Some((_, TournamentEvent::TournamentCreated(created))) = decoded.first() else {
-        ledger.fail(
-            "replay",
-            1,
-            "a tournament's log starts with TournamentCreated",
-        );
-        checks.push(ledger.verdict("replay", Verdict::Fail, ""));
-        return;
-    };
-    let id = created.tournament_id.clone();
+    Some(decoded)
+}
+
+/// The tournament's creator, from the first event's metadata, was allowed to create it.
+fn check_creator(ledger: &mut Ledger, events: &[RecordedEvent], created: &TournamentCreated) {
     match events.first().and_then(sender_of) {
         Some(sender) => {
             if let Err(refused) = created.created_by(&sender) {
@@ -84,13 +142,24 @@ fn audit_stream(
             "the record does not say who created the tournament (its metadata names no actor)",
         ),
     }
+}
+
+/// The seed the finish reveals, once checked against the commitment the tournament was
+/// created with; `None` before the finish or when it does not match.
+fn revealed_seed(
+    ledger: &mut Ledger,
+    checks: &mut Vec<Check>,
+    not_checked: &mut Vec<String>,
+    decoded: &[(u64, TournamentEvent)],
+    created: &TournamentCreated,
+) -> Option<GameSeed> {
     let seed = decoded.iter().find_map(|(v, e)| match e {
         TournamentEvent::TournamentFinished {
             seed: Some(seed), ..
         } => Some((*v, seed.clone())),
         _ => None,
     });
-    let seed = match seed {
+    match seed {
         None => {
             not_checked
                 .push("the seatings: the seed is revealed when the tournament finishes".to_owned());
@@ -126,10 +195,12 @@ fn audit_stream(
                 }
             }
         }
-    };
+    }
+}
 
-    // The games, by id: folded for their results, audited on their own, their records
-    // kept to find what the tournament's commands put on them.
+/// The games, by id: folded for their results, audited on their own, their records kept
+/// to find what the tournament's commands put on them.
+fn games_given(ledger: &mut Ledger, games: &[Vec<RecordedEvent>]) -> Vec<GameGiven> {
     let mut logs: Vec<GameGiven> = Vec::new();
     for game in games {
         let audit = audit_game(game, None, None);
@@ -151,6 +222,30 @@ fn audit_stream(
             ),
         }
     }
+    logs
+}
+
+/// What deciding the commands again leaves: the tournament as they made it, and how many
+/// seatings and other commands were decided again.
+struct CommandsDecided {
+    tournament: Tournament,
+    seatings: usize,
+    decided_again: usize,
+}
+
+/// Every command after the creation: its sender allowed to give it, each round seated
+/// again from the seed, every other command decided again where the games it depends on
+/// are given.
+fn decide_commands_again(
+    ledger: &mut Ledger,
+    not_checked: &mut Vec<String>,
+    decoded: &[(u64, TournamentEvent)],
+    events: &[RecordedEvent],
+    created: &TournamentCreated,
+    seed: Option<&GameSeed>,
+    logs: &mut [GameGiven],
+) -> CommandsDecided {
+    let id = created.tournament_id.clone();
     let ruleset = Ruleset::builtin(&created.ruleset).ok();
     let mut tournament = Tournament::new(created.clone());
     let mut seatings = 0;
@@ -167,15 +262,15 @@ fn audit_stream(
             // A round is seated on the results of the rounds before it: with one of their
             // games not given, its seating cannot be decided again here (not checked, not
             // failed).
-            let not_given = games_not_given(&tournament, &logs);
-            match (&seed, ruleset) {
+            let not_given = games_not_given(&tournament, logs);
+            match (seed, ruleset) {
                 (Some(_), _) if !not_given.is_empty() => not_checked.push(format!(
                     "round {}'s seating: it depends on the results of games not given ({})",
                     seated.round,
                     not_given.join(", ")
                 )),
                 (Some(seed), Some(ruleset)) => {
-                    let results = all_results(&tournament, &logs);
+                    let results = all_results(&tournament, logs);
                     seatings += 1;
                     seat_again(
                         ledger,
@@ -201,11 +296,11 @@ fn audit_stream(
                 ),
                 (None, _) => {}
             }
-            check_tables(ledger, seated, version, &id, &logs);
+            check_tables(ledger, seated, version, &id, logs);
         } else {
             // The finish counts every game's result: with one not given, it is not
             // decided again. Nothing else depends on the games' results.
-            let not_given = games_not_given(&tournament, &logs);
+            let not_given = games_not_given(&tournament, logs);
             if matches!(command, TournamentCommand::Finish { .. }) && !not_given.is_empty() {
                 not_checked.push(format!(
                     "the finish at event {version}: it depends on the results of games not \
@@ -219,7 +314,7 @@ fn audit_stream(
                 // the seats taken, which their own audits decide again, refusing a seat
                 // change once a game has an order. The games' final results would not say.
                 let results = match command {
-                    TournamentCommand::Finish { .. } => all_results(&tournament, &logs),
+                    TournamentCommand::Finish { .. } => all_results(&tournament, logs),
                     _ => Vec::new(),
                 };
                 decide_again(
@@ -234,40 +329,29 @@ fn audit_stream(
                         results: &results,
                         sender: &sender,
                     },
-                    &mut logs,
+                    logs,
                 );
             }
         }
         tournament.apply(event);
     }
-    checks.push(ledger.verdict(
-        "commands",
-        Verdict::Pass,
-        format!(
-            "{} commands, each given by a sender allowed to give it; {decided_again} decided \
-             again give the recorded events and the games' records",
-            decoded.len()
-        ),
-    ));
-    checks.push(ledger.verdict(
-        "replay",
-        Verdict::Pass,
-        format!("{} events fold", decoded.len()),
-    ));
-    if seed.is_some() {
-        checks.push(ledger.verdict(
-            "seating",
-            Verdict::Pass,
-            format!(
-                "{seatings} rounds seated again from the seed give the same tables, byes and draw"
-            ),
-        ));
-    } else {
-        checks.push(ledger.verdict("seating", Verdict::Skipped, "the seed is not revealed"));
+    CommandsDecided {
+        tournament,
+        seatings,
+        decided_again,
     }
+}
 
-    // Every table's game was given, and passes its own audit; its seats changed only as
-    // the tournament's commands gave them.
+/// Every table's game was given, and passes its own audit; its seats changed only as the
+/// tournament's commands gave them.
+fn check_games(
+    ledger: &mut Ledger,
+    checks: &mut Vec<Check>,
+    not_checked: &mut Vec<String>,
+    events: &[RecordedEvent],
+    tournament: &Tournament,
+    logs: &[GameGiven],
+) {
     let mut missing = Vec::new();
     for round in &tournament.rounds {
         let version = events
@@ -318,10 +402,12 @@ fn audit_stream(
             counted(logs.len() as u64, "game", "games")
         ),
     ));
+}
 
-    // The standings, from the games' results.
-    let results = all_results(&tournament, &logs);
-    for row in standings(&tournament, &results) {
+/// The standings, from the games' results, as the report's notes.
+fn note_standings(report: &mut AuditReport, tournament: &Tournament, logs: &[GameGiven]) {
+    let results = all_results(tournament, logs);
+    for row in standings(tournament, &results) {
         report.notes.push(format!(
             "rank {}: {}, {:.2} points, {}, {}{}",
             row.rank,

@@ -155,6 +155,12 @@ impl Rule {
 /// for any director's hand at a real event, and a bound on the work a request can ask for.
 const SATISFIABILITY_BUDGET: usize = 100_000;
 
+/// Why no seating keeps every rule of the director's, in words
+/// (`ann and bob are to be kept apart, yet to sit together`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct Unsatisfiable(String);
+
 /// Whether some seating keeps every rule, decided from the players, the tables and the
 /// rules alone (no dice): `Err` names why none can, `Ok` when one can or when the check ran
 /// out of its budget undecided. A refusal the dice decided would tell a director who
@@ -166,7 +172,7 @@ pub(crate) fn satisfiable(
     size: usize,
     tables: usize,
     names: &[String],
-) -> Result<(), String> {
+) -> Result<(), Unsatisfiable> {
     // Players kept together form groups that sit at one table.
     let mut group: Vec<usize> = (0..players).collect();
     fn root(group: &mut [usize], mut p: usize) -> usize {
@@ -209,11 +215,11 @@ pub(crate) fn satisfiable(
     for &r in &named {
         let ps = members(&mut group, r);
         if ps.len() > size {
-            return Err(format!(
+            return Err(Unsatisfiable(format!(
                 "{} are to sit together: {} players at tables of {size}",
                 who(&ps),
                 ps.len()
-            ));
+            )));
         }
         let mut fixed = None;
         for rule in rules {
@@ -221,12 +227,12 @@ pub(crate) fn satisfiable(
                 if root(&mut group, p) == r {
                     match fixed {
                         Some(other) if other != t => {
-                            return Err(format!(
+                            return Err(Unsatisfiable(format!(
                                 "{} are to sit together, but are fixed to tables {} and {}",
                                 who(&ps),
                                 other + 1,
                                 t + 1
-                            ))
+                            )))
                         }
                         _ => fixed = Some(t),
                     }
@@ -244,10 +250,10 @@ pub(crate) fn satisfiable(
         if let Rule::Apart(a, b) = *rule {
             let (ga, gb) = (index_of(&mut group, a), index_of(&mut group, b));
             if ga == gb {
-                return Err(format!(
+                return Err(Unsatisfiable(format!(
                     "{} and {} are to be kept apart, yet to sit together",
                     names[a], names[b]
-                ));
+                )));
             }
             apart.push((ga, gb));
         }
@@ -270,7 +276,7 @@ pub(crate) fn satisfiable(
     };
     match placement.place(&order) {
         Some(true) | None => Ok(()),
-        Some(false) => Err("no seating keeps them all".to_owned()),
+        Some(false) => Err(Unsatisfiable("no seating keeps them all".to_owned())),
     }
 }
 

@@ -108,8 +108,87 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
         );
     }
 
-    // Each game: its own audit, whose placements (the board replayed) are the ladder's
-    // input if the game ended in this ruleset and season.
+    let GamesRead {
+        mut finished,
+        failed,
+        aborted,
+        aborted_games,
+        master_only_games,
+    } = read_games(first, games, &mut ledger, &mut report);
+    checks.push(ledger.verdict(
+        "games",
+        Verdict::Pass,
+        format!(
+            "{} given pass their own audits; {} ended rated in this ladder's ruleset and \
+             season, {aborted_games} aborted and {master_only_games} played by the game \
+             master alone (neither rated)",
+            counted((games.len() - failed) as u64, "game", "games"),
+            finished.len()
+        ),
+    ));
+    let ladder = recompute(&mut finished);
+    // The ladder's leader: the one Commander of CT if at 23 or more ([`Title::in_ladder`]).
+    let leader = ladder.first().map(|l| l.player.clone());
+
+    let published: Vec<&PublishedRow> = pages.iter().flat_map(|p| &p.rows).collect();
+    let full_last_page = pages.last().is_some_and(|p| p.rows.len() >= MAX_PAGE_ROWS);
+    compare(
+        &mut ledger,
+        &ladder,
+        &published,
+        full_last_page,
+        leader.as_deref(),
+        &aborted,
+    );
+    checks.push(ledger.verdict(
+        "ladder",
+        Verdict::Pass,
+        format!(
+            "{} rows: points, games, wins and titles are the games' placements'",
+            published.len()
+        ),
+    ));
+    // A full last page may be followed by more: the rows past it are not compared.
+    if published.len() < ladder.len() && full_last_page {
+        not_checked.push("the ladder's later pages: give every page with --ladder".to_owned());
+    }
+    for line in &ladder {
+        report.notes.push(format!(
+            "{}: {:.2} points ({}), {}, {:.2} wins, {}",
+            line.player,
+            line.points.to_f64(),
+            line.points,
+            counted(u64::try_from(line.games).unwrap_or(0), "game", "games"),
+            line.wins.to_f64(),
+            title(line, leader.as_deref()).name()
+        ));
+    }
+    report.finish(ledger, checks, not_checked);
+    report
+}
+
+/// The games given, as the ladder reads them.
+struct GamesRead {
+    /// The rated games that ended in the ladder's ruleset and season: when each ended, its
+    /// id and its placements.
+    finished: Vec<(u64, String, Vec<PlacementRow>)>,
+    /// How many fail their own audit.
+    failed: usize,
+    /// The ladder's games not rated (aborted, or played by the game master alone), by
+    /// player.
+    aborted: BTreeMap<String, Vec<String>>,
+    aborted_games: usize,
+    master_only_games: usize,
+}
+
+/// Each game: its own audit, whose placements (the board replayed) are the ladder's input
+/// if the game ended in this ruleset and season.
+fn read_games(
+    first: &PublishedLadder,
+    games: &[Vec<RecordedEvent>],
+    ledger: &mut Ledger,
+    report: &mut AuditReport,
+) -> GamesRead {
     let mut finished: Vec<(u64, String, Vec<PlacementRow>)> = Vec::new();
     let mut failed = 0;
     // The ladder's games not rated (aborted, or played by the game master alone), by
@@ -181,21 +260,20 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
             _ => {}
         }
     }
-    checks.push(ledger.verdict(
-        "games",
-        Verdict::Pass,
-        format!(
-            "{} given pass their own audits; {} ended rated in this ladder's ruleset and \
-             season, {aborted_games} aborted and {master_only_games} played by the game \
-             master alone (neither rated)",
-            counted((games.len() - failed) as u64, "game", "games"),
-            finished.len()
-        ),
-    ));
-    // The ladder, recomputed in the order the games ended.
+    GamesRead {
+        finished,
+        failed,
+        aborted,
+        aborted_games,
+        master_only_games,
+    }
+}
+
+/// The ladder, recomputed in the order the games ended.
+fn recompute(finished: &mut [(u64, String, Vec<PlacementRow>)]) -> Vec<Line> {
     finished.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     let mut lines: BTreeMap<String, Line> = BTreeMap::new();
-    for (ended, game_id, rows) in &finished {
+    for (ended, game_id, rows) in finished.iter() {
         for row in rows {
             let (Some(player), Ok(points)) =
                 (row.player.clone(), row.points_exact.parse::<Fraction>())
@@ -224,44 +302,7 @@ pub fn audit_ladder(pages: &[PublishedLadder], games: &[Vec<RecordedEvent>]) -> 
             .then_with(|| a.reached.cmp(&b.reached))
             .then_with(|| a.player.cmp(&b.player))
     });
-    // The ladder's leader: the one Commander of CT if at 23 or more ([`Title::in_ladder`]).
-    let leader = ladder.first().map(|l| l.player.clone());
-
-    let published: Vec<&PublishedRow> = pages.iter().flat_map(|p| &p.rows).collect();
-    let full_last_page = pages.last().is_some_and(|p| p.rows.len() >= MAX_PAGE_ROWS);
-    compare(
-        &mut ledger,
-        &ladder,
-        &published,
-        full_last_page,
-        leader.as_deref(),
-        &aborted,
-    );
-    checks.push(ledger.verdict(
-        "ladder",
-        Verdict::Pass,
-        format!(
-            "{} rows: points, games, wins and titles are the games' placements'",
-            published.len()
-        ),
-    ));
-    // A full last page may be followed by more: the rows past it are not compared.
-    if published.len() < ladder.len() && full_last_page {
-        not_checked.push("the ladder's later pages: give every page with --ladder".to_owned());
-    }
-    for line in &ladder {
-        report.notes.push(format!(
-            "{}: {:.2} points ({}), {}, {:.2} wins, {}",
-            line.player,
-            line.points.to_f64(),
-            line.points,
-            counted(u64::try_from(line.games).unwrap_or(0), "game", "games"),
-            line.wins.to_f64(),
-            title(line, leader.as_deref()).name()
-        ));
-    }
-    report.finish(ledger, checks, not_checked);
-    report
+    ladder
 }
 
 fn title(line: &Line, leader: Option<&str>) -> Title {

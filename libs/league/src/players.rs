@@ -2,6 +2,7 @@
 //! registrations of one handle meet at the stream's expected version).
 
 use serde::{Deserialize, Serialize};
+use warlog_events::refusal::Forbidden;
 use warlog_events::sender::{Role, Sender};
 use warlog_events::variant::{decode_variant, encode_variant};
 use warlog_events::{EventDecodeError, EventType};
@@ -170,29 +171,29 @@ impl From<EmailAddress> for String {
 
 /// Who may register a handle: an admin or a director registers anyone; a player only
 /// itself (a player's token under that handle).
-pub fn may_register(sender: &Sender, handle: &Handle) -> Result<(), String> {
+pub fn may_register(sender: &Sender, handle: &Handle) -> Result<(), Forbidden> {
     match sender.role {
         Role::Admin | Role::Director => Ok(()),
         Role::Player if sender.name == handle.as_str() => Ok(()),
-        _ => Err(format!(
+        _ => Err(Forbidden::new(format!(
             "{} may not register {handle}: an admin, a director or the player itself may",
             sender.name
-        )),
+        ))),
     }
 }
 
 /// Who may read, set or remove a player's e-mail address: the player named (a player's
 /// token under that handle) or an admin. A director seats players but has no business with
 /// their mail.
-pub fn may_manage_email(sender: &Sender, handle: &Handle) -> Result<(), String> {
+pub fn may_manage_email(sender: &Sender, handle: &Handle) -> Result<(), Forbidden> {
     match sender.role {
         Role::Admin => Ok(()),
         Role::Player if sender.name == handle.as_str() => Ok(()),
-        _ => Err(format!(
+        _ => Err(Forbidden::new(format!(
             "{} may not see or change the e-mail address of {handle}: only {handle} or an \
              admin may",
             sender.name
-        )),
+        ))),
     }
 }
 
@@ -332,7 +333,13 @@ mod tests {
             sender(Role::Auditor, "ann"),
         ] {
             let refused = may_manage_email(&other, &ann).expect_err("refused");
-            assert!(refused.contains("only ann or an admin"), "{refused}");
+            assert_eq!(
+                refused.to_string(),
+                format!(
+                    "{} may not see or change the e-mail address of ann: only ann or an admin may",
+                    other.name
+                )
+            );
         }
     }
 
@@ -356,10 +363,10 @@ mod tests {
         ] {
             assert_eq!(
                 may_register(&other, &ann),
-                Err(format!(
+                Err(Forbidden::new(format!(
                     "{} may not register ann: an admin, a director or the player itself may",
                     other.name
-                ))
+                )))
             );
         }
     }

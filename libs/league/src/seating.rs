@@ -164,67 +164,7 @@ pub fn seat_round(
     }
     let mut explanation = Vec::new();
     let mut players: Vec<String> = request.players.to_vec();
-    let mut promoted = Vec::new();
-    let mut byes = Vec::new();
-    let over = players.len() % size;
-    if over != 0 {
-        let short = size - over;
-        let policy_name = match request.policy {
-            ShortTablePolicy::WaitingList => "fill from the waiting list",
-            ShortTablePolicy::Byes => "byes for the lowest-ranked",
-        };
-        if request.policy == ShortTablePolicy::WaitingList && request.waiting.len() >= short {
-            promoted = request.waiting[..short].to_vec();
-            explanation.push(format!(
-                "{} players do not fill tables of {size}; the director's policy is to {policy_name}, \
-                 so {} from the waiting list join: {}",
-                players.len(),
-                short,
-                promoted.join(", ")
-            ));
-            players.extend(promoted.iter().cloned());
-        } else {
-            if request.policy == ShortTablePolicy::WaitingList {
-                explanation.push(format!(
-                    "{} players do not fill tables of {size}; the director's policy is to fill \
-                     from the waiting list, but it holds {} of the {short} needed, so {over} \
-                     byes are given instead",
-                    players.len(),
-                    request.waiting.len()
-                ));
-            } else {
-                explanation.push(format!(
-                    "{} players do not fill tables of {size}; the director's policy is {policy_name}, \
-                     so {over} sit out with {} points each",
-                    players.len(),
-                    request.bye_points
-                ));
-            }
-            // The lowest-ranked who have not had a bye yet; then the lowest-ranked at all.
-            let mut order: Vec<usize> = (0..players.len()).rev().collect();
-            order.sort_by_key(|&i| request.had_bye.contains(&players[i]));
-            let mut out: Vec<usize> = order.into_iter().take(over).collect();
-            out.sort_unstable_by(|a, b| b.cmp(a));
-            for i in out {
-                let player = players.remove(i);
-                explanation.push(format!(
-                    "{player} has a bye: ranked {} of {}{}",
-                    i + 1,
-                    request.players.len(),
-                    if request.had_bye.contains(&player) {
-                        " (everyone below has had one already)"
-                    } else {
-                        ""
-                    }
-                ));
-                byes.push(Bye {
-                    player,
-                    points: request.bye_points,
-                });
-            }
-            byes.reverse();
-        }
-    }
+    let (promoted, byes) = short_tables(request, size, &mut players, &mut explanation);
     if players.is_empty() {
         return Err(SeatingError(format!(
             "a round needs at least {size} players; {} are entered",
@@ -289,7 +229,127 @@ pub fn seat_round(
         });
     }
     let least_possible_repeats = target;
-    explanation.push(match (repeated_table_mates, least_possible_repeats) {
+    explanation.push(table_mates_explained(
+        request,
+        size,
+        tables_count,
+        repeated_table_mates,
+        least_possible_repeats,
+    ));
+    explanation.push(match repeated_powers {
+        0 if request.history.is_empty() => "powers drawn at random at each table".to_owned(),
+        0 => "nobody plays a power they have played before".to_owned(),
+        n => format!("{n} players play a power again: no seating of these tables avoids it"),
+    });
+    if !unmet_constraints.is_empty() {
+        explanation.push(format!(
+            "some seating keeps all the director's constraints, but the search did not find \
+             one: this seating is the best it found, and does not {}",
+            unmet_constraints.join("; ")
+        ));
+    }
+    if let Some(without) = repeats_without_constraints {
+        explanation.push(constraints_explained(
+            request,
+            without,
+            repeated_table_mates,
+        ));
+    }
+    Ok(RoundSeating {
+        tables,
+        byes,
+        promoted,
+        repeated_table_mates,
+        least_possible_repeats,
+        repeated_powers,
+        repeats_without_constraints,
+        unmet_constraints,
+        explanation,
+    })
+}
+
+/// Players that do not fill the tables: from the waiting list where the director's
+/// policy says so and it holds enough, else byes for the lowest-ranked. The players seated
+/// are left in `players`; those promoted and the byes are returned.
+fn short_tables(
+    request: &SeatingRequest<'_>,
+    size: usize,
+    players: &mut Vec<String>,
+    explanation: &mut Vec<String>,
+) -> (Vec<String>, Vec<Bye>) {
+    let mut promoted = Vec::new();
+    let mut byes = Vec::new();
+    let over = players.len() % size;
+    if over != 0 {
+        let short = size - over;
+        let policy_name = match request.policy {
+            ShortTablePolicy::WaitingList => "fill from the waiting list",
+            ShortTablePolicy::Byes => "byes for the lowest-ranked",
+        };
+        if request.policy == ShortTablePolicy::WaitingList && request.waiting.len() >= short {
+            promoted = request.waiting[..short].to_vec();
+            explanation.push(format!(
+                "{} players do not fill tables of {size}; the director's policy is to {policy_name}, \
+                 so {} from the waiting list join: {}",
+                players.len(),
+                short,
+                promoted.join(", ")
+            ));
+            players.extend(promoted.iter().cloned());
+        } else {
+            if request.policy == ShortTablePolicy::WaitingList {
+                explanation.push(format!(
+                    "{} players do not fill tables of {size}; the director's policy is to fill \
+                     from the waiting list, but it holds {} of the {short} needed, so {over} \
+                     byes are given instead",
+                    players.len(),
+                    request.waiting.len()
+                ));
+            } else {
+                explanation.push(format!(
+                    "{} players do not fill tables of {size}; the director's policy is {policy_name}, \
+                     so {over} sit out with {} points each",
+                    players.len(),
+                    request.bye_points
+                ));
+            }
+            // The lowest-ranked who have not had a bye yet; then the lowest-ranked at all.
+            let mut order: Vec<usize> = (0..players.len()).rev().collect();
+            order.sort_by_key(|&i| request.had_bye.contains(&players[i]));
+            let mut out: Vec<usize> = order.into_iter().take(over).collect();
+            out.sort_unstable_by(|a, b| b.cmp(a));
+            for i in out {
+                let player = players.remove(i);
+                explanation.push(format!(
+                    "{player} has a bye: ranked {} of {}{}",
+                    i + 1,
+                    request.players.len(),
+                    if request.had_bye.contains(&player) {
+                        " (everyone below has had one already)"
+                    } else {
+                        ""
+                    }
+                ));
+                byes.push(Bye {
+                    player,
+                    points: request.bye_points,
+                });
+            }
+            byes.reverse();
+        }
+    }
+    (promoted, byes)
+}
+
+/// How many table-mates the round repeats, against the fewest any seating could.
+fn table_mates_explained(
+    request: &SeatingRequest<'_>,
+    size: usize,
+    tables_count: usize,
+    repeated_table_mates: u32,
+    least_possible_repeats: u32,
+) -> String {
+    match (repeated_table_mates, least_possible_repeats) {
         (0, _) if request.history.is_empty() => {
             let tables = if tables_count == 1 { "table" } else { "tables" };
             format!("{tables_count} {tables} of {size}, drawn at random")
@@ -307,46 +367,30 @@ pub fn seat_round(
         (r, b) => format!(
             "{r} repeated table-mates, the fewest found (no seating can have fewer than {b})"
         ),
-    });
-    explanation.push(match repeated_powers {
-        0 if request.history.is_empty() => "powers drawn at random at each table".to_owned(),
-        0 => "nobody plays a power they have played before".to_owned(),
-        n => format!("{n} players play a power again: no seating of these tables avoids it"),
-    });
-    if !unmet_constraints.is_empty() {
-        explanation.push(format!(
-            "some seating keeps all the director's constraints, but the search did not find \
-             one: this seating is the best it found, and does not {}",
-            unmet_constraints.join("; ")
-        ));
     }
-    if let Some(without) = repeats_without_constraints {
-        let cost = repeated_table_mates.saturating_sub(without);
-        explanation.push(format!(
-            "the director's constraints ({}): {}; {}",
-            request.constraints.reason.trim(),
-            request.constraints.describe(),
-            match cost {
-                0 => format!(
-                    "they cost no repeated table-mates (the best seating found without them \
-                     has {without})"
-                ),
-                1 => format!("they cost 1 more repeated table-mate than the {without} of the best seating found without them"),
-                n => format!("they cost {n} more repeated table-mates than the {without} of the best seating found without them"),
-            }
-        ));
-    }
-    Ok(RoundSeating {
-        tables,
-        byes,
-        promoted,
-        repeated_table_mates,
-        least_possible_repeats,
-        repeated_powers,
-        repeats_without_constraints,
-        unmet_constraints,
-        explanation,
-    })
+}
+
+/// The director's constraints and what they cost in repeated table-mates, against the
+/// best seating found without them.
+fn constraints_explained(
+    request: &SeatingRequest<'_>,
+    without: u32,
+    repeated_table_mates: u32,
+) -> String {
+    let cost = repeated_table_mates.saturating_sub(without);
+    format!(
+        "the director's constraints ({}): {}; {}",
+        request.constraints.reason.trim(),
+        request.constraints.describe(),
+        match cost {
+            0 => format!(
+                "they cost no repeated table-mates (the best seating found without them \
+                 has {without})"
+            ),
+            1 => format!("they cost 1 more repeated table-mate than the {without} of the best seating found without them"),
+            n => format!("they cost {n} more repeated table-mates than the {without} of the best seating found without them"),
+        }
+    )
 }
 
 /// The best order of players found (tables are its chunks of `size`): several random

@@ -1,16 +1,17 @@
 //! Who may follow the league by webhook: an admin or a director subscribes (and reads
 //! subscriptions); each sees and manages their own, an admin everyone's.
 
+use warlog_events::refusal::Forbidden;
 use warlog_events::sender::{Role, Sender};
 
 /// Whether `sender` may subscribe, or read subscriptions; `what` names the act in the
 /// refusal ("registering a webhook").
-pub fn may_subscribe(sender: &Sender, what: &str) -> Result<(), String> {
+pub fn may_subscribe(sender: &Sender, what: &str) -> Result<(), Forbidden> {
     match sender.role {
         Role::Admin | Role::Director => Ok(()),
-        role => Err(format!(
+        role => Err(Forbidden::new(format!(
             "{what} needs the role admin or director; this token is a {role}"
-        )),
+        ))),
     }
 }
 
@@ -37,16 +38,21 @@ mod tests {
 
     #[test]
     fn admins_and_directors_subscribe_and_no_one_else_does() {
+        // Given an admin or a director, when they subscribe, then they may
         for role in [Role::Admin, Role::Director] {
             assert_eq!(
                 may_subscribe(&sender(role, "ann"), "registering a webhook"),
                 Ok(())
             );
         }
+        // Given any other role, when it subscribes, then it is forbidden, naming the act
         for role in [Role::Gm, Role::Player, Role::Auditor] {
             let refused =
                 may_subscribe(&sender(role, "ann"), "registering a webhook").expect_err("refused");
-            assert!(refused.starts_with("registering a webhook needs the role admin or director"));
+            assert_eq!(
+                refused.to_string(),
+                format!("registering a webhook needs the role admin or director; this token is a {role}")
+            );
         }
     }
 

@@ -479,61 +479,7 @@ impl Tournament {
                 power,
                 replaced,
                 substitute,
-            } => {
-                let Some(round) = self
-                    .rounds
-                    .iter()
-                    .find(|r| r.games.iter().any(|g| &g.game_id == game_id))
-                else {
-                    return refuse(
-                        RefusalCode::NotATournamentGame,
-                        format!("game {game_id} is not one of this tournament's"),
-                    );
-                };
-                let seated = self
-                    .tables_as_played()
-                    .get(round.round as usize - 1)
-                    .zip(round.games.iter().find(|g| &g.game_id == game_id))
-                    .and_then(|(tables, game)| tables.iter().find(|t| t.table == game.table))
-                    .is_some_and(|t| t.seats.iter().any(|(p, who)| p == power && who == replaced));
-                if !seated {
-                    return refuse(
-                        RefusalCode::NotSeated,
-                        format!(
-                            "{replaced} does not hold {} in game {game_id}",
-                            power.name()
-                        ),
-                    );
-                }
-                let substitute = match substitute {
-                    Some(s) if self.waiting.contains(s) => s.clone(),
-                    Some(s) => {
-                        return refuse(
-                            RefusalCode::NotWaiting,
-                            format!("{s} is not on the waiting list; substitutes come from it"),
-                        )
-                    }
-                    None => match self.waiting.first() {
-                        Some(first) => first.clone(),
-                        None => {
-                            return refuse(
-                                RefusalCode::WaitingListEmpty,
-                                "the waiting list is empty",
-                            )
-                        }
-                    },
-                };
-                Ok(vec![TournamentEvent::SubstituteAppointed(
-                    SubstituteAppointed {
-                        round: round.round,
-                        game_id: game_id.clone(),
-                        power: *power,
-                        replaced: replaced.clone(),
-                        substitute,
-                        at,
-                    },
-                )])
-            }
+            } => self.substitute(game_id, *power, replaced, substitute.as_ref(), at),
             TournamentCommand::Finish { seed } => {
                 if hex_of(&seed.commitment()) != self.created.seed_commitment {
                     return refuse(
@@ -561,6 +507,70 @@ impl Tournament {
                 }])
             }
         }
+    }
+
+    /// A substitute from the waiting list (the first, unless named) for a player seated in
+    /// one of the tournament's games.
+    fn substitute(
+        &self,
+        game_id: &str,
+        power: Power,
+        replaced: &str,
+        substitute: Option<&String>,
+        at: Moment,
+    ) -> Result<Vec<TournamentEvent>, TournamentViolation> {
+        let Some(round) = self
+            .rounds
+            .iter()
+            .find(|r| r.games.iter().any(|g| g.game_id == game_id))
+        else {
+            return refuse(
+                RefusalCode::NotATournamentGame,
+                format!("game {game_id} is not one of this tournament's"),
+            );
+        };
+        let seated = self
+            .tables_as_played()
+            .get(round.round as usize - 1)
+            .zip(round.games.iter().find(|g| g.game_id == game_id))
+            .and_then(|(tables, game)| tables.iter().find(|t| t.table == game.table))
+            .is_some_and(|t| {
+                t.seats
+                    .iter()
+                    .any(|(p, who)| *p == power && who == replaced)
+            });
+        if !seated {
+            return refuse(
+                RefusalCode::NotSeated,
+                format!(
+                    "{replaced} does not hold {} in game {game_id}",
+                    power.name()
+                ),
+            );
+        }
+        let substitute = match substitute {
+            Some(s) if self.waiting.contains(s) => s.clone(),
+            Some(s) => {
+                return refuse(
+                    RefusalCode::NotWaiting,
+                    format!("{s} is not on the waiting list; substitutes come from it"),
+                )
+            }
+            None => match self.waiting.first() {
+                Some(first) => first.clone(),
+                None => return refuse(RefusalCode::WaitingListEmpty, "the waiting list is empty"),
+            },
+        };
+        Ok(vec![TournamentEvent::SubstituteAppointed(
+            SubstituteAppointed {
+                round: round.round,
+                game_id: game_id.to_owned(),
+                power,
+                replaced: replaced.to_owned(),
+                substitute,
+                at,
+            },
+        )])
     }
 
     /// The running game of the latest round in which `player` holds a seat, as played.

@@ -315,19 +315,7 @@ fn special(
             .flat_map(|(i, continent)| continent.territories.iter().map(move |t| (i, t)))
             .map(|(i, name)| Ok((place(name)?, i)))
             .collect::<Result<_, RulesetError>>()?,
-        standing_alliances: rules
-            .alliances
-            .iter()
-            .flat_map(|alliance| {
-                alliance.iter().flat_map(move |a| {
-                    alliance
-                        .iter()
-                        .filter(move |b| a != *b)
-                        .map(move |b| crate::game::diplomacy::partners(*a, *b))
-                })
-            })
-            .filter(|pair| !rivals.contains(pair))
-            .collect(),
+        standing_alliances: standing_alliances(rules, &rivals),
         rivals,
         side_of: rules.sides.then(|| {
             rules
@@ -352,27 +340,7 @@ fn special(
             .iter()
             .map(|g| Ok((place(&g.territory)?, g.powers.clone())))
             .collect::<Result<_, RulesetError>>()?,
-        kamikaze: rules
-            .kamikaze_tokens
-            .as_ref()
-            .map(|k| {
-                Ok(crate::game::Kamikaze {
-                    power: k.power,
-                    tokens: k.tokens,
-                    zones: k
-                        .zones
-                        .iter()
-                        .map(|name| place(name))
-                        .collect::<Result<_, RulesetError>>()?,
-                    attack: k.attack,
-                    targets: k
-                        .targets
-                        .iter()
-                        .map(|code| catalogue.id(code).map_err(data))
-                        .collect::<Result<_, RulesetError>>()?,
-                })
-            })
-            .transpose()?,
+        kamikaze: kamikaze(rules, board, catalogue)?,
         air_bases: bases(rules, BaseKind::Air)
             .map(&place)
             .collect::<Result<_, RulesetError>>()?,
@@ -381,68 +349,142 @@ fn special(
             .collect::<Result<_, RulesetError>>()?,
         zone_points: matches!(document.scoring, ScoringRule::ZonePoints { .. }),
         guerrillas: rules.guerrillas.iter().copied().collect(),
-        recruits: rules
-            .recruits
-            .iter()
-            .map(|r| {
-                Ok(crate::game::Recruits {
-                    power: r.power,
-                    per_turn: r.per_turn,
-                    per_sole_area: r.per_sole_area,
-                    for_holding: r
-                        .for_holding
-                        .iter()
-                        .map(|name| place(name))
-                        .collect::<Result<_, RulesetError>>()?,
-                    held_by: r.held_by.iter().copied().collect(),
-                    place_at: r.place_at.as_deref().map(place).transpose()?,
-                    placed_by_player: r.placed_by_player,
-                })
-            })
-            .collect::<Result<_, RulesetError>>()?,
+        recruits: recruits(rules, board)?,
         surrender_when_bombed_out: rules
             .surrender_when_bombed_out
             .iter()
             .map(|name| place(name))
             .collect::<Result<_, RulesetError>>()?,
-        war: match &rules.start_zones {
-            None => None,
-            Some(start) => {
-                let table = document
-                    .dice_tables
-                    .iter()
-                    .find(|t| t.name == start.table)
-                    .ok_or_else(|| data(format!("no dice table is named {:?}", start.table)))?;
-                Some(crate::game::home_cooked::StartChart {
-                    dice: table.dice,
-                    rows: table
-                        .rows
-                        .iter()
-                        .map(|row| {
-                            let zone = match row.result.as_str() {
-                                "pick" => None,
-                                name => Some(place(name)?),
-                            };
-                            Ok((row.from, row.to, zone))
-                        })
-                        .collect::<Result<_, RulesetError>>()?,
-                    bases: start.rolls,
-                })
-            }
-        },
-        survival: match document.victory {
-            VictoryRule::SurviveToRound {
-                power,
-                round,
-                or_take,
-            } => Some(Survival {
-                power,
-                round,
-                or_take,
-            }),
-            VictoryRule::DirectorEnds => None,
-        },
+        war: start_chart(document, board)?,
+        survival: survival(document),
     })
+}
+
+/// Every pair of powers that stand together all game: allied, and not rivals.
+fn standing_alliances(
+    rules: &SpecialRules,
+    rivals: &std::collections::BTreeSet<(Power, Power)>,
+) -> std::collections::BTreeSet<(Power, Power)> {
+    rules
+        .alliances
+        .iter()
+        .flat_map(|alliance| {
+            alliance.iter().flat_map(move |a| {
+                alliance
+                    .iter()
+                    .filter(move |b| a != *b)
+                    .map(move |b| crate::game::diplomacy::partners(*a, *b))
+            })
+        })
+        .filter(|pair| !rivals.contains(pair))
+        .collect()
+}
+
+/// The kamikaze tokens, their zones and targets by id.
+fn kamikaze(
+    rules: &SpecialRules,
+    board: &Board,
+    catalogue: &Catalogue,
+) -> Result<Option<crate::game::Kamikaze>, RulesetError> {
+    let place = |name: &str| board.id(name).map_err(data);
+    rules
+        .kamikaze_tokens
+        .as_ref()
+        .map(|k| {
+            Ok(crate::game::Kamikaze {
+                power: k.power,
+                tokens: k.tokens,
+                zones: k
+                    .zones
+                    .iter()
+                    .map(|name| place(name))
+                    .collect::<Result<_, RulesetError>>()?,
+                attack: k.attack,
+                targets: k
+                    .targets
+                    .iter()
+                    .map(|code| catalogue.id(code).map_err(data))
+                    .collect::<Result<_, RulesetError>>()?,
+            })
+        })
+        .transpose()
+}
+
+/// The powers that raise recruits, with their places by id.
+fn recruits(
+    rules: &SpecialRules,
+    board: &Board,
+) -> Result<Vec<crate::game::Recruits>, RulesetError> {
+    let place = |name: &str| board.id(name).map_err(data);
+    rules
+        .recruits
+        .iter()
+        .map(|r| {
+            Ok(crate::game::Recruits {
+                power: r.power,
+                per_turn: r.per_turn,
+                per_sole_area: r.per_sole_area,
+                for_holding: r
+                    .for_holding
+                    .iter()
+                    .map(|name| place(name))
+                    .collect::<Result<_, RulesetError>>()?,
+                held_by: r.held_by.iter().copied().collect(),
+                place_at: r.place_at.as_deref().map(place).transpose()?,
+                placed_by_player: r.placed_by_player,
+            })
+        })
+        .collect()
+}
+
+/// The War flow's start chart: the dice table that rolls the bases' places, by id.
+fn start_chart(
+    document: &RulesetDocument,
+    board: &Board,
+) -> Result<Option<crate::game::home_cooked::StartChart>, RulesetError> {
+    let place = |name: &str| board.id(name).map_err(data);
+    let rules = &document.special_rules;
+    match &rules.start_zones {
+        None => Ok(None),
+        Some(start) => {
+            let table = document
+                .dice_tables
+                .iter()
+                .find(|t| t.name == start.table)
+                .ok_or_else(|| data(format!("no dice table is named {:?}", start.table)))?;
+            Ok(Some(crate::game::home_cooked::StartChart {
+                dice: table.dice,
+                rows: table
+                    .rows
+                    .iter()
+                    .map(|row| {
+                        let zone = match row.result.as_str() {
+                            "pick" => None,
+                            name => Some(place(name)?),
+                        };
+                        Ok((row.from, row.to, zone))
+                    })
+                    .collect::<Result<_, RulesetError>>()?,
+                bases: start.rolls,
+            }))
+        }
+    }
+}
+
+/// The power that wins by surviving to a round, when the document's victory says so.
+fn survival(document: &RulesetDocument) -> Option<Survival> {
+    match document.victory {
+        VictoryRule::SurviveToRound {
+            power,
+            round,
+            or_take,
+        } => Some(Survival {
+            power,
+            round,
+            or_take,
+        }),
+        VictoryRule::DirectorEnds => None,
+    }
 }
 
 /// The places of the document's bases of one kind.

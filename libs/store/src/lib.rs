@@ -20,6 +20,7 @@ pub mod mail;
 mod metrics;
 mod migrate;
 mod pool;
+pub mod projections;
 pub mod projector;
 pub mod replica;
 pub mod seeds;

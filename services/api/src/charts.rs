@@ -260,8 +260,41 @@ fn draw_lines(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> D
         MUTED,
     ));
 
-    // Context first, so the lines that matter are drawn over it; of those, the first (the
-    // leader) last, on top of any line it shares.
+    draw_series(&mut body, series, x_label, &sx, &sy);
+
+    // The names at the ends, moved apart where the lines end close together, each joined
+    // to its line's end when moved.
+    let wishes: Vec<f64> = ends.iter().map(|e| sy(e.2 .1)).collect();
+    let placed = text::spread(&wishes, gap, label_lo, label_hi);
+    let label_x = right + 12.0;
+    for ((i, words, (x, _)), (wish, at)) in ends.into_iter().zip(wishes.iter().zip(&placed)) {
+        let colour = series[i].colour;
+        if (wish - at).abs() > 1.5 {
+            let _ = write!(
+                body,
+                "<line x1=\"{:.1}\" y1=\"{wish:.1}\" x2=\"{:.1}\" y2=\"{at:.1}\" stroke=\"{colour}\" stroke-width=\"1\"/>",
+                sx(x) + 4.0,
+                label_x - 3.0
+            );
+        }
+        labels.push(label(label_x, at + MIDDLE, Anchor::Start, words, colour));
+    }
+
+    let height = name_baseline + text::DESCENT * FONT + PAD;
+    let desc = line_chart_description(series, x_label, y_label);
+    finish("line", title, &desc, height, &body, labels)
+}
+
+/// Each series' line and points, with their values as tooltips. Context first, so the
+/// lines that matter are drawn over it; of those, the first (the leader) last, on top of
+/// any line it shares.
+fn draw_series(
+    body: &mut String,
+    series: &[Series],
+    x_label: &str,
+    sx: &dyn Fn(f64) -> f64,
+    sy: &dyn Fn(f64) -> f64,
+) {
     let order = series
         .iter()
         .filter(|s| !s.labelled)
@@ -297,26 +330,10 @@ fn draw_lines(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> D
         }
         body.push_str("</g>");
     }
+}
 
-    // The names at the ends, moved apart where the lines end close together, each joined
-    // to its line's end when moved.
-    let wishes: Vec<f64> = ends.iter().map(|e| sy(e.2 .1)).collect();
-    let placed = text::spread(&wishes, gap, label_lo, label_hi);
-    let label_x = right + 12.0;
-    for ((i, words, (x, _)), (wish, at)) in ends.into_iter().zip(wishes.iter().zip(&placed)) {
-        let colour = series[i].colour;
-        if (wish - at).abs() > 1.5 {
-            let _ = write!(
-                body,
-                "<line x1=\"{:.1}\" y1=\"{wish:.1}\" x2=\"{:.1}\" y2=\"{at:.1}\" stroke=\"{colour}\" stroke-width=\"1\"/>",
-                sx(x) + 4.0,
-                label_x - 3.0
-            );
-        }
-        labels.push(label(label_x, at + MIDDLE, Anchor::Start, words, colour));
-    }
-
-    let height = name_baseline + text::DESCENT * FONT + PAD;
+/// What a line chart shows, in words: its axes, how many lines, and those named.
+fn line_chart_description(series: &[Series], x_label: &str, y_label: &str) -> String {
     let named: Vec<&str> = series
         .iter()
         .filter(|s| s.labelled)
@@ -329,7 +346,7 @@ fn draw_lines(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> D
     if !named.is_empty() && named.len() < series.len() {
         let _ = write!(desc, "; named: {}", named.join(", "));
     }
-    finish("line", title, &desc, height, &body, labels)
+    desc
 }
 
 /// A bar chart of labelled values, a bar a row (so long names have room), each value

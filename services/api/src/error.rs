@@ -1,10 +1,12 @@
 //! Every error the API can answer with, and the one table that gives each its HTTP status,
-//! stable `code` and title. Bodies are RFC 9457 `application/problem+json`.
+//! stable `code` and title. Bodies are RFC 9457 `application/problem+json`. A refusal of the
+//! libraries is answered here too, by its kind's line of the table ([`refused`]).
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
+use warlog_events::refusal::{Refusal, RefusalKind};
 use warlog_store::StoreError;
 
 /// The error table: one line per code, giving its HTTP status, its stable `code` (also the
@@ -108,6 +110,22 @@ impl ErrorCode {
 
     pub fn as_str(self) -> &'static str {
         self.spec().1
+    }
+
+    /// The line of the table a kind of refusal is answered with.
+    pub const fn of_refusal(kind: RefusalKind) -> ErrorCode {
+        match kind {
+            RefusalKind::Forbidden => ErrorCode::Forbidden,
+            RefusalKind::Malformed => ErrorCode::MalformedRequest,
+            RefusalKind::VersionConflict => ErrorCode::VersionConflict,
+            RefusalKind::RuleViolation => ErrorCode::RuleViolation,
+            RefusalKind::TournamentRule => ErrorCode::TournamentRule,
+            RefusalKind::UnknownTerritory => ErrorCode::UnknownTerritory,
+            RefusalKind::UnknownUnit => ErrorCode::UnknownUnit,
+            RefusalKind::RevealRefused => ErrorCode::RevealRefused,
+            RefusalKind::NothingToReveal => ErrorCode::NothingToReveal,
+            RefusalKind::Fault => ErrorCode::Internal,
+        }
     }
 }
 
@@ -318,15 +336,6 @@ impl ApiError {
         }
     }
 
-    /// A tournament command its rules refuse: the refusal's code (a line of the league's
-    /// table, `RefusalCode`) goes in the problem's `violation`, as a refused order's does.
-    pub fn tournament_refusal(code: &str, detail: impl Into<String>) -> Self {
-        ApiError {
-            violation: Some(Box::new((code.to_owned(), None))),
-            ..Self::new(ErrorCode::TournamentRule, detail)
-        }
-    }
-
     pub fn with_current_version(mut self, version: u64) -> Self {
         self.current_version = Some(version);
         self
@@ -426,6 +435,42 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// Any refusal of the libraries, as its problem: the one place a refusal becomes a status
+/// and a problem type, by its kind's line of the table, with the rule it names and the
+/// version the stream is at when it says them.
+pub fn refused<R: Refusal>(refusal: R) -> ApiError {
+    ApiError {
+        current_version: refusal.current_version(),
+        violation: refusal
+            .violation()
+            .map(|(code, rule)| Box::new((code.to_owned(), rule.map(str::to_owned)))),
+        ..ApiError::new(ErrorCode::of_refusal(refusal.kind()), refusal.detail())
+    }
+}
+
+/// `?` answers each refusal named here through [`refused`]. One
+/// `impl<R: Refusal> From<R> for ApiError` would overlap `From<StoreError>`: the compiler
+/// cannot rule out that the libraries make a store error a refusal one day.
+macro_rules! answered_as_refusals {
+    ($($refusal:ty,)*) => {
+        $(
+            impl From<$refusal> for ApiError {
+                fn from(refusal: $refusal) -> Self {
+                    refused(refusal)
+                }
+            }
+        )*
+    };
+}
+
+answered_as_refusals! {
+    warlog_events::refusal::Forbidden,
+    warlog_events::orders::Refusal,
+    warlog_events::dice_table::DiceTableError,
+    warlog_rules::game::named::NameError,
+    warlog_league::tournament::TournamentViolation,
+}
+
 /// A fault inside the service (a stored event that does not decode, a value that does not
 /// encode): logged with a reference, answered 500 without its text.
 pub(crate) fn corrupt(error: impl std::fmt::Display) -> ApiError {
@@ -455,5 +500,69 @@ mod tests {
         assert_eq!(problem.status, 409);
         assert_eq!(problem.code, "version-conflict");
         assert_eq!(problem.current_version, Some(5));
+    }
+
+    #[test]
+    fn a_permission_refused_is_answered_403_forbidden_in_the_refusals_own_words() {
+        // Given a library's permission refusal
+        let refusal = warlog_events::refusal::Forbidden::new(
+            "uploading a ruleset needs the role admin or director; this token is a player",
+        );
+        // When it is answered
+        let problem = ApiError::from(refusal).problem();
+        // Then it is the table's forbidden line, with the refusal's words as its detail
+        assert_eq!(problem.status, 403);
+        assert_eq!(problem.problem_type, "urn:warlog:problem:forbidden");
+        assert_eq!(problem.title, "The token's role does not allow this");
+        assert_eq!(
+            problem.detail,
+            "uploading a ruleset needs the role admin or director; this token is a player"
+        );
+        assert_eq!((problem.violation, problem.rule), (None, None));
+    }
+
+    #[test]
+    fn a_tournament_rule_refused_carries_its_code_and_a_sender_refused_is_forbidden() {
+        use warlog_league::tournament::{RefusalCode, TournamentViolation};
+        let violation = |code| TournamentViolation {
+            code,
+            message: "not now".to_owned(),
+        };
+        // Given a tournament's refusal by its rules, and one of its sender, when each is
+        // answered
+        let rule = refused(violation(RefusalCode::RoundsLeft)).problem();
+        let sender = refused(violation(RefusalCode::Forbidden)).problem();
+        // Then the rule's is a tournament-rule naming its code, the sender's a 403
+        assert_eq!(
+            (rule.status, rule.code.as_str(), rule.detail.as_str()),
+            (422, "tournament-rule", "rounds-left: not now")
+        );
+        assert_eq!(rule.violation.as_deref(), Some("rounds-left"));
+        assert_eq!(
+            (sender.status, sender.code.as_str(), sender.detail.as_str()),
+            (403, "forbidden", "not now")
+        );
+        assert_eq!(sender.violation, None);
+    }
+
+    #[test]
+    fn a_command_refused_for_its_version_tells_the_games_version() {
+        // Given a game's refusal of a command written for version 3 of a game at 5
+        let refusal = warlog_events::orders::Refusal::Version {
+            expected: 3,
+            actual: 5,
+        };
+        // When it is answered
+        let problem = ApiError::from(refusal).problem();
+        // Then it is a version conflict, telling the client the version to write for
+        assert_eq!(
+            (problem.status, problem.code.as_str()),
+            (409, "version-conflict")
+        );
+        assert_eq!(problem.current_version, Some(5));
+        assert_eq!(
+            problem.detail,
+            "the request was written for version 3; the game is at version 5"
+        );
     }
 }

@@ -30,6 +30,7 @@ pub mod players;
 pub mod public_url;
 pub mod query;
 pub mod rate_limit;
+pub(crate) mod reads;
 pub mod respond;
 pub mod retry;
 mod route_table;

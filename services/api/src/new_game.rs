@@ -39,8 +39,7 @@ impl Write for NewGame {
         request: &WriteRequest,
         _: bool,
     ) -> Result<&'static Ruleset, ApiError> {
-        warlog_events::orders::may_create_games(&request.caller.sender())
-            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
+        warlog_events::orders::may_create_games(&request.caller.sender())?;
         if let Some(id) = &self.tournament {
             let tournament = crate::tournaments::load_tournament(client, id).await?;
             crate::tournaments::require_director(&request.caller, &tournament)?;
@@ -67,8 +66,7 @@ impl Write for NewGame {
             &seed,
         )
         .map_err(|v| ApiError::rule_violation("players", &v))?;
-        warlog_events::orders::may_create(&created, &request.caller.sender())
-            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
+        warlog_events::orders::may_create(&created, &request.caller.sender())?;
         let view = GameView::of(&GameLog::new(created.clone()).map_err(corrupt)?);
         let append = StreamAppend::new_with_seed(
             game_stream(&game_id)?,

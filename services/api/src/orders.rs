@@ -1,9 +1,8 @@
 //! Orders as clients write them, with the board's names and the units' codes. The form and
 //! its resolution live in the rules engine ([`warlog_rules::game::named`]), because the log
-//! records orders in this form and the auditor resolves them with the same code; here a
-//! name the ruleset does not know becomes a problem with its code.
+//! records orders in this form and the auditor resolves them with the same code; a name the
+//! ruleset does not know is a refusal, answered as every refusal is (`error::refused`).
 
-use warlog_rules::game::named::{NameError, NameErrorKind};
 pub use warlog_rules::game::named::{NamedOrder as OrderInput, NamedRetreat as RetreatInput};
 
 use serde::Deserialize;
@@ -12,19 +11,8 @@ use warlog_events::game::GameLog;
 use warlog_events::orders::Command;
 use warlog_rules::board::Power;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::ApiError;
 use crate::games::{Commanded, Commanding};
-
-impl From<NameError> for ApiError {
-    fn from(error: NameError) -> Self {
-        let code = match error.kind {
-            NameErrorKind::UnknownTerritory => ErrorCode::UnknownTerritory,
-            NameErrorKind::UnknownUnit => ErrorCode::UnknownUnit,
-            NameErrorKind::Malformed => return ApiError::malformed(error.message),
-        };
-        ApiError::new(code, error.message)
-    }
-}
 
 /// Orders for one power: one order or a whole phase, decided in turn. They are all or
 /// nothing until an order rolls dice; a die once rolled counts, so an order refused after

@@ -1,6 +1,6 @@
 //! The public pages: server-rendered HTML with one small stylesheet and no script, built
-//! from the same functions the JSON API answers with (so a page never shows what the API
-//! would not). The leaderboard has an embeddable variant for an iframe on an
+//! from the same reads the JSON API answers with (`crate::reads`, so a page never shows
+//! what the API would not). The leaderboard has an embeddable variant for an iframe on an
 //! association's site.
 
 use actix_web::http::header;

@@ -45,8 +45,7 @@ impl Write for NewPlayer {
         (): (),
         request: &WriteRequest,
     ) -> Result<Decision<PlayerRegistered>, ApiError> {
-        may_register(&request.caller.sender(), &self.handle)
-            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
+        may_register(&request.caller.sender(), &self.handle)?;
         let stream = StreamId::of(StreamCategory::Player, self.handle.as_str())
             .map_err(|e| ApiError::malformed(format!("handle: {e}")))?;
         let display_name = self

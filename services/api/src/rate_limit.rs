@@ -245,7 +245,9 @@ impl Default for RateLimits {
     }
 }
 
-/// Sets its flag when dropped: a computation whose request went away stops.
+/// Sets its flag when dropped: when actix drops the request's future (the server shutting
+/// down), the computation it started stops. Actix does not drop a handler whose client
+/// went away, so such a computation runs out its budget: about a second, whoever asked.
 struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
 
 impl Drop for CancelOnDrop {

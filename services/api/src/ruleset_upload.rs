@@ -55,8 +55,7 @@ impl Write for RulesetUpload<'_> {
         request: &WriteRequest,
         _: bool,
     ) -> Result<Checked, ApiError> {
-        may_publish(&request.caller.sender())
-            .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
+        may_publish(&request.caller.sender())?;
         let (document, not_playable) = known::upload(self.document)?;
         let latest = known::latest_revision(client, &document.id).await?;
         Ok(Checked {

@@ -13,6 +13,9 @@ use crate::error::{corrupt, ApiError, ErrorCode};
 
 pub use warlog_events::ruleset::{RulesetPublished, PUBLISHED};
 
+/// The ruleset a ladder shows, and a new tournament plays, when none is named.
+pub const DEFAULT_RULESET: &str = "cutthroat";
+
 /// An uploaded document, checked whole: every problem named by its path, a built-in's id
 /// refused. With it, why the engine cannot play it yet, if it cannot (it is still kept).
 pub fn upload(value: &serde_json::Value) -> Result<(RulesetDocument, Option<String>), ApiError> {

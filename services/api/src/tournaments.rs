@@ -13,7 +13,7 @@ use warlog_events::orders::{DiceSupply, OrdersGiven};
 use warlog_events::{StreamCategory, StreamId};
 use warlog_league::standings::{result_of, GameResult};
 use warlog_league::tournament::{
-    Context, GameCommand, Tournament, TournamentCommand, TournamentEvent, TournamentViolation,
+    Context, GameCommand, Tournament, TournamentCommand, TournamentEvent,
 };
 use warlog_rules::dice::GameSeed;
 use warlog_rules::game::Moment;
@@ -42,16 +42,8 @@ pub(crate) fn not_found(id: &str) -> ApiError {
     )
 }
 
-/// A command the league refused: its sender may not give it (403), or a rule forbids it.
-pub(crate) fn refused(violation: TournamentViolation) -> ApiError {
-    if violation.code.is_forbidden() {
-        return ApiError::new(ErrorCode::Forbidden, violation.message);
-    }
-    ApiError::tournament_refusal(
-        violation.code.as_str(),
-        format!("{}: {}", violation.code, violation.message),
-    )
-}
+/// The tournament routes answer the league's refusals as every refusal is answered.
+pub(crate) use crate::error::refused;
 
 pub(crate) fn moment_of(at: OffsetDateTime) -> Moment {
     Moment::from_unix_seconds(u64::try_from(at.unix_timestamp()).unwrap_or(0))

@@ -91,31 +91,7 @@ async fn run(server: &Server, database: &str) -> Result<(), CliError> {
     }
     let (by_http, by_mail) = games.split_at(GAMES);
 
-    // Over HTTP: each step, one turn to each game at once, one connection a game.
-    let started = Instant::now();
-    for _ in 0..TURNS {
-        let sent: Vec<_> = by_http
-            .iter()
-            .map(|game| {
-                let (addr, gm, game) = (http.addr, gm.clone(), game.clone());
-                tokio::spawn(async move {
-                    let mut connection = Connection::open(addr).await?;
-                    let path = format!("/v1/games/{game}/turn");
-                    let (status, body) = connection
-                        .send_as("POST", &path, Some(&gm), "text/plain", TEXT)
-                        .await?;
-                    if status != 200 {
-                        return Err(fail(format!("a turn over HTTP: {status} {body}")));
-                    }
-                    Ok::<_, CliError>(())
-                })
-            })
-            .collect();
-        for turn in sent {
-            turn.await.map_err(fail)??;
-        }
-    }
-    let http_elapsed = started.elapsed();
+    let http_elapsed = turns_over_http(http.addr, &gm, by_http).await?;
 
     // By mail: each step, one reply to each game's reply address over one LMTP
     // conversation, then until the intake has recorded them all.
@@ -159,6 +135,52 @@ async fn run(server: &Server, database: &str) -> Result<(), CliError> {
         }
         mail_elapsed += started.elapsed();
     }
+    all_recorded(&client).await?;
+    print_table(http_elapsed, mail_elapsed, lmtp_time);
+    conversation.quit().await?;
+    let _ = stop_tx.send(true);
+    let _ = intake.await;
+    let _ = listening.await;
+    http.stop().await;
+    pool.close();
+    Ok(())
+}
+
+/// Over HTTP: each step, one turn to each game at once, one connection a game; how long
+/// it all took.
+async fn turns_over_http(
+    addr: std::net::SocketAddr,
+    gm: &str,
+    games: &[String],
+) -> Result<Duration, CliError> {
+    let started = Instant::now();
+    for _ in 0..TURNS {
+        let sent: Vec<_> = games
+            .iter()
+            .map(|game| {
+                let (gm, game) = (gm.to_owned(), game.clone());
+                tokio::spawn(async move {
+                    let mut connection = Connection::open(addr).await?;
+                    let path = format!("/v1/games/{game}/turn");
+                    let (status, body) = connection
+                        .send_as("POST", &path, Some(&gm), "text/plain", TEXT)
+                        .await?;
+                    if status != 200 {
+                        return Err(fail(format!("a turn over HTTP: {status} {body}")));
+                    }
+                    Ok::<_, CliError>(())
+                })
+            })
+            .collect();
+        for turn in sent {
+            turn.await.map_err(fail)??;
+        }
+    }
+    Ok(started.elapsed())
+}
+
+/// Every turn sent by mail is on the record: a failure names what became of each.
+async fn all_recorded(client: &warlog_store::PooledClient) -> Result<(), CliError> {
     let outcomes = client
         .query(
             "SELECT outcome, count(*) FROM mail_inbox GROUP BY outcome ORDER BY outcome",
@@ -188,7 +210,11 @@ async fn run(server: &Server, database: &str) -> Result<(), CliError> {
             seen.join(", ")
         )));
     }
+    Ok(())
+}
 
+/// The two paths side by side, as a Markdown table.
+fn print_table(http_elapsed: Duration, mail_elapsed: Duration, lmtp_time: Duration) {
     let turns = (GAMES * TURNS) as f64;
     let http_rate = turns / http_elapsed.as_secs_f64();
     let mail_rate = turns / mail_elapsed.as_secs_f64();
@@ -219,13 +245,6 @@ async fn run(server: &Server, database: &str) -> Result<(), CliError> {
         turns / lmtp_time.as_secs_f64().max(1e-9),
         lmtp_time.as_secs_f64() * 1e3 / turns
     );
-    conversation.quit().await?;
-    let _ = stop_tx.send(true);
-    let _ = intake.await;
-    let _ = listening.await;
-    http.stop().await;
-    pool.close();
-    Ok(())
 }
 
 /// The turn under way in `game` and its seated player, from the game's fold.

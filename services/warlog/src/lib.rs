@@ -23,12 +23,10 @@ use actix_web::HttpServer;
 use tokio::sync::watch;
 use warlog_api::{AppState, Telemetry};
 use warlog_league::rating::SkillModel;
-use warlog_store::catalog::StreamCatalog;
 use warlog_store::discover::{self, DiscoveryOptions, Server};
-use warlog_store::games::GameSummaries;
 use warlog_store::league::League;
+use warlog_store::projections::{ProjectionName, ProjectionSettings};
 use warlog_store::projector::{spawn_listener, Notifier, Projector};
-use warlog_store::tournaments::TournamentSummaries;
 use warlog_store::webhooks::WebhookOutbox;
 use warlog_store::{connect_pool, EventStore, PoolOptions, StoreMetrics};
 
@@ -433,39 +431,19 @@ async fn rebuild(
 ) -> Result<(), CliError> {
     migrate(config).await?;
     let pool = connect_pool(config.clone(), &pool_options(args)).await?;
-    let replayed = match projector {
-        "stream_catalog" => {
-            Projector::new(pool, StreamCatalog, StoreMetrics::unregistered())
-                .rebuild()
-                .await?
-        }
-        "game_summaries" => {
-            Projector::new(pool, GameSummaries, StoreMetrics::unregistered())
-                .rebuild()
-                .await?
-        }
-        "tournament_summaries" => {
-            Projector::new(pool, TournamentSummaries, StoreMetrics::unregistered())
-                .rebuild()
-                .await?
-        }
-        "league" => {
-            Projector::new(pool, league(serve), StoreMetrics::unregistered())
-                .rebuild()
-                .await?
-        }
-        "webhooks" => {
-            Projector::new(pool, notices(serve)?.outbox, StoreMetrics::unregistered())
-                .rebuild()
-                .await?
-        }
-        other => {
-            return Err(CliError::Other(format!(
-                "unknown projector {other:?}; known: stream_catalog, game_summaries, \
-                 tournament_summaries, league, webhooks"
-            )))
-        }
+    let Some(name) = ProjectionName::named(projector) else {
+        return Err(CliError::Other(format!(
+            "unknown projector {projector:?}; known: {}",
+            ProjectionName::names().join(", ")
+        )));
     };
+    let settings = ProjectionSettings {
+        league: league(serve),
+        outbox: || notices(serve).map(|notices| notices.outbox),
+    };
+    let replayed = Projector::new(pool, name.build(&settings)?, StoreMetrics::unregistered())
+        .rebuild()
+        .await?;
     tracing::info!(projector, replayed, "read model rebuilt");
     Ok(())
 }
@@ -597,74 +575,13 @@ async fn serve_on(
     if intake.is_some() && args.mail_authserv_id.is_none() {
         tracing::warn!("no --mail-authserv-id: DMARC is not checked, and a turn by mail is taken on its reply address and its sender's address alone (docs/operations.md, \"Turns by mail\")");
     }
-    let doorbell = std::sync::Arc::new(warlog_api::mail_in::Doorbell::counting(
-        telemetry.mail.clone(),
-    ));
-    let mut mail_tasks = Vec::new();
-    if let Some(intake) = intake {
-        mail_tasks.push(warlog_api::mail_in::spawn_intake(
-            state.clone(),
-            doorbell.clone(),
-            Duration::from_secs(2),
-            shutdown_rx.clone(),
-        ));
-        if let Some(listen) = &intake.listen {
-            let listener = tokio::net::TcpListener::bind(listen)
-                .await
-                .map_err(|e| CliError::Other(format!("--mail-listen {listen}: {e}")))?;
-            tracing::info!(
-                "taking mail (LMTP and SMTP) on {}",
-                listener
-                    .local_addr()
-                    .map_or_else(|_| listen.clone(), |a| a.to_string())
-            );
-            mail_tasks.push(warlog_api::mail_in::listener::spawn_listener(
-                listener,
-                pool.clone(),
-                doorbell.clone(),
-                warlog_api::mail_in::listener::ListenerSettings {
-                    max_message_bytes: state.mail_desk.max_message_bytes,
-                    ..Default::default()
-                },
-                shutdown_rx.clone(),
-            ));
-        }
-        if let Some(imap) = intake.imap {
-            mail_tasks.push(warlog_api::mail_in::imap::spawn_imap(
-                pool.clone(),
-                doorbell.clone(),
-                imap,
-                shutdown_rx.clone(),
-            ));
-        }
-    }
+    let mail_tasks = match intake {
+        Some(intake) => spawn_mail_intake(intake, &state, &telemetry, &shutdown_rx).await?,
+        None => Vec::new(),
+    };
 
-    let wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let catalog = Projector::new(pool.clone(), StreamCatalog, telemetry.store.clone());
-    let poll = Duration::from_millis(args.projector_poll_ms.max(10));
-    let projector = tokio::spawn(catalog.run(wake, shutdown_rx.clone(), poll));
-    let games_wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let games = Projector::new(pool.clone(), GameSummaries, telemetry.store.clone());
-    let games_projector = tokio::spawn(games.run(games_wake, shutdown_rx.clone(), poll));
-    let tournaments_wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let tournaments = Projector::new(pool.clone(), TournamentSummaries, telemetry.store.clone());
-    let tournaments_projector =
-        tokio::spawn(tournaments.run(tournaments_wake, shutdown_rx.clone(), poll));
-    let outbox_wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let outbox = Projector::new(pool.clone(), outbox, telemetry.store.clone());
-    let outbox_projector = tokio::spawn(outbox.run(outbox_wake, shutdown_rx.clone(), poll));
-    match warlog_api::webhooks::reseal_secrets(&pool, &webhooks.keys).await {
-        Ok(done) if done.unreadable > 0 => tracing::warn!(
-            resealed = done.resealed,
-            unreadable = done.unreadable,
-            "some webhook secrets were sealed with a key this service does not have: their deliveries fail until they are registered again"
-        ),
-        Ok(done) if done.resealed > 0 => {
-            tracing::info!(resealed = done.resealed, "webhook secrets sealed with the key")
-        }
-        Ok(_) => {}
-        Err(error) => tracing::warn!(%error, "webhook secrets not resealed; trying at the next start"),
-    }
+    let projectors = spawn_projectors(args, &pool, outbox, &telemetry, &login, &shutdown_rx)?;
+    reseal_webhook_secrets(&pool, &webhooks.keys).await;
     let sender = warlog_api::webhooks::spawn_sender(
         pool.clone(),
         warlog_api::webhooks::SenderSettings {
@@ -685,9 +602,6 @@ async fn serve_on(
         tracing::info!(smtp = %mailer.settings().smtp, from = %mailer.settings().from, "\"your move\" mails go out through this server");
         warlog_api::mail::spawn_mailer(pool.clone(), mailer, shutdown_rx.clone())
     });
-    let league_wake = spawn_listener(login.clone(), shutdown_rx.clone());
-    let league = Projector::new(pool.clone(), league(args), telemetry.store.clone());
-    let league_projector = tokio::spawn(league.run(league_wake, shutdown_rx.clone(), poll));
 
     let app_telemetry = telemetry.clone();
     // The demo writes through a server of its own on this state, its clock set back.
@@ -729,10 +643,9 @@ async fn serve_on(
     });
     let served = http.await;
     let _ = shutdown_tx.send(true);
-    let _ = projector.await;
-    let _ = games_projector.await;
-    let _ = tournaments_projector.await;
-    let _ = outbox_projector.await;
+    for projector in projectors {
+        let _ = projector.await;
+    }
     let _ = sender.join();
     if let Some(mail_sender) = mail_sender {
         let _ = mail_sender.await;
@@ -740,10 +653,107 @@ async fn serve_on(
     for task in mail_tasks {
         let _ = task.await;
     }
-    let _ = league_projector.await;
     pool.close();
     tracing::info!("warlog stopped");
     Ok(served?)
+}
+
+/// Takes turns by mail: the intake that decides what arrives, and the listener and the IMAP
+/// reader that bring it in, as `intake` asks; each task stops on `shutdown`.
+async fn spawn_mail_intake(
+    intake: MailIntake,
+    state: &AppState,
+    telemetry: &Telemetry,
+    shutdown: &watch::Receiver<bool>,
+) -> Result<Vec<tokio::task::JoinHandle<()>>, CliError> {
+    let pool = state.store.pool();
+    let doorbell = std::sync::Arc::new(warlog_api::mail_in::Doorbell::counting(
+        telemetry.mail.clone(),
+    ));
+    let mut mail_tasks = vec![warlog_api::mail_in::spawn_intake(
+        state.clone(),
+        doorbell.clone(),
+        Duration::from_secs(2),
+        shutdown.clone(),
+    )];
+    if let Some(listen) = &intake.listen {
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|e| CliError::Other(format!("--mail-listen {listen}: {e}")))?;
+        tracing::info!(
+            "taking mail (LMTP and SMTP) on {}",
+            listener
+                .local_addr()
+                .map_or_else(|_| listen.clone(), |a| a.to_string())
+        );
+        mail_tasks.push(warlog_api::mail_in::listener::spawn_listener(
+            listener,
+            pool.clone(),
+            doorbell.clone(),
+            warlog_api::mail_in::listener::ListenerSettings {
+                max_message_bytes: state.mail_desk.max_message_bytes,
+                ..Default::default()
+            },
+            shutdown.clone(),
+        ));
+    }
+    if let Some(imap) = intake.imap {
+        mail_tasks.push(warlog_api::mail_in::imap::spawn_imap(
+            pool.clone(),
+            doorbell.clone(),
+            imap,
+            shutdown.clone(),
+        ));
+    }
+    Ok(mail_tasks)
+}
+
+/// Seals the webhook secrets with the key given, so that a key the operator changed is the
+/// one in use from this start on; what fails is logged and tried again at the next start.
+async fn reseal_webhook_secrets(
+    pool: &deadpool_postgres::Pool,
+    keys: &warlog_api::webhooks::SecretKeys,
+) {
+    match warlog_api::webhooks::reseal_secrets(pool, keys).await {
+        Ok(done) if done.unreadable > 0 => tracing::warn!(
+            resealed = done.resealed,
+            unreadable = done.unreadable,
+            "some webhook secrets were sealed with a key this service does not have: their deliveries fail until they are registered again"
+        ),
+        Ok(done) if done.resealed > 0 => {
+            tracing::info!(resealed = done.resealed, "webhook secrets sealed with the key")
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "webhook secrets not resealed; trying at the next start"),
+    }
+}
+
+/// A projector for every projection (`warlog_store::projections`), each woken by a
+/// listener of its own on the service's login and stopping on `shutdown`.
+fn spawn_projectors(
+    args: &ServeArgs,
+    pool: &deadpool_postgres::Pool,
+    outbox: WebhookOutbox,
+    telemetry: &Telemetry,
+    login: &tokio_postgres::Config,
+    shutdown: &watch::Receiver<bool>,
+) -> Result<Vec<tokio::task::JoinHandle<()>>, CliError> {
+    let poll = Duration::from_millis(args.projector_poll_ms.max(10));
+    let settings = ProjectionSettings {
+        league: league(args),
+        outbox: || Ok::<_, CliError>(outbox.clone()),
+    };
+    let mut projectors = Vec::new();
+    for name in ProjectionName::ALL {
+        let projection = Projector::new(
+            pool.clone(),
+            name.build(&settings)?,
+            telemetry.store.clone(),
+        );
+        let wake = spawn_listener(login.clone(), shutdown.clone());
+        projectors.push(tokio::spawn(projection.run(wake, shutdown.clone(), poll)));
+    }
+    Ok(projectors)
 }
 
 /// `--public-url`, checked.

@@ -1,16 +1,21 @@
-//! No import circle inside a crate (issue 37).
+//! No import circle inside a crate (issue 37), and no production function over 150 lines
+//! (issue 53).
 //!
-//! The check reads the source of every crate under `libs/` and `services/` (no database,
-//! no compiler) and fails naming the circle when modules of a crate depend on each other
-//! in a circle.
+//! The checks read the source of every crate under `libs/` and `services/` (no database,
+//! no compiler). One fails naming the circle when modules of a crate depend on each other
+//! in a circle; the other fails naming each function longer than a reader can hold, but
+//! for the few tables of data `lengths::DATA_TABLES` names with their reasons. A third
+//! (`refusals`) fails naming each library function that refuses with bare text, and each
+//! 403 a service writes by hand (issue 53).
 //!
 //! What it reads:
 //!
 //! - **The module tree** comes from the files: the crate root (`src/lib.rs`, and
 //!   `src/main.rs` as a crate of its own), `mod foo;` found as `foo.rs` or `foo/mod.rs`
 //!   (beside `lib.rs`, `main.rs` and `mod.rs`, in the folder named after any other file),
-//!   `foo/bar.rs` below it. An inline `mod x { ... }` block counts as part of its file:
-//!   what it names, its file names.
+//!   `foo/bar.rs` below it, a `mod foo;` written inside a macro's invocation too (the
+//!   API's route modules, in `resources! { pub mod games; ... }`). An inline
+//!   `mod x { ... }` block counts as part of its file: what it names, its file names.
 //! - **Test-only code is left out**: an item under `#[cfg(test)]` (a module, a `use`, a
 //!   function, ...), the files reached only through such a module, and any module named
 //!   `tests`.
@@ -31,16 +36,21 @@
 //! `libs/rules: battle -> aap -> battle (battle/fight.rs:12 names crate::aap::hwv, ...)`.
 //!
 //! Besides the rule, the rules crate's battle engine must build without the game:
-//! nothing under `battle` names anything under `game`.
+//! nothing under `battle` names anything under `game`; and in the API, no file under
+//! `routes` names anything under `pages`, nor a page a route: what both need is a read
+//! under `reads`, below them both.
 
 mod circles;
+mod lengths;
 mod modules;
+mod refusals;
 mod tokens;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use circles::circles;
+use lengths::{Function, DATA_TABLES, MOST_LINES};
 use modules::{read_crate, Crate};
 
 /// The workspace's root folder: this crate lives in `tests/`.
@@ -93,24 +103,43 @@ fn no_crate_has_modules_that_depend_on_each_other_in_a_circle() {
     );
 }
 
-#[test]
-fn the_battle_engine_names_nothing_in_the_game() {
-    let rules = read_crate(
-        &workspace_root().join("libs/rules"),
-        "lib.rs",
-        "libs/rules".into(),
-    );
-    let into_game: Vec<String> = rules
+/// The library crate in the workspace's folder `path` (`libs/rules`).
+fn library(path: &str) -> Crate {
+    read_crate(&workspace_root().join(path), "lib.rs", path.into())
+}
+
+/// Where a file under the crate's top-level module `from` names anything under its
+/// top-level module `to`: `file:line names path`, in file and line order.
+fn crossings(krate: &Crate, from: &str, to: &str) -> Vec<String> {
+    krate
         .dependencies
         .iter()
-        .filter(|d| d.from.first().is_some_and(|m| m == "battle"))
-        .filter(|d| d.to.first().is_some_and(|m| m == "game"))
+        .filter(|d| d.from.first().is_some_and(|m| m == from))
+        .filter(|d| d.to.first().is_some_and(|m| m == to))
         .map(|d| format!("{}:{} names {}", d.file, d.line, d.path))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_battle_engine_names_nothing_in_the_game() {
+    let into_game = crossings(&library("libs/rules"), "battle", "game");
     assert!(
         into_game.is_empty(),
         "libs/rules: the battle engine must build without the game, but\n{}",
         into_game.join("\n")
+    );
+}
+
+#[test]
+fn no_route_of_the_api_imports_a_page_and_no_page_imports_a_route() {
+    let api = library("services/api");
+    let mut found = crossings(&api, "routes", "pages");
+    found.extend(crossings(&api, "pages", "routes"));
+    assert!(
+        found.is_empty(),
+        "services/api: routes and pages share their reads through `crate::reads`, never \
+         each other, but\n{}",
+        found.join("\n")
     );
 }
 
@@ -131,6 +160,12 @@ fn the_check_reads_every_crate_of_the_workspace() {
             "{expected} was not read: {labels:?}"
         );
     }
+    let api = crates.iter().find(|c| c.label == "services/api").unwrap();
+    assert!(
+        api.modules
+            .contains_key(&vec!["routes".to_string(), "games".to_string()]),
+        "the API's route modules, declared inside `resources!`, are read"
+    );
     let rules = crates.iter().find(|c| c.label == "libs/rules").unwrap();
     assert!(rules
         .modules
@@ -227,6 +262,34 @@ fn the_check_finds_a_circle_between_nested_siblings_through_super() {
 }
 
 #[test]
+fn a_route_naming_a_page_is_found_though_it_draws_no_circle() {
+    let tiny = Scratch::new(
+        "floor",
+        &[
+            ("lib.rs", "mod pages;\nmod reads;\nmod routes;\n"),
+            ("pages.rs", "mod game;\n"),
+            (
+                "pages/game.rs",
+                "use crate::reads::load;\npub fn markup() {}\n",
+            ),
+            ("reads.rs", "pub fn load() {}\n"),
+            ("routes/mod.rs", "mod games;\n"),
+            (
+                "routes/games.rs",
+                "use crate::reads::load;\nuse crate::pages::game::markup;\n",
+            ),
+        ],
+    );
+    assert!(all_circles(&tiny.0).is_empty());
+    let krate = read_crate(&tiny.0.join("libs/tiny"), "lib.rs", "libs/tiny".into());
+    assert_eq!(
+        crossings(&krate, "routes", "pages"),
+        ["routes/games.rs:2 names crate::pages::game::markup"]
+    );
+    assert!(crossings(&krate, "pages", "routes").is_empty());
+}
+
+#[test]
 fn test_modules_comments_strings_and_parents_draw_no_arrow() {
     let tiny = Scratch::new(
         "quiet",
@@ -254,4 +317,106 @@ fn test_modules_comments_strings_and_parents_draw_no_arrow() {
         ],
     );
     assert_eq!(all_circles(&tiny.0), Vec::<String>::new());
+}
+
+fn all_functions(root: &Path) -> Vec<Function> {
+    lengths::functions(root, &crates(root))
+}
+
+fn long_functions(root: &Path) -> Vec<String> {
+    lengths::too_long(&all_functions(root))
+        .iter()
+        .map(|f| f.describe())
+        .collect()
+}
+
+#[test]
+fn no_production_function_runs_over_150_lines() {
+    let found = long_functions(&workspace_root());
+    assert!(
+        found.is_empty(),
+        "functions over {MOST_LINES} lines; split each into parts named for what they do \
+         (a table of data goes in lengths::DATA_TABLES, with why):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn every_function_allowed_past_150_lines_is_still_there_and_every_data_table_that_long() {
+    let functions = all_functions(&workspace_root());
+    let found = |file: &str, name: &str| -> Option<usize> {
+        functions
+            .iter()
+            .filter(|f| f.file == file && f.name == name)
+            .map(|f| f.lines)
+            .max()
+    };
+    let stale: Vec<String> = DATA_TABLES
+        .iter()
+        .filter(|(file, name, _)| found(file, name).is_none_or(|lines| lines <= MOST_LINES))
+        .map(|(file, name, why)| format!("{file} {name} ({why}): not there, or not that long"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "allowed past {MOST_LINES} lines, but take them out of lengths::DATA_TABLES:\n{}",
+        stale.join("\n")
+    );
+}
+
+/// A function's lines: `fn name() {`, the body, `}`.
+fn function(name: &str, body: &[&str], lines: usize) -> String {
+    let filler = lines - 2 - body.len();
+    let mut text = format!("pub fn {name}() {{\n");
+    for line in body
+        .iter()
+        .chain(std::iter::repeat_n(&"    let x = 1;", filler))
+    {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str("}\n");
+    text
+}
+
+#[test]
+fn the_length_check_names_a_long_function_past_braces_in_literals_comments_and_tests() {
+    // Each of these closes the body early if the check mistakes it for a brace.
+    let tricky = [
+        "    let a = \"}\";",
+        "    let b = '}';",
+        "    let c = r#\"}\" }\"#;",
+        "    let d = b'}';",
+        "    // }",
+        "    /* } /* } */ } */",
+        "    let e: &'static str = \"\\\"}\";",
+    ];
+    let lib = [
+        "mod tests;\n".to_owned(),
+        function("long", &tricky, MOST_LINES + 1),
+        function("just_fits", &tricky, MOST_LINES),
+        "pub trait T {\n    fn declared(&self) -> [u8; 4];\n}\n".to_owned(),
+        "pub type F = fn(u8) -> u8;\n".to_owned(),
+        "#[cfg(test)]\nmod checks {\n".to_owned(),
+        function("long_check", &[], 2 * MOST_LINES),
+        "}\n#[cfg(test)]\n".to_owned(),
+        function("long_helper", &[], 2 * MOST_LINES),
+    ]
+    .concat();
+    let tests = function("long_test", &[], 2 * MOST_LINES);
+    let tiny = Scratch::new(
+        "lengths",
+        &[("lib.rs", lib.as_str()), ("tests.rs", tests.as_str())],
+    );
+    assert_eq!(
+        long_functions(&tiny.0),
+        [format!(
+            "libs/tiny/src/lib.rs:2 long {} lines",
+            MOST_LINES + 1
+        )]
+    );
+    let names: Vec<String> = all_functions(&tiny.0)
+        .into_iter()
+        .map(|f| format!("{} {}", f.name, f.lines))
+        .collect();
+    assert_eq!(names, ["long 151", "just_fits 150"]);
 }

@@ -1,6 +1,6 @@
 //! A crate's module tree read from its files, and the paths each file names into it.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,10 @@ pub struct Crate {
     pub modules: BTreeMap<ModulePath, String>,
     /// Every path a file names into another module of the crate, in file and line order.
     pub dependencies: Vec<Dependency>,
+    /// The crate's `src/` folder, which each file's path is relative to.
+    pub src: PathBuf,
+    /// Every file module (not test-only), with its tokens.
+    pub files: Vec<ReadFile>,
 }
 
 /// A file naming a path into a module.
@@ -35,12 +39,13 @@ pub struct Dependency {
     pub to: ModulePath,
 }
 
-/// One file as read: its module, the modules it declares, its tokens with the test-only
-/// parts left out.
-struct ReadFile {
-    module: ModulePath,
-    relative: String,
-    tokens: Vec<(Token, usize)>,
+/// One file as read: its module, its path relative to `src/`, its tokens with the
+/// test-only parts left out.
+#[derive(Debug)]
+pub struct ReadFile {
+    pub module: ModulePath,
+    pub relative: String,
+    pub tokens: Vec<(Token, usize)>,
 }
 
 /// Reads the crate whose root file is `src/<root>` under `crate_dir`, labelled `label`.
@@ -102,7 +107,34 @@ pub fn read_crate(crate_dir: &Path, root: &str, label: String) -> Crate {
         label,
         modules,
         dependencies,
+        src,
+        files,
     }
+}
+
+/// Every production file of the crates whose label starts with `group` (`libs/`,
+/// `services/`, or `""` for all), each once (a crate's `main.rs` may reach files its
+/// `lib.rs` reaches too): its path from `root`, and its tokens.
+pub fn production_files<'a>(
+    root: &Path,
+    crates: &'a [Crate],
+    group: &str,
+) -> Vec<(String, &'a [(Token, usize)])> {
+    let mut seen = BTreeSet::new();
+    let mut found = Vec::new();
+    for krate in crates.iter().filter(|k| k.label.starts_with(group)) {
+        let src = krate.src.strip_prefix(root).unwrap_or(&krate.src);
+        for file in &krate.files {
+            let path = src
+                .join(&file.relative)
+                .to_string_lossy()
+                .replace('\\', "/");
+            if seen.insert(path.clone()) {
+                found.push((path, file.tokens.as_slice()));
+            }
+        }
+    }
+    found
 }
 
 fn joined(base: &[String], rest: &[String]) -> ModulePath {
@@ -278,7 +310,7 @@ fn module_declared(tokens: &[(Token, usize)], i: usize) -> Option<(String, usize
 }
 
 /// The index of the bracket closing the one opened at `open`.
-fn closing(tokens: &[(Token, usize)], open: usize) -> usize {
+pub fn closing(tokens: &[(Token, usize)], open: usize) -> usize {
     let mut depth = 0usize;
     for (j, (token, _)) in tokens.iter().enumerate().skip(open) {
         match token {

@@ -5,6 +5,10 @@
 
 use std::fmt;
 
+use warlog_events::refusal::{Refusal, RefusalKind};
+
+use super::TournamentViolation;
+
 macro_rules! refusal_codes {
     ($($variant:ident = $code:literal,)*) => {
         /// A tournament refusal's stable code, as clients match on it. It is written (in
@@ -70,6 +74,31 @@ impl fmt::Display for RefusalCode {
     }
 }
 
+/// A refusal of the sender is forbidden like any other; a refusal by the tournament's
+/// rules carries its code, for clients to match on.
+impl Refusal for TournamentViolation {
+    fn kind(&self) -> RefusalKind {
+        if self.code.is_forbidden() {
+            RefusalKind::Forbidden
+        } else {
+            RefusalKind::TournamentRule
+        }
+    }
+
+    /// A rule's code leads its words, so that one reading only the words knows the rule.
+    fn detail(&self) -> String {
+        if self.code.is_forbidden() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.code, self.message)
+        }
+    }
+
+    fn violation(&self) -> Option<(&'static str, Option<&'static str>)> {
+        (!self.code.is_forbidden()).then_some((self.code.as_str(), None))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +120,31 @@ mod tests {
                 "{code}"
             );
         }
+    }
+
+    #[test]
+    fn a_sender_refused_is_forbidden_and_a_rule_refused_carries_its_code() {
+        // Given a tournament's refusal of its sender, and one by its rules
+        let forbidden = TournamentViolation {
+            code: RefusalCode::Forbidden,
+            message: "dan may not direct this tournament: dora directs it".to_owned(),
+        };
+        let rule = TournamentViolation {
+            code: RefusalCode::RoundsLeft,
+            message: "2 rounds are left to play".to_owned(),
+        };
+        // When each is answered, then the first is forbidden in its own words, naming no
+        // rule
+        assert_eq!(forbidden.kind(), RefusalKind::Forbidden);
+        assert_eq!(
+            forbidden.detail(),
+            "dan may not direct this tournament: dora directs it"
+        );
+        assert_eq!(forbidden.violation(), None);
+        // and the second is the tournament's rule, its code in its words and beside them
+        assert_eq!(rule.kind(), RefusalKind::TournamentRule);
+        assert_eq!(rule.detail(), "rounds-left: 2 rounds are left to play");
+        assert_eq!(rule.violation(), Some(("rounds-left", None)));
     }
 
     #[test]

@@ -255,23 +255,7 @@ pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, Battl
         odds.defender_survivors = vec![(survivors_of(&initial.defender), 1.0)];
         return Ok(odds);
     }
-    // From this round on the round number no longer changes anything.
-    let last_round_named = [
-        battle.attacker_orders.retreat,
-        battle.attacker_orders.blend_in,
-        battle.defender_orders.blend_in,
-    ]
-    .into_iter()
-    .filter_map(|order| match order {
-        Some(RetreatOrder::AfterRound(n)) => Some(n),
-        _ => None,
-    })
-    .max();
-    let steady_round = match last_round_named {
-        Some(n) => n.saturating_add(1).max(2),
-        None => 2,
-    }
-    .max(battle.saac_from_round.unwrap_or(0));
+    let steady_round = steady_round_of(battle);
     // Each round before the steady one is a state of its own even when no die hits, so an
     // order for a far round ("after 4,294,967,295 rounds") would spend the whole budget on
     // rounds alone before giving up: such a battle is beyond the exact odds at once.
@@ -376,6 +360,33 @@ pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, Battl
             }
         }
     }
+    tally(&mut odds, ended, &armies);
+    Ok(odds)
+}
+
+/// The round from which the round number no longer changes anything: after every round
+/// an order names, after the first (its own phases), and not before SAAC begins.
+fn steady_round_of(battle: &Battle<'_>) -> u32 {
+    let last_round_named = [
+        battle.attacker_orders.retreat,
+        battle.attacker_orders.blend_in,
+        battle.defender_orders.blend_in,
+    ]
+    .into_iter()
+    .filter_map(|order| match order {
+        Some(RetreatOrder::AfterRound(n)) => Some(n),
+        _ => None,
+    })
+    .max();
+    let after_orders = match last_round_named {
+        Some(n) => n.saturating_add(1).max(2),
+        None => 2,
+    };
+    after_orders.max(battle.saac_from_round.unwrap_or(0))
+}
+
+/// The ended states' chances, added up as the odds' outcomes and each side's survivors.
+fn tally(odds: &mut Odds, ended: FxHashMap<(Outcome, u32, u32), f64>, armies: &[Armies; 2]) {
     let mut attacker_left: HashMap<Army, f64> = HashMap::new();
     let mut defender_left: HashMap<Army, f64> = HashMap::new();
     for ((outcome, a, d), p) in ended {
@@ -389,7 +400,6 @@ pub fn exact_odds_within(battle: &Battle<'_>, work: &Work) -> Result<Odds, Battl
     }
     odds.attacker_survivors = grouped(attacker_left);
     odds.defender_survivors = grouped(defender_left);
-    Ok(odds)
 }
 
 /// What each number of hits in `law` leaves of `side`'s army `id` (cached per side).

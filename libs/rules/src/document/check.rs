@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// Where the special rules sit in a ruleset document, for the pointers of refusals.
+const SPECIAL: &str = "/special_rules";
+
 /// The parts of a document that parsed: each check runs on what it needs.
 pub(crate) struct Parts<'a> {
     pub(crate) format: Option<u32>,
@@ -100,12 +103,50 @@ impl Parts<'_> {
         special: &SpecialRules,
         names: Option<&BTreeMap<String, bool>>,
     ) {
-        const AT: &str = "/special_rules";
         if special.combat_from_round == Some(0) {
-            r.push(format!("{AT}/combat_from_round"), "round 1 or later");
+            r.push(format!("{SPECIAL}/combat_from_round"), "round 1 or later");
         }
+        self.check_reinforcements(r, special, names);
+        self.check_values_and_convoys(r, special, names);
+        self.check_lending_and_garrisons(r, special, names);
+        if let Some(kamikaze) = &special.kamikaze_tokens {
+            self.check_kamikaze_tokens(r, kamikaze, names);
+        }
+        self.check_bases_and_placements(r, special, names);
+        self.check_start_zones(r, special, names);
+        self.check_continents_and_alliances(r, special, names);
+        for (i, power) in special.guerrillas.iter().enumerate() {
+            if !self.seats(*power) {
+                r.push(
+                    format!("{SPECIAL}/guerrillas/{i}"),
+                    format!("{power} is not in the turn order"),
+                );
+            }
+        }
+        for (i, name) in special.surrender_when_bombed_out.iter().enumerate() {
+            let at = format!("{SPECIAL}/surrender_when_bombed_out/{i}");
+            self.on_board(r, names, at, name);
+        }
+        for (i, power) in special.no_new_complexes.iter().enumerate() {
+            if !self.seats(*power) {
+                r.push(
+                    format!("{SPECIAL}/no_new_complexes/{i}"),
+                    format!("{power} is not in the turn order"),
+                );
+            }
+        }
+    }
+
+    /// The reinforcements: powers in the turn order, rounds from 1, places on the board and
+    /// units of the catalogue.
+    fn check_reinforcements(
+        &self,
+        r: &mut Reader,
+        special: &SpecialRules,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
         for (i, arrival) in special.reinforcements.iter().enumerate() {
-            let at = format!("{AT}/reinforcements/{i}");
+            let at = format!("{SPECIAL}/reinforcements/{i}");
             if !self.seats(arrival.power) {
                 r.push(
                     format!("{at}/power"),
@@ -127,16 +168,26 @@ impl Parts<'_> {
                 }
             }
         }
+    }
+
+    /// Printed and growing values, convoy centres (sea zones) and convoy routes (a sea zone
+    /// with land).
+    fn check_values_and_convoys(
+        &self,
+        r: &mut Reader,
+        special: &SpecialRules,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
         for (i, change) in special.printed_values.iter().enumerate() {
-            let at = format!("{AT}/printed_values/{i}/territory");
+            let at = format!("{SPECIAL}/printed_values/{i}/territory");
             self.on_board(r, names, at, &change.territory);
         }
         for (i, growing) in special.growing_values.iter().enumerate() {
-            let at = format!("{AT}/growing_values/{i}/territory");
+            let at = format!("{SPECIAL}/growing_values/{i}/territory");
             self.on_board(r, names, at, &growing.territory);
         }
         for (i, centre) in special.convoy_centres.iter().enumerate() {
-            let at = format!("{AT}/convoy_centres/{i}");
+            let at = format!("{SPECIAL}/convoy_centres/{i}");
             self.on_board(r, names, format!("{at}/sea_zone"), &centre.sea_zone);
             if names.and_then(|n| n.get(&normalise(&centre.sea_zone))) == Some(&false) {
                 r.push(
@@ -152,7 +203,7 @@ impl Parts<'_> {
             }
         }
         for (i, route) in special.convoy_routes.iter().enumerate() {
-            let at = format!("{AT}/convoy_routes/{i}");
+            let at = format!("{SPECIAL}/convoy_routes/{i}");
             self.on_board(r, names, format!("{at}/sea_zone"), &route.sea_zone);
             self.on_board(r, names, format!("{at}/territory"), &route.territory);
             for (field, name, sea) in [
@@ -168,8 +219,17 @@ impl Parts<'_> {
                 }
             }
         }
+    }
+
+    /// Lending between two powers of the turn order, and garrisons.
+    fn check_lending_and_garrisons(
+        &self,
+        r: &mut Reader,
+        special: &SpecialRules,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
         for (i, lending) in special.lending.iter().enumerate() {
-            let at = format!("{AT}/lending/{i}");
+            let at = format!("{SPECIAL}/lending/{i}");
             for (field, power) in [("from", lending.from), ("to", lending.to)] {
                 if !self.seats(power) {
                     r.push(
@@ -186,7 +246,7 @@ impl Parts<'_> {
             }
         }
         for (i, garrison) in special.garrisons.iter().enumerate() {
-            let at = format!("{AT}/garrisons/{i}");
+            let at = format!("{SPECIAL}/garrisons/{i}");
             self.on_board(r, names, format!("{at}/territory"), &garrison.territory);
             for (j, power) in garrison.powers.iter().enumerate() {
                 if !self.seats(*power) {
@@ -197,11 +257,17 @@ impl Parts<'_> {
                 }
             }
         }
-        if let Some(kamikaze) = &special.kamikaze_tokens {
-            self.check_kamikaze_tokens(r, kamikaze, names);
-        }
+    }
+
+    /// Bases on land, limited complexes, units held in round one, and recruits.
+    fn check_bases_and_placements(
+        &self,
+        r: &mut Reader,
+        special: &SpecialRules,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
         for (i, base) in special.bases.iter().enumerate() {
-            let at = format!("{AT}/bases/{i}/territory");
+            let at = format!("{SPECIAL}/bases/{i}/territory");
             self.on_board(r, names, at.clone(), &base.territory);
             if names.and_then(|n| n.get(&normalise(&base.territory))) == Some(&true) {
                 r.push(
@@ -211,11 +277,11 @@ impl Parts<'_> {
             }
         }
         for (i, limited) in special.limited_complexes.iter().enumerate() {
-            let at = format!("{AT}/limited_complexes/{i}/territory");
+            let at = format!("{SPECIAL}/limited_complexes/{i}/territory");
             self.on_board(r, names, at, &limited.territory);
         }
         for (i, held) in special.held_in_round_one.iter().enumerate() {
-            let at = format!("{AT}/held_in_round_one/{i}");
+            let at = format!("{SPECIAL}/held_in_round_one/{i}");
             self.on_board(r, names, format!("{at}/territory"), &held.territory);
             for (j, code) in held.may_move.iter().enumerate() {
                 if self.units.is_some_and(|units| !units.contains_key(code)) {
@@ -227,7 +293,7 @@ impl Parts<'_> {
             }
         }
         for (i, recruits) in special.recruits.iter().enumerate() {
-            let at = format!("{AT}/recruits/{i}");
+            let at = format!("{SPECIAL}/recruits/{i}");
             for (field, power) in std::iter::once(("power", &recruits.power))
                 .chain(recruits.held_by.iter().map(|p| ("held_by", p)))
             {
@@ -245,6 +311,16 @@ impl Parts<'_> {
                 self.on_board(r, names, format!("{at}/place_at"), place);
             }
         }
+    }
+
+    /// The War flow's start zones: the units its reinforcements place, and the dice table
+    /// whose rows are the bases' places.
+    fn check_start_zones(
+        &self,
+        r: &mut Reader,
+        special: &SpecialRules,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
         if let (Some(_), Some(units)) = (&special.start_zones, self.units) {
             // The War flow's reinforcement table places these.
             let placed: BTreeSet<&str> = (3..=18)
@@ -253,7 +329,7 @@ impl Parts<'_> {
                 .collect();
             for code in placed.into_iter().filter(|code| !units.contains_key(*code)) {
                 r.push(
-                    format!("{AT}/start_zones"),
+                    format!("{SPECIAL}/start_zones"),
                     format!(
                         "the War flow's reinforcements place {code} units; no unit is coded {code}"
                     ),
@@ -263,7 +339,7 @@ impl Parts<'_> {
         if let (Some(start), Some(tables)) = (&special.start_zones, self.dice_tables) {
             match tables.iter().position(|t| t.name == start.table) {
                 None => r.push(
-                    format!("{AT}/start_zones/table"),
+                    format!("{SPECIAL}/start_zones/table"),
                     format!("no dice table is named {:?}", start.table),
                 ),
                 // The chart's rows are places the bases stand in ("pick": rolled again).
@@ -277,10 +353,20 @@ impl Parts<'_> {
                 }
             }
         }
+    }
+
+    /// Continents that share no territory, alliances that share no power, and rivals within
+    /// one alliance.
+    fn check_continents_and_alliances(
+        &self,
+        r: &mut Reader,
+        special: &SpecialRules,
+        names: Option<&BTreeMap<String, bool>>,
+    ) {
         let mut placed = BTreeSet::new();
         for (i, continent) in special.continents.iter().enumerate() {
             for (j, name) in continent.territories.iter().enumerate() {
-                let at = format!("{AT}/continents/{i}/territories/{j}");
+                let at = format!("{SPECIAL}/continents/{i}/territories/{j}");
                 if !placed.insert(normalise(name)) {
                     r.push(at, format!("{name} is on another continent already"));
                 } else {
@@ -292,19 +378,19 @@ impl Parts<'_> {
         for (i, alliance) in special.alliances.iter().enumerate() {
             if alliance.len() < 2 {
                 r.push(
-                    format!("{AT}/alliances/{i}"),
+                    format!("{SPECIAL}/alliances/{i}"),
                     "an alliance has two powers or more",
                 );
             }
             for (j, power) in alliance.iter().enumerate() {
                 if !self.seats(*power) {
                     r.push(
-                        format!("{AT}/alliances/{i}/{j}"),
+                        format!("{SPECIAL}/alliances/{i}/{j}"),
                         format!("{power} is not in the turn order"),
                     );
                 } else if !allied.insert(*power) {
                     r.push(
-                        format!("{AT}/alliances/{i}/{j}"),
+                        format!("{SPECIAL}/alliances/{i}/{j}"),
                         format!("{power} is in another alliance already"),
                     );
                 }
@@ -317,28 +403,8 @@ impl Parts<'_> {
                 .any(|alliance| alliance.contains(a) && alliance.contains(b));
             if a == b || !together {
                 r.push(
-                    format!("{AT}/rivals/{i}"),
+                    format!("{SPECIAL}/rivals/{i}"),
                     format!("rivals are two powers of one alliance; {a} and {b} are not"),
-                );
-            }
-        }
-        for (i, power) in special.guerrillas.iter().enumerate() {
-            if !self.seats(*power) {
-                r.push(
-                    format!("{AT}/guerrillas/{i}"),
-                    format!("{power} is not in the turn order"),
-                );
-            }
-        }
-        for (i, name) in special.surrender_when_bombed_out.iter().enumerate() {
-            let at = format!("{AT}/surrender_when_bombed_out/{i}");
-            self.on_board(r, names, at, name);
-        }
-        for (i, power) in special.no_new_complexes.iter().enumerate() {
-            if !self.seats(*power) {
-                r.push(
-                    format!("{AT}/no_new_complexes/{i}"),
-                    format!("{power} is not in the turn order"),
                 );
             }
         }

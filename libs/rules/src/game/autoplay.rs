@@ -5,7 +5,7 @@
 use super::combat::BattleOrders;
 use super::{GameState, Order, Permission, Phase, Rules};
 use crate::battle::{CombatOrder, RetreatOrder};
-use crate::board::{Power, TerritoryId};
+use crate::board::{Board, Power, TerritoryId};
 use crate::units::UnitTypeId;
 
 /// A chooser fed by generated numbers, for [`random_order`]: the same numbers give the same
@@ -118,67 +118,87 @@ pub fn random_order(
         },
         Phase::Battles => match state.battles_to_fight(rules, power).first() {
             Some(&place) if choose(6) == 0 => Order::SuppressGuerrillas { territory: place },
-            Some(&place) => {
-                let mut orders = BattleOrders::at(place);
-                orders.bombing_raid = choose(4) == 0;
-                // Withdrawals of every kind, to places good, bad and unnamed: whatever refuses
-                // a battle must do so before its dice.
-                if choose(4) == 0 {
-                    orders.combat = Some(CombatOrder::ALL[choose(CombatOrder::ALL.len())]);
-                }
-                if choose(3) == 0 {
-                    orders.retreat = Some(match choose(2) {
-                        0 => RetreatOrder::AfterRound(1 + choose(3) as u32),
-                        _ => RetreatOrder::WhenAtMost(choose(4) as u32),
-                    });
-                }
-                // Only places of the battle's own kind: the engine also takes a sea zone next
-                // to a land battle (own land next to a sea battle), and would put surviving
-                // ground units (ships) there; a known fault, kept so that recorded games
-                // replay, and not what these games are for.
-                let sea = board.get(place).sea;
-                let alike = |places: &[TerritoryId]| -> Vec<TerritoryId> {
-                    places
-                        .iter()
-                        .copied()
-                        .filter(|t| board.get(*t).sea == sea)
-                        .collect()
-                };
-                let (next_door, anywhere) = (alike(board.neighbours(place)), alike(&places));
-                orders.retreat_to = match choose(4) {
-                    0 if !next_door.is_empty() => Some(next_door[choose(next_door.len())]),
-                    0 | 1 => Some(anywhere[choose(anywhere.len())]),
-                    _ => None,
-                };
-                Order::FightBattle(orders)
-            }
+            Some(&place) => Order::FightBattle(random_battle_orders(board, place, &places, choose)),
             None => Order::EndPhase,
         },
         Phase::Placement if !state.pending.is_empty() && !pass(choose, 10) => {
-            let pending: Vec<UnitTypeId> = state.pending.keys().copied().collect();
-            let unit = pending[choose(pending.len())];
-            let sites: Vec<TerritoryId> = places
-                .iter()
-                .copied()
-                .filter(|t| {
-                    state.holder[t.index()] == Some(power)
-                        || board
-                            .neighbours(*t)
-                            .iter()
-                            .any(|n| state.holder[n.index()] == Some(power))
-                })
-                .collect();
-            match sites.len() {
-                0 => Order::EndPhase,
-                n => Order::Place {
-                    territory: sites[choose(n)],
-                    units: vec![(unit, 1)],
-                },
-            }
+            random_placement(board, state, power, &places, choose)
         }
         _ => Order::EndPhase,
     };
     (power, order)
+}
+
+/// A battle's orders at random: a bombing raid now and then, and withdrawals of every
+/// kind.
+fn random_battle_orders(
+    board: &Board,
+    place: TerritoryId,
+    places: &[TerritoryId],
+    choose: &mut dyn FnMut(usize) -> usize,
+) -> BattleOrders {
+    let mut orders = BattleOrders::at(place);
+    orders.bombing_raid = choose(4) == 0;
+    // Withdrawals of every kind, to places good, bad and unnamed: whatever refuses
+    // a battle must do so before its dice.
+    if choose(4) == 0 {
+        orders.combat = Some(CombatOrder::ALL[choose(CombatOrder::ALL.len())]);
+    }
+    if choose(3) == 0 {
+        orders.retreat = Some(match choose(2) {
+            0 => RetreatOrder::AfterRound(1 + choose(3) as u32),
+            _ => RetreatOrder::WhenAtMost(choose(4) as u32),
+        });
+    }
+    // Only places of the battle's own kind: the engine also takes a sea zone next
+    // to a land battle (own land next to a sea battle), and would put surviving
+    // ground units (ships) there; a known fault, kept so that recorded games
+    // replay, and not what these games are for.
+    let sea = board.get(place).sea;
+    let alike = |places: &[TerritoryId]| -> Vec<TerritoryId> {
+        places
+            .iter()
+            .copied()
+            .filter(|t| board.get(*t).sea == sea)
+            .collect()
+    };
+    let (next_door, anywhere) = (alike(board.neighbours(place)), alike(places));
+    orders.retreat_to = match choose(4) {
+        0 if !next_door.is_empty() => Some(next_door[choose(next_door.len())]),
+        0 | 1 => Some(anywhere[choose(anywhere.len())]),
+        _ => None,
+    };
+    orders
+}
+
+/// A placement at random: one of the units bought, in or next to the power's land.
+fn random_placement(
+    board: &Board,
+    state: &GameState,
+    power: Power,
+    places: &[TerritoryId],
+    choose: &mut dyn FnMut(usize) -> usize,
+) -> Order {
+    let pending: Vec<UnitTypeId> = state.pending.keys().copied().collect();
+    let unit = pending[choose(pending.len())];
+    let sites: Vec<TerritoryId> = places
+        .iter()
+        .copied()
+        .filter(|t| {
+            state.holder[t.index()] == Some(power)
+                || board
+                    .neighbours(*t)
+                    .iter()
+                    .any(|n| state.holder[n.index()] == Some(power))
+        })
+        .collect();
+    match sites.len() {
+        0 => Order::EndPhase,
+        n => Order::Place {
+            territory: sites[choose(n)],
+            units: vec![(unit, 1)],
+        },
+    }
 }
 
 /// One order of a War game, from whoever may give one now.

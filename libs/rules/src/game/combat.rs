@@ -310,6 +310,77 @@ fn prepare<'a, 's>(
     battle.attacker_uncounted = rules.special.heavy_weapons_uncounted.contains(&power);
     battle.saac_from_round = rules.special.saac_from_round;
     battle.defender_hits_by_column = rules.special.defender_hits_by_column;
+    line_up(
+        rules,
+        state,
+        power,
+        territory,
+        forces,
+        &defenders,
+        &mut battle,
+    );
+    let bombarded_from = support_shots(rules, state, power, territory, &orders.bombard_from)?;
+    battle.support_shots = bombarded_from.iter().map(|(_, n)| n).sum();
+    if let Some(target) = orders.kamikaze_target {
+        battle.kamikaze_target =
+            kamikaze_target(state, power, target, subs_retreated.as_ref(), &battle)?;
+    }
+    battle.attacker_orders.combat = orders.combat;
+    battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();
+    battle.attacker_orders.retreat = orders.retreat;
+    battle.attacker_orders.blend_in =
+        guerrillas::attacker_blend_in(rules, state, power, territory, orders.blend_in)?;
+    let blend_in = guerrillas::defender_blend_in(rules, state, territory, &defenders, followed);
+    battle.defender_orders.blend_in = blend_in.unwrap_or(None);
+    if let Some(standing) = followed.map(|f| f.orders) {
+        battle.defender_orders.order_of_loss = standing.order_of_loss.clone();
+        battle.defender_orders.submerge_subs = standing.submerge_subs && place.sea;
+        battle.defender_orders.battleships_absorb = Some(standing.battleships_absorb);
+    }
+    battle.attacker_technologies = state
+        .technologies
+        .get(&power)
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    battle.defender_technologies = defender
+        .and_then(|d| state.technologies.get(&d))
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+
+    // Settled before the first die: a refusal after the dice would show the player how
+    // they fell, and nothing of a refusal is recorded (issue 39).
+    let withdraw_to = withdrawal_destination(rules, state, power, territory, orders.retreat_to);
+    battle.attacker_may_withdraw = withdraw_to.is_some();
+
+    Ok(Ready::Battle(Box::new(Prepared {
+        battle,
+        defenders,
+        defender,
+        followed,
+        bombarded_from,
+        withdraw_to,
+        subs_retreated,
+        blend_in_refused: blend_in.err(),
+    })))
+}
+
+/// Who fights on each side, from the place's forces less the submarines that retreated:
+/// the attacker's units (not cargo at sea, nor bombers that carried paratroopers here), the
+/// defenders' that may fight, each nation's group for heavy weapons, and the damaged.
+fn line_up(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    territory: TerritoryId,
+    forces: &BTreeMap<super::StackKey, u32>,
+    defenders: &[Power],
+    battle: &mut Battle<'_>,
+) {
+    let place = rules.board.get(territory);
     let mut attacker_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
     let mut defender_units: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
     // Cargo does not fight at sea.
@@ -368,75 +439,40 @@ fn prepare<'a, 's>(
         .filter(|((owner, _, damage), _)| defenders.contains(owner) && *damage > 0)
         .map(|((_, unit, _), n)| (*unit, *n))
         .collect();
-    let bombarded_from = support_shots(rules, state, power, territory, &orders.bombard_from)?;
-    battle.support_shots = bombarded_from.iter().map(|(_, n)| n).sum();
-    if let Some(target) = orders.kamikaze_target {
-        if power != Power::Japan {
-            return Err(violation(
-                ViolationCode::KamikazeJapanOnly,
-                KAMIKAZE,
-                "only Japan flies kamikaze runs",
-            ));
-        }
-        if state.kamikaze_used_this_turn {
-            return Err(violation(
-                ViolationCode::KamikazeOnceATurn,
-                KAMIKAZE,
-                "one kamikaze attack per turn",
-            ));
-        }
-        // A run at submarines that all retreated before the first die is called off: a
-        // refusal would tell the attacker the defender's secret orders.
-        let aimed_at_the_retreat = subs_retreated
-            .as_ref()
-            .is_some_and(|r| r.subs.iter().any(|(unit, _, _)| *unit == target))
-            && !battle
-                .defender
-                .iter()
-                .any(|(unit, n)| *unit == target && *n > 0);
-        battle.kamikaze_target = (!aimed_at_the_retreat).then_some(target);
-    }
-    battle.attacker_orders.combat = orders.combat;
-    battle.attacker_orders.order_of_loss = orders.order_of_loss.clone();
-    battle.attacker_orders.retreat = orders.retreat;
-    battle.attacker_orders.blend_in =
-        guerrillas::attacker_blend_in(rules, state, power, territory, orders.blend_in)?;
-    let blend_in = guerrillas::defender_blend_in(rules, state, territory, &defenders, followed);
-    battle.defender_orders.blend_in = blend_in.unwrap_or(None);
-    if let Some(standing) = followed.map(|f| f.orders) {
-        battle.defender_orders.order_of_loss = standing.order_of_loss.clone();
-        battle.defender_orders.submerge_subs = standing.submerge_subs && place.sea;
-        battle.defender_orders.battleships_absorb = Some(standing.battleships_absorb);
-    }
-    battle.attacker_technologies = state
-        .technologies
-        .get(&power)
-        .into_iter()
-        .flatten()
-        .copied()
-        .collect();
-    battle.defender_technologies = defender
-        .and_then(|d| state.technologies.get(&d))
-        .into_iter()
-        .flatten()
-        .copied()
-        .collect();
+}
 
-    // Settled before the first die: a refusal after the dice would show the player how
-    // they fell, and nothing of a refusal is recorded (issue 39).
-    let withdraw_to = withdrawal_destination(rules, state, power, territory, orders.retreat_to);
-    battle.attacker_may_withdraw = withdraw_to.is_some();
-
-    Ok(Ready::Battle(Box::new(Prepared {
-        battle,
-        defenders,
-        defender,
-        followed,
-        bombarded_from,
-        withdraw_to,
-        subs_retreated,
-        blend_in_refused: blend_in.err(),
-    })))
+/// Japan's kamikaze run, one a turn; called off (`None`) when aimed at submarines that all
+/// retreated.
+fn kamikaze_target(
+    state: &GameState,
+    power: Power,
+    target: UnitTypeId,
+    subs_retreated: Option<&SubsRetreated>,
+    battle: &Battle<'_>,
+) -> Result<Option<UnitTypeId>, RuleViolation> {
+    if power != Power::Japan {
+        return Err(violation(
+            ViolationCode::KamikazeJapanOnly,
+            KAMIKAZE,
+            "only Japan flies kamikaze runs",
+        ));
+    }
+    if state.kamikaze_used_this_turn {
+        return Err(violation(
+            ViolationCode::KamikazeOnceATurn,
+            KAMIKAZE,
+            "one kamikaze attack per turn",
+        ));
+    }
+    // A run at submarines that all retreated before the first die is called off: a
+    // refusal would tell the attacker the defender's secret orders.
+    let aimed_at_the_retreat = subs_retreated
+        .is_some_and(|r| r.subs.iter().any(|(unit, _, _)| *unit == target))
+        && !battle
+            .defender
+            .iter()
+            .any(|(unit, n)| *unit == target && *n > 0);
+    Ok((!aimed_at_the_retreat).then_some(target))
 }
 
 /// The exact odds of the battle `orders` ask for, on `state`, within `work`: what a

@@ -575,6 +575,100 @@ impl GameEvent {
     }
 }
 
+/// The families of events, each told and folded by a function of its own: one list, so an
+/// event new to the game is placed once for every reader of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EventFamily {
+    /// A phase ended.
+    PhaseEnd,
+    /// What a power's money buys and owes: purchases and placements, income, loans, research,
+    /// repairs, and a passive power's treasury.
+    Economy,
+    /// The Pacific board's rules on land: reinforcements, guerrillas, recruits, units lent.
+    PacificLand,
+    /// The Pacific board's rules at sea and in the air: kamikazes, convoys, patrols,
+    /// submarines.
+    PacificSea,
+    /// Moves and what they lead to: battles, raids, rockets, aircraft with nowhere to land.
+    MovesAndBattles,
+    /// Agreements and permissions between powers.
+    Diplomacy,
+    /// The home-cooked "War" game's own events.
+    War,
+    /// Who sits at the table, and how the game ended.
+    Seats,
+    /// A defender's standing orders, set, sealed or revealed.
+    StandingOrders,
+}
+
+impl GameEvent {
+    fn family(&self) -> EventFamily {
+        match self {
+            GameEvent::PhaseEnded { .. } => EventFamily::PhaseEnd,
+            GameEvent::UnitsPurchased { .. }
+            | GameEvent::UnitsPlaced { .. }
+            | GameEvent::IncomeCollected { .. }
+            | GameEvent::UnitsForfeited { .. }
+            | GameEvent::PowerSurrendered { .. }
+            | GameEvent::ComplexExpanded { .. }
+            | GameEvent::WarLoanApplied { .. }
+            | GameEvent::WarLoanRepaid { .. }
+            | GameEvent::WeaponsResearched { .. }
+            | GameEvent::WentPassive { .. }
+            | GameEvent::TreasuryConvertedToInfantry { .. }
+            | GameEvent::BattleshipRepaired { .. } => EventFamily::Economy,
+            GameEvent::ReinforcementsArrived { .. }
+            | GameEvent::GuerrillaSuppression { .. }
+            | GameEvent::GuerrillasAvoidedCombat { .. }
+            | GameEvent::RecruitsRaised { .. }
+            | GameEvent::RecruitsDue { .. }
+            | GameEvent::UnitsLent { .. }
+            | GameEvent::UnitsRecalled { .. } => EventFamily::PacificLand,
+            GameEvent::KamikazesStruck { .. }
+            | GameEvent::SubmarinesAttacked { .. }
+            | GameEvent::ConvoyCaptured { .. }
+            | GameEvent::ConvoyLiberated { .. }
+            | GameEvent::PatrolFlown { .. }
+            | GameEvent::PatrolsEnded { .. }
+            | GameEvent::SubmarinesBlocking { .. } => EventFamily::PacificSea,
+            GameEvent::AircraftLost { .. }
+            | GameEvent::UnitsMoved { .. }
+            | GameEvent::UnitsRailed { .. }
+            | GameEvent::RocketFired { .. }
+            | GameEvent::BattleFought(_)
+            | GameEvent::RaidFlown(_)
+            | GameEvent::TroopsAirDropped { .. } => EventFamily::MovesAndBattles,
+            GameEvent::AgreementOffered { .. }
+            | GameEvent::AgreementFormed { .. }
+            | GameEvent::PermissionGranted { .. }
+            | GameEvent::PermissionRevoked { .. }
+            | GameEvent::AgreementEnded(_) => EventFamily::Diplomacy,
+            GameEvent::StartZonesRolled { .. }
+            | GameEvent::InitiativeRolled { .. }
+            | GameEvent::ReinforcementsRolled { .. }
+            | GameEvent::NeutralForcesPlaced { .. }
+            | GameEvent::WarUnitsBought { .. }
+            | GameEvent::InfrastructureBuilt { .. }
+            | GameEvent::WarResearched { .. }
+            | GameEvent::AtomicBombDropped { .. }
+            | GameEvent::WarMoveResolved(_)
+            | GameEvent::AirRaidFlown(_)
+            | GameEvent::OrderOfLossSet { .. }
+            | GameEvent::BreakOffSet { .. }
+            | GameEvent::WarRocketFired { .. } => EventFamily::War,
+            GameEvent::SeatsAssigned { .. }
+            | GameEvent::PlayerReplaced { .. }
+            | GameEvent::SeatTaken { .. }
+            | GameEvent::SubstituteMadePermanent { .. }
+            | GameEvent::GameEnded { .. }
+            | GameEvent::GameVoided { .. } => EventFamily::Seats,
+            GameEvent::StandingOrdersSet { .. }
+            | GameEvent::StandingOrdersSealed { .. }
+            | GameEvent::StandingOrdersRevealed { .. } => EventFamily::StandingOrders,
+        }
+    }
+}
+
 /// Takes up to `n` units off one stack, dropping it when empty; returns how many it took.
 pub(crate) fn take_units(forces: &mut BTreeMap<StackKey, u32>, key: StackKey, n: u32) -> u32 {
     let here = forces.get(&key).copied().unwrap_or(0);
@@ -960,6 +1054,23 @@ pub fn apply(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
 }
 
 fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    match event.family() {
+        EventFamily::PhaseEnd => apply_phase_end(rules, state, event),
+        EventFamily::Economy => apply_economy_event(rules, state, event),
+        EventFamily::PacificLand | EventFamily::PacificSea => {
+            apply_pacific_event(rules, state, event)
+        }
+        EventFamily::MovesAndBattles => apply_move_event(rules, state, event),
+        EventFamily::Diplomacy => apply_diplomacy_event(rules, state, event),
+        EventFamily::War => home_cooked::apply(rules, state, event),
+        EventFamily::Seats => seats::apply(state, event),
+        EventFamily::StandingOrders => standing::apply(rules, state, event),
+    }
+}
+
+/// A phase ended: the next phase, or (after the last) the next power's turn. War has its
+/// own flow.
+fn apply_phase_end(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
     match event {
         GameEvent::PhaseEnded { at, .. } if rules.special.war.is_some() => {
             home_cooked::end_phase(state, *at);
@@ -972,43 +1083,111 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             }
             None => {
                 state.last_progress_at = Some(*at);
-                if let Some(turns) = state
-                    .seats
-                    .get_mut(power)
-                    .and_then(|s| s.substitute_turns.as_mut())
-                {
-                    *turns += 1;
-                }
-                state.air_transports.clear();
-                state.phase = Phase::Repairs;
-                state.placed_this_turn.clear();
-                state.expanded_this_turn.clear();
-                state.researched_this_turn = false;
-                state.moved.clear();
-                state.contested.clear();
-                state.captured_this_turn.clear();
-                state.kamikaze_used_this_turn = false;
-                state.kamikaze_struck.clear();
-                state.battles_begun = false;
-                state.landed.clear();
-                state.suppression.clear();
-                state.railed_infantry = 0;
-                state.factory_railed = false;
-                state.factories_setting_up.clear();
-                state.rockets_fired.clear();
-                if rules.special.repair_at_turn_end {
-                    repair_all(state, *power);
-                }
-                standing::turn_ended(state);
-                state.turn += 1;
-                if state.turn >= rules.board.turn_order().len() {
-                    state.turn = 0;
-                    state.round += 1;
-                    lending::round_ended(state);
-                }
-                hidden_subs::turn_began(rules, state);
+                end_turn(rules, state, *power);
             }
         },
+        _ => unreachable!("only phase ends come here"),
+    }
+}
+
+/// Moves and what they lead to: battles, raids, rockets, aircraft with nowhere to land.
+fn apply_move_event(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    match event {
+        GameEvent::AircraftLost { power, losses } => {
+            for &(place, unit, n) in losses {
+                take_of_type(&mut state.forces[place.index()], *power, unit, n);
+            }
+        }
+        GameEvent::UnitsMoved {
+            power,
+            units,
+            path,
+            captured,
+            contested,
+            passengers,
+        } => {
+            movement::apply_move(rules, state, *power, units, path, captured, *contested);
+            movement::carry_passengers(state, path, passengers);
+        }
+        GameEvent::UnitsRailed {
+            power,
+            units,
+            path,
+            contested,
+        } => rail::apply_rail(rules, state, *power, units, path, *contested),
+        GameEvent::RocketFired {
+            from,
+            victim,
+            ipc_lost,
+            ..
+        } => {
+            *state.rockets_fired.entry(*from).or_default() += 1;
+            let treasury = state.treasury.entry(*victim).or_default();
+            *treasury = treasury.saturating_sub(*ipc_lost);
+        }
+        GameEvent::BattleFought(fought) => {
+            state.battles_begun = true;
+            combat::apply_battle(rules, state, fought);
+        }
+        GameEvent::RaidFlown(flown) => {
+            state.battles_begun = true;
+            combat::apply_raid(rules, state, flown);
+        }
+        GameEvent::TroopsAirDropped {
+            power,
+            bombers,
+            troops,
+            path,
+            contested,
+        } => movement::apply_air_drop(rules, state, *power, *bombers, troops, path, *contested),
+        _ => unreachable!("only moves and battles come here"),
+    }
+}
+
+/// A power's turn over: what lasts a turn is cleared and the next power's turn (or the
+/// next round) begins.
+fn end_turn(rules: Rules<'_>, state: &mut GameState, power: Power) {
+    if let Some(turns) = state
+        .seats
+        .get_mut(&power)
+        .and_then(|s| s.substitute_turns.as_mut())
+    {
+        *turns += 1;
+    }
+    state.air_transports.clear();
+    state.phase = Phase::Repairs;
+    state.placed_this_turn.clear();
+    state.expanded_this_turn.clear();
+    state.researched_this_turn = false;
+    state.moved.clear();
+    state.contested.clear();
+    state.captured_this_turn.clear();
+    state.kamikaze_used_this_turn = false;
+    state.kamikaze_struck.clear();
+    state.battles_begun = false;
+    state.landed.clear();
+    state.suppression.clear();
+    state.railed_infantry = 0;
+    state.factory_railed = false;
+    state.factories_setting_up.clear();
+    state.rockets_fired.clear();
+    if rules.special.repair_at_turn_end {
+        repair_all(state, power);
+    }
+    standing::turn_ended(state);
+    state.turn += 1;
+    if state.turn >= rules.board.turn_order().len() {
+        state.turn = 0;
+        state.round += 1;
+        lending::round_ended(state);
+    }
+    hidden_subs::turn_began(rules, state);
+}
+
+/// What a power's money buys and owes: purchases, placements, income, loans, research,
+/// repairs, a passive power's treasury.
+fn apply_economy_event(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    match event {
         GameEvent::UnitsPurchased { power, units, cost } => {
             let treasury = state.treasury.entry(*power).or_default();
             *treasury = treasury.saturating_sub(*cost);
@@ -1043,14 +1222,117 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             state.pending.retain(|_, n| *n > 0);
         }
         GameEvent::UnitsForfeited { .. } => state.pending.clear(),
-        GameEvent::AircraftLost { power, losses } => {
-            for &(place, unit, n) in losses {
-                take_of_type(&mut state.forces[place.index()], *power, unit, n);
-            }
-        }
         GameEvent::IncomeCollected { power, amount } => {
             *state.treasury.entry(*power).or_default() += amount;
         }
+        GameEvent::PowerSurrendered { power, .. } => {
+            state.surrendered.insert(*power);
+        }
+        GameEvent::ComplexExpanded {
+            power,
+            territory,
+            cost,
+        } => {
+            if let Some(treasury) = state.treasury.get_mut(power) {
+                *treasury = treasury.saturating_sub(*cost);
+            }
+            *state.expansions.entry(*territory).or_default() += 1;
+            state.expanded_this_turn.insert(*territory);
+        }
+        GameEvent::WarLoanApplied { power, granted, .. } => {
+            state.loan_applied.insert(*power);
+            if *granted > 0 {
+                *state.treasury.entry(*power).or_default() += granted;
+                state.loans.insert(
+                    *power,
+                    WarLoan {
+                        owed: *granted,
+                        granted_in_round: state.round,
+                    },
+                );
+            }
+        }
+        GameEvent::BattleshipRepaired {
+            power,
+            sea_zone,
+            cost,
+            ..
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(*cost);
+            let forces = &mut state.forces[sea_zone.index()];
+            let damaged = forces
+                .keys()
+                .find(|(owner, unit, damage)| {
+                    owner == power && *damage > 0 && rules.catalogue.get(*unit).hit_points > 1
+                })
+                .copied();
+            if let Some((owner, unit, damage)) = damaged {
+                take_units(forces, (owner, unit, damage), 1);
+                *forces.entry((owner, unit, 0)).or_default() += 1;
+                // Under repair: it may not move or fight for the rest of the turn.
+                let spent = state.moved.entry((*sea_zone, unit)).or_insert((0, u8::MAX));
+                spent.0 += 1;
+                spent.1 = u8::MAX;
+            }
+        }
+        GameEvent::WentPassive { power } => {
+            state.passive.insert(*power);
+        }
+        GameEvent::TreasuryConvertedToInfantry {
+            power,
+            infantry,
+            spent,
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(*spent);
+            if let (Some(capital), Some(inf)) =
+                (rules.board.capital(*power), rules.catalogue.infantry())
+            {
+                *state.forces[capital.index()]
+                    .entry((*power, inf, 0))
+                    .or_default() += infantry;
+            }
+        }
+        GameEvent::WeaponsResearched {
+            power,
+            cost,
+            breakthrough,
+            ..
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(*cost);
+            state.researched_this_turn = true;
+            if let Some(breakthrough) = breakthrough {
+                state
+                    .technologies
+                    .entry(*power)
+                    .or_default()
+                    .insert(breakthrough.technology);
+            }
+        }
+        GameEvent::WarLoanRepaid {
+            power,
+            principal,
+            interest,
+        } => {
+            let treasury = state.treasury.entry(*power).or_default();
+            *treasury = treasury.saturating_sub(principal + interest);
+            if let Some(loan) = state.loans.get_mut(power) {
+                loan.owed = loan.owed.saturating_sub(*principal);
+                if loan.owed == 0 {
+                    state.loans.remove(power);
+                }
+            }
+        }
+        _ => unreachable!("only economy events come here"),
+    }
+}
+
+/// The Pacific board's rules: reinforcements and recruits, convoys, patrols, lending,
+/// submarines, guerrillas and kamikazes.
+fn apply_pacific_event(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    match event {
         GameEvent::ReinforcementsArrived {
             power,
             territory,
@@ -1133,97 +1415,18 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
                 state.holder[territory.index()] = Some(*attacker);
             }
         }
-        GameEvent::PowerSurrendered { power, .. } => {
-            state.surrendered.insert(*power);
-        }
-        GameEvent::ComplexExpanded {
-            power,
-            territory,
-            cost,
-        } => {
-            if let Some(treasury) = state.treasury.get_mut(power) {
-                *treasury = treasury.saturating_sub(*cost);
-            }
-            *state.expansions.entry(*territory).or_default() += 1;
-            state.expanded_this_turn.insert(*territory);
-        }
-        GameEvent::WarLoanApplied { power, granted, .. } => {
-            state.loan_applied.insert(*power);
-            if *granted > 0 {
-                *state.treasury.entry(*power).or_default() += granted;
-                state.loans.insert(
-                    *power,
-                    WarLoan {
-                        owed: *granted,
-                        granted_in_round: state.round,
-                    },
-                );
-            }
-        }
-        GameEvent::UnitsMoved {
-            power,
-            units,
-            path,
-            captured,
-            contested,
-            passengers,
-        } => {
-            movement::apply_move(rules, state, *power, units, path, captured, *contested);
-            movement::carry_passengers(state, path, passengers);
-        }
-        GameEvent::UnitsRailed {
-            power,
-            units,
-            path,
-            contested,
-        } => rail::apply_rail(rules, state, *power, units, path, *contested),
-        GameEvent::RocketFired {
-            from,
-            victim,
-            ipc_lost,
-            ..
-        } => {
-            *state.rockets_fired.entry(*from).or_default() += 1;
-            let treasury = state.treasury.entry(*victim).or_default();
-            *treasury = treasury.saturating_sub(*ipc_lost);
-        }
-        GameEvent::BattleFought(fought) => {
-            state.battles_begun = true;
-            combat::apply_battle(rules, state, fought);
-        }
         GameEvent::KamikazesStruck {
             power,
             against,
             strikes,
         } => kamikazes::apply(state, *power, *against, strikes),
-        GameEvent::BattleshipRepaired {
-            power,
-            sea_zone,
-            cost,
-            ..
-        } => {
-            let treasury = state.treasury.entry(*power).or_default();
-            *treasury = treasury.saturating_sub(*cost);
-            let forces = &mut state.forces[sea_zone.index()];
-            let damaged = forces
-                .keys()
-                .find(|(owner, unit, damage)| {
-                    owner == power && *damage > 0 && rules.catalogue.get(*unit).hit_points > 1
-                })
-                .copied();
-            if let Some((owner, unit, damage)) = damaged {
-                take_units(forces, (owner, unit, damage), 1);
-                *forces.entry((owner, unit, 0)).or_default() += 1;
-                // Under repair: it may not move or fight for the rest of the turn.
-                let spent = state.moved.entry((*sea_zone, unit)).or_insert((0, u8::MAX));
-                spent.0 += 1;
-                spent.1 = u8::MAX;
-            }
-        }
-        GameEvent::RaidFlown(flown) => {
-            state.battles_begun = true;
-            combat::apply_raid(rules, state, flown);
-        }
+        _ => unreachable!("only Pacific board events come here"),
+    }
+}
+
+/// Agreements and permissions between powers.
+fn apply_diplomacy_event(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
+    match event {
         GameEvent::AgreementOffered { from, to, terms } => {
             state.offers.insert((*from, *to), terms.clone());
         }
@@ -1239,83 +1442,6 @@ fn apply_one(rules: Rules<'_>, state: &mut GameState, event: &GameEvent) {
             state.permissions.remove(&(*by, *to, *permission));
         }
         GameEvent::AgreementEnded(ended) => diplomacy::apply_ended(rules, state, ended),
-        GameEvent::TroopsAirDropped {
-            power,
-            bombers,
-            troops,
-            path,
-            contested,
-        } => movement::apply_air_drop(rules, state, *power, *bombers, troops, path, *contested),
-        GameEvent::WentPassive { power } => {
-            state.passive.insert(*power);
-        }
-        GameEvent::TreasuryConvertedToInfantry {
-            power,
-            infantry,
-            spent,
-        } => {
-            let treasury = state.treasury.entry(*power).or_default();
-            *treasury = treasury.saturating_sub(*spent);
-            if let (Some(capital), Some(inf)) =
-                (rules.board.capital(*power), rules.catalogue.infantry())
-            {
-                *state.forces[capital.index()]
-                    .entry((*power, inf, 0))
-                    .or_default() += infantry;
-            }
-        }
-        GameEvent::StartZonesRolled { .. }
-        | GameEvent::InitiativeRolled { .. }
-        | GameEvent::ReinforcementsRolled { .. }
-        | GameEvent::NeutralForcesPlaced { .. }
-        | GameEvent::WarUnitsBought { .. }
-        | GameEvent::InfrastructureBuilt { .. }
-        | GameEvent::WarResearched { .. }
-        | GameEvent::AtomicBombDropped { .. }
-        | GameEvent::WarMoveResolved(_)
-        | GameEvent::AirRaidFlown(_)
-        | GameEvent::OrderOfLossSet { .. }
-        | GameEvent::BreakOffSet { .. }
-        | GameEvent::WarRocketFired { .. } => home_cooked::apply(rules, state, event),
-        GameEvent::SeatsAssigned { .. }
-        | GameEvent::PlayerReplaced { .. }
-        | GameEvent::SeatTaken { .. }
-        | GameEvent::SubstituteMadePermanent { .. }
-        | GameEvent::GameEnded { .. }
-        | GameEvent::GameVoided { .. } => seats::apply(state, event),
-        GameEvent::StandingOrdersSet { .. }
-        | GameEvent::StandingOrdersSealed { .. }
-        | GameEvent::StandingOrdersRevealed { .. } => standing::apply(rules, state, event),
-        GameEvent::WeaponsResearched {
-            power,
-            cost,
-            breakthrough,
-            ..
-        } => {
-            let treasury = state.treasury.entry(*power).or_default();
-            *treasury = treasury.saturating_sub(*cost);
-            state.researched_this_turn = true;
-            if let Some(breakthrough) = breakthrough {
-                state
-                    .technologies
-                    .entry(*power)
-                    .or_default()
-                    .insert(breakthrough.technology);
-            }
-        }
-        GameEvent::WarLoanRepaid {
-            power,
-            principal,
-            interest,
-        } => {
-            let treasury = state.treasury.entry(*power).or_default();
-            *treasury = treasury.saturating_sub(principal + interest);
-            if let Some(loan) = state.loans.get_mut(power) {
-                loan.owed = loan.owed.saturating_sub(*principal);
-                if loan.owed == 0 {
-                    state.loans.remove(power);
-                }
-            }
-        }
+        _ => unreachable!("only diplomacy events come here"),
     }
 }

@@ -383,6 +383,70 @@ pub(super) fn decide_move(
 
     check_cargo(rules, state, power, units, path)?;
     super::garrisons::check_leaving(rules, state, power, from, units)?;
+    let captured = walk_path(rules, state, power, units, path, &domains, combat)?;
+
+    let ground = domains.contains(&Domain::Land);
+    let meets_enemy =
+        state.enemy_units(rules, to, power) || (ground && state.enemy_held(to, power));
+    let contested = if meets_enemy {
+        attack_on(rules, state, to)?;
+        // Where the ruleset leaves the 2 hit rule out, a damaged battleship fights on.
+        if damaged_moving
+            && !rules
+                .special
+                .without
+                .contains(&crate::document::CutThroatRule::BattleshipRepairs)
+        {
+            return Err(violation(
+                ViolationCode::DamagedCannotAttack,
+                "Cut-Throat, 2 hit battleship rule",
+                "a damaged battleship may not attack until it is repaired",
+            ));
+        }
+        Some(to)
+    } else {
+        None
+    };
+    if !combat && domains.contains(&Domain::Air) {
+        check_landing(rules, state, power, units, to)?;
+    }
+    let passengers = passengers(rules, state, power, units, from)?;
+    let taken: Vec<(TerritoryId, Option<Power>)> = captured
+        .iter()
+        .map(|t| (*t, state.holder[t.index()]))
+        .collect();
+    let moved = GameEvent::UnitsMoved {
+        power,
+        units: units.to_vec(),
+        path: path.to_vec(),
+        captured,
+        contested,
+        passengers,
+    };
+    // A capital walked into: its power's agreements are void, as when taken in battle.
+    let voided: Vec<GameEvent> = taken
+        .into_iter()
+        .flat_map(|(t, previous)| {
+            super::diplomacy::capital_taken(rules, state, &moved, t, previous)
+        })
+        .collect();
+    Ok(std::iter::once(moved).chain(voided).collect())
+}
+
+/// Each step of a move's path: to a bordering place, not neutral, entered with its
+/// holder's permission, open to the units' domains, and not stopping them before the end.
+/// The empty enemy land armour blitzes through is taken: those places are returned.
+fn walk_path(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+    domains: &[Domain],
+    combat: bool,
+) -> Result<Vec<TerritoryId>, RuleViolation> {
+    let board = rules.board;
+    let name = |t: TerritoryId| board.get(t).name.clone();
     let mut captured = Vec::new();
     for (i, pair) in path.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
@@ -419,7 +483,7 @@ pub(super) fn decide_move(
                 ));
             }
         }
-        for domain in &domains {
+        for domain in domains {
             match domain {
                 Domain::Sea if !here.sea => {
                     return Err(violation(
@@ -484,71 +548,38 @@ pub(super) fn decide_move(
             captured.push(b);
         }
     }
+    Ok(captured)
+}
 
-    let target = board.get(to);
-    let ground = domains.contains(&Domain::Land);
-    let meets_enemy =
-        state.enemy_units(rules, to, power) || (ground && state.enemy_held(to, power));
-    let contested = if meets_enemy {
-        attack_on(rules, state, to)?;
-        // Where the ruleset leaves the 2 hit rule out, a damaged battleship fights on.
-        if damaged_moving
-            && !rules
-                .special
-                .without
-                .contains(&crate::document::CutThroatRule::BattleshipRepairs)
-        {
-            return Err(violation(
-                ViolationCode::DamagedCannotAttack,
-                "Cut-Throat, 2 hit battleship rule",
-                "a damaged battleship may not attack until it is repaired",
-            ));
-        }
-        Some(to)
-    } else {
-        None
-    };
-    if !combat && domains.contains(&Domain::Air) {
-        let aircraft: u32 = units
-            .iter()
-            .filter(|(u, _)| rules.catalogue.get(*u).domain == Domain::Air)
-            .map(|(_, n)| n)
-            .sum();
-        let lands = if target.sea {
-            state.deck_space(rules, to, power) >= aircraft
-        } else {
-            state.holder[to.index()].is_some_and(|h| state.permits(h, power, Permission::Enter))
-                && !state.captured_this_turn.contains(&to)
-        };
-        if !lands {
-            return Err(violation(
-                ViolationCode::NoLanding,
-                "Classic rules, Aircraft landing",
-                format!("aircraft must land on a territory {power} held at the start of the turn or on a carrier with room; {} is neither", target.name),
-            ));
-        }
-    }
-    let passengers = passengers(rules, state, power, units, from)?;
-    let taken: Vec<(TerritoryId, Option<Power>)> = captured
+/// Aircraft in the non-combat move land where `power` held at the start of the turn (and
+/// may enter), or on carriers with room.
+fn check_landing(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+    to: TerritoryId,
+) -> Result<(), RuleViolation> {
+    let target = rules.board.get(to);
+    let aircraft: u32 = units
         .iter()
-        .map(|t| (*t, state.holder[t.index()]))
-        .collect();
-    let moved = GameEvent::UnitsMoved {
-        power,
-        units: units.to_vec(),
-        path: path.to_vec(),
-        captured,
-        contested,
-        passengers,
+        .filter(|(u, _)| rules.catalogue.get(*u).domain == Domain::Air)
+        .map(|(_, n)| n)
+        .sum();
+    let lands = if target.sea {
+        state.deck_space(rules, to, power) >= aircraft
+    } else {
+        state.holder[to.index()].is_some_and(|h| state.permits(h, power, Permission::Enter))
+            && !state.captured_this_turn.contains(&to)
     };
-    // A capital walked into: its power's agreements are void, as when taken in battle.
-    let voided: Vec<GameEvent> = taken
-        .into_iter()
-        .flat_map(|(t, previous)| {
-            super::diplomacy::capital_taken(rules, state, &moved, t, previous)
-        })
-        .collect();
-    Ok(std::iter::once(moved).chain(voided).collect())
+    if !lands {
+        return Err(violation(
+            ViolationCode::NoLanding,
+            "Classic rules, Aircraft landing",
+            format!("aircraft must land on a territory {power} held at the start of the turn or on a carrier with room; {} is neither", target.name),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether this is the combat move (true) or the non-combat move (false); any other phase

@@ -559,33 +559,7 @@ impl NamedOrder {
                 from: names.place(from)?,
                 target: names.place(target)?,
             },
-            NamedOrder::FightBattle {
-                territory,
-                combat,
-                order_of_loss,
-                retreat,
-                retreat_to,
-                bombing_raid,
-                bombard_from,
-                kamikaze_target,
-                blend_in,
-            } => Order::FightBattle(BattleOrders {
-                territory: names.place(territory)?,
-                combat: combat
-                    .as_deref()
-                    .map(|c| names.combat_order(c))
-                    .transpose()?,
-                order_of_loss: names.unit_codes(order_of_loss)?,
-                retreat: retreat.map(NamedRetreat::resolved),
-                retreat_to: retreat_to.as_deref().map(|t| names.place(t)).transpose()?,
-                bombing_raid: *bombing_raid,
-                bombard_from: names.path(bombard_from)?,
-                kamikaze_target: kamikaze_target
-                    .as_deref()
-                    .map(|c| names.unit(c))
-                    .transpose()?,
-                blend_in: blend_in.map(NamedRetreat::resolved),
-            }),
+            NamedOrder::FightBattle { .. } => self.resolve_battle(&names)?,
             NamedOrder::RepairBattleship { sea_zone } => Order::RepairBattleship {
                 sea_zone: names.place(sea_zone)?,
             },
@@ -644,27 +618,71 @@ impl NamedOrder {
                 territory: territory.as_deref().map(|t| names.place(t)).transpose()?,
                 sealed: sealed.clone(),
             },
-            NamedOrder::SetStandingOrders {
-                territory,
-                order_of_loss,
-                submerge_subs,
-                battleships_absorb,
-                retreat_subs,
-                retreat_subs_to,
-                blend_in,
-            } => Order::SetStandingOrders {
-                territory: territory.as_deref().map(|t| names.place(t)).transpose()?,
-                orders: StandingOrders {
-                    order_of_loss: names.unit_codes(order_of_loss)?,
-                    submerge_subs: *submerge_subs,
-                    battleships_absorb: battleships_absorb.unwrap_or(true),
-                    retreat_subs: *retreat_subs,
-                    retreat_subs_to: retreat_subs_to
-                        .as_deref()
-                        .map(|t| names.place(t))
-                        .transpose()?,
-                    blend_in: blend_in.map(NamedRetreat::resolved),
-                },
+            NamedOrder::SetStandingOrders { .. } => self.resolve_standing_orders(&names)?,
+        })
+    }
+
+    /// A battle's orders, resolved.
+    fn resolve_battle(&self, names: &Names<'_>) -> Result<Order, NameError> {
+        let NamedOrder::FightBattle {
+            territory,
+            combat,
+            order_of_loss,
+            retreat,
+            retreat_to,
+            bombing_raid,
+            bombard_from,
+            kamikaze_target,
+            blend_in,
+        } = self
+        else {
+            unreachable!("only battles come here");
+        };
+        Ok(Order::FightBattle(BattleOrders {
+            territory: names.place(territory)?,
+            combat: combat
+                .as_deref()
+                .map(|c| names.combat_order(c))
+                .transpose()?,
+            order_of_loss: names.unit_codes(order_of_loss)?,
+            retreat: retreat.map(NamedRetreat::resolved),
+            retreat_to: retreat_to.as_deref().map(|t| names.place(t)).transpose()?,
+            bombing_raid: *bombing_raid,
+            bombard_from: names.path(bombard_from)?,
+            kamikaze_target: kamikaze_target
+                .as_deref()
+                .map(|c| names.unit(c))
+                .transpose()?,
+            blend_in: blend_in.map(NamedRetreat::resolved),
+        }))
+    }
+
+    /// Standing orders, resolved.
+    fn resolve_standing_orders(&self, names: &Names<'_>) -> Result<Order, NameError> {
+        let NamedOrder::SetStandingOrders {
+            territory,
+            order_of_loss,
+            submerge_subs,
+            battleships_absorb,
+            retreat_subs,
+            retreat_subs_to,
+            blend_in,
+        } = self
+        else {
+            unreachable!("only standing orders come here");
+        };
+        Ok(Order::SetStandingOrders {
+            territory: territory.as_deref().map(|t| names.place(t)).transpose()?,
+            orders: StandingOrders {
+                order_of_loss: names.unit_codes(order_of_loss)?,
+                submerge_subs: *submerge_subs,
+                battleships_absorb: battleships_absorb.unwrap_or(true),
+                retreat_subs: *retreat_subs,
+                retreat_subs_to: retreat_subs_to
+                    .as_deref()
+                    .map(|t| names.place(t))
+                    .transpose()?,
+                blend_in: blend_in.map(NamedRetreat::resolved),
             },
         })
     }

@@ -43,45 +43,8 @@ pub(super) fn decide_rail(
     path: &[TerritoryId],
 ) -> Result<Vec<GameEvent>, RuleViolation> {
     super::movement::is_combat_move(state, "rail movement")?;
-    if state.capital_lost(rules, power) {
-        return Err(violation(
-            ViolationCode::RogueNoRail,
-            "Cut-Throat, General rules: Defeating a Country",
-            format!("{power}'s capital is taken: its rogue units have no rail transport"),
-        ));
-    }
-    let [(unit, n)] = units else {
-        return Err(violation(
-            ViolationCode::RailOneKind,
-            RAIL,
-            "a rail move carries one kind of unit: infantry, AA guns or an industrial complex",
-        ));
-    };
-    let (unit, n) = (*unit, *n);
+    let (unit, n, freight) = freight(rules, state, power, units)?;
     let profile = rules.catalogue.get(unit);
-    let freight = if Some(unit) == rules.catalogue.infantry() {
-        Freight::Infantry
-    } else if profile.has(Ability::AntiAircraft) {
-        Freight::AntiAircraft
-    } else if profile.has(Ability::Factory) {
-        Freight::Factory
-    } else {
-        return Err(violation(
-            ViolationCode::NotByRail,
-            RAIL,
-            format!(
-                "only infantry, AA guns and industrial complexes go by rail, not {}",
-                profile.code
-            ),
-        ));
-    };
-    if freight == Freight::Factory && (n != 1 || state.factory_railed) {
-        return Err(violation(
-            ViolationCode::RailLimit,
-            IC_RAIL,
-            "one industrial complex a turn goes by rail",
-        ));
-    }
     let board = rules.board;
     let name = |t: TerritoryId| board.get(t).name.clone();
     let (from, to) = super::movement::move_ends(path, n == 0, RAIL, "a rail move")?;
@@ -113,34 +76,7 @@ pub(super) fn decide_rail(
         ));
     }
 
-    // Rail runs through one's own land and, with permission, a partner's.
-    let passable = |t: TerritoryId| -> Result<(), RuleViolation> {
-        match state.holder[t.index()] {
-            Some(h) if state.at_war(h, power) => Err(violation(
-                ViolationCode::RailThroughEnemy,
-                if freight == Freight::Infantry {
-                    RAIL
-                } else {
-                    AA_RAIL
-                },
-                format!("{} is enemy land: no rail through it", name(t)),
-            )),
-            Some(h) if !state.permits(h, power, Permission::Rail) => Err(violation(
-                ViolationCode::RailPermission,
-                RAIL,
-                format!(
-                    "{h} has not allowed {power} to rail through {}: you must have approval",
-                    name(t)
-                ),
-            )),
-            Some(_) => Ok(()),
-            None => Err(violation(
-                ViolationCode::NeutralTerritory,
-                "Classic rules, Neutral territories",
-                format!("{} is neutral and may not be entered", name(t)),
-            )),
-        }
-    };
+    let passable = |t: TerritoryId| check_passable(rules, state, power, freight, t);
     for &t in &path[1..path.len() - 1] {
         passable(t)?;
     }
@@ -209,6 +145,112 @@ pub(super) fn decide_rail(
             }
         }
     }
+    check_heavy_destination(rules, state, power, freight, from, to)?;
+    Ok(vec![GameEvent::UnitsRailed {
+        power,
+        units: units.to_vec(),
+        path: path.to_vec(),
+        contested,
+    }])
+}
+
+/// What a rail move carries: one kind of unit, infantry, AA guns or one industrial
+/// complex a turn, and never a rogue power's.
+fn freight(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    units: &[(UnitTypeId, u32)],
+) -> Result<(UnitTypeId, u32, Freight), RuleViolation> {
+    if state.capital_lost(rules, power) {
+        return Err(violation(
+            ViolationCode::RogueNoRail,
+            "Cut-Throat, General rules: Defeating a Country",
+            format!("{power}'s capital is taken: its rogue units have no rail transport"),
+        ));
+    }
+    let [(unit, n)] = units else {
+        return Err(violation(
+            ViolationCode::RailOneKind,
+            RAIL,
+            "a rail move carries one kind of unit: infantry, AA guns or an industrial complex",
+        ));
+    };
+    let (unit, n) = (*unit, *n);
+    let profile = rules.catalogue.get(unit);
+    let freight = if Some(unit) == rules.catalogue.infantry() {
+        Freight::Infantry
+    } else if profile.has(Ability::AntiAircraft) {
+        Freight::AntiAircraft
+    } else if profile.has(Ability::Factory) {
+        Freight::Factory
+    } else {
+        return Err(violation(
+            ViolationCode::NotByRail,
+            RAIL,
+            format!(
+                "only infantry, AA guns and industrial complexes go by rail, not {}",
+                profile.code
+            ),
+        ));
+    };
+    if freight == Freight::Factory && (n != 1 || state.factory_railed) {
+        return Err(violation(
+            ViolationCode::RailLimit,
+            IC_RAIL,
+            "one industrial complex a turn goes by rail",
+        ));
+    }
+    Ok((unit, n, freight))
+}
+
+/// Rail runs through one's own land and, with permission, a partner's.
+fn check_passable(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    freight: Freight,
+    t: TerritoryId,
+) -> Result<(), RuleViolation> {
+    let name = |t: TerritoryId| rules.board.get(t).name.clone();
+    match state.holder[t.index()] {
+        Some(h) if state.at_war(h, power) => Err(violation(
+            ViolationCode::RailThroughEnemy,
+            if freight == Freight::Infantry {
+                RAIL
+            } else {
+                AA_RAIL
+            },
+            format!("{} is enemy land: no rail through it", name(t)),
+        )),
+        Some(h) if !state.permits(h, power, Permission::Rail) => Err(violation(
+            ViolationCode::RailPermission,
+            RAIL,
+            format!(
+                "{h} has not allowed {power} to rail through {}: you must have approval",
+                name(t)
+            ),
+        )),
+        Some(_) => Ok(()),
+        None => Err(violation(
+            ViolationCode::NeutralTerritory,
+            "Classic rules, Neutral territories",
+            format!("{} is neutral and may not be entered", name(t)),
+        )),
+    }
+}
+
+/// An AA gun that fired a rocket stays; a complex leaves no capital and joins no other.
+fn check_heavy_destination(
+    rules: Rules<'_>,
+    state: &GameState,
+    power: Power,
+    freight: Freight,
+    from: TerritoryId,
+    to: TerritoryId,
+) -> Result<(), RuleViolation> {
+    let board = rules.board;
+    let name = |t: TerritoryId| board.get(t).name.clone();
     if freight == Freight::AntiAircraft && state.rockets_fired.contains_key(&from) {
         return Err(violation(
             ViolationCode::RocketFired,
@@ -235,12 +277,7 @@ pub(super) fn decide_rail(
             ));
         }
     }
-    Ok(vec![GameEvent::UnitsRailed {
-        power,
-        units: units.to_vec(),
-        path: path.to_vec(),
-        contested,
-    }])
+    Ok(())
 }
 
 pub(super) fn apply_rail(

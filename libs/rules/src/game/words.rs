@@ -17,7 +17,7 @@ use super::combat::{BattleFought, RaidFlown};
 use super::diplomacy::{AgreementEnd, AgreementEnded, Outbreak};
 use super::home_cooked::{AirRaid, ParleyRoll, WarBattle, WarBattleOutcome, WarMove};
 use super::standing::StandingOrders;
-use super::{apply, GameEvent, GameState, Permission, Phase, Rules, Technology};
+use super::{apply, EventFamily, GameEvent, GameState, Permission, Phase, Rules, Technology};
 use crate::battle::Outcome;
 use crate::board::{Power, TerritoryId};
 use crate::home_cooked_tables::{Parley, WarTechnology};
@@ -117,11 +117,31 @@ impl Words<'_> {
 
     /// The sentence without its full stop.
     fn body(&self, event: &GameEvent) -> Option<String> {
+        match event.family() {
+            EventFamily::PhaseEnd => self.phase_end(event),
+            EventFamily::Economy => self.economy(event),
+            EventFamily::PacificLand => self.pacific_land(event),
+            EventFamily::PacificSea => self.pacific_sea(event),
+            EventFamily::MovesAndBattles => self.moves_and_battles(event),
+            EventFamily::Diplomacy => self.diplomacy(event),
+            EventFamily::War => self.war(event),
+            EventFamily::Seats => self.seats_and_ending(event),
+            EventFamily::StandingOrders => self.standing_orders(event),
+        }
+    }
+
+    fn phase_end(&self, event: &GameEvent) -> Option<String> {
+        let GameEvent::PhaseEnded { power, phase, .. } = event else {
+            unreachable!("only phase ends come here");
+        };
+        Some(phases_ended(self.rules, *power, &[*phase]))
+    }
+
+    /// What a power does with its money: purchases and placements, income, loans,
+    /// research, repairs, and a passive power's treasury.
+    fn economy(&self, event: &GameEvent) -> Option<String> {
         let rules = self.rules;
         let text = match event {
-            GameEvent::PhaseEnded { power, phase, .. } => {
-                return Some(phases_ended(rules, *power, &[*phase]));
-            }
             GameEvent::UnitsPurchased { power, units, cost } => format!(
                 "{power} bought {} for {}",
                 self.units(units),
@@ -145,26 +165,6 @@ impl Words<'_> {
                 };
                 format!("{power} collected {}{when}", self.money(*amount))
             }
-            GameEvent::AircraftLost { power, losses } => {
-                if losses.is_empty() {
-                    return None;
-                }
-                // By place, in the event's order.
-                let mut by_place: Vec<(TerritoryId, Vec<(UnitTypeId, u32)>)> = Vec::new();
-                for &(place, unit, n) in losses {
-                    match by_place.iter_mut().find(|(p, _)| *p == place) {
-                        Some((_, units)) => units.push((unit, n)),
-                        None => by_place.push((place, vec![(unit, n)])),
-                    }
-                }
-                let parts = by_place
-                    .iter()
-                    .map(|(place, units)| format!("{} in {}", self.units(units), self.place(*place)));
-                format!(
-                    "{power} lost {}, with nowhere to land",
-                    and_list(parts)
-                )
-            }
             GameEvent::UnitsForfeited { power, units } => {
                 if units.is_empty() {
                     return None;
@@ -174,6 +174,99 @@ impl Words<'_> {
                     self.units(units)
                 )
             }
+            GameEvent::PowerSurrendered { power, territory } => format!(
+                "{power} surrendered: the raid on {} took all its money",
+                self.place(*territory)
+            ),
+            GameEvent::ComplexExpanded {
+                power,
+                territory,
+                cost,
+            } => format!(
+                "{power} expanded its complex in {} for {}",
+                self.place(*territory),
+                self.money(*cost)
+            ),
+            GameEvent::WarLoanApplied {
+                power,
+                die,
+                granted,
+            } => {
+                if *granted > 0 {
+                    format!(
+                        "{power} applied for a war loan, rolled a {die} and was granted {}",
+                        self.money(*granted)
+                    )
+                } else {
+                    format!("{power} applied for a war loan, rolled a {die} and was refused")
+                }
+            }
+            GameEvent::WarLoanRepaid {
+                power,
+                principal,
+                interest,
+            } => format!(
+                "{power} repaid {} of its war loan, with {} interest",
+                self.money(*principal),
+                self.money(*interest)
+            ),
+            GameEvent::WeaponsResearched {
+                power,
+                cost,
+                dice,
+                breakthrough,
+            } => {
+                let found = match breakthrough {
+                    Some(b) => format!("a breakthrough in {}", technology(b.technology)),
+                    None => "no breakthrough".to_owned(),
+                };
+                format!(
+                    "{power} spent {} on {}: {found}",
+                    self.money(*cost),
+                    counted(dice.len(), "research die", "research dice")
+                )
+            }
+            GameEvent::WentPassive { power } => format!(
+                "{power} went passive: it makes no more moves and gives no orders but ending its phases"
+            ),
+            GameEvent::TreasuryConvertedToInfantry {
+                power,
+                infantry,
+                spent,
+            } => {
+                let units = match rules.catalogue.infantry() {
+                    Some(inf) => self.units(&[(inf, *infantry)]),
+                    None => format!("{infantry} infantry"),
+                };
+                let capital = match rules.board.capital(*power) {
+                    Some(capital) => format!(" in {}", self.place(capital)),
+                    None => String::new(),
+                };
+                format!(
+                    "{power}, passive, turned {} of its treasury into {units}{capital}",
+                    self.money(*spent)
+                )
+            }
+            GameEvent::BattleshipRepaired {
+                power,
+                sea_zone,
+                die,
+                cost,
+            } => format!(
+                "{power} repaired a battleship in {} for {} (the base cost and a die of {die})",
+                self.place(*sea_zone),
+                self.money(*cost)
+            ),
+            _ => unreachable!("only economy events come here"),
+        };
+        Some(text)
+    }
+
+    /// The Pacific board's rules on land: reinforcements, guerrillas, recruits and units
+    /// lent.
+    fn pacific_land(&self, event: &GameEvent) -> Option<String> {
+        let rules = self.rules;
+        let text = match event {
             GameEvent::ReinforcementsArrived {
                 power,
                 territory,
@@ -243,6 +336,35 @@ impl Words<'_> {
                 };
                 format!("{power} raised {units}, to place where it has units")
             }
+            GameEvent::UnitsLent {
+                from,
+                to,
+                territory,
+                units,
+            } => format!(
+                "{from} lent {} in {} to {to}",
+                self.units(units),
+                self.place(*territory)
+            ),
+            GameEvent::UnitsRecalled {
+                from,
+                to,
+                territory,
+                units,
+            } => format!(
+                "{to} took back {} lent to {from} in {}",
+                self.units(units),
+                self.place(*territory)
+            ),
+            _ => unreachable!("only pacific land events come here"),
+        };
+        Some(text)
+    }
+
+    /// The Pacific board's rules at sea and in the air: kamikazes, convoys, patrols and
+    /// submarines.
+    fn pacific_sea(&self, event: &GameEvent) -> Option<String> {
+        let text = match event {
             GameEvent::KamikazesStruck {
                 power,
                 against,
@@ -338,26 +460,6 @@ impl Words<'_> {
                     format!("{power}'s patrols ended: {}", parts.join("; "))
                 }
             }
-            GameEvent::UnitsLent {
-                from,
-                to,
-                territory,
-                units,
-            } => format!(
-                "{from} lent {} in {} to {to}",
-                self.units(units),
-                self.place(*territory)
-            ),
-            GameEvent::UnitsRecalled {
-                from,
-                to,
-                territory,
-                units,
-            } => format!(
-                "{to} took back {} lent to {from} in {}",
-                self.units(units),
-                self.place(*territory)
-            ),
             GameEvent::SubmarinesBlocking {
                 power,
                 sea_zone,
@@ -377,56 +479,32 @@ impl Words<'_> {
                     )
                 }
             }
-            GameEvent::PowerSurrendered { power, territory } => format!(
-                "{power} surrendered: the raid on {} took all its money",
-                self.place(*territory)
-            ),
-            GameEvent::ComplexExpanded {
-                power,
-                territory,
-                cost,
-            } => format!(
-                "{power} expanded its complex in {} for {}",
-                self.place(*territory),
-                self.money(*cost)
-            ),
-            GameEvent::WarLoanApplied {
-                power,
-                die,
-                granted,
-            } => {
-                if *granted > 0 {
-                    format!(
-                        "{power} applied for a war loan, rolled a {die} and was granted {}",
-                        self.money(*granted)
-                    )
-                } else {
-                    format!("{power} applied for a war loan, rolled a {die} and was refused")
+            _ => unreachable!("only pacific sea events come here"),
+        };
+        Some(text)
+    }
+
+    /// Moves and what they lead to: battles, raids, rockets, aircraft with nowhere to land.
+    fn moves_and_battles(&self, event: &GameEvent) -> Option<String> {
+        let text = match event {
+            GameEvent::AircraftLost { power, losses } => {
+                if losses.is_empty() {
+                    return None;
                 }
-            }
-            GameEvent::WarLoanRepaid {
-                power,
-                principal,
-                interest,
-            } => format!(
-                "{power} repaid {} of its war loan, with {} interest",
-                self.money(*principal),
-                self.money(*interest)
-            ),
-            GameEvent::WeaponsResearched {
-                power,
-                cost,
-                dice,
-                breakthrough,
-            } => {
-                let found = match breakthrough {
-                    Some(b) => format!("a breakthrough in {}", technology(b.technology)),
-                    None => "no breakthrough".to_owned(),
-                };
+                // By place, in the event's order.
+                let mut by_place: Vec<(TerritoryId, Vec<(UnitTypeId, u32)>)> = Vec::new();
+                for &(place, unit, n) in losses {
+                    match by_place.iter_mut().find(|(p, _)| *p == place) {
+                        Some((_, units)) => units.push((unit, n)),
+                        None => by_place.push((place, vec![(unit, n)])),
+                    }
+                }
+                let parts = by_place
+                    .iter()
+                    .map(|(place, units)| format!("{} in {}", self.units(units), self.place(*place)));
                 format!(
-                    "{power} spent {} on {}: {found}",
-                    self.money(*cost),
-                    counted(dice.len(), "research die", "research dice")
+                    "{power} lost {}, with nowhere to land",
+                    and_list(parts)
                 )
             }
             GameEvent::UnitsMoved {
@@ -475,6 +553,28 @@ impl Words<'_> {
             ),
             GameEvent::BattleFought(fought) => self.battle(fought),
             GameEvent::RaidFlown(flown) => self.raid(flown),
+            GameEvent::TroopsAirDropped {
+                power,
+                bombers,
+                troops,
+                path,
+                contested,
+            } => format!(
+                "{} {} flew {} {} as paratroopers{}",
+                of(*power),
+                counted(*bombers as usize, "bomber", "bombers"),
+                self.units(troops),
+                self.route(path),
+                self.battle_due(path, *contested)
+            ),
+            _ => unreachable!("only moves and battles events come here"),
+        };
+        Some(text)
+    }
+
+    /// Agreements and permissions between powers.
+    fn diplomacy(&self, event: &GameEvent) -> Option<String> {
+        let text = match event {
             GameEvent::AgreementOffered { from, to, terms } => {
                 format!("{from} offered {to} an agreement{}", quoted_terms(terms))
             }
@@ -491,55 +591,24 @@ impl Words<'_> {
                 "{by} no longer allows {to} to {}",
                 permission_words(*permission)
             ),
-            GameEvent::TroopsAirDropped {
-                power,
-                bombers,
-                troops,
-                path,
-                contested,
-            } => format!(
-                "{} {} flew {} {} as paratroopers{}",
-                of(*power),
-                counted(*bombers as usize, "bomber", "bombers"),
-                self.units(troops),
-                self.route(path),
-                self.battle_due(path, *contested)
-            ),
-            GameEvent::WentPassive { power } => format!(
-                "{power} went passive: it makes no more moves and gives no orders but ending its phases"
-            ),
-            GameEvent::TreasuryConvertedToInfantry {
-                power,
-                infantry,
-                spent,
-            } => {
-                let units = match rules.catalogue.infantry() {
-                    Some(inf) => self.units(&[(inf, *infantry)]),
-                    None => format!("{infantry} infantry"),
-                };
-                let capital = match rules.board.capital(*power) {
-                    Some(capital) => format!(" in {}", self.place(capital)),
-                    None => String::new(),
-                };
-                format!(
-                    "{power}, passive, turned {} of its treasury into {units}{capital}",
-                    self.money(*spent)
-                )
-            }
-            GameEvent::SeatsAssigned { seats, .. } => {
-                if seats.is_empty() {
-                    "The seats were cleared".to_owned()
-                } else {
-                    let who = seats
-                        .iter()
-                        .map(|(power, player)| format!("{player} plays {power}"));
-                    format!("Seats were assigned: {}", and_list(who))
-                }
-            }
+            GameEvent::AgreementEnded(ended) => self.agreement_ended(ended),
+            _ => unreachable!("only diplomacy events come here"),
+        };
+        Some(text)
+    }
+
+    /// The home-cooked "War" game's own events.
+    fn war(&self, event: &GameEvent) -> Option<String> {
+        let text = match event {
             GameEvent::StartZonesRolled { bases, .. } => {
-                let each = bases
-                    .iter()
-                    .map(|b| format!("{} {} {}", of(b.power), if b.zones.len() == 1 { "is" } else { "are" }, self.places(&b.zones)));
+                let each = bases.iter().map(|b| {
+                    format!(
+                        "{} {} {}",
+                        of(b.power),
+                        if b.zones.len() == 1 { "is" } else { "are" },
+                        self.places(&b.zones)
+                    )
+                });
                 format!("Bases were rolled: {}", semicolon_list(each))
             }
             GameEvent::InitiativeRolled { order, .. } => format!(
@@ -560,7 +629,10 @@ impl Words<'_> {
                     self.units(units)
                 );
                 if *moves > 0 {
-                    text += &format!(", and may move {}", counted(*moves as usize, "unit", "units"));
+                    text += &format!(
+                        ", and may move {}",
+                        counted(*moves as usize, "unit", "units")
+                    );
                 }
                 text
             }
@@ -647,7 +719,9 @@ impl Words<'_> {
                 destroyed,
             } => {
                 let result = match destroyed {
-                    Some((owner, unit)) => format!("destroyed one of {} {}", of(*owner), self.code(*unit)),
+                    Some((owner, unit)) => {
+                        format!("destroyed one of {} {}", of(*owner), self.code(*unit))
+                    }
                     None => "missed".to_owned(),
                 };
                 format!(
@@ -655,6 +729,24 @@ impl Words<'_> {
                     self.place(*from),
                     self.place(*target)
                 )
+            }
+            _ => unreachable!("only war events come here"),
+        };
+        Some(text)
+    }
+
+    /// Who sits at the table, and how the game ended.
+    fn seats_and_ending(&self, event: &GameEvent) -> Option<String> {
+        let text = match event {
+            GameEvent::SeatsAssigned { seats, .. } => {
+                if seats.is_empty() {
+                    "The seats were cleared".to_owned()
+                } else {
+                    let who = seats
+                        .iter()
+                        .map(|(power, player)| format!("{player} plays {power}"));
+                    format!("Seats were assigned: {}", and_list(who))
+                }
             }
             // Players' names are written as they are: no sentence starts with one, so none
             // is capitalised.
@@ -668,7 +760,10 @@ impl Words<'_> {
                     "{} seat went to {substitute}, a substitute for {player}, who was inactive",
                     of(*power)
                 ),
-                None => format!("{} empty seat went to {substitute}, a substitute", of(*power)),
+                None => format!(
+                    "{} empty seat went to {substitute}, a substitute",
+                    of(*power)
+                ),
             },
             GameEvent::SeatTaken {
                 power,
@@ -681,22 +776,32 @@ impl Words<'_> {
                     Some(before) => format!(" from {before}"),
                     None => String::new(),
                 };
-                format!("Before the game began, {player} took {} seat{from} ({reason})", of(*power))
+                format!(
+                    "Before the game began, {player} took {} seat{from} ({reason})",
+                    of(*power)
+                )
             }
             GameEvent::SubstituteMadePermanent { power, player } => format!(
                 "{} seat is now {player}'s for good, after two rounds as its substitute",
                 of(*power)
             ),
             GameEvent::GameEnded { final_ipc, .. } => {
-                let counts = final_ipc.iter().map(|(power, ipc)| format!("{power} {ipc}"));
-                format!(
-                    "The game ended with these IPC counts: {}",
-                    and_list(counts)
-                )
+                let counts = final_ipc
+                    .iter()
+                    .map(|(power, ipc)| format!("{power} {ipc}"));
+                format!("The game ended with these IPC counts: {}", and_list(counts))
             }
             GameEvent::GameVoided { reason, .. } => {
                 format!("The game was voided and does not count: {reason}")
             }
+            _ => unreachable!("only seats and ending events come here"),
+        };
+        Some(text)
+    }
+
+    /// A defender's standing orders, sealed ones told without what they say.
+    fn standing_orders(&self, event: &GameEvent) -> Option<String> {
+        let text = match event {
             GameEvent::StandingOrdersSet {
                 power,
                 territory,
@@ -724,17 +829,7 @@ impl Words<'_> {
                 self.orders_scope(*territory),
                 self.standing(orders)
             ),
-            GameEvent::AgreementEnded(ended) => self.agreement_ended(ended),
-            GameEvent::BattleshipRepaired {
-                power,
-                sea_zone,
-                die,
-                cost,
-            } => format!(
-                "{power} repaired a battleship in {} for {} (the base cost and a die of {die})",
-                self.place(*sea_zone),
-                self.money(*cost)
-            ),
+            _ => unreachable!("only standing orders events come here"),
         };
         Some(text)
     }

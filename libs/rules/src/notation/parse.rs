@@ -163,17 +163,46 @@ fn in_place<'a>(names: &Names<'_>, text: Text<'a>, how: &str) -> Result<Text<'a>
 }
 
 fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError> {
-    let whole = text;
-    let place_after = |rest: Text<'_>, how: &str| -> Result<String, NotationError> {
-        names.place(in_place(names, rest, how)?)
-    };
     if let Some(rest) = text.after_any(&["end phase", "next phase"]) {
         return nothing_after(names, rest, NamedOrder::EndPhase);
     }
+    if let Some(rest) = text.after_phrase("go passive") {
+        return nothing_after(names, rest, NamedOrder::GoPassive);
+    }
+    // Each family tries its own keywords; no two families' keywords begin alike, so their
+    // order does not matter.
+    let families: [Family; 7] = [
+        purchase_order,
+        move_or_battle_order,
+        money_order,
+        pacific_order,
+        diplomacy_order,
+        war_order,
+        standing_orders_order,
+    ];
+    for family in families {
+        if let Some(order) = family(names, text)? {
+            return Ok(order);
+        }
+    }
+    Err(unknown_order(names, text))
+}
+
+/// Reads the orders of one family: `None` when the line begins with none of its keywords.
+type Family = fn(&Names<'_>, Text<'_>) -> Result<Option<NamedOrder>, NotationError>;
+
+/// The place after an order's keyword, a leading `in`, `on`, `at` or `for` skipped; `how`
+/// names the order in a refusal.
+fn place_after(names: &Names<'_>, rest: Text<'_>, how: &str) -> Result<String, NotationError> {
+    names.place(in_place(names, rest, how)?)
+}
+
+/// Buying and placing units.
+fn purchase_order(names: &Names<'_>, text: Text<'_>) -> Result<Option<NamedOrder>, NotationError> {
     if let Some(rest) = text.after_any(&["buy", "purchase"]) {
-        return Ok(NamedOrder::Purchase {
+        return Ok(Some(NamedOrder::Purchase {
             units: names.units(rest)?,
-        });
+        }));
     }
     if let Some(rest) = text.after_any(&["place", "mobilize", "mobilise"]) {
         let split = ["in", "on", "at"]
@@ -186,31 +215,39 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
                     .to_owned(),
             ));
         };
-        return Ok(NamedOrder::Place {
+        return Ok(Some(NamedOrder::Place {
             territory: names.place(territory)?,
             units: names.units(units)?,
-        });
+        }));
     }
+    Ok(None)
+}
+
+/// Moves, battles and rockets.
+fn move_or_battle_order(
+    names: &Names<'_>,
+    text: Text<'_>,
+) -> Result<Option<NamedOrder>, NotationError> {
     if let Some(rest) = text.after_phrase("move") {
         let (units, path) = units_and_path(names, rest, "move")?;
-        return Ok(NamedOrder::Move { units, path });
+        return Ok(Some(NamedOrder::Move { units, path }));
     }
     if let Some(rest) = text.after_phrase("rail") {
         let (units, path) = units_and_path(names, rest, "rail")?;
-        return Ok(NamedOrder::Rail { units, path });
+        return Ok(Some(NamedOrder::Rail { units, path }));
     }
     if let Some(rest) = text.after_any(&["air raid"]) {
         let (units, path) = units_and_path(names, rest, "air raid")?;
-        return Ok(NamedOrder::AirRaid { units, path });
+        return Ok(Some(NamedOrder::AirRaid { units, path }));
     }
     if let Some(rest) = text.after_any(&["air drop", "airdrop"]) {
-        return air_drop(names, rest);
+        return air_drop(names, rest).map(Some);
     }
     if let Some(rest) = text.after_any(&["battle", "fight battle", "fight"]) {
-        return battle(names, rest, false);
+        return battle(names, rest, false).map(Some);
     }
     if let Some(rest) = text.after_any(&["bombing raid", "bomb"]) {
-        return battle(names, rest, true);
+        return battle(names, rest, true).map(Some);
     }
     if let Some(rest) = text.after_any(&["fire rocket", "rocket"]) {
         let rest = rest.after_phrase("from").unwrap_or(rest);
@@ -221,20 +258,25 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
                 "a rocket reads \"fire rocket from Germany at United Kingdom\"".to_owned(),
             ));
         };
-        return Ok(NamedOrder::FireRocket {
+        return Ok(Some(NamedOrder::FireRocket {
             from: names.place(from)?,
             target: names.place(target)?,
-        });
+        }));
     }
+    Ok(None)
+}
+
+/// What a power spends its money on besides units, and its war loans.
+fn money_order(names: &Names<'_>, text: Text<'_>) -> Result<Option<NamedOrder>, NotationError> {
     if let Some(rest) = text.after_any(&["repair battleship", "repair"]) {
-        return Ok(NamedOrder::RepairBattleship {
-            sea_zone: place_after(rest, "a repair")?,
-        });
+        return Ok(Some(NamedOrder::RepairBattleship {
+            sea_zone: place_after(names, rest, "a repair")?,
+        }));
     }
     if let Some(rest) = text.after_any(&["repay war loan", "repay loan", "repay"]) {
-        return Ok(NamedOrder::RepayWarLoan {
+        return Ok(Some(NamedOrder::RepayWarLoan {
             amount: names.number(rest.after_phrase("ipc").unwrap_or(rest), "repay")?,
-        });
+        }));
     }
     if let Some(rest) = text.after_any(&[
         "apply for a war loan",
@@ -242,57 +284,41 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         "war loan",
         "loan",
     ]) {
-        return nothing_after(names, rest, NamedOrder::ApplyForWarLoan);
+        return nothing_after(names, rest, NamedOrder::ApplyForWarLoan).map(Some);
     }
     if let Some(rest) = text.after_any(&["expand complex", "expand"]) {
-        return Ok(NamedOrder::ExpandComplex {
-            territory: place_after(rest, "an expansion")?,
-        });
+        return Ok(Some(NamedOrder::ExpandComplex {
+            territory: place_after(names, rest, "an expansion")?,
+        }));
     }
     if let Some(rest) = text.after_any(&["develop weapons", "research"]) {
         let rest = rest.after_phrase("with").unwrap_or(rest);
-        return Ok(NamedOrder::DevelopWeapons {
+        return Ok(Some(NamedOrder::DevelopWeapons {
             dice: count_of(names, rest, &["dice", "die"], "research", "research 2 dice")?,
-        });
+        }));
     }
-    if let Some(rest) = text.after_phrase("never break off") {
-        return nothing_after(names, rest, NamedOrder::SetBreakOff { after: None });
-    }
-    if let Some(rest) = text.after_phrase("break off") {
-        let usage = "break off after 2 attacks";
-        let Some(rest) = rest.after_phrase("after") else {
-            return Err(names.error(
-                rest,
-                format!("break off reads \"{usage}\" (or \"never break off\")"),
-            ));
-        };
-        return Ok(NamedOrder::SetBreakOff {
-            after: Some(count_of(
-                names,
-                rest,
-                &["attacks", "attack"],
-                "break off",
-                usage,
-            )?),
-        });
-    }
+    Ok(None)
+}
+
+/// The Pacific board's orders: guerrillas, submarines, kamikazes, patrols, lending.
+fn pacific_order(names: &Names<'_>, text: Text<'_>) -> Result<Option<NamedOrder>, NotationError> {
     if let Some(rest) = text.after_any(&["suppress guerrillas", "suppress"]) {
-        return Ok(NamedOrder::SuppressGuerrillas {
-            territory: place_after(rest, "suppressing guerrillas")?,
-        });
+        return Ok(Some(NamedOrder::SuppressGuerrillas {
+            territory: place_after(names, rest, "suppressing guerrillas")?,
+        }));
     }
     if let Some(rest) = text.after_phrase("avoid combat") {
-        return Ok(NamedOrder::AvoidCombat {
-            territory: place_after(rest, "avoiding combat")?,
-        });
+        return Ok(Some(NamedOrder::AvoidCombat {
+            territory: place_after(names, rest, "avoiding combat")?,
+        }));
     }
     if let Some(rest) = text.after_any(&["attack submarines", "attack subs"]) {
-        return Ok(NamedOrder::AttackSubmarines {
-            sea_zone: place_after(rest, "attacking submarines")?,
-        });
+        return Ok(Some(NamedOrder::AttackSubmarines {
+            sea_zone: place_after(names, rest, "attacking submarines")?,
+        }));
     }
     if let Some(rest) = text.after_any(&["kamikaze attack", "kamikazes", "kamikaze"]) {
-        return kamikaze(names, rest);
+        return kamikaze(names, rest).map(Some);
     }
     if let Some(rest) = text.after_any(&["patrol", "fly patrol", "cap"]) {
         let shape = "a patrol reads \"patrol 2 FTR from Japan over SZ 36\"";
@@ -302,11 +328,11 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         let Some((from, over)) = places.split_word("over") else {
             return Err(names.error(places, shape.to_owned()));
         };
-        return Ok(NamedOrder::FlyPatrol {
+        return Ok(Some(NamedOrder::FlyPatrol {
             units: names.units(units)?,
             from: names.place(from)?,
             over: names.place(over)?,
-        });
+        }));
     }
     if let Some(rest) = text.after_phrase("lend") {
         let shape = "a loan reads \"lend 2 INF in Szechwan to KMT\"";
@@ -316,11 +342,11 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         let Some((units, territory)) = units_in.split_last_word("in") else {
             return Err(names.error(units_in, shape.to_owned()));
         };
-        return Ok(NamedOrder::Lend {
+        return Ok(Some(NamedOrder::Lend {
             to: names.power(to)?,
             territory: names.place(territory)?,
             units: names.units(units)?,
-        });
+        }));
     }
     if let Some(rest) = text.after_any(&["recall", "take back"]) {
         let shape = "taking back reads \"recall 2 INF in Szechwan from KMT\"";
@@ -330,11 +356,11 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         let Some((units, territory)) = units_in.split_last_word("in") else {
             return Err(names.error(units_in, shape.to_owned()));
         };
-        return Ok(NamedOrder::Recall {
+        return Ok(Some(NamedOrder::Recall {
             from: names.power(from)?,
             territory: names.place(territory)?,
             units: names.units(units)?,
-        });
+        }));
     }
     if let Some(rest) = text.after_any(&["block with submarines", "block with subs", "block"]) {
         let Some((place, against)) = rest.split_last_word("against") else {
@@ -348,7 +374,7 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         let sea_zone = if place.is_empty() {
             None
         } else {
-            Some(place_after(place, "a blocking order")?)
+            Some(place_after(names, place, "a blocking order")?)
         };
         let against = if against.after_phrase("nobody").is_some_and(Text::is_empty) {
             Vec::new()
@@ -360,11 +386,13 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
                 .map(|power| names.power(power.trim()))
                 .collect::<Result<_, _>>()?
         };
-        return Ok(NamedOrder::BlockWithSubmarines { sea_zone, against });
+        return Ok(Some(NamedOrder::BlockWithSubmarines { sea_zone, against }));
     }
-    if let Some(rest) = text.after_phrase("go passive") {
-        return nothing_after(names, rest, NamedOrder::GoPassive);
-    }
+    Ok(None)
+}
+
+/// Agreements and permissions between powers.
+fn diplomacy_order(names: &Names<'_>, text: Text<'_>) -> Result<Option<NamedOrder>, NotationError> {
     if let Some(rest) = text.after_any(&["offer agreement", "offer"]) {
         let rest = rest.after_any(&["to", "with"]).unwrap_or(rest);
         let (with, terms) = match rest.s.find(':') {
@@ -385,50 +413,55 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
                     .to_owned(),
             ));
         }
-        return Ok(NamedOrder::OfferAgreement {
+        return Ok(Some(NamedOrder::OfferAgreement {
             with: names.power(with)?,
             terms: terms.to_owned(),
-        });
+        }));
     }
     if let Some(rest) = text.after_any(&["accept agreement", "accept"]) {
         let rest = rest.after_any(&["from", "of", "with"]).unwrap_or(rest);
-        return Ok(NamedOrder::AcceptAgreement {
+        return Ok(Some(NamedOrder::AcceptAgreement {
             from: names.power(rest)?,
-        });
+        }));
     }
     if let Some(rest) = text.after_any(&["grant", "allow"]) {
         let (permission, to) = permission_and_power(names, rest, "to")?;
-        return Ok(NamedOrder::GrantPermission {
+        return Ok(Some(NamedOrder::GrantPermission {
             to: names.power(to)?,
             permission,
-        });
+        }));
     }
     if let Some(rest) = text.after_phrase("revoke") {
         let (permission, to) = permission_and_power(names, rest, "from")?;
-        return Ok(NamedOrder::RevokePermission {
+        return Ok(Some(NamedOrder::RevokePermission {
             to: names.power(to)?,
             permission,
-        });
+        }));
     }
     if let Some(rest) = text.after_any(&["break agreement", "declare war"]) {
         let rest = rest.after_any(&["with", "on"]).unwrap_or(rest);
-        return Ok(NamedOrder::BreakAgreement {
+        return Ok(Some(NamedOrder::BreakAgreement {
             with: names.power(rest)?,
-        });
+        }));
     }
+    Ok(None)
+}
+
+/// The home-cooked "War" game's own orders.
+fn war_order(names: &Names<'_>, text: Text<'_>) -> Result<Option<NamedOrder>, NotationError> {
     if let Some(rest) = text.after_phrase("roll start zones") {
-        return nothing_after(names, rest, NamedOrder::RollStartZones);
+        return nothing_after(names, rest, NamedOrder::RollStartZones).map(Some);
     }
     if let Some(rest) = text.after_phrase("roll initiative") {
-        return nothing_after(names, rest, NamedOrder::RollInitiative);
+        return nothing_after(names, rest, NamedOrder::RollInitiative).map(Some);
     }
     if let Some(rest) = text.after_phrase("roll reinforcements") {
-        return nothing_after(names, rest, NamedOrder::RollReinforcements);
+        return nothing_after(names, rest, NamedOrder::RollReinforcements).map(Some);
     }
     if let Some(rest) = text.after_any(&["build infrastructure", "infrastructure"]) {
-        return Ok(NamedOrder::BuildInfrastructure {
-            territory: place_after(rest, "infrastructure")?,
-        });
+        return Ok(Some(NamedOrder::BuildInfrastructure {
+            territory: place_after(names, rest, "infrastructure")?,
+        }));
     }
     if let Some(rest) = text.after_any(&[
         "drop the atomic bomb",
@@ -436,19 +469,48 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         "drop atomic bomb",
         "atomic bomb",
     ]) {
-        return Ok(NamedOrder::DropAtomicBomb {
-            territory: place_after(rest, "the atomic bomb")?,
-        });
+        return Ok(Some(NamedOrder::DropAtomicBomb {
+            territory: place_after(names, rest, "the atomic bomb")?,
+        }));
     }
     if let Some(rest) = text.after_phrase("order of loss") {
         let rest = rest
             .s
             .strip_prefix(':')
             .map_or(rest, |s| Text { s, at: rest.at + 1 });
-        return Ok(NamedOrder::SetOrderOfLoss {
+        return Ok(Some(NamedOrder::SetOrderOfLoss {
             units: names.unit_codes(rest)?,
-        });
+        }));
     }
+    if let Some(rest) = text.after_phrase("never break off") {
+        return nothing_after(names, rest, NamedOrder::SetBreakOff { after: None }).map(Some);
+    }
+    if let Some(rest) = text.after_phrase("break off") {
+        let usage = "break off after 2 attacks";
+        let Some(rest) = rest.after_phrase("after") else {
+            return Err(names.error(
+                rest,
+                format!("break off reads \"{usage}\" (or \"never break off\")"),
+            ));
+        };
+        return Ok(Some(NamedOrder::SetBreakOff {
+            after: Some(count_of(
+                names,
+                rest,
+                &["attacks", "attack"],
+                "break off",
+                usage,
+            )?),
+        }));
+    }
+    Ok(None)
+}
+
+/// A defender's standing orders (never sealed ones: the server seals them).
+fn standing_orders_order(
+    names: &Names<'_>,
+    text: Text<'_>,
+) -> Result<Option<NamedOrder>, NotationError> {
     if text.after_phrase("sealed standing orders").is_some() {
         return Err(names.error(
             text,
@@ -458,8 +520,14 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
         ));
     }
     if let Some(rest) = text.after_phrase("standing orders") {
-        return standing_orders(names, rest);
+        return standing_orders(names, rest).map(Some);
     }
+    Ok(None)
+}
+
+/// The refusal of a line that begins with no order, with the keywords closest to its
+/// first words.
+fn unknown_order(names: &Names<'_>, whole: Text<'_>) -> NotationError {
     let first: String = whole
         .words()
         .iter()
@@ -474,7 +542,7 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
             suggestions = closest(&word, KEYWORDS.iter().map(|k| (*k, *k)));
         }
     }
-    Err(NotationError {
+    NotationError {
         suggestions,
         ..names.error(
             whole,
@@ -484,7 +552,7 @@ fn order(names: &Names<'_>, text: Text<'_>) -> Result<NamedOrder, NotationError>
                 whole.words().first().map_or("", |w| w.s)
             ),
         )
-    })
+    }
 }
 
 /// A count, then nothing or one of `nouns` (the plural first): `2 dice`, `1 attack`.

@@ -58,44 +58,7 @@ pub fn render_order(order: &NamedOrder) -> String {
             path: p,
         } => format!("air raid {}: {}", units(list), path(p)),
         NamedOrder::FireRocket { from, target } => format!("fire rocket from {from} at {target}"),
-        NamedOrder::FightBattle {
-            territory,
-            combat,
-            order_of_loss,
-            retreat,
-            retreat_to,
-            bombing_raid,
-            bombard_from,
-            kamikaze_target,
-            blend_in,
-        } => {
-            let mut line = format!("battle {territory}");
-            if let Some(combat) = combat {
-                line.push_str(&format!("; combat {combat}"));
-            }
-            if !order_of_loss.is_empty() {
-                line.push_str(&format!("; loss {}", order_of_loss.join(", ")));
-            }
-            if let Some(when) = retreat {
-                line.push_str(&format!("; retreat {}", condition(*when, false)));
-            }
-            if let Some(to) = retreat_to {
-                line.push_str(&format!("; retreat to {to}"));
-            }
-            if *bombing_raid {
-                line.push_str("; bombing raid");
-            }
-            if !bombard_from.is_empty() {
-                line.push_str(&format!("; bombard from {}", bombard_from.join(", ")));
-            }
-            if let Some(target) = kamikaze_target {
-                line.push_str(&format!("; kamikaze {target}"));
-            }
-            if let Some(when) = blend_in {
-                line.push_str(&format!("; blend in {}", condition(*when, true)));
-            }
-            line
-        }
+        NamedOrder::FightBattle { .. } => battle_line(order),
         NamedOrder::RepairBattleship { sea_zone } => format!("repair battleship in {sea_zone}"),
         NamedOrder::KamikazeAttack { strikes } => {
             let strikes: Vec<String> = strikes
@@ -169,48 +132,7 @@ pub fn render_order(order: &NamedOrder) -> String {
         NamedOrder::SetBreakOff { after: Some(1) } => "break off after 1 attack".to_owned(),
         NamedOrder::SetBreakOff { after: Some(n) } => format!("break off after {n} attacks"),
         NamedOrder::SetBreakOff { after: None } => "never break off".to_owned(),
-        NamedOrder::SetStandingOrders {
-            territory,
-            order_of_loss,
-            submerge_subs,
-            battleships_absorb,
-            retreat_subs,
-            retreat_subs_to,
-            blend_in,
-        } => {
-            let mut line = match territory {
-                Some(place) => format!("standing orders for {place}"),
-                None => "standing orders".to_owned(),
-            };
-            let mut any = false;
-            if !order_of_loss.is_empty() {
-                line.push_str(&format!("; loss {}", order_of_loss.join(", ")));
-                any = true;
-            }
-            if *retreat_subs {
-                line.push_str("; retreat subs");
-                if let Some(zone) = retreat_subs_to {
-                    line.push_str(&format!(" to {zone}"));
-                }
-                any = true;
-            }
-            if *submerge_subs {
-                line.push_str("; submerge subs");
-                any = true;
-            }
-            if *battleships_absorb == Some(false) {
-                line.push_str("; battleships do not absorb");
-                any = true;
-            }
-            if let Some(when) = blend_in {
-                line.push_str(&format!("; blend in {}", condition(*when, true)));
-                any = true;
-            }
-            if !any {
-                line.push_str("; defaults");
-            }
-            line
-        }
+        NamedOrder::SetStandingOrders { .. } => standing_orders_line(order),
         // The content is the defender's secret until a battle follows it.
         NamedOrder::SealedStandingOrders { territory, sealed } => {
             let what = if sealed.is_some() {
@@ -224,6 +146,98 @@ pub fn render_order(order: &NamedOrder) -> String {
             }
         }
     }
+}
+
+/// A battle's line: the place, then each choice made for it.
+fn battle_line(order: &NamedOrder) -> String {
+    let NamedOrder::FightBattle {
+        territory,
+        combat,
+        order_of_loss,
+        retreat,
+        retreat_to,
+        bombing_raid,
+        bombard_from,
+        kamikaze_target,
+        blend_in,
+    } = order
+    else {
+        unreachable!("only battles come here");
+    };
+    let mut line = format!("battle {territory}");
+    if let Some(combat) = combat {
+        line.push_str(&format!("; combat {combat}"));
+    }
+    if !order_of_loss.is_empty() {
+        line.push_str(&format!("; loss {}", order_of_loss.join(", ")));
+    }
+    if let Some(when) = retreat {
+        line.push_str(&format!("; retreat {}", condition(*when, false)));
+    }
+    if let Some(to) = retreat_to {
+        line.push_str(&format!("; retreat to {to}"));
+    }
+    if *bombing_raid {
+        line.push_str("; bombing raid");
+    }
+    if !bombard_from.is_empty() {
+        line.push_str(&format!("; bombard from {}", bombard_from.join(", ")));
+    }
+    if let Some(target) = kamikaze_target {
+        line.push_str(&format!("; kamikaze {target}"));
+    }
+    if let Some(when) = blend_in {
+        line.push_str(&format!("; blend in {}", condition(*when, true)));
+    }
+    line
+}
+
+/// Standing orders' line: the place they are for, then each choice, or "defaults".
+fn standing_orders_line(order: &NamedOrder) -> String {
+    let NamedOrder::SetStandingOrders {
+        territory,
+        order_of_loss,
+        submerge_subs,
+        battleships_absorb,
+        retreat_subs,
+        retreat_subs_to,
+        blend_in,
+    } = order
+    else {
+        unreachable!("only standing orders come here");
+    };
+    let mut line = match territory {
+        Some(place) => format!("standing orders for {place}"),
+        None => "standing orders".to_owned(),
+    };
+    let mut any = false;
+    if !order_of_loss.is_empty() {
+        line.push_str(&format!("; loss {}", order_of_loss.join(", ")));
+        any = true;
+    }
+    if *retreat_subs {
+        line.push_str("; retreat subs");
+        if let Some(zone) = retreat_subs_to {
+            line.push_str(&format!(" to {zone}"));
+        }
+        any = true;
+    }
+    if *submerge_subs {
+        line.push_str("; submerge subs");
+        any = true;
+    }
+    if *battleships_absorb == Some(false) {
+        line.push_str("; battleships do not absorb");
+        any = true;
+    }
+    if let Some(when) = blend_in {
+        line.push_str(&format!("; blend in {}", condition(*when, true)));
+        any = true;
+    }
+    if !any {
+        line.push_str("; defaults");
+    }
+    line
 }
 
 /// "after round 2", "when down to 3"; blending in, "before the first die" (after round 0).

@@ -1,9 +1,11 @@
 //! A roll asked by one of TripleA's clients, whichever protocol it speaks (`/api/roll`'s
 //! JSON or `/MARTI.php`'s page): limits per client, then per client at the table; the
 //! addresses registered (when required); the mail; the roll through the one write path.
-//! The protocols differ only in their field names and in how they answer.
+//! The protocols differ only in their field names and in how they answer: both read their
+//! form, and give a refusal its status, by the same two functions here.
 
-use actix_web::HttpRequest;
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 use warlog_events::dice_table::{check_registered, RollFields, RollRead};
 use warlog_store::dice_addresses::confirmed;
 
@@ -135,4 +137,65 @@ fn invalid(reasons: Vec<String>, code: ErrorCode) -> Vec<ApiError> {
         .into_iter()
         .map(|why| ApiError::new(code, why))
         .collect()
+}
+
+/// The form, from a body sent as `application/x-www-form-urlencoded` (or with no type);
+/// `fields` names what it should hold. A field holding a control character (a tab or a
+/// line break aside) is refused by its name, as a page's form is.
+pub(crate) fn read_form<T: serde::de::DeserializeOwned>(
+    req: &HttpRequest,
+    body: &[u8],
+    fields: &str,
+) -> Result<T, ApiError> {
+    let form_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        });
+    if !form_type {
+        return Err(ApiError::new(
+            ErrorCode::UnsupportedMediaType,
+            format!("send the roll as a form (application/x-www-form-urlencoded): {fields}"),
+        ));
+    }
+    if let Some(problem) = crate::input_guard::lenient_form_problem(body) {
+        return Err(ApiError::malformed(problem));
+    }
+    serde_urlencoded::from_bytes(body)
+        .map_err(|_| ApiError::new(ErrorCode::InvalidDiceRoll, "the form cannot be read"))
+}
+
+/// A refused roll's status (its first reason's, with `Retry-After` where waiting helps),
+/// and every reason in words (an internal error by the reference it is logged under).
+pub(crate) fn refusal_parts(errors: &[ApiError]) -> (HttpResponseBuilder, Vec<String>) {
+    let status = errors
+        .first()
+        .map_or(StatusCode::BAD_REQUEST, |e| e.code.status());
+    let reasons = errors
+        .iter()
+        .map(|error| {
+            let problem = error.problem();
+            if error.code == ErrorCode::Internal {
+                let reference = uuid::Uuid::new_v4();
+                tracing::error!(%reference, detail = %problem.detail, "internal error");
+                format!("something went wrong inside the dice server; quote reference {reference} to its operators")
+            } else {
+                problem.detail
+            }
+        })
+        .collect();
+    let mut answer = HttpResponse::build(status);
+    if matches!(status.as_u16(), 429 | 503) {
+        answer.insert_header((
+            header::RETRY_AFTER,
+            crate::error::RETRY_AFTER_SECONDS.to_string(),
+        ));
+    }
+    (answer, reasons)
 }

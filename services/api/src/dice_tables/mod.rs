@@ -12,6 +12,7 @@ mod roll;
 mod view;
 
 pub use client::DiceClient;
+pub(crate) use client_roll::{read_form, refusal_parts};
 pub use client_roll::{roll_for_client, ClientRoll, Rolled, REGISTER_PATH};
 pub use folds::TableFolds;
 pub use registration::{
@@ -19,6 +20,7 @@ pub use registration::{
     TableNamingView, CONFIRM_PAGE, STOP_PAGE, TABLES_PAGE,
 };
 
+pub(crate) use reveal::reveal;
 pub use reveal::{DiceReveal, RevealAnswer};
 pub use roll::{DiceRoll, RollAnswer, RollRecipient, RollResult};
 pub use view::{read_table_between, DiceTableView, EpochView, RollView, VIEW_EVENTS};
@@ -27,7 +29,7 @@ use std::sync::Arc;
 
 use tokio::sync::OnceCell;
 use warlog_events::dice_table::DiceTable;
-use warlog_events::dice_table::{idle_in_words, DiceKeys, DiceTableError, DiceTableId, RollLinks};
+use warlog_events::dice_table::{idle_in_words, DiceKeys, DiceTableId, RollLinks};
 use warlog_events::StreamId;
 use warlog_rules::dice::GameSeed;
 use warlog_store::dice_tables::load_epoch_seed;
@@ -364,15 +366,8 @@ pub(crate) async fn table_and_seed(
     Ok(Some((folded, seed)))
 }
 
-/// A table's refusal, answered with its code.
-pub(crate) fn refused(error: DiceTableError) -> ApiError {
-    let code = match &error {
-        DiceTableError::RevealRefused(_) => ErrorCode::RevealRefused,
-        DiceTableError::NothingToReveal(_) => ErrorCode::NothingToReveal,
-        DiceTableError::WrongSeed(_) | DiceTableError::Record(_) => ErrorCode::Internal,
-    };
-    ApiError::new(code, error.to_string())
-}
+/// A table's refusal is answered as every refusal is.
+pub(crate) use crate::error::refused;
 
 #[cfg(test)]
 mod tests {

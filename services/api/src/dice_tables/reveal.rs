@@ -4,16 +4,40 @@
 use std::sync::Arc;
 
 use actix_web::http::StatusCode;
+use actix_web::HttpRequest;
 use serde::Serialize;
 use utoipa::ToSchema;
 use warlog_events::dice_table::{DiceKeys, DiceTable, DiceTableEvent, DiceTableId, RevealAsked};
 use warlog_rules::dice::GameSeed;
 use warlog_store::{ExpectedVersion, PooledClient};
 
-use super::{refused, table_and_seed};
+use super::{parse_table, refused, table_and_seed};
 use crate::error::{corrupt, ApiError, ErrorCode};
-use crate::write::{fresh_seed, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
+use crate::write::{self, fresh_seed, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
+
+/// Reveals `raw`'s seed, by the link's `token` or after the idle time: the API's reveal and
+/// the reveal page's form alike.
+pub(crate) async fn reveal(
+    req: &HttpRequest,
+    state: &AppState,
+    raw: &str,
+    token: Option<String>,
+) -> Result<serde_json::Value, ApiError> {
+    let (table, _) = parse_table(raw)?;
+    let keys = state.dice.keys(state.store.pool()).await?;
+    let reveal = DiceReveal {
+        table,
+        asked: match token.filter(|t| !t.trim().is_empty()) {
+            Some(token) => RevealAsked::ByLink(token.trim().to_owned()),
+            None => RevealAsked::AfterIdle,
+        },
+        keys,
+        idle_seconds: state.dice.settings.idle_seconds,
+    };
+    let request = WriteRequest::anonymous(req, raw.as_bytes());
+    Ok(write::run(state, &request, &reveal).await?.body)
+}
 
 /// A reveal asked of a table.
 #[derive(Debug)]

@@ -12,7 +12,7 @@ use warlog_store::{AppendOutcome, ExpectedVersion, PooledClient};
 use super::accepted::{accepted, summary_of};
 use super::fold::load_for_command;
 use super::reports::report_mails;
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{refused, ApiError, ErrorCode};
 use crate::mail_desk::MailDesk;
 use crate::write::{Answer, Decision, SeedDuty, StreamAppend, Write, WriteRequest};
 use crate::AppState;
@@ -171,22 +171,6 @@ fn refusal_on_lines(refusal: Refusal, lines: Option<&[usize]>) -> ApiError {
         (Refusal::Rule { violation, .. }, Some(line)) => {
             ApiError::rule_violation(&format!("line {line}"), &violation).on_line(line)
         }
-        (refusal, _) => refusal.into(),
-    }
-}
-
-impl From<Refusal> for ApiError {
-    fn from(refusal: Refusal) -> Self {
-        match refusal {
-            Refusal::Forbidden(why) => ApiError::new(ErrorCode::Forbidden, why),
-            Refusal::Name(error) => error.into(),
-            Refusal::Rule { at, violation } => ApiError::rule_violation(&at, &violation),
-            Refusal::Version { expected, actual } => ApiError::new(
-                ErrorCode::VersionConflict,
-                format!("the request was written for version {expected}; the game is at version {actual}"),
-            )
-            .with_current_version(actual),
-            Refusal::Malformed(why) => ApiError::malformed(why),
-        }
+        (refusal, _) => refused(refusal),
     }
 }

@@ -9,10 +9,12 @@ use time::OffsetDateTime;
 use warlog_events::by_mail::intake::{authenticated, in_turn, Letter, MailRefusal};
 use warlog_events::by_mail::reply_text::turn_of_reply;
 use warlog_events::by_mail::token::{token_in_address, ReplyToken};
+use warlog_events::game::GameLog;
 use warlog_events::orders::ByMail;
 use warlog_events::sender::Role;
 use warlog_events::turn::{only_any_time_orders, plan_turn};
 use warlog_events::StreamId;
+use warlog_rules::board::Power;
 use warlog_rules::game::Moment;
 use warlog_store::inbox::{message_recorded, InboxMessage};
 use warlog_store::mail::{addresses_of, player_of_address};
@@ -160,10 +162,7 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
     // record is the decision, and its report the answer.
     let message_hex = hex::encode(message.message_key);
     if message_recorded(&client, &stream, &message_hex).await? {
-        return Ok(Verdict::Decided {
-            outcome: "recorded".to_owned(),
-            answer: None,
-        });
+        return Ok(recorded());
     }
     let Some(body) = incoming.text.as_deref().filter(|t| !t.trim().is_empty()) else {
         let why = if incoming.attachments_only {
@@ -228,18 +227,7 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
         role: Role::Player,
     };
     if reply.preview {
-        let (sender, power, previewed_text) = (caller.sender(), writer.power, text.clone());
-        let previewed = tokio::task::spawn_blocking(move || {
-            turns::preview(&log, sender, at, &previewed_text, Some(power), None)
-        })
-        .await
-        .map_err(|_| ApiError::new(ErrorCode::Internal, "a preview stopped"))?;
-        let answer = match previewed {
-            Ok(preview) => answers::preview(&incoming.subject, &preview, &text),
-            Err(error) if passes(&error) => return Err(error),
-            Err(error) => answers::refused_turn(&incoming.subject, &error, &text),
-        };
-        return Ok(refusing.answered("previewed".to_owned(), answer));
+        return previewed(&refusing, log, &caller, writer.power, at, &text).await;
     }
     let by_mail = ByMail {
         message: message_hex,
@@ -257,16 +245,56 @@ async fn decide_or_fail(state: &AppState, message: &InboxMessage) -> Result<Verd
             power: Some(writer.power),
         },
     };
-    match write::run(state, &request, &command).await {
-        Ok(_) => Ok(Verdict::Decided {
-            outcome: "recorded".to_owned(),
-            answer: None,
-        }),
+    let written = write::run(state, &request, &command).await;
+    turn_written(written, &refusing, &text)
+}
+
+/// A preview asked for: what the turn would do, answered; nothing is written.
+async fn previewed(
+    refusing: &Refusing<'_>,
+    log: GameLog,
+    caller: &Identity,
+    power: Power,
+    at: Moment,
+    text: &str,
+) -> Result<Verdict, ApiError> {
+    let (sender, previewed_text) = (caller.sender(), text.to_owned());
+    let previewed = tokio::task::spawn_blocking(move || {
+        turns::preview(&log, sender, at, &previewed_text, Some(power), None)
+    })
+    .await
+    .map_err(|_| ApiError::new(ErrorCode::Internal, "a preview stopped"))?;
+    let answer = match previewed {
+        Ok(preview) => answers::preview(refusing.subject, &preview, text),
+        Err(error) if passes(&error) => return Err(error),
+        Err(error) => answers::refused_turn(refusing.subject, &error, text),
+    };
+    Ok(refusing.answered("previewed".to_owned(), answer))
+}
+
+/// What writing the turn came to: recorded, put off (an error that passes by itself), or
+/// refused with the reason answered.
+fn turn_written<T>(
+    written: Result<T, ApiError>,
+    refusing: &Refusing<'_>,
+    text: &str,
+) -> Result<Verdict, ApiError> {
+    match written {
+        Ok(_) => Ok(recorded()),
         Err(error) if passes(&error) => Err(error),
         Err(error) => Ok(refusing.refuse(
             error.code.as_str(),
-            answers::refused_turn(&incoming.subject, &error, &text),
+            answers::refused_turn(refusing.subject, &error, text),
         )),
+    }
+}
+
+/// A message whose turn is recorded: nothing to answer, the turn's report goes to the
+/// players.
+fn recorded() -> Verdict {
+    Verdict::Decided {
+        outcome: "recorded".to_owned(),
+        answer: None,
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use smtp_proto::request::receiver::DataReceiver;
-use smtp_proto::Request;
+use smtp_proto::{MailFrom, RcptTo, Request};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
@@ -109,6 +109,38 @@ struct Envelope {
     recipients: Vec<String>,
 }
 
+impl Envelope {
+    /// MAIL FROM's reply: the sender kept, once, when the size it announces is within the
+    /// limit.
+    fn mail_from(&mut self, from: MailFrom<String>, settings: &ListenerSettings) -> String {
+        if self.from.is_some() {
+            "503 5.5.1 a sender is given already".to_owned()
+        } else if from.size > settings.max_message_bytes {
+            let limit = settings.max_message_bytes;
+            format!("552 5.3.4 the message is over warlog's limit of {limit} bytes: send the turn as plain text")
+        } else {
+            self.from = Some(from.address);
+            "250 2.1.0 sender ok".to_owned()
+        }
+    }
+
+    /// RCPT TO's reply: a reply address kept, after the sender and up to the most
+    /// recipients.
+    fn rcpt_to(&mut self, to: RcptTo<String>, settings: &ListenerSettings) -> String {
+        if self.from.is_none() {
+            "503 5.5.1 MAIL FROM first".to_owned()
+        } else if self.recipients.len() >= settings.max_recipients {
+            "452 4.5.3 too many recipients".to_owned()
+        } else if !is_reply_address(&to.address) {
+            "550 5.1.1 no such mailbox: warlog takes replies to its turn mails (turn+...)"
+                .to_owned()
+        } else {
+            self.recipients.push(to.address.to_lowercase());
+            "250 2.1.5 recipient ok".to_owned()
+        }
+    }
+}
+
 /// A conversation, from the greeting to QUIT (or the client gone, or idle too long).
 async fn converse<R, W>(
     read: R,
@@ -175,27 +207,12 @@ where
                 reply(&mut write, "503 5.5.1 say LHLO (or EHLO) first").await?;
             }
             Ok(Request::Mail { from }) => {
-                if envelope.from.is_some() {
-                    reply(&mut write, "503 5.5.1 a sender is given already").await?;
-                } else if from.size > settings.max_message_bytes {
-                    let limit = settings.max_message_bytes;
-                    reply(&mut write, &format!("552 5.3.4 the message is over warlog's limit of {limit} bytes: send the turn as plain text")).await?;
-                } else {
-                    envelope.from = Some(from.address);
-                    reply(&mut write, "250 2.1.0 sender ok").await?;
-                }
+                let answer = envelope.mail_from(from, settings);
+                reply(&mut write, &answer).await?;
             }
             Ok(Request::Rcpt { to }) => {
-                if envelope.from.is_none() {
-                    reply(&mut write, "503 5.5.1 MAIL FROM first").await?;
-                } else if envelope.recipients.len() >= settings.max_recipients {
-                    reply(&mut write, "452 4.5.3 too many recipients").await?;
-                } else if !is_reply_address(&to.address) {
-                    reply(&mut write, "550 5.1.1 no such mailbox: warlog takes replies to its turn mails (turn+...)").await?;
-                } else {
-                    envelope.recipients.push(to.address.to_lowercase());
-                    reply(&mut write, "250 2.1.5 recipient ok").await?;
-                }
+                let answer = envelope.rcpt_to(to, settings);
+                reply(&mut write, &answer).await?;
             }
             Ok(Request::Data) => {
                 if envelope.recipients.is_empty() {
@@ -221,21 +238,10 @@ where
                         .await
                     }
                     Received::Message(message) => {
-                        // Final delivery records the envelope's sender (RFC 5321, 4.4): a
-                        // bounce's null sender is how it is known for one.
-                        let mut raw = format!("Return-Path: <{return_path}>\r\n").into_bytes();
-                        raw.extend_from_slice(&message);
                         let channel = channel.unwrap_or(Channel::Smtp);
-                        match keep(pool, channel, &envelope.recipients, &raw).await {
-                            Ok(()) => {
-                                doorbell.message_kept(channel);
-                                "250 2.0.0 kept; the turn is decided next".to_owned()
-                            }
-                            Err(error) => {
-                                tracing::warn!(%error, "a mail could not be kept; the mail server will try again");
-                                "451 4.3.0 cannot keep the message now; try again later".to_owned()
-                            }
-                        }
+                        let recipients = &envelope.recipients;
+                        keep_received(pool, doorbell, channel, recipients, &return_path, &message)
+                            .await
                     }
                 };
                 // LMTP answers once a recipient; SMTP once.
@@ -332,6 +338,32 @@ fn is_reply_address(address: &str) -> bool {
         && local
             .get(..5)
             .is_some_and(|p| p.eq_ignore_ascii_case("turn+"))
+}
+
+/// The reply to a message received whole: kept in the inbox (and the decider woken), or a
+/// temporary failure while the database is away, for the mail server to try again.
+async fn keep_received(
+    pool: &Pool,
+    doorbell: &Doorbell,
+    channel: Channel,
+    recipients: &[String],
+    return_path: &str,
+    message: &[u8],
+) -> String {
+    // Final delivery records the envelope's sender (RFC 5321, 4.4): a bounce's null sender
+    // is how it is known for one.
+    let mut raw = format!("Return-Path: <{return_path}>\r\n").into_bytes();
+    raw.extend_from_slice(message);
+    match keep(pool, channel, recipients, &raw).await {
+        Ok(()) => {
+            doorbell.message_kept(channel);
+            "250 2.0.0 kept; the turn is decided next".to_owned()
+        }
+        Err(error) => {
+            tracing::warn!(%error, "a mail could not be kept; the mail server will try again");
+            "451 4.3.0 cannot keep the message now; try again later".to_owned()
+        }
+    }
 }
 
 async fn keep(

@@ -11,10 +11,11 @@ use serde::Deserialize;
 
 use super::{dates, error_page, layout, page, render, url_component, words};
 use crate::body::FormBody;
+use crate::dice_tables::reveal;
 use crate::dice_tables::{DiceTableView, EpochView, RollView};
 use crate::error::{ApiError, ErrorCode};
 use crate::query::parse_query;
-use crate::routes::dice::{reveal, table_view};
+use crate::reads::dice::table_view;
 use crate::AppState;
 
 /// The table page's query: after a reveal, the epoch whose seed it showed.

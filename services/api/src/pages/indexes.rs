@@ -6,8 +6,8 @@ use maud::html;
 
 use super::{dates, layout, render};
 use crate::query::parse_query;
-use crate::routes::games::{game_page, GameListQuery};
-use crate::routes::indexes::{player_page, tournament_page, PlayerListQuery, TournamentListQuery};
+use crate::reads::games::{game_page, GameListQuery};
+use crate::reads::indexes::{player_page, tournament_page, PlayerListQuery, TournamentListQuery};
 use crate::AppState;
 
 /// The API's link to the next page, as the page's own.

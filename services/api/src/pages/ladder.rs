@@ -8,8 +8,8 @@ use serde::Deserialize;
 use super::{layout, render, words};
 use crate::error::ApiError;
 use crate::query::parse_query;
+use crate::reads::league::{leaderboard_page, LeaderboardPage, LeaderboardParams};
 use crate::respond::decimal;
-use crate::routes::league::{leaderboard_page, LeaderboardPage, LeaderboardParams};
 use crate::AppState;
 
 /// The leaderboard page's query: the API's, and which ladder.

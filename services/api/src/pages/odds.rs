@@ -11,9 +11,10 @@ use super::{layout, render};
 use crate::charts::bar_chart;
 use crate::error::ApiError;
 use crate::query::parse_query;
-use crate::routes::odds::{odds_for, DescribedBattle, DescribedOdds, SurvivorOdds};
+use crate::reads::odds::odds_for;
 use crate::AppState;
 use warlog_rules::board::Power;
+use warlog_rules::described_battle::{DescribedBattle, DescribedOdds, SurvivorOdds};
 
 /// The form's fields as a browser sends them (a checked box is `on`).
 #[derive(Debug, Default, Deserialize)]

@@ -4,8 +4,8 @@ use actix_web::{get, web, HttpResponse};
 use maud::{html, Markup, PreEscaped};
 
 use super::{dates, layout, percent, render, words};
+use crate::reads::league::{player_view, PlayerGame, PlayerStanding, PlayerView};
 use crate::respond::decimal;
-use crate::routes::league::{player_view, PlayerGame, PlayerStanding};
 use crate::AppState;
 
 /// A player: standings per ruleset and season, and the game history.
@@ -43,7 +43,7 @@ pub async fn player(state: web::Data<AppState>, handle: web::Path<String>) -> Ht
 /// A player's charts: points and rating over their games, and how often at each place,
 /// for each ruleset they have played (lifetime). Each line starts where a newcomer does,
 /// before the first game.
-fn player_charts(view: &crate::routes::league::PlayerView) -> Markup {
+fn player_charts(view: &PlayerView) -> Markup {
     use crate::charts::{bar_chart, line_chart, Series, PALETTE};
     let newcomer = warlog_league::rating::SkillModel::default().newcomer();
     html! {

@@ -5,18 +5,18 @@ use actix_web::{get, web, HttpResponse};
 use maud::{html, Markup, PreEscaped};
 
 use super::{dates, layout, percent, render, status_words, words};
-use crate::respond::decimal;
-use crate::routes::tournaments::{
+use crate::reads::tournaments::{
     seats_waited_on, tournament_standings, RoundView, SeatWaitedOn, StandingsView,
     SubstitutionMade, TournamentView,
 };
+use crate::respond::decimal;
 use crate::AppState;
 
 const LEADERS_NAMED: usize = 3;
 
 /// A tournament's standings by round: each player's running points after each round, the
 /// leaders (the first three ranks, ties included) in colour and named at their lines' ends.
-fn standings_chart(standings: &crate::routes::tournaments::StandingsView) -> String {
+fn standings_chart(standings: &StandingsView) -> String {
     use crate::charts::{line_chart, Series, PALETTE};
     let mut coloured = 0;
     let series: Vec<Series> = standings

@@ -14,6 +14,7 @@ use crate::auth::Caller;
 use crate::body::FormBody;
 use crate::error::ApiError;
 use crate::games::GameCommand;
+use crate::reads::games::{game_view, load_for_read};
 use crate::turns::TurnText;
 use crate::turns::{self, TurnPreview};
 use crate::views::GameView;
@@ -51,8 +52,8 @@ pub async fn turn_page(
 ) -> HttpResponse {
     render(
         async {
-            let log = crate::routes::games::load_for_read(&state, &req, &id).await?;
-            let view = crate::routes::games::game_view(&state, &req, &log).await?;
+            let log = load_for_read(&state, &req, &id).await?;
+            let view = game_view(&state, &req, &log).await?;
             Ok(page(&log, &view, None, "", None))
         }
         .await,
@@ -147,7 +148,7 @@ pub async fn turn_form(
                 Answer::Submitted(_) => "",
                 _ => form.text.as_str(),
             };
-            let view = crate::routes::games::game_view(&state, &req, &log).await?;
+            let view = game_view(&state, &req, &log).await?;
             Ok(page(
                 &log,
                 &view,

@@ -2,20 +2,21 @@
 //! `{"status": ...}` out), the service's public key, and each table's view and reveal.
 //! Rolls are limited per client and per table; a table's addresses are never read back.
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use warlog_events::dice_table::{example_roll, roll_statement, statement_template};
-use warlog_events::dice_table::{RevealAsked, API_ROLL_FIELDS};
+use warlog_events::dice_table::{
+    example_roll, roll_statement, statement_template, API_ROLL_FIELDS,
+};
 
 use crate::body::{JsonBody, RawBody};
 use crate::dice_tables::{
-    parse_table, read_table_between, roll_for_client, ClientRoll, DiceReveal, DiceTableView,
-    RevealAnswer, RollAnswer, VIEW_EVENTS,
+    read_form, refusal_parts, reveal, roll_for_client, ClientRoll, DiceTableView, RevealAnswer,
+    RollAnswer,
 };
-use crate::error::{ApiError, ErrorCode};
-use crate::write::{self, WriteRequest};
+use crate::error::ApiError;
+use crate::reads::dice::table_view;
 use crate::AppState;
 
 resource! {
@@ -123,38 +124,6 @@ async fn roll(
     Ok((rolled.table, rolled.answer))
 }
 
-/// The form, from a body sent as `application/x-www-form-urlencoded` (or with no type);
-/// `fields` names what it should hold. A field holding a control character (a tab or a
-/// line break aside) is refused by its name, as a page's form is.
-pub(crate) fn read_form<T: serde::de::DeserializeOwned>(
-    req: &HttpRequest,
-    body: &[u8],
-    fields: &str,
-) -> Result<T, ApiError> {
-    let form_type = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_none_or(|v| {
-            v.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
-        });
-    if !form_type {
-        return Err(ApiError::new(
-            ErrorCode::UnsupportedMediaType,
-            format!("send the roll as a form (application/x-www-form-urlencoded): {fields}"),
-        ));
-    }
-    if let Some(problem) = crate::input_guard::lenient_form_problem(body) {
-        return Err(ApiError::malformed(problem));
-    }
-    serde_urlencoded::from_bytes(body)
-        .map_err(|_| ApiError::new(ErrorCode::InvalidDiceRoll, "the form cannot be read"))
-}
-
 /// A refusal as TripleA's client reads it, with the status of its first reason.
 fn refusal(errors: Vec<ApiError>) -> HttpResponse {
     let (mut answer, reasons) = refusal_parts(&errors);
@@ -162,37 +131,6 @@ fn refusal(errors: Vec<ApiError>) -> HttpResponse {
         status: "Error",
         errors: reasons,
     })
-}
-
-/// A refused roll's status (its first reason's, with `Retry-After` where waiting helps),
-/// and every reason in words (an internal error by the reference it is logged under).
-pub(crate) fn refusal_parts(
-    errors: &[ApiError],
-) -> (actix_web::HttpResponseBuilder, Vec<String>) {
-    let status = errors
-        .first()
-        .map_or(StatusCode::BAD_REQUEST, |e| e.code.status());
-    let reasons = errors
-        .iter()
-        .map(|error| {
-            let problem = error.problem();
-            if error.code == ErrorCode::Internal {
-                let reference = uuid::Uuid::new_v4();
-                tracing::error!(%reference, detail = %problem.detail, "internal error");
-                format!("something went wrong inside the dice server; quote reference {reference} to its operators")
-            } else {
-                problem.detail
-            }
-        })
-        .collect();
-    let mut answer = HttpResponse::build(status);
-    if matches!(status.as_u16(), 429 | 503) {
-        answer.insert_header((
-            header::RETRY_AFTER,
-            crate::error::RETRY_AFTER_SECONDS.to_string(),
-        ));
-    }
-    (answer, reasons)
 }
 
 /// The key every roll's signature is checked with, and what it signs.
@@ -263,31 +201,6 @@ pub async fn dice_table(
     Ok(HttpResponse::Ok().json(view))
 }
 
-/// The view of the table `raw` names.
-pub async fn table_view(
-    req: &HttpRequest,
-    state: &AppState,
-    raw: &str,
-) -> Result<DiceTableView, ApiError> {
-    let (table, stream) = parse_table(raw)?;
-    let client = state.reader(req).await?;
-    let Some(folded) = state.dice.folds.load(&client, &table).await? else {
-        return Err(ApiError::new(
-            ErrorCode::DiceTableNotFound,
-            format!("no dice table {raw} (it has never rolled)"),
-        ));
-    };
-    let from = folded.version.saturating_sub(VIEW_EVENTS - 1).max(1);
-    let latest = read_table_between(&client, &stream, from, folded.version).await?;
-    DiceTableView::of(
-        &folded,
-        &latest,
-        from,
-        state.dice.settings.idle_seconds,
-        state.dice.idle_in_words(),
-    )
-}
-
 /// How a reveal is asked for.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -314,26 +227,4 @@ pub async fn reveal_dice_table(
 ) -> Result<HttpResponse, ApiError> {
     let answer = reveal(&req, &state, &table, body.value.token).await?;
     Ok(HttpResponse::Ok().json(answer))
-}
-
-/// Reveals `raw`'s seed, by the link's `token` or after the idle time.
-pub async fn reveal(
-    req: &HttpRequest,
-    state: &AppState,
-    raw: &str,
-    token: Option<String>,
-) -> Result<serde_json::Value, ApiError> {
-    let (table, _) = parse_table(raw)?;
-    let keys = state.dice.keys(state.store.pool()).await?;
-    let reveal = DiceReveal {
-        table,
-        asked: match token.filter(|t| !t.trim().is_empty()) {
-            Some(token) => RevealAsked::ByLink(token.trim().to_owned()),
-            None => RevealAsked::AfterIdle,
-        },
-        keys,
-        idle_seconds: state.dice.settings.idle_seconds,
-    };
-    let request = WriteRequest::anonymous(req, raw.as_bytes());
-    Ok(write::run(state, &request, &reveal).await?.body)
 }

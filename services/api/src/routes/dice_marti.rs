@@ -11,9 +11,8 @@ use utoipa::ToSchema;
 use warlog_events::dice_table::MARTI_FIELDS;
 
 use crate::body::RawBody;
-use crate::dice_tables::{roll_for_client, ClientRoll, Rolled};
+use crate::dice_tables::{read_form, refusal_parts, roll_for_client, ClientRoll, Rolled};
 use crate::error::ApiError;
-use crate::routes::dice::{read_form, refusal_parts};
 use crate::AppState;
 
 resource! {
@@ -159,16 +158,15 @@ async fn answer(
 /// The refusal's line. The client's pattern reads to the last `!` before a line ends, and
 /// Java ends a line at any of `\r`, `\n`, U+0085, U+2028 and U+2029: none is left inside.
 fn fatal_error(reasons: &[String]) -> MartiRefusal {
-    let one_line = |reason: &String| {
-        reason.replace(['\r', '\n', '\u{85}', '\u{2028}', '\u{2029}', '!'], " ")
-    };
+    let one_line =
+        |reason: &String| reason.replace(['\r', '\n', '\u{85}', '\u{2028}', '\u{2029}', '!'], " ");
     let reasons: Vec<String> = reasons.iter().map(one_line).collect();
     MartiRefusal(format!("fatal error: {}!\n", reasons.join("; ")))
 }
 
 async fn roll(req: &HttpRequest, state: &AppState, body: &[u8]) -> Result<Rolled, Vec<ApiError>> {
-    let form: MartiForm = read_form(req, body, "numdice, numsides, subject, roller, gm")
-        .map_err(|e| vec![e])?;
+    let form: MartiForm =
+        read_form(req, body, "numdice, numsides, subject, roller, gm").map_err(|e| vec![e])?;
     roll_for_client(
         req,
         state,

@@ -1,17 +1,16 @@
 //! Games over HTTP: create, list, read (board at any version, battles, placements, events,
-//! audit), order, end and reveal, and name or end a power's proxy. Handlers parse and authorise, call `crate::games`, and
+//! audit), order, end and reveal, and name or end a power's proxy. Handlers parse and
+//! authorise, write through `crate::games` or read through `crate::reads::games`, and
 //! render.
 
 use actix_web::http::header;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use warlog_events::game::GameStatus;
 use warlog_events::orders::Command;
 use warlog_events::void_reason::VoidReason;
 use warlog_rules::board::Power;
 use warlog_rules::document::GameOptions;
-use warlog_store::games::{list_games, GameFilter, GameSummary};
 use warlog_store::StoreError;
 
 use crate::auth::Caller;
@@ -23,10 +22,15 @@ use crate::orders::OrdersRequest;
 use crate::page_cache::{PageKey, Rendered, View};
 use crate::query::PageLimit;
 use crate::query::ValidQuery;
+use crate::reads::games::{
+    chronicle, game_page, game_view, load, load_for_read, log_at, GameList, GameListQuery,
+};
+use crate::reads::indexes::next_page;
+use crate::reads::league::require_registered;
 use crate::respond::{self, Format};
 use crate::views::EventView;
 use crate::views::{BattleView, BoardView, GameView, NowView, PlacementsView};
-use crate::write::{self, Expected, WriteRequest};
+use crate::write::{self, expectation, Expected, WriteRequest};
 use crate::AppState;
 
 resource! {
@@ -123,29 +127,6 @@ pub async fn create_game(
     Ok(created.respond(location))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct GameListQuery {
-    /// `running`, `ended`, `voided`, `aborted` or `master-only`.
-    #[param(value_type = Option<String>)]
-    pub status: Option<GameStatus>,
-    pub ruleset: Option<String>,
-    /// A player's handle.
-    pub player: Option<String>,
-    pub tournament: Option<String>,
-    /// The last game id of the previous page.
-    pub after: Option<String>,
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
-    pub limit: Option<PageLimit>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct GameList {
-    #[schema(value_type = Vec<Object>)]
-    pub games: Vec<GameSummary>,
-    pub next: Option<String>,
-}
-
 /// Games, oldest first (a read model: it may trail the log by a moment).
 ///
 /// Filtered by status, ruleset, player or tournament (all given must hold). A page holds
@@ -164,72 +145,6 @@ pub async fn game_list(
 ) -> Result<HttpResponse, ApiError> {
     let page = game_page(&state, &query).await?;
     respond::json_page(&req, &page)
-}
-
-respond::pages!(GameList, BattleList);
-
-/// One page of the game index: the API's and the page's.
-pub async fn game_page(state: &AppState, query: &GameListQuery) -> Result<GameList, ApiError> {
-    let limit = query.limit.unwrap_or(PageLimit::DEFAULT);
-    let filter = GameFilter {
-        status: query.status.map(|s| s.as_str().to_owned()),
-        ruleset: query.ruleset.clone(),
-        player: query.player.clone(),
-        tournament: query.tournament.clone(),
-        after: query.after.clone(),
-    };
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let games = list_games(&client, &filter, limit.get()).await?;
-    let next = crate::routes::indexes::next_page(
-        "/v1/games",
-        &[
-            ("status", filter.status.clone()),
-            ("ruleset", filter.ruleset.clone()),
-            ("player", filter.player.clone()),
-            ("tournament", filter.tournament.clone()),
-        ],
-        games.last().map(|g| g.game_id.as_str()),
-        games.len(),
-        limit,
-    );
-    Ok(GameList { games, next })
-}
-
-pub(crate) async fn load(
-    state: &AppState,
-    game_id: &str,
-) -> Result<warlog_events::game::GameLog, ApiError> {
-    let stream = game_stream(game_id)?;
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    games::load(&client, &state.games, &stream).await
-}
-
-/// [`load`] for a board view: from the standby when there is one and it has the request's
-/// consistency token (`Consistency-Token`), else from the primary.
-pub(crate) async fn load_for_read(
-    state: &AppState,
-    req: &HttpRequest,
-    game_id: &str,
-) -> Result<warlog_events::game::GameLog, ApiError> {
-    let stream = game_stream(game_id)?;
-    let client = state.reader(req).await?;
-    games::load(&client, &state.games, &stream).await
-}
-
-/// A game's view, a tournament game named by its tournament, round and table.
-pub(crate) async fn game_view(
-    state: &AppState,
-    req: &HttpRequest,
-    log: &warlog_events::game::GameLog,
-) -> Result<GameView, ApiError> {
-    let name = match &log.created.tournament {
-        Some(tournament) => {
-            let client = state.reader(req).await?;
-            warlog_store::games::tournament_name(&client, tournament).await?
-        }
-        None => None,
-    };
-    Ok(GameView::named(log, name.as_deref()))
 }
 
 /// A game: seats, round, phase, whose turn, the seed commitment, status.
@@ -378,28 +293,6 @@ async fn board_view(
     ))
 }
 
-/// The game after its first `version` events (the latest when none is given).
-pub(crate) async fn log_at(
-    state: &AppState,
-    req: &HttpRequest,
-    id: &str,
-    version: Option<u64>,
-) -> Result<warlog_events::game::GameLog, ApiError> {
-    let latest = load_for_read(state, req, id).await?;
-    match version {
-        None => Ok(latest),
-        Some(v) if v == 0 || v > latest.version => Err(ApiError::malformed(format!(
-            "query parameter `version`: the game has versions 1 to {}, not {v}",
-            latest.version
-        ))),
-        Some(v) if v == latest.version => Ok(latest),
-        Some(v) => {
-            let client = state.reader(req).await?;
-            games::load_at(&client, &state.games, &game_stream(id)?, v).await
-        }
-    }
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct MapQuery {
@@ -448,32 +341,6 @@ pub async fn game_board_svg(
         |log| Ok(crate::map::game_svg(log, highlight.as_deref(), region.as_deref()).into_bytes()),
     )
     .await
-}
-
-fn if_match(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
-    req.headers()
-        .get(header::IF_MATCH)
-        .map(|v| {
-            let text = v.to_str().unwrap_or_default().trim();
-            let bare = text.trim_start_matches("W/").trim_matches('"');
-            bare.parse::<u64>().map_err(|_| {
-                ApiError::malformed(format!(
-                    "If-Match must be a game version as its ETag gives it (e.g. \"12\"), not {text:?}"
-                ))
-            })
-        })
-        .transpose()
-}
-
-pub(crate) fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expected, ApiError> {
-    match (if_match(req)?, body) {
-        (Some(a), Some(b)) if a != b => Err(ApiError::malformed(format!(
-            "If-Match names version {a} and expected_version {b}: give one"
-        ))),
-        (Some(v), _) => Ok(Expected::IfMatch(v)),
-        (None, Some(v)) => Ok(Expected::Body(v)),
-        (None, None) => Ok(Expected::Unstated),
-    }
 }
 
 /// Submits orders; the server checks them, rolls the dice and appends the events.
@@ -682,7 +549,7 @@ pub async fn name_proxy(
             ApiError::malformed(format!("until: {until:?} is not an RFC 3339 time: {e}"))
         })?;
     game_stream(&id)?;
-    crate::routes::tournaments::require_registered(&state, proxy.as_str()).await?;
+    require_registered(&state, proxy.as_str()).await?;
     let command = Command::NameProxy {
         power: *power,
         proxy: proxy.to_string(),
@@ -732,6 +599,8 @@ pub struct BattleList {
     pub next: Option<String>,
 }
 
+respond::pages!(BattleList);
+
 /// Every battle and bombing raid of the game, in order, a page at a time.
 ///
 /// Each with its round, place, sides, outcome, every die in the order rolled and its
@@ -760,7 +629,7 @@ pub async fn game_battles(
         .map(|b| BattleView::clone(b))
         .collect();
     let last = battles.last().map(|b| b.number.to_string());
-    let next = crate::routes::indexes::next_page(
+    let next = next_page(
         &format!("/v1/games/{id}/battles"),
         &[],
         last.as_deref(),
@@ -768,16 +637,6 @@ pub async fn game_battles(
         limit,
     );
     respond::json_page(&req, &BattleList { battles, next })
-}
-
-/// The game's battles and phase ends as of its latest event, carried on from the last read.
-pub(crate) async fn chronicle(
-    state: &AppState,
-    game_id: &str,
-) -> Result<std::sync::Arc<games::Chronicle>, ApiError> {
-    let stream = game_stream(game_id)?;
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    games::chronicle(&client, &state.games, &stream).await
 }
 
 /// One battle, the `n`th of the game (1 for the first).

@@ -64,8 +64,7 @@ async fn allowed<'a>(
 ) -> Result<(&'a Identity, Handle), ApiError> {
     let caller = caller.verified(req).await?;
     let handle = Handle::try_from(handle.to_owned()).map_err(ApiError::malformed)?;
-    may_manage_email(&caller.sender(), &handle)
-        .map_err(|why| ApiError::new(ErrorCode::Forbidden, why))?;
+    may_manage_email(&caller.sender(), &handle)?;
     Ok((caller, handle))
 }
 

@@ -9,9 +9,8 @@ use crate::auth::Caller;
 use crate::body::{TextOrJson, TextOrJsonBody};
 use crate::error::ApiError;
 use crate::games::{self, game_stream, GameCommand};
-use crate::routes::games::expectation;
 use crate::turns::{self, TurnAnswer, TurnPreview, TurnRequest, TurnText};
-use crate::write::{self, WriteRequest};
+use crate::write::{self, expectation, WriteRequest};
 use crate::AppState;
 
 resource! {

@@ -225,7 +225,7 @@ pub async fn create_webhook(
     body: JsonBody<CreateWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.verified(&req).await?;
-    may_subscribe(&caller.sender(), "registering a webhook").map_err(forbidden)?;
+    may_subscribe(&caller.sender(), "registering a webhook")?;
     let url = checked(&body.value)?;
     reachable(&state.webhooks, &url).await?;
     let mut kinds = body.value.kinds.clone();
@@ -276,17 +276,12 @@ pub async fn webhook_list(
 ) -> Result<HttpResponse, ApiError> {
     let caller = caller.verified(&req).await?;
     let reader = caller.sender();
-    may_subscribe(&reader, "reading webhooks").map_err(forbidden)?;
+    may_subscribe(&reader, "reading webhooks")?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let subscriptions = list_subscriptions(&client, owner_seen(&reader)).await?;
     Ok(HttpResponse::Ok().json(WebhookList {
         subscriptions: subscriptions.into_iter().map(WebhookView::from).collect(),
     }))
-}
-
-/// A refusal of the league's rule on webhooks.
-fn forbidden(why: String) -> ApiError {
-    ApiError::new(ErrorCode::Forbidden, why)
 }
 
 /// The subscription `id` if the caller may see it, and the connection it was read on.
@@ -298,7 +293,7 @@ async fn owned(
 ) -> Result<(warlog_store::PooledClient, Subscription), ApiError> {
     let caller: &Identity = caller.verified(req).await?;
     let reader = caller.sender();
-    may_subscribe(&reader, "reading webhooks").map_err(forbidden)?;
+    may_subscribe(&reader, "reading webhooks")?;
     let client = state.store.pool().get().await.map_err(StoreError::from)?;
     let subscription = find_subscription(&client, id)
         .await?
@@ -342,7 +337,7 @@ pub async fn webhook_deliveries(
             "after: no delivery of this subscription has that id",
         )
     })?;
-    let next = crate::routes::indexes::next_page(
+    let next = crate::reads::indexes::next_page(
         &format!("/v1/webhooks/{}/deliveries", subscription.subscription_id),
         &[],
         deliveries.last().map(|d| d.delivery_id.as_str()),

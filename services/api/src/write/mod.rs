@@ -20,6 +20,7 @@ mod request;
 
 pub use answer::WriteAnswer;
 pub(crate) use fresh::{fresh_seed, new_id};
+pub(crate) use request::expectation;
 pub use request::{Expected, WriteRequest};
 
 use actix_web::http::StatusCode;

@@ -54,6 +54,35 @@ impl Expected {
     }
 }
 
+/// The version `If-Match` names, as the game's ETag gives it.
+fn if_match(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
+    req.headers()
+        .get(actix_web::http::header::IF_MATCH)
+        .map(|v| {
+            let text = v.to_str().unwrap_or_default().trim();
+            let bare = text.trim_start_matches("W/").trim_matches('"');
+            bare.parse::<u64>().map_err(|_| {
+                ApiError::malformed(format!(
+                    "If-Match must be a game version as its ETag gives it (e.g. \"12\"), not {text:?}"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// The version a request was written for, stated in `If-Match` or in the body's
+/// `expected_version` (both, if they agree).
+pub(crate) fn expectation(req: &HttpRequest, body: Option<u64>) -> Result<Expected, ApiError> {
+    match (if_match(req)?, body) {
+        (Some(a), Some(b)) if a != b => Err(ApiError::malformed(format!(
+            "If-Match names version {a} and expected_version {b}: give one"
+        ))),
+        (Some(v), _) => Ok(Expected::IfMatch(v)),
+        (None, Some(v)) => Ok(Expected::Body(v)),
+        (None, None) => Ok(Expected::Unstated),
+    }
+}
+
 /// Everything about a write besides what it decides.
 #[derive(Debug, Clone)]
 pub struct WriteRequest {

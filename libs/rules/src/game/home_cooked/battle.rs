@@ -170,6 +170,11 @@ pub(super) fn fight(
     dice: &mut dyn DiceSource,
 ) -> WarBattle {
     const MAX_ROUNDS: usize = 100;
+    let field = Field {
+        rules,
+        state,
+        territory,
+    };
     let catalogue = rules.catalogue;
     let expand = |owner: Power, unit: UnitTypeId, n: u32, militia: bool| {
         (0..n).map(move |_| Combatant {
@@ -178,67 +183,233 @@ pub(super) fn fight(
             militia,
         })
     };
-    // Dearest first: casualties come off the end.
-    // "Any hit causes the other side to remove units as they desire": each side loses its
-    // units in its owner's order of loss, then the cheapest; the militia go first. The
-    // first to go is kept at the end of the list, where casualties come off.
-    let in_loss_order = |list: &mut Vec<Combatant>| {
+    let mut sides = Sides {
+        attack: attackers
+            .iter()
+            .flat_map(|(u, n)| expand(attacker, *u, *n, false))
+            .collect(),
+        defence: defenders
+            .iter()
+            .flat_map(|(o, u, n)| expand(*o, *u, *n, false))
+            .collect(),
+        attacker_lost: Vec::new(),
+        defender_lost: Vec::new(),
+        healed: Vec::new(),
+    };
+    if let Some(infantry) = catalogue.infantry() {
+        sides
+            .defence
+            .extend(expand(Power::Npn, infantry, militia, true));
+    }
+    field.in_loss_order(&mut sides.attack);
+    field.in_loss_order(&mut sides.defence);
+    let mut rounds = Vec::new();
+    let outcome = loop {
+        if rounds.len() == MAX_ROUNDS {
+            break WarBattleOutcome::Stalemate;
+        }
+        let round = field.exchange(&mut sides, rounds.is_empty(), dice);
+        let silent = round.attack.is_empty() && round.defence.is_empty();
+        rounds.push(round);
+        if sides.defence.is_empty() {
+            break WarBattleOutcome::AttackerWon;
+        }
+        if sides.attack.is_empty() {
+            break WarBattleOutcome::DefenderHeld;
+        }
+        if silent {
+            break WarBattleOutcome::Stalemate;
+        }
+        if break_off
+            .is_some_and(|after| rounds.len() >= usize::try_from(after).unwrap_or(usize::MAX))
+        {
+            break WarBattleOutcome::BrokeOff;
+        }
+    };
+    let mut attacker_losses: Vec<(UnitTypeId, u32)> = Vec::new();
+    for f in &sides.attacker_lost {
+        match attacker_losses.iter_mut().find(|(u, _)| *u == f.unit) {
+            Some(entry) => entry.1 += 1,
+            None => attacker_losses.push((f.unit, 1)),
+        }
+    }
+    let mut defender_losses = Vec::new();
+    for f in sides.defender_lost.iter().filter(|f| !f.militia) {
+        add(&mut defender_losses, (f.owner, f.unit, 1));
+    }
+    WarBattle {
+        territory,
+        attacker,
+        attackers: attackers.to_vec(),
+        defenders,
+        militia,
+        rounds,
+        attacker_losses,
+        defender_losses,
+        healed: sides.healed,
+        outcome,
+    }
+}
+
+/// Both sides of a War battle as it goes: the units still fighting, each list in its loss
+/// order (casualties come off the end), those lost, and those healed.
+struct Sides {
+    attack: Vec<Combatant>,
+    defence: Vec<Combatant>,
+    attacker_lost: Vec<Combatant>,
+    defender_lost: Vec<Combatant>,
+    /// Soldiers and tanks healed back to a base: owner, unit, base, how many.
+    healed: Vec<(Power, UnitTypeId, TerritoryId, u32)>,
+}
+
+/// What a War battle's dice are read against: the rules, the state before it (technologies,
+/// orders of loss, bases) and the place fought over.
+struct Field<'a> {
+    rules: Rules<'a>,
+    state: &'a GameState,
+    territory: TerritoryId,
+}
+
+impl Field<'_> {
+    /// Dearest first: casualties come off the end.
+    /// "Any hit causes the other side to remove units as they desire": each side loses its
+    /// units in its owner's order of loss, then the cheapest; the militia go first. The
+    /// first to go is kept at the end of the list, where casualties come off.
+    fn in_loss_order(&self, list: &mut [Combatant]) {
         list.sort_by_key(|f| {
-            let listed = state
+            let listed = self
+                .state
                 .war
                 .order_of_loss
                 .get(&f.owner)
                 .and_then(|order| order.iter().position(|u| *u == f.unit))
                 .unwrap_or(usize::MAX);
-            std::cmp::Reverse((!f.militia, listed, catalogue.get(f.unit).cost))
+            std::cmp::Reverse((!f.militia, listed, self.rules.catalogue.get(f.unit).cost))
         });
-    };
-    let mut attack: Vec<Combatant> = attackers
-        .iter()
-        .flat_map(|(u, n)| expand(attacker, *u, *n, false))
-        .collect();
-    let mut defence: Vec<Combatant> = defenders
-        .iter()
-        .flat_map(|(o, u, n)| expand(*o, *u, *n, false))
-        .collect();
-    if let Some(infantry) = catalogue.infantry() {
-        defence.extend(expand(Power::Npn, infantry, militia, true));
     }
-    in_loss_order(&mut attack);
-    in_loss_order(&mut defence);
-    let is_air = |f: &Combatant| catalogue.get(f.unit).domain == Domain::Air;
-    let attack_value = |f: &Combatant, first: bool| {
-        let profile = catalogue.get(f.unit);
+
+    fn is_air(&self, f: &Combatant) -> bool {
+        self.rules.catalogue.get(f.unit).domain == Domain::Air
+    }
+
+    fn attack_value(&self, f: &Combatant, first: bool) -> u8 {
+        let profile = self.rules.catalogue.get(f.unit);
         // "The first attack of a submarine is at 3 not 2."
         let base = if first && profile.has(Ability::FirstStrike) {
             3
         } else {
             profile.attack
         };
-        let jets = u8::from(is_air(f) && technology(state, f.owner, WarTechnology::Jets));
-        let chemical = u8::from(technology(state, f.owner, WarTechnology::ChemicalWarfare));
+        let jets = u8::from(self.is_air(f) && technology(self.state, f.owner, WarTechnology::Jets));
+        let chemical = u8::from(technology(
+            self.state,
+            f.owner,
+            WarTechnology::ChemicalWarfare,
+        ));
         if base == 0 {
             0
         } else {
             base + jets + chemical
         }
-    };
-    let defence_value = |f: &Combatant| {
-        let profile = catalogue.get(f.unit);
+    }
+
+    fn defence_value(&self, f: &Combatant) -> u8 {
+        let profile = self.rules.catalogue.get(f.unit);
         if profile.has(Ability::AntiAircraft) {
-            if technology(state, f.owner, WarTechnology::Radar) {
+            if technology(self.state, f.owner, WarTechnology::Radar) {
                 3
             } else {
                 profile.defense
             }
         } else {
-            profile.defense + u8::from(is_air(f) && technology(state, f.owner, WarTechnology::Jets))
+            profile.defense
+                + u8::from(self.is_air(f) && technology(self.state, f.owner, WarTechnology::Jets))
         }
-    };
-    // "Any Soldier [Tank] removed from combat has a 1 in 6 chance of being healed [repaired].
-    // Place unit back in any starting zone": the first of its owner's bases it still holds.
-    let mut healed: Vec<(Power, UnitTypeId, TerritoryId, u32)> = Vec::new();
-    let mut heal = |lost: &[Combatant], healing: &mut Vec<Die>, dice: &mut dyn DiceSource| {
+    }
+
+    /// One attack and the defence's answer, each side's casualties rolled for healing as
+    /// they fall.
+    fn exchange(
+        &self,
+        sides: &mut Sides,
+        first: bool,
+        dice: &mut dyn DiceSource,
+    ) -> WarBattleRound {
+        let mut round = WarBattleRound {
+            attack: Vec::new(),
+            attack_hits: 0,
+            defender_healing: Vec::new(),
+            defence: Vec::new(),
+            defence_hits: 0,
+            attacker_healing: Vec::new(),
+        };
+        for f in &sides.attack {
+            let value = self.attack_value(f, first);
+            if value > 0 {
+                let die = dice.roll();
+                round.attack.push(die);
+                round.attack_hits += u32::from(die.value() <= value);
+            }
+        }
+        let before = sides.defender_lost.len();
+        for _ in 0..round
+            .attack_hits
+            .min(u32::try_from(sides.defence.len()).unwrap_or(u32::MAX))
+        {
+            sides.defender_lost.extend(sides.defence.pop());
+        }
+        self.heal(
+            &sides.defender_lost[before..],
+            &mut round.defender_healing,
+            &mut sides.healed,
+            dice,
+        );
+        // AA guns fire only at aircraft: their hits take the cheapest aircraft.
+        let air_attacking = sides.attack.iter().any(|f| self.is_air(f));
+        let mut anti_air_hits = 0;
+        for f in &sides.defence {
+            let aa = self.rules.catalogue.get(f.unit).has(Ability::AntiAircraft);
+            let value = self.defence_value(f);
+            if value == 0 || (aa && !air_attacking) {
+                continue;
+            }
+            let die = dice.roll();
+            round.defence.push(die);
+            if die.value() <= value {
+                round.defence_hits += 1;
+                anti_air_hits += u32::from(aa);
+            }
+        }
+        let before = sides.attacker_lost.len();
+        for _ in 0..anti_air_hits {
+            if let Some(at) = sides.attack.iter().rposition(|f| self.is_air(f)) {
+                sides.attacker_lost.push(sides.attack.remove(at));
+            }
+        }
+        for _ in anti_air_hits..round.defence_hits {
+            sides.attacker_lost.extend(sides.attack.pop());
+        }
+        self.heal(
+            &sides.attacker_lost[before..],
+            &mut round.attacker_healing,
+            &mut sides.healed,
+            dice,
+        );
+        round
+    }
+
+    /// "Any Soldier [Tank] removed from combat has a 1 in 6 chance of being healed
+    /// [repaired]. Place unit back in any starting zone": the first of its owner's bases it
+    /// still holds.
+    fn heal(
+        &self,
+        lost: &[Combatant],
+        healing: &mut Vec<Die>,
+        healed: &mut Vec<(Power, UnitTypeId, TerritoryId, u32)>,
+        dice: &mut dyn DiceSource,
+    ) {
+        let catalogue = self.rules.catalogue;
+        let state = self.state;
         for f in lost.iter().filter(|f| !f.militia) {
             let remedy = if Some(f.unit) == catalogue.infantry() {
                 WarTechnology::MashUnits
@@ -250,7 +421,7 @@ pub(super) fn fight(
             let home = state.war.bases.get(&f.owner).and_then(|bases| {
                 bases
                     .iter()
-                    .find(|b| state.holder[b.index()] == Some(f.owner) && **b != territory)
+                    .find(|b| state.holder[b.index()] == Some(f.owner) && **b != self.territory)
                     .copied()
             });
             let Some(home) = home.filter(|_| technology(state, f.owner, remedy)) else {
@@ -268,103 +439,5 @@ pub(super) fn fight(
                 }
             }
         }
-    };
-    let mut rounds = Vec::new();
-    let mut attacker_lost: Vec<Combatant> = Vec::new();
-    let mut defender_lost: Vec<Combatant> = Vec::new();
-    let outcome = loop {
-        if rounds.len() == MAX_ROUNDS {
-            break WarBattleOutcome::Stalemate;
-        }
-        let first = rounds.is_empty();
-        let mut round = WarBattleRound {
-            attack: Vec::new(),
-            attack_hits: 0,
-            defender_healing: Vec::new(),
-            defence: Vec::new(),
-            defence_hits: 0,
-            attacker_healing: Vec::new(),
-        };
-        for f in &attack {
-            let value = attack_value(f, first);
-            if value > 0 {
-                let die = dice.roll();
-                round.attack.push(die);
-                round.attack_hits += u32::from(die.value() <= value);
-            }
-        }
-        let before = defender_lost.len();
-        for _ in 0..round
-            .attack_hits
-            .min(u32::try_from(defence.len()).unwrap_or(u32::MAX))
-        {
-            defender_lost.extend(defence.pop());
-        }
-        heal(&defender_lost[before..], &mut round.defender_healing, dice);
-        // AA guns fire only at aircraft: their hits take the cheapest aircraft.
-        let air_attacking = attack.iter().any(is_air);
-        let mut anti_air_hits = 0;
-        for f in &defence {
-            let aa = catalogue.get(f.unit).has(Ability::AntiAircraft);
-            let value = defence_value(f);
-            if value == 0 || (aa && !air_attacking) {
-                continue;
-            }
-            let die = dice.roll();
-            round.defence.push(die);
-            if die.value() <= value {
-                round.defence_hits += 1;
-                anti_air_hits += u32::from(aa);
-            }
-        }
-        let before = attacker_lost.len();
-        for _ in 0..anti_air_hits {
-            if let Some(at) = attack.iter().rposition(is_air) {
-                attacker_lost.push(attack.remove(at));
-            }
-        }
-        for _ in anti_air_hits..round.defence_hits {
-            attacker_lost.extend(attack.pop());
-        }
-        heal(&attacker_lost[before..], &mut round.attacker_healing, dice);
-        let silent = round.attack.is_empty() && round.defence.is_empty();
-        rounds.push(round);
-        if defence.is_empty() {
-            break WarBattleOutcome::AttackerWon;
-        }
-        if attack.is_empty() {
-            break WarBattleOutcome::DefenderHeld;
-        }
-        if silent {
-            break WarBattleOutcome::Stalemate;
-        }
-        if break_off
-            .is_some_and(|after| rounds.len() >= usize::try_from(after).unwrap_or(usize::MAX))
-        {
-            break WarBattleOutcome::BrokeOff;
-        }
-    };
-    let mut attacker_losses: Vec<(UnitTypeId, u32)> = Vec::new();
-    for f in &attacker_lost {
-        match attacker_losses.iter_mut().find(|(u, _)| *u == f.unit) {
-            Some(entry) => entry.1 += 1,
-            None => attacker_losses.push((f.unit, 1)),
-        }
-    }
-    let mut defender_losses = Vec::new();
-    for f in defender_lost.iter().filter(|f| !f.militia) {
-        add(&mut defender_losses, (f.owner, f.unit, 1));
-    }
-    WarBattle {
-        territory,
-        attacker,
-        attackers: attackers.to_vec(),
-        defenders,
-        militia,
-        rounds,
-        attacker_losses,
-        defender_losses,
-        healed,
-        outcome,
     }
 }

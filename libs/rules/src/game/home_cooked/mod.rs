@@ -254,75 +254,15 @@ pub(super) fn decide(
             }])
         }
         (Phase::Reinforcements, Order::RollReinforcements) => {
-            if state.war.reinforcements.is_some() {
-                return Err(violation(
-                    ViolationCode::AlreadyRolled,
-                    RULES,
-                    "this turn's reinforcements are rolled",
-                ));
-            }
-            // Every row is looked up before the dice: a ruleset missing one of the table's
-            // units refuses every roll, not only (after the dice) the rolls that land on it.
-            let rows = (3..=18)
-                .map(|total| {
-                    tables::reinforcements(total)
-                        .units
-                        .into_iter()
-                        .map(|(unit, n)| Ok((war_unit(rules, unit)?, n)))
-                        .collect::<Result<Vec<_>, RuleViolation>>()
-                })
-                .collect::<Result<Vec<_>, RuleViolation>>()?;
-            let rolled = tables::roll_reinforcements(dice);
-            // Three dice total 3 to 18: a row each.
-            let units = rows[usize::from(rolled.total - 3)].clone();
-            Ok(vec![GameEvent::ReinforcementsRolled {
-                by,
-                active,
-                dice: rolled.dice,
-                units,
-                moves: rolled.result.moves_up_to.unwrap_or(0),
-            }])
+            roll_reinforcements(rules, state, by, active, dice)
         }
         (Phase::Reinforcements, Order::Place { territory, units }) => {
             place_reinforcements(rules, state, by, *territory, units)
         }
         (Phase::Reinforcements, Order::Move { units, path }) => {
-            let pending = pending(state)?;
-            if !pending.units.is_empty() {
-                return Err(violation(
-                    ViolationCode::ReinforcementsUnplaced,
-                    RULES,
-                    "the reinforcements are placed before any of them move",
-                ));
-            }
-            let count: u32 = units.iter().map(|(_, n)| n).sum();
-            if count > pending.moves_left {
-                return Err(violation(
-                    ViolationCode::TooManyMoves,
-                    RULES,
-                    format!(
-                        "{count} units cannot move: the roll lets {} more move",
-                        pending.moves_left
-                    ),
-                ));
-            }
-            decide_move(rules, state, by, Power::Npn, units, path, dice)
+            move_reinforcements(rules, state, by, units, path, dice)
         }
-        (Phase::Reinforcements, Order::EndPhase) => {
-            let pending = pending(state)?;
-            if !pending.units.is_empty() {
-                return Err(violation(
-                    ViolationCode::ReinforcementsUnplaced,
-                    RULES,
-                    "every reinforcement is placed before the phase ends",
-                ));
-            }
-            Ok(vec![GameEvent::PhaseEnded {
-                power: by,
-                phase: state.phase,
-                at,
-            }])
-        }
+        (Phase::Reinforcements, Order::EndPhase) => end_reinforcements(state, by, at),
         (Phase::Purchase, Order::Place { territory, units }) => {
             buy(rules, state, by, *territory, units)
         }
@@ -337,19 +277,7 @@ pub(super) fn decide(
         }
         (Phase::Purchase, Order::DevelopWeapons(tries)) => research(state, by, *tries, dice),
         (Phase::Purchase, Order::DropAtomicBomb { territory }) => {
-            if !technology(state, by, WarTechnology::AtomicBomb) {
-                return Err(violation(
-                    ViolationCode::NoAtomicBomb,
-                    RULES,
-                    format!("{by} has not developed the atomic bomb"),
-                ));
-            }
-            pay(state, by, ATOMIC_BOMB_COST, "the atomic bomb")?;
-            Ok(vec![GameEvent::AtomicBombDropped {
-                power: by,
-                territory: *territory,
-                cost: ATOMIC_BOMB_COST,
-            }])
+            drop_atomic_bomb(state, by, *territory)
         }
         (Phase::Purchase, Order::EndPhase) => Ok(vec![GameEvent::PhaseEnded {
             power: by,
@@ -385,6 +313,107 @@ pub(super) fn decide(
     }
 }
 
+/// The reinforcements' roll, once a turn: three dice, a row of the table each total.
+fn roll_reinforcements(
+    rules: Rules<'_>,
+    state: &GameState,
+    by: Power,
+    active: Power,
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if state.war.reinforcements.is_some() {
+        return Err(violation(
+            ViolationCode::AlreadyRolled,
+            RULES,
+            "this turn's reinforcements are rolled",
+        ));
+    }
+    // Every row is looked up before the dice: a ruleset missing one of the table's
+    // units refuses every roll, not only (after the dice) the rolls that land on it.
+    let rows = (3..=18)
+        .map(|total| {
+            tables::reinforcements(total)
+                .units
+                .into_iter()
+                .map(|(unit, n)| Ok((war_unit(rules, unit)?, n)))
+                .collect::<Result<Vec<_>, RuleViolation>>()
+        })
+        .collect::<Result<Vec<_>, RuleViolation>>()?;
+    let rolled = tables::roll_reinforcements(dice);
+    // Three dice total 3 to 18: a row each.
+    let units = rows[usize::from(rolled.total - 3)].clone();
+    Ok(vec![GameEvent::ReinforcementsRolled {
+        by,
+        active,
+        dice: rolled.dice,
+        units,
+        moves: rolled.result.moves_up_to.unwrap_or(0),
+    }])
+}
+
+/// A move of the NPN's reinforcements: all of them placed first, and no more moving than
+/// the roll allows.
+fn move_reinforcements(
+    rules: Rules<'_>,
+    state: &GameState,
+    by: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+    dice: &mut dyn DiceSource,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    let pending = all_placed(
+        state,
+        "the reinforcements are placed before any of them move",
+    )?;
+    let count: u32 = units.iter().map(|(_, n)| n).sum();
+    if count > pending.moves_left {
+        return Err(violation(
+            ViolationCode::TooManyMoves,
+            RULES,
+            format!(
+                "{count} units cannot move: the roll lets {} more move",
+                pending.moves_left
+            ),
+        ));
+    }
+    decide_move(rules, state, by, Power::Npn, units, path, dice)
+}
+
+/// The reinforcements phase ends once every reinforcement is placed.
+fn end_reinforcements(
+    state: &GameState,
+    by: Power,
+    at: Moment,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    all_placed(state, "every reinforcement is placed before the phase ends")?;
+    Ok(vec![GameEvent::PhaseEnded {
+        power: by,
+        phase: state.phase,
+        at,
+    }])
+}
+
+/// "Atomic Bomb: Cost $50 and any zone is annihilated", once developed.
+fn drop_atomic_bomb(
+    state: &GameState,
+    by: Power,
+    territory: TerritoryId,
+) -> Result<Vec<GameEvent>, RuleViolation> {
+    if !technology(state, by, WarTechnology::AtomicBomb) {
+        return Err(violation(
+            ViolationCode::NoAtomicBomb,
+            RULES,
+            format!("{by} has not developed the atomic bomb"),
+        ));
+    }
+    pay(state, by, ATOMIC_BOMB_COST, "the atomic bomb")?;
+    Ok(vec![GameEvent::AtomicBombDropped {
+        power: by,
+        territory,
+        cost: ATOMIC_BOMB_COST,
+    }])
+}
+
 /// "Atomic Bomb: Cost $50 and any zone is annihilated."
 pub const ATOMIC_BOMB_COST: u32 = 50;
 
@@ -396,6 +425,22 @@ fn pending(state: &GameState) -> Result<&PendingReinforcements, RuleViolation> {
             "the reinforcements are rolled first (roll_reinforcements)",
         )
     })
+}
+
+/// The rolled reinforcements once every one is placed; `before` says what waits for that.
+fn all_placed<'s>(
+    state: &'s GameState,
+    before: &str,
+) -> Result<&'s PendingReinforcements, RuleViolation> {
+    let pending = pending(state)?;
+    if !pending.units.is_empty() {
+        return Err(violation(
+            ViolationCode::ReinforcementsUnplaced,
+            RULES,
+            before,
+        ));
+    }
+    Ok(pending)
 }
 
 fn war_unit(rules: Rules<'_>, unit: tables::WarUnit) -> Result<UnitTypeId, RuleViolation> {

@@ -178,12 +178,95 @@ pub(super) fn decide_move(
     path: &[TerritoryId],
     dice: &mut dyn DiceSource,
 ) -> Result<Vec<GameEvent>, RuleViolation> {
-    let board = rules.board;
-    let name = |place: TerritoryId| board.get(place).name.clone();
-    let refuse = |code, message: String| Err(violation(code, RULES, message));
     let (origin, destination) = check_group(rules, state, mover, units, path)?;
-    let steps = path.len() - 1;
     let sealift = sealift(rules, state, mover, units, path)?;
+    let all_free = check_reach(
+        rules,
+        state,
+        mover,
+        units,
+        path,
+        destination,
+        sealift.as_ref(),
+    )?;
+    check_passage(rules, state, mover, units, path, destination, all_free)?;
+    let npn_move = mover == Power::Npn;
+
+    let mut resolved = WarMove {
+        by,
+        mover,
+        units: units.to_vec(),
+        path: path.to_vec(),
+        parleys: Vec::new(),
+        risen: 0,
+        end: destination,
+        battle: None,
+        taken: false,
+        sealift,
+    };
+    let ground = units
+        .iter()
+        .any(|(u, _)| rules.catalogue.get(*u).domain == Domain::Land);
+    let fight_at = roll_parleys(rules, state, path, &mut resolved, all_free, origin, dice);
+    if let Some(place) = fight_at {
+        let mut defenders = enemies(state, place, mover);
+        if resolved.risen > 0 {
+            if let Some(infantry) = rules.catalogue.infantry() {
+                add(&mut defenders, (Power::Npn, infantry, resolved.risen));
+            }
+        }
+        let for_control =
+            !npn_move && ground && is_land(rules, place) && held_by(state, place) == Power::Npn;
+        let militia = if for_control { tables::NPN_MILITIA } else { 0 };
+        if !defenders.is_empty() || militia > 0 {
+            // A player's own moves break off where it said; the NPN's press on.
+            let break_off = state.war.break_off.get(&mover).copied();
+            let battle = fight(
+                rules, state, mover, place, units, defenders, militia, break_off, dice,
+            );
+            if matches!(
+                battle.outcome,
+                WarBattleOutcome::Stalemate | WarBattleOutcome::BrokeOff
+            ) {
+                resolved.end = origin;
+            }
+            resolved.battle = Some(battle);
+        }
+        let won = resolved
+            .battle
+            .as_ref()
+            .is_none_or(|b| b.outcome == WarBattleOutcome::AttackerWon);
+        let ground_left = units.iter().any(|(u, n)| {
+            rules.catalogue.get(*u).domain == Domain::Land
+                && *n
+                    > resolved
+                        .battle
+                        .as_ref()
+                        .map_or(0, |b| count_of(&b.attacker_losses, *u))
+        });
+        resolved.taken = won
+            && ground_left
+            && is_land(rules, place)
+            && resolved.end == place
+            && held_by(state, place) != mover;
+    }
+    Ok(vec![GameEvent::WarMoveResolved(Box::new(resolved))])
+}
+
+/// Each unit's reach covers the path (a tank's blitz through its own side's zones too),
+/// over ground its domain may cross, ending a land unit's move on land; whether every unit
+/// needs no parley.
+fn check_reach(
+    rules: Rules<'_>,
+    state: &GameState,
+    mover: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+    destination: TerritoryId,
+    sealift: Option<&Sealift>,
+) -> Result<bool, RuleViolation> {
+    let refuse = |code, message: String| Err(violation(code, RULES, message));
+    let steps = path.len() - 1;
     let mut all_free = true;
     for (unit, _) in units {
         let profile = rules.catalogue.get(*unit);
@@ -222,6 +305,25 @@ pub(super) fn decide_move(
         }
         all_free &= free;
     }
+    Ok(all_free)
+}
+
+/// Nothing in the way before the end: land held by another (the NPN's let a player's units
+/// through to parley), enemy ships for units that need a parley; and the NPN's
+/// reinforcements attack only the active player.
+fn check_passage(
+    rules: Rules<'_>,
+    state: &GameState,
+    mover: Power,
+    units: &[(UnitTypeId, u32)],
+    path: &[TerritoryId],
+    destination: TerritoryId,
+    all_free: bool,
+) -> Result<(), RuleViolation> {
+    let board = rules.board;
+    let name = |place: TerritoryId| board.get(place).name.clone();
+    let refuse = |code, message: String| Err(violation(code, RULES, message));
+    let steps = path.len() - 1;
     let npn_move = mover == Power::Npn;
     let active = state.power(board);
     // "Air units can traverse any zone."
@@ -270,26 +372,27 @@ pub(super) fn decide_move(
             );
         }
     }
+    Ok(())
+}
 
-    let mut resolved = WarMove {
-        by,
-        mover,
-        units: units.to_vec(),
-        path: path.to_vec(),
-        parleys: Vec::new(),
-        risen: 0,
-        end: destination,
-        battle: None,
-        taken: false,
-        sealift,
-    };
-    let count: u32 = units.iter().map(|(_, n)| n).sum();
-    let ground = units
-        .iter()
-        .any(|(u, _)| rules.catalogue.get(*u).domain == Domain::Land);
-    // Parleys, zone by zone, for a player's units passing through non-player zones.
+/// Parleys, zone by zone, for a player's units passing through non-player zones, each
+/// recorded on `resolved` with where it stops the move; the place a battle is fought, if
+/// any.
+fn roll_parleys(
+    rules: Rules<'_>,
+    state: &GameState,
+    path: &[TerritoryId],
+    resolved: &mut WarMove,
+    all_free: bool,
+    origin: TerritoryId,
+    dice: &mut dyn DiceSource,
+) -> Option<TerritoryId> {
+    let mover = resolved.mover;
+    let npn_move = mover == Power::Npn;
+    let steps = path.len() - 1;
+    let count: u32 = resolved.units.iter().map(|(_, n)| n).sum();
     let mut paid = 0;
-    let mut fight_at = Some(destination);
+    let mut fight_at = Some(resolved.end);
     for place in &path[1..steps] {
         if npn_move || all_free || held_by(state, *place) != Power::Npn || !is_land(rules, *place) {
             continue;
@@ -333,49 +436,7 @@ pub(super) fn decide_move(
             break;
         }
     }
-    if let Some(place) = fight_at {
-        let mut defenders = enemies(state, place, mover);
-        if resolved.risen > 0 {
-            if let Some(infantry) = rules.catalogue.infantry() {
-                add(&mut defenders, (Power::Npn, infantry, resolved.risen));
-            }
-        }
-        let for_control =
-            !npn_move && ground && is_land(rules, place) && held_by(state, place) == Power::Npn;
-        let militia = if for_control { tables::NPN_MILITIA } else { 0 };
-        if !defenders.is_empty() || militia > 0 {
-            // A player's own moves break off where it said; the NPN's press on.
-            let break_off = state.war.break_off.get(&mover).copied();
-            let battle = fight(
-                rules, state, mover, place, units, defenders, militia, break_off, dice,
-            );
-            if matches!(
-                battle.outcome,
-                WarBattleOutcome::Stalemate | WarBattleOutcome::BrokeOff
-            ) {
-                resolved.end = origin;
-            }
-            resolved.battle = Some(battle);
-        }
-        let won = resolved
-            .battle
-            .as_ref()
-            .is_none_or(|b| b.outcome == WarBattleOutcome::AttackerWon);
-        let ground_left = units.iter().any(|(u, n)| {
-            rules.catalogue.get(*u).domain == Domain::Land
-                && *n
-                    > resolved
-                        .battle
-                        .as_ref()
-                        .map_or(0, |b| count_of(&b.attacker_losses, *u))
-        });
-        resolved.taken = won
-            && ground_left
-            && is_land(rules, place)
-            && resolved.end == place
-            && held_by(state, place) != mover;
-    }
-    Ok(vec![GameEvent::WarMoveResolved(Box::new(resolved))])
+    fight_at
 }
 
 /// An air raid: "Aerial units can attack zones at 1d6 per attack, subtracting values from

@@ -15,7 +15,3 @@ resource! {
     player_detail: [PlayerNotFound],
     leaderboard: [InvalidCursor, LadderNotFound, RulesetNotFound],
 }
-
-/// The ruleset a ladder shows when none is named.
-pub const DEFAULT_RULESET: &str = "cutthroat";
-

@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
-use warlog_events::{StreamCategory, StreamId};
 use warlog_league::constraints::SeatingConstraints;
 use warlog_league::players::Handle;
 use warlog_league::seating::ShortTablePolicy;
@@ -20,14 +19,14 @@ use warlog_league::tournament::{Tiebreaker, Tournament, TournamentCommand, Tourn
 use warlog_rules::board::Power;
 use warlog_rules::game::seats::ROUNDS_TO_PERMANENT;
 use warlog_rules::ruleset::Ruleset;
-use warlog_store::{stream_head, StoreError};
 
-use super::*;
 use crate::auth::Caller;
 use crate::body::{parse_json, require_json, JsonBody};
 use crate::error::corrupt;
 use crate::error::{ApiError, ErrorCode};
 use crate::games::game_stream;
+use crate::reads::league::require_registered;
+use crate::reads::tournaments::{RoundView, StandingsView, TournamentView};
 use crate::tournaments::*;
 use crate::write::{
     self, fresh_seed, new_id, Decision as WriteDecision, Expected, StreamAppend, Write,
@@ -84,7 +83,7 @@ impl CreateTournament {
         let ruleset_id = self
             .ruleset
             .as_deref()
-            .unwrap_or(crate::routes::league::DEFAULT_RULESET);
+            .unwrap_or(crate::rulesets::DEFAULT_RULESET);
         let ruleset = Ruleset::builtin(ruleset_id)
             .map_err(|e| ApiError::new(ErrorCode::RulesetNotFound, e.to_string()))?;
         let schedule = match (&self.deadlines, self.days_per_round) {
@@ -193,13 +192,7 @@ impl Write for NewTournament {
         let seed = fresh_seed()?;
         let id = new_id();
         let created = settings
-            .created(
-                ruleset,
-                &id,
-                &request.caller.name,
-                request.moment(),
-                &seed,
-            )
+            .created(ruleset, &id, &request.caller.name, request.moment(), &seed)
             .map_err(refused)?;
         let view = TournamentView::of(&Tournament::new(created.clone()));
         let append = StreamAppend::new_with_seed(
@@ -217,7 +210,6 @@ impl Write for NewTournament {
         })
     }
 
-
     fn moved_on(&self, _: u64) -> ApiError {
         ApiError::new(ErrorCode::Internal, "a new tournament id was taken")
     }
@@ -229,20 +221,6 @@ impl Write for NewTournament {
 pub struct EnterPlayer {
     #[schema(value_type = String)]
     pub player: Handle,
-}
-
-/// Refuses (404 `player-not-found`) a handle no player registered.
-pub(crate) async fn require_registered(state: &AppState, player: &str) -> Result<(), ApiError> {
-    let client = state.store.pool().get().await.map_err(StoreError::from)?;
-    let stream = StreamId::of(StreamCategory::Player, player)
-        .map_err(|e| ApiError::malformed(format!("player: {e}")))?;
-    if stream_head(&client, &stream).await?.is_none() {
-        return Err(ApiError::new(
-            ErrorCode::PlayerNotFound,
-            format!("{player} is not a registered player: register with POST /v1/players"),
-        ));
-    }
-    Ok(())
 }
 
 /// Enters a player in the tournament (its director, or the player themself).
