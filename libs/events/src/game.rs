@@ -9,7 +9,7 @@
 //! each id before applying an event: an id off the board makes `apply` panic on its index,
 //! and [`GameLog::apply`] catches that and refuses the event, naming its version.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde::{Deserialize, Serialize};
@@ -92,6 +92,12 @@ pub struct GameCreated {
     /// audit as they were decided.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shares_bounded: bool,
+    /// Rated only if the player scored at each seat acted in person at least once
+    /// ([`crate::in_person`]): otherwise it was played by its game master alone. Games
+    /// created before the rule have `false` and keep the rating they had: tournaments
+    /// seated later rounds by their results, and the auditors replay those seatings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub played_in_person: bool,
 }
 
 impl GameCreated {
@@ -452,6 +458,19 @@ pub struct GameLog {
     /// The orders each power has on the record since the turn began, given while it was
     /// not its turn ([`crate::shares`]); cleared when the turn passes.
     pub out_of_turn_orders: BTreeMap<Power, u32>,
+    /// Who acted in person at each power ([`crate::in_person`]).
+    pub in_person: InPerson,
+}
+
+/// What the record says of each seat's play in person, folded with the game
+/// ([`crate::in_person`] reads and folds it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InPerson {
+    /// The players who acted in person at each power: (power, player).
+    pub(crate) acted: BTreeSet<(Power, String)>,
+    /// The powers whose proxy in force was named by the seated player themselves (ended
+    /// with the proxy: `GameLog::fold_proxies`).
+    pub(crate) proxy_named_by_player: BTreeSet<Power>,
 }
 
 /// A stream that is not a sound game log, naming the event at fault.
@@ -498,6 +517,7 @@ impl GameLog {
             turns_played: BTreeMap::new(),
             proxies: BTreeMap::new(),
             out_of_turn_orders: BTreeMap::new(),
+            in_person: Default::default(),
         })
     }
 
@@ -534,6 +554,7 @@ impl GameLog {
             seed_secret_while_running: true,
             standing_orders_sealed: true,
             shares_bounded: true,
+            played_in_person: true,
         })
     }
 
@@ -570,6 +591,7 @@ impl GameLog {
             seed_secret_while_running: true,
             standing_orders_sealed: true,
             shares_bounded: true,
+            played_in_person: true,
         }
     }
 
@@ -678,6 +700,7 @@ impl GameLog {
                 .add(hand, orders);
         }
         self.count_out_of_turn(record);
+        self.in_person.count(record);
     }
 
     /// Where play stands: the round, the place in the turn order and whose turn it is.
@@ -729,7 +752,7 @@ impl GameLog {
             GameStatus::Running
         } else if !self.unplayed().is_empty() {
             GameStatus::Aborted
-        } else if !self.not_played_in_person().is_empty() {
+        } else if self.created.played_in_person && !self.not_played_in_person().is_empty() {
             GameStatus::MasterOnly
         } else {
             GameStatus::Ended
@@ -749,24 +772,6 @@ impl GameLog {
         self.seated()
             .into_iter()
             .filter(|p| self.turns_played.get(p).copied().unwrap_or(0) == 0)
-            .collect()
-    }
-
-    /// The seated powers whose player never acted in person: none of the power's orders
-    /// came from its player's own token or mail, nor from a proxy the player named. Empty
-    /// for a game recorded before orders were counted by hand (`orders_recorded` false):
-    /// its record cannot say, and it keeps its rating.
-    pub fn not_played_in_person(&self) -> Vec<Power> {
-        if !self.created.orders_recorded {
-            return Vec::new();
-        }
-        self.seated()
-            .into_iter()
-            .filter(|p| {
-                self.orders_by_power
-                    .get(p)
-                    .is_none_or(|c| c.by_player == 0 && c.by_proxy == 0)
-            })
             .collect()
     }
 
@@ -1140,17 +1145,6 @@ mod rated {
     }
 
     #[test]
-    fn a_game_recorded_before_orders_were_counted_by_hand_keeps_its_rating() {
-        let mut game = a_new_game();
-        game.log.created.orders_recorded = false;
-        for _ in 0..5 {
-            plays_its_turn(&mut game, |_, _| game_master());
-        }
-        ends(&mut game);
-        assert_eq!(game.log.status(), GameStatus::Ended);
-    }
-
-    #[test]
     fn a_voided_game_stays_voided_whether_or_not_anyone_moved() {
         let mut game = a_new_game();
         let director = Sender {
@@ -1312,6 +1306,7 @@ mod tests {
             seed_secret_while_running: true,
             standing_orders_sealed: true,
             shares_bounded: true,
+            played_in_person: true,
         }
     }
 

@@ -16,6 +16,7 @@ pub mod entrants;
 mod envelope;
 pub mod game;
 mod ids;
+pub mod in_person;
 pub mod naming;
 pub mod notices;
 pub mod orders;

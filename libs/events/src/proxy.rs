@@ -201,13 +201,12 @@ impl GameLog {
             GameStreamEvent::ProxyNamed(named) => {
                 self.proxies.insert(named.power, named.clone());
             }
-            GameStreamEvent::ProxyEnded(ended) => {
-                self.proxies.remove(&ended.power);
-            }
-            GameStreamEvent::Played(
+            GameStreamEvent::ProxyEnded(ProxyEnded { power, .. })
+            | GameStreamEvent::Played(
                 GameEvent::PlayerReplaced { power, .. } | GameEvent::SeatTaken { power, .. },
             ) => {
                 self.proxies.remove(power);
+                self.in_person.proxy_named_by_player.remove(power);
             }
             _ => {}
         }

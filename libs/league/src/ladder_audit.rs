@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use warlog_events::audit::{audit_game, AuditReport, Check, Ledger, Outcome, Verdict};
 use warlog_events::game::{
-    placed_twice, GameCreated, GameLog, GameStatus, GameStreamEvent, PlacementRow,
+    join_names, placed_twice, power_names, GameCreated, GameLog, GameStatus, GameStreamEvent,
+    PlacementRow,
 };
 use warlog_events::RecordedEvent;
 use warlog_rules::game::GameEvent;
@@ -248,6 +249,16 @@ fn read_games(
             // players are scored (results follow play), as the league's projection does,
             // and skips, as it does, a game that places one player twice.
             (GameStatus::Ended, Some(_)) => {
+                // Created before the rule, it keeps its rating; the record still says who
+                // never played in person, for a reader to look at.
+                let silent = power_names(&log.not_played_in_person());
+                if !created.played_in_person && !silent.is_empty() {
+                    report.notes.push(format!(
+                        "{id}: created before a rated game needed its players, it keeps its \
+                         rating; {} never played in person",
+                        join_names(&silent)
+                    ));
+                }
                 if let Some(Ok(rows)) = log.scored_placements() {
                     match placed_twice(&rows) {
                         Some(reason) => report

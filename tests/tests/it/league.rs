@@ -876,6 +876,11 @@ async fn a_game_that_places_one_player_twice_is_skipped_by_the_league_and_the_ne
             if let Some(seats) = e.payload.get_mut("seats") {
                 seats[0][1] = json!("lee");
                 seats[1][1] = json!("lee");
+                // Recorded before, too, a rated game needed its players: lee gave none
+                // of its orders.
+                if let Some(created) = e.payload.as_object_mut() {
+                    created.remove("played_in_person");
+                }
             }
             warlog_events::NewEvent {
                 event_id: uuid::Uuid::new_v4(),

@@ -1367,7 +1367,8 @@ async fn a_player_who_goes_idle_keeps_the_seats_losing_result_and_the_substitute
     // when Russia's player plays round 1 (Russia's army leaves Moscow) and goes idle, kim
     // takes the seat after three days, Germany takes Moscow in round 2,
     pass_until(&app, &director, &game, 1, "russia", "NonCombatMove").await;
-    order(&app, &director, &game, "russia", json!([
+    let idle_token = token(&db, &idle, Role::Player).await;
+    order(&app, &idle_token, &game, "russia", json!([
         {"type": "move", "units": {"INF": 6, "ARM": 2, "FTR": 2}, "path": ["Russia", "Caucasus"]},
         {"type": "move", "units": {"INF": 3, "ARM": 1, "FTR": 1}, "path": ["Karelia", "Caucasus"]},
     ]))
