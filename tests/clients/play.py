@@ -128,6 +128,9 @@ EVERY_KIND = [
 
 def main():
     base, admin_token, gm_token, export_path = sys.argv[1:5]
+    # Each seated player's own token, `handle=token`: a game its master played alone is not
+    # rated, so each player gives an order of their own before the end.
+    player_tokens = dict(arg.split("=", 1) for arg in sys.argv[5:])
     public = Client(base_url=base, raise_on_unexpected_status=True)
     admin = AuthenticatedClient(base_url=base, token=admin_token, raise_on_unexpected_status=True)
     gm = AuthenticatedClient(base_url=base, token=gm_token, raise_on_unexpected_status=True)
@@ -236,6 +239,19 @@ def main():
     odds = battle_odds.sync(client=public, body=OddsRequest.from_dict({
         "ruleset": "cutthroat", "attacker": "1 arm", "defender": "3 inf, 1 ftr"}))
     check(not isinstance(odds, Problem), f"odds computed: {odds}")
+
+    # Each player gives one order of their own (standing orders equal to the defaults,
+    # which change nothing): a game its master played alone would not be rated.
+    for seat in view().seats:
+        own = AuthenticatedClient(base_url=base, token=player_tokens[seat.player],
+                                  raise_on_unexpected_status=True)
+        answer = submit_orders.sync(
+            client=own, id=game_id,
+            body=OrdersRequest(orders=[SetStandingOrdersOrder(type_=SetStandingOrdersOrderType.SET_STANDING_ORDERS)],
+                               power=seat.power),
+            idempotency_key=str(uuid.uuid4()),
+        )
+        check(isinstance(answer, WriteAccepted), f"{seat.player}'s own order accepted: {answer}")
 
     # The end, and the placements.
     ended = end_game.sync_detailed(client=gm, id=game_id, idempotency_key=str(uuid.uuid4()))

@@ -41,8 +41,13 @@ echo "TypeScript client generated and play.ts type-checked"
 . tests/serve.sh
 start_server clients "$work/server.log"
 gm=$(./target/debug/warlog token create --role gm --name gamemaster 2>/dev/null | tail -n 1)
+# Each seated player's own token: a game its master played alone is not rated.
+players=""
+for handle in ann bob cat dan eve; do
+  players="$players $handle=$(./target/debug/warlog token create --role player --name "$handle" 2>/dev/null | tail -n 1)"
+done
 
 PYTHONPATH="$work/pythonpath" "$venv/bin/python" tests/clients/play.py \
-  "$base" "$admin" "$gm" "$work/game.ndjson"
+  "$base" "$admin" "$gm" "$work/game.ndjson" $players
 ./target/debug/warlog audit "$work/game.ndjson" >"$work/audit.txt"
 echo "the exported game passes warlog audit"
