@@ -110,24 +110,16 @@ pub(crate) use app;
 /// kit and its helpers may each need a seated player's.
 pub(crate) async fn token(db: &TestDb, name: &str, role: Role) -> String {
     type Issued = std::collections::HashMap<(String, String, &'static str), String>;
-    static ISSUED: std::sync::Mutex<Option<Issued>> = std::sync::Mutex::new(None);
+    static ISSUED: std::sync::LazyLock<std::sync::Mutex<Issued>> =
+        std::sync::LazyLock::new(Default::default);
     let key = (db.name.clone(), name.to_owned(), role.as_str());
-    if let Some(token) = ISSUED
-        .lock()
-        .expect("tokens")
-        .as_ref()
-        .and_then(|issued| issued.get(&key))
-    {
+    if let Some(token) = ISSUED.lock().expect("tokens").get(&key) {
         return token.clone();
     }
     // Tokens are an administrator's to make: the service's role may only read them.
     let client = db.admin_pool.get().await.expect("connection");
     let token = issue_token(&client, name, role).await.expect("token");
-    ISSUED
-        .lock()
-        .expect("tokens")
-        .get_or_insert_with(Default::default)
-        .insert(key, token.clone());
+    ISSUED.lock().expect("tokens").insert(key, token.clone());
     token
 }
 
